@@ -1,0 +1,59 @@
+# readbench: make (the CLI), make test, make check (sanitizers), make bench, make install.
+CC      ?= cc
+CXX     ?= c++
+PREFIX  ?= /usr/local
+WARN    := -std=c99 -Wall -Wextra -pedantic
+CFLAGS  ?= -O2 -g
+# liburing is optional: found, it turns on the io_uring strategies; missing, they say why.
+URING   := $(shell printf '\043include <liburing.h>\nint main(void){struct io_uring r; return io_uring_queue_init(1,&r,0);}\n' | \
+             $(CC) -x c - -luring -o /dev/null 2>/dev/null && echo 1)
+ifeq ($(URING),1)
+URING_CFLAGS := -DREADBENCH_LIBURING
+URING_LIBS   := -luring
+endif
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(URING_CFLAGS) -DRB_BUILD_FLAGS='"$(CFLAGS) $(URING_CFLAGS)"'
+LIBS    = -lpthread -lm $(URING_LIBS)
+
+TESTS   := $(wildcard tests/test_*.c)
+
+.PHONY: all test check bench install clean examples
+
+all: readbench
+
+readbench: main.c readbench.h
+	$(CC) $(ALL_CFLAGS) -o $@ main.c $(LIBS)
+
+# The test binary runs every test_*.c; it needs the CLI (for the CLI tests) and the C++
+# compile test next to it.
+tests/run_tests: $(TESTS) tests/rbtest.h tests/tu_impl.c readbench.h
+	$(CC) $(ALL_CFLAGS) -Itests -I. -o $@ $(TESTS) tests/tu_impl.c $(LIBS)
+
+tests/cpp_compile: tests/cpp_compile.cpp readbench.h
+	-$(CXX) -std=c++11 -Wall -Wextra -pedantic -Werror $(URING_CFLAGS) -I. -o $@ tests/cpp_compile.cpp $(LIBS)
+
+test: readbench tests/run_tests tests/cpp_compile
+	cd tests && ./run_tests
+
+# ASan+UBSan over the whole suite, then TSan over the threaded runner tests.
+check:
+	$(MAKE) clean-tests
+	$(MAKE) tests/run_tests readbench CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+	cd tests && ASAN_OPTIONS=detect_leaks=1 ./run_tests
+	$(MAKE) clean-tests
+	$(MAKE) tests/run_tests CFLAGS="-O1 -g -fsanitize=thread"
+	cd tests && RB_TESTS=runner ./run_tests
+	$(MAKE) clean-tests
+
+clean-tests:
+	rm -f tests/run_tests tests/cpp_compile readbench
+
+bench: readbench
+	bash bench/bench.sh
+
+install: readbench
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include
+	install -m 755 readbench $(DESTDIR)$(PREFIX)/bin/readbench
+	install -m 644 readbench.h $(DESTDIR)$(PREFIX)/include/readbench.h
+
+clean: clean-tests
+	rm -f readbench.dat

@@ -1,0 +1,384 @@
+/* main.c - the readbench command: parse argv into an rb_config, call readbench.h, print.
+   Exit status: 0 success, 1 a run-time failure, 2 bad input (with a one-line reason). */
+#define READBENCH_IMPLEMENTATION
+#include "readbench.h"
+
+#define MAXL 32
+
+static const char *usage =
+    "usage: readbench                          create ./readbench.dat (1 GiB) if missing, run the default matrix\n"
+    "       readbench [run] FILE [options]     measure the read strategies on FILE\n"
+    "       readbench setup FILE SIZE [--force] write a benchmark file (content checkable with --verify)\n"
+    "       readbench list [FILE]              every strategy, and whether it runs here\n"
+    "       readbench drop [FILE]              evict FILE from the page cache; no FILE: drop all caches (root)\n"
+    "\n"
+    "run options (lists are comma-separated; sizes take k/m/g/t or KiB/MiB/GiB/TiB):\n"
+    "  --strategies LIST|all   which strategies (default all; see `readbench list`)\n"
+    "  --threads LIST          thread counts (default 1,4,8,16)\n"
+    "  --read-size LIST        bytes per read (default 16k); with one thread count the columns become read sizes\n"
+    "  --reads-per-op N        reads per op (default 16 random, 128 sequential); ops/ms counts ops\n"
+    "  --pattern P             random (default) or sequential\n"
+    "  --size SIZE             read only the first SIZE bytes of FILE (default: all of it)\n"
+    "  --warmup TIME           warmup per cell, e.g. 500ms, 1s; 0 for none (default 1s)\n"
+    "  --duration TIME         one measured iteration (default 1s)\n"
+    "  --iterations N          measured iterations per cell (default 5, at most 100)\n"
+    "  --seed N                offsets seed (default 0)\n"
+    "  --verify                check every byte read against the setup pattern\n"
+    "  --format F              table (default), markdown, csv or json\n"
+    "  --output FILE           write the report there instead of stdout\n"
+    "  --percentiles LIST      latency percentiles (default 50,90,99,99.9)\n"
+    "  --quiet                 no progress lines on stderr\n";
+
+static int bad(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "readbench: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, " (see readbench --help)\n");
+    return 2;
+}
+
+static void progress_bar(uint64_t done, uint64_t total, void *user)
+{
+    (void)user;
+    fprintf(stderr, "\rwriting: %3.0f%% (%llu of %llu MiB)", 100.0 * (double)done / (double)total,
+            (unsigned long long)(done >> 20), (unsigned long long)(total >> 20));
+    if (done == total) fprintf(stderr, "\n");
+}
+
+static int setup(const char *path, uint64_t size, int force)
+{
+    rb_error err;
+    char sz[32];
+    struct timespec a, b;
+    int rc;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    rc = rb_setup_file(path, size, 0, force, isatty(2) ? progress_bar : NULL, NULL, &err);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    if (rc != RB_OK) {
+        fprintf(stderr, "readbench: %s\n", err.msg);
+        return rc == RB_EEXIST ? 2 : 1;
+    }
+    rb_format_size(size, sz, sizeof sz);
+    {
+        double s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+        fprintf(stderr, "readbench: wrote %s to %s in %.2f s (%.0f MiB/s)\n", sz, path, s,
+                (double)size / 1048576.0 / s);
+    }
+    return 0;
+}
+
+static int list(const char *path)
+{
+    unsigned n, i;
+    const rb_strategy *s = rb_strategies(&n);
+    rb_config c;
+    char tmp[] = "./.readbench-probe-XXXXXX", why[256];
+    int fd = -1;
+    memset(&c, 0, sizeof c);
+    c.path = path;
+    if (!path) {   /* a small file of our own, so direct and io_uring are probed for real */
+        rb_error err;
+        fd = mkstemp(tmp);
+        if (fd < 0) { perror("readbench: mkstemp"); return 1; }
+        close(fd);
+        if (rb_setup_file(tmp, 1 << 20, 0, 1, NULL, NULL, &err) != RB_OK) {
+            fprintf(stderr, "readbench: %s\n", err.msg);
+            return 1;
+        }
+        c.path = tmp;
+    }
+    c.read_size = 16384;
+    printf("%-22s %-4s %s\n", "strategy", "here", "what one op does / why not");
+    for (i = 0; i < n; i++) {
+        int rc = rb_strategy_probe(&s[i], &c, why, sizeof why);
+        printf("%-22s %-4s %s\n", s[i].name, rc == RB_OK ? "yes" : "no", rc == RB_OK ? s[i].summary : why);
+    }
+    if (!path && unlink(tmp) != 0) perror("readbench: unlink");
+    return 0;
+}
+
+static int drop(const char *path)
+{
+    rb_error err;
+    rb_residency_info ri;
+    int rc = path ? rb_evict(path, &err) : rb_drop_caches(&err);
+    if (rc != RB_OK) {
+        fprintf(stderr, "readbench: %s\n", err.msg);
+        return rc == RB_ENOFILE ? 2 : 1;
+    }
+    if (path && rb_residency(path, &ri, &err) == RB_OK) {
+        if (!ri.trusted) printf("%s: evicted; residency cannot be trusted (not owner, not writable)\n", path);
+        else printf("%s: evicted; %llu of %llu pages still cached%s\n", path,
+                    (unsigned long long)ri.resident, (unsigned long long)ri.pages,
+                    ri.resident ? " (mapped by another process, or dirty)" : "");
+    } else if (!path) {
+        printf("dropped the page cache\n");
+    }
+    return 0;
+}
+
+typedef struct opts {
+    rb_config c;
+    unsigned threads[MAXL], nthreads;
+    uint64_t sizes[MAXL];
+    unsigned nsizes;
+    const char *strategies[64];
+    unsigned nstrategies, named;
+    double pct[16];
+    unsigned npct;
+    const char *format, *output;
+    int quiet;
+} opts;
+
+/* --name value and --name=value; returns the value or NULL (and says why). */
+static const char *optval(int argc, char **argv, int *i, const char *name)
+{
+    size_t l = strlen(name);
+    if (strncmp(argv[*i], name, l) != 0) return NULL;
+    if (argv[*i][l] == '=') return argv[*i] + l + 1;
+    if (argv[*i][l] == 0) {
+        if (*i + 1 >= argc) return "";
+        return argv[++*i];
+    }
+    return NULL;
+}
+
+static int parse_run(int argc, char **argv, int i, opts *o)
+{
+    for (; i < argc; i++) {
+        const char *a = argv[i], *v;
+        uint64_t u;
+        if (strcmp(a, "--verify") == 0) o->c.verify = 1;
+        else if (strcmp(a, "--quiet") == 0) o->quiet = 1;
+        else if ((v = optval(argc, argv, &i, "--strategies"))) {
+            char *copy = strdup(v), *tok, *save = NULL;
+            o->nstrategies = 0;
+            if (strcmp(v, "all") == 0) { free(copy); o->named = 0; continue; }
+            for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                const rb_strategy *s = rb_strategy_find(tok);
+                if (!s) { int r = bad("unknown strategy '%s'", tok); free(copy); return r; }
+                if (o->nstrategies < 64) o->strategies[o->nstrategies++] = s->name;
+            }
+            free(copy);
+            if (!o->nstrategies || v[strlen(v) - 1] == ',' || strstr(v, ",,") || v[0] == ',')
+                return bad("malformed strategy list '%s'", v);
+            o->named = 1;
+        } else if ((v = optval(argc, argv, &i, "--threads"))) {
+            unsigned k;
+            if (rb_parse_uint_list(v, o->threads, MAXL, &o->nthreads)) return bad("malformed thread list '%s'", v);
+            for (k = 0; k < o->nthreads; k++) {
+                if (o->threads[k] == 0) return bad("thread count must be at least 1: '%s'", v);
+                if (o->threads[k] > 1024) return bad("thread count above 1024: '%s'", v);
+            }
+        } else if ((v = optval(argc, argv, &i, "--read-size"))) {
+            unsigned k;
+            if (rb_parse_size_list(v, o->sizes, MAXL, &o->nsizes)) return bad("malformed size list '%s'", v);
+            for (k = 0; k < o->nsizes; k++)
+                if (o->sizes[k] == 0 || o->sizes[k] > ((uint64_t)1 << 30))
+                    return bad("read size must be between 1 byte and 1 GiB: '%s'", v);
+        } else if ((v = optval(argc, argv, &i, "--reads-per-op"))) {
+            unsigned k, n;
+            if (rb_parse_uint_list(v, &k, 1, &n) || k == 0 || k > 65536)
+                return bad("reads per op must be 1..65536: '%s'", v);
+            o->c.reads_per_op = k;
+        } else if ((v = optval(argc, argv, &i, "--iterations"))) {
+            unsigned k, n;
+            if (rb_parse_uint_list(v, &k, 1, &n) || k == 0 || k > RB_MAX_ITERATIONS)
+                return bad("iterations must be 1..100: '%s'", v);
+            o->c.iterations = k;
+        } else if ((v = optval(argc, argv, &i, "--pattern"))) {
+            if (strcmp(v, "random") == 0) o->c.pattern = RB_RANDOM;
+            else if (strcmp(v, "sequential") == 0) o->c.pattern = RB_SEQUENTIAL;
+            else return bad("pattern must be random or sequential, not '%s'", v);
+        } else if ((v = optval(argc, argv, &i, "--size"))) {
+            if (rb_parse_size(v, &u) || u == 0) return bad("malformed size '%s'", v);
+            o->c.size = u;
+        } else if ((v = optval(argc, argv, &i, "--seed"))) {
+            char *end;
+            if (*v < '0' || *v > '9') return bad("malformed seed '%s'", v);
+            errno = 0;
+            o->c.seed = strtoull(v, &end, 0);
+            if (*end || errno) return bad("malformed seed '%s'", v);
+        } else if ((v = optval(argc, argv, &i, "--warmup"))) {
+            int64_t ns;
+            if (rb_parse_duration(v, &ns)) return bad("malformed duration '%s'", v);
+            o->c.warmup_ns = ns ? ns : RB_NONE;
+        } else if ((v = optval(argc, argv, &i, "--duration"))) {
+            int64_t ns;
+            if (rb_parse_duration(v, &ns) || ns < 1000000) return bad("duration must be at least 1ms: '%s'", v);
+            o->c.duration_ns = ns;
+        } else if ((v = optval(argc, argv, &i, "--format"))) {
+            if (strcmp(v, "table") && strcmp(v, "json") && strcmp(v, "csv") && strcmp(v, "markdown"))
+                return bad("format must be table, json, csv or markdown, not '%s'", v);
+            o->format = v;
+        } else if ((v = optval(argc, argv, &i, "--output"))) {
+            if (!*v) return bad("--output needs a file name%s", "");
+            o->output = v;
+        } else if ((v = optval(argc, argv, &i, "--percentiles"))) {
+            unsigned k;
+            if (rb_parse_double_list(v, o->pct, 16, &o->npct)) return bad("malformed percentile list '%s'", v);
+            for (k = 0; k < o->npct; k++)
+                if (o->pct[k] <= 0 || o->pct[k] > 100) return bad("percentiles must be in (0, 100]: '%s'", v);
+        } else if (a[0] == '-') {
+            return bad("unknown option '%s'", a);
+        } else if (!o->c.path) {
+            o->c.path = a;
+        } else {
+            return bad("unexpected argument '%s'", a);
+        }
+    }
+    return 0;
+}
+
+static int run(opts *o, int main_job)
+{
+    rb_file_info info;
+    rb_error err;
+    rb_env env;
+    rb_report rep;
+    rb_result *res;
+    unsigned n, i, t, z, nres = 0, failed = 0;
+    const rb_strategy *all = rb_strategies(&n);
+    FILE *out = stdout;
+    int rc;
+
+    if (!o->c.path) return bad("no FILE to read%s", "");
+    if (!o->nthreads) { o->threads[0] = 1; o->threads[1] = 4; o->threads[2] = 8; o->threads[3] = 16; o->nthreads = 4; }
+    if (!o->nsizes) { o->sizes[0] = 16384; o->nsizes = 1; }
+    if (!o->named)
+        for (i = 0, o->nstrategies = 0; i < n; i++) o->strategies[o->nstrategies++] = all[i].name;
+    if (!o->format) o->format = "table";
+    for (z = 0; z < o->nsizes; z++)
+        for (i = 0; i < o->nstrategies && o->named; i++)
+            if ((rb_strategy_find(o->strategies[i])->flags & RB_S_DIRECT) && o->sizes[z] % sysconf(_SC_PAGESIZE))
+                return bad("direct I/O needs a read size that is a multiple of the page size, not '%s'",
+                           o->strategies[i]);
+
+    rc = rb_check_file(o->c.path, o->c.size, &info, &err);
+    if (rc == RB_ENOFILE || rc == RB_ETOOSMALL) {
+        char sz[32];
+        rb_format_size(o->c.size ? o->c.size : (uint64_t)1 << 30, sz, sizeof sz);
+        fprintf(stderr, "readbench: %s; create it with: readbench setup %s %s%s\n", err.msg, o->c.path,
+                o->c.size ? sz : "1g", rc == RB_ETOOSMALL ? " --force" : "");
+        return 2;
+    }
+    if (rc != RB_OK) { fprintf(stderr, "readbench: %s\n", err.msg); return rc == RB_ESYS ? 1 : 2; }
+    for (z = 0; z < o->nsizes; z++)
+        if (o->sizes[z] > (o->c.size ? o->c.size : info.size)) {
+            char sz[32];
+            snprintf(sz, sizeof sz, "%llu", (unsigned long long)o->sizes[z]);
+            return bad("read size %s is larger than the file", sz);
+        }
+    if (info.sparse)
+        fprintf(stderr, "readbench: warning: %s is sparse (%llu of %llu bytes allocated): holes are never read "
+                "from the device, so its numbers will be wrong\n", o->c.path,
+                (unsigned long long)info.allocated, (unsigned long long)info.size);
+    if (info.zero_head)
+        fprintf(stderr, "readbench: warning: the first MiB of %s is all zeros: a file of zeros (or holes) is "
+                "not a benchmark file; make one with readbench setup\n", o->c.path);
+    if (o->output && !(out = fopen(o->output, "w"))) {
+        fprintf(stderr, "readbench: cannot write %s: %s\n", o->output, strerror(errno));
+        return 1;
+    }
+
+    rb_env_collect(&env, o->c.path);
+    if (!o->quiet) rb_env_print(stderr, &env);
+    res = (rb_result *)calloc((size_t)o->nstrategies * o->nthreads * o->nsizes, sizeof *res);
+    if (!res) { fprintf(stderr, "readbench: out of memory\n"); return 1; }
+    for (z = 0; z < o->nsizes; z++)
+        for (i = 0; i < o->nstrategies; i++)
+            for (t = 0; t < o->nthreads; t++) {
+                rb_config c = o->c;
+                rb_result *r = &res[nres++];
+                c.threads = o->threads[t];
+                c.read_size = o->sizes[z];
+                if (!o->quiet) fprintf(stderr, "%-22s T%02u %6llu B ... ", o->strategies[i], c.threads,
+                                       (unsigned long long)c.read_size);
+                rb_run(&c, rb_strategy_find(o->strategies[i]), r);
+                if (r->status != RB_OK && r->status != RB_UNSUPPORTED) failed++;
+                if (!o->quiet) {
+                    if (r->status == RB_OK) fprintf(stderr, "%10.2f ops/ms\n", r->ops_per_ms);
+                    else fprintf(stderr, "%s: %s\n", r->status == RB_UNSUPPORTED ? "unsupported" : "ERROR", r->reason);
+                }
+            }
+    memset(&rep, 0, sizeof rep);
+    rep.results = res;
+    rep.count = nres;
+    rep.percentiles = o->npct ? o->pct : NULL;
+    rep.npercentiles = o->npct;
+    rb_config_defaults(&o->c, &o->c);
+    rep.cfg = &o->c;
+    rep.env = &env;
+    rep.strategies = o->strategies;
+    rep.nstrategies = o->nstrategies;
+    rep.threads = o->threads;
+    rep.nthreads = o->nthreads;
+    rep.read_sizes = o->sizes;
+    rep.nread_sizes = o->nsizes;
+    if (strcmp(o->format, "json") == 0) rb_report_json(out, &rep);
+    else if (strcmp(o->format, "csv") == 0) rb_report_csv(out, &rep);
+    else rb_report_table(out, &rep, strcmp(o->format, "markdown") == 0);
+    if (main_job)
+        fprintf(stderr, "\nThat was a quick matrix (threads 1,4; 3 x 0.5 s per cell, warm file). The full one:\n"
+                        "  readbench run %s --threads 1,4,8,16 --duration 1s --iterations 5\n"
+                        "Cold reads: readbench drop %s before the run (see README).\n", o->c.path, o->c.path);
+    free(res);
+    if (out != stdout && fclose(out) != 0) { perror("readbench: close output"); return 1; }
+    if (failed) fprintf(stderr, "readbench: %u cell%s failed (see above)\n", failed, failed == 1 ? "" : "s");
+    return failed ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    opts o;
+    const char *cmd = argc > 1 ? argv[1] : NULL;
+    memset(&o, 0, sizeof o);
+    if (cmd && (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help"))) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (cmd && (!strcmp(cmd, "--version") || !strcmp(cmd, "version"))) {
+        printf("readbench %s\n", RB_VERSION);
+        return 0;
+    }
+    if (cmd && !strcmp(cmd, "setup")) {
+        uint64_t size;
+        int force = 0, i, npos = 0;
+        const char *pos[2] = {NULL, NULL};
+        for (i = 2; i < argc; i++) {
+            if (!strcmp(argv[i], "--force")) force = 1;
+            else if (argv[i][0] == '-' && argv[i][1]) return bad("unknown option '%s'", argv[i]);
+            else if (npos < 2) pos[npos++] = argv[i];
+            else return bad("unexpected argument '%s'", argv[i]);
+        }
+        if (npos < 2) return bad("setup needs FILE and SIZE%s", "");
+        if (rb_parse_size(pos[1], &size) || size == 0) return bad("malformed size '%s'", pos[1]);
+        return setup(pos[0], size, force);
+    }
+    if (cmd && !strcmp(cmd, "list")) {
+        if (argc > 3) return bad("unexpected argument '%s'", argv[3]);
+        return list(argc > 2 ? argv[2] : NULL);
+    }
+    if (cmd && !strcmp(cmd, "drop")) {
+        if (argc > 3) return bad("unexpected argument '%s'", argv[3]);
+        return drop(argc > 2 ? argv[2] : NULL);
+    }
+    if (!cmd) {   /* the main job */
+        struct stat st;
+        rb_error err;
+        o.c.path = "readbench.dat";
+        if (stat(o.c.path, &st) != 0) {
+            fprintf(stderr, "readbench: creating ./readbench.dat (1 GiB) for the default run; delete it when done\n");
+            if (setup(o.c.path, (uint64_t)1 << 30, 0) != 0) return 1;
+        }
+        fprintf(stderr, "readbench: reading readbench.dat once so the run starts warm\n");
+        if (rb_load(o.c.path, &err) != RB_OK) { fprintf(stderr, "readbench: %s\n", err.msg); return 1; }
+        o.threads[0] = 1; o.threads[1] = 4; o.nthreads = 2;
+        o.c.warmup_ns = 200000000;
+        o.c.duration_ns = 500000000;
+        o.c.iterations = 3;
+        return run(&o, 1);
+    }
+    if (parse_run(argc, argv, !strcmp(cmd, "run") ? 2 : 1, &o) != 0) return 2;
+    return run(&o, 0);
+}

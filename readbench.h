@@ -1,0 +1,2518 @@
+/* readbench.h - v0.1.0 - MIT license - how should this program read this file?
+
+   Do this:
+      #define READBENCH_IMPLEMENTATION
+   before you include this file in *one* C or C++ file to create the implementation.
+   Include it first in that file (or compile with -D_GNU_SOURCE on Linux): the
+   implementation asks for _GNU_SOURCE so that O_DIRECT, MADV_* and RUSAGE_THREAD are
+   visible, and that only works before the first system header.
+
+      #define READBENCH_IMPLEMENTATION
+      #include "readbench.h"
+
+   WHAT IT DOES
+
+   Measures the read strategies a program can choose between (mmap with each
+   madvise advice, mmap with batched page-aligned MADV_WILLNEED, pread, lseek+read,
+   O_DIRECT, io_uring) on one file, across thread counts and access patterns, with
+   per-op latency histograms, and tells you what the machine was doing (readahead,
+   filesystem, RAM) so a number can be explained rather than just quoted.
+
+   STRATEGIES x PLATFORMS
+
+      strategy               Linux                  macOS            needs
+      mmap, mmap-random,     yes                    yes
+        mmap-sequential
+      mmap-willneed,         yes                    yes (madvise)
+        mmap-random-willneed
+      pread, read            yes                    yes
+      direct                 O_DIRECT               F_NOCACHE        a filesystem that allows it
+      io_uring               liburing               no               READBENCH_LIBURING + -luring
+      io_uring-direct        liburing + O_DIRECT    no
+      null                   yes                    yes              (the harness's own cost)
+
+   rb_drop_caches() needs root (it writes /proc/sys/vm/drop_caches, or runs purge on
+   macOS); rb_evict() of one file does not.
+
+   CONFIGURATION MACROS
+
+      RB_STATIC            make every function static (private to the including file)
+      RBDEF                override the linkage of every public function
+      READBENCH_LIBURING   compile the io_uring strategies (link with -luring)
+      RB_NO_LINUX          on Linux, compile out the Linux-only parts (io_uring, O_DIRECT,
+                           /proc and /sys readers, RUSAGE_THREAD, drop_caches) so the POSIX
+                           fallbacks are what runs
+      RB_BUILD_FLAGS       a string with the compiler flags, recorded in the environment
+
+   PUBLIC FUNCTIONS (one paragraph each)
+
+   rb_status_string(s)    the text of an rb_status (generated with the enum from one X-macro).
+
+   rb_setup_file(path, size, data_seed, force, progress, err)
+                          writes `size` bytes whose content is a pure function of
+                          (data_seed, offset): word i (8 bytes, little-endian) is
+                          rb_data_word(data_seed, i). Incompressible, never sparse, and
+                          every read can later be checked with rb_fill_pattern(). Refuses an
+                          existing file unless `force`; removes a partial file on error.
+
+   rb_fill_pattern(buf, off, len, data_seed)
+                          the bytes that [off, off+len) of a setup file hold.
+
+   rb_check_file(path, need_size, info, err)
+                          stat the benchmark file: size, allocated bytes (sparse?), whether
+                          its first MiB is all zeros. The numbers of a sparse or zero file are
+                          wrong, because holes are never read from the device.
+
+   rb_strategies(&n), rb_strategy_find(name)
+                          the strategy table and lookup by stable name.
+
+   rb_strategy_probe(s, cfg, why, whylen)
+                          whether strategy `s` can run here with `cfg`, and if not, why.
+
+   rb_run(cfg, s, result)
+                          runs one cell (one strategy, one thread count, one read size):
+                          threads start on a barrier, run warmup, then cfg->iterations
+                          measured iterations of cfg->duration_ns each; every op is timed
+                          into a per-thread histogram; results are merged after join.
+
+   rb_hist_record / rb_hist_merge / rb_hist_percentile
+                          the log-linear latency histogram (exact below 128 ns, then 64
+                          sub-buckets per power of two: at most 1/128 relative error).
+
+   rb_page_range(off, len, page, map_len, &start, &alen)
+                          the page-aligned range madvise must be given for [off, off+len):
+                          start rounded down to the page, length grown by the same amount,
+                          clamped to the mapping. An unaligned start makes madvise fail with
+                          EINVAL and do nothing: Lucene's benchmark lost its whole prefetch
+                          effect that way.
+
+   rb_evict(path, err), rb_drop_caches(err), rb_load(path, err), rb_residency(path, out, err)
+                          page-cache control: evict one file (posix_fadvise DONTNEED; needs no
+                          root), drop every clean cache (root), read a file once so it is warm,
+                          count resident pages.
+
+   rb_env_collect(env, path), rb_env_print_json(...)
+                          what decides the result: kernel, CPU, RAM, filesystem, block device
+                          and its read_ahead_kb, transparent huge pages, the clock's cost.
+
+   rb_parse_size / rb_parse_duration / rb_parse_uint_list / rb_parse_size_list
+                          the CLI's parsers, public so embedders and the tests share them.
+
+   rb_report_*            table, markdown, csv and json writers for an array of results.
+
+   LICENSE: see the end of this file.
+*/
+#if defined(READBENCH_IMPLEMENTATION) && !defined(_GNU_SOURCE)
+#if defined(__linux__)
+#define _GNU_SOURCE       /* O_DIRECT, MADV_*, RUSAGE_THREAD: must precede every system header */
+#elif defined(__APPLE__)
+#define _DARWIN_C_SOURCE  /* MADV_*, F_NOCACHE, mincore */
+#endif
+#endif
+
+#ifndef READBENCH_H
+#define READBENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define RB_VERSION "0.1.0"
+
+#ifndef RBDEF
+#ifdef RB_STATIC
+#define RBDEF static
+#else
+#define RBDEF extern
+#endif
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- status codes: one list makes both the enum and the strings ---- */
+#define RB_STATUS_LIST(X)                                             \
+    X(RB_OK, 0, "ok")                                                 \
+    X(RB_EINVAL, -1, "invalid argument")                              \
+    X(RB_ESYS, -2, "system call failed")                              \
+    X(RB_UNSUPPORTED, -3, "unsupported here")                         \
+    X(RB_ENOMEM, -4, "out of memory")                                 \
+    X(RB_EEXIST, -5, "file exists")                                   \
+    X(RB_ENOFILE, -6, "no such file")                                 \
+    X(RB_ETOOSMALL, -7, "file too small")                             \
+    X(RB_EIO, -8, "I/O errors or short reads during the run")         \
+    X(RB_EVERIFY, -9, "data read does not match the setup pattern")   \
+    X(RB_EPERM, -10, "permission denied")
+
+#define RB__STATUS_ENUM(name, value, text) name = value,
+typedef enum rb_status { RB_STATUS_LIST(RB__STATUS_ENUM) RB__STATUS_END = 1 } rb_status;
+#undef RB__STATUS_ENUM
+
+/* What failed and why, filled by every function that can fail. */
+typedef struct rb_error {
+    int status;       /* an rb_status */
+    int err;          /* errno of the failing call, 0 if none */
+    char call[32];    /* the failing call, e.g. "pwrite" */
+    char msg[256];    /* one line for the user */
+} rb_error;
+
+enum { RB_RANDOM = 0, RB_SEQUENTIAL = 1 };
+
+#define RB_NONE (-1)                 /* for warmup_ns: no warmup at all */
+#define RB_MAX_ITERATIONS 100
+#define RB_DATA_SEED 0x7265616462656e63ULL   /* "readbenc" */
+
+/* Zero-filled means "all defaults" for every field. */
+typedef struct rb_config {
+    const char *path;       /* the benchmark file */
+    uint64_t size;          /* bytes of the file to read from; 0: the whole file */
+    uint64_t read_size;     /* bytes per read; 0: 16 KiB */
+    unsigned reads_per_op;  /* reads per op; 0: 16 for random, 128 for sequential */
+    unsigned threads;       /* worker threads; 0: 1 */
+    int pattern;            /* RB_RANDOM or RB_SEQUENTIAL */
+    uint64_t seed;          /* offsets; each thread's generator is seeded from (seed, index) */
+    uint64_t data_seed;     /* file content; 0: RB_DATA_SEED */
+    int64_t warmup_ns;      /* 0: 1 s; RB_NONE: no warmup */
+    int64_t duration_ns;    /* one measured iteration; 0: 1 s */
+    unsigned iterations;    /* measured iterations; 0: 5 */
+    int verify;             /* compare every byte read with the setup pattern */
+} rb_config;
+
+/* ---- latency histogram ---- */
+#define RB_HIST_EXACT 128u      /* values below are their own bucket */
+#define RB_HIST_SUB_BITS 6u     /* 64 sub-buckets per power of two */
+#define RB_HIST_MAX_MSB 41u     /* top bucket holds values < 2^42 ns (about 73 minutes) */
+#define RB_HIST_BUCKETS (RB_HIST_EXACT + (RB_HIST_MAX_MSB - RB_HIST_SUB_BITS) * (1u << RB_HIST_SUB_BITS))
+
+typedef struct rb_hist {
+    uint64_t count;      /* values recorded in buckets */
+    uint64_t overflow;   /* values >= 2^42 ns: counted here, never dropped */
+    uint64_t sum, min, max;
+    uint64_t b[RB_HIST_BUCKETS];
+} rb_hist;
+
+RBDEF void rb_hist_init(rb_hist *h);
+RBDEF void rb_hist_record(rb_hist *h, uint64_t ns);
+RBDEF void rb_hist_merge(rb_hist *into, const rb_hist *from);
+RBDEF uint64_t rb_hist_total(const rb_hist *h);
+RBDEF double rb_hist_mean(const rb_hist *h);
+RBDEF uint64_t rb_hist_percentile(const rb_hist *h, double pct);
+RBDEF unsigned rb_hist_index(uint64_t ns);
+RBDEF uint64_t rb_hist_bucket_value(unsigned index);
+
+/* ---- strategies ---- */
+typedef struct rb_strategy rb_strategy;
+
+/* Shared by the threads of one cell: the file, and a mapping owned by this strategy alone
+   (advice is per mapping: two strategies sharing one would overwrite each other's). */
+typedef struct rb_target {
+    const rb_strategy *s;
+    const rb_config *cfg;   /* with defaults applied */
+    int fd;
+    unsigned char *map;
+    uint64_t map_len;
+    uint64_t size;          /* readable bytes: offsets stay below */
+    size_t page;
+    void *user;             /* free for a custom strategy */
+} rb_target;
+
+/* Owned by one worker thread: nothing here is shared, so nothing needs a lock. */
+typedef struct rb_worker {
+    rb_target *t;
+    unsigned index;
+    unsigned char *buf;     /* page-aligned; reads_per_op * read_size for io_uring */
+    size_t buf_len;
+    int fd;                 /* per-thread descriptor for strategies that want one */
+    void *ring;             /* io_uring, when built with liburing */
+    uint64_t rng[4];
+    uint64_t cursor;        /* sequential position, in reads */
+    uint64_t madvise_calls, madvise_failed;
+    int madvise_errno;      /* errno of the first failed madvise */
+    uint64_t io_errors, short_reads, verify_mismatches;
+    int io_errno;           /* errno of the first failed read */
+    uint64_t sink;          /* keeps the compiler from discarding what was read */
+    unsigned char *expect;  /* verify scratch */
+    void *user;
+} rb_worker;
+
+enum {
+    RB_S_MMAP = 1u << 0,     /* reads through a mapping */
+    RB_S_DIRECT = 1u << 1,   /* bypasses the page cache: page-aligned offsets and sizes */
+    RB_S_OPTIONAL = 1u << 2, /* needs a library or kernel feature that may be missing */
+    RB_S_NOIO = 1u << 3,     /* does no I/O (the harness's own cost) */
+    RB_S_BATCH = 1u << 4     /* needs a buffer slot per read of the op */
+};
+
+struct rb_strategy {
+    const char *name;     /* stable id used by the CLI and every output */
+    const char *summary;  /* one line for `readbench list` */
+    unsigned flags;       /* RB_S_* */
+    int arg;              /* the row's parameter: madvise advice, or open flags */
+    int (*open)(rb_target *t, char *why, size_t whylen);
+    int (*thread_init)(rb_worker *w, char *why, size_t whylen); /* may be NULL */
+    int (*read_op)(rb_worker *w, const uint64_t *offsets, unsigned n); /* one op = n reads */
+    void (*thread_fini)(rb_worker *w);                          /* may be NULL */
+    void (*close)(rb_target *t);
+};
+
+RBDEF const rb_strategy *rb_strategies(unsigned *count);
+RBDEF const rb_strategy *rb_strategy_find(const char *name);
+RBDEF int rb_strategy_probe(const rb_strategy *s, const rb_config *cfg, char *why, size_t whylen);
+
+/* Helpers a custom strategy uses from its read_op. */
+RBDEF void rb_worker_check(rb_worker *w, const unsigned char *p, uint64_t off, size_t len);
+RBDEF int rb_worker_advise(rb_worker *w, uint64_t off, uint64_t len, int advice);
+RBDEF int rb_page_range(uint64_t off, uint64_t len, uint64_t page, uint64_t map_len,
+                        uint64_t *start, uint64_t *alen);
+
+/* ---- one cell's result ---- */
+typedef struct rb_result {
+    const char *strategy;
+    unsigned threads;
+    int pattern;
+    uint64_t read_size;
+    unsigned reads_per_op;
+    int status;                  /* RB_OK, RB_UNSUPPORTED, or an error */
+    char reason[256];
+    unsigned iterations;
+    double iter_ops_per_ms[RB_MAX_ITERATIONS];
+    uint64_t ops;                /* measured ops, all threads */
+    double seconds;              /* measured wall time */
+    double ops_per_ms, ops_per_ms_stddev, iops, bytes_per_sec;
+    uint64_t madvise_calls, madvise_failed;
+    int madvise_errno;
+    uint64_t io_errors, short_reads, verify_mismatches;
+    rb_hist lat;                 /* per-op latency, ns, all threads */
+} rb_result;
+
+RBDEF void rb_config_defaults(const rb_config *in, rb_config *out);
+RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res);
+
+/* ---- file setup and content ---- */
+typedef void (*rb_progress_fn)(uint64_t done, uint64_t total, void *user);
+
+RBDEF uint64_t rb_data_word(uint64_t data_seed, uint64_t index);
+RBDEF void rb_fill_pattern(void *buf, uint64_t off, size_t len, uint64_t data_seed);
+RBDEF int rb_setup_file(const char *path, uint64_t size, uint64_t data_seed, int force,
+                        rb_progress_fn progress, void *user, rb_error *err);
+
+typedef struct rb_file_info {
+    uint64_t size;
+    uint64_t allocated;    /* st_blocks * 512 */
+    int sparse;            /* allocated < size: holes are never read from the device */
+    int zero_head;         /* the first MiB is all zeros */
+} rb_file_info;
+RBDEF int rb_check_file(const char *path, uint64_t need_size, rb_file_info *info, rb_error *err);
+
+/* ---- cache control ---- */
+typedef struct rb_residency_info {
+    uint64_t pages, resident;
+    int trusted;           /* 0: the kernel would report every page resident (see below) */
+    const char *method;    /* "mincore" */
+} rb_residency_info;
+RBDEF int rb_evict(const char *path, rb_error *err);
+RBDEF int rb_load(const char *path, rb_error *err);
+RBDEF int rb_drop_caches(rb_error *err);
+RBDEF int rb_residency(const char *path, rb_residency_info *out, rb_error *err);
+
+/* ---- environment ---- */
+typedef struct rb_env {
+    char os[128], kernel[128], cpu[128], fs[32], device[64], thp[32], compiler[128];
+    const char *flags;
+    long cpus;
+    long long ram_total, ram_available;     /* bytes; -1 unknown */
+    long page_size;
+    long long file_size;
+    long read_ahead_kb, rotational, fault_around_bytes;  /* -1 unknown */
+    const char *clock;
+    double clock_res_ns, clock_cost_ns;
+    int root;
+    int liburing;
+} rb_env;
+RBDEF void rb_env_collect(rb_env *env, const char *path);
+
+/* ---- parsing ---- */
+RBDEF int rb_parse_size(const char *s, uint64_t *out);
+RBDEF int rb_parse_duration(const char *s, int64_t *out_ns);
+RBDEF int rb_parse_uint_list(const char *s, unsigned *out, unsigned cap, unsigned *n);
+RBDEF int rb_parse_size_list(const char *s, uint64_t *out, unsigned cap, unsigned *n);
+RBDEF int rb_parse_double_list(const char *s, double *out, unsigned cap, unsigned *n);
+RBDEF void rb_format_size(uint64_t bytes, char *buf, size_t len);
+
+/* ---- reports ---- */
+typedef struct rb_report {
+    const rb_result *results;
+    unsigned count;
+    const double *percentiles;   /* NULL: 50, 90, 99, 99.9 */
+    unsigned npercentiles;
+    const rb_config *cfg;        /* for json's "config" */
+    const rb_env *env;           /* for json's "env"; may be NULL */
+    const char *const *strategies; unsigned nstrategies;   /* rows, in order */
+    const unsigned *threads; unsigned nthreads;            /* columns */
+    const uint64_t *read_sizes; unsigned nread_sizes;
+} rb_report;
+RBDEF void rb_report_table(FILE *f, const rb_report *r, int markdown);
+RBDEF void rb_report_csv(FILE *f, const rb_report *r);
+RBDEF void rb_report_json(FILE *f, const rb_report *r);
+RBDEF void rb_json_string(FILE *f, const char *s);
+RBDEF void rb_env_print(FILE *f, const rb_env *env);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* READBENCH_H */
+
+/* ======================================================================================
+   IMPLEMENTATION
+   ====================================================================================== */
+#if defined(READBENCH_IMPLEMENTATION) && !defined(READBENCH_IMPLEMENTATION_DONE)
+#define READBENCH_IMPLEMENTATION_DONE
+
+/* ---- platform ----------------------------------------------------------------------- */
+#if defined(__linux__)
+#define RB__LINUX 1
+#elif defined(__APPLE__)
+#define RB__APPLE 1
+#else
+#error "readbench.h: only Linux and macOS are supported"
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#if defined(RB__LINUX)
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#else
+#include <sys/mount.h>
+#include <sys/param.h>
+#include <sys/sysctl.h>
+#endif
+
+/* Feature flags: each Linux-only part can be compiled out with RB_NO_LINUX so that the
+   POSIX fallbacks are built and tested on Linux too. */
+#if defined(RB__LINUX) && !defined(RB_NO_LINUX)
+#define RB__HAS_PROC 1            /* /proc and /sys readers, drop_caches */
+#if defined(O_DIRECT)
+#define RB__HAS_O_DIRECT 1
+#endif
+#if defined(RUSAGE_THREAD)
+#define RB__HAS_RUSAGE_THREAD 1
+#endif
+#if defined(READBENCH_LIBURING)
+#define RB__HAS_URING 1
+#include <liburing.h>
+#endif
+#endif
+#if defined(RB__APPLE) && defined(F_NOCACHE)
+#define RB__HAS_F_NOCACHE 1
+#endif
+#if defined(POSIX_FADV_DONTNEED) && !defined(RB__APPLE)
+#define RB__HAS_FADVISE 1
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Atomics for the few words threads share: the epoch the coordinator advances and the
+   failure flag. GCC and clang both have these builtins, in C99 and in C++. */
+#define RB__LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define RB__STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+
+#define RB__MIN(a, b) ((a) < (b) ? (a) : (b))
+#define RB__MAX(a, b) ((a) > (b) ? (a) : (b))
+
+static void rb__seterr(rb_error *e, int status, int err, const char *call, const char *fmt, ...)
+{
+    va_list ap;
+    if (!e) return;
+    e->status = status;
+    e->err = err;
+    snprintf(e->call, sizeof e->call, "%s", call ? call : "");
+    va_start(ap, fmt);
+    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    va_end(ap);
+}
+
+RBDEF const char *rb_status_string(int s);
+RBDEF const char *rb_status_string(int s)
+{
+#define RB__STATUS_CASE(name, value, text) \
+    case value: return text;
+    switch (s) { RB_STATUS_LIST(RB__STATUS_CASE) default: return "unknown status"; }
+#undef RB__STATUS_CASE
+}
+
+static size_t rb__page_size(void)
+{
+    long p = sysconf(_SC_PAGESIZE);
+    return p > 0 ? (size_t)p : 4096;
+}
+
+static void *rb__aligned_alloc(size_t align, size_t len)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, align, len ? len : align) != 0) return NULL;
+    return p;
+}
+
+/* ---- clock --------------------------------------------------------------------------
+   One monotonic clock read per op boundary: the end of one op is the start of the next,
+   so the harness pays one vDSO clock_gettime (about 20 ns) per op, not two. */
+static uint64_t rb__now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void rb__sleep_ns(uint64_t ns)
+{
+    struct timespec ts;
+    ts.tv_sec = (time_t)(ns / 1000000000u);
+    ts.tv_nsec = (long)(ns % 1000000000u);
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
+}
+
+/* ---- RNG ----------------------------------------------------------------------------
+   splitmix64 seeds and makes file content; xoshiro256** makes offsets. Both are a few
+   instructions, so offset generation stays small next to the cheapest read (see `null`). */
+static uint64_t rb__mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static uint64_t rb__rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static void rb__rng_seed(uint64_t s[4], uint64_t seed, uint64_t stream)
+{
+    uint64_t x = seed ^ rb__mix64(stream + 0x632be59bd9b4e019ULL);
+    int i;
+    for (i = 0; i < 4; i++) {
+        x += 0x9e3779b97f4a7c15ULL;
+        s[i] = rb__mix64(x);
+    }
+}
+
+static uint64_t rb__rng_next(uint64_t s[4])
+{
+    uint64_t r = rb__rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0]; s[3] ^= s[1]; s[1] ^= s[2]; s[0] ^= s[3];
+    s[2] ^= t; s[3] = rb__rotl(s[3], 45);
+    return r;
+}
+
+/* Uniform in [0, n): the high half of a 64x64 multiply (Lemire), written with 32-bit
+   halves because C99 has no 128-bit type. Bias is below n / 2^64: invisible here. */
+static uint64_t rb__below(uint64_t s[4], uint64_t n)
+{
+    uint64_t x = rb__rng_next(s);
+    uint64_t xl = x & 0xffffffffu, xh = x >> 32, nl = n & 0xffffffffu, nh = n >> 32;
+    uint64_t ll = xl * nl, lh = xl * nh, hl = xh * nl, hh = xh * nh;
+    uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
+    return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+}
+
+/* ---- offsets ------------------------------------------------------------------------
+   random: uniform over [0, size - read_size], unaligned (direct: page-aligned);
+   sequential: a per-thread cursor advancing by read_size and wrapping; threads start
+   spread evenly over the file so they do not read the same pages. */
+static void rb__offsets(rb_worker *w, uint64_t *off, unsigned n)
+{
+    const rb_config *c = w->t->cfg;
+    uint64_t rs = c->read_size, size = w->t->size;
+    unsigned i;
+    if (c->pattern == RB_SEQUENTIAL) {
+        uint64_t npos = (size - rs) / rs + 1;
+        for (i = 0; i < n; i++) {
+            off[i] = w->cursor * rs;
+            if (++w->cursor >= npos) w->cursor = 0;
+        }
+    } else if (w->t->s && (w->t->s->flags & RB_S_DIRECT)) {
+        uint64_t pg = w->t->page, npos = (size - rs) / pg + 1;
+        for (i = 0; i < n; i++) off[i] = rb__below(w->rng, npos) * pg;
+    } else {
+        uint64_t npos = size - rs + 1;
+        for (i = 0; i < n; i++) off[i] = rb__below(w->rng, npos);
+    }
+}
+
+/* ---- histogram ----------------------------------------------------------------------
+   Log-linear, like fio and HdrHistogram: values below 128 ns are exact; above, each power
+   of two [2^m, 2^(m+1)) is cut into 64 equal sub-buckets. A bucket is at most 1/64 of its
+   lower bound wide, so its midpoint is within 1/128 of any value in it. */
+static unsigned rb__msb(uint64_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return 63u - (unsigned)__builtin_clzll(v);
+#else
+    unsigned m = 0;
+    while (v >>= 1) m++;
+    return m;
+#endif
+}
+
+RBDEF unsigned rb_hist_index(uint64_t ns)
+{
+    unsigned m;
+    if (ns < RB_HIST_EXACT) return (unsigned)ns;
+    m = rb__msb(ns);
+    if (m > RB_HIST_MAX_MSB) return RB_HIST_BUCKETS;   /* overflow */
+    return RB_HIST_EXACT + (m - 7u) * (1u << RB_HIST_SUB_BITS) +
+           (unsigned)((ns >> (m - RB_HIST_SUB_BITS)) - (1u << RB_HIST_SUB_BITS));
+}
+
+RBDEF uint64_t rb_hist_bucket_value(unsigned i)
+{
+    unsigned g, sub, shift;
+    uint64_t low;
+    if (i < RB_HIST_EXACT) return i;
+    g = (i - RB_HIST_EXACT) >> RB_HIST_SUB_BITS;
+    sub = (i - RB_HIST_EXACT) & ((1u << RB_HIST_SUB_BITS) - 1u);
+    shift = g + 7u - RB_HIST_SUB_BITS;
+    low = ((uint64_t)((1u << RB_HIST_SUB_BITS) + sub)) << shift;
+    return low + (((uint64_t)1 << shift) - 1) / 2;   /* middle of [low, low + width) */
+}
+
+RBDEF void rb_hist_init(rb_hist *h)
+{
+    memset(h, 0, sizeof *h);
+    h->min = UINT64_MAX;
+}
+
+RBDEF void rb_hist_record(rb_hist *h, uint64_t ns)
+{
+    unsigned i = rb_hist_index(ns);
+    if (i < RB_HIST_BUCKETS) { h->b[i]++; h->count++; }
+    else h->overflow++;
+    h->sum += ns;
+    if (ns < h->min) h->min = ns;
+    if (ns > h->max) h->max = ns;
+}
+
+RBDEF void rb_hist_merge(rb_hist *into, const rb_hist *from)
+{
+    unsigned i;
+    for (i = 0; i < RB_HIST_BUCKETS; i++) into->b[i] += from->b[i];
+    into->count += from->count;
+    into->overflow += from->overflow;
+    into->sum += from->sum;
+    if (from->min < into->min) into->min = from->min;
+    if (from->max > into->max) into->max = from->max;
+}
+
+RBDEF uint64_t rb_hist_total(const rb_hist *h) { return h->count + h->overflow; }
+
+RBDEF double rb_hist_mean(const rb_hist *h)
+{
+    uint64_t n = rb_hist_total(h);
+    return n ? (double)h->sum / (double)n : 0.0;
+}
+
+/* The value at rank ceil(pct/100 * n), clamped to the observed [min, max]: a bucket's
+   midpoint can lie past the largest value seen, and a p99 above the max is nonsense. */
+RBDEF uint64_t rb_hist_percentile(const rb_hist *h, double pct)
+{
+    uint64_t n = rb_hist_total(h), rank, seen = 0, v;
+    unsigned i;
+    if (n == 0) return 0;
+    if (pct <= 0) return h->min;
+    if (pct >= 100) return h->max;
+    rank = (uint64_t)ceil(pct / 100.0 * (double)n);
+    if (rank < 1) rank = 1;
+    if (rank > n) rank = n;
+    v = h->max;   /* ranks past the buckets fall in the overflow: only max is known */
+    for (i = 0; i < RB_HIST_BUCKETS; i++) {
+        seen += h->b[i];
+        if (seen >= rank) { v = rb_hist_bucket_value(i); break; }
+    }
+    if (v < h->min) v = h->min;
+    if (v > h->max) v = h->max;
+    return v;
+}
+
+/* ---- file content -------------------------------------------------------------------
+   Word i of the file (bytes 8i..8i+7, little-endian) is a pure function of (seed, i):
+   setup needs no /dev/urandom, the data is incompressible and never a hole, and any byte
+   read later can be checked without keeping a copy. */
+RBDEF uint64_t rb_data_word(uint64_t data_seed, uint64_t index)
+{
+    return rb__mix64(data_seed + (index + 1) * 0x9e3779b97f4a7c15ULL);
+}
+
+static int rb__little_endian(void)
+{
+    const uint16_t one = 1;
+    unsigned char b;
+    memcpy(&b, &one, 1);
+    return b == 1;
+}
+
+RBDEF void rb_fill_pattern(void *buf, uint64_t off, size_t len, uint64_t data_seed)
+{
+    unsigned char *p = (unsigned char *)buf;
+    uint64_t i = off / 8;
+    size_t k, skip = (size_t)(off % 8);
+    if (skip == 0 && rb__little_endian()) {   /* the fast path setup takes */
+        for (; len >= 8; len -= 8, p += 8, i++) {
+            uint64_t w = rb_data_word(data_seed, i);
+            memcpy(p, &w, 8);
+        }
+    }
+    while (len > 0) {
+        uint64_t w = rb_data_word(data_seed, i++);
+        for (k = skip; k < 8 && len > 0; k++, len--) *p++ = (unsigned char)(w >> (8 * k));
+        skip = 0;
+    }
+}
+
+/* ---- file setup ---------------------------------------------------------------------
+   Two buffers and a writer thread: while one chunk is being written the next is being
+   generated, so setup runs at the disk's speed, not at the disk's plus the generator's.
+   Writes are O_DIRECT where the filesystem allows it (like `dd oflag=direct`): they do
+   not fill the page cache with the file, so the benchmark starts from a known state. */
+#define RB__SETUP_CHUNK ((size_t)8 << 20)
+
+typedef struct rb__writer {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    unsigned char *buf[2];
+    size_t len[2];
+    uint64_t off[2];
+    int full[2];
+    int done;
+    int fd, direct;
+    int err;
+    const char *call;
+} rb__writer;
+
+static void *rb__writer_main(void *arg)
+{
+    rb__writer *wr = (rb__writer *)arg;
+    unsigned slot = 0;
+    for (;;) {
+        size_t len, done = 0;
+        uint64_t off;
+        pthread_mutex_lock(&wr->mu);
+        while (!wr->full[slot] && !wr->done) pthread_cond_wait(&wr->cv, &wr->mu);
+        if (!wr->full[slot]) { pthread_mutex_unlock(&wr->mu); break; }
+        len = wr->len[slot];
+        off = wr->off[slot];
+        pthread_mutex_unlock(&wr->mu);
+#if defined(RB__HAS_O_DIRECT)
+        if (wr->direct && len % 4096 != 0) {   /* a short tail: O_DIRECT would refuse it */
+            int fl = fcntl(wr->fd, F_GETFL);
+            if (fl < 0 || fcntl(wr->fd, F_SETFL, fl & ~O_DIRECT) < 0) {
+                pthread_mutex_lock(&wr->mu);
+                wr->err = errno; wr->call = "fcntl";
+                pthread_cond_broadcast(&wr->cv);
+                pthread_mutex_unlock(&wr->mu);
+                break;
+            }
+            wr->direct = 0;
+        }
+#endif
+        while (done < len) {
+            ssize_t r = pwrite(wr->fd, wr->buf[slot] + done, len - done, (off_t)(off + done));
+            if (r < 0 && errno == EINTR) continue;
+            if (r <= 0) break;
+            done += (size_t)r;
+        }
+        pthread_mutex_lock(&wr->mu);
+        if (done < len) { wr->err = errno ? errno : EIO; wr->call = "pwrite"; }
+        wr->full[slot] = 0;
+        pthread_cond_broadcast(&wr->cv);
+        pthread_mutex_unlock(&wr->mu);
+        if (wr->err) break;
+        slot ^= 1u;
+    }
+    return NULL;
+}
+
+RBDEF int rb_setup_file(const char *path, uint64_t size, uint64_t data_seed, int force,
+                        rb_progress_fn progress, void *user, rb_error *err)
+{
+    rb__writer wr;
+    pthread_t tid;
+    uint64_t off = 0;
+    unsigned slot = 0;
+    int flags = O_WRONLY | O_CREAT | (force ? O_TRUNC : O_EXCL), rc = RB_OK;
+    struct stat st;
+
+    if (!data_seed) data_seed = RB_DATA_SEED;
+    if (size == 0) {
+        rb__seterr(err, RB_EINVAL, 0, "", "size must be greater than 0");
+        return RB_EINVAL;
+    }
+    if (!force && lstat(path, &st) == 0) {
+        rb__seterr(err, RB_EEXIST, EEXIST, "open", "%s exists; add --force to overwrite it", path);
+        return RB_EEXIST;
+    }
+    memset(&wr, 0, sizeof wr);
+#if defined(RB__HAS_O_DIRECT)
+    wr.fd = open(path, flags | O_DIRECT, 0644);
+    wr.direct = wr.fd >= 0;
+    if (wr.fd < 0 && errno == EINVAL) wr.fd = open(path, flags, 0644);   /* tmpfs */
+#else
+    wr.fd = open(path, flags, 0644);
+#endif
+    if (wr.fd < 0) {
+        int e = errno;
+        if (e == EEXIST) {
+            rb__seterr(err, RB_EEXIST, e, "open", "%s exists; add --force to overwrite it", path);
+            return RB_EEXIST;
+        }
+        rb__seterr(err, RB_ESYS, e, "open", "cannot create %s: %s", path, strerror(e));
+        return RB_ESYS;
+    }
+    wr.buf[0] = (unsigned char *)rb__aligned_alloc(rb__page_size(), RB__SETUP_CHUNK);
+    wr.buf[1] = (unsigned char *)rb__aligned_alloc(rb__page_size(), RB__SETUP_CHUNK);
+    if (!wr.buf[0] || !wr.buf[1]) {
+        rb__seterr(err, RB_ENOMEM, ENOMEM, "posix_memalign", "out of memory");
+        rc = RB_ENOMEM;
+        goto fail_early;
+    }
+    pthread_mutex_init(&wr.mu, NULL);
+    pthread_cond_init(&wr.cv, NULL);
+    if (pthread_create(&tid, NULL, rb__writer_main, &wr) != 0) {
+        rb__seterr(err, RB_ESYS, errno, "pthread_create", "cannot start the writer thread");
+        rc = RB_ESYS;
+        pthread_mutex_destroy(&wr.mu);
+        pthread_cond_destroy(&wr.cv);
+        goto fail_early;
+    }
+    while (off < size) {
+        size_t len = (size_t)RB__MIN((uint64_t)RB__SETUP_CHUNK, size - off);
+        int failed;
+        pthread_mutex_lock(&wr.mu);
+        while (wr.full[slot] && !wr.err) pthread_cond_wait(&wr.cv, &wr.mu);
+        failed = wr.err != 0;
+        pthread_mutex_unlock(&wr.mu);
+        if (failed) break;
+        rb_fill_pattern(wr.buf[slot], off, len, data_seed);
+        pthread_mutex_lock(&wr.mu);
+        wr.len[slot] = len;
+        wr.off[slot] = off;
+        wr.full[slot] = 1;
+        pthread_cond_broadcast(&wr.cv);
+        pthread_mutex_unlock(&wr.mu);
+        off += len;
+        slot ^= 1u;
+        if (progress) progress(off, size, user);
+    }
+    pthread_mutex_lock(&wr.mu);
+    wr.done = 1;
+    pthread_cond_broadcast(&wr.cv);
+    pthread_mutex_unlock(&wr.mu);
+    pthread_join(tid, NULL);
+    pthread_mutex_destroy(&wr.mu);
+    pthread_cond_destroy(&wr.cv);
+    if (wr.err) {
+        rb__seterr(err, RB_ESYS, wr.err, wr.call, "writing %s failed: %s (partial file removed)",
+                   path, strerror(wr.err));
+        rc = RB_ESYS;
+    } else if (fsync(wr.fd) != 0) {
+        rb__seterr(err, RB_ESYS, errno, "fsync", "fsync %s failed: %s (partial file removed)",
+                   path, strerror(errno));
+        rc = RB_ESYS;
+    }
+fail_early:
+    free(wr.buf[0]);
+    free(wr.buf[1]);
+    if (close(wr.fd) != 0 && rc == RB_OK) {
+        rb__seterr(err, RB_ESYS, errno, "close", "close %s failed: %s", path, strerror(errno));
+        rc = RB_ESYS;
+    }
+    if (rc != RB_OK && unlink(path) != 0 && err)
+        snprintf(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg),
+                 "; removing it failed too: %s", strerror(errno));
+    return rc;
+}
+
+RBDEF int rb_check_file(const char *path, uint64_t need_size, rb_file_info *info, rb_error *err)
+{
+    struct stat st;
+    int fd = open(path, O_RDONLY);
+    size_t head, i;
+    unsigned char *buf;
+    ssize_t r;
+    memset(info, 0, sizeof *info);
+    if (fd < 0) {
+        int e = errno;
+        rb__seterr(err, e == ENOENT ? RB_ENOFILE : e == EACCES ? RB_EPERM : RB_ESYS, e, "open",
+                   "cannot open %s: %s", path, strerror(e));
+        return err ? err->status : RB_ESYS;
+    }
+    if (fstat(fd, &st) != 0) {
+        rb__seterr(err, RB_ESYS, errno, "fstat", "cannot stat %s: %s", path, strerror(errno));
+        close(fd);
+        return RB_ESYS;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        rb__seterr(err, RB_EINVAL, 0, "fstat", "%s is not a regular file", path);
+        close(fd);
+        return RB_EINVAL;
+    }
+    info->size = (uint64_t)st.st_size;
+    info->allocated = (uint64_t)st.st_blocks * 512u;
+    info->sparse = info->allocated < info->size;
+    if (info->size == 0 || info->size < need_size) {
+        rb__seterr(err, RB_ETOOSMALL, 0, "fstat", "%s has %llu bytes, fewer than the %llu needed",
+                   path, (unsigned long long)info->size, (unsigned long long)need_size);
+        close(fd);
+        return RB_ETOOSMALL;
+    }
+    head = (size_t)RB__MIN(info->size, (uint64_t)1 << 20);
+    buf = (unsigned char *)malloc(head);
+    if (!buf) {
+        close(fd);
+        rb__seterr(err, RB_ENOMEM, ENOMEM, "malloc", "out of memory");
+        return RB_ENOMEM;
+    }
+    r = pread(fd, buf, head, 0);
+    if (r < 0) {
+        rb__seterr(err, RB_ESYS, errno, "pread", "cannot read %s: %s", path, strerror(errno));
+        free(buf);
+        close(fd);
+        return RB_ESYS;
+    }
+    info->zero_head = 1;
+    for (i = 0; i < (size_t)r; i++)
+        if (buf[i]) { info->zero_head = 0; break; }
+    free(buf);
+    close(fd);
+    return RB_OK;
+}
+
+/* ---- cache control ------------------------------------------------------------------
+   posix_fadvise(DONTNEED) and drop_caches both skip pages that some process has mapped and
+   pages that are dirty: readbench unmaps its own mappings before it evicts (every strategy's
+   close() munmaps), and flushes the file first. */
+RBDEF int rb_evict(const char *path, rb_error *err)
+{
+    int fd = open(path, O_RDONLY), rc = RB_OK;
+    if (fd < 0) {
+        rb__seterr(err, errno == ENOENT ? RB_ENOFILE : RB_ESYS, errno, "open", "cannot open %s: %s",
+                   path, strerror(errno));
+        return errno == ENOENT ? RB_ENOFILE : RB_ESYS;
+    }
+#if defined(RB__HAS_FADVISE)
+    if (fdatasync(fd) != 0 && errno != EINVAL) {
+        rb__seterr(err, RB_ESYS, errno, "fdatasync", "fdatasync %s: %s", path, strerror(errno));
+        rc = RB_ESYS;
+    } else {
+        int e = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);   /* returns the error */
+        if (e != 0) {
+            rb__seterr(err, RB_ESYS, e, "posix_fadvise", "posix_fadvise(DONTNEED) on %s: %s", path,
+                       strerror(e));
+            rc = RB_ESYS;
+        }
+    }
+#else
+    {   /* macOS: no posix_fadvise; msync(MS_INVALIDATE) on a mapping drops the cached pages */
+        struct stat st;
+        if (fstat(fd, &st) != 0) {
+            rb__seterr(err, RB_ESYS, errno, "fstat", "cannot stat %s: %s", path, strerror(errno));
+            rc = RB_ESYS;
+        } else if (st.st_size > 0) {
+            void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+            if (m == MAP_FAILED) {
+                rb__seterr(err, RB_ESYS, errno, "mmap", "mmap %s: %s", path, strerror(errno));
+                rc = RB_ESYS;
+            } else {
+                if (msync(m, (size_t)st.st_size, MS_INVALIDATE) != 0) {
+                    rb__seterr(err, RB_ESYS, errno, "msync", "msync(MS_INVALIDATE) %s: %s", path,
+                               strerror(errno));
+                    rc = RB_ESYS;
+                }
+                if (munmap(m, (size_t)st.st_size) != 0 && rc == RB_OK) {
+                    rb__seterr(err, RB_ESYS, errno, "munmap", "munmap: %s", strerror(errno));
+                    rc = RB_ESYS;
+                }
+            }
+        }
+    }
+#endif
+    close(fd);
+    return rc;
+}
+
+/* The warm case: read the whole file once through the page cache (what `cat f >/dev/null`
+   does), so every page is resident if RAM allows. */
+RBDEF int rb_load(const char *path, rb_error *err)
+{
+    size_t len = (size_t)4 << 20;
+    unsigned char *buf;
+    uint64_t off = 0;
+    int fd = open(path, O_RDONLY), rc = RB_OK;
+    if (fd < 0) {
+        rb__seterr(err, errno == ENOENT ? RB_ENOFILE : RB_ESYS, errno, "open", "cannot open %s: %s",
+                   path, strerror(errno));
+        return errno == ENOENT ? RB_ENOFILE : RB_ESYS;
+    }
+    buf = (unsigned char *)malloc(len);
+    if (!buf) {
+        close(fd);
+        rb__seterr(err, RB_ENOMEM, ENOMEM, "malloc", "out of memory");
+        return RB_ENOMEM;
+    }
+#if defined(RB__HAS_FADVISE)
+    (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);   /* only a hint: its failure changes nothing */
+#endif
+    for (;;) {
+        ssize_t r = pread(fd, buf, len, (off_t)off);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) {
+            rb__seterr(err, RB_ESYS, errno, "pread", "reading %s: %s", path, strerror(errno));
+            rc = RB_ESYS;
+            break;
+        }
+        if (r == 0) break;
+        off += (uint64_t)r;
+    }
+    free(buf);
+    close(fd);
+    return rc;
+}
+
+RBDEF int rb_drop_caches(rb_error *err)
+{
+#if defined(RB__HAS_PROC)
+    int fd;
+    sync();
+    fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+    if (fd < 0 || write(fd, "1\n", 2) != 2) {
+        int e = errno;
+        if (fd >= 0) close(fd);
+        rb__seterr(err, (e == EACCES || e == EPERM || e == EROFS) ? RB_EPERM : RB_ESYS, e,
+                   fd < 0 ? "open" : "write",
+                   "cannot write /proc/sys/vm/drop_caches: %s (it needs root; evicting one file with "
+                   "`readbench drop FILE` does not)", strerror(e));
+        return err ? err->status : RB_ESYS;
+    }
+    if (close(fd) != 0) {
+        rb__seterr(err, RB_ESYS, errno, "close", "drop_caches: %s", strerror(errno));
+        return RB_ESYS;
+    }
+    return RB_OK;
+#elif defined(RB__APPLE)
+    int r;
+    sync();
+    r = system("purge");
+    if (r != 0) {
+        rb__seterr(err, RB_EPERM, 0, "purge", "purge failed (status %d): it needs root", r);
+        return RB_EPERM;
+    }
+    return RB_OK;
+#else
+    rb__seterr(err, RB_UNSUPPORTED, 0, "", "dropping every cache is not built in (RB_NO_LINUX); "
+               "evict one file instead");
+    return RB_UNSUPPORTED;
+#endif
+}
+
+/* mincore() says which pages of a mapping are in the page cache, even pages this process
+   never touched. Linux lies to a caller that neither owns the file nor may write it (it
+   reports every page resident, so that mincore cannot spy on other users' access), so that
+   case is marked untrusted instead of printed as a number. */
+RBDEF int rb_residency(const char *path, rb_residency_info *out, rb_error *err)
+{
+    struct stat st;
+    size_t page = rb__page_size(), chunk_pages = 1u << 16;
+    uint64_t off;
+    unsigned char *map, *vec;
+    int fd = open(path, O_RDONLY);
+    memset(out, 0, sizeof *out);
+    out->method = "mincore";
+    if (fd < 0) {
+        rb__seterr(err, errno == ENOENT ? RB_ENOFILE : RB_ESYS, errno, "open", "cannot open %s: %s",
+                   path, strerror(errno));
+        return errno == ENOENT ? RB_ENOFILE : RB_ESYS;
+    }
+    if (fstat(fd, &st) != 0) {
+        rb__seterr(err, RB_ESYS, errno, "fstat", "cannot stat %s: %s", path, strerror(errno));
+        close(fd);
+        return RB_ESYS;
+    }
+#if defined(RB__LINUX)
+    out->trusted = st.st_uid == geteuid() || geteuid() == 0 || access(path, W_OK) == 0;
+#else
+    out->trusted = 1;
+#endif
+    out->pages = ((uint64_t)st.st_size + page - 1) / page;
+    if (st.st_size == 0) { close(fd); return RB_OK; }
+    map = (unsigned char *)mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (map == (unsigned char *)MAP_FAILED) {
+        rb__seterr(err, RB_ESYS, errno, "mmap", "mmap %s: %s", path, strerror(errno));
+        return RB_ESYS;
+    }
+    vec = (unsigned char *)malloc(chunk_pages);
+    if (!vec) {
+        munmap(map, (size_t)st.st_size);
+        rb__seterr(err, RB_ENOMEM, ENOMEM, "malloc", "out of memory");
+        return RB_ENOMEM;
+    }
+    for (off = 0; off < (uint64_t)st.st_size; off += (uint64_t)chunk_pages * page) {
+        size_t len = (size_t)RB__MIN((uint64_t)chunk_pages * page, (uint64_t)st.st_size - off), i;
+        size_t n = (len + page - 1) / page;
+#if defined(RB__APPLE)
+        int r = mincore(map + off, len, (char *)vec);
+#else
+        int r = mincore(map + off, len, vec);
+#endif
+        if (r != 0) {
+            rb__seterr(err, RB_ESYS, errno, "mincore", "mincore %s: %s", path, strerror(errno));
+            free(vec);
+            munmap(map, (size_t)st.st_size);
+            return RB_ESYS;
+        }
+        for (i = 0; i < n; i++) out->resident += vec[i] & 1u;
+    }
+    free(vec);
+    if (munmap(map, (size_t)st.st_size) != 0) {
+        rb__seterr(err, RB_ESYS, errno, "munmap", "munmap: %s", strerror(errno));
+        return RB_ESYS;
+    }
+    return RB_OK;
+}
+
+/* ---- aligned madvise ----------------------------------------------------------------
+   madvise wants a page-aligned start; the length it rounds up itself. So: round the start
+   down, grow the length by what was cut off, and clamp the end to the mapping (advice past
+   the mapping's end is ENOMEM). Every call is counted, and so is every failure. */
+RBDEF int rb_page_range(uint64_t off, uint64_t len, uint64_t page, uint64_t map_len,
+                        uint64_t *start, uint64_t *alen)
+{
+    uint64_t s = off & ~(page - 1), e = off + len;
+    *start = s;
+    *alen = 0;
+    if (len == 0 || s >= map_len) return 0;
+    if (e > map_len || e < off) e = map_len;
+    *alen = e - s;
+    return 1;
+}
+
+RBDEF int rb_worker_advise(rb_worker *w, uint64_t off, uint64_t len, int advice)
+{
+    uint64_t start, alen;
+    if (!rb_page_range(off, len, w->t->page, w->t->map_len, &start, &alen)) return 0;
+    w->madvise_calls++;
+    if (madvise(w->t->map + start, (size_t)alen, advice) != 0) {
+        if (w->madvise_failed++ == 0) w->madvise_errno = errno;
+        return -1;
+    }
+    return 0;
+}
+
+/* --verify: compare what was read with what setup wrote there. */
+RBDEF void rb_worker_check(rb_worker *w, const unsigned char *p, uint64_t off, size_t len)
+{
+    rb_fill_pattern(w->expect, off, len, w->t->cfg->data_seed);
+    if (memcmp(w->expect, p, len) != 0) w->verify_mismatches++;
+}
+
+static void rb__read_error(rb_worker *w, int e)
+{
+    if (w->io_errors++ == 0) w->io_errno = e;
+}
+
+/* ---- strategies: mmap ---------------------------------------------------------------- */
+static int rb__open_file(rb_target *t, int flags, char *why, size_t wl)
+{
+    struct stat st;
+    t->fd = open(t->cfg->path, O_RDONLY | flags);
+    if (t->fd < 0) {
+        snprintf(why, wl, "open %s: %s", t->cfg->path, strerror(errno));
+        return (flags && errno == EINVAL) ? RB_UNSUPPORTED : RB_ESYS;
+    }
+    if (fstat(t->fd, &st) != 0) {
+        snprintf(why, wl, "fstat: %s", strerror(errno));
+        return RB_ESYS;
+    }
+    t->map_len = (uint64_t)st.st_size;
+    return RB_OK;
+}
+
+static int rb__open_mmap(rb_target *t, char *why, size_t wl)
+{
+    int rc = rb__open_file(t, 0, why, wl);
+    void *m;
+    if (rc) return rc;
+    m = mmap(NULL, (size_t)t->map_len, PROT_READ, MAP_SHARED, t->fd, 0);
+    if (m == MAP_FAILED) {
+        snprintf(why, wl, "mmap: %s", strerror(errno));
+        return RB_ESYS;
+    }
+    t->map = (unsigned char *)m;
+    if (t->s->arg != MADV_NORMAL && madvise(m, (size_t)t->map_len, t->s->arg) != 0) {
+        snprintf(why, wl, "madvise(%s) on the whole mapping: %s",
+                 t->s->arg == MADV_RANDOM ? "MADV_RANDOM" : "MADV_SEQUENTIAL", strerror(errno));
+        return RB_ESYS;
+    }
+    return RB_OK;
+}
+
+static int rb__op_mmap(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    const unsigned char *m = w->t->map;
+    size_t rs = (size_t)w->t->cfg->read_size;
+    int verify = w->t->cfg->verify;
+    unsigned i;
+    for (i = 0; i < n; i++) {
+        memcpy(w->buf, m + off[i], rs);
+        w->sink += w->buf[rs - 1];
+        if (verify) rb_worker_check(w, w->buf, off[i], rs);
+    }
+    return 0;
+}
+
+/* Hint every read of the op first, then read: the hints start asynchronous readahead of
+   all n ranges, so the faults that follow find I/O already in flight (queue depth n). */
+static int rb__op_mmap_willneed(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    uint64_t rs = w->t->cfg->read_size;
+    unsigned i;
+    for (i = 0; i < n; i++) rb_worker_advise(w, off[i], rs, MADV_WILLNEED);
+    return rb__op_mmap(w, off, n);
+}
+
+/* ---- strategies: system calls -------------------------------------------------------- */
+static int rb__open_pread(rb_target *t, char *why, size_t wl) { return rb__open_file(t, 0, why, wl); }
+
+static int rb__pread_one(rb_worker *w, int fd, unsigned char *buf, uint64_t off, size_t rs)
+{
+    ssize_t r;
+    do r = pread(fd, buf, rs, (off_t)off); while (r < 0 && errno == EINTR);
+    if (r < 0) { rb__read_error(w, errno); return -1; }
+    if ((size_t)r != rs) { w->short_reads++; return -1; }
+    w->sink += buf[rs - 1];
+    if (w->t->cfg->verify) rb_worker_check(w, buf, off, rs);
+    return 0;
+}
+
+static int rb__op_pread(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    size_t rs = (size_t)w->t->cfg->read_size;
+    unsigned i;
+    for (i = 0; i < n; i++) rb__pread_one(w, w->t->fd, w->buf, off[i], rs);
+    return 0;
+}
+
+/* fio's "sync" engine: each thread has its own descriptor, so its file position is its own. */
+static int rb__thread_own_fd(rb_worker *w, char *why, size_t wl)
+{
+    w->fd = open(w->t->cfg->path, O_RDONLY);
+    if (w->fd < 0) {
+        snprintf(why, wl, "open %s: %s", w->t->cfg->path, strerror(errno));
+        return RB_ESYS;
+    }
+    return RB_OK;
+}
+
+static void rb__thread_close_fd(rb_worker *w)
+{
+    if (w->fd >= 0) close(w->fd);
+    w->fd = -1;
+}
+
+static int rb__op_read(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    size_t rs = (size_t)w->t->cfg->read_size;
+    unsigned i;
+    for (i = 0; i < n; i++) {
+        ssize_t r;
+        if (lseek(w->fd, (off_t)off[i], SEEK_SET) == (off_t)-1) { rb__read_error(w, errno); continue; }
+        do r = read(w->fd, w->buf, rs); while (r < 0 && errno == EINTR);
+        if (r < 0) { rb__read_error(w, errno); continue; }
+        if ((size_t)r != rs) { w->short_reads++; continue; }
+        w->sink += w->buf[rs - 1];
+        if (w->t->cfg->verify) rb_worker_check(w, w->buf, off[i], rs);
+    }
+    return 0;
+}
+
+/* O_DIRECT (F_NOCACHE on macOS). Some filesystems (tmpfs) refuse O_DIRECT at open, others
+   only at the first read: one aligned read at open time finds out which. */
+#if defined(RB__HAS_O_DIRECT) || defined(RB__HAS_F_NOCACHE)
+static int rb__direct_probe(rb_target *t, char *why, size_t wl)
+{
+    unsigned char *probe = (unsigned char *)rb__aligned_alloc(t->page, t->page);
+    ssize_t r;
+    if (!probe) { snprintf(why, wl, "out of memory"); return RB_ENOMEM; }
+    r = pread(t->fd, probe, t->page, 0);
+    free(probe);
+    if (r < 0) {
+        snprintf(why, wl, "direct read refused: %s", strerror(errno));
+        return errno == EINVAL ? RB_UNSUPPORTED : RB_ESYS;
+    }
+    return RB_OK;
+}
+#endif
+
+static int rb__open_direct(rb_target *t, char *why, size_t wl)
+{
+    int rc;
+    if (t->cfg->read_size % t->page != 0) {
+        snprintf(why, wl, "direct I/O needs a read size that is a multiple of the page (%zu)",
+                 t->page);
+        return RB_UNSUPPORTED;
+    }
+#if defined(RB__HAS_O_DIRECT)
+    rc = rb__open_file(t, O_DIRECT, why, wl);
+    if (rc == RB_UNSUPPORTED)
+        snprintf(why, wl, "the filesystem refuses O_DIRECT (open: %s)", strerror(EINVAL));
+    return rc ? rc : rb__direct_probe(t, why, wl);
+#elif defined(RB__HAS_F_NOCACHE)
+    rc = rb__open_file(t, 0, why, wl);
+    if (rc) return rc;
+    if (fcntl(t->fd, F_NOCACHE, 1) != 0) {
+        snprintf(why, wl, "fcntl(F_NOCACHE): %s", strerror(errno));
+        return RB_UNSUPPORTED;
+    }
+    return rb__direct_probe(t, why, wl);
+#else
+    (void)rc;
+    snprintf(why, wl, "no O_DIRECT in this build (RB_NO_LINUX or no _GNU_SOURCE)");
+    return RB_UNSUPPORTED;
+#endif
+}
+
+/* ---- strategies: io_uring ------------------------------------------------------------
+   A ring per thread; the op's reads are submitted in one io_uring_enter and all reaped
+   before the op ends, so an op is a batch at queue depth reads_per_op. */
+#if defined(RB__HAS_URING)
+#define RB__URING_MAX 4096u
+
+static int rb__open_uring(rb_target *t, char *why, size_t wl)
+{
+    struct io_uring ring;
+    int rc, r;
+    if (t->s->arg) {
+        rc = rb__open_direct(t, why, wl);
+    } else {
+        rc = rb__open_file(t, 0, why, wl);
+    }
+    if (rc) return rc;
+    r = io_uring_queue_init(4, &ring, 0);   /* disabled kernels say ENOSYS or EPERM here */
+    if (r < 0) {
+        snprintf(why, wl, "io_uring_queue_init: %s", strerror(-r));
+        return RB_UNSUPPORTED;
+    }
+    io_uring_queue_exit(&ring);
+    return RB_OK;
+}
+
+static int rb__thread_uring(rb_worker *w, char *why, size_t wl)
+{
+    struct io_uring *ring = (struct io_uring *)calloc(1, sizeof *ring);
+    unsigned depth = RB__MIN(w->t->cfg->reads_per_op, RB__URING_MAX);
+    int r;
+    if (!ring) { snprintf(why, wl, "out of memory"); return RB_ENOMEM; }
+    r = io_uring_queue_init(depth, ring, 0);
+    if (r < 0) {
+        snprintf(why, wl, "io_uring_queue_init(%u): %s", depth, strerror(-r));
+        free(ring);
+        return RB_UNSUPPORTED;
+    }
+    w->ring = ring;
+    return RB_OK;
+}
+
+static void rb__thread_uring_fini(rb_worker *w)
+{
+    if (w->ring) {
+        io_uring_queue_exit((struct io_uring *)w->ring);
+        free(w->ring);
+        w->ring = NULL;
+    }
+}
+
+static int rb__op_uring(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    struct io_uring *ring = (struct io_uring *)w->ring;
+    size_t rs = (size_t)w->t->cfg->read_size;
+    unsigned done = 0;
+    while (done < n) {
+        unsigned batch = RB__MIN(n - done, RB__URING_MAX), i, reaped = 0;
+        int r;
+        for (i = 0; i < batch; i++) {
+            struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+            io_uring_prep_read(sqe, w->t->fd, w->buf + (size_t)i * rs, (unsigned)rs,
+                               (uint64_t)off[done + i]);
+            io_uring_sqe_set_data64(sqe, i);
+        }
+        do r = io_uring_submit_and_wait(ring, batch); while (r == -EINTR);
+        if (r < 0) { rb__read_error(w, -r); return -1; }
+        while (reaped < batch) {
+            struct io_uring_cqe *cqe;
+            unsigned k;
+            r = io_uring_wait_cqe(ring, &cqe);
+            if (r == -EINTR) continue;
+            if (r < 0) { rb__read_error(w, -r); return -1; }
+            k = (unsigned)io_uring_cqe_get_data64(cqe);
+            if (cqe->res < 0) rb__read_error(w, -cqe->res);
+            else if ((size_t)cqe->res != rs) w->short_reads++;
+            else {
+                w->sink += w->buf[(size_t)k * rs];
+                if (w->t->cfg->verify) rb_worker_check(w, w->buf + (size_t)k * rs, off[done + k], rs);
+            }
+            io_uring_cqe_seen(ring, cqe);
+            reaped++;
+        }
+        done += batch;
+    }
+    return 0;
+}
+#else
+static int rb__open_uring(rb_target *t, char *why, size_t wl)
+{
+    (void)t;
+#if defined(RB__LINUX) && !defined(RB_NO_LINUX)
+    snprintf(why, wl, "built without liburing (install liburing-dev and rebuild)");
+#else
+    snprintf(why, wl, "io_uring is Linux-only");
+#endif
+    return RB_UNSUPPORTED;
+}
+#define rb__thread_uring NULL
+#define rb__thread_uring_fini NULL
+#define rb__op_uring rb__op_null
+#endif
+
+/* ---- strategies: null ----------------------------------------------------------------
+   No I/O at all: what remains is the harness (offsets, clock, histogram, epoch check). It
+   opens the file only to draw offsets from the same range as the others. */
+static int rb__op_null(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    unsigned i;
+    for (i = 0; i < n; i++) w->sink += off[i];
+    return 0;
+}
+
+static void rb__close_target(rb_target *t)
+{
+    if (t->map && munmap(t->map, (size_t)t->map_len) != 0)
+        fprintf(stderr, "readbench: munmap: %s\n", strerror(errno));
+    if (t->fd >= 0 && close(t->fd) != 0)
+        fprintf(stderr, "readbench: close: %s\n", strerror(errno));
+    t->map = NULL;
+    t->fd = -1;
+}
+
+/* The table. A row never disappears: compiled out or refused here, it says why. Room is
+   left for prefetch-policy rows (mmap-backoff, mmap-adaptive, ...) in the same shape. */
+static const rb_strategy rb__strategy_table[] = {
+    {"mmap", "memcpy from a mapping with no advice (MADV_NORMAL: read-around on faults)",
+     RB_S_MMAP, MADV_NORMAL, rb__open_mmap, NULL, rb__op_mmap, NULL, rb__close_target},
+    {"mmap-random", "memcpy from its own mapping advised MADV_RANDOM (no readahead)",
+     RB_S_MMAP, MADV_RANDOM, rb__open_mmap, NULL, rb__op_mmap, NULL, rb__close_target},
+    {"mmap-sequential", "memcpy from its own mapping advised MADV_SEQUENTIAL",
+     RB_S_MMAP, MADV_SEQUENTIAL, rb__open_mmap, NULL, rb__op_mmap, NULL, rb__close_target},
+    {"mmap-willneed", "NORMAL mapping; page-aligned MADV_WILLNEED for every read of the op, then the reads",
+     RB_S_MMAP, MADV_NORMAL, rb__open_mmap, NULL, rb__op_mmap_willneed, NULL, rb__close_target},
+    {"mmap-random-willneed", "MADV_RANDOM mapping; page-aligned MADV_WILLNEED for every read, then the reads",
+     RB_S_MMAP, MADV_RANDOM, rb__open_mmap, NULL, rb__op_mmap_willneed, NULL, rb__close_target},
+    {"pread", "pread(2) into the thread's buffer, one shared descriptor",
+     0, 0, rb__open_pread, NULL, rb__op_pread, NULL, rb__close_target},
+    {"read", "lseek + read on a per-thread descriptor (fio's sync engine)",
+     0, 0, rb__open_pread, rb__thread_own_fd, rb__op_read, rb__thread_close_fd, rb__close_target},
+    {"direct", "pread with O_DIRECT (F_NOCACHE on macOS): page-aligned buffer, offsets and size",
+     RB_S_DIRECT, 0, rb__open_direct, NULL, rb__op_pread, NULL, rb__close_target},
+    {"io_uring", "a ring per thread; the op's reads submitted together, then all reaped",
+     RB_S_OPTIONAL | RB_S_BATCH, 0, rb__open_uring, rb__thread_uring, rb__op_uring,
+     rb__thread_uring_fini, rb__close_target},
+    {"io_uring-direct", "io_uring with O_DIRECT",
+     RB_S_OPTIONAL | RB_S_BATCH | RB_S_DIRECT, 1, rb__open_uring, rb__thread_uring, rb__op_uring,
+     rb__thread_uring_fini, rb__close_target},
+    {"null", "no I/O: the harness's own cost per op (offsets, clock, histogram)",
+     RB_S_NOIO, 0, rb__open_pread, NULL, rb__op_null, NULL, rb__close_target},
+};
+
+RBDEF const rb_strategy *rb_strategies(unsigned *count)
+{
+    if (count) *count = (unsigned)(sizeof rb__strategy_table / sizeof rb__strategy_table[0]);
+    return rb__strategy_table;
+}
+
+RBDEF const rb_strategy *rb_strategy_find(const char *name)
+{
+    unsigned i, n;
+    const rb_strategy *s = rb_strategies(&n);
+    for (i = 0; i < n; i++)
+        if (strcmp(s[i].name, name) == 0) return &s[i];
+    return NULL;
+}
+
+/* ---- runner -------------------------------------------------------------------------
+   A mutex+condvar barrier rather than pthread_barrier_t: macOS has none, and one code path
+   is one code path tested. */
+typedef struct rb__barrier {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    unsigned need, waiting, generation;
+} rb__barrier;
+
+static void rb__barrier_wait(rb__barrier *b)
+{
+    unsigned gen;
+    pthread_mutex_lock(&b->mu);
+    gen = b->generation;
+    if (++b->waiting == b->need) {
+        b->waiting = 0;
+        b->generation++;
+        pthread_cond_broadcast(&b->cv);
+    } else {
+        while (gen == b->generation) pthread_cond_wait(&b->cv, &b->mu);
+    }
+    pthread_mutex_unlock(&b->mu);
+}
+
+typedef struct rb__run {
+    const rb_strategy *s;
+    rb_target *t;
+    rb__barrier bar;
+    unsigned epoch;       /* written by the coordinator only; 0 = warmup, 1..n measured */
+    unsigned end_epoch;   /* workers stop when epoch reaches it */
+    int failed;           /* a worker could not start or hit a fatal error */
+} rb__run;
+
+/* Each thread's block is allocated on its own, cache-line aligned: the counters a worker
+   bumps on every op never share a line with another worker's. */
+typedef struct rb__thread {
+    rb_worker w;
+    rb__run *run;
+    pthread_t tid;
+    int started;
+    int rc;
+    char why[200];
+    uint64_t iter_ops[RB_MAX_ITERATIONS + 1];
+    rb_hist hist;
+} rb__thread;
+
+static void *rb__worker_main(void *arg)
+{
+    rb__thread *th = (rb__thread *)arg;
+    rb__run *run = th->run;
+    rb_worker *w = &th->w;
+    unsigned n = w->t->cfg->reads_per_op;
+    uint64_t *off = (uint64_t *)malloc(sizeof(uint64_t) * n), t0, t1;
+    int (*read_op)(rb_worker *, const uint64_t *, unsigned) = run->s->read_op;
+
+    if (!off) { th->rc = RB_ENOMEM; snprintf(th->why, sizeof th->why, "out of memory"); }
+    else if (run->s->thread_init) th->rc = run->s->thread_init(w, th->why, sizeof th->why);
+    if (th->rc) RB__STORE(&run->failed, 1);
+    rb__barrier_wait(&run->bar);   /* all threads, and the coordinator, start together */
+    if (RB__LOAD(&run->failed)) goto out;
+
+    t0 = rb__now_ns();
+    for (;;) {
+        unsigned e = RB__LOAD(&run->epoch);
+        if (e >= run->end_epoch) break;
+        rb__offsets(w, off, n);
+        if (read_op(w, off, n) != 0) {
+            th->rc = RB_EIO;
+            snprintf(th->why, sizeof th->why, "a read failed fatally (%s)", strerror(w->io_errno));
+            RB__STORE(&run->failed, 1);
+            break;
+        }
+        t1 = rb__now_ns();
+        th->iter_ops[e]++;
+        if (e > 0) rb_hist_record(&th->hist, t1 - t0);
+        t0 = t1;
+    }
+out:
+    if (run->s->thread_fini) run->s->thread_fini(w);
+    free(off);
+    return NULL;
+}
+
+RBDEF void rb_config_defaults(const rb_config *in, rb_config *c)
+{
+    *c = *in;
+    if (!c->read_size) c->read_size = 16384;
+    if (!c->reads_per_op) c->reads_per_op = c->pattern == RB_SEQUENTIAL ? 128 : 16;
+    if (!c->threads) c->threads = 1;
+    if (!c->data_seed) c->data_seed = RB_DATA_SEED;
+    if (c->warmup_ns == 0) c->warmup_ns = 1000000000;
+    if (c->warmup_ns < 0) c->warmup_ns = 0;
+    if (!c->duration_ns) c->duration_ns = 1000000000;
+    if (!c->iterations) c->iterations = 5;
+    if (c->iterations > RB_MAX_ITERATIONS) c->iterations = RB_MAX_ITERATIONS;
+}
+
+/* Opens the target (the file, and a mapping of this strategy's own) with defaults applied. */
+static int rb__target_open(rb_target *t, const rb_config *c, const rb_strategy *s, char *why,
+                           size_t wl)
+{
+    int rc;
+    memset(t, 0, sizeof *t);
+    t->s = s;
+    t->cfg = c;
+    t->fd = -1;
+    t->page = rb__page_size();
+    rc = s->open(t, why, wl);
+    if (rc == RB_OK) {
+        uint64_t have = t->map_len ? t->map_len : c->size;
+        t->size = c->size ? c->size : have;
+        if (t->size > have) {
+            snprintf(why, wl, "the file has %llu bytes, fewer than --size %llu",
+                     (unsigned long long)have, (unsigned long long)t->size);
+            rc = RB_ETOOSMALL;
+        } else if (t->size < c->read_size) {
+            snprintf(why, wl, "read size %llu is larger than the %llu bytes to read from",
+                     (unsigned long long)c->read_size, (unsigned long long)t->size);
+            rc = RB_EINVAL;
+        }
+    }
+    if (rc != RB_OK && s->close) s->close(t);
+    return rc;
+}
+
+RBDEF int rb_strategy_probe(const rb_strategy *s, const rb_config *cfg, char *why, size_t whylen)
+{
+    rb_config c;
+    rb_target t;
+    int rc;
+    rb_config_defaults(cfg, &c);
+    why[0] = 0;
+    rc = rb__target_open(&t, &c, s, why, whylen);
+    if (rc == RB_OK && s->close) s->close(&t);
+    return rc;
+}
+
+static void rb__result_reason(rb_result *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->reason, sizeof r->reason, fmt, ap);
+    va_end(ap);
+}
+
+RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
+{
+    rb_config c;
+    rb_target t;
+    rb__run run;
+    rb__thread **th;
+    uint64_t stamp[RB_MAX_ITERATIONS + 2];
+    unsigned i, k, nthreads;
+    size_t buf_len;
+    char why[200];
+    int rc;
+    double sum = 0, sq = 0;
+
+    rb_config_defaults(cfg, &c);
+    memset(res, 0, sizeof *res);
+    rb_hist_init(&res->lat);
+    res->strategy = s->name;
+    res->threads = c.threads;
+    res->pattern = c.pattern;
+    res->read_size = c.read_size;
+    res->reads_per_op = c.reads_per_op;
+    why[0] = 0;
+
+    rc = rb__target_open(&t, &c, s, why, sizeof why);
+    if (rc != RB_OK) {
+        res->status = rc;
+        rb__result_reason(res, "%s", why);
+        return rc;
+    }
+    nthreads = c.threads;
+    buf_len = (size_t)c.read_size * ((s->flags & RB_S_BATCH) ? RB__MIN(c.reads_per_op, 4096u) : 1u);
+    th = (rb__thread **)calloc(nthreads, sizeof *th);
+    memset(&run, 0, sizeof run);
+    run.s = s;
+    run.t = &t;
+    run.bar.need = nthreads + 1;
+    run.epoch = c.warmup_ns > 0 ? 0 : 1;
+    run.end_epoch = c.iterations + 1;
+    rc = RB_OK;
+    for (i = 0; th && i < nthreads; i++) {
+        rb_worker *w;
+        th[i] = (rb__thread *)rb__aligned_alloc(64, sizeof(rb__thread));
+        if (!th[i]) { rc = RB_ENOMEM; break; }
+        memset(th[i], 0, sizeof(rb__thread));
+        rb_hist_init(&th[i]->hist);
+        th[i]->run = &run;
+        w = &th[i]->w;
+        w->t = &t;
+        w->index = i;
+        w->fd = -1;
+        w->buf_len = buf_len;
+        w->buf = (unsigned char *)rb__aligned_alloc(t.page, buf_len);
+        if (c.verify) w->expect = (unsigned char *)malloc((size_t)c.read_size);
+        if (!w->buf || (c.verify && !w->expect)) { rc = RB_ENOMEM; break; }
+        memset(w->buf, 0, buf_len);   /* fault the buffer in now, not inside the measurement */
+        rb__rng_seed(w->rng, c.seed, i);
+        if (c.pattern == RB_SEQUENTIAL) {
+            uint64_t npos = (t.size - c.read_size) / c.read_size + 1;
+            w->cursor = npos * i / nthreads;
+        }
+    }
+    if (!th || rc != RB_OK) {
+        res->status = RB_ENOMEM;
+        rb__result_reason(res, "out of memory for %u threads", nthreads);
+        goto cleanup;
+    }
+    pthread_mutex_init(&run.bar.mu, NULL);
+    pthread_cond_init(&run.bar.cv, NULL);
+    for (i = 0; i < nthreads; i++) {
+        int e = pthread_create(&th[i]->tid, NULL, rb__worker_main, th[i]);
+        if (e != 0) {
+            /* Threads already started wait on the barrier: release them with a failure. */
+            RB__STORE(&run.failed, 1);
+            pthread_mutex_lock(&run.bar.mu);
+            run.bar.need = i + 1;
+            pthread_mutex_unlock(&run.bar.mu);
+            res->status = RB_ESYS;
+            rb__result_reason(res, "pthread_create (thread %u of %u): %s", i + 1, nthreads, strerror(e));
+            break;
+        }
+        th[i]->started = 1;
+    }
+    rb__barrier_wait(&run.bar);
+
+    /* The coordinator only sleeps and advances the epoch; the measured time of an iteration
+       is the time between two advances, read here, not a sum of per-op times. */
+    if (!RB__LOAD(&run.failed)) {
+        unsigned e = run.epoch;
+        stamp[e] = rb__now_ns();
+        if (e == 0) {
+            rb__sleep_ns((uint64_t)c.warmup_ns);
+            stamp[1] = rb__now_ns();
+            RB__STORE(&run.epoch, 1u);
+        }
+        for (k = 1; k <= c.iterations; k++) {
+            uint64_t until = stamp[k] + (uint64_t)c.duration_ns, now;
+            /* Sleep in slices so a worker's fatal error ends the cell early. */
+            while ((now = rb__now_ns()) < until && !RB__LOAD(&run.failed))
+                rb__sleep_ns(RB__MIN(until - now, (uint64_t)20000000));
+            stamp[k + 1] = rb__now_ns();
+            RB__STORE(&run.epoch, k + 1);
+        }
+    } else {
+        RB__STORE(&run.epoch, run.end_epoch);
+    }
+    for (i = 0; i < nthreads; i++)
+        if (th[i]->started) pthread_join(th[i]->tid, NULL);
+    pthread_mutex_destroy(&run.bar.mu);
+    pthread_cond_destroy(&run.bar.cv);
+    if (res->status != RB_OK) goto cleanup;
+
+    /* Merge after join: nothing was shared while the clock ran. */
+    for (i = 0; i < nthreads; i++) {
+        rb_worker *w = &th[i]->w;
+        if (th[i]->rc && res->status == RB_OK) {
+            res->status = th[i]->rc;
+            rb__result_reason(res, "thread %u: %s", i, th[i]->why);
+        }
+        rb_hist_merge(&res->lat, &th[i]->hist);
+        res->madvise_calls += w->madvise_calls;
+        res->madvise_failed += w->madvise_failed;
+        if (!res->madvise_errno) res->madvise_errno = w->madvise_errno;
+        res->io_errors += w->io_errors;
+        res->short_reads += w->short_reads;
+        res->verify_mismatches += w->verify_mismatches;
+        if (!rc && w->io_errno) rc = w->io_errno;
+    }
+    if (res->status != RB_OK) goto cleanup;
+    res->iterations = c.iterations;
+    for (k = 1; k <= c.iterations; k++) {
+        uint64_t ops = 0;
+        double ms = (double)(stamp[k + 1] - stamp[k]) / 1e6, v;
+        for (i = 0; i < nthreads; i++) ops += th[i]->iter_ops[k];
+        v = ms > 0 ? (double)ops / ms : 0;
+        res->iter_ops_per_ms[k - 1] = v;
+        res->ops += ops;
+        res->seconds += ms / 1e3;
+        sum += v;
+        sq += v * v;
+    }
+    res->ops_per_ms = sum / c.iterations;
+    res->ops_per_ms_stddev =
+        c.iterations > 1 ? sqrt(RB__MAX(0.0, (sq - sum * sum / c.iterations) / (c.iterations - 1))) : 0;
+    res->iops = res->ops_per_ms * 1000.0 * c.reads_per_op;
+    res->bytes_per_sec = res->iops * (double)c.read_size;
+
+    /* A number made of failed advice or failed reads is not the number of this strategy. */
+    if (res->madvise_failed) {
+        res->status = RB_ESYS;
+        rb__result_reason(res, "%llu of %llu madvise calls failed (%s)",
+                          (unsigned long long)res->madvise_failed,
+                          (unsigned long long)res->madvise_calls, strerror(res->madvise_errno));
+    } else if (res->io_errors || res->short_reads) {
+        res->status = RB_EIO;
+        rb__result_reason(res, "%llu read errors (%s), %llu short reads",
+                          (unsigned long long)res->io_errors, rc ? strerror(rc) : "none",
+                          (unsigned long long)res->short_reads);
+    } else if (res->verify_mismatches) {
+        res->status = RB_EVERIFY;
+        rb__result_reason(res, "%llu reads did not match the setup pattern",
+                          (unsigned long long)res->verify_mismatches);
+    }
+
+cleanup:
+    for (i = 0; th && i < nthreads; i++) {
+        if (!th[i]) continue;
+        free(th[i]->w.buf);
+        free(th[i]->w.expect);
+        free(th[i]);
+    }
+    free(th);
+    if (s->close) s->close(&t);
+    return res->status;
+}
+
+/* ---- environment --------------------------------------------------------------------
+   What decides a result and is easy to forget when quoting it. Anything that cannot be
+   read (a container without /sys, macOS) stays unknown and prints as null. */
+#if defined(RB__HAS_PROC)
+static int rb__read_text(const char *path, char *buf, size_t len)
+{
+    int fd = open(path, O_RDONLY);
+    ssize_t r;
+    if (fd < 0) return -1;
+    r = read(fd, buf, len - 1);
+    close(fd);
+    if (r < 0) return -1;
+    buf[r] = 0;
+    while (r > 0 && (buf[r - 1] == '\n' || buf[r - 1] == ' ')) buf[--r] = 0;
+    return 0;
+}
+
+static long rb__read_long(const char *path)
+{
+    char b[64];
+    if (rb__read_text(path, b, sizeof b) != 0) return -1;
+    return strtol(b, NULL, 10);
+}
+
+static long long rb__meminfo(const char *key)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[256];
+    long long v = -1;
+    size_t kl = strlen(key);
+    if (!f) return -1;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, key, kl) == 0 && line[kl] == ':') { v = atoll(line + kl + 1) * 1024; break; }
+    fclose(f);
+    return v;
+}
+
+/* The filesystem type from mountinfo (by device number), and the block device behind it:
+   /sys/dev/block/MAJ:MIN is the device or a partition; a partition's queue is its parent's. */
+static void rb__env_storage(rb_env *env, const char *path)
+{
+    struct stat st;
+    char p[256], line[1024], link[512];
+    FILE *f;
+    unsigned maj, min;
+    ssize_t n;
+    if (!path || stat(path, &st) != 0) return;
+    maj = major(st.st_dev);
+    min = minor(st.st_dev);
+    f = fopen("/proc/self/mountinfo", "r");
+    if (f) {
+        while (fgets(line, sizeof line, f)) {
+            unsigned a, b;
+            char *dash;
+            if (sscanf(line, "%*d %*d %u:%u", &a, &b) != 2 || a != maj || b != min) continue;
+            dash = strstr(line, " - ");
+            if (dash && sscanf(dash + 3, "%31s", env->fs) == 1) break;
+        }
+        fclose(f);
+    }
+    snprintf(p, sizeof p, "/sys/dev/block/%u:%u", maj, min);
+    n = readlink(p, link, sizeof link - 1);
+    if (n > 0) {
+        const char *base;
+        link[n] = 0;
+        base = strrchr(link, '/');
+        snprintf(env->device, sizeof env->device, "%.63s", base ? base + 1 : link);
+    }
+    snprintf(p, sizeof p, "/sys/dev/block/%u:%u/queue/read_ahead_kb", maj, min);
+    env->read_ahead_kb = rb__read_long(p);
+    if (env->read_ahead_kb < 0) {
+        snprintf(p, sizeof p, "/sys/dev/block/%u:%u/../queue/read_ahead_kb", maj, min);
+        env->read_ahead_kb = rb__read_long(p);
+    }
+    snprintf(p, sizeof p, "/sys/dev/block/%u:%u/queue/rotational", maj, min);
+    env->rotational = rb__read_long(p);
+    if (env->rotational < 0) {
+        snprintf(p, sizeof p, "/sys/dev/block/%u:%u/../queue/rotational", maj, min);
+        env->rotational = rb__read_long(p);
+    }
+}
+#endif
+
+RBDEF void rb_env_collect(rb_env *env, const char *path)
+{
+    struct utsname u;
+    struct timespec res;
+    struct stat st;
+    uint64_t t0, t1;
+    int i;
+    memset(env, 0, sizeof *env);
+    env->ram_total = env->ram_available = env->file_size = -1;
+    env->read_ahead_kb = env->rotational = env->fault_around_bytes = -1;
+    env->cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    env->page_size = (long)rb__page_size();
+    env->root = geteuid() == 0;
+    if (uname(&u) == 0) {
+        snprintf(env->os, sizeof env->os, "%s", u.sysname);
+        snprintf(env->kernel, sizeof env->kernel, "%s", u.release);
+    }
+#if defined(RB__HAS_URING)
+    env->liburing = 1;
+#endif
+#if defined(__VERSION__)
+    snprintf(env->compiler, sizeof env->compiler, "%s%s",
+#if defined(__clang__)
+             "clang ",
+#elif defined(__GNUC__)
+             "gcc ",
+#else
+             "",
+#endif
+             __VERSION__);
+#endif
+#if defined(RB_BUILD_FLAGS)
+    env->flags = RB_BUILD_FLAGS;
+#endif
+    if (path && stat(path, &st) == 0) env->file_size = (long long)st.st_size;
+    env->clock = "CLOCK_MONOTONIC";
+    if (clock_getres(CLOCK_MONOTONIC, &res) == 0)
+        env->clock_res_ns = (double)res.tv_sec * 1e9 + (double)res.tv_nsec;
+    t0 = rb__now_ns();
+    for (i = 0; i < 100000; i++) t1 = rb__now_ns();
+    t1 = rb__now_ns();
+    env->clock_cost_ns = (double)(t1 - t0) / 100001.0;
+#if defined(RB__HAS_PROC)
+    {
+        FILE *f = fopen("/proc/cpuinfo", "r");
+        char line[512];
+        if (f) {
+            while (fgets(line, sizeof line, f)) {
+                char *c = strchr(line, ':');
+                if (strncmp(line, "model name", 10) == 0 && c) {
+                    size_t l;
+                    snprintf(env->cpu, sizeof env->cpu, "%s", c + 2);
+                    l = strlen(env->cpu);
+                    if (l && env->cpu[l - 1] == '\n') env->cpu[l - 1] = 0;
+                    break;
+                }
+            }
+            fclose(f);
+        }
+        env->ram_total = rb__meminfo("MemTotal");
+        env->ram_available = rb__meminfo("MemAvailable");
+        if (rb__read_text("/sys/kernel/mm/transparent_hugepage/enabled", line, sizeof line) == 0) {
+            char *a = strchr(line, '['), *b = a ? strchr(a, ']') : NULL;
+            if (a && b) snprintf(env->thp, sizeof env->thp, "%.*s", (int)(b - a - 1), a + 1);
+        }
+        env->fault_around_bytes = rb__read_long("/sys/kernel/debug/fault_around_bytes");
+        rb__env_storage(env, path);
+    }
+#elif defined(RB__APPLE)
+    {
+        size_t len = sizeof env->cpu;
+        int64_t mem = 0;
+        if (sysctlbyname("machdep.cpu.brand_string", env->cpu, &len, NULL, 0) != 0) env->cpu[0] = 0;
+        len = sizeof mem;
+        if (sysctlbyname("hw.memsize", &mem, &len, NULL, 0) == 0) env->ram_total = mem;
+        if (path) {
+            struct statfs sf;
+            if (statfs(path, &sf) == 0) snprintf(env->fs, sizeof env->fs, "%s", sf.f_fstypename);
+        }
+    }
+#endif
+}
+
+/* ---- parsing -------------------------------------------------------------------------
+   Strict: a trailing letter, an empty list item, a sign, or an overflow is an error, never
+   a silent zero. Sizes are binary (16k = 16384), as in fio and dd. */
+static int rb__lower(int c) { return (c >= 'A' && c <= 'Z') ? c + 32 : c; }
+
+RBDEF int rb_parse_size(const char *s, uint64_t *out)
+{
+    uint64_t v = 0, mult = 1;
+    const char *p = s;
+    if (!s || *p < '0' || *p > '9') return RB_EINVAL;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        unsigned d = (unsigned)(*p - '0');
+        if (v > (UINT64_MAX - d) / 10) return RB_EINVAL;
+        v = v * 10 + d;
+    }
+    if (*p) {
+        switch (rb__lower(*p)) {
+        case 'b': mult = 1; break;
+        case 'k': mult = (uint64_t)1 << 10; break;
+        case 'm': mult = (uint64_t)1 << 20; break;
+        case 'g': mult = (uint64_t)1 << 30; break;
+        case 't': mult = (uint64_t)1 << 40; break;
+        default: return RB_EINVAL;
+        }
+        p++;
+        if (mult > 1) {   /* k, kb, kib (any case) all mean 1024 */
+            if (rb__lower(*p) == 'i' && rb__lower(p[1]) == 'b') p += 2;
+            else if (rb__lower(*p) == 'b') p++;
+        }
+        if (*p) return RB_EINVAL;
+    }
+    if (v > UINT64_MAX / mult) return RB_EINVAL;
+    *out = v * mult;
+    return RB_OK;
+}
+
+/* 500ms, 0.2s, 5s, 1m, 250us, 100ns; a bare number is seconds. */
+RBDEF int rb_parse_duration(const char *s, int64_t *out_ns)
+{
+    double v = 0, frac = 0.1, unit = 1e9;
+    const char *p = s;
+    int digits = 0;
+    if (!s) return RB_EINVAL;
+    for (; *p >= '0' && *p <= '9'; p++, digits++) v = v * 10 + (*p - '0');
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++, digits++, frac /= 10) v += (*p - '0') * frac;
+    if (!digits) return RB_EINVAL;
+    if (*p) {
+        if (strcmp(p, "ns") == 0) unit = 1;
+        else if (strcmp(p, "us") == 0) unit = 1e3;
+        else if (strcmp(p, "ms") == 0) unit = 1e6;
+        else if (strcmp(p, "s") == 0) unit = 1e9;
+        else if (strcmp(p, "m") == 0 || strcmp(p, "min") == 0) unit = 60e9;
+        else if (strcmp(p, "h") == 0) unit = 3600e9;
+        else return RB_EINVAL;
+    }
+    v *= unit;
+    if (v > 9e18) return RB_EINVAL;
+    *out_ns = (int64_t)(v + 0.5);
+    return RB_OK;
+}
+
+/* Splits a comma list into items handed to one parser: "1,,4", ",4" and "4," are errors. */
+static int rb__list(const char *s, unsigned cap, unsigned *n, void *out,
+                    int (*one)(const char *item, void *out, unsigned i))
+{
+    char item[64];
+    unsigned count = 0;
+    const char *p = s;
+    if (!s || !*s) return RB_EINVAL;
+    for (;;) {
+        const char *c = strchr(p, ',');
+        size_t len = c ? (size_t)(c - p) : strlen(p);
+        if (len == 0 || len >= sizeof item || count >= cap) return RB_EINVAL;
+        memcpy(item, p, len);
+        item[len] = 0;
+        if (one(item, out, count) != RB_OK) return RB_EINVAL;
+        count++;
+        if (!c) break;
+        p = c + 1;
+    }
+    *n = count;
+    return RB_OK;
+}
+
+static int rb__one_uint(const char *item, void *out, unsigned i)
+{
+    uint64_t v = 0;
+    const char *p = item;
+    if (!*p) return RB_EINVAL;
+    for (; *p; p++) {
+        if (*p < '0' || *p > '9') return RB_EINVAL;
+        v = v * 10 + (unsigned)(*p - '0');
+        if (v > 0xffffffffu) return RB_EINVAL;
+    }
+    ((unsigned *)out)[i] = (unsigned)v;
+    return RB_OK;
+}
+
+static int rb__one_size(const char *item, void *out, unsigned i)
+{
+    return rb_parse_size(item, &((uint64_t *)out)[i]);
+}
+
+static int rb__one_double(const char *item, void *out, unsigned i)
+{
+    char *end;
+    double v;
+    if (*item < '0' || *item > '9') return RB_EINVAL;   /* no sign, no "inf", no "nan" */
+    v = strtod(item, &end);
+    if (*end || v != v) return RB_EINVAL;
+    ((double *)out)[i] = v;
+    return RB_OK;
+}
+
+RBDEF int rb_parse_uint_list(const char *s, unsigned *out, unsigned cap, unsigned *n)
+{
+    return rb__list(s, cap, n, out, rb__one_uint);
+}
+
+RBDEF int rb_parse_size_list(const char *s, uint64_t *out, unsigned cap, unsigned *n)
+{
+    return rb__list(s, cap, n, out, rb__one_size);
+}
+
+RBDEF int rb_parse_double_list(const char *s, double *out, unsigned cap, unsigned *n)
+{
+    return rb__list(s, cap, n, out, rb__one_double);
+}
+
+RBDEF void rb_format_size(uint64_t b, char *buf, size_t len)
+{
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    unsigned u = 0;
+    while (u < 5 && b >= 1024 && b % 1024 == 0) { b /= 1024; u++; }
+    snprintf(buf, len, "%llu %s", (unsigned long long)b, unit[u]);
+}
+
+/* ---- reports -------------------------------------------------------------------------
+   table and markdown: the Lucene PR's shape, strategy rows x thread-count columns of
+   ops/ms (or x read-size columns when there is one thread count and several read sizes),
+   then a latency table with one row per cell. csv: one row per cell. json: one document. */
+static const double rb__default_pct[] = {50, 90, 99, 99.9};
+
+static const rb_result *rb__find(const rb_report *r, const char *s, unsigned th, uint64_t rs)
+{
+    unsigned i;
+    for (i = 0; i < r->count; i++)
+        if (r->results[i].threads == th && r->results[i].read_size == rs &&
+            strcmp(r->results[i].strategy, s) == 0)
+            return &r->results[i];
+    return NULL;
+}
+
+static void rb__pct_label(double p, char *buf, size_t len) { snprintf(buf, len, "p%g", p); }
+
+static const char *rb__status_word(int st)
+{
+    return st == RB_OK ? "ok" : st == RB_UNSUPPORTED ? "unsupported" : "error";
+}
+
+static void rb__cell_text(const rb_result *x, char *buf, size_t len)
+{
+    if (!x) snprintf(buf, len, "-");
+    else if (x->status == RB_UNSUPPORTED) snprintf(buf, len, "n/a");
+    else if (x->status != RB_OK) snprintf(buf, len, "error");
+    else snprintf(buf, len, "%.2f", x->ops_per_ms);
+}
+
+static void rb__row(FILE *f, int md, const char *const *cells, unsigned n, const int *width)
+{
+    unsigned i;
+    for (i = 0; i < n; i++) {
+        if (md) fprintf(f, "| %s ", cells[i]);
+        else if (i == 0) fprintf(f, "%-*s", width[i], cells[i]);
+        else fprintf(f, "  %*s", width[i], cells[i]);
+    }
+    fprintf(f, md ? "|\n" : "\n");
+}
+
+static void rb__rule(FILE *f, unsigned n)
+{
+    unsigned i;
+    for (i = 0; i < n; i++) fprintf(f, i ? "|---:" : "|---");
+    fprintf(f, "|\n");
+}
+
+#define RB__MAXCOLS 24
+
+RBDEF void rb_report_table(FILE *f, const rb_report *r, int md)
+{
+    const double *pct = r->percentiles ? r->percentiles : rb__default_pct;
+    unsigned npct = r->percentiles ? r->npercentiles : 4, i, j, g;
+    int by_size = r->nthreads == 1 && r->nread_sizes > 1;
+    unsigned ngroups = by_size ? 1 : r->nread_sizes, ncols = by_size ? r->nread_sizes : r->nthreads;
+    char cell[RB__MAXCOLS][32], sz[32];
+    const char *cells[RB__MAXCOLS];
+    int width[RB__MAXCOLS];
+    unsigned notes = 0;
+    const char *pat = r->cfg && r->cfg->pattern == RB_SEQUENTIAL ? "sequential" : "random";
+
+    if (ncols + 1 > RB__MAXCOLS) ncols = RB__MAXCOLS - 1;
+    for (g = 0; g < ngroups; g++) {
+        uint64_t rs = r->read_sizes[by_size ? 0 : g];
+        const rb_result *any = NULL;
+        for (i = 0; i < r->count && !any; i++)
+            if (r->results[i].read_size == rs) any = &r->results[i];
+        rb_format_size(rs, sz, sizeof sz);
+        if (by_size)
+            fprintf(f, "%sops/ms, higher is better: %s reads, %u thread%s, columns are read sizes\n\n",
+                    md ? "**" : "", pat, r->threads[0], r->threads[0] == 1 ? "" : "s");
+        else
+            fprintf(f, "%sops/ms, higher is better: %s %s reads, %u per op%s\n\n", md ? "**" : "", pat,
+                    sz, any ? any->reads_per_op : 0, md ? "**" : "");
+        if (by_size && md) fprintf(f, "**\n\n");
+        snprintf(cell[0], sizeof cell[0], "%s", "strategy");
+        width[0] = 8;
+        for (i = 0; i < r->nstrategies; i++)
+            width[0] = RB__MAX(width[0], (int)strlen(r->strategies[i]));
+        for (j = 0; j < ncols; j++) {
+            if (by_size) rb_format_size(r->read_sizes[j], cell[j + 1], sizeof cell[j + 1]);
+            else snprintf(cell[j + 1], sizeof cell[j + 1], "T%02u", r->threads[j]);
+            width[j + 1] = RB__MAX(8, (int)strlen(cell[j + 1]));
+        }
+        for (j = 0; j <= ncols; j++) cells[j] = cell[j];
+        rb__row(f, md, cells, ncols + 1, width);
+        if (md) rb__rule(f, ncols + 1);
+        for (i = 0; i < r->nstrategies; i++) {
+            snprintf(cell[0], sizeof cell[0], "%s", r->strategies[i]);
+            for (j = 0; j < ncols; j++) {
+                const rb_result *x = by_size ? rb__find(r, r->strategies[i], r->threads[0], r->read_sizes[j])
+                                             : rb__find(r, r->strategies[i], r->threads[j], rs);
+                rb__cell_text(x, cell[j + 1], sizeof cell[j + 1]);
+            }
+            rb__row(f, md, cells, ncols + 1, width);
+        }
+        fprintf(f, "\n");
+    }
+
+    /* latency: one row per measured cell */
+    {
+        char lc[RB__MAXCOLS][32];
+        const char *lcells[RB__MAXCOLS];
+        int lw[RB__MAXCOLS];
+        unsigned nl = 0, k;
+        fprintf(f, "%slatency per op, microseconds%s\n\n", md ? "**" : "", md ? "**" : "");
+        snprintf(lc[nl++], 32, "strategy");
+        snprintf(lc[nl++], 32, "threads");
+        snprintf(lc[nl++], 32, "read");
+        snprintf(lc[nl++], 32, "ops/ms");
+        snprintf(lc[nl++], 32, "+-sd");
+        snprintf(lc[nl++], 32, "min");
+        snprintf(lc[nl++], 32, "mean");
+        for (k = 0; k < npct && nl < RB__MAXCOLS - 3; k++) rb__pct_label(pct[k], lc[nl++], 32);
+        snprintf(lc[nl++], 32, "max");
+        snprintf(lc[nl++], 32, "madvise");
+        for (k = 0; k < nl; k++) { lcells[k] = lc[k]; lw[k] = RB__MAX(7, (int)strlen(lc[k])); }
+        for (i = 0; i < r->nstrategies; i++) lw[0] = RB__MAX(lw[0], (int)strlen(r->strategies[i]));
+        rb__row(f, md, lcells, nl, lw);
+        if (md) rb__rule(f, nl);
+        for (i = 0; i < r->count; i++) {
+            const rb_result *x = &r->results[i];
+            unsigned c = 0;
+            if (x->status != RB_OK) { notes++; continue; }
+            snprintf(lc[c++], 32, "%s", x->strategy);
+            snprintf(lc[c++], 32, "%u", x->threads);
+            rb_format_size(x->read_size, lc[c++], 32);
+            snprintf(lc[c++], 32, "%.2f", x->ops_per_ms);
+            snprintf(lc[c++], 32, "%.2f", x->ops_per_ms_stddev);
+            snprintf(lc[c++], 32, "%.2f", (double)x->lat.min / 1e3);
+            snprintf(lc[c++], 32, "%.2f", rb_hist_mean(&x->lat) / 1e3);
+            for (k = 0; k < npct && c < nl - 2; k++)
+                snprintf(lc[c++], 32, "%.2f", (double)rb_hist_percentile(&x->lat, pct[k]) / 1e3);
+            snprintf(lc[c++], 32, "%.2f", (double)x->lat.max / 1e3);
+            if (x->madvise_calls) snprintf(lc[c++], 32, "%llu/%llu fail",
+                                           (unsigned long long)x->madvise_calls,
+                                           (unsigned long long)x->madvise_failed);
+            else snprintf(lc[c++], 32, "-");
+            rb__row(f, md, lcells, nl, lw);
+        }
+    }
+    if (notes) {
+        fprintf(f, "\n%snot measured%s\n\n", md ? "**" : "", md ? "**" : "");
+        for (i = 0; i < r->count; i++) {
+            const rb_result *x = &r->results[i];
+            if (x->status == RB_OK) continue;
+            fprintf(f, "%s%s T%02u %s: %s: %s\n", md ? "- " : "  ", x->strategy, x->threads,
+                    (rb_format_size(x->read_size, sz, sizeof sz), sz), rb__status_word(x->status),
+                    x->reason);
+        }
+    }
+}
+
+static void rb__csv_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+RBDEF void rb_report_csv(FILE *f, const rb_report *r)
+{
+    const double *pct = r->percentiles ? r->percentiles : rb__default_pct;
+    unsigned npct = r->percentiles ? r->npercentiles : 4, i, k;
+    char lbl[32];
+    fprintf(f, "strategy,threads,pattern,read_size,reads_per_op,status,reason,ops,seconds,ops_per_ms,"
+               "ops_per_ms_stddev,iops,bytes_per_sec,lat_min_ns,lat_mean_ns");
+    for (k = 0; k < npct; k++) { rb__pct_label(pct[k], lbl, sizeof lbl); fprintf(f, ",lat_%s_ns", lbl); }
+    fprintf(f, ",lat_max_ns,madvise_calls,madvise_failed,io_errors,short_reads,verify_mismatches,"
+               "iterations\n");
+    for (i = 0; i < r->count; i++) {
+        const rb_result *x = &r->results[i];
+        int ok = x->status == RB_OK;
+        fprintf(f, "%s,%u,%s,%llu,%u,%s,", x->strategy, x->threads,
+                x->pattern == RB_SEQUENTIAL ? "sequential" : "random",
+                (unsigned long long)x->read_size, x->reads_per_op, rb__status_word(x->status));
+        rb__csv_string(f, x->reason);
+        if (ok)
+            fprintf(f, ",%llu,%.6f,%.6f,%.6f,%.3f,%.3f,%llu,%.3f", (unsigned long long)x->ops,
+                    x->seconds, x->ops_per_ms, x->ops_per_ms_stddev, x->iops, x->bytes_per_sec,
+                    (unsigned long long)x->lat.min, rb_hist_mean(&x->lat));
+        else
+            fprintf(f, ",,,,,,,,");
+        for (k = 0; k < npct; k++) {
+            if (ok) fprintf(f, ",%llu", (unsigned long long)rb_hist_percentile(&x->lat, pct[k]));
+            else fprintf(f, ",");
+        }
+        if (ok) {
+            fprintf(f, ",%llu,%llu,%llu,%llu,%llu,%llu,", (unsigned long long)x->lat.max,
+                    (unsigned long long)x->madvise_calls, (unsigned long long)x->madvise_failed,
+                    (unsigned long long)x->io_errors, (unsigned long long)x->short_reads,
+                    (unsigned long long)x->verify_mismatches);
+            for (k = 0; k < x->iterations; k++) fprintf(f, "%s%.6f", k ? ";" : "", x->iter_ops_per_ms[k]);
+        } else {
+            fprintf(f, ",,,,,,,");
+        }
+        fprintf(f, "\n");
+    }
+}
+
+/* JSON strings are escaped completely: file names can hold quotes, backslashes, newlines. */
+RBDEF void rb_json_string(FILE *f, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    fputc('"', f);
+    for (; *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\r': fputs("\\r", f); break;
+        case '\t': fputs("\\t", f); break;
+        default:
+            if (*p < 0x20 || *p == 0x7f) fprintf(f, "\\u%04x", *p);
+            else fputc(*p, f);
+        }
+    }
+    fputc('"', f);
+}
+
+/* Numbers only: NaN and infinity have no JSON spelling, so they become null. */
+static void rb__json_num(FILE *f, double v)
+{
+    if (v != v || v > 1e300 || v < -1e300) fputs("null", f);
+    else fprintf(f, "%.17g", v);
+}
+
+static void rb__json_str_or_null(FILE *f, const char *s)
+{
+    if (s && *s) rb_json_string(f, s);
+    else fputs("null", f);
+}
+
+static void rb__json_int_or_null(FILE *f, long long v)
+{
+    if (v < 0) fputs("null", f);
+    else fprintf(f, "%lld", v);
+}
+
+static void rb__env_json(FILE *f, const rb_env *e)
+{
+    fprintf(f, "{\"os\": ");
+    rb__json_str_or_null(f, e->os);
+    fprintf(f, ", \"kernel\": ");
+    rb__json_str_or_null(f, e->kernel);
+    fprintf(f, ", \"cpu\": ");
+    rb__json_str_or_null(f, e->cpu);
+    fprintf(f, ", \"cpus\": ");
+    rb__json_int_or_null(f, e->cpus);
+    fprintf(f, ", \"ram_total\": ");
+    rb__json_int_or_null(f, e->ram_total);
+    fprintf(f, ", \"ram_available\": ");
+    rb__json_int_or_null(f, e->ram_available);
+    fprintf(f, ", \"page_size\": %ld, \"file_size\": ", e->page_size);
+    rb__json_int_or_null(f, e->file_size);
+    fprintf(f, ", \"file_ram_ratio\": ");
+    if (e->file_size >= 0 && e->ram_total > 0) rb__json_num(f, (double)e->file_size / (double)e->ram_total);
+    else fputs("null", f);
+    fprintf(f, ", \"filesystem\": ");
+    rb__json_str_or_null(f, e->fs);
+    fprintf(f, ", \"device\": ");
+    rb__json_str_or_null(f, e->device);
+    fprintf(f, ", \"read_ahead_kb\": ");
+    rb__json_int_or_null(f, e->read_ahead_kb);
+    fprintf(f, ", \"rotational\": ");
+    if (e->rotational < 0) fputs("null", f);
+    else fputs(e->rotational ? "true" : "false", f);
+    fprintf(f, ", \"transparent_hugepage\": ");
+    rb__json_str_or_null(f, e->thp);
+    fprintf(f, ", \"fault_around_bytes\": ");
+    rb__json_int_or_null(f, e->fault_around_bytes);
+    fprintf(f, ", \"clock\": ");
+    rb__json_str_or_null(f, e->clock);
+    fprintf(f, ", \"clock_resolution_ns\": ");
+    rb__json_num(f, e->clock_res_ns);
+    fprintf(f, ", \"clock_cost_ns\": ");
+    rb__json_num(f, e->clock_cost_ns);
+    fprintf(f, ", \"compiler\": ");
+    rb__json_str_or_null(f, e->compiler);
+    fprintf(f, ", \"flags\": ");
+    rb__json_str_or_null(f, e->flags);
+    fprintf(f, ", \"root\": %s, \"liburing\": %s}", e->root ? "true" : "false",
+            e->liburing ? "true" : "false");
+}
+
+RBDEF void rb_report_json(FILE *f, const rb_report *r)
+{
+    unsigned i, k;
+    const rb_config *c = r->cfg;
+    char lbl[32];
+    fprintf(f, "{\"readbench\": \"%s\",\n \"env\": ", RB_VERSION);
+    if (r->env) rb__env_json(f, r->env);
+    else fputs("null", f);
+    fprintf(f, ",\n \"config\": ");
+    if (c) {
+        fprintf(f, "{\"path\": ");
+        rb__json_str_or_null(f, c->path);
+        fprintf(f, ", \"size\": %llu, \"pattern\": \"%s\", \"reads_per_op\": %u, \"seed\": %llu, "
+                   "\"warmup_ns\": %lld, \"duration_ns\": %lld, \"iterations\": %u, \"verify\": %s",
+                (unsigned long long)c->size, c->pattern == RB_SEQUENTIAL ? "sequential" : "random",
+                c->reads_per_op, (unsigned long long)c->seed, (long long)c->warmup_ns,
+                (long long)c->duration_ns, c->iterations, c->verify ? "true" : "false");
+        fprintf(f, ", \"threads\": [");
+        for (i = 0; i < r->nthreads; i++) fprintf(f, "%s%u", i ? ", " : "", r->threads[i]);
+        fprintf(f, "], \"read_sizes\": [");
+        for (i = 0; i < r->nread_sizes; i++)
+            fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)r->read_sizes[i]);
+        fprintf(f, "], \"strategies\": [");
+        for (i = 0; i < r->nstrategies; i++) {
+            if (i) fputs(", ", f);
+            rb_json_string(f, r->strategies[i]);
+        }
+        fprintf(f, "]}");
+    } else {
+        fputs("null", f);
+    }
+    fprintf(f, ",\n \"results\": [");
+    for (i = 0; i < r->count; i++) {
+        const rb_result *x = &r->results[i];
+        int ok = x->status == RB_OK;
+        double pcts[16];
+        unsigned np = 0;
+        fprintf(f, "%s\n  {\"strategy\": ", i ? "," : "");
+        rb_json_string(f, x->strategy);
+        fprintf(f, ", \"threads\": %u, \"pattern\": \"%s\", \"read_size\": %llu, \"reads_per_op\": %u, "
+                   "\"status\": \"%s\", \"reason\": ",
+                x->threads, x->pattern == RB_SEQUENTIAL ? "sequential" : "random",
+                (unsigned long long)x->read_size, x->reads_per_op, rb__status_word(x->status));
+        rb__json_str_or_null(f, x->reason);
+        fprintf(f, ", \"iterations\": [");
+        for (k = 0; ok && k < x->iterations; k++) {
+            if (k) fputs(", ", f);
+            rb__json_num(f, x->iter_ops_per_ms[k]);
+        }
+        fprintf(f, "]");
+        if (!ok) {
+            fprintf(f, ", \"ops\": null, \"ops_per_ms\": null, \"ops_per_ms_stddev\": null, \"iops\": null, "
+                       "\"bytes_per_sec\": null, \"lat_ns\": null, \"madvise\": null}");
+            continue;
+        }
+        fprintf(f, ", \"ops\": %llu, \"seconds\": ", (unsigned long long)x->ops);
+        rb__json_num(f, x->seconds);
+        fprintf(f, ", \"ops_per_ms\": ");
+        rb__json_num(f, x->ops_per_ms);
+        fprintf(f, ", \"ops_per_ms_stddev\": ");
+        rb__json_num(f, x->ops_per_ms_stddev);
+        fprintf(f, ", \"iops\": ");
+        rb__json_num(f, x->iops);
+        fprintf(f, ", \"bytes_per_sec\": ");
+        rb__json_num(f, x->bytes_per_sec);
+        fprintf(f, ", \"lat_ns\": {\"min\": %llu, \"mean\": ", (unsigned long long)x->lat.min);
+        rb__json_num(f, rb_hist_mean(&x->lat));
+        /* the four standard percentiles always, then any others asked for */
+        for (k = 0; k < 4; k++) pcts[np++] = rb__default_pct[k];
+        for (k = 0; r->percentiles && k < r->npercentiles && np < 16; k++) {
+            unsigned m, dup = 0;
+            for (m = 0; m < np; m++) dup |= pcts[m] == r->percentiles[k];
+            if (!dup) pcts[np++] = r->percentiles[k];
+        }
+        for (k = 0; k < np; k++) {
+            rb__pct_label(pcts[k], lbl, sizeof lbl);
+            fprintf(f, ", \"%s\": %llu", lbl, (unsigned long long)rb_hist_percentile(&x->lat, pcts[k]));
+        }
+        fprintf(f, ", \"max\": %llu, \"overflow\": %llu}", (unsigned long long)x->lat.max,
+                (unsigned long long)x->lat.overflow);
+        fprintf(f, ", \"madvise\": {\"calls\": %llu, \"failed\": %llu}, \"io_errors\": %llu, "
+                   "\"short_reads\": %llu, \"verify_mismatches\": %llu}",
+                (unsigned long long)x->madvise_calls, (unsigned long long)x->madvise_failed,
+                (unsigned long long)x->io_errors, (unsigned long long)x->short_reads,
+                (unsigned long long)x->verify_mismatches);
+    }
+    fprintf(f, "\n ]}\n");
+}
+
+/* The banner a table run prints on stderr: the facts that explain the numbers. */
+RBDEF void rb_env_print(FILE *f, const rb_env *e)
+{
+    char ram[32] = "?", avail[32] = "?", fsz[32] = "?";
+    if (e->ram_total > 0) snprintf(ram, sizeof ram, "%.1f GiB", (double)e->ram_total / 1073741824.0);
+    if (e->ram_available > 0)
+        snprintf(avail, sizeof avail, "%.1f GiB", (double)e->ram_available / 1073741824.0);
+    if (e->file_size >= 0) snprintf(fsz, sizeof fsz, "%.2f GiB", (double)e->file_size / 1073741824.0);
+    fprintf(f, "# %s %s, %s, %ld cpus, RAM %s (%s available), page %ld\n", e->os, e->kernel,
+            e->cpu[0] ? e->cpu : "cpu ?", e->cpus, ram, avail, e->page_size);
+    fprintf(f, "# file %s", fsz);
+    if (e->file_size >= 0 && e->ram_total > 0)
+        fprintf(f, " (%.2fx RAM)", (double)e->file_size / (double)e->ram_total);
+    fprintf(f, " on %s, device %s, read_ahead_kb %ld, %s, THP %s\n", e->fs[0] ? e->fs : "?",
+            e->device[0] ? e->device : "?", e->read_ahead_kb,
+            e->rotational < 0 ? "rotational ?" : e->rotational ? "rotational" : "non-rotational",
+            e->thp[0] ? e->thp : "?");
+    fprintf(f, "# clock %s: resolution %.0f ns, %.1f ns per read; %s%s; %s\n", e->clock, e->clock_res_ns,
+            e->clock_cost_ns, e->compiler[0] ? e->compiler : "compiler ?", e->liburing ? ", liburing" : "",
+            e->root ? "root" : "not root");
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* READBENCH_IMPLEMENTATION */
+
+/*
+------------------------------------------------------------------------------
+MIT License
+
+Copyright (c) 2026 the readbench authors
+
+Permission is hereby granted, free of charge, to any person obtaining a copy of
+this software and associated documentation files (the "Software"), to deal in
+the Software without restriction, including without limitation the rights to
+use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies
+of the Software, and to permit persons to whom the Software is furnished to do
+so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+------------------------------------------------------------------------------
+*/
