@@ -255,11 +255,12 @@ static int run(opts *o, int main_job)
                            o->strategies[i]);
 
     rc = rb_check_file(o->c.path, o->c.size, &info, &err);
-    if (rc == RB_ENOFILE || rc == RB_ETOOSMALL) {
-        char sz[32];
-        rb_format_size(o->c.size ? o->c.size : (uint64_t)1 << 30, sz, sizeof sz);
-        fprintf(stderr, "readbench: %s; create it with: readbench setup %s %s%s\n", err.msg, o->c.path,
-                o->c.size ? sz : "1g", rc == RB_ETOOSMALL ? " --force" : "");
+    if (rc == RB_ENOFILE || rc == RB_ETOOSMALL) {   /* say the exact command that fixes it */
+        uint64_t need = o->c.size ? o->c.size : (uint64_t)1 << 30;
+        const char *unit = need % (1u << 30) == 0 ? "g" : need % (1u << 20) == 0 ? "m" : need % 1024 == 0 ? "k" : "";
+        uint64_t div = *unit == 'g' ? 1u << 30 : *unit == 'm' ? 1u << 20 : *unit == 'k' ? 1024 : 1;
+        fprintf(stderr, "readbench: %s; create it with: readbench setup %s %llu%s%s\n", err.msg, o->c.path,
+                (unsigned long long)(need / div), unit, rc == RB_ETOOSMALL ? " --force" : "");
         return 2;
     }
     if (rc != RB_OK) { fprintf(stderr, "readbench: %s\n", err.msg); return rc == RB_ESYS ? 1 : 2; }

@@ -121,7 +121,11 @@
 
 #ifndef RBDEF
 #ifdef RB_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+#define RBDEF static __attribute__((unused))   /* a user calls some, not all */
+#else
 #define RBDEF static
+#endif
 #else
 #define RBDEF extern
 #endif
@@ -148,6 +152,8 @@ extern "C" {
 #define RB__STATUS_ENUM(name, value, text) name = value,
 typedef enum rb_status { RB_STATUS_LIST(RB__STATUS_ENUM) RB__STATUS_END = 1 } rb_status;
 #undef RB__STATUS_ENUM
+
+RBDEF const char *rb_status_string(int status);
 
 /* What failed and why, filled by every function that can fail. */
 typedef struct rb_error {
@@ -449,7 +455,6 @@ static void rb__seterr(rb_error *e, int status, int err, const char *call, const
     va_end(ap);
 }
 
-RBDEF const char *rb_status_string(int s);
 RBDEF const char *rb_status_string(int s)
 {
 #define RB__STATUS_CASE(name, value, text) \

@@ -1,0 +1,61 @@
+/* rbtest.h - the test harness: explicit RUN() lists, no constructors, no allocation.
+   A test is a void function; CHECK records a failure and keeps going; SKIP ends the test
+   with a reason. The runner prints "N passed, N failed, N skipped" last. */
+#ifndef RBTEST_H
+#define RBTEST_H
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct rbt_state {
+    int passed, failed, skipped, checks;
+    int cur_failed, cur_skipped;
+    const char *filter;
+} rbt_state;
+extern rbt_state rbt;
+
+#define CHECK(cond)                                                                   \
+    do {                                                                              \
+        rbt.checks++;                                                                 \
+        if (!(cond)) {                                                                \
+            fprintf(stderr, "    FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);       \
+            rbt.cur_failed = 1;                                                       \
+        }                                                                             \
+    } while (0)
+
+#define CHECKF(cond, ...)                                                             \
+    do {                                                                              \
+        rbt.checks++;                                                                 \
+        if (!(cond)) {                                                                \
+            fprintf(stderr, "    FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);       \
+            fprintf(stderr, __VA_ARGS__);                                             \
+            fprintf(stderr, "\n");                                                    \
+            rbt.cur_failed = 1;                                                       \
+        }                                                                             \
+    } while (0)
+
+#define SKIP(why)                                                                     \
+    do {                                                                              \
+        fprintf(stderr, "    skip: %s\n", why);                                       \
+        rbt.cur_skipped = 1;                                                          \
+        return;                                                                       \
+    } while (0)
+
+#define RUN(fn) rbt_run(#fn, fn)
+
+void rbt_run(const char *name, void (*fn)(void));
+
+/* suites, one per test_*.c */
+void suite_parse(void);
+void suite_hist(void);
+void suite_setup(void);
+void suite_runner(void);
+void suite_cli(void);
+void suite_compile(void);
+
+/* shared helpers (test_main.c) */
+const char *rbt_tmpdir(void);       /* a fresh directory for this run's files */
+const char *rbt_path(const char *name);  /* rbt_tmpdir()/name, in a static ring of buffers */
+const char *rbt_small_file(void);   /* an 8 MiB setup file, made once */
+int rbt_is_root(void);
+#endif

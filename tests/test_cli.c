@@ -1,0 +1,246 @@
+#define _GNU_SOURCE
+#include "readbench.h"
+#include "rbtest.h"
+#include <dirent.h>
+#include <errno.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char bin[600], out[1 << 16], err[8192];
+
+/* Runs ../readbench ARGS inside DIR; stdout into out, stderr into err; returns the exit status. */
+static int cli(const char *dir, const char *args)
+{
+    char cmd[2048], ep[600];
+    FILE *p;
+    size_t n;
+    int st;
+    FILE *ef;
+    snprintf(ep, sizeof ep, "%s/stderr.txt", rbt_tmpdir());
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s 2>'%s'", dir, bin, args, ep);
+    p = popen(cmd, "r");
+    if (!p) return -1;
+    n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    st = pclose(p);
+    ef = fopen(ep, "r");
+    n = ef ? fread(err, 1, sizeof err - 1, ef) : 0;
+    err[n] = 0;
+    if (ef) fclose(ef);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int dir_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    if (!d) return -1;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
+    closedir(d);
+    return n;
+}
+
+static int have_binary(void)
+{
+    char cwd[512];
+    if (!bin[0] && getcwd(cwd, sizeof cwd)) snprintf(bin, sizeof bin, "%s/../readbench", cwd);
+    return access(bin, X_OK) == 0;
+}
+
+static void bad_input_exits_2_and_creates_nothing(void)
+{
+    const char *dir = rbt_path("clean");
+    char args[1024];
+    const char *f = rbt_small_file();
+    const char *cases[] = {
+        "--bogus", "--strategies nope", "--strategies pread,,mmap", "--threads 0", "--threads 1,,4",
+        "--threads 99999", "--read-size 16q", "--read-size -1", "--size 99999999999t", "--size 0",
+        "--reads-per-op 0", "--iterations 0", "--iterations 101", "--read-size 16m", "--size 1g",
+        "--strategies direct --read-size 1000", "--format xml", "--duration 0s", "--duration=10q",
+        "--pattern zigzag", "--percentiles 50,,99", "--percentiles 101", "--seed -3",
+        "--output out.json --threads 0", "--threads", "extra-arg",
+    };
+    unsigned i;
+    if (!have_binary()) SKIP("../readbench is not built (run make test)");
+    CHECK(mkdir(dir, 0755) == 0);
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int rc;
+        snprintf(args, sizeof args, "run '%s' %s", f, cases[i]);
+        rc = cli(dir, args);
+        CHECKF(rc == 2, "'%s' exited %d", cases[i], rc);
+        CHECKF(strchr(err, '\n') == err + strlen(err) - 1, "'%s': not one line: %s", cases[i], err);
+        CHECKF(strncmp(err, "readbench: ", 11) == 0, "'%s': %s", cases[i], err);
+        CHECKF(out[0] == 0, "'%s' wrote to stdout", cases[i]);
+    }
+    CHECK(dir_entries(dir) == 0);
+    CHECK(cli(dir, "setup x.dat 16q") == 2 && dir_entries(dir) == 0);
+    CHECK(cli(dir, "setup x.dat") == 2 && dir_entries(dir) == 0);
+    CHECK(cli(dir, "setup x.dat 0") == 2 && dir_entries(dir) == 0);
+    CHECK(cli(dir, "setup x.dat 1m --frob") == 2 && dir_entries(dir) == 0);
+}
+
+static void missing_or_small_file_says_how_to_make_it(void)
+{
+    char args[1024];
+    if (!have_binary()) SKIP("../readbench is not built (run make test)");
+    CHECK(cli(rbt_tmpdir(), "run missing.dat") == 2);
+    CHECKF(strstr(err, "readbench setup missing.dat 1g") != NULL, "%s", err);
+    snprintf(args, sizeof args, "run '%s' --size 64m", rbt_small_file());
+    CHECK(cli(rbt_tmpdir(), args) == 2);
+    CHECKF(strstr(err, "64m --force") != NULL, "%s", err);
+}
+
+static void setup_refuses_existing_file(void)
+{
+    const char *p = rbt_path("cli.dat");
+    char args[1024];
+    struct stat a, b;
+    if (!have_binary()) SKIP("../readbench is not built (run make test)");
+    snprintf(args, sizeof args, "setup '%s' 1m", p);
+    CHECK(cli(rbt_tmpdir(), args) == 0);
+    CHECK(stat(p, &a) == 0 && a.st_size == (1 << 20));
+    snprintf(args, sizeof args, "setup '%s' 2m", p);
+    CHECK(cli(rbt_tmpdir(), args) == 2);
+    CHECK(strstr(err, "--force") != NULL);
+    CHECK(stat(p, &b) == 0 && b.st_size == (1 << 20) && b.st_mtime == a.st_mtime);
+    snprintf(args, sizeof args, "setup '%s' 2m --force", p);
+    CHECK(cli(rbt_tmpdir(), args) == 0);
+    CHECK(stat(p, &b) == 0 && b.st_size == (2 << 20));
+    snprintf(args, sizeof args, "run '%s' --strategies pread,mmap --threads 1 --duration 20ms --warmup 0 "
+                                "--iterations 1 --verify --quiet", p);
+    CHECK(cli(rbt_tmpdir(), args) == 0);
+    CHECK(strstr(out, "pread") != NULL && strstr(out, "T01") != NULL);
+}
+
+static int have_python(void) { return system("python3 -c 'import json, csv' >/dev/null 2>&1") == 0; }
+
+/* JSON: one document, a real parser accepts it, every strategy present, unsupported ones
+   with status and reason. */
+static void json_parses_and_keeps_unsupported_rows(void)
+{
+    char args[2048], py[2048];
+    const char *j = rbt_path("r.json");
+    if (!have_binary()) SKIP("../readbench is not built (run make test)");
+    if (!have_python()) SKIP("python3 is not installed: no JSON parser to check with");
+    snprintf(args, sizeof args, "run '%s' --threads 1,2 --read-size 1000 --duration 20ms --warmup 0 "
+             "--iterations 2 --format json --percentiles 50,99.99 --quiet > '%s'", rbt_small_file(), j);
+    CHECK(cli(rbt_tmpdir(), args) == 0);
+    snprintf(py, sizeof py,
+             "python3 -c '\n"
+             "import json,sys\n"
+             "d=json.load(open(\"%s\"))\n"
+             "assert d[\"readbench\"] and d[\"env\"][\"page_size\"]>0 and d[\"config\"][\"threads\"]==[1,2]\n"
+             "names={r[\"strategy\"] for r in d[\"results\"]}\n"
+             "assert \"direct\" in names and \"null\" in names and len(d[\"results\"])==2*len(d[\"config\"][\"strategies\"])\n"
+             "for r in d[\"results\"]:\n"
+             "  assert r[\"status\"] in (\"ok\",\"unsupported\",\"error\")\n"
+             "  if r[\"strategy\"]==\"direct\": assert r[\"status\"]==\"unsupported\" and \"page\" in r[\"reason\"]\n"
+             "  if r[\"status\"]==\"ok\":\n"
+             "    l=r[\"lat_ns\"]; ks=[\"min\",\"p50\",\"p90\",\"p99\",\"p99.9\",\"p99.99\",\"max\"]\n"
+             "    assert all(l[a]<=l[b] for a,b in zip(ks,ks[1:])), l\n"
+             "    assert len(r[\"iterations\"])==2 and r[\"ops_per_ms\"]>0 and r[\"madvise\"][\"failed\"]==0\n"
+             "    assert isinstance(r[\"iops\"],(int,float)) and r[\"bytes_per_sec\"]>0\n"
+             "'", j);
+    CHECK(system(py) == 0);
+}
+
+static void csv_columns_are_constant(void)
+{
+    char args[2048], *line;
+    int cols = -1, ok = 1, rows = 0;
+    if (!have_binary()) SKIP("../readbench is not built (run make test)");
+    snprintf(args, sizeof args, "run '%s' --threads 1 --read-size 1000 --duration 20ms --warmup 0 "
+             "--iterations 2 --format csv --quiet", rbt_small_file());
+    CHECK(cli(rbt_tmpdir(), args) == 0);
+    for (line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+        int n = 1, q = 0;
+        char *c;
+        for (c = line; *c; c++) {
+            if (*c == '"') q = !q;
+            else if (*c == ',' && !q) n++;
+        }
+        if (cols < 0) cols = n;
+        else ok &= n == cols;
+        rows++;
+    }
+    CHECK(ok && cols > 20);
+    CHECK(rows == 1 + 11);
+}
+
+static void help_version_list(void)
+{
+    if (!have_binary()) SKIP("../readbench is not built (run make test)");
+    CHECK(cli(rbt_tmpdir(), "--help") == 0 && strstr(out, "--read-size") != NULL);
+    CHECK(cli(rbt_tmpdir(), "--version") == 0 && strstr(out, RB_VERSION) != NULL);
+    CHECK(cli(rbt_tmpdir(), "list") == 0);
+    CHECK(strstr(out, "mmap-random-willneed") && strstr(out, "io_uring-direct") && strstr(out, "null"));
+    CHECK(dir_entries(rbt_tmpdir()) >= 0 && access(rbt_path(".readbench-probe"), F_OK) != 0);
+}
+
+/* The table and the markdown show the same numbers, from the same results. */
+static rb_result rs[4];
+
+static void numbers_of(FILE *f, char *buf, size_t len)
+{
+    size_t n = 0;
+    int c, prev = ' ';
+    rewind(f);
+    while ((c = fgetc(f)) != EOF && n + 1 < len) {
+        if ((c >= '0' && c <= '9') || c == '.') buf[n++] = (char)c;
+        else if (prev >= '0' && prev <= '9') buf[n++] = ' ';
+        prev = c;
+    }
+    buf[n] = 0;
+}
+
+static void markdown_and_table_agree(void)
+{
+    static char a[1 << 15], b[1 << 15];
+    const char *names[] = {"pread", "mmap"};
+    unsigned threads[] = {1, 2}, i;
+    uint64_t sizes[] = {4096};
+    rb_report r;
+    rb_config c;
+    FILE *t = tmpfile(), *m = tmpfile();
+    memset(&c, 0, sizeof c);
+    c.path = rbt_small_file();
+    c.warmup_ns = RB_NONE;
+    c.duration_ns = 20000000;
+    c.iterations = 1;
+    c.read_size = 4096;
+    for (i = 0; i < 4; i++) {
+        c.threads = threads[i % 2];
+        rb_run(&c, rb_strategy_find(names[i / 2]), &rs[i]);
+        CHECK(rs[i].status == RB_OK);
+    }
+    memset(&r, 0, sizeof r);
+    r.results = rs; r.count = 4; r.cfg = &c;
+    r.strategies = names; r.nstrategies = 2;
+    r.threads = threads; r.nthreads = 2;
+    r.read_sizes = sizes; r.nread_sizes = 1;
+    CHECK(t && m);
+    if (!t || !m) return;
+    rb_report_table(t, &r, 0);
+    rb_report_table(m, &r, 1);
+    numbers_of(t, a, sizeof a);
+    numbers_of(m, b, sizeof b);
+    CHECKF(strcmp(a, b) == 0, "\n%s\n%s", a, b);
+    rewind(m);
+    CHECK(fread(b, 1, sizeof b - 1, m) > 0 && strstr(b, "| strategy | T01 | T02 |") != NULL);
+    fclose(t);
+    fclose(m);
+}
+
+void suite_cli(void)
+{
+    RUN(bad_input_exits_2_and_creates_nothing);
+    RUN(missing_or_small_file_says_how_to_make_it);
+    RUN(setup_refuses_existing_file);
+    RUN(json_parses_and_keeps_unsupported_rows);
+    RUN(csv_columns_are_constant);
+    RUN(help_version_list);
+    RUN(markdown_and_table_agree);
+}

@@ -1,0 +1,83 @@
+#define _GNU_SOURCE
+/* The test runner: every suite, in order; RB_TESTS=name runs one (make check uses it to run
+   the threaded runner under TSan). Run from tests/ so that ../readbench is the CLI. */
+#include "readbench.h"
+#include "rbtest.h"
+#include <unistd.h>
+
+rbt_state rbt;
+
+static char tmpdir[256];
+
+void rbt_run(const char *name, void (*fn)(void))
+{
+    rbt.cur_failed = rbt.cur_skipped = 0;
+    fprintf(stderr, "  %s\n", name);
+    fn();
+    if (rbt.cur_failed) { rbt.failed++; fprintf(stderr, "  FAILED %s\n", name); }
+    else if (rbt.cur_skipped) rbt.skipped++;
+    else rbt.passed++;
+}
+
+const char *rbt_tmpdir(void)
+{
+    if (!tmpdir[0]) {
+        const char *base = getenv("TMPDIR");
+        snprintf(tmpdir, sizeof tmpdir, "%s/readbench-test-XXXXXX", base && *base ? base : "/var/tmp");
+        if (!mkdtemp(tmpdir)) { perror("mkdtemp"); exit(1); }
+    }
+    return tmpdir;
+}
+
+const char *rbt_path(const char *name)
+{
+    static char ring[8][512];
+    static unsigned k;
+    char *p = ring[k++ % 8];
+    snprintf(p, 512, "%s/%s", rbt_tmpdir(), name);
+    return p;
+}
+
+const char *rbt_small_file(void)
+{
+    static int made;
+    const char *p = rbt_path("small.dat");
+    if (!made) {
+        rb_error e;
+        if (rb_setup_file(p, 8u << 20, 0, 1, NULL, NULL, &e) != RB_OK) {
+            fprintf(stderr, "setup of %s failed: %s\n", p, e.msg);
+            exit(1);
+        }
+        made = 1;
+    }
+    return p;
+}
+
+int rbt_is_root(void) { return geteuid() == 0; }
+
+static void suite(const char *name, void (*fn)(void))
+{
+    if (rbt.filter && strcmp(rbt.filter, name) != 0) return;
+    fprintf(stderr, "%s\n", name);
+    fn();
+}
+
+int main(void)
+{
+    char cmd[600];
+    rbt.filter = getenv("RB_TESTS");
+    suite("parse", suite_parse);
+    suite("hist", suite_hist);
+    suite("setup", suite_setup);
+    suite("runner", suite_runner);
+    suite("cli", suite_cli);
+    suite("compile", suite_compile);
+    if (tmpdir[0]) {
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+        if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);
+    }
+    fprintf(stderr, "%d checks\n", rbt.checks);
+    fflush(stderr);
+    printf("%d passed, %d failed, %d skipped\n", rbt.passed, rbt.failed, rbt.skipped);
+    return rbt.failed ? 1 : 0;
+}

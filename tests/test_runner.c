@@ -1,0 +1,219 @@
+#define _GNU_SOURCE
+#include "readbench.h"
+#include "rbtest.h"
+#include <sys/mman.h>
+#include <unistd.h>
+
+static rb_result res;
+
+static rb_config quick(unsigned threads)
+{
+    rb_config c;
+    memset(&c, 0, sizeof c);
+    c.path = rbt_small_file();
+    c.threads = threads;
+    c.warmup_ns = RB_NONE;
+    c.duration_ns = 40000000;
+    c.iterations = 2;
+    c.verify = 1;
+    return c;
+}
+
+/* Every strategy reads exactly the bytes setup wrote, random and sequential, unaligned
+   offsets and two threads; an optional one that cannot run here says why. */
+static void every_strategy_reads_the_right_bytes(void)
+{
+    unsigned n, i, p;
+    const rb_strategy *s = rb_strategies(&n);
+    for (p = 0; p < 2; p++)
+        for (i = 0; i < n; i++) {
+            rb_config c = quick(2);
+            c.pattern = p ? RB_SEQUENTIAL : RB_RANDOM;
+            c.read_size = (s[i].flags & RB_S_DIRECT) ? 8192 : 5000;
+            rb_run(&c, &s[i], &res);
+            if (res.status == RB_UNSUPPORTED && (s[i].flags & RB_S_OPTIONAL)) {
+                fprintf(stderr, "    %s unsupported here: %s\n", s[i].name, res.reason);
+                CHECK(res.reason[0] != 0);
+                continue;
+            }
+            CHECKF(res.status == RB_OK, "%s: %s", s[i].name, res.reason);
+            CHECKF(res.ops > 0, "%s made no ops", s[i].name);
+            CHECK(res.verify_mismatches == 0 && res.io_errors == 0 && res.short_reads == 0);
+            CHECK(res.iterations == 2 && res.ops_per_ms > 0 && res.lat.min <= res.lat.max);
+            CHECK(rb_hist_total(&res.lat) == res.ops);
+            if (strstr(s[i].name, "willneed"))
+                CHECKF(res.madvise_calls >= res.ops * 16 && res.madvise_failed == 0,
+                       "%s: %llu madvise calls, %llu failed", s[i].name,
+                       (unsigned long long)res.madvise_calls, (unsigned long long)res.madvise_failed);
+            else
+                CHECK(res.madvise_calls == 0);
+        }
+}
+
+/* --verify can fail: reading a file made with another seed is reported as a mismatch. */
+static void verify_catches_wrong_data(void)
+{
+    rb_config c = quick(1);
+    c.data_seed = 12345;
+    rb_run(&c, rb_strategy_find("pread"), &res);
+    CHECK(res.status == RB_EVERIFY && res.verify_mismatches > 0);
+    rb_run(&c, rb_strategy_find("mmap"), &res);
+    CHECK(res.status == RB_EVERIFY);
+}
+
+static void page_range_alignment_and_clamping(void)
+{
+    uint64_t st, len, page = 4096, map = 10 * 4096 + 100, off;
+    /* first page, unaligned */
+    CHECK(rb_page_range(1, 10, page, map, &st, &len) == 1 && st == 0 && len == 11);
+    CHECK(rb_page_range(0, 4096, page, map, &st, &len) == 1 && st == 0 && len == 4096);
+    /* spanning two pages */
+    CHECK(rb_page_range(4000, 200, page, map, &st, &len) == 1 && st == 0 && len == 4200);
+    /* the last, partial page: clamped to the mapping, never past it */
+    CHECK(rb_page_range(map - 10, 16384, page, map, &st, &len) == 1 && st == 10 * 4096 && st + len == map);
+    CHECK(rb_page_range(map - 1, 1, page, map, &st, &len) == 1 && st == 10 * 4096 && len == 100);
+    /* beyond the mapping and empty: nothing to advise */
+    CHECK(rb_page_range(map + 5000, 10, page, map, &st, &len) == 0 && len == 0);
+    CHECK(rb_page_range(100, 0, page, map, &st, &len) == 0);
+    for (off = 0; off < map; off += 997) {
+        CHECK(rb_page_range(off, 16384, page, map, &st, &len) == 1);
+        CHECK(st % page == 0 && st <= off && st + len <= map);
+        CHECK(st + len == (off + 16384 < map ? off + 16384 : map));
+    }
+}
+
+/* A custom strategy, added from outside the header: it records the offsets it is handed
+   and advises the first and the last byte of the mapping through rb_worker_advise. */
+static uint64_t seen[4][256];
+static unsigned nseen[4];
+
+static int rec_open(rb_target *t, char *why, size_t wl)
+{
+    const rb_strategy *m = rb_strategy_find("mmap-random");
+    return m->open(t, why, wl);
+}
+
+static int rec_op(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    unsigned i;
+    for (i = 0; i < n && nseen[w->index] < 256; i++) seen[w->index][nseen[w->index]++] = off[i];
+    rb_worker_advise(w, 0, 1, MADV_WILLNEED);
+    rb_worker_advise(w, w->t->map_len - 1, 1, MADV_WILLNEED);
+    rb_worker_advise(w, w->t->map_len - 3, 100, MADV_WILLNEED);
+    rb_worker_advise(w, off[0], w->t->cfg->read_size, MADV_WILLNEED);
+    return 0;
+}
+
+static void rec_close(rb_target *t) { rb_strategy_find("mmap-random")->close(t); }
+
+static const rb_strategy recorder = {"recorder", "records offsets", RB_S_MMAP, MADV_RANDOM, rec_open, NULL,
+                                     rec_op, NULL, rec_close};
+
+static void record(rb_config *c, uint64_t out[4][256])
+{
+    memset(nseen, 0, sizeof nseen);
+    memset(seen, 0, sizeof seen);
+    rb_run(c, &recorder, &res);
+    memcpy(out, seen, sizeof seen);
+}
+
+static uint64_t a[4][256], b[4][256];
+
+static void offsets_in_range_reproducible_per_seed(void)
+{
+    rb_config c = quick(2);
+    unsigned i, unaligned = 0;
+    c.verify = 0;
+    c.read_size = 5000;
+    c.seed = 7;
+    record(&c, a);
+    CHECKF(res.status == RB_OK && res.madvise_failed == 0, "%s", res.reason);
+    CHECK(res.madvise_calls > 0);
+    CHECK(nseen[0] == 256 && nseen[1] == 256);
+    for (i = 0; i < 256; i++) {
+        CHECK(a[0][i] + 5000 <= (8u << 20) && a[1][i] + 5000 <= (8u << 20));
+        unaligned += a[0][i] % 4096 != 0;
+    }
+    CHECK(unaligned > 200);                       /* random offsets are not page-aligned */
+    CHECK(memcmp(a[0], a[1], sizeof a[0]) != 0);  /* threads draw different offsets */
+    record(&c, b);
+    CHECK(memcmp(a, b, sizeof a) == 0);           /* same seed, same offsets */
+    c.seed = 8;
+    record(&c, b);
+    CHECK(memcmp(a[0], b[0], sizeof a[0]) != 0); /* another seed, other offsets */
+    /* --size limits the range */
+    c.seed = 7;
+    c.size = 1 << 20;
+    record(&c, b);
+    for (i = 0; i < 256; i++) CHECK(b[0][i] + 5000 <= (1u << 20));
+}
+
+static void sequential_offsets_advance_and_wrap(void)
+{
+    rb_config c = quick(2);
+    unsigned i;
+    c.verify = 0;
+    c.pattern = RB_SEQUENTIAL;
+    c.read_size = 65536;
+    c.size = 1 << 20;   /* 16 positions: each thread wraps many times in 256 reads */
+    record(&c, a);
+    CHECK(a[0][0] == 0 && a[1][0] == 8 * 65536);   /* threads start half a file apart */
+    for (i = 1; i < 256; i++) {
+        CHECK(a[0][i] == (a[0][i - 1] + 65536) % (1u << 20));
+        CHECK(a[1][i] % 65536 == 0);
+    }
+}
+
+static void direct_offsets_are_page_aligned(void)
+{
+    rb_config c = quick(1);
+    const rb_strategy *d = rb_strategy_find("direct");
+    char why[256];
+    c.read_size = 4096;
+    if (rb_strategy_probe(d, &c, why, sizeof why) != RB_OK) SKIP(why);
+    c.verify = 1;
+    rb_run(&c, d, &res);
+    CHECKF(res.status == RB_OK, "%s", res.reason);   /* O_DIRECT refuses unaligned offsets */
+    c.read_size = 5000;
+    CHECK(rb_strategy_probe(d, &c, why, sizeof why) == RB_UNSUPPORTED && strstr(why, "multiple of the page"));
+}
+
+static void cells_report_errors_instead_of_numbers(void)
+{
+    rb_config c = quick(1);
+    c.path = rbt_path("nope.dat");
+    CHECK(rb_run(&c, rb_strategy_find("pread"), &res) == RB_ESYS && res.reason[0]);
+    c.path = rbt_small_file();
+    c.size = 1ull << 30;   /* more than the file has */
+    CHECK(rb_run(&c, rb_strategy_find("mmap"), &res) == RB_ETOOSMALL);
+    CHECK(strstr(res.reason, "fewer than --size") != NULL);
+    c.size = 0;
+    c.read_size = 16u << 20;   /* larger than the file */
+    CHECK(rb_run(&c, rb_strategy_find("pread"), &res) == RB_EINVAL);
+}
+
+static void threads_many_and_warmup(void)
+{
+    rb_config c = quick(16);
+    c.warmup_ns = 20000000;
+    c.iterations = 3;
+    c.duration_ns = 30000000;
+    rb_run(&c, rb_strategy_find("mmap"), &res);
+    CHECKF(res.status == RB_OK, "%s", res.reason);
+    CHECK(res.threads == 16 && res.iterations == 3);
+    CHECK(res.iter_ops_per_ms[0] > 0 && res.iter_ops_per_ms[2] > 0);
+    CHECK(res.seconds > 0.08 && res.seconds < 1.0);
+    CHECK(res.ops_per_ms_stddev >= 0);
+}
+
+void suite_runner(void)
+{
+    RUN(every_strategy_reads_the_right_bytes);
+    RUN(verify_catches_wrong_data);
+    RUN(page_range_alignment_and_clamping);
+    RUN(offsets_in_range_reproducible_per_seed);
+    RUN(sequential_offsets_advance_and_wrap);
+    RUN(direct_offsets_are_page_aligned);
+    RUN(cells_report_errors_instead_of_numbers);
+    RUN(threads_many_and_warmup);
+}
