@@ -22,6 +22,7 @@ static const char *usage =
     "  --warmup TIME           warmup per cell, e.g. 500ms, 1s; 0 for none (default 1s)\n"
     "  --duration TIME         one measured iteration (default 1s)\n"
     "  --iterations N          measured iterations per cell (default 5, at most 100)\n"
+    "  --align SIZE            random offsets are multiples of SIZE (default: unaligned; fio aligns to bs)\n"
     "  --seed N                offsets seed (default 0)\n"
     "  --verify                check every byte read against the setup pattern\n"
     "  --format F              table (default), markdown, csv or json\n"
@@ -193,6 +194,9 @@ static int parse_run(int argc, char **argv, int i, opts *o)
         } else if ((v = optval(argc, argv, &i, "--size"))) {
             if (rb_parse_size(v, &u) || u == 0) return bad("malformed size '%s'", v);
             o->c.size = u;
+        } else if ((v = optval(argc, argv, &i, "--align"))) {
+            if (rb_parse_size(v, &u) || u == 0 || (u & (u - 1))) return bad("--align must be a power of two: '%s'", v);
+            o->c.align = u;
         } else if ((v = optval(argc, argv, &i, "--seed"))) {
             char *end;
             if (*v < '0' || *v > '9') return bad("malformed seed '%s'", v);

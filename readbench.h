@@ -177,6 +177,7 @@ typedef struct rb_config {
     unsigned reads_per_op;  /* reads per op; 0: 16 for random, 128 for sequential */
     unsigned threads;       /* worker threads; 0: 1 */
     int pattern;            /* RB_RANDOM or RB_SEQUENTIAL */
+    uint64_t align;         /* random offsets are multiples of this; 0: unaligned (direct: page) */
     uint64_t seed;          /* offsets; each thread's generator is seeded from (seed, index) */
     uint64_t data_seed;     /* file content; 0: RB_DATA_SEED */
     int64_t warmup_ns;      /* 0: 1 s; RB_NONE: no warmup */
@@ -536,7 +537,8 @@ static uint64_t rb__below(uint64_t s[4], uint64_t n)
 }
 
 /* ---- offsets ------------------------------------------------------------------------
-   random: uniform over [0, size - read_size], unaligned (direct: page-aligned);
+   random: uniform over [0, size - read_size], unaligned unless --align asks (fio aligns to
+   the block size by default; direct I/O needs the page);
    sequential: a per-thread cursor advancing by read_size and wrapping; threads start
    spread evenly over the file so they do not read the same pages. */
 static void rb__offsets(rb_worker *w, uint64_t *off, unsigned n)
@@ -550,9 +552,11 @@ static void rb__offsets(rb_worker *w, uint64_t *off, unsigned n)
             off[i] = w->cursor * rs;
             if (++w->cursor >= npos) w->cursor = 0;
         }
-    } else if (w->t->s && (w->t->s->flags & RB_S_DIRECT)) {
-        uint64_t pg = w->t->page, npos = (size - rs) / pg + 1;
-        for (i = 0; i < n; i++) off[i] = rb__below(w->rng, npos) * pg;
+    } else if (c->align > 1 || (w->t->s && (w->t->s->flags & RB_S_DIRECT))) {
+        uint64_t a = c->align > 1 ? c->align : 1, npos;
+        if (w->t->s && (w->t->s->flags & RB_S_DIRECT) && a % w->t->page) a = w->t->page * a;
+        npos = (size - rs) / a + 1;
+        for (i = 0; i < n; i++) off[i] = rb__below(w->rng, npos) * a;
     } else {
         uint64_t npos = size - rs + 1;
         for (i = 0; i < n; i++) off[i] = rb__below(w->rng, npos);
@@ -2208,7 +2212,7 @@ RBDEF void rb_report_table(FILE *f, const rb_report *r, int md)
         for (k = 0; k < npct && nl < RB__MAXCOLS - 3; k++) rb__pct_label(pct[k], lc[nl++], 32);
         snprintf(lc[nl++], 32, "max");
         snprintf(lc[nl++], 32, "madvise");
-        for (k = 0; k < nl; k++) { lcells[k] = lc[k]; lw[k] = RB__MAX(7, (int)strlen(lc[k])); }
+        for (k = 0; k < nl; k++) { lcells[k] = lc[k]; lw[k] = RB__MAX(9, (int)strlen(lc[k])); }
         for (i = 0; i < r->nstrategies; i++) lw[0] = RB__MAX(lw[0], (int)strlen(r->strategies[i]));
         rb__row(f, md, lcells, nl, lw);
         if (md) rb__rule(f, nl);
@@ -2392,9 +2396,10 @@ RBDEF void rb_report_json(FILE *f, const rb_report *r)
     if (c) {
         fprintf(f, "{\"path\": ");
         rb__json_str_or_null(f, c->path);
-        fprintf(f, ", \"size\": %llu, \"pattern\": \"%s\", \"reads_per_op\": %u, \"seed\": %llu, "
+        fprintf(f, ", \"size\": %llu, \"align\": %llu, \"pattern\": \"%s\", \"reads_per_op\": %u, \"seed\": %llu, "
                    "\"warmup_ns\": %lld, \"duration_ns\": %lld, \"iterations\": %u, \"verify\": %s",
-                (unsigned long long)c->size, c->pattern == RB_SEQUENTIAL ? "sequential" : "random",
+                (unsigned long long)c->size, (unsigned long long)c->align,
+                c->pattern == RB_SEQUENTIAL ? "sequential" : "random",
                 c->reads_per_op, (unsigned long long)c->seed, (long long)c->warmup_ns,
                 (long long)c->duration_ns, c->iterations, c->verify ? "true" : "false");
         fprintf(f, ", \"threads\": [");

@@ -194,15 +194,15 @@ static void cells_report_errors_instead_of_numbers(void)
 
 static void threads_many_and_warmup(void)
 {
-    rb_config c = quick(16);
+    rb_config c = quick(16);   /* 16 threads on 2 cores: every iteration still sees ops */
     c.warmup_ns = 20000000;
     c.iterations = 3;
-    c.duration_ns = 30000000;
+    c.duration_ns = 100000000;
     rb_run(&c, rb_strategy_find("mmap"), &res);
     CHECKF(res.status == RB_OK, "%s", res.reason);
     CHECK(res.threads == 16 && res.iterations == 3);
     CHECK(res.iter_ops_per_ms[0] > 0 && res.iter_ops_per_ms[2] > 0);
-    CHECK(res.seconds > 0.08 && res.seconds < 1.0);
+    CHECK(res.seconds > 0.29 && res.seconds < 2.0);
     CHECK(res.ops_per_ms_stddev >= 0);
 }
 
