@@ -28,7 +28,15 @@ static const char *usage =
     "  --format F              table (default), markdown, csv or json\n"
     "  --output FILE           write the report there instead of stdout\n"
     "  --percentiles LIST      latency percentiles (default 50,90,99,99.9)\n"
-    "  --quiet                 no progress lines on stderr\n";
+    "  --quiet                 no progress lines on stderr\n"
+    "\ncache and memory (time spent here is shown, never measured):\n"
+    "  --cache C               keep (default), evict (before each cell), evict-each (before every iteration)\n"
+    "  --prewarm F             make fraction F (0..1) of the file's pages resident before each cell, the rest not\n"
+    "  --hog SIZE|auto:R       pin SIZE of memory for the run; auto:R leaves available memory = file size / R\n"
+    "  --scenario S            warm, pressure, half-cold, cold or sequential-cold (the Lucene cases; prints what it sets)\n"
+    "\nother commands:\n"
+    "  readbench residency FILE   how much of FILE is in the page cache\n"
+    "  readbench hog SIZE         pin SIZE of memory until Ctrl-C\n";
 
 static int bad(const char *fmt, const char *arg)
 {
@@ -127,9 +135,70 @@ typedef struct opts {
     unsigned nstrategies, named;
     double pct[16];
     unsigned npct;
-    const char *format, *output;
+    const char *format, *output, *hog, *scenario;
     int quiet;
 } opts;
+
+/* A hog is released by the kernel when the process ends; the handler only makes sure an
+   interrupted run ends at once, with the conventional status. */
+static void on_signal(int sig)
+{
+    static const char msg[] = "\nreadbench: interrupted; memory and mappings released\n";
+    if (write(2, msg, sizeof msg - 1) < 0) {}
+    _exit(128 + sig);
+}
+
+static int take_hog(const char *spec, const char *path, rb_hog *h)
+{
+    uint64_t size;
+    rb_error err;
+    char sz[32];
+    if (strncmp(spec, "auto:", 5) == 0) {
+        char *end;
+        double ratio = strtod(spec + 5, &end);
+        struct stat st;
+        int64_t avail = rb_mem_available();
+        if (*end || !(ratio > 0)) return bad("--hog auto:RATIO needs a positive ratio, not '%s'", spec);
+        if (avail < 0) { fprintf(stderr, "readbench: --hog auto: available memory is unknown here\n"); return 1; }
+        if (!path || stat(path, &st) != 0) return bad("--hog auto needs the file%s", "");
+        if ((double)avail <= (double)st.st_size / ratio) {
+            fprintf(stderr, "readbench: hog: no memory to pin, the file is already %.2fx the available memory\n",
+                    (double)st.st_size / (double)avail);
+            return 0;
+        }
+        size = (uint64_t)((double)avail - (double)st.st_size / ratio);
+        size &= ~(uint64_t)((1u << 20) - 1);
+    } else if (rb_parse_size(spec, &size) || size == 0) {
+        return bad("malformed --hog size '%s'", spec);
+    }
+    rb_format_size(size, sz, sizeof sz);
+    fprintf(stderr, "readbench: pinning %.2f GiB of memory (mlock)...\n", (double)size / 1073741824.0);
+    if (rb_hog_take(h, size, &err) != RB_OK) { fprintf(stderr, "readbench: %s\n", err.msg); return 1; }
+    fprintf(stderr, "readbench: pinned %.2f GiB; %.2f GiB left available\n", (double)size / 1073741824.0,
+            (double)rb_mem_available() / 1073741824.0);
+    return 0;
+}
+
+/* The Lucene cases as presets: each prints what it sets, and explicit options still win
+   when they come after it. */
+static int scenario(opts *o, const char *name)
+{
+    const char *what;
+    if (!strcmp(name, "warm")) { o->c.prewarm = 1; what = "--prewarm 1 (every page resident)"; }
+    else if (!strcmp(name, "pressure")) {
+        o->c.prewarm = 1;
+        o->hog = "auto:1.2";
+        what = "--hog auto:1.2 --prewarm 1 (the file is 1.2x the memory left; the cache keeps what fits)";
+    } else if (!strcmp(name, "half-cold")) { o->c.prewarm = 0.5; what = "--prewarm 0.5 (half the pages resident)"; }
+    else if (!strcmp(name, "cold")) { o->c.cache = RB_CACHE_EVICT_EACH; what = "--cache evict-each"; }
+    else if (!strcmp(name, "sequential-cold")) {
+        o->c.cache = RB_CACHE_EVICT_EACH;
+        o->c.pattern = RB_SEQUENTIAL;
+        what = "--cache evict-each --pattern sequential";
+    } else return bad("scenario must be warm, pressure, half-cold, cold or sequential-cold, not '%s'", name);
+    o->scenario = what;
+    return 0;
+}
 
 /* --name value and --name=value; returns the value or NULL (and says why). */
 static const char *optval(int argc, char **argv, int *i, const char *name)
@@ -194,6 +263,22 @@ static int parse_run(int argc, char **argv, int i, opts *o)
         } else if ((v = optval(argc, argv, &i, "--size"))) {
             if (rb_parse_size(v, &u) || u == 0) return bad("malformed size '%s'", v);
             o->c.size = u;
+        } else if ((v = optval(argc, argv, &i, "--cache"))) {
+            if (!strcmp(v, "keep")) o->c.cache = RB_CACHE_KEEP;
+            else if (!strcmp(v, "evict")) o->c.cache = RB_CACHE_EVICT;
+            else if (!strcmp(v, "evict-each")) o->c.cache = RB_CACHE_EVICT_EACH;
+            else return bad("--cache must be keep, evict or evict-each, not '%s'", v);
+        } else if ((v = optval(argc, argv, &i, "--prewarm"))) {
+            double d[1];
+            unsigned n;
+            if (rb_parse_double_list(v, d, 1, &n) || d[0] > 1) return bad("--prewarm needs a fraction in [0, 1], not '%s'", v);
+            o->c.prewarm = d[0];
+            if (d[0] == 0) o->c.cache = RB_CACHE_EVICT;   /* nothing resident is an eviction */
+        } else if ((v = optval(argc, argv, &i, "--hog"))) {
+            if (!*v) return bad("--hog needs a size%s", "");
+            o->hog = v;
+        } else if ((v = optval(argc, argv, &i, "--scenario"))) {
+            if (scenario(o, v)) return 2;
         } else if ((v = optval(argc, argv, &i, "--align"))) {
             if (rb_parse_size(v, &u) || u == 0 || (u & (u - 1))) return bad("--align must be a power of two: '%s'", v);
             o->c.align = u;
@@ -241,11 +326,13 @@ static int run(opts *o, int main_job)
     rb_env env;
     rb_report rep;
     rb_result *res;
+    rb_hog hog;
     unsigned n, i, t, z, nres = 0, failed = 0;
     const rb_strategy *all = rb_strategies(&n);
     FILE *out = stdout;
     int rc;
 
+    memset(&hog, 0, sizeof hog);
     if (!o->c.path) return bad("no FILE to read%s", "");
     if (!o->nthreads) { o->threads[0] = 1; o->threads[1] = 4; o->threads[2] = 8; o->threads[3] = 16; o->nthreads = 4; }
     if (!o->nsizes) { o->sizes[0] = 16384; o->nsizes = 1; }
@@ -281,10 +368,18 @@ static int run(opts *o, int main_job)
     if (info.zero_head)
         fprintf(stderr, "readbench: warning: the first MiB of %s is all zeros: a file of zeros (or holes) is "
                 "not a benchmark file; make one with readbench setup\n", o->c.path);
+    if (o->hog && strncmp(o->hog, "auto:", 5) != 0) {
+        uint64_t u;
+        if (rb_parse_size(o->hog, &u) || u == 0) return bad("malformed --hog size '%s'", o->hog);
+    }
     if (o->output && !(out = fopen(o->output, "w"))) {
         fprintf(stderr, "readbench: cannot write %s: %s\n", o->output, strerror(errno));
         return 1;
     }
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    if (o->scenario) fprintf(stderr, "readbench: scenario sets %s\n", o->scenario);
+    if (o->hog && (rc = take_hog(o->hog, o->c.path, &hog)) != 0) return rc;
 
     rb_env_collect(&env, o->c.path);
     if (!o->quiet) rb_env_print(stderr, &env);
@@ -302,8 +397,15 @@ static int run(opts *o, int main_job)
                 rb_run(&c, rb_strategy_find(o->strategies[i]), r);
                 if (r->status != RB_OK && r->status != RB_UNSUPPORTED) failed++;
                 if (!o->quiet) {
-                    if (r->status == RB_OK) fprintf(stderr, "%10.2f ops/ms\n", r->ops_per_ms);
-                    else fprintf(stderr, "%s: %s\n", r->status == RB_UNSUPPORTED ? "unsupported" : "ERROR", r->reason);
+                    if (r->status == RB_OK) fprintf(stderr, "%10.2f ops/ms", r->ops_per_ms);
+                    else fprintf(stderr, "%s: %s", r->status == RB_UNSUPPORTED ? "unsupported" : "ERROR", r->reason);
+                    if (r->prewarm_seconds > 0) fprintf(stderr, "  (prewarm %.2f s)", r->prewarm_seconds);
+                    if (r->evict_seconds > 0) fprintf(stderr, "  (evict %.3f s)", r->evict_seconds);
+                    if (r->status == RB_OK && r->resident_before >= 0 && r->file_pages)
+                        fprintf(stderr, "  resident %.1f%% -> %.1f%%", 100.0 * (double)r->resident_before / (double)r->file_pages,
+                                100.0 * (double)r->resident_after / (double)r->file_pages);
+                    if (r->read_amplification >= 0) fprintf(stderr, "  amplification %.2f", r->read_amplification);
+                    fprintf(stderr, "\n");
                 }
             }
     memset(&rep, 0, sizeof rep);
@@ -328,6 +430,7 @@ static int run(opts *o, int main_job)
                         "  readbench run %s --threads 1,4,8,16 --duration 1s --iterations 5\n"
                         "Cold reads: readbench drop %s before the run (see README).\n", o->c.path, o->c.path);
     free(res);
+    rb_hog_release(&hog);
     if (out != stdout && fclose(out) != 0) { perror("readbench: close output"); return 1; }
     if (failed) fprintf(stderr, "readbench: %u cell%s failed (see above)\n", failed, failed == 1 ? "" : "s");
     return failed ? 1 : 0;
@@ -363,6 +466,37 @@ int main(int argc, char **argv)
     if (cmd && !strcmp(cmd, "list")) {
         if (argc > 3) return bad("unexpected argument '%s'", argv[3]);
         return list(argc > 2 ? argv[2] : NULL);
+    }
+    if (cmd && !strcmp(cmd, "residency")) {
+        rb_residency_info ri;
+        rb_error err;
+        int rc;
+        if (argc != 3) return bad("residency needs FILE%s", "");
+        rc = rb_residency(argv[2], &ri, &err);
+        if (rc != RB_OK) { fprintf(stderr, "readbench: %s\n", err.msg); return rc == RB_ENOFILE ? 2 : 1; }
+        if (!ri.trusted) {
+            printf("%s: residency cannot be trusted: this user neither owns the file nor may write it, so the "
+                   "kernel reports every page cached (mincore) or refuses (cachestat)\n", argv[2]);
+            return 1;
+        }
+        printf("%s: %llu of %llu pages cached (%.1f%%)", argv[2], (unsigned long long)ri.resident,
+               (unsigned long long)ri.pages, ri.pages ? 100.0 * (double)ri.resident / (double)ri.pages : 0.0);
+        if (!strcmp(ri.method, "cachestat"))
+            printf(", %llu dirty, %llu under writeback", (unsigned long long)ri.dirty, (unsigned long long)ri.writeback);
+        printf(" [%s]\n", ri.method);
+        return 0;
+    }
+    if (cmd && !strcmp(cmd, "hog")) {
+        rb_hog h;
+        int rc;
+        if (argc != 3) return bad("hog needs SIZE%s", "");
+        if (strncmp(argv[2], "auto:", 5) == 0) return bad("readbench hog needs a size; auto: works with run%s", "");
+        signal(SIGINT, on_signal);
+        signal(SIGTERM, on_signal);
+        memset(&h, 0, sizeof h);
+        if ((rc = take_hog(argv[2], NULL, &h)) != 0) return rc;
+        fprintf(stderr, "readbench: holding it until Ctrl-C\n");
+        for (;;) pause();
     }
     if (cmd && !strcmp(cmd, "drop")) {
         if (argc > 3) return bad("unexpected argument '%s'", argv[3]);

@@ -184,7 +184,16 @@ typedef struct rb_config {
     int64_t duration_ns;    /* one measured iteration; 0: 1 s */
     unsigned iterations;    /* measured iterations; 0: 5 */
     int verify;             /* compare every byte read with the setup pattern */
+    int cache;              /* RB_CACHE_KEEP, RB_CACHE_EVICT (before the cell), RB_CACHE_EVICT_EACH */
+    double prewarm;         /* (0, 1]: make this fraction of the file's pages resident before
+                               the cell, the rest not; 0: leave the page cache as it is */
 } rb_config;
+
+enum {
+    RB_CACHE_KEEP = 0,       /* measure the cache as it is */
+    RB_CACHE_EVICT = 1,      /* evict the file before each cell */
+    RB_CACHE_EVICT_EACH = 2  /* evict before every iteration, warmup included (Lucene's case 4) */
+};
 
 /* ---- latency histogram ---- */
 #define RB_HIST_EXACT 128u      /* values below are their own bucket */
@@ -291,6 +300,14 @@ typedef struct rb_result {
     int madvise_errno;
     uint64_t io_errors, short_reads, verify_mismatches;
     rb_hist lat;                 /* per-op latency, ns, all threads */
+    /* how cold the cell really was; -1 where this OS gives no such figure */
+    double evict_seconds, prewarm_seconds;   /* spent outside the measurement */
+    uint64_t file_pages;
+    int64_t resident_before, resident_after; /* pages; -1 unknown or untrusted */
+    int64_t majflt, minflt;                  /* page faults of the workers while measured */
+    int64_t device_read_bytes;               /* bytes the workers made the device read */
+    double read_amplification;               /* device_read_bytes / bytes asked for; -1 unknown */
+    int per_process_faults;                  /* faults are the whole process's (no RUSAGE_THREAD) */
 } rb_result;
 
 RBDEF void rb_config_defaults(const rb_config *in, rb_config *out);
@@ -315,10 +332,22 @@ RBDEF int rb_check_file(const char *path, uint64_t need_size, rb_file_info *info
 /* ---- cache control ---- */
 typedef struct rb_residency_info {
     uint64_t pages, resident;
+    uint64_t dirty, writeback;   /* cachestat only; dirty pages cannot be evicted */
     int trusted;           /* 0: the kernel would report every page resident (see below) */
-    const char *method;    /* "mincore" */
+    const char *method;    /* "cachestat" or "mincore" */
 } rb_residency_info;
+
+typedef struct rb_hog {
+    void *mem;
+    uint64_t size;
+    int locked;            /* 0: mlock was refused, but with no swap touched memory stays put */
+} rb_hog;
+
 RBDEF int rb_evict(const char *path, rb_error *err);
+RBDEF int rb_prewarm(const char *path, double fraction, uint64_t seed, rb_error *err);
+RBDEF int rb_hog_take(rb_hog *h, uint64_t size, rb_error *err);
+RBDEF void rb_hog_release(rb_hog *h);
+RBDEF int64_t rb_mem_available(void);
 RBDEF int rb_load(const char *path, rb_error *err);
 RBDEF int rb_drop_caches(rb_error *err);
 RBDEF int rb_residency(const char *path, rb_residency_info *out, rb_error *err);
@@ -403,6 +432,7 @@ RBDEF void rb_env_print(FILE *f, const rb_env *env);
 #include <unistd.h>
 #if defined(RB__LINUX)
 #include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #else
 #include <sys/mount.h>
@@ -965,7 +995,10 @@ RBDEF int rb_evict(const char *path, rb_error *err)
 
 /* The warm case: read the whole file once through the page cache (what `cat f >/dev/null`
    does), so every page is resident if RAM allows. */
-RBDEF int rb_load(const char *path, rb_error *err)
+static int rb__load(const char *path, int sequential, rb_error *err);
+RBDEF int rb_load(const char *path, rb_error *err) { return rb__load(path, 1, err); }
+
+static int rb__load(const char *path, int sequential, rb_error *err)
 {
     size_t len = (size_t)4 << 20;
     unsigned char *buf;
@@ -983,7 +1016,17 @@ RBDEF int rb_load(const char *path, rb_error *err)
         return RB_ENOMEM;
     }
 #if defined(RB__HAS_FADVISE)
-    (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);   /* only a hint: its failure changes nothing */
+    {   /* a hint: SEQUENTIAL reads ahead in large folios; RANDOM reads just what is asked */
+        int e = posix_fadvise(fd, 0, 0, sequential ? POSIX_FADV_SEQUENTIAL : POSIX_FADV_RANDOM);
+        if (e != 0 && !sequential) {
+            rb__seterr(err, RB_ESYS, e, "posix_fadvise", "posix_fadvise(RANDOM) on %s: %s", path, strerror(e));
+            free(buf);
+            close(fd);
+            return RB_ESYS;
+        }
+    }
+#else
+    (void)sequential;
 #endif
     for (;;) {
         ssize_t r = pread(fd, buf, len, (off_t)off);
@@ -1037,10 +1080,35 @@ RBDEF int rb_drop_caches(rb_error *err)
 #endif
 }
 
-/* mincore() says which pages of a mapping are in the page cache, even pages this process
-   never touched. Linux lies to a caller that neither owns the file nor may write it (it
-   reports every page resident, so that mincore cannot spy on other users' access), so that
-   case is marked untrusted instead of printed as a number. */
+/* cachestat() (Linux 6.5+) counts a range's cached, dirty and writeback pages in one call.
+   mincore() says which pages of a mapping are in the page cache, even pages this process
+   never touched. Both refuse to tell a caller that neither owns the file nor may write it:
+   Linux's mincore then reports every page resident (so it cannot be used to spy on other
+   users' access) and newer kernels' cachestat answer EPERM. That case is marked untrusted
+   instead of printed as a number. */
+#if defined(RB__HAS_PROC)
+#ifndef __NR_cachestat
+#define __NR_cachestat 451   /* one number on every architecture (unified syscall table) */
+#endif
+struct rb__cachestat_range { uint64_t off, len; };
+struct rb__cachestat { uint64_t nr_cache, nr_dirty, nr_writeback, nr_evicted, nr_recently_evicted; };
+
+static int rb__cachestat(int fd, rb_residency_info *out)
+{
+    struct rb__cachestat_range r;
+    struct rb__cachestat cs;
+    r.off = 0;
+    r.len = 0;   /* to the end of the file */
+    memset(&cs, 0, sizeof cs);
+    if (syscall(__NR_cachestat, fd, &r, &cs, 0) != 0) return -1;
+    out->resident = cs.nr_cache;
+    out->dirty = cs.nr_dirty;
+    out->writeback = cs.nr_writeback;
+    out->method = "cachestat";
+    return 0;
+}
+#endif
+
 RBDEF int rb_residency(const char *path, rb_residency_info *out, rb_error *err)
 {
     struct stat st;
@@ -1067,6 +1135,10 @@ RBDEF int rb_residency(const char *path, rb_residency_info *out, rb_error *err)
 #endif
     out->pages = ((uint64_t)st.st_size + page - 1) / page;
     if (st.st_size == 0) { close(fd); return RB_OK; }
+#if defined(RB__HAS_PROC)
+    if (rb__cachestat(fd, out) == 0) { close(fd); return RB_OK; }
+    if (errno == EPERM) out->trusted = 0;   /* and mincore would lie: say so, print nothing */
+#endif
     map = (unsigned char *)mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
     close(fd);
     if (map == (unsigned char *)MAP_FAILED) {
@@ -1101,6 +1173,156 @@ RBDEF int rb_residency(const char *path, rb_residency_info *out, rb_error *err)
         return RB_ESYS;
     }
     return RB_OK;
+}
+
+/* --prewarm: load the whole file, then evict a reproducible random (1 - fraction) of its
+   pages with posix_fadvise(DONTNEED), runs of evicted pages coalesced into one call. Loading
+   everything and evicting some takes seconds; loading a random subset page by page would be
+   one random read per page, minutes on a real disk. */
+RBDEF int rb_prewarm(const char *path, double fraction, uint64_t seed, rb_error *err)
+{
+    int rc, fd;
+    struct stat st;
+    uint64_t pages, i, run = 0, page = rb__page_size(), rng[4], cut;
+    rb_residency_info ri;
+    if (fraction >= 1.0 && rb_residency(path, &ri, NULL) == RB_OK && ri.trusted && ri.resident == ri.pages)
+        return RB_OK;   /* already all resident: reading it again would change nothing */
+    if (fraction >= 1.0) return rb_load(path, err);
+    /* Evict first and load with readahead off: the page cache then holds the file in small
+       folios. A large folio (ext4 and xfs make them on readahead) is evicted whole or not at
+       all, so evicting single pages out of one would silently leave them resident. */
+    rc = rb_evict(path, err);
+    if (rc == RB_OK) rc = rb__load(path, 0, err);
+    if (rc != RB_OK) return rc;
+    if (fraction < 0) fraction = 0;
+    fd = open(path, O_RDONLY);
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        rb__seterr(err, RB_ESYS, errno, "open", "cannot open %s: %s", path, strerror(errno));
+        if (fd >= 0) close(fd);
+        return RB_ESYS;
+    }
+    pages = ((uint64_t)st.st_size + page - 1) / page;
+    cut = (uint64_t)(fraction * 4294967296.0);   /* keep page i when its draw < cut */
+    rb__rng_seed(rng, seed, 0x7072657761726dULL);
+    for (i = 0; i <= pages; i++) {
+        int evict = i < pages && (rb__rng_next(rng) >> 32) >= cut;
+        if (evict) { run++; continue; }
+        if (run) {
+#if defined(RB__HAS_FADVISE)
+            int e = posix_fadvise(fd, (off_t)((i - run) * page), (off_t)(run * page), POSIX_FADV_DONTNEED);
+            if (e != 0) {
+                rb__seterr(err, RB_ESYS, e, "posix_fadvise", "posix_fadvise(DONTNEED): %s", strerror(e));
+                close(fd);
+                return RB_ESYS;
+            }
+#else
+            void *m = mmap(NULL, (size_t)(run * page), PROT_READ, MAP_SHARED, fd, (off_t)((i - run) * page));
+            if (m == MAP_FAILED || msync(m, (size_t)(run * page), MS_INVALIDATE) != 0) {
+                rb__seterr(err, RB_ESYS, errno, "msync", "msync(MS_INVALIDATE): %s", strerror(errno));
+                if (m != MAP_FAILED) munmap(m, (size_t)(run * page));
+                close(fd);
+                return RB_ESYS;
+            }
+            munmap(m, (size_t)(run * page));
+#endif
+            run = 0;
+        }
+    }
+    close(fd);
+    return RB_OK;
+}
+
+/* ---- memory pressure ------------------------------------------------------------------
+   A machine with less RAM, made on this one: pin anonymous memory the page cache cannot
+   take back. mlock faults every page in; RLIMIT_MEMLOCK is raised where we may. */
+#if defined(RB__HAS_PROC)
+static long long rb__meminfo(const char *key)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[256];
+    long long v = -1;
+    size_t kl = strlen(key);
+    if (!f) return -1;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, key, kl) == 0 && line[kl] == ':') { v = atoll(line + kl + 1) * 1024; break; }
+    fclose(f);
+    return v;
+}
+#endif
+
+RBDEF int64_t rb_mem_available(void)
+{
+#if defined(RB__HAS_PROC)
+    return rb__meminfo("MemAvailable");
+#else
+    return -1;
+#endif
+}
+
+/* Is there swap? Without it anonymous memory cannot leave RAM, locked or not. */
+static int rb__no_swap(void)
+{
+#if defined(RB__HAS_PROC)
+    return rb__meminfo("SwapTotal") == 0;
+#else
+    return 0;
+#endif
+}
+
+RBDEF int rb_hog_take(rb_hog *h, uint64_t size, rb_error *err)
+{
+    struct rlimit rl;
+    void *m;
+    h->mem = NULL;
+    h->size = 0;
+    h->locked = 0;
+    if (size == 0) return RB_OK;
+    /* Raise the limit where we may; CAP_IPC_LOCK lets mlock past it even where we may not. */
+    if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < size) {
+        struct rlimit want = rl;
+        want.rlim_cur = (rlim_t)size;
+        if (want.rlim_max != RLIM_INFINITY && want.rlim_max < size) want.rlim_max = (rlim_t)size;
+        if (setrlimit(RLIMIT_MEMLOCK, &want) != 0 && rl.rlim_max != RLIM_INFINITY && rl.rlim_max >= size) {
+            want.rlim_max = rl.rlim_max;
+            if (setrlimit(RLIMIT_MEMLOCK, &want) != 0) {}   /* mlock below says whether it mattered */
+        }
+    }
+    m = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) {
+        rb__seterr(err, RB_ENOMEM, errno, "mmap", "cannot map %llu MiB: %s", (unsigned long long)(size >> 20),
+                   strerror(errno));
+        return RB_ENOMEM;
+    }
+    if (mlock(m, (size_t)size) == 0) {
+        h->locked = 1;
+    } else {
+        int e = errno;
+        if (!(e == EPERM || e == ENOMEM) || !rb__no_swap()) {
+            munmap(m, (size_t)size);
+            if (getrlimit(RLIMIT_MEMLOCK, &rl) != 0) rl.rlim_cur = 0;
+            rb__seterr(err, e == EPERM ? RB_EPERM : RB_ENOMEM, e, "mlock",
+                       "cannot lock %llu MiB: %s (RLIMIT_MEMLOCK is %llu KiB: raise it with `ulimit -l`, "
+                       "or hog less)", (unsigned long long)(size >> 20), strerror(e),
+                       (unsigned long long)(rl.rlim_cur == RLIM_INFINITY ? 0 : rl.rlim_cur >> 10));
+            return err ? err->status : RB_ENOMEM;
+        }
+        /* mlock refused (RLIMIT_MEMLOCK) but there is no swap: touched pages stay resident. */
+    }
+    {   /* write every page: mlock faulted them in, but a page only read could be the zero page */
+        size_t pg = rb__page_size(), i;
+        for (i = 0; i < (size_t)size; i += pg) ((volatile unsigned char *)m)[i] = 1;
+    }
+    h->mem = m;
+    h->size = size;
+    return RB_OK;
+}
+
+RBDEF void rb_hog_release(rb_hog *h)
+{
+    if (h->mem && munmap(h->mem, (size_t)h->size) != 0)
+        fprintf(stderr, "readbench: releasing the hog: %s\n", strerror(errno));
+    h->mem = NULL;
+    h->size = 0;
 }
 
 /* ---- aligned madvise ----------------------------------------------------------------
@@ -1498,10 +1720,45 @@ typedef struct rb__run {
     const rb_strategy *s;
     rb_target *t;
     rb__barrier bar;
+    unsigned first_phase; /* 0 with warmup, else 1 */
     unsigned epoch;       /* written by the coordinator only; 0 = warmup, 1..n measured */
-    unsigned end_epoch;   /* workers stop when epoch reaches it */
+    unsigned end_epoch;   /* one past the last phase */
     int failed;           /* a worker could not start or hit a fatal error */
 } rb__run;
+
+/* What made a cell cold, per thread: faults (RUSAGE_THREAD) and the bytes this thread made
+   the device read (/proc/thread-self/io read_bytes, counted when the I/O is submitted, so
+   readahead started by a fault or by MADV_WILLNEED is charged to the thread that caused it). */
+typedef struct rb__acct {
+    int64_t majflt, minflt, read_bytes;
+} rb__acct;
+
+static void rb__acct_sample(rb__acct *a, unsigned index)
+{
+    struct rusage ru;
+    a->majflt = a->minflt = a->read_bytes = -1;
+#if defined(RB__HAS_RUSAGE_THREAD)
+    (void)index;
+    if (getrusage(RUSAGE_THREAD, &ru) == 0) { a->majflt = ru.ru_majflt; a->minflt = ru.ru_minflt; }
+#else
+    /* Only per-process figures here: thread 0 samples them for everyone. */
+    if (index == 0 && getrusage(RUSAGE_SELF, &ru) == 0) { a->majflt = ru.ru_majflt; a->minflt = ru.ru_minflt; }
+    else if (index != 0) a->majflt = a->minflt = 0;
+#endif
+#if defined(RB__HAS_PROC)
+    {
+        char buf[1024], *p;
+        int fd = open("/proc/thread-self/io", O_RDONLY);
+        ssize_t r = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+        if (fd >= 0) close(fd);
+        if (r > 0) {
+            buf[r] = 0;
+            p = strstr(buf, "\nread_bytes:");
+            if (p) a->read_bytes = atoll(p + 12);
+        }
+    }
+#endif
+}
 
 /* Each thread's block is allocated on its own, cache-line aligned: the counters a worker
    bumps on every op never share a line with another worker's. */
@@ -1512,42 +1769,47 @@ typedef struct rb__thread {
     int started;
     int rc;
     char why[200];
+    rb__acct before, after;
     uint64_t iter_ops[RB_MAX_ITERATIONS + 1];
     rb_hist hist;
 } rb__thread;
 
+/* Phases: warmup (0, optional), then iterations 1..n. Every phase starts and ends on the
+   barrier, so the coordinator may evict the cache between two phases with every worker
+   parked (--cache evict-each); within a phase the workers run until the epoch moves on. */
 static void *rb__worker_main(void *arg)
 {
     rb__thread *th = (rb__thread *)arg;
     rb__run *run = th->run;
     rb_worker *w = &th->w;
-    unsigned n = w->t->cfg->reads_per_op;
+    unsigned n = w->t->cfg->reads_per_op, p;
     uint64_t *off = (uint64_t *)malloc(sizeof(uint64_t) * n), t0, t1;
     int (*read_op)(rb_worker *, const uint64_t *, unsigned) = run->s->read_op;
 
     if (!off) { th->rc = RB_ENOMEM; snprintf(th->why, sizeof th->why, "out of memory"); }
     else if (run->s->thread_init) th->rc = run->s->thread_init(w, th->why, sizeof th->why);
     if (th->rc) RB__STORE(&run->failed, 1);
-    rb__barrier_wait(&run->bar);   /* all threads, and the coordinator, start together */
-    if (RB__LOAD(&run->failed)) goto out;
-
-    t0 = rb__now_ns();
-    for (;;) {
-        unsigned e = RB__LOAD(&run->epoch);
-        if (e >= run->end_epoch) break;
-        rb__offsets(w, off, n);
-        if (read_op(w, off, n) != 0) {
-            th->rc = RB_EIO;
-            snprintf(th->why, sizeof th->why, "a read failed fatally (%s)", strerror(w->io_errno));
-            RB__STORE(&run->failed, 1);
-            break;
+    rb__barrier_wait(&run->bar);   /* everyone is ready, or everyone leaves */
+    for (p = run->first_phase; p < run->end_epoch && !RB__LOAD(&run->failed); p++) {
+        rb__barrier_wait(&run->bar);   /* phase start: all threads, and the coordinator */
+        if (p == 1) rb__acct_sample(&th->before, w->index);
+        t0 = rb__now_ns();
+        while (RB__LOAD(&run->epoch) == p) {
+            rb__offsets(w, off, n);
+            if (read_op(w, off, n) != 0) {
+                th->rc = RB_EIO;
+                snprintf(th->why, sizeof th->why, "a read failed fatally (%s)", strerror(w->io_errno));
+                RB__STORE(&run->failed, 1);
+                break;
+            }
+            t1 = rb__now_ns();
+            th->iter_ops[p]++;
+            if (p > 0) rb_hist_record(&th->hist, t1 - t0);
+            t0 = t1;
         }
-        t1 = rb__now_ns();
-        th->iter_ops[e]++;
-        if (e > 0) rb_hist_record(&th->hist, t1 - t0);
-        t0 = t1;
+        if (p + 1 == run->end_epoch) rb__acct_sample(&th->after, w->index);
+        rb__barrier_wait(&run->bar);   /* phase end: nobody reads while the coordinator evicts */
     }
-out:
     if (run->s->thread_fini) run->s->thread_fini(w);
     free(off);
     return NULL;
@@ -1615,18 +1877,44 @@ static void rb__result_reason(rb_result *r, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Evicts the target's file between two phases. The workers are parked on the barrier, but
+   this strategy's own mapping still maps the pages it touched, and the kernel skips mapped
+   pages: MADV_DONTNEED first drops the mapping's page-table entries (the advice set on the
+   mapping stays), then posix_fadvise(DONTNEED) can drop the pages. */
+static int rb__evict_target(rb_target *t, char *why, size_t wl)
+{
+    rb_error e;
+    if (t->map && madvise(t->map, (size_t)t->map_len, MADV_DONTNEED) != 0) {
+        snprintf(why, wl, "madvise(MADV_DONTNEED) before eviction: %s", strerror(errno));
+        return RB_ESYS;
+    }
+    if (rb_evict(t->cfg->path, &e) != RB_OK) {
+        snprintf(why, wl, "%.180s", e.msg);
+        return e.status;
+    }
+    return RB_OK;
+}
+
+static int64_t rb__resident(const char *path)
+{
+    rb_residency_info ri;
+    if (rb_residency(path, &ri, NULL) != RB_OK || !ri.trusted) return -1;
+    return (int64_t)ri.resident;
+}
+
 RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
 {
     rb_config c;
     rb_target t;
     rb__run run;
     rb__thread **th;
-    uint64_t stamp[RB_MAX_ITERATIONS + 2];
+    uint64_t start[RB_MAX_ITERATIONS + 1], stop[RB_MAX_ITERATIONS + 1], t0;
     unsigned i, k, nthreads;
     size_t buf_len;
     char why[200];
-    int rc;
+    int rc, any_acct = 0;
     double sum = 0, sq = 0;
+    rb__acct tot;
 
     rb_config_defaults(cfg, &c);
     memset(res, 0, sizeof *res);
@@ -1636,7 +1924,27 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
     res->pattern = c.pattern;
     res->read_size = c.read_size;
     res->reads_per_op = c.reads_per_op;
+    res->resident_before = res->resident_after = -1;
+    res->majflt = res->minflt = res->device_read_bytes = -1;
+    res->read_amplification = -1;
+#if !defined(RB__HAS_RUSAGE_THREAD)
+    res->per_process_faults = 1;
+#endif
     why[0] = 0;
+
+    /* Cache state for the cell, set before the file is opened or mapped: nothing of ours
+       maps it yet. Time spent here is reported, never measured. */
+    if (c.path && (c.cache != RB_CACHE_KEEP || c.prewarm > 0)) {
+        rb_error e;
+        t0 = rb__now_ns();
+        rc = c.prewarm > 0 ? rb_prewarm(c.path, c.prewarm, c.seed, &e) : rb_evict(c.path, &e);
+        if (rc != RB_OK) {
+            res->status = rc;
+            rb__result_reason(res, "%s", e.msg);
+            return rc;
+        }
+        *(c.prewarm > 0 ? &res->prewarm_seconds : &res->evict_seconds) = (double)(rb__now_ns() - t0) / 1e9;
+    }
 
     rc = rb__target_open(&t, &c, s, why, sizeof why);
     if (rc != RB_OK) {
@@ -1644,6 +1952,8 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
         rb__result_reason(res, "%s", why);
         return rc;
     }
+    res->file_pages = (t.map_len + t.page - 1) / t.page;
+    res->resident_before = rb__resident(c.path);
     nthreads = c.threads;
     buf_len = (size_t)c.read_size * ((s->flags & RB_S_BATCH) ? RB__MIN(c.reads_per_op, 4096u) : 1u);
     th = (rb__thread **)calloc(nthreads, sizeof *th);
@@ -1651,7 +1961,8 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
     run.s = s;
     run.t = &t;
     run.bar.need = nthreads + 1;
-    run.epoch = c.warmup_ns > 0 ? 0 : 1;
+    run.first_phase = c.warmup_ns > 0 ? 0 : 1;
+    run.epoch = run.first_phase;
     run.end_epoch = c.iterations + 1;
     rc = RB_OK;
     for (i = 0; th && i < nthreads; i++) {
@@ -1686,7 +1997,7 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
     for (i = 0; i < nthreads; i++) {
         int e = pthread_create(&th[i]->tid, NULL, rb__worker_main, th[i]);
         if (e != 0) {
-            /* Threads already started wait on the barrier: release them with a failure. */
+            /* The threads already started wait on the barrier: let them through, failed. */
             RB__STORE(&run.failed, 1);
             pthread_mutex_lock(&run.bar.mu);
             run.bar.need = i + 1;
@@ -1699,36 +2010,42 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
     }
     rb__barrier_wait(&run.bar);
 
-    /* The coordinator only sleeps and advances the epoch; the measured time of an iteration
-       is the time between two advances, read here, not a sum of per-op times. */
-    if (!RB__LOAD(&run.failed)) {
-        unsigned e = run.epoch;
-        stamp[e] = rb__now_ns();
-        if (e == 0) {
-            rb__sleep_ns((uint64_t)c.warmup_ns);
-            stamp[1] = rb__now_ns();
-            RB__STORE(&run.epoch, 1u);
+    /* The coordinator sleeps and moves the epoch on. An iteration's time is read here, from
+       the barrier that starts it to the moment it is ended, not summed from per-op times. */
+    for (k = run.first_phase; k < run.end_epoch && !RB__LOAD(&run.failed); k++) {
+        uint64_t until, now, len = k == 0 ? (uint64_t)c.warmup_ns : (uint64_t)c.duration_ns;
+        if (c.cache == RB_CACHE_EVICT_EACH) {
+            t0 = rb__now_ns();
+            if (rb__evict_target(&t, why, sizeof why) != RB_OK) {
+                res->status = RB_ESYS;
+                rb__result_reason(res, "%s", why);
+                RB__STORE(&run.failed, 1);
+            }
+            res->evict_seconds += (double)(rb__now_ns() - t0) / 1e9;
+            if (k == 1) res->resident_before = rb__resident(c.path);
         }
-        for (k = 1; k <= c.iterations; k++) {
-            uint64_t until = stamp[k] + (uint64_t)c.duration_ns, now;
-            /* Sleep in slices so a worker's fatal error ends the cell early. */
-            while ((now = rb__now_ns()) < until && !RB__LOAD(&run.failed))
-                rb__sleep_ns(RB__MIN(until - now, (uint64_t)20000000));
-            stamp[k + 1] = rb__now_ns();
-            RB__STORE(&run.epoch, k + 1);
-        }
-    } else {
-        RB__STORE(&run.epoch, run.end_epoch);
+        rb__barrier_wait(&run.bar);
+        start[k] = rb__now_ns();
+        until = start[k] + len;
+        /* Sleep in slices so that a worker's fatal error ends the cell early. */
+        while ((now = rb__now_ns()) < until && !RB__LOAD(&run.failed))
+            rb__sleep_ns(RB__MIN(until - now, (uint64_t)20000000));
+        stop[k] = rb__now_ns();
+        RB__STORE(&run.epoch, k + 1);
+        rb__barrier_wait(&run.bar);
     }
     for (i = 0; i < nthreads; i++)
         if (th[i]->started) pthread_join(th[i]->tid, NULL);
     pthread_mutex_destroy(&run.bar.mu);
     pthread_cond_destroy(&run.bar.cv);
+    res->resident_after = rb__resident(c.path);
     if (res->status != RB_OK) goto cleanup;
 
     /* Merge after join: nothing was shared while the clock ran. */
+    tot.majflt = tot.minflt = tot.read_bytes = 0;
     for (i = 0; i < nthreads; i++) {
         rb_worker *w = &th[i]->w;
+        const rb__acct *b = &th[i]->before, *a = &th[i]->after;
         if (th[i]->rc && res->status == RB_OK) {
             res->status = th[i]->rc;
             rb__result_reason(res, "thread %u: %s", i, th[i]->why);
@@ -1741,12 +2058,14 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
         res->short_reads += w->short_reads;
         res->verify_mismatches += w->verify_mismatches;
         if (!rc && w->io_errno) rc = w->io_errno;
+        if (b->majflt >= 0 && a->majflt >= 0) { tot.majflt += a->majflt - b->majflt; tot.minflt += a->minflt - b->minflt; any_acct |= 1; }
+        if (b->read_bytes >= 0 && a->read_bytes >= 0) { tot.read_bytes += a->read_bytes - b->read_bytes; any_acct |= 2; }
     }
     if (res->status != RB_OK) goto cleanup;
     res->iterations = c.iterations;
     for (k = 1; k <= c.iterations; k++) {
         uint64_t ops = 0;
-        double ms = (double)(stamp[k + 1] - stamp[k]) / 1e6, v;
+        double ms = (double)(stop[k] - start[k]) / 1e6, v;
         for (i = 0; i < nthreads; i++) ops += th[i]->iter_ops[k];
         v = ms > 0 ? (double)ops / ms : 0;
         res->iter_ops_per_ms[k - 1] = v;
@@ -1760,6 +2079,12 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
         c.iterations > 1 ? sqrt(RB__MAX(0.0, (sq - sum * sum / c.iterations) / (c.iterations - 1))) : 0;
     res->iops = res->ops_per_ms * 1000.0 * c.reads_per_op;
     res->bytes_per_sec = res->iops * (double)c.read_size;
+    if (any_acct & 1) { res->majflt = tot.majflt; res->minflt = tot.minflt; }
+    if (any_acct & 2) {
+        double asked = (double)res->ops * c.reads_per_op * (double)c.read_size;
+        res->device_read_bytes = tot.read_bytes;
+        if (asked > 0 && !(s->flags & RB_S_NOIO)) res->read_amplification = (double)tot.read_bytes / asked;
+    }
 
     /* A number made of failed advice or failed reads is not the number of this strategy. */
     if (res->madvise_failed) {
@@ -1812,19 +2137,6 @@ static long rb__read_long(const char *path)
     char b[64];
     if (rb__read_text(path, b, sizeof b) != 0) return -1;
     return strtol(b, NULL, 10);
-}
-
-static long long rb__meminfo(const char *key)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[256];
-    long long v = -1;
-    size_t kl = strlen(key);
-    if (!f) return -1;
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, key, kl) == 0 && line[kl] == ':') { v = atoll(line + kl + 1) * 1024; break; }
-    fclose(f);
-    return v;
 }
 
 /* The filesystem type from mountinfo (by device number), and the block device behind it:
@@ -2237,6 +2549,48 @@ RBDEF void rb_report_table(FILE *f, const rb_report *r, int md)
             rb__row(f, md, lcells, nl, lw);
         }
     }
+    /* what made each cell warm or cold */
+    {
+        static const char *const head[] = {"strategy", "threads", "read", "resident", "after", "majflt",
+                                           "minflt", "dev MiB", "amplif", "evict s", "prewarm s"};
+        char lc[11][32];
+        const char *lcells[11];
+        int lw[11];
+        unsigned k;
+        fprintf(f, "\n%swhat made it cold: page-cache residency before and after, faults and device reads "
+                   "of the workers while measured%s\n\n", md ? "**" : "", md ? "**" : "");
+        for (k = 0; k < 11; k++) { lcells[k] = head[k]; lw[k] = RB__MAX(9, (int)strlen(head[k])); }
+        for (i = 0; i < r->nstrategies; i++) lw[0] = RB__MAX(lw[0], (int)strlen(r->strategies[i]));
+        rb__row(f, md, lcells, 11, lw);
+        if (md) rb__rule(f, 11);
+        for (k = 0; k < 11; k++) lcells[k] = lc[k];
+        for (i = 0; i < r->count; i++) {
+            const rb_result *x = &r->results[i];
+            double pages = x->file_pages ? (double)x->file_pages : 1;
+            if (x->status != RB_OK) continue;
+            snprintf(lc[0], 32, "%s", x->strategy);
+            snprintf(lc[1], 32, "%u", x->threads);
+            rb_format_size(x->read_size, lc[2], 32);
+            if (x->resident_before >= 0) snprintf(lc[3], 32, "%.1f%%", 100.0 * (double)x->resident_before / pages);
+            else snprintf(lc[3], 32, "?");
+            if (x->resident_after >= 0) snprintf(lc[4], 32, "%.1f%%", 100.0 * (double)x->resident_after / pages);
+            else snprintf(lc[4], 32, "?");
+            if (x->majflt >= 0) {
+                snprintf(lc[5], 32, "%lld%s", (long long)x->majflt, x->per_process_faults ? "*" : "");
+                snprintf(lc[6], 32, "%lld%s", (long long)x->minflt, x->per_process_faults ? "*" : "");
+            } else {
+                snprintf(lc[5], 32, "?");
+                snprintf(lc[6], 32, "?");
+            }
+            if (x->device_read_bytes >= 0) snprintf(lc[7], 32, "%.1f", (double)x->device_read_bytes / 1048576.0);
+            else snprintf(lc[7], 32, "?");
+            if (x->read_amplification >= 0) snprintf(lc[8], 32, "%.2f", x->read_amplification);
+            else snprintf(lc[8], 32, "-");
+            snprintf(lc[9], 32, "%.3f", x->evict_seconds);
+            snprintf(lc[10], 32, "%.2f", x->prewarm_seconds);
+            rb__row(f, md, lcells, 11, lw);
+        }
+    }
     if (notes) {
         fprintf(f, "\n%snot measured%s\n\n", md ? "**" : "", md ? "**" : "");
         for (i = 0; i < r->count; i++) {
@@ -2268,7 +2622,8 @@ RBDEF void rb_report_csv(FILE *f, const rb_report *r)
                "ops_per_ms_stddev,iops,bytes_per_sec,lat_min_ns,lat_mean_ns");
     for (k = 0; k < npct; k++) { rb__pct_label(pct[k], lbl, sizeof lbl); fprintf(f, ",lat_%s_ns", lbl); }
     fprintf(f, ",lat_max_ns,madvise_calls,madvise_failed,io_errors,short_reads,verify_mismatches,"
-               "iterations\n");
+               "iterations,evict_seconds,prewarm_seconds,file_pages,resident_pages_before,"
+               "resident_pages_after,majflt,minflt,device_read_bytes,read_amplification\n");
     for (i = 0; i < r->count; i++) {
         const rb_result *x = &r->results[i];
         int ok = x->status == RB_OK;
@@ -2292,8 +2647,19 @@ RBDEF void rb_report_csv(FILE *f, const rb_report *r)
                     (unsigned long long)x->io_errors, (unsigned long long)x->short_reads,
                     (unsigned long long)x->verify_mismatches);
             for (k = 0; k < x->iterations; k++) fprintf(f, "%s%.6f", k ? ";" : "", x->iter_ops_per_ms[k]);
+            fprintf(f, ",%.6f,%.6f,%llu,", x->evict_seconds, x->prewarm_seconds, (unsigned long long)x->file_pages);
+            if (x->resident_before >= 0) fprintf(f, "%lld", (long long)x->resident_before);
+            fputc(',', f);
+            if (x->resident_after >= 0) fprintf(f, "%lld", (long long)x->resident_after);
+            fputc(',', f);
+            if (x->majflt >= 0) fprintf(f, "%lld,%lld", (long long)x->majflt, (long long)x->minflt);
+            else fputc(',', f);
+            fputc(',', f);
+            if (x->device_read_bytes >= 0) fprintf(f, "%lld", (long long)x->device_read_bytes);
+            fputc(',', f);
+            if (x->read_amplification >= 0) fprintf(f, "%.6f", x->read_amplification);
         } else {
-            fprintf(f, ",,,,,,,");
+            fprintf(f, ",,,,,,,,,,,,,,,,");
         }
         fprintf(f, "\n");
     }
@@ -2437,7 +2803,9 @@ RBDEF void rb_report_json(FILE *f, const rb_report *r)
         fprintf(f, "]");
         if (!ok) {
             fprintf(f, ", \"ops\": null, \"ops_per_ms\": null, \"ops_per_ms_stddev\": null, \"iops\": null, "
-                       "\"bytes_per_sec\": null, \"lat_ns\": null, \"madvise\": null}");
+                       "\"bytes_per_sec\": null, \"lat_ns\": null, \"madvise\": null, \"residency_before\": null, "
+                       "\"residency_after\": null, \"majflt\": null, \"minflt\": null, \"device_read_bytes\": null, "
+                       "\"read_amplification\": null}");
             continue;
         }
         fprintf(f, ", \"ops\": %llu, \"seconds\": ", (unsigned long long)x->ops);
@@ -2466,10 +2834,34 @@ RBDEF void rb_report_json(FILE *f, const rb_report *r)
         fprintf(f, ", \"max\": %llu, \"overflow\": %llu}", (unsigned long long)x->lat.max,
                 (unsigned long long)x->lat.overflow);
         fprintf(f, ", \"madvise\": {\"calls\": %llu, \"failed\": %llu}, \"io_errors\": %llu, "
-                   "\"short_reads\": %llu, \"verify_mismatches\": %llu}",
+                   "\"short_reads\": %llu, \"verify_mismatches\": %llu",
                 (unsigned long long)x->madvise_calls, (unsigned long long)x->madvise_failed,
                 (unsigned long long)x->io_errors, (unsigned long long)x->short_reads,
                 (unsigned long long)x->verify_mismatches);
+        fprintf(f, ", \"evict_seconds\": ");
+        rb__json_num(f, x->evict_seconds);
+        fprintf(f, ", \"prewarm_seconds\": ");
+        rb__json_num(f, x->prewarm_seconds);
+        fprintf(f, ", \"file_pages\": %llu, \"resident_pages_before\": ", (unsigned long long)x->file_pages);
+        rb__json_int_or_null(f, x->resident_before);
+        fprintf(f, ", \"resident_pages_after\": ");
+        rb__json_int_or_null(f, x->resident_after);
+        fprintf(f, ", \"residency_before\": ");
+        if (x->resident_before >= 0 && x->file_pages) rb__json_num(f, (double)x->resident_before / (double)x->file_pages);
+        else fputs("null", f);
+        fprintf(f, ", \"residency_after\": ");
+        if (x->resident_after >= 0 && x->file_pages) rb__json_num(f, (double)x->resident_after / (double)x->file_pages);
+        else fputs("null", f);
+        fprintf(f, ", \"majflt\": ");
+        rb__json_int_or_null(f, x->majflt);
+        fprintf(f, ", \"minflt\": ");
+        rb__json_int_or_null(f, x->minflt);
+        fprintf(f, ", \"faults_per_process\": %s, \"device_read_bytes\": ", x->per_process_faults ? "true" : "false");
+        rb__json_int_or_null(f, x->device_read_bytes);
+        fprintf(f, ", \"read_amplification\": ");
+        if (x->read_amplification >= 0) rb__json_num(f, x->read_amplification);
+        else fputs("null", f);
+        fputc('}', f);
     }
     fprintf(f, "\n ]}\n");
 }

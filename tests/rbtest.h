@@ -51,6 +51,7 @@ void suite_hist(void);
 void suite_setup(void);
 void suite_runner(void);
 void suite_cli(void);
+void suite_cache(void);
 void suite_compile(void);
 
 /* shared helpers (test_main.c) */

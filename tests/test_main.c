@@ -70,6 +70,7 @@ int main(void)
     suite("hist", suite_hist);
     suite("setup", suite_setup);
     suite("runner", suite_runner);
+    suite("cache", suite_cache);
     suite("cli", suite_cli);
     suite("compile", suite_compile);
     if (tmpdir[0]) {

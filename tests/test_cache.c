@@ -1,0 +1,177 @@
+#define _GNU_SOURCE
+#include "readbench.h"
+#include "rbtest.h"
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static rb_result res;
+
+static const char *file_of(const char *name, uint64_t size)
+{
+    const char *p = rbt_path(name);
+    struct stat st;
+    rb_error e;
+    if (stat(p, &st) == 0 && (uint64_t)st.st_size == size) return p;
+    if (rb_setup_file(p, size, 0, 1, NULL, NULL, &e) != RB_OK) {
+        fprintf(stderr, "    setup %s: %s\n", p, e.msg);
+        return NULL;
+    }
+    return p;
+}
+
+static double resident_fraction(const char *p)
+{
+    rb_residency_info ri;
+    if (rb_residency(p, &ri, NULL) != RB_OK || !ri.trusted || !ri.pages) return -1;
+    return (double)ri.resident / (double)ri.pages;
+}
+
+static void prewarm_makes_that_fraction_resident(void)
+{
+    const char *p = file_of("pw.dat", 64u << 20);
+    double f;
+    rb_error e;
+    CHECK(p != NULL);
+    if (!p) return;
+    CHECK(rb_prewarm(p, 0.5, 1, &e) == RB_OK);
+    f = resident_fraction(p);
+    CHECKF(f > 0.48 && f < 0.52, "prewarm 0.5 left %.4f resident", f);
+    CHECK(rb_prewarm(p, 0.9, 1, &e) == RB_OK);
+    f = resident_fraction(p);
+    CHECKF(f > 0.88 && f < 0.92, "prewarm 0.9 left %.4f resident", f);
+    CHECK(rb_prewarm(p, 1.0, 1, &e) == RB_OK);
+    CHECK(resident_fraction(p) == 1.0);
+    CHECK(rb_evict(p, &e) == RB_OK);
+    f = resident_fraction(p);
+    CHECKF(f < 0.001, "evict left %.4f resident", f);
+}
+
+/* The kernel keeps pages that a mapping maps: posix_fadvise(DONTNEED) alone leaves them.
+   readbench's evict-each unmaps (MADV_DONTNEED) its mapping first, and gets them out. */
+static void mapped_pages_survive_fadvise_unless_unmapped(void)
+{
+    const char *p = file_of("mapped.dat", 16u << 20);
+    rb_error e;
+    rb_config c;
+    volatile unsigned char sum = 0;
+    unsigned char *m;
+    size_t i;
+    int fd;
+    double f;
+    CHECK(p != NULL);
+    if (!p) return;
+    fd = open(p, O_RDONLY);
+    m = (unsigned char *)mmap(NULL, 16u << 20, PROT_READ, MAP_SHARED, fd, 0);
+    CHECK(m != MAP_FAILED);
+    if (m == MAP_FAILED) return;
+    for (i = 0; i < (16u << 20); i += 4096) sum += m[i];
+    CHECK(rb_evict(p, &e) == RB_OK);
+    f = resident_fraction(p);
+    CHECKF(f > 0.99, "mapped pages were evicted (%.3f resident): the kernel changed?", f);
+    CHECK(munmap(m, 16u << 20) == 0);
+    close(fd);
+    CHECK(rb_evict(p, &e) == RB_OK);
+    CHECK(resident_fraction(p) < 0.01);
+
+    /* through the runner: mmap touches pages in the warmup; evict-each must still get them out */
+    memset(&c, 0, sizeof c);
+    c.path = p;
+    c.threads = 1;
+    c.warmup_ns = 30000000;
+    c.duration_ns = 20000000;
+    c.iterations = 2;
+    c.cache = RB_CACHE_EVICT_EACH;
+    CHECK(rb_run(&c, rb_strategy_find("mmap"), &res) == RB_OK);
+    CHECKF(res.resident_before >= 0 && res.resident_before <= 16, "%lld pages resident after evict-each",
+           (long long)res.resident_before);
+    CHECK(res.evict_seconds > 0);
+    c.cache = RB_CACHE_EVICT;
+    c.warmup_ns = RB_NONE;
+    CHECK(rb_run(&c, rb_strategy_find("pread"), &res) == RB_OK);
+    CHECK(res.resident_before >= 0 && res.resident_before <= 16);
+    CHECK(res.resident_after > res.resident_before);
+}
+
+static long vm_locked_kb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long v = -1;
+    if (!f) return -1;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "VmLck:", 6) == 0) v = atol(line + 6);
+    fclose(f);
+    return v;
+}
+
+static void hog_pins_what_it_says(void)
+{
+    rb_hog h;
+    rb_error e;
+    long before = vm_locked_kb(), during;
+    if (before < 0) SKIP("no /proc/self/status VmLck here");
+    if (rb_hog_take(&h, 64u << 20, &e) != RB_OK) {
+        if (!rbt_is_root()) SKIP(e.msg);   /* RLIMIT_MEMLOCK too low for a user */
+        CHECKF(0, "%s", e.msg);
+        return;
+    }
+    during = vm_locked_kb();
+    if (h.locked) CHECKF(during - before == 64 * 1024, "VmLck went from %ld to %ld kB", before, during);
+    else fprintf(stderr, "    mlock refused (RLIMIT_MEMLOCK), no swap: the hog is touched, not locked\n");
+    rb_hog_release(&h);
+    CHECK(vm_locked_kb() == before);
+    CHECK(h.mem == NULL && h.size == 0);
+}
+
+/* NORMAL mappings read around every cold fault (read_ahead_kb, 8 MiB here); RANDOM reads
+   what was touched. The device bytes the workers caused say so. */
+static void amplification_normal_vs_random(void)
+{
+    const char *p;
+    rb_config c;
+    struct stat st;
+    double normal, random;
+    if (stat("/proc/thread-self/io", &st) != 0) SKIP("no /proc/thread-self/io: no device byte counts");
+    p = file_of("amp.dat", 512u << 20);
+    CHECK(p != NULL);
+    if (!p) return;
+    memset(&c, 0, sizeof c);
+    c.path = p;
+    c.threads = 1;
+    c.warmup_ns = RB_NONE;
+    c.duration_ns = 60000000;
+    c.iterations = 1;
+    c.read_size = 16384;
+    c.reads_per_op = 1;
+    c.align = 4096;
+    c.cache = RB_CACHE_EVICT_EACH;
+    CHECK(rb_run(&c, rb_strategy_find("mmap"), &res) == RB_OK);
+    normal = res.read_amplification;
+    if (res.device_read_bytes == 0) SKIP("no device reads counted: the file is not on a block device (tmpfs?)");
+    CHECK(rb_run(&c, rb_strategy_find("mmap-random"), &res) == RB_OK);
+    random = res.read_amplification;
+    fprintf(stderr, "    amplification: mmap %.1f, mmap-random %.2f (majflt %lld)\n", normal, random,
+            (long long)res.majflt);
+    CHECKF(normal > 20, "mmap NORMAL amplification %.2f", normal);
+    CHECKF(random > 0.9 && random < 1.5, "mmap-random amplification %.2f", random);
+    CHECK(res.majflt > 0);
+}
+
+static void drop_caches_needs_root(void)
+{
+    rb_error e;
+    int rc = rb_drop_caches(&e);
+    if (rbt_is_root()) CHECKF(rc == RB_OK || rc == RB_EPERM, "%s", e.msg);   /* a container may refuse root */
+    else CHECK(rc == RB_EPERM && strstr(e.msg, "root") != NULL);
+}
+
+void suite_cache(void)
+{
+    RUN(prewarm_makes_that_fraction_resident);
+    RUN(mapped_pages_survive_fadvise_unless_unmapped);
+    RUN(hog_pins_what_it_says);
+    RUN(amplification_normal_vs_random);
+    RUN(drop_caches_needs_root);
+}
