@@ -1293,6 +1293,13 @@ RBDEF int rb_hog_take(rb_hog *h, uint64_t size, rb_error *err)
                    strerror(errno));
         return RB_ENOMEM;
     }
+#if defined(MADV_HUGEPAGE) && defined(RB__HAS_PROC)
+    /* Huge pages make pinning 20 GiB take seconds instead of a minute of 4 KiB faults. Only
+       a speed-up: where THP is off this fails and the hog is the same, just slower to take. */
+    if (madvise(m, (size_t)size, MADV_HUGEPAGE) != 0 && errno != EINVAL)
+        fprintf(stderr, "readbench: hog: madvise(MADV_HUGEPAGE): %s (continuing with small pages)\n",
+                strerror(errno));
+#endif
     if (mlock(m, (size_t)size) == 0) {
         h->locked = 1;
     } else {
@@ -2434,6 +2441,7 @@ static void rb__cell_text(const rb_result *x, char *buf, size_t len)
     if (!x) snprintf(buf, len, "-");
     else if (x->status == RB_UNSUPPORTED) snprintf(buf, len, "n/a");
     else if (x->status != RB_OK) snprintf(buf, len, "error");
+    else if (x->ops_per_ms < 1) snprintf(buf, len, "%.3g", x->ops_per_ms);   /* cold cells: 0.0041, not 0.00 */
     else snprintf(buf, len, "%.2f", x->ops_per_ms);
 }
 
