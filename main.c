@@ -36,7 +36,11 @@ static const char *usage =
     "  --scenario S            warm, pressure, half-cold, cold or sequential-cold (the Lucene cases; prints what it sets)\n"
     "\nother commands:\n"
     "  readbench residency FILE   how much of FILE is in the page cache\n"
-    "  readbench hog SIZE         pin SIZE of memory until Ctrl-C\n";
+    "  readbench hog SIZE         pin SIZE of memory until Ctrl-C\n"
+    "  readbench prefetch FILE [--threads N] [--ops N] [--policies LIST] [--advice random|normal]\n"
+    "                             [--format table|json] [--output FILE]\n"
+    "                             the prefetch-overhead experiment (Lucene's PrefetchBench) per policy:\n"
+    "                             always, backoff, backoff-nomincore, adaptive\n";
 
 static int bad(const char *fmt, const char *arg)
 {
@@ -117,9 +121,13 @@ static int drop(const char *path)
     }
     if (path && rb_residency(path, &ri, &err) == RB_OK) {
         if (!ri.trusted) printf("%s: evicted; residency cannot be trusted (not owner, not writable)\n", path);
-        else printf("%s: evicted; %llu of %llu pages still cached%s\n", path,
-                    (unsigned long long)ri.resident, (unsigned long long)ri.pages,
-                    ri.resident ? " (mapped by another process, or dirty)" : "");
+        else if (!ri.resident) printf("%s: evicted; 0 of %llu pages cached\n", path, (unsigned long long)ri.pages);
+        else if (ri.dirty || ri.writeback)
+            printf("%s: evicted; %llu of %llu pages still cached: %llu dirty and %llu under writeback cannot be "
+                   "dropped until written\n", path, (unsigned long long)ri.resident, (unsigned long long)ri.pages,
+                   (unsigned long long)ri.dirty, (unsigned long long)ri.writeback);
+        else printf("%s: evicted; %llu of %llu pages still cached: pages some process maps are never evicted "
+                    "(check with lsof/fuser)\n", path, (unsigned long long)ri.resident, (unsigned long long)ri.pages);
     } else if (!path) {
         printf("dropped the page cache\n");
     }
@@ -436,6 +444,78 @@ static int run(opts *o, int main_job)
     return failed ? 1 : 0;
 }
 
+/* readbench prefetch FILE: each policy, data not cached then fitting in the cache. */
+static int prefetch_cmd(int argc, char **argv)
+{
+    rb_pfx_config c;
+    rb_pfx_result r[2 * RB_PF_COUNT];
+    int pol[RB_PF_COUNT], npol = 0, i, json = 0, failed = 0;
+    unsigned n = 0, k;
+    const char *out_path = NULL;
+    FILE *out = stdout;
+    rb_file_info info;
+    rb_error err;
+    rb_env env;
+    memset(&c, 0, sizeof c);
+    for (i = 2; i < argc; i++) {
+        const char *v;
+        unsigned u[1], m;
+        if ((v = optval(argc, argv, &i, "--threads"))) {
+            if (rb_parse_uint_list(v, u, 1, &m) || !u[0] || u[0] > 1024) return bad("--threads must be 1..1024: '%s'", v);
+            c.threads = u[0];
+        } else if ((v = optval(argc, argv, &i, "--ops"))) {
+            if (rb_parse_uint_list(v, u, 1, &m) || !u[0]) return bad("--ops must be a positive count: '%s'", v);
+            c.ops = u[0];
+        } else if ((v = optval(argc, argv, &i, "--policies"))) {
+            char copy[256], *tok, *save = NULL;
+            snprintf(copy, sizeof copy, "%s", v);
+            for (tok = strtok_r(copy, ",", &save); tok && npol < RB_PF_COUNT; tok = strtok_r(NULL, ",", &save))
+                if ((pol[npol++] = rb_prefetch_policy_find(tok)) < 0) return bad("unknown policy '%s'", tok);
+            if (!npol) return bad("malformed policy list '%s'", v);
+        } else if ((v = optval(argc, argv, &i, "--advice"))) {
+            if (!strcmp(v, "normal")) c.normal_mapping = 1;
+            else if (strcmp(v, "random")) return bad("--advice must be random or normal, not '%s'", v);
+        } else if ((v = optval(argc, argv, &i, "--format"))) {
+            if (!strcmp(v, "json")) json = 1;
+            else if (strcmp(v, "table")) return bad("--format must be table or json, not '%s'", v);
+        } else if ((v = optval(argc, argv, &i, "--output"))) {
+            out_path = v;
+        } else if (argv[i][0] == '-') {
+            return bad("unknown option '%s'", argv[i]);
+        } else if (!c.path) {
+            c.path = argv[i];
+        } else {
+            return bad("unexpected argument '%s'", argv[i]);
+        }
+    }
+    if (!c.path) return bad("prefetch needs FILE%s", "");
+    if (rb_check_file(c.path, 1 << 20, &info, &err) != RB_OK) {
+        fprintf(stderr, "readbench: %s; create it with: readbench setup %s 4g\n", err.msg, c.path);
+        return 2;
+    }
+    if (!npol) for (npol = 0; npol < RB_PF_COUNT; npol++) pol[npol] = npol;
+    if (out_path && !(out = fopen(out_path, "w"))) {
+        fprintf(stderr, "readbench: cannot write %s: %s\n", out_path, strerror(errno));
+        return 1;
+    }
+    rb_env_collect(&env, c.path);
+    rb_env_print(stderr, &env);
+    for (i = 0; i < npol; i++)
+        for (k = 0; k < 2; k++) {
+            rb_pfx_result *x = &r[n++];
+            fprintf(stderr, "%-18s %-11s ... ", rb_prefetch_policy_name(pol[i]), k ? "fits" : "not cached");
+            rb_prefetch_experiment(&c, pol[i], (int)k, x);
+            if (x->status != RB_OK) { failed++; fprintf(stderr, "ERROR: %s\n", x->reason); }
+            else fprintf(stderr, "p50 %llu ns with, %llu ns without (%.1f s; %s %.2f s)\n",
+                         (unsigned long long)rb_hist_percentile(&x->with, 50),
+                         (unsigned long long)rb_hist_percentile(&x->without, 50), x->seconds,
+                         k ? "prewarm" : "evict", x->prepare_seconds);
+        }
+    rb_report_prefetch(out, r, n, json, &env);
+    if (out != stdout && fclose(out) != 0) { perror("readbench: close output"); return 1; }
+    return failed ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     opts o;
@@ -467,6 +547,7 @@ int main(int argc, char **argv)
         if (argc > 3) return bad("unexpected argument '%s'", argv[3]);
         return list(argc > 2 ? argv[2] : NULL);
     }
+    if (cmd && !strcmp(cmd, "prefetch")) return prefetch_cmd(argc, argv);
     if (cmd && !strcmp(cmd, "residency")) {
         rb_residency_info ri;
         rb_error err;

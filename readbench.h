@@ -217,6 +217,75 @@ RBDEF uint64_t rb_hist_percentile(const rb_hist *h, double pct);
 RBDEF unsigned rb_hist_index(uint64_t ns);
 RBDEF uint64_t rb_hist_bucket_value(unsigned index);
 
+/* ---- prefetch policies ----
+   rb_prefetch() hints one range of a mapping with MADV_WILLNEED (page-aligned, clamped),
+   gated by a policy. Lucene's power-of-two backoff saves the syscall when data is hot but,
+   with a counter that climbs on every hit, skips the hints that mattered when most reads hit
+   and some miss. "adaptive" keeps a per-reader estimate of the miss rate instead: see
+   rb_prefetch() in the implementation for the full reasoning. */
+enum {
+    RB_PF_ALWAYS = 0,           /* advise on every call */
+    RB_PF_BACKOFF = 1,          /* Lucene: power-of-two skip, then mincore gate, reset on a miss */
+    RB_PF_BACKOFF_NOMINCORE = 2,/* the power-of-two skip alone (never resets) */
+    RB_PF_ADAPTIVE = 3,         /* per-reader miss-rate estimate from sampled residency checks */
+    RB_PF_COUNT = 4
+};
+
+typedef struct rb_prefetch_stats {
+    uint64_t calls, skips, mincore_calls, advises, failed;
+} rb_prefetch_stats;
+
+/* 1: every page of [addr, addr + len) is resident; 0: some page is not; -1: could not tell.
+   The default asks mincore(); tests pass a fake to drive the policies. */
+typedef int (*rb_resident_fn)(void *ctx, const unsigned char *addr, size_t len);
+
+typedef struct rb_prefetcher {
+    int policy;
+    unsigned char *map;
+    uint64_t map_len;
+    size_t page;
+    uint64_t *counter;          /* backoff: shared by every reader of one input (Lucene's clones) */
+    uint64_t own_counter;       /* used when no shared counter is given */
+    int trust_mincore;          /* 0: mincore would say "all resident" regardless (see rb_residency) */
+    rb_resident_fn resident;
+    void *resident_ctx;
+    unsigned est;               /* adaptive: miss-rate estimate in 1/1024ths */
+    unsigned gap, countdown;    /* adaptive: calls between residency samples */
+    int last_errno;
+    rb_prefetch_stats st;
+} rb_prefetcher;
+
+RBDEF void rb_prefetcher_init(rb_prefetcher *p, int policy, void *map, uint64_t map_len,
+                              uint64_t *shared_counter);
+RBDEF int rb_prefetch(rb_prefetcher *p, uint64_t off, uint64_t len);
+RBDEF const char *rb_prefetch_policy_name(int policy);
+RBDEF int rb_prefetch_policy_find(const char *name);
+
+/* The prefetch-overhead experiment (Lucene's PrefetchBench): per op, 3 random 16-byte reads
+   from clones of one input; even ops hint all 3 through the policy first, odd ops do not;
+   `ops` ops per thread. fits: a 16 MiB slice, read into the cache first; else the whole
+   file, evicted first. Latency of ops with and without prefetch go to separate histograms. */
+typedef struct rb_pfx_config {
+    const char *path;
+    unsigned threads;       /* 0: 1 (Lucene's concurrent variant used 10) */
+    unsigned ops;           /* per thread; 0: 100000 */
+    uint64_t slice;         /* the "fits" slice; 0: 16 MiB */
+    int normal_mapping;     /* 0: the mapping is MADV_RANDOM (see rb_prefetch_experiment) */
+    uint64_t seed;
+} rb_pfx_config;
+
+typedef struct rb_pfx_result {
+    int policy, fits;
+    unsigned threads, ops;
+    int status;
+    char reason[200];
+    double seconds, prepare_seconds;   /* prepare (prewarm or evict) is never measured */
+    rb_hist with, without;             /* per-op latency, ns */
+    rb_prefetch_stats st;
+} rb_pfx_result;
+
+RBDEF int rb_prefetch_experiment(const rb_pfx_config *c, int policy, int fits, rb_pfx_result *out);
+
 /* ---- strategies ---- */
 typedef struct rb_strategy rb_strategy;
 
@@ -230,6 +299,8 @@ typedef struct rb_target {
     uint64_t map_len;
     uint64_t size;          /* readable bytes: offsets stay below */
     size_t page;
+    int mincore_trusted;    /* this user owns or may write the file: mincore tells the truth */
+    uint64_t prefetch_counter;  /* the backoff counter every thread of this cell shares */
     void *user;             /* free for a custom strategy */
 } rb_target;
 
@@ -249,6 +320,7 @@ typedef struct rb_worker {
     int io_errno;           /* errno of the first failed read */
     uint64_t sink;          /* keeps the compiler from discarding what was read */
     unsigned char *expect;  /* verify scratch */
+    rb_prefetcher pf;       /* the prefetch-policy strategies' per-thread prefetcher */
     void *user;
 } rb_worker;
 
@@ -298,6 +370,7 @@ typedef struct rb_result {
     double ops_per_ms, ops_per_ms_stddev, iops, bytes_per_sec;
     uint64_t madvise_calls, madvise_failed;
     int madvise_errno;
+    rb_prefetch_stats prefetch;  /* the policy strategies' counters, all threads */
     uint64_t io_errors, short_reads, verify_mismatches;
     rb_hist lat;                 /* per-op latency, ns, all threads */
     /* how cold the cell really was; -1 where this OS gives no such figure */
@@ -393,6 +466,7 @@ RBDEF void rb_report_csv(FILE *f, const rb_report *r);
 RBDEF void rb_report_json(FILE *f, const rb_report *r);
 RBDEF void rb_json_string(FILE *f, const char *s);
 RBDEF void rb_env_print(FILE *f, const rb_env *env);
+RBDEF void rb_report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int json, const rb_env *env);
 
 #ifdef __cplusplus
 }
@@ -1342,7 +1416,7 @@ RBDEF int rb_page_range(uint64_t off, uint64_t len, uint64_t page, uint64_t map_
     uint64_t s = off & ~(page - 1), e = off + len;
     *start = s;
     *alen = 0;
-    if (len == 0 || s >= map_len) return 0;
+    if (len == 0 || off >= map_len) return 0;   /* nothing of the range is mapped */
     if (e > map_len || e < off) e = map_len;
     *alen = e - s;
     return 1;
@@ -1358,6 +1432,139 @@ RBDEF int rb_worker_advise(rb_worker *w, uint64_t off, uint64_t len, int advice)
         return -1;
     }
     return 0;
+}
+
+/* ---- prefetch policies ---------------------------------------------------------------
+   always: every call is a madvise(WILLNEED), about 1 us even when every page is cached.
+
+   backoff (Lucene's MemorySegmentIndexInput.prefetch, exactly): a counter shared by every
+   clone of the input; when its value before the increment is neither 0 nor a power of two,
+   skip; otherwise ask mincore whether the range is resident and, only if some page is not,
+   reset the counter to 0 and advise. When everything is hot it checks at calls 1, 2, 4, 8,
+   ... and costs almost nothing; when everything is cold every check misses and it advises
+   about every other call. In between it fails: each hit lets the counter climb, so after a
+   run of hits the next hundreds of calls are skipped unchecked, and the misses among them
+   get no hint and fault synchronously, one at a time.
+
+   adaptive (ours): the question a hint answers is "is this range likely to miss?", so keep
+   an estimate of exactly that, per reader: an exponentially weighted miss rate (weight 1/8),
+   updated only on sampled calls, where mincore checks the range (and a miss found there is
+   advised). Between samples the decision is the estimate's: at or above 1/64 (1.6%), advise
+   every call and sample every 8th call to keep learning; below it, skip, sampling after 1,
+   2, 4, ... up to 64 calls, back to 1 on a miss. The threshold is a cost ratio: a needless
+   hint costs about 1 us, a missed one a synchronous device read of 50-200 us, so hinting
+   pays from a miss rate of about 1%. Hot, it costs one mincore per 64 calls; at any miss
+   rate that matters it hints every read like always, for one extra mincore per 8 calls. The
+   estimate is per reader (no shared line to bounce between threads) and a change of regime
+   shows within a few dozen samples. Where mincore cannot be trusted (it reports everything
+   resident to a user who neither owns nor may write the file) it degrades to always. */
+#define RB__PF_THRESHOLD 16u    /* 1/64 in 1/1024ths */
+#define RB__PF_HOT_GAP 64u
+#define RB__PF_COLD_GAP 8u
+
+static const char *const rb__pf_names[RB_PF_COUNT] = {"always", "backoff", "backoff-nomincore", "adaptive"};
+
+RBDEF const char *rb_prefetch_policy_name(int policy)
+{
+    return policy >= 0 && policy < RB_PF_COUNT ? rb__pf_names[policy] : "?";
+}
+
+RBDEF int rb_prefetch_policy_find(const char *name)
+{
+    int i;
+    for (i = 0; i < RB_PF_COUNT; i++)
+        if (strcmp(rb__pf_names[i], name) == 0) return i;
+    return -1;
+}
+
+static int rb__mincore_resident(void *ctx, const unsigned char *addr, size_t len)
+{
+    unsigned char vec[64];
+    size_t page = (size_t)(uintptr_t)ctx, done = 0;
+    while (done < len) {
+        size_t n = RB__MIN(len - done, sizeof vec * page), i;
+#if defined(RB__APPLE)
+        if (mincore((void *)(addr + done), n, (char *)vec) != 0) return -1;
+#else
+        if (mincore((void *)(addr + done), n, vec) != 0) return -1;
+#endif
+        for (i = 0; i < (n + page - 1) / page; i++)
+            if (!(vec[i] & 1u)) return 0;
+        done += n;
+    }
+    return 1;
+}
+
+RBDEF void rb_prefetcher_init(rb_prefetcher *p, int policy, void *map, uint64_t map_len,
+                              uint64_t *shared_counter)
+{
+    memset(p, 0, sizeof *p);
+    p->policy = policy;
+    p->map = (unsigned char *)map;
+    p->map_len = map_len;
+    p->page = rb__page_size();
+    p->counter = shared_counter ? shared_counter : &p->own_counter;
+    p->trust_mincore = 1;
+    p->resident = rb__mincore_resident;
+    p->resident_ctx = (void *)(uintptr_t)p->page;
+    p->est = 1024;   /* assume cold until a sample says otherwise: a wrong hint is the cheap mistake */
+    p->gap = RB__PF_COLD_GAP;
+    p->countdown = 0;
+}
+
+static int rb__pf_advise(rb_prefetcher *p, uint64_t start, uint64_t alen)
+{
+    p->st.advises++;
+    if (madvise(p->map + start, (size_t)alen, MADV_WILLNEED) != 0) {
+        if (p->st.failed++ == 0) p->last_errno = errno;
+        return -1;
+    }
+    return 1;
+}
+
+/* 1: advised, 0: skipped, -1: the advice (or the residency check) failed. */
+RBDEF int rb_prefetch(rb_prefetcher *p, uint64_t off, uint64_t len)
+{
+    uint64_t start, alen, c;
+    int r;
+    p->st.calls++;
+    if (!rb_page_range(off, len, p->page, p->map_len, &start, &alen)) { p->st.skips++; return 0; }
+    switch (p->policy) {
+    case RB_PF_BACKOFF:
+    case RB_PF_BACKOFF_NOMINCORE:
+        /* Lucene's counter is a plain shared field, racy on purpose; relaxed atomics keep
+           those semantics (an update may be lost) without a data race. */
+        c = __atomic_load_n(p->counter, __ATOMIC_RELAXED);
+        __atomic_store_n(p->counter, c + 1, __ATOMIC_RELAXED);
+        if (c != 0 && (c & (c - 1)) != 0) { p->st.skips++; return 0; }
+        if (p->policy == RB_PF_BACKOFF) {
+            p->st.mincore_calls++;
+            r = p->resident(p->resident_ctx, p->map + start, (size_t)alen);
+            if (r < 0) { if (p->st.failed++ == 0) p->last_errno = errno; return -1; }
+            if (r == 1) { p->st.skips++; return 0; }
+            __atomic_store_n(p->counter, 0, __ATOMIC_RELAXED);
+        }
+        return rb__pf_advise(p, start, alen);
+    case RB_PF_ADAPTIVE:
+        if (!p->trust_mincore) return rb__pf_advise(p, start, alen);
+        if (p->countdown > 0) {
+            p->countdown--;
+            if (p->est >= RB__PF_THRESHOLD) return rb__pf_advise(p, start, alen);
+            p->st.skips++;
+            return 0;
+        }
+        p->st.mincore_calls++;
+        r = p->resident(p->resident_ctx, p->map + start, (size_t)alen);
+        if (r < 0) { if (p->st.failed++ == 0) p->last_errno = errno; return rb__pf_advise(p, start, alen); }
+        p->est = r == 0 ? p->est + (1024u - p->est) / 8u : p->est - p->est / 8u;
+        if (p->est >= RB__PF_THRESHOLD) p->gap = RB__PF_COLD_GAP;
+        else p->gap = r == 0 ? 1u : RB__MIN(p->gap * 2u, RB__PF_HOT_GAP);
+        p->countdown = p->gap - 1;
+        if (r == 1) { p->st.skips++; return 0; }
+        return rb__pf_advise(p, start, alen);
+    default:
+        return rb__pf_advise(p, start, alen);
+    }
 }
 
 /* --verify: compare what was read with what setup wrote there. */
@@ -1400,6 +1607,11 @@ static int rb__open_mmap(rb_target *t, char *why, size_t wl)
         return RB_ESYS;
     }
     t->map = (unsigned char *)m;
+    {   /* the rule Linux applies before mincore tells the truth (see rb_residency) */
+        struct stat st;
+        t->mincore_trusted = fstat(t->fd, &st) == 0 &&
+                             (st.st_uid == geteuid() || geteuid() == 0 || access(t->cfg->path, W_OK) == 0);
+    }
     if (t->s->arg != MADV_NORMAL && madvise(m, (size_t)t->map_len, t->s->arg) != 0) {
         snprintf(why, wl, "madvise(%s) on the whole mapping: %s",
                  t->s->arg == MADV_RANDOM ? "MADV_RANDOM" : "MADV_SEQUENTIAL", strerror(errno));
@@ -1429,6 +1641,30 @@ static int rb__op_mmap_willneed(rb_worker *w, const uint64_t *off, unsigned n)
     uint64_t rs = w->t->cfg->read_size;
     unsigned i;
     for (i = 0; i < n; i++) rb_worker_advise(w, off[i], rs, MADV_WILLNEED);
+    return rb__op_mmap(w, off, n);
+}
+
+/* The policy rows: every read of the op is hinted through this thread's prefetcher (which
+   shares the backoff counter with the cell's other threads, as Lucene's clones do), then
+   all are read. The row's name says the policy: the open's arg is the mapping's advice. */
+static int rb__thread_prefetcher(rb_worker *w, char *why, size_t wl)
+{
+    const char *name = w->t->s->name, *pol = strrchr(name, '-');
+    int policy = pol ? rb_prefetch_policy_find(pol + 1) : -1;
+    if (policy < 0) {
+        snprintf(why, wl, "no prefetch policy in the strategy name %s", name);
+        return RB_EINVAL;
+    }
+    rb_prefetcher_init(&w->pf, policy, w->t->map, w->t->map_len, &w->t->prefetch_counter);
+    w->pf.trust_mincore = w->t->mincore_trusted;
+    return RB_OK;
+}
+
+static int rb__op_mmap_policy(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    uint64_t rs = w->t->cfg->read_size;
+    unsigned i;
+    for (i = 0; i < n; i++) rb_prefetch(&w->pf, off[i], rs);
     return rb__op_mmap(w, off, n);
 }
 
@@ -1668,6 +1904,14 @@ static const rb_strategy rb__strategy_table[] = {
      RB_S_MMAP, MADV_NORMAL, rb__open_mmap, NULL, rb__op_mmap_willneed, NULL, rb__close_target},
     {"mmap-random-willneed", "MADV_RANDOM mapping; page-aligned MADV_WILLNEED for every read, then the reads",
      RB_S_MMAP, MADV_RANDOM, rb__open_mmap, NULL, rb__op_mmap_willneed, NULL, rb__close_target},
+    {"mmap-backoff", "NORMAL mapping; WILLNEED through Lucene's power-of-two backoff with the mincore gate",
+     RB_S_MMAP, MADV_NORMAL, rb__open_mmap, rb__thread_prefetcher, rb__op_mmap_policy, NULL, rb__close_target},
+    {"mmap-random-backoff", "MADV_RANDOM mapping; WILLNEED through Lucene's power-of-two backoff",
+     RB_S_MMAP, MADV_RANDOM, rb__open_mmap, rb__thread_prefetcher, rb__op_mmap_policy, NULL, rb__close_target},
+    {"mmap-adaptive", "NORMAL mapping; WILLNEED when this thread's estimated miss rate says it pays",
+     RB_S_MMAP, MADV_NORMAL, rb__open_mmap, rb__thread_prefetcher, rb__op_mmap_policy, NULL, rb__close_target},
+    {"mmap-random-adaptive", "MADV_RANDOM mapping; WILLNEED when the estimated miss rate says it pays",
+     RB_S_MMAP, MADV_RANDOM, rb__open_mmap, rb__thread_prefetcher, rb__op_mmap_policy, NULL, rb__close_target},
     {"pread", "pread(2) into the thread's buffer, one shared descriptor",
      0, 0, rb__open_pread, NULL, rb__op_pread, NULL, rb__close_target},
     {"read", "lseek + read on a per-thread descriptor (fio's sync engine)",
@@ -2058,9 +2302,14 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
             rb__result_reason(res, "thread %u: %s", i, th[i]->why);
         }
         rb_hist_merge(&res->lat, &th[i]->hist);
-        res->madvise_calls += w->madvise_calls;
-        res->madvise_failed += w->madvise_failed;
-        if (!res->madvise_errno) res->madvise_errno = w->madvise_errno;
+        res->madvise_calls += w->madvise_calls + w->pf.st.advises;
+        res->madvise_failed += w->madvise_failed + w->pf.st.failed;
+        if (!res->madvise_errno) res->madvise_errno = w->madvise_errno ? w->madvise_errno : w->pf.last_errno;
+        res->prefetch.calls += w->pf.st.calls;
+        res->prefetch.skips += w->pf.st.skips;
+        res->prefetch.mincore_calls += w->pf.st.mincore_calls;
+        res->prefetch.advises += w->pf.st.advises;
+        res->prefetch.failed += w->pf.st.failed;
         res->io_errors += w->io_errors;
         res->short_reads += w->short_reads;
         res->verify_mismatches += w->verify_mismatches;
@@ -2120,6 +2369,182 @@ cleanup:
     free(th);
     if (s->close) s->close(&t);
     return res->status;
+}
+
+/* ---- the prefetch-overhead experiment --------------------------------------------------
+   The mapping is MADV_RANDOM unless asked otherwise: Lucene read a 100 GB file with 128 KiB
+   readahead; with a 4 GiB file and an 8 MiB read_ahead_kb, NORMAL read-around would cache
+   the whole file within a few hundred faults and the "does not fit" case would turn warm. */
+typedef struct rb__pfx_thread {
+    pthread_t tid;
+    rb__barrier *bar;
+    const rb_pfx_config *c;
+    unsigned index;
+    int started;
+    unsigned char *map;
+    uint64_t len;
+    rb_prefetcher pf;
+    rb_hist with, without;
+    uint64_t sink;
+} rb__pfx_thread;
+
+static void *rb__pfx_main(void *arg)
+{
+    rb__pfx_thread *th = (rb__pfx_thread *)arg;
+    uint64_t rng[4], off[3];
+    unsigned char b[3][16];
+    unsigned it, j;
+    rb__rng_seed(rng, th->c->seed, 1000 + th->index);
+    rb__barrier_wait(th->bar);
+    for (it = 0; it < th->c->ops; it++) {
+        int prefetch = (it & 1u) == 0;
+        uint64_t t0 = rb__now_ns(), t1;
+        for (j = 0; j < 3; j++) {
+            off[j] = rb__below(rng, th->len - 16);
+            if (prefetch) rb_prefetch(&th->pf, off[j], 1);
+        }
+        for (j = 0; j < 3; j++) {
+            memcpy(b[j], th->map + off[j], 16);
+            th->sink += b[j][15];
+        }
+        t1 = rb__now_ns();
+        rb_hist_record(prefetch ? &th->with : &th->without, t1 - t0);
+    }
+    return NULL;
+}
+
+RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits, rb_pfx_result *out)
+{
+    rb_pfx_config c = *cfg;
+    rb__barrier bar;
+    rb__pfx_thread **th;
+    rb_error e;
+    struct stat st;
+    uint64_t counter = 0, len, t0;
+    unsigned char *map;
+    unsigned i;
+    int fd, trusted;
+
+    if (!c.threads) c.threads = 1;
+    if (!c.ops) c.ops = 100000;
+    if (!c.slice) c.slice = (uint64_t)16 << 20;
+    memset(out, 0, sizeof *out);
+    out->policy = policy;
+    out->fits = fits;
+    out->threads = c.threads;
+    out->ops = c.ops;
+    rb_hist_init(&out->with);
+    rb_hist_init(&out->without);
+    fd = open(c.path, O_RDONLY);
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        out->status = RB_ESYS;
+        snprintf(out->reason, sizeof out->reason, "open %s: %s", c.path, strerror(errno));
+        if (fd >= 0) close(fd);
+        return RB_ESYS;
+    }
+    trusted = st.st_uid == geteuid() || geteuid() == 0 || access(c.path, W_OK) == 0;
+    len = fits ? RB__MIN(c.slice, (uint64_t)st.st_size) : (uint64_t)st.st_size;
+    if (len < 4096) {
+        close(fd);
+        out->status = RB_ETOOSMALL;
+        snprintf(out->reason, sizeof out->reason, "the file is too small for this experiment");
+        return RB_ETOOSMALL;
+    }
+    /* set the cache state before the mapping exists: nothing of ours maps the file yet */
+    t0 = rb__now_ns();
+    if (rb_evict(c.path, &e) != RB_OK) {
+        close(fd);
+        out->status = e.status;
+        snprintf(out->reason, sizeof out->reason, "%.190s", e.msg);
+        return e.status;
+    }
+    if (fits) {   /* read the slice into the cache */
+        unsigned char *buf = (unsigned char *)malloc(1 << 20);
+        uint64_t o;
+        for (o = 0; buf && o < len; o += 1 << 20)
+            if (pread(fd, buf, (size_t)RB__MIN((uint64_t)1 << 20, len - o), (off_t)o) < 0) break;
+        free(buf);
+    }
+    out->prepare_seconds = (double)(rb__now_ns() - t0) / 1e9;
+    map = (unsigned char *)mmap(NULL, (size_t)len, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (map == (unsigned char *)MAP_FAILED) {
+        out->status = RB_ESYS;
+        snprintf(out->reason, sizeof out->reason, "mmap: %s", strerror(errno));
+        return RB_ESYS;
+    }
+    if (!c.normal_mapping && madvise(map, (size_t)len, MADV_RANDOM) != 0) {
+        out->status = RB_ESYS;
+        snprintf(out->reason, sizeof out->reason, "madvise(MADV_RANDOM): %s", strerror(errno));
+        munmap(map, (size_t)len);
+        return RB_ESYS;
+    }
+    th = (rb__pfx_thread **)calloc(c.threads, sizeof *th);
+    memset(&bar, 0, sizeof bar);
+    bar.need = c.threads + 1;
+    pthread_mutex_init(&bar.mu, NULL);
+    pthread_cond_init(&bar.cv, NULL);
+    for (i = 0; th && i < c.threads; i++) {
+        th[i] = (rb__pfx_thread *)rb__aligned_alloc(64, sizeof(rb__pfx_thread));
+        if (!th[i]) break;
+        memset(th[i], 0, sizeof(rb__pfx_thread));
+        th[i]->bar = &bar;
+        th[i]->c = &c;
+        th[i]->index = i;
+        th[i]->map = map;
+        th[i]->len = len;
+        rb_hist_init(&th[i]->with);
+        rb_hist_init(&th[i]->without);
+        rb_prefetcher_init(&th[i]->pf, policy, map, len, &counter);   /* one input: one counter */
+        th[i]->pf.trust_mincore = trusted;
+    }
+    if (!th || i < c.threads) {
+        out->status = RB_ENOMEM;
+        snprintf(out->reason, sizeof out->reason, "out of memory");
+    } else {
+        for (i = 0; i < c.threads; i++) {
+            int err = pthread_create(&th[i]->tid, NULL, rb__pfx_main, th[i]);
+            if (err) {
+                out->status = RB_ESYS;
+                snprintf(out->reason, sizeof out->reason, "pthread_create: %s", strerror(err));
+                pthread_mutex_lock(&bar.mu);
+                bar.need = i + 1;   /* let the started ones go; they run, results are dropped */
+                pthread_mutex_unlock(&bar.mu);
+                break;
+            }
+            th[i]->started = 1;
+        }
+        rb__barrier_wait(&bar);
+        t0 = rb__now_ns();
+        for (i = 0; i < c.threads; i++)
+            if (th[i]->started) pthread_join(th[i]->tid, NULL);
+        out->seconds = (double)(rb__now_ns() - t0) / 1e9;
+        for (i = 0; out->status == RB_OK && i < c.threads; i++) {
+            rb_hist_merge(&out->with, &th[i]->with);
+            rb_hist_merge(&out->without, &th[i]->without);
+            out->st.calls += th[i]->pf.st.calls;
+            out->st.skips += th[i]->pf.st.skips;
+            out->st.mincore_calls += th[i]->pf.st.mincore_calls;
+            out->st.advises += th[i]->pf.st.advises;
+            out->st.failed += th[i]->pf.st.failed;
+        }
+        if (out->status == RB_OK && out->st.failed) {
+            out->status = RB_ESYS;
+            int e0 = 0;
+            for (i = 0; i < c.threads && !e0; i++) e0 = th[i]->pf.last_errno;
+            snprintf(out->reason, sizeof out->reason, "%llu madvise/mincore calls failed (%s)",
+                     (unsigned long long)out->st.failed, strerror(e0));
+        }
+    }
+    for (i = 0; th && i < c.threads; i++) free(th[i]);
+    free(th);
+    pthread_mutex_destroy(&bar.mu);
+    pthread_cond_destroy(&bar.cv);
+    if (munmap(map, (size_t)len) != 0 && out->status == RB_OK) {
+        out->status = RB_ESYS;
+        snprintf(out->reason, sizeof out->reason, "munmap: %s", strerror(errno));
+    }
+    return out->status;
 }
 
 /* ---- environment --------------------------------------------------------------------
@@ -2631,7 +3056,8 @@ RBDEF void rb_report_csv(FILE *f, const rb_report *r)
     for (k = 0; k < npct; k++) { rb__pct_label(pct[k], lbl, sizeof lbl); fprintf(f, ",lat_%s_ns", lbl); }
     fprintf(f, ",lat_max_ns,madvise_calls,madvise_failed,io_errors,short_reads,verify_mismatches,"
                "iterations,evict_seconds,prewarm_seconds,file_pages,resident_pages_before,"
-               "resident_pages_after,majflt,minflt,device_read_bytes,read_amplification\n");
+               "resident_pages_after,majflt,minflt,device_read_bytes,read_amplification,prefetch_calls,"
+               "prefetch_skips,prefetch_mincore_calls,prefetch_advises,prefetch_failed\n");
     for (i = 0; i < r->count; i++) {
         const rb_result *x = &r->results[i];
         int ok = x->status == RB_OK;
@@ -2666,8 +3092,11 @@ RBDEF void rb_report_csv(FILE *f, const rb_report *r)
             if (x->device_read_bytes >= 0) fprintf(f, "%lld", (long long)x->device_read_bytes);
             fputc(',', f);
             if (x->read_amplification >= 0) fprintf(f, "%.6f", x->read_amplification);
+            fprintf(f, ",%llu,%llu,%llu,%llu,%llu", (unsigned long long)x->prefetch.calls,
+                    (unsigned long long)x->prefetch.skips, (unsigned long long)x->prefetch.mincore_calls,
+                    (unsigned long long)x->prefetch.advises, (unsigned long long)x->prefetch.failed);
         } else {
-            fprintf(f, ",,,,,,,,,,,,,,,,");
+            fprintf(f, ",,,,,,,,,,,,,,,,,,,,,");
         }
         fprintf(f, "\n");
     }
@@ -2813,7 +3242,7 @@ RBDEF void rb_report_json(FILE *f, const rb_report *r)
             fprintf(f, ", \"ops\": null, \"ops_per_ms\": null, \"ops_per_ms_stddev\": null, \"iops\": null, "
                        "\"bytes_per_sec\": null, \"lat_ns\": null, \"madvise\": null, \"residency_before\": null, "
                        "\"residency_after\": null, \"majflt\": null, \"minflt\": null, \"device_read_bytes\": null, "
-                       "\"read_amplification\": null}");
+                       "\"read_amplification\": null, \"prefetch\": null}");
             continue;
         }
         fprintf(f, ", \"ops\": %llu, \"seconds\": ", (unsigned long long)x->ops);
@@ -2846,6 +3275,10 @@ RBDEF void rb_report_json(FILE *f, const rb_report *r)
                 (unsigned long long)x->madvise_calls, (unsigned long long)x->madvise_failed,
                 (unsigned long long)x->io_errors, (unsigned long long)x->short_reads,
                 (unsigned long long)x->verify_mismatches);
+        fprintf(f, ", \"prefetch\": {\"calls\": %llu, \"skips\": %llu, \"mincore_calls\": %llu, "
+                   "\"advises\": %llu, \"failed\": %llu}", (unsigned long long)x->prefetch.calls,
+                (unsigned long long)x->prefetch.skips, (unsigned long long)x->prefetch.mincore_calls,
+                (unsigned long long)x->prefetch.advises, (unsigned long long)x->prefetch.failed);
         fprintf(f, ", \"evict_seconds\": ");
         rb__json_num(f, x->evict_seconds);
         fprintf(f, ", \"prewarm_seconds\": ");
@@ -2872,6 +3305,61 @@ RBDEF void rb_report_json(FILE *f, const rb_report *r)
         fputc('}', f);
     }
     fprintf(f, "\n ]}\n");
+}
+
+/* The prefetch experiment's report: one row per (policy, fits), with and without prefetch
+   side by side (table), or one JSON row per (policy, fits, prefetch). */
+RBDEF void rb_report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int json, const rb_env *env)
+{
+    static const double pct[] = {50, 90, 99};
+    unsigned i, k, w;
+    if (json) {
+        fprintf(f, "{\"readbench\": \"%s\", \"experiment\": \"prefetch\",\n \"env\": ", RB_VERSION);
+        if (env) rb__env_json(f, env);
+        else fputs("null", f);
+        fprintf(f, ",\n \"results\": [");
+        for (i = 0; i < n; i++)
+            for (w = 0; w < 2; w++) {
+                const rb_hist *h = w ? &r[i].without : &r[i].with;
+                fprintf(f, "%s\n  {\"policy\": \"%s\", \"fits\": %s, \"prefetch\": %s, \"threads\": %u, "
+                           "\"ops\": %llu, \"status\": \"%s\", \"reason\": ",
+                        i || w ? "," : "", rb_prefetch_policy_name(r[i].policy), r[i].fits ? "true" : "false",
+                        w ? "false" : "true", r[i].threads, (unsigned long long)rb_hist_total(h),
+                        rb__status_word(r[i].status));
+                rb__json_str_or_null(f, r[i].reason);
+                if (r[i].status != RB_OK) { fprintf(f, ", \"lat_ns\": null}"); continue; }
+                fprintf(f, ", \"lat_ns\": {\"min\": %llu, \"mean\": ", (unsigned long long)h->min);
+                rb__json_num(f, rb_hist_mean(h));
+                for (k = 0; k < 3; k++)
+                    fprintf(f, ", \"p%g\": %llu", pct[k], (unsigned long long)rb_hist_percentile(h, pct[k]));
+                fprintf(f, ", \"p99.9\": %llu, \"max\": %llu}", (unsigned long long)rb_hist_percentile(h, 99.9),
+                        (unsigned long long)h->max);
+                fprintf(f, ", \"calls\": %llu, \"skips\": %llu, \"mincore_calls\": %llu, \"advises\": %llu, "
+                           "\"failed\": %llu, \"seconds\": ",
+                        (unsigned long long)r[i].st.calls, (unsigned long long)r[i].st.skips,
+                        (unsigned long long)r[i].st.mincore_calls, (unsigned long long)r[i].st.advises,
+                        (unsigned long long)r[i].st.failed);
+                rb__json_num(f, r[i].seconds);
+                fputc('}', f);
+            }
+        fprintf(f, "\n ]}\n");
+        return;
+    }
+    fprintf(f, "prefetch overhead: per op 3 random 16-byte reads; even ops hint all 3 first, odd ops do not;\n"
+               "%u ops per thread, %u thread%s; latency per op in ns\n\n", n ? r[0].ops : 0, n ? r[0].threads : 0,
+            n && r[0].threads == 1 ? "" : "s");
+    fprintf(f, "%-18s %-11s | %9s %9s %9s | %9s %9s %9s | %8s %8s %8s %8s %6s\n", "policy", "data",
+            "with p50", "p90", "p99", "w/o p50", "p90", "p99", "calls", "skips", "mincore", "advises", "failed");
+    for (i = 0; i < n; i++) {
+        fprintf(f, "%-18s %-11s | ", rb_prefetch_policy_name(r[i].policy), r[i].fits ? "fits" : "not cached");
+        if (r[i].status != RB_OK) { fprintf(f, "%s: %s\n", rb__status_word(r[i].status), r[i].reason); continue; }
+        for (k = 0; k < 3; k++) fprintf(f, "%9llu ", (unsigned long long)rb_hist_percentile(&r[i].with, pct[k]));
+        fprintf(f, "| ");
+        for (k = 0; k < 3; k++) fprintf(f, "%9llu ", (unsigned long long)rb_hist_percentile(&r[i].without, pct[k]));
+        fprintf(f, "| %8llu %8llu %8llu %8llu %6llu\n", (unsigned long long)r[i].st.calls,
+                (unsigned long long)r[i].st.skips, (unsigned long long)r[i].st.mincore_calls,
+                (unsigned long long)r[i].st.advises, (unsigned long long)r[i].st.failed);
+    }
 }
 
 /* The banner a table run prints on stderr: the facts that explain the numbers. */

@@ -52,6 +52,7 @@ void suite_setup(void);
 void suite_runner(void);
 void suite_cli(void);
 void suite_cache(void);
+void suite_prefetch(void);
 void suite_compile(void);
 
 /* shared helpers (test_main.c) */

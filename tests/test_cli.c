@@ -167,7 +167,7 @@ static void csv_columns_are_constant(void)
         rows++;
     }
     CHECK(ok && cols > 20);
-    CHECK(rows == 1 + 11);
+    CHECK(rows == 1 + 15);
 }
 
 static void help_version_list(void)
@@ -234,8 +234,33 @@ static void markdown_and_table_agree(void)
     fclose(m);
 }
 
+static void drop_and_residency_commands(void)
+{
+    char args[1024];
+    const char *f = rbt_small_file();
+    if (!have_binary()) SKIP("../readbench is not built (run make test)");
+    snprintf(args, sizeof args, "drop '%s'", f);
+    CHECK(cli(rbt_tmpdir(), args) == 0);
+    CHECKF(strstr(out, "evicted; 0 of 2048 pages cached") != NULL, "%s", out);
+    snprintf(args, sizeof args, "residency '%s'", f);
+    CHECK(cli(rbt_tmpdir(), args) == 0);
+    CHECKF(strstr(out, "0 of 2048 pages cached") != NULL, "%s", out);
+    CHECK(cli(rbt_tmpdir(), "drop missing.dat") == 2);
+    CHECK(cli(rbt_tmpdir(), "residency missing.dat") == 2);
+    snprintf(args, sizeof args, "run '%s' --strategies pread --threads 1 --duration 20ms --warmup 0 --iterations 1 "
+             "--prewarm 0.5 --quiet --format csv", f);
+    CHECK(cli(rbt_tmpdir(), args) == 0);
+    CHECK(cli(rbt_tmpdir(), "run x --prewarm 1.5") == 2);
+    CHECK(cli(rbt_tmpdir(), "run x --cache sometimes") == 2);
+    CHECK(cli(rbt_tmpdir(), "run x --scenario lukewarm") == 2);
+    snprintf(args, sizeof args, "run '%s' --hog 12q", f);
+    CHECK(cli(rbt_tmpdir(), args) == 2);
+    CHECK(strstr(err, "malformed --hog") != NULL);
+}
+
 void suite_cli(void)
 {
+    RUN(drop_and_residency_commands);
     RUN(bad_input_exits_2_and_creates_nothing);
     RUN(missing_or_small_file_says_how_to_make_it);
     RUN(setup_refuses_existing_file);

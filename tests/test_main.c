@@ -71,6 +71,7 @@ int main(void)
     suite("setup", suite_setup);
     suite("runner", suite_runner);
     suite("cache", suite_cache);
+    suite("prefetch", suite_prefetch);
     suite("cli", suite_cli);
     suite("compile", suite_compile);
     if (tmpdir[0]) {

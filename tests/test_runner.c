@@ -41,7 +41,9 @@ static void every_strategy_reads_the_right_bytes(void)
             CHECK(res.verify_mismatches == 0 && res.io_errors == 0 && res.short_reads == 0);
             CHECK(res.iterations == 2 && res.ops_per_ms > 0 && res.lat.min <= res.lat.max);
             CHECK(rb_hist_total(&res.lat) == res.ops);
-            if (strstr(s[i].name, "willneed"))
+            if (strstr(s[i].name, "backoff") || strstr(s[i].name, "adaptive"))
+                CHECK(res.prefetch.calls == res.ops * res.reads_per_op && res.madvise_failed == 0);
+            else if (strstr(s[i].name, "willneed"))
                 CHECKF(res.madvise_calls >= res.ops * 16 && res.madvise_failed == 0,
                        "%s: %llu madvise calls, %llu failed", s[i].name,
                        (unsigned long long)res.madvise_calls, (unsigned long long)res.madvise_failed);

@@ -1,0 +1,225 @@
+#define _GNU_SOURCE
+#include "readbench.h"
+#include "rbtest.h"
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* A fake residency source: answers from a pattern, and remembers every range it was asked. */
+typedef struct fake {
+    int mode;               /* 0: always resident, 1: never, 2: every k-th call misses */
+    unsigned k, asked;
+    const unsigned char *base;
+    uint64_t last_off, last_len;
+} fake;
+
+static int fake_resident(void *ctx, const unsigned char *addr, size_t len)
+{
+    fake *f = (fake *)ctx;
+    f->asked++;
+    f->last_off = (uint64_t)(addr - f->base);
+    f->last_len = len;
+    if (f->mode == 0) return 1;
+    if (f->mode == 1) return 0;
+    return f->asked % f->k == 0 ? 0 : 1;
+}
+
+static unsigned char *map;
+static uint64_t map_len;
+
+static int open_map(void)
+{
+    int fd = open(rbt_small_file(), O_RDONLY);
+    if (fd < 0) return -1;
+    map_len = (8u << 20) - 100;   /* a mapping whose end is not page-aligned */
+    map = (unsigned char *)mmap(NULL, (size_t)map_len, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    return map == MAP_FAILED ? -1 : 0;
+}
+
+static void setup_pf(rb_prefetcher *p, int policy, fake *f, uint64_t *counter)
+{
+    rb_prefetcher_init(p, policy, map, map_len, counter);
+    memset(f, 0, sizeof *f);
+    f->base = map;
+    p->resident = fake_resident;
+    p->resident_ctx = f;
+}
+
+static void always_advises_every_call(void)
+{
+    rb_prefetcher p;
+    fake f;
+    unsigned i;
+    CHECK(open_map() == 0);
+    setup_pf(&p, RB_PF_ALWAYS, &f, NULL);
+    for (i = 0; i < 100; i++) CHECK(rb_prefetch(&p, (uint64_t)i * 7777, 16384) == 1);
+    CHECK(p.st.calls == 100 && p.st.advises == 100 && p.st.failed == 0 && f.asked == 0);
+}
+
+static void backoff_checks_at_powers_of_two_and_resets_on_a_miss(void)
+{
+    rb_prefetcher p;
+    fake f;
+    uint64_t counter = 0;
+    unsigned i, checked_at[32], nc = 0;
+    setup_pf(&p, RB_PF_BACKOFF, &f, &counter);
+    for (i = 0; i < 1000; i++) {   /* all hot: checks at counter 0,1,2,4,...,512, never advises */
+        unsigned before = f.asked;
+        CHECK(rb_prefetch(&p, 4096 * (uint64_t)i, 100) == 0);
+        if (f.asked != before && nc < 32) checked_at[nc++] = i;
+    }
+    CHECK(nc == 11);
+    for (i = 0; i < nc; i++) CHECKF(checked_at[i] == (i == 0 ? 0u : 1u << (i - 1)), "check %u at %u", i, checked_at[i]);
+    CHECK(p.st.advises == 0 && p.st.mincore_calls == 11 && p.st.skips == 1000);
+    /* now everything misses: the next check (counter 1024) advises and resets to 0 */
+    f.mode = 1;
+    for (i = 1000; i < 1024; i++) CHECK(rb_prefetch(&p, 0, 100) == 0);   /* skipped unchecked */
+    CHECK(rb_prefetch(&p, 0, 100) == 1 && counter == 0);                   /* counter 1024: miss, advise, reset */
+    CHECK(rb_prefetch(&p, 0, 100) == 1);                                   /* counter 0: check, miss, advise */
+    CHECK(rb_prefetch(&p, 0, 100) == 1);                                   /* and again: misses keep it at 0 */
+    CHECK(p.st.advises == 3);
+}
+
+static void backoff_counter_is_shared(void)
+{
+    rb_prefetcher a, b;
+    fake fa, fb;
+    uint64_t counter = 0;
+    unsigned i;
+    setup_pf(&a, RB_PF_BACKOFF, &fa, &counter);
+    setup_pf(&b, RB_PF_BACKOFF, &fb, &counter);
+    for (i = 0; i < 64; i++) rb_prefetch(i % 2 ? &a : &b, 0, 10);
+    CHECK(counter == 64);
+    CHECK(fa.asked + fb.asked == 7);   /* 0,1,2,4,8,16,32 across both clones */
+}
+
+static void backoff_nomincore_never_asks(void)
+{
+    rb_prefetcher p;
+    fake f;
+    unsigned i;
+    setup_pf(&p, RB_PF_BACKOFF_NOMINCORE, &f, NULL);
+    for (i = 0; i < 1024; i++) rb_prefetch(&p, 0, 10);
+    CHECK(f.asked == 0 && p.st.mincore_calls == 0);
+    CHECK(p.st.advises == 11 && p.st.skips == 1013);
+}
+
+static void adaptive_learns_hot_cold_and_mixed(void)
+{
+    rb_prefetcher p;
+    fake f;
+    unsigned i;
+    uint64_t adv;
+    setup_pf(&p, RB_PF_ADAPTIVE, &f, NULL);
+    /* hot: after learning, about one residency check per 64 calls and no advice */
+    for (i = 0; i < 2000; i++) rb_prefetch(&p, 0, 100);
+    adv = p.st.advises;
+    for (i = 0; i < 6400; i++) rb_prefetch(&p, 0, 100);
+    CHECKF(p.st.advises == adv, "advised %llu times while hot", (unsigned long long)(p.st.advises - adv));
+    CHECKF(p.st.mincore_calls < 2000 / 8 + 6400 / 64 + 20, "%llu checks", (unsigned long long)p.st.mincore_calls);
+    /* everything misses: within a few samples it advises every call */
+    f.mode = 1;
+    for (i = 0; i < 64; i++) rb_prefetch(&p, 0, 100);
+    adv = p.st.advises;
+    for (i = 0; i < 800; i++) CHECK(rb_prefetch(&p, 0, 100) == 1);
+    CHECK(p.st.advises - adv == 800);
+    /* mixed, one check in five misses (a 90%-cached file read 16 KiB at a time misses ~40%):
+       it keeps advising every call */
+    f.mode = 2;
+    f.k = 5;
+    adv = p.st.advises;
+    {
+        uint64_t skips = p.st.skips, checks = p.st.mincore_calls;
+        for (i = 0; i < 8000; i++) rb_prefetch(&p, 0, 100);
+        /* the only calls not advised are sampled ones that found the range resident */
+        CHECKF(p.st.advises - adv >= 8000 - 8000 / 8, "advised %llu of 8000", (unsigned long long)(p.st.advises - adv));
+        CHECK(p.st.skips - skips <= p.st.mincore_calls - checks);
+    }
+    /* an untrusted mincore (not owner, not writable): advise always, ask nothing */
+    setup_pf(&p, RB_PF_ADAPTIVE, &f, NULL);
+    p.trust_mincore = 0;
+    for (i = 0; i < 100; i++) CHECK(rb_prefetch(&p, 0, 100) == 1);
+    CHECK(f.asked == 0);
+}
+
+static void ranges_are_aligned_and_clamped(void)
+{
+    rb_prefetcher p;
+    fake f;
+    setup_pf(&p, RB_PF_BACKOFF, &f, NULL);
+    CHECK(rb_prefetch(&p, 1, 10) == 0 && f.last_off == 0 && f.last_len == 11);       /* first page */
+    p.own_counter = 0;
+    CHECK(rb_prefetch(&p, map_len - 1, 16384) == 0);                                 /* last page */
+    CHECK(f.last_off % 4096 == 0 && f.last_off + f.last_len == map_len);
+    p.own_counter = 0;
+    CHECK(rb_prefetch(&p, map_len + 10, 100) == 0 && f.asked == 2);                  /* beyond: nothing */
+    /* the real thing: advise at the first and last byte and past the end, no EINVAL/ENOMEM */
+    rb_prefetcher_init(&p, RB_PF_ALWAYS, map, map_len, NULL);
+    CHECK(rb_prefetch(&p, 0, 1) == 1);
+    CHECK(rb_prefetch(&p, 4095, 2) == 1);
+    CHECK(rb_prefetch(&p, map_len - 1, 1) == 1);
+    CHECK(rb_prefetch(&p, map_len - 3, 1u << 20) == 1);
+    CHECK(p.st.failed == 0 && p.st.advises == 4);
+    /* the real mincore too */
+    rb_prefetcher_init(&p, RB_PF_BACKOFF, map, map_len, NULL);
+    CHECK(rb_prefetch(&p, map_len - 5, 4096) >= 0 && p.st.failed == 0);
+}
+
+static void policy_strategies_end_to_end(void)
+{
+    const char *names[] = {"mmap-backoff", "mmap-random-backoff", "mmap-adaptive", "mmap-random-adaptive"};
+    rb_config c;
+    rb_result r;
+    unsigned i;
+    memset(&c, 0, sizeof c);
+    c.path = rbt_small_file();
+    c.threads = 2;
+    c.warmup_ns = RB_NONE;
+    c.duration_ns = 30000000;
+    c.iterations = 1;
+    c.read_size = 5000;   /* unaligned offsets, reads spanning pages */
+    c.verify = 1;
+    for (i = 0; i < 4; i++) {
+        CHECK(rb_run(&c, rb_strategy_find(names[i]), &r) == RB_OK);
+        CHECKF(r.prefetch.calls == r.ops * 16, "%s: %llu calls for %llu ops", names[i],
+               (unsigned long long)r.prefetch.calls, (unsigned long long)r.ops);
+        CHECK(r.prefetch.failed == 0 && r.madvise_failed == 0 && r.verify_mismatches == 0);
+        CHECK(r.prefetch.advises == r.madvise_calls);
+        CHECK(r.prefetch.skips + r.prefetch.advises == r.prefetch.calls);
+    }
+    CHECK(rb_prefetch_policy_find("adaptive") == RB_PF_ADAPTIVE);
+    CHECK(rb_prefetch_policy_find("nope") == -1);
+    CHECK(strcmp(rb_prefetch_policy_name(RB_PF_BACKOFF_NOMINCORE), "backoff-nomincore") == 0);
+}
+
+static void experiment_runs(void)
+{
+    rb_pfx_config c;
+    rb_pfx_result r;
+    memset(&c, 0, sizeof c);
+    c.path = rbt_small_file();
+    c.ops = 2000;
+    c.threads = 2;
+    c.slice = 1 << 20;
+    CHECK(rb_prefetch_experiment(&c, RB_PF_BACKOFF, 1, &r) == RB_OK);
+    CHECK(rb_hist_total(&r.with) == 2000 && rb_hist_total(&r.without) == 2000);
+    CHECK(r.st.calls == 2 * 1000 * 3 && r.st.failed == 0);
+    CHECK(r.st.advises == 0);   /* fits: everything resident, backoff never advises */
+    CHECK(rb_prefetch_experiment(&c, RB_PF_ALWAYS, 0, &r) == RB_OK);
+    CHECK(r.st.advises == r.st.calls);
+    CHECK(rb_hist_percentile(&r.with, 50) > 0);
+    munmap(map, (size_t)map_len);
+}
+
+void suite_prefetch(void)
+{
+    RUN(always_advises_every_call);
+    RUN(backoff_checks_at_powers_of_two_and_resets_on_a_miss);
+    RUN(backoff_counter_is_shared);
+    RUN(backoff_nomincore_never_asks);
+    RUN(adaptive_learns_hot_cold_and_mixed);
+    RUN(ranges_are_aligned_and_clamped);
+    RUN(policy_strategies_end_to_end);
+    RUN(experiment_runs);
+}
