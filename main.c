@@ -414,6 +414,12 @@ static int run(opts *o, int main_job)
                                 100.0 * (double)r->resident_after / (double)r->file_pages);
                     if (r->read_amplification >= 0) fprintf(stderr, "  amplification %.2f", r->read_amplification);
                     fprintf(stderr, "\n");
+                    /* something else (another process, memory pressure) changed the cache */
+                    if (r->status == RB_OK && c.prewarm > 0 && r->resident_before >= 0 && r->file_pages &&
+                        fabs((double)r->resident_before / (double)r->file_pages - (c.prewarm < 1 ? c.prewarm : 1)) > 0.02)
+                        fprintf(stderr, "readbench: warning: --prewarm %.2f, but %.1f%% of the file was resident when "
+                                "the cell started (memory pressure, or another process evicting it)\n", c.prewarm,
+                                100.0 * (double)r->resident_before / (double)r->file_pages);
                 }
             }
     memset(&rep, 0, sizeof rep);

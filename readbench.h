@@ -2910,12 +2910,11 @@ RBDEF void rb_report_table(FILE *f, const rb_report *r, int md)
             if (r->results[i].read_size == rs) any = &r->results[i];
         rb_format_size(rs, sz, sizeof sz);
         if (by_size)
-            fprintf(f, "%sops/ms, higher is better: %s reads, %u thread%s, columns are read sizes\n\n",
-                    md ? "**" : "", pat, r->threads[0], r->threads[0] == 1 ? "" : "s");
+            fprintf(f, "%sops/ms, higher is better: %s reads, %u thread%s, columns are read sizes%s\n\n",
+                    md ? "**" : "", pat, r->threads[0], r->threads[0] == 1 ? "" : "s", md ? "**" : "");
         else
             fprintf(f, "%sops/ms, higher is better: %s %s reads, %u per op%s\n\n", md ? "**" : "", pat,
                     sz, any ? any->reads_per_op : 0, md ? "**" : "");
-        if (by_size && md) fprintf(f, "**\n\n");
         snprintf(cell[0], sizeof cell[0], "%s", "strategy");
         width[0] = 8;
         for (i = 0; i < r->nstrategies; i++)
@@ -2968,8 +2967,8 @@ RBDEF void rb_report_table(FILE *f, const rb_report *r, int md)
             snprintf(lc[c++], 32, "%s", x->strategy);
             snprintf(lc[c++], 32, "%u", x->threads);
             rb_format_size(x->read_size, lc[c++], 32);
-            snprintf(lc[c++], 32, "%.2f", x->ops_per_ms);
-            snprintf(lc[c++], 32, "%.2f", x->ops_per_ms_stddev);
+            rb__cell_text(x, lc[c++], 32);
+            snprintf(lc[c++], 32, x->ops_per_ms_stddev < 1 ? "%.3g" : "%.2f", x->ops_per_ms_stddev);
             snprintf(lc[c++], 32, "%.2f", (double)x->lat.min / 1e3);
             snprintf(lc[c++], 32, "%.2f", rb_hist_mean(&x->lat) / 1e3);
             for (k = 0; k < npct && c < nl - 2; k++)
