@@ -40,7 +40,9 @@ static const char *usage =
     "  readbench prefetch FILE [--threads N] [--ops N] [--policies LIST] [--advice random|normal]\n"
     "                             [--format table|json] [--output FILE]\n"
     "                             the prefetch-overhead experiment (Lucene's PrefetchBench) per policy:\n"
-    "                             always, backoff, backoff-nomincore, adaptive\n";
+    "                             always, backoff, backoff-nomincore, adaptive\n"
+    "  readbench probe FILE [--case N|NAME] [--format table|json] [--output FILE]\n"
+    "                             what one cold read makes the kernel load, by advice and mapping\n";
 
 static int bad(const char *fmt, const char *arg)
 {
@@ -522,6 +524,100 @@ static int prefetch_cmd(int argc, char **argv)
     return failed ? 1 : 0;
 }
 
+/* readbench probe FILE: the readahead cases, expected against observed. */
+static int probe_cmd(int argc, char **argv)
+{
+    rb_probe_result r[RB_PROBE_CASES];
+    const char *path = NULL, *out_path = NULL, *only = NULL;
+    int i, n = 0, json = 0, failed = 0, disagree = 0;
+    FILE *out = stdout;
+    rb_env env;
+    for (i = 2; i < argc; i++) {
+        const char *v;
+        if ((v = optval(argc, argv, &i, "--case"))) only = v;
+        else if ((v = optval(argc, argv, &i, "--format"))) {
+            if (!strcmp(v, "json")) json = 1;
+            else if (strcmp(v, "table")) return bad("--format must be table or json, not '%s'", v);
+        } else if ((v = optval(argc, argv, &i, "--output"))) out_path = v;
+        else if (argv[i][0] == '-') return bad("unknown option '%s'", argv[i]);
+        else if (!path) path = argv[i];
+        else return bad("unexpected argument '%s'", argv[i]);
+    }
+    if (!path) return bad("probe needs FILE%s", "");
+    if (access(path, R_OK) != 0) {
+        fprintf(stderr, "readbench: cannot read %s: %s; create it with: readbench setup %s 4g\n", path,
+                strerror(errno), path);
+        return 2;
+    }
+    if (only) {   /* validate before doing anything */
+        int ok = 0;
+        rb_probe_result t;
+        for (i = 1; i <= RB_PROBE_CASES && !ok; i++) {
+            memset(&t, 0, sizeof t);
+            ok = rb_probe("/nonexistent/.readbench", i, &t) == RB_ENOFILE && !strcmp(t.name, only);
+        }
+        if (!ok) return bad("no probe case '%s' (1..11, pread, pread-fadv-random, pread-fadv-sequential, direct)", only);
+    }
+    if (out_path && !(out = fopen(out_path, "w"))) {
+        fprintf(stderr, "readbench: cannot write %s: %s\n", out_path, strerror(errno));
+        return 1;
+    }
+    rb_env_collect(&env, path);
+    rb_env_print(stderr, &env);
+    for (i = 1; i <= RB_PROBE_CASES; i++) {
+        rb_probe_result t;
+        memset(&t, 0, sizeof t);
+        if (only) {
+            rb_probe("/nonexistent/.readbench", i, &t);
+            if (strcmp(t.name, only)) continue;
+        }
+        rb_probe(path, i, &r[n]);
+        if (r[n].status != RB_OK && r[n].status != RB_UNSUPPORTED) failed++;
+        else if (r[n].status == RB_OK && !r[n].agrees) disagree++;
+        n++;
+    }
+    if (json) {
+        fprintf(out, "{\"readbench\": \"%s\", \"experiment\": \"probe\", \"read_ahead_kb\": ", RB_VERSION);
+        if (env.read_ahead_kb >= 0) fprintf(out, "%ld", env.read_ahead_kb);
+        else fputs("null", out);
+        fprintf(out, ", \"page_size\": %ld,\n \"results\": [", env.page_size);
+        for (i = 0; i < n; i++) {
+            fprintf(out, "%s\n  {\"case\": ", i ? "," : "");
+            if (r[i].id <= 11) fprintf(out, "%d", r[i].id);
+            else rb_json_string(out, r[i].name);
+            fprintf(out, ", \"description\": ");
+            rb_json_string(out, r[i].description);
+            fprintf(out, ", \"status\": \"%s\", \"expected_pages\": ", r[i].status == RB_OK ? "ok" : r[i].status == RB_UNSUPPORTED ? "unsupported" : "error");
+            if (r[i].status == RB_OK) fprintf(out, "%ld, \"observed_pages\": %ld, \"agrees\": %s, \"folio_effect\": %s",
+                                            r[i].expected_pages, r[i].observed_pages, r[i].agrees ? "true" : "false",
+                                            r[i].folio_effect ? "true" : "false");
+            else fprintf(out, "null, \"observed_pages\": null, \"agrees\": null, \"folio_effect\": null");
+            fprintf(out, ", \"reasoning\": ");
+            rb_json_string(out, r[i].reasoning);
+            fprintf(out, ", \"note\": ");
+            rb_json_string(out, r[i].reason);
+            fputc('}', out);
+        }
+        fprintf(out, "\n ]}\n");
+    } else {
+        fprintf(out, "pages one cold read adds to the page cache (read_ahead_kb %ld = %ld pages of %ld bytes)\n\n",
+                env.read_ahead_kb, env.read_ahead_kb * 1024 / env.page_size, env.page_size);
+        fprintf(out, "%-22s %8s %8s %-6s  %s\n", "case", "expected", "observed", "agrees", "description / reasoning");
+        for (i = 0; i < n; i++) {
+            if (r[i].status != RB_OK) {
+                fprintf(out, "%-22s %8s %8s %-6s  %s: %s\n", r[i].name, "-", "-", "-", r[i].description, r[i].reason);
+                continue;
+            }
+            fprintf(out, "%-22s %8ld %8ld %-6s  %s\n", r[i].name, r[i].expected_pages, r[i].observed_pages,
+                    r[i].agrees ? "yes" : r[i].folio_effect ? "folio" : "NO", r[i].description);
+            fprintf(out, "%-22s %8s %8s %-6s  -> %s%s%s\n", "", "", "", "", r[i].reasoning, r[i].reason[0] ? "; " : "", r[i].reason);
+        }
+    }
+    if (out != stdout && fclose(out) != 0) { perror("readbench: close output"); return 1; }
+    if (disagree) fprintf(stderr, "readbench: %d case%s did not match the expectation (see above)\n", disagree, disagree == 1 ? "" : "s");
+    return failed ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     opts o;
@@ -554,6 +650,7 @@ int main(int argc, char **argv)
         return list(argc > 2 ? argv[2] : NULL);
     }
     if (cmd && !strcmp(cmd, "prefetch")) return prefetch_cmd(argc, argv);
+    if (cmd && !strcmp(cmd, "probe")) return probe_cmd(argc, argv);
     if (cmd && !strcmp(cmd, "residency")) {
         rb_residency_info ri;
         rb_error err;

@@ -91,7 +91,30 @@
                           root), drop every clean cache (root), read a file once so it is warm,
                           count resident pages.
 
-   rb_env_collect(env, path), rb_env_print_json(...)
+   rb_prewarm(path, fraction, seed, err)
+                          make exactly `fraction` of the file's pages resident, a reproducible
+                          random choice, the rest not ("50% cold" as a setting).
+
+   rb_hog_take(hog, size, err), rb_hog_release(hog), rb_mem_available()
+                          pin anonymous memory (mlock) so the page cache has less room: a machine
+                          with less RAM, made on this one.
+
+   rb_prefetcher_init(p, policy, map, len, shared_counter), rb_prefetch(p, off, len)
+                          MADV_WILLNEED on a page-aligned, clamped range, gated by a policy:
+                          always, Lucene's power-of-two backoff (with or without its mincore
+                          gate), or adaptive (a per-reader miss-rate estimate; see the
+                          implementation for why it beats backoff when some reads miss).
+
+   rb_prefetch_experiment(cfg, policy, fits, result)
+                          Lucene's PrefetchBench: the cost of a hint when data is cached and its
+                          benefit when it is not, per policy.
+
+   rb_probe(path, case, result)
+                          the readahead probe: the pages one cold read adds to the page cache,
+                          per advice and mapping (cases 1-11 of the Lucene discussion, pread,
+                          fadvise, O_DIRECT), against what read_ahead_kb predicts; no perf, no root.
+
+   rb_env_collect(env, path), rb_env_print(f, env)
                           what decides the result: kernel, CPU, RAM, filesystem, block device
                           and its read_ahead_kb, transparent huge pages, the clock's cost.
 
@@ -249,7 +272,7 @@ typedef struct rb_prefetcher {
     int trust_mincore;          /* 0: mincore would say "all resident" regardless (see rb_residency) */
     rb_resident_fn resident;
     void *resident_ctx;
-    unsigned est;               /* adaptive: miss-rate estimate in 1/1024ths */
+    unsigned est;               /* adaptive: miss-rate estimate in 1/65536ths */
     unsigned gap, countdown;    /* adaptive: calls between residency samples */
     int last_errno;
     rb_prefetch_stats st;
@@ -285,6 +308,25 @@ typedef struct rb_pfx_result {
 } rb_pfx_result;
 
 RBDEF int rb_prefetch_experiment(const rb_pfx_config *c, int policy, int fits, rb_pfx_result *out);
+
+/* The readahead probe: what one cold read makes the kernel load, by advice and mapping.
+   Each case starts from an evicted file and counts the pages one read (or each of the last
+   reads) adds to the page cache around it, against what this machine's read_ahead_kb
+   predicts. Cases 1-11 are numbered as in the Lucene discussion; then pread, pread after
+   fadvise RANDOM and SEQUENTIAL, and O_DIRECT. */
+#define RB_PROBE_CASES 15
+typedef struct rb_probe_result {
+    int id;                   /* 1..15; 12.. are named */
+    const char *name;         /* "1" .. "11", "pread", "pread-fadv-random", ... */
+    const char *description;
+    const char *reasoning;    /* why the expected count is what it is, one line */
+    long expected_pages, observed_pages;   /* observed: per read, the last read(s) of the case */
+    int agrees;
+    int folio_effect;         /* observed and expected differ by a power of two */
+    int status;               /* RB_OK, RB_UNSUPPORTED, or an error */
+    char reason[160];
+} rb_probe_result;
+RBDEF int rb_probe(const char *path, int id, rb_probe_result *out);
 
 /* ---- strategies ---- */
 typedef struct rb_strategy rb_strategy;
@@ -1447,7 +1489,7 @@ RBDEF int rb_worker_advise(rb_worker *w, uint64_t off, uint64_t len, int advice)
    get no hint and fault synchronously, one at a time.
 
    adaptive (ours): the question a hint answers is "is this range likely to miss?", so keep
-   an estimate of exactly that, per reader: an exponentially weighted miss rate (weight 1/8),
+   an estimate of exactly that, per reader: an exponentially weighted miss rate (weight 1/32),
    updated only on sampled calls, where mincore checks the range (and a miss found there is
    advised). Between samples the decision is the estimate's: at or above 1/64 (1.6%), advise
    every call and sample every 8th call to keep learning; below it, skip, sampling after 1,
@@ -1455,10 +1497,13 @@ RBDEF int rb_worker_advise(rb_worker *w, uint64_t off, uint64_t len, int advice)
    hint costs about 1 us, a missed one a synchronous device read of 50-200 us, so hinting
    pays from a miss rate of about 1%. Hot, it costs one mincore per 64 calls; at any miss
    rate that matters it hints every read like always, for one extra mincore per 8 calls. The
-   estimate is per reader (no shared line to bounce between threads) and a change of regime
-   shows within a few dozen samples. Where mincore cannot be trusted (it reports everything
+   weight is asymmetric in effect: one miss lifts a hot estimate over the threshold at once
+   (1/32 > 1/64), while leaving the hinting regime takes a long run of hits (from a 10%
+   miss rate, about 100 hit samples in a row), so a lucky streak at 90% cached does not switch
+   the hints off. The estimate is per reader: no shared cache line between threads. Where mincore cannot be trusted (it reports everything
    resident to a user who neither owns nor may write the file) it degrades to always. */
-#define RB__PF_THRESHOLD 16u    /* 1/64 in 1/1024ths */
+#define RB__PF_ONE 65536u       /* the estimate is fixed-point: 65536 = every call misses */
+#define RB__PF_THRESHOLD (RB__PF_ONE / 64u)
 #define RB__PF_HOT_GAP 64u
 #define RB__PF_COLD_GAP 8u
 
@@ -1507,7 +1552,7 @@ RBDEF void rb_prefetcher_init(rb_prefetcher *p, int policy, void *map, uint64_t 
     p->trust_mincore = 1;
     p->resident = rb__mincore_resident;
     p->resident_ctx = (void *)(uintptr_t)p->page;
-    p->est = 1024;   /* assume cold until a sample says otherwise: a wrong hint is the cheap mistake */
+    p->est = RB__PF_ONE;   /* assume cold until samples say otherwise: a wrong hint is the cheap mistake */
     p->gap = RB__PF_COLD_GAP;
     p->countdown = 0;
 }
@@ -1556,7 +1601,7 @@ RBDEF int rb_prefetch(rb_prefetcher *p, uint64_t off, uint64_t len)
         p->st.mincore_calls++;
         r = p->resident(p->resident_ctx, p->map + start, (size_t)alen);
         if (r < 0) { if (p->st.failed++ == 0) p->last_errno = errno; return rb__pf_advise(p, start, alen); }
-        p->est = r == 0 ? p->est + (1024u - p->est) / 8u : p->est - p->est / 8u;
+        p->est = r == 0 ? p->est + (RB__PF_ONE - p->est) / 32u : p->est - p->est / 32u;
         if (p->est >= RB__PF_THRESHOLD) p->gap = RB__PF_COLD_GAP;
         else p->gap = r == 0 ? 1u : RB__MIN(p->gap * 2u, RB__PF_HOT_GAP);
         p->countdown = p->gap - 1;
@@ -2543,6 +2588,294 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
     if (munmap(map, (size_t)len) != 0 && out->status == RB_OK) {
         out->status = RB_ESYS;
         snprintf(out->reason, sizeof out->reason, "munmap: %s", strerror(errno));
+    }
+    return out->status;
+}
+
+/* ---- the readahead probe ---------------------------------------------------------------
+   Reads touch the first byte of a page. Measured reads are 32 MiB apart and each is counted
+   over a window from 12 MiB before it to 20 MiB after it (read-around is centered on the
+   fault, SEQUENTIAL reads ahead of it), so no read ever sees another's readahead. The 100
+   warm-up misses of cases 9-11 go to the first 1.6 GiB of the file, 16 MiB apart; the counted
+   reads to the rest (from 1632 MiB on: such cases need a 2 GiB file). Counting uses cachestat over the window (mincore where cachestat
+   is missing), so it needs neither perf nor root. */
+#define RB__PROBE_MIB ((uint64_t)1 << 20)
+
+typedef struct rb__probe {
+    const char *path;
+    uint64_t size;
+    long ra_pages;            /* read_ahead_kb / page, -1 unknown */
+    size_t page;
+    int fds[2];
+    unsigned char *maps[2];
+    char why[160];
+} rb__probe;
+
+static long rb__probe_count(rb__probe *pr, uint64_t pos)
+{
+    uint64_t lo = pos > 12 * RB__PROBE_MIB ? pos - 12 * RB__PROBE_MIB : 0;
+    uint64_t hi = RB__MIN(pr->size, pos + 20 * RB__PROBE_MIB);
+#if defined(RB__HAS_PROC)
+    {
+        struct rb__cachestat_range r;
+        struct rb__cachestat cs;
+        int fd = open(pr->path, O_RDONLY);
+        r.off = lo;
+        r.len = hi - lo;
+        if (fd >= 0 && syscall(__NR_cachestat, fd, &r, &cs, 0) == 0) { close(fd); return (long)cs.nr_cache; }
+        if (fd >= 0) close(fd);
+    }
+#endif
+    {
+        int fd = open(pr->path, O_RDONLY);
+        size_t n = (size_t)((hi - lo) / pr->page), i;
+        unsigned char *m, *vec = (unsigned char *)malloc(n ? n : 1);
+        long c = 0;
+        if (fd < 0 || !vec) { if (fd >= 0) close(fd); free(vec); return -1; }
+        m = (unsigned char *)mmap(NULL, (size_t)(hi - lo), PROT_READ, MAP_SHARED, fd, (off_t)lo);
+        close(fd);
+        if (m == (unsigned char *)MAP_FAILED) { free(vec); return -1; }
+#if defined(RB__APPLE)
+        if (mincore(m, (size_t)(hi - lo), (char *)vec) != 0) c = -1;
+#else
+        if (mincore(m, (size_t)(hi - lo), vec) != 0) c = -1;
+#endif
+        for (i = 0; c >= 0 && i < n; i++) c += vec[i] & 1u;
+        munmap(m, (size_t)(hi - lo));
+        free(vec);
+        return c;
+    }
+}
+
+static int rb__probe_advise(rb__probe *pr, int k, int advice)
+{
+    if (madvise(pr->maps[k], (size_t)pr->size, advice) != 0) {
+        snprintf(pr->why, sizeof pr->why, "madvise: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Mapping k: its own open (its own struct file, so its own readahead state), advised. */
+static int rb__probe_map(rb__probe *pr, int k, int advice)
+{
+    pr->fds[k] = open(pr->path, O_RDONLY);
+    if (pr->fds[k] < 0) { snprintf(pr->why, sizeof pr->why, "open: %s", strerror(errno)); return -1; }
+    pr->maps[k] = (unsigned char *)mmap(NULL, (size_t)pr->size, PROT_READ, MAP_SHARED, pr->fds[k], 0);
+    if (pr->maps[k] == (unsigned char *)MAP_FAILED) {
+        pr->maps[k] = NULL;
+        snprintf(pr->why, sizeof pr->why, "mmap: %s", strerror(errno));
+        return -1;
+    }
+    return rb__probe_advise(pr, k, advice);
+}
+
+static void rb__probe_unmap(rb__probe *pr)
+{
+    int k;
+    for (k = 0; k < 2; k++) {
+        if (pr->maps[k]) munmap(pr->maps[k], (size_t)pr->size);
+        if (pr->fds[k] >= 0) close(pr->fds[k]);
+        pr->maps[k] = NULL;
+        pr->fds[k] = -1;
+    }
+}
+
+/* One cold read through mapping k at pos: the pages it added around pos. */
+static long rb__probe_touch(rb__probe *pr, int k, uint64_t pos)
+{
+    long before = rb__probe_count(pr, pos), after;
+    volatile unsigned char sink = pr->maps[k][pos];
+    (void)sink;
+    after = rb__probe_count(pr, pos);
+    return before < 0 || after < 0 ? -1 : after - before;
+}
+
+static long rb__probe_pread(rb__probe *pr, int fadv, int direct, uint64_t pos)
+{
+    long before, after;
+    unsigned char *buf = (unsigned char *)rb__aligned_alloc(pr->page, pr->page);
+    int fd, flags = O_RDONLY;
+    ssize_t r;
+#if defined(RB__HAS_O_DIRECT)
+    if (direct) flags |= O_DIRECT;
+#endif
+    if (!buf) return -1;
+    fd = open(pr->path, flags);
+    if (fd < 0) { snprintf(pr->why, sizeof pr->why, "open: %s", strerror(errno)); free(buf); return -2; }
+#if defined(RB__HAS_FADVISE)
+    if (fadv && posix_fadvise(fd, 0, 0, fadv) != 0) { snprintf(pr->why, sizeof pr->why, "posix_fadvise failed"); close(fd); free(buf); return -1; }
+#else
+    (void)fadv;
+#endif
+    before = rb__probe_count(pr, pos);
+    r = pread(fd, buf, direct ? pr->page : 1, (off_t)pos);
+    after = rb__probe_count(pr, pos);
+    close(fd);
+    free(buf);
+    if (r < 0) { snprintf(pr->why, sizeof pr->why, "pread: %s", strerror(errno)); return -2; }
+    return before < 0 || after < 0 ? -1 : after - before;
+}
+
+static const struct { const char *name, *description; } rb__probe_cases[RB_PROBE_CASES] = {
+    {"1", "two mappings (two opens): RANDOM then SEQUENTIAL; read via RANDOM"},
+    {"2", "two mappings (two opens): RANDOM then SEQUENTIAL; read via SEQUENTIAL"},
+    {"3", "two mappings: SEQUENTIAL then RANDOM; read via SEQUENTIAL"},
+    {"4", "two mappings: SEQUENTIAL then RANDOM; read via RANDOM"},
+    {"5", "one mapping advised RANDOM, then SEQUENTIAL (last advice wins); read"},
+    {"6", "one mapping advised SEQUENTIAL, then RANDOM; read"},
+    {"7", "as 5, then the SEQUENTIAL user goes away (no re-advice); read"},
+    {"8", "as 6, then the RANDOM user goes away; read"},
+    {"9", "one NORMAL mapping: 100 cold reads, then 5 more (pages per read of the 5)"},
+    {"10", "one SEQUENTIAL mapping: 100 cold reads, then 5 more"},
+    {"11", "NORMAL and SEQUENTIAL mappings: 100 cold reads via NORMAL, then 5 via NORMAL and 5 via SEQUENTIAL"},
+    {"pread", "pread of one byte, fresh descriptor"},
+    {"pread-fadv-random", "pread after posix_fadvise(RANDOM)"},
+    {"pread-fadv-sequential", "pread after posix_fadvise(SEQUENTIAL)"},
+    {"direct", "pread with O_DIRECT (bypasses the page cache)"},
+};
+
+static long rb__probe_mean(rb__probe *pr, int k, uint64_t first, unsigned n)
+{
+    long total = 0, c;
+    unsigned i;
+    for (i = 0; i < n; i++) {
+        if ((c = rb__probe_touch(pr, k, first + (uint64_t)i * 32 * RB__PROBE_MIB)) < 0) return -1;
+        total += c;
+    }
+    return (total + (long)n / 2) / (long)n;
+}
+
+RBDEF int rb_probe(const char *path, int id, rb_probe_result *out)
+{
+    rb__probe pr;
+    rb_env env;
+    rb_error e;
+    struct stat st;
+    uint64_t mid;
+    long seq, obs = -1, obs2 = -1;
+    unsigned i;
+    int idx = id - 1, fail = 0, fault_around;
+
+    memset(out, 0, sizeof *out);
+    memset(&pr, 0, sizeof pr);
+    pr.fds[0] = pr.fds[1] = -1;
+    if (idx < 0 || idx >= RB_PROBE_CASES) { out->status = RB_EINVAL; snprintf(out->reason, sizeof out->reason, "no case %d", id); return RB_EINVAL; }
+    out->id = id;
+    out->name = rb__probe_cases[idx].name;
+    out->description = rb__probe_cases[idx].description;
+    if (stat(path, &st) != 0) { out->status = RB_ENOFILE; snprintf(out->reason, sizeof out->reason, "%s: %s", path, strerror(errno)); return out->status; }
+    pr.path = path;
+    pr.size = (uint64_t)st.st_size;
+    pr.page = rb__page_size();
+    rb_env_collect(&env, path);
+    pr.ra_pages = env.read_ahead_kb >= 0 ? env.read_ahead_kb * 1024 / (long)pr.page : -1;
+    seq = pr.ra_pages;
+    fault_around = env.fault_around_bytes < 0 || env.fault_around_bytes > (long)pr.page;   /* default 64 KiB */
+    mid = (pr.size / 2) & ~(uint64_t)(pr.page - 1);
+    if (pr.size < (id >= 9 && id <= 11 ? (uint64_t)2048 : 64) * RB__PROBE_MIB) {
+        out->status = RB_UNSUPPORTED;
+        snprintf(out->reason, sizeof out->reason, "the file is too small: case %s needs %s", out->name,
+                 id >= 9 && id <= 11 ? "2 GiB" : "64 MiB");
+        return out->status;
+    }
+    if (rb_evict(path, &e) != RB_OK) { out->status = e.status; snprintf(out->reason, sizeof out->reason, "%.150s", e.msg); return e.status; }
+
+    /* The expected counts, from the kernel's rules (mm/filemap.c, mm/readahead.c): a RANDOM
+       mapping reads the faulting page only; SEQUENTIAL reads ra_pages from the fault on; NORMAL
+       reads ra_pages around the fault until the file has missed more than 100 times
+       (mmap_miss, kept per open file), then the faulting page only; the last advice given to
+       a mapping is the one that holds; a standalone small pread reads what it asked. */
+    switch (id) {
+    case 1: case 2: case 3: case 4: {
+        /* 1, 2: RANDOM opened first, then SEQUENTIAL; 3, 4: the other order */
+        int first = id <= 2 ? MADV_RANDOM : MADV_SEQUENTIAL, second = id <= 2 ? MADV_SEQUENTIAL : MADV_RANDOM;
+        int via_random = id == 1 || id == 4, k = (via_random ? MADV_RANDOM : MADV_SEQUENTIAL) == first ? 0 : 1;
+        out->expected_pages = via_random ? 1 : seq;
+        out->reasoning = via_random ? "advice is per mapping: the RANDOM mapping reads the faulting page only"
+                                    : "advice is per mapping: the SEQUENTIAL one reads read_ahead_kb from the fault on";
+        fail = rb__probe_map(&pr, 0, first) || rb__probe_map(&pr, 1, second);
+        if (!fail) obs = rb__probe_touch(&pr, k, mid);
+        break;
+    }
+    case 5: case 7:
+        out->expected_pages = seq;
+        out->reasoning = "one mapping keeps the last advice (SEQUENTIAL) until someone advises it again";
+        fail = rb__probe_map(&pr, 0, MADV_RANDOM) || rb__probe_advise(&pr, 0, MADV_SEQUENTIAL);
+        if (!fail && id == 7) fail = rb__probe_touch(&pr, 0, mid - 32 * RB__PROBE_MIB) < 0;   /* the user's read */
+        if (!fail) obs = rb__probe_touch(&pr, 0, mid);
+        break;
+    case 6: case 8:
+        out->expected_pages = 1;
+        out->reasoning = "one mapping keeps the last advice (RANDOM): the faulting page only";
+        fail = rb__probe_map(&pr, 0, MADV_SEQUENTIAL) || rb__probe_advise(&pr, 0, MADV_RANDOM);
+        if (!fail && id == 8) fail = rb__probe_touch(&pr, 0, mid - 32 * RB__PROBE_MIB) < 0;
+        if (!fail) obs = rb__probe_touch(&pr, 0, mid);
+        break;
+    case 9: case 10: case 11:
+        /* mmap_miss (per open file) stops NORMAL read-around past 100 misses, but the pages
+           fault-around maps right after a read-around count as hits and pay the misses back
+           (filemap_map_pages); with fault-around on, isolated cold faults never reach 100. */
+        out->expected_pages = id == 10 || fault_around ? seq : 1;
+        out->reasoning = id == 10 ? "SEQUENTIAL faults never consult mmap_miss: read_ahead_kb every time"
+                       : fault_around ? "fault-around maps pages the read-around just loaded, each a hit against "
+                                        "mmap_miss, so 100 isolated misses never stop read-around"
+                                      : "fault-around is off: after 100 misses (mmap_miss > 100) NORMAL read-around "
+                                        "stops: one page";
+        fail = rb__probe_map(&pr, 0, id == 10 ? MADV_SEQUENTIAL : MADV_NORMAL);
+        if (!fail && id == 11) fail = rb__probe_map(&pr, 1, MADV_SEQUENTIAL);
+        for (i = 0; !fail && i < 100; i++)
+            fail = rb__probe_touch(&pr, 0, 16 * RB__PROBE_MIB * (i + 1)) < 0;
+        /* counted reads past the warm-up misses (the last at 1600 MiB, plus its readahead) */
+        if (!fail) obs = rb__probe_mean(&pr, 0, 1632 * RB__PROBE_MIB, 5);
+        if (!fail && id == 11) obs2 = rb__probe_mean(&pr, 1, (1632 + 5 * 32) * RB__PROBE_MIB, 5);
+        if (id == 11) out->reasoning = "SEQUENTIAL reads read_ahead_kb whatever NORMAL's mmap_miss says "
+                                       "(it is per open file, and never consulted for SEQUENTIAL)";
+        break;
+    default:
+        if (id == 15) {
+#if defined(RB__HAS_O_DIRECT)
+            out->expected_pages = 0;
+            out->reasoning = "O_DIRECT reads into the caller's buffer, past the page cache";
+            obs = rb__probe_pread(&pr, 0, 1, mid);
+#else
+            out->status = RB_UNSUPPORTED;
+            snprintf(out->reason, sizeof out->reason, "no O_DIRECT in this build");
+            return out->status;
+#endif
+        } else {
+            out->expected_pages = 1;
+            out->reasoning = id == 12 ? "a standalone small random read is read as is (no readahead state yet)"
+                           : id == 13 ? "FADV_RANDOM forces reading exactly what was asked"
+                                      : "FADV_SEQUENTIAL doubles the window, but a first read in the middle "
+                                        "is still a standalone random read";
+#if defined(RB__HAS_FADVISE)
+            obs = rb__probe_pread(&pr, id == 13 ? POSIX_FADV_RANDOM : id == 14 ? POSIX_FADV_SEQUENTIAL : 0, 0, mid);
+#else
+            obs = rb__probe_pread(&pr, 0, 0, mid);
+#endif
+        }
+        if (obs == -2) fail = 1;
+    }
+    rb__probe_unmap(&pr);
+    if (fail || obs < 0) {
+        out->status = RB_ESYS;
+        snprintf(out->reason, sizeof out->reason, "%s", pr.why[0] ? pr.why : "could not count cached pages");
+        return out->status;
+    }
+    if (out->expected_pages < 0) {
+        out->status = RB_UNSUPPORTED;
+        snprintf(out->reason, sizeof out->reason, "read_ahead_kb is unknown here: no expectation to compare with");
+    }
+    out->observed_pages = obs;
+    out->agrees = obs == out->expected_pages;
+    if (id == 11) {   /* both halves must agree: report the NORMAL half, say the other */
+        out->agrees = obs == out->expected_pages && obs2 == seq;
+        snprintf(out->reason, sizeof out->reason, "via NORMAL %ld pages per read, via SEQUENTIAL %ld", obs, obs2);
+    }
+    if (!out->agrees && obs > 0 && out->expected_pages > 0) {
+        long a = RB__MAX(obs, out->expected_pages), b = RB__MIN(obs, out->expected_pages);
+        out->folio_effect = a % b == 0 && ((a / b) & (a / b - 1)) == 0;
     }
     return out->status;
 }

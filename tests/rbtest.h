@@ -53,6 +53,7 @@ void suite_runner(void);
 void suite_cli(void);
 void suite_cache(void);
 void suite_prefetch(void);
+void suite_probe(void);
 void suite_compile(void);
 
 /* shared helpers (test_main.c) */

@@ -31,9 +31,9 @@ const char *rbt_tmpdir(void)
 
 const char *rbt_path(const char *name)
 {
-    static char ring[8][512];
+    static char ring[64][512];   /* a pointer stays valid for the next 63 calls */
     static unsigned k;
-    char *p = ring[k++ % 8];
+    char *p = ring[k++ % 64];
     snprintf(p, 512, "%s/%s", rbt_tmpdir(), name);
     return p;
 }
@@ -41,7 +41,8 @@ const char *rbt_path(const char *name)
 const char *rbt_small_file(void)
 {
     static int made;
-    const char *p = rbt_path("small.dat");
+    static char p[512];
+    snprintf(p, sizeof p, "%s", rbt_path("small.dat"));
     if (!made) {
         rb_error e;
         if (rb_setup_file(p, 8u << 20, 0, 1, NULL, NULL, &e) != RB_OK) {
@@ -72,6 +73,7 @@ int main(void)
     suite("runner", suite_runner);
     suite("cache", suite_cache);
     suite("prefetch", suite_prefetch);
+    suite("probe", suite_probe);
     suite("cli", suite_cli);
     suite("compile", suite_compile);
     if (tmpdir[0]) {

@@ -1,0 +1,128 @@
+#define _GNU_SOURCE
+#include "readbench.h"
+#include "rbtest.h"
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A sparse 2 GiB file: readahead adds page-cache pages for holes as for data, and the probe
+   counts page-cache pages, so it needs no 2 GiB of writes. */
+static const char *probe_file(void)
+{
+    static int made;
+    static char p[512];
+    snprintf(p, sizeof p, "%s", rbt_path("probe.dat"));
+    if (!made) {
+        int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0 || ftruncate(fd, (off_t)2 << 30) != 0) return NULL;
+        close(fd);
+        made = 1;
+    }
+    return p;
+}
+
+static rb_probe_result r;
+
+static long probe(int id)
+{
+    const char *p = probe_file();
+    if (!p || rb_probe(p, id, &r) != RB_OK) {
+        fprintf(stderr, "    case %d: %s\n", id, r.reason);
+        return -1;
+    }
+    fprintf(stderr, "    case %-2s: expected %ld, observed %ld\n", r.name, r.expected_pages, r.observed_pages);
+    return r.observed_pages;
+}
+
+static void random_mapping_loads_one_page(void)
+{
+    long n = probe(1);
+    CHECK(n == 1);
+    CHECK(r.agrees);
+    CHECK(probe(6) == 1);   /* the last advice, RANDOM, holds */
+}
+
+static void sequential_and_normal_load_more(void)
+{
+    rb_env env;
+    long n = probe(2), ra;
+    rb_env_collect(&env, probe_file());
+    if (env.read_ahead_kb <= 4) SKIP("read_ahead_kb is too small here to tell readahead from a single page");
+    ra = env.read_ahead_kb * 1024 / env.page_size;
+    CHECKF(n > 1, "SEQUENTIAL loaded %ld", n);
+    CHECK(probe(5) > 1);
+    /* NORMAL reads around the fault until 100 misses, then one page (case 9's last reads) */
+    /* NORMAL after 100 isolated misses: still reading around here (fault-around's hits on
+       the pages just read count mmap_miss back down); the probe says which this kernel does */
+    n = probe(9);
+    CHECKF(n == 1 || n >= ra / 2, "after 100 misses NORMAL loaded %ld", n);
+    CHECK(r.agrees);
+    CHECK(probe(10) > 1);   /* SEQUENTIAL never gives up */
+}
+
+static void advice_on_one_mapping_does_not_change_another(void)
+{
+    CHECK(probe(1) == 1);   /* RANDOM, although a SEQUENTIAL mapping of the file was made after it */
+    CHECK(probe(3) > 1);    /* SEQUENTIAL, although a RANDOM one was made after it */
+    CHECK(probe(4) == 1);
+}
+
+static void pread_and_direct(void)
+{
+    CHECK(probe(12) >= 1);
+    CHECK(probe(13) == 1);   /* FADV_RANDOM: exactly what was asked */
+    CHECK(probe(15) == 0);   /* O_DIRECT adds nothing to the page cache */
+}
+
+/* The cross-check: the kernel's own tracepoint counts the folios added for the file's inode. */
+static void agrees_with_the_tracepoint(void)
+{
+    char cmd[1024], line[256], p[512];
+    const char *cases[] = {"1", "6", "pread-fadv-random", "2"};
+    struct stat st;
+    unsigned i;
+    if (!rbt_is_root()) SKIP("needs root for the filemap tracepoint");
+    if (system("perf stat -e filemap:mm_filemap_add_to_page_cache true >/dev/null 2>&1") != 0)
+        SKIP("perf or the filemap:mm_filemap_add_to_page_cache tracepoint is not available");
+    if (access("../readbench", X_OK) != 0) SKIP("../readbench is not built (run make test)");
+    snprintf(p, sizeof p, "%s", probe_file());   /* rbt_path's buffers are reused below */
+    CHECK(stat(p, &st) == 0);
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        FILE *f;
+        long events = -1, observed = -1;
+        snprintf(cmd, sizeof cmd,
+                 "perf stat -x, -e filemap:mm_filemap_add_to_page_cache --filter 'i_ino == %lu' -o %s "
+                 "../readbench probe '%s' --case %s --format json --output %s 2>/dev/null",
+                 (unsigned long)st.st_ino, rbt_path("perf.csv"), p, cases[i], rbt_path("probe.json"));
+        CHECK(system(cmd) == 0);
+        f = fopen(rbt_path("perf.csv"), "r");
+        while (f && fgets(line, sizeof line, f))
+            if (strstr(line, "mm_filemap_add_to_page_cache")) events = atol(line);
+        if (f) fclose(f);
+        f = fopen(rbt_path("probe.json"), "r");
+        while (f && fgets(line, sizeof line, f)) {
+            char *o = strstr(line, "\"observed_pages\": ");
+            if (o) observed = atol(o + 18);
+        }
+        if (f) fclose(f);
+        fprintf(stderr, "    case %s: tracepoint %ld folios, readbench %ld pages\n", cases[i], events, observed);
+        if (i == 3) {   /* readahead may add large folios: one event can be many pages */
+            CHECKF(events >= 1 && events <= observed, "case 2: %ld folio events for %ld pages", events, observed);
+            continue;
+        }
+        CHECKF(events == observed && events >= 1, "case %s: tracepoint %ld, readbench %ld", cases[i], events, observed);
+        if (events != observed || events < 1) {
+            snprintf(cmd, sizeof cmd, "cat %s %s >&2", rbt_path("probe.json"), rbt_path("perf.csv"));
+            if (system(cmd) != 0) {}
+        }
+    }
+}
+
+void suite_probe(void)
+{
+    RUN(agrees_with_the_tracepoint);
+    RUN(random_mapping_loads_one_page);
+    RUN(sequential_and_normal_load_more);
+    RUN(advice_on_one_mapping_does_not_change_another);
+    RUN(pread_and_direct);
+}
