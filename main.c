@@ -52,12 +52,35 @@ static int bad(const char *fmt, const char *arg)
     return 2;
 }
 
-static void progress_bar(uint64_t done, uint64_t total, void *user)
+/* SIGINT/SIGTERM: the running cell stops at its next 20 ms check (rb_config.stop), the cells
+   finished so far are printed, the hog is released and the exit status is 128 + signal. A
+   second signal ends the process at once. The flag is the CLI's, not the library's. */
+static volatile int stop_signal;
+
+static void on_signal(int sig)
 {
-    (void)user;
-    fprintf(stderr, "\rwriting: %3.0f%% (%llu of %llu MiB)", 100.0 * (double)done / (double)total,
-            (unsigned long long)(done >> 20), (unsigned long long)(total >> 20));
-    if (done == total) fprintf(stderr, "\n");
+    if (stop_signal) _exit(128 + sig);
+    stop_signal = sig;
+}
+
+static void catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGINT, &sa, NULL) != 0 || sigaction(SIGTERM, &sa, NULL) != 0)
+        perror("readbench: sigaction");
+}
+
+static int progress_bar(uint64_t done, uint64_t total, void *user)
+{
+    if (user) {
+        fprintf(stderr, "\rwriting: %3.0f%% (%llu of %llu MiB)", 100.0 * (double)done / (double)total,
+                (unsigned long long)(done >> 20), (unsigned long long)(total >> 20));
+        if (done == total || stop_signal) fprintf(stderr, "\n");
+    }
+    return stop_signal;   /* nonzero: setup stops and removes the partial file */
 }
 
 static int setup(const char *path, uint64_t size, int force)
@@ -65,13 +88,14 @@ static int setup(const char *path, uint64_t size, int force)
     rb_error err;
     char sz[32];
     struct timespec a, b;
-    int rc;
+    int rc, draw = isatty(2);   /* the bar only on a terminal; the callback also carries Ctrl-C */
     clock_gettime(CLOCK_MONOTONIC, &a);
-    rc = rb_setup_file(path, size, 0, force, isatty(2) ? progress_bar : NULL, NULL, &err);
+    catch_signals();
+    rc = rb_setup_file(path, size, 0, force, progress_bar, draw ? &draw : NULL, &err);
     clock_gettime(CLOCK_MONOTONIC, &b);
     if (rc != RB_OK) {
         fprintf(stderr, "readbench: %s\n", err.msg);
-        return rc == RB_EEXIST ? 2 : 1;
+        return rc == RB_EEXIST ? 2 : rc == RB_EINTR ? 128 + stop_signal : 1;
     }
     rb_format_size(size, sz, sizeof sz);
     {
@@ -148,15 +172,6 @@ typedef struct opts {
     const char *format, *output, *hog, *scenario;
     int quiet;
 } opts;
-
-/* A hog is released by the kernel when the process ends; the handler only makes sure an
-   interrupted run ends at once, with the conventional status. */
-static void on_signal(int sig)
-{
-    static const char msg[] = "\nreadbench: interrupted; memory and mappings released\n";
-    if (write(2, msg, sizeof msg - 1) < 0) {}
-    _exit(128 + sig);
-}
 
 static int take_hog(const char *spec, const char *path, rb_hog *h)
 {
@@ -386,8 +401,8 @@ static int run(opts *o, int main_job)
         fprintf(stderr, "readbench: cannot write %s: %s\n", o->output, strerror(errno));
         return 1;
     }
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    catch_signals();
+    o->c.stop = &stop_signal;
     if (o->scenario) fprintf(stderr, "readbench: scenario sets %s\n", o->scenario);
     if (o->hog && (rc = take_hog(o->hog, o->c.path, &hog)) != 0) return rc;
 
@@ -395,9 +410,9 @@ static int run(opts *o, int main_job)
     if (!o->quiet) rb_env_print(stderr, &env);
     res = (rb_result *)calloc((size_t)o->nstrategies * o->nthreads * o->nsizes, sizeof *res);
     if (!res) { fprintf(stderr, "readbench: out of memory\n"); return 1; }
-    for (z = 0; z < o->nsizes; z++)
-        for (i = 0; i < o->nstrategies; i++)
-            for (t = 0; t < o->nthreads; t++) {
+    for (z = 0; z < o->nsizes && !stop_signal; z++)
+        for (i = 0; i < o->nstrategies && !stop_signal; i++)
+            for (t = 0; t < o->nthreads && !stop_signal; t++) {
                 rb_config c = o->c;
                 rb_result *r = &res[nres++];
                 c.threads = o->threads[t];
@@ -405,7 +420,7 @@ static int run(opts *o, int main_job)
                 if (!o->quiet) fprintf(stderr, "%-22s T%02u %6llu B ... ", o->strategies[i], c.threads,
                                        (unsigned long long)c.read_size);
                 rb_run(&c, rb_strategy_find(o->strategies[i]), r);
-                if (r->status != RB_OK && r->status != RB_UNSUPPORTED) failed++;
+                if (r->status != RB_OK && r->status != RB_UNSUPPORTED && r->status != RB_EINTR) failed++;
                 if (!o->quiet) {
                     if (r->status == RB_OK) fprintf(stderr, "%10.2f ops/ms", r->ops_per_ms);
                     else fprintf(stderr, "%s: %s", r->status == RB_UNSUPPORTED ? "unsupported" : "ERROR", r->reason);
@@ -448,6 +463,11 @@ static int run(opts *o, int main_job)
     free(res);
     rb_hog_release(&hog);
     if (out != stdout && fclose(out) != 0) { perror("readbench: close output"); return 1; }
+    if (stop_signal) {
+        fprintf(stderr, "readbench: interrupted: printed the %u cell%s finished before it\n",
+                nres ? nres - 1 : 0, nres == 2 ? "" : "s");
+        return 128 + stop_signal;
+    }
     if (failed) fprintf(stderr, "readbench: %u cell%s failed (see above)\n", failed, failed == 1 ? "" : "s");
     return failed ? 1 : 0;
 }
@@ -675,12 +695,14 @@ int main(int argc, char **argv)
         int rc;
         if (argc != 3) return bad("hog needs SIZE%s", "");
         if (strncmp(argv[2], "auto:", 5) == 0) return bad("readbench hog needs a size; auto: works with run%s", "");
-        signal(SIGINT, on_signal);
-        signal(SIGTERM, on_signal);
+        catch_signals();
         memset(&h, 0, sizeof h);
         if ((rc = take_hog(argv[2], NULL, &h)) != 0) return rc;
         fprintf(stderr, "readbench: holding it until Ctrl-C\n");
-        for (;;) pause();
+        while (!stop_signal) pause();
+        rb_hog_release(&h);
+        fprintf(stderr, "readbench: released\n");
+        return 128 + stop_signal;
     }
     if (cmd && !strcmp(cmd, "drop")) {
         if (argc > 3) return bad("unexpected argument '%s'", argv[3]);

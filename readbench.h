@@ -170,7 +170,9 @@ extern "C" {
     X(RB_ETOOSMALL, -7, "file too small")                             \
     X(RB_EIO, -8, "I/O errors or short reads during the run")         \
     X(RB_EVERIFY, -9, "data read does not match the setup pattern")   \
-    X(RB_EPERM, -10, "permission denied")
+    X(RB_EPERM, -10, "permission denied")                             \
+    X(RB_ECHANGED, -11, "file changed during the run")                \
+    X(RB_EINTR, -12, "interrupted")
 
 #define RB__STATUS_ENUM(name, value, text) name = value,
 typedef enum rb_status { RB_STATUS_LIST(RB__STATUS_ENUM) RB__STATUS_END = 1 } rb_status;
@@ -210,6 +212,8 @@ typedef struct rb_config {
     int cache;              /* RB_CACHE_KEEP, RB_CACHE_EVICT (before the cell), RB_CACHE_EVICT_EACH */
     double prewarm;         /* (0, 1]: make this fraction of the file's pages resident before
                                the cell, the rest not; 0: leave the page cache as it is */
+    volatile int *stop;     /* when set and nonzero (a signal handler's flag), the cell ends
+                               early with RB_EINTR */
 } rb_config;
 
 enum {
@@ -429,7 +433,8 @@ RBDEF void rb_config_defaults(const rb_config *in, rb_config *out);
 RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res);
 
 /* ---- file setup and content ---- */
-typedef void (*rb_progress_fn)(uint64_t done, uint64_t total, void *user);
+/* Returns nonzero to abort (setup then removes the partial file and returns RB_EINTR). */
+typedef int (*rb_progress_fn)(uint64_t done, uint64_t total, void *user);
 
 RBDEF uint64_t rb_data_word(uint64_t data_seed, uint64_t index);
 RBDEF void rb_fill_pattern(void *buf, uint64_t off, size_t len, uint64_t data_seed);
@@ -532,6 +537,7 @@ RBDEF void rb_report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int j
 
 #include <errno.h>
 #include <fcntl.h>
+#include <setjmp.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -908,7 +914,7 @@ RBDEF int rb_setup_file(const char *path, uint64_t size, uint64_t data_seed, int
     pthread_t tid;
     uint64_t off = 0;
     unsigned slot = 0;
-    int flags = O_WRONLY | O_CREAT | (force ? O_TRUNC : O_EXCL), rc = RB_OK;
+    int flags = O_WRONLY | O_CREAT | (force ? O_TRUNC : O_EXCL), rc = RB_OK, aborted = 0;
     struct stat st;
 
     if (!data_seed) data_seed = RB_DATA_SEED;
@@ -970,7 +976,7 @@ RBDEF int rb_setup_file(const char *path, uint64_t size, uint64_t data_seed, int
         pthread_mutex_unlock(&wr.mu);
         off += len;
         slot ^= 1u;
-        if (progress) progress(off, size, user);
+        if (progress && progress(off, size, user) != 0) { aborted = 1; break; }
     }
     pthread_mutex_lock(&wr.mu);
     wr.done = 1;
@@ -983,6 +989,9 @@ RBDEF int rb_setup_file(const char *path, uint64_t size, uint64_t data_seed, int
         rb__seterr(err, RB_ESYS, wr.err, wr.call, "writing %s failed: %s (partial file removed)",
                    path, strerror(wr.err));
         rc = RB_ESYS;
+    } else if (aborted) {
+        rb__seterr(err, RB_EINTR, EINTR, "", "setup of %s interrupted (partial file removed)", path);
+        rc = RB_EINTR;
     } else if (fsync(wr.fd) != 0) {
         rb__seterr(err, RB_ESYS, errno, "fsync", "fsync %s failed: %s (partial file removed)",
                    path, strerror(errno));
@@ -2070,6 +2079,22 @@ typedef struct rb__thread {
     rb_hist hist;
 } rb__thread;
 
+/* A file truncated under a mapping makes the next access to the vanished part raise SIGBUS,
+   which would kill the process and every result with it. The mmap strategies' workers arm a
+   sigjmp_buf; the handler jumps back to it and the cell ends with RB_ECHANGED. A signal
+   handler takes no argument, so the buffer is found through one thread-local pointer: the
+   library's only mutable state outside caller-owned structs, and NULL outside an mmap worker
+   (a SIGBUS elsewhere gets the default action, as it would without readbench). */
+static __thread sigjmp_buf *rb__sigbus_jmp;
+
+static void rb__on_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+    (void)si; (void)ctx;
+    if (rb__sigbus_jmp) siglongjmp(*rb__sigbus_jmp, 1);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 /* Phases: warmup (0, optional), then iterations 1..n. Every phase starts and ends on the
    barrier, so the coordinator may evict the cache between two phases with every worker
    parked (--cache evict-each); within a phase the workers run until the epoch moves on. */
@@ -2081,6 +2106,8 @@ static void *rb__worker_main(void *arg)
     unsigned n = w->t->cfg->reads_per_op, p;
     uint64_t *off = (uint64_t *)malloc(sizeof(uint64_t) * n), t0, t1;
     int (*read_op)(rb_worker *, const uint64_t *, unsigned) = run->s->read_op;
+    int mapped = (run->s->flags & RB_S_MMAP) != 0;
+    sigjmp_buf jb;
 
     if (!off) { th->rc = RB_ENOMEM; snprintf(th->why, sizeof th->why, "out of memory"); }
     else if (run->s->thread_init) th->rc = run->s->thread_init(w, th->why, sizeof th->why);
@@ -2089,6 +2116,17 @@ static void *rb__worker_main(void *arg)
     for (p = run->first_phase; p < run->end_epoch && !RB__LOAD(&run->failed); p++) {
         rb__barrier_wait(&run->bar);   /* phase start: all threads, and the coordinator */
         if (p == 1) rb__acct_sample(&th->before, w->index);
+        if (mapped) {
+            if (sigsetjmp(jb, 1) != 0) {   /* back from a SIGBUS in read_op */
+                rb__sigbus_jmp = NULL;
+                th->rc = RB_ECHANGED;
+                snprintf(th->why, sizeof th->why, "file changed during the run (SIGBUS reading the mapping: "
+                         "truncated or shrunk by someone else)");
+                RB__STORE(&run->failed, 1);
+                goto phase_end;
+            }
+            rb__sigbus_jmp = &jb;
+        }
         t0 = rb__now_ns();
         while (RB__LOAD(&run->epoch) == p) {
             rb__offsets(w, off, n);
@@ -2103,6 +2141,8 @@ static void *rb__worker_main(void *arg)
             if (p > 0) rb_hist_record(&th->hist, t1 - t0);
             t0 = t1;
         }
+        rb__sigbus_jmp = NULL;
+    phase_end:
         if (p + 1 == run->end_epoch) rb__acct_sample(&th->after, w->index);
         rb__barrier_wait(&run->bar);   /* phase end: nobody reads while the coordinator evicts */
     }
@@ -2208,9 +2248,10 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
     unsigned i, k, nthreads;
     size_t buf_len;
     char why[200];
-    int rc, any_acct = 0;
+    int rc, any_acct = 0, bus_installed = 0;
     double sum = 0, sq = 0;
     rb__acct tot;
+    struct sigaction old_bus;
 
     rb_config_defaults(cfg, &c);
     memset(res, 0, sizeof *res);
@@ -2290,6 +2331,16 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
     }
     pthread_mutex_init(&run.bar.mu, NULL);
     pthread_cond_init(&run.bar.cv, NULL);
+    if (s->flags & RB_S_MMAP) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = rb__on_sigbus;
+        sa.sa_flags = SA_SIGINFO;
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(SIGBUS, &sa, &old_bus) == 0) bus_installed = 1;
+        else fprintf(stderr, "readbench: sigaction(SIGBUS): %s: a truncated file would end the process\n",
+                     strerror(errno));
+    }
     for (i = 0; i < nthreads; i++) {
         int e = pthread_create(&th[i]->tid, NULL, rb__worker_main, th[i]);
         if (e != 0) {
@@ -2323,15 +2374,25 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
         rb__barrier_wait(&run.bar);
         start[k] = rb__now_ns();
         until = start[k] + len;
-        /* Sleep in slices so that a worker's fatal error ends the cell early. */
-        while ((now = rb__now_ns()) < until && !RB__LOAD(&run.failed))
+        /* Sleep in slices so that a worker's fatal error, or the caller's stop flag, ends the
+           cell early. */
+        while ((now = rb__now_ns()) < until && !RB__LOAD(&run.failed)) {
+            if (c.stop && *c.stop) {
+                res->status = RB_EINTR;
+                rb__result_reason(res, "interrupted");
+                RB__STORE(&run.failed, 1);
+                break;
+            }
             rb__sleep_ns(RB__MIN(until - now, (uint64_t)20000000));
+        }
         stop[k] = rb__now_ns();
         RB__STORE(&run.epoch, k + 1);
         rb__barrier_wait(&run.bar);
     }
     for (i = 0; i < nthreads; i++)
         if (th[i]->started) pthread_join(th[i]->tid, NULL);
+    if (bus_installed && sigaction(SIGBUS, &old_bus, NULL) != 0)
+        fprintf(stderr, "readbench: restoring the SIGBUS handler: %s\n", strerror(errno));
     pthread_mutex_destroy(&run.bar.mu);
     pthread_cond_destroy(&run.bar.cv);
     res->resident_after = rb__resident(c.path);

@@ -258,8 +258,46 @@ static void drop_and_residency_commands(void)
     CHECK(strstr(err, "malformed --hog") != NULL);
 }
 
+/* SIGINT in the middle of a run: the finished cells are printed as a valid JSON document
+   with the unfinished cell marked, and the exit status is 130; in setup, the partial file
+   is removed. */
+static void interrupted_run_and_setup(void)
+{
+    char args[2048], e2[600];
+    const char *j = rbt_path("int.json"), *big = rbt_path("int.dat"), *ef = rbt_path("int.err");
+    struct stat st;
+    FILE *f;
+    size_t n;
+    if (!have_binary()) SKIP("../readbench is not built (run make test)");
+    snprintf(args, sizeof args, "run '%s' --strategies null,pread,mmap,read,mmap-random,pread --threads 1 --warmup 0 "
+             "--duration 300ms --iterations 1 --format json --quiet > '%s' 2>'%s' & p=$!; sleep 1; kill -INT $p; "
+             "wait $p; echo rc=$?", rbt_small_file(), j, ef);
+    CHECK(cli(rbt_tmpdir(), args) == 0);
+    CHECKF(strstr(out, "rc=130") != NULL, "%s", out);
+    f = fopen(ef, "r");
+    n = f ? fread(e2, 1, sizeof e2 - 1, f) : 0;
+    e2[n] = 0;
+    if (f) fclose(f);
+    CHECKF(strstr(e2, "interrupted") != NULL, "%s", e2);
+    if (have_python()) {
+        snprintf(args, sizeof args, "python3 -c 'import json; d=json.load(open(\"%s\")); r=d[\"results\"]; "
+                 "assert r[0][\"status\"]==\"ok\" and r[-1][\"reason\"]==\"interrupted\" and len(r)<6, r'", j);
+        CHECK(system(args) == 0);
+    }
+    snprintf(args, sizeof args, "setup '%s' 8g 2>'%s' & p=$!; sleep 0.5; kill -INT $p; wait $p; echo rc=$?", big, ef);
+    CHECK(cli(rbt_tmpdir(), args) == 0);
+    CHECKF(strstr(out, "rc=130") != NULL, "%s", out);
+    CHECK(stat(big, &st) != 0 && errno == ENOENT);
+    f = fopen(ef, "r");
+    n = f ? fread(e2, 1, sizeof e2 - 1, f) : 0;
+    e2[n] = 0;
+    if (f) fclose(f);
+    CHECKF(strstr(e2, "partial file removed") != NULL, "%s", e2);
+}
+
 void suite_cli(void)
 {
+    RUN(interrupted_run_and_setup);
     RUN(drop_and_residency_commands);
     RUN(bad_input_exits_2_and_creates_nothing);
     RUN(missing_or_small_file_says_how_to_make_it);

@@ -208,8 +208,74 @@ static void threads_many_and_warmup(void)
     CHECK(res.ops_per_ms_stddev >= 0);
 }
 
+/* Someone truncates the file while an mmap strategy reads it: SIGBUS must not end the
+   process; the cell ends with RB_ECHANGED and says why. */
+#include <fcntl.h>
+#include <pthread.h>
+
+typedef struct bus_arg { rb_config c; const char *name; rb_result r; } bus_arg;
+
+static void *bus_runner(void *p)
+{
+    bus_arg *a = (bus_arg *)p;
+    rb_run(&a->c, rb_strategy_find(a->name), &a->r);
+    return NULL;
+}
+
+static void truncated_file_is_reported_not_fatal(void)
+{
+    static bus_arg a;
+    const char *names[] = {"mmap", "mmap-random-willneed"};
+    const char *p = rbt_path("shrinks.dat");
+    unsigned i;
+    for (i = 0; i < 2; i++) {
+        rb_error e;
+        pthread_t tid;
+        int fd;
+        CHECK(rb_setup_file(p, 16u << 20, 0, 1, NULL, NULL, &e) == RB_OK);
+        memset(&a, 0, sizeof a);
+        a.c.path = p;
+        a.c.threads = 2;
+        a.c.warmup_ns = RB_NONE;
+        a.c.duration_ns = 2000000000;
+        a.c.iterations = 1;
+        a.name = names[i];
+        CHECK(pthread_create(&tid, NULL, bus_runner, &a) == 0);
+        usleep(200000);
+        fd = open(p, O_WRONLY);
+        CHECK(fd >= 0 && ftruncate(fd, 4096) == 0);
+        close(fd);
+        pthread_join(tid, NULL);
+        CHECKF(a.r.status == RB_ECHANGED, "%s: status %d (%s)", names[i], a.r.status, a.r.reason);
+        CHECK(strstr(a.r.reason, "file changed during the run") != NULL);
+    }
+}
+
+/* The caller's stop flag (what the CLI's SIGINT handler sets) ends a cell early. */
+static void stop_flag_ends_the_cell(void)
+{
+    static bus_arg a;
+    static volatile int stop;
+    pthread_t tid;
+    memset(&a, 0, sizeof a);
+    a.c.path = rbt_small_file();
+    a.c.warmup_ns = RB_NONE;
+    a.c.duration_ns = 3000000000LL;
+    a.c.iterations = 2;
+    a.c.stop = &stop;
+    a.name = "pread";
+    stop = 0;
+    CHECK(pthread_create(&tid, NULL, bus_runner, &a) == 0);
+    usleep(100000);
+    stop = 2;
+    pthread_join(tid, NULL);
+    CHECK(a.r.status == RB_EINTR && strcmp(a.r.reason, "interrupted") == 0);
+}
+
 void suite_runner(void)
 {
+    RUN(truncated_file_is_reported_not_fatal);
+    RUN(stop_flag_ends_the_cell);
     RUN(every_strategy_reads_the_right_bytes);
     RUN(verify_catches_wrong_data);
     RUN(page_range_alignment_and_clamping);
