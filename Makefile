@@ -16,7 +16,7 @@ LIBS    = -lpthread -lm $(URING_LIBS)
 
 TESTS   := $(wildcard tests/test_*.c)
 
-.PHONY: all test check bench install clean examples
+.PHONY: all test check bench install clean examples fuzz cppcheck valgrind
 
 all: readbench
 
@@ -45,7 +45,29 @@ check:
 	$(MAKE) clean-tests
 
 clean-tests:
-	rm -f tests/run_tests tests/cpp_compile readbench
+	rm -f tests/run_tests tests/cpp_compile readbench tests/fuzz/fuzz_cli tests/fuzz/fuzz_json
+
+# libFuzzer (clang): the option/size/duration/list parsers and the JSON writer, FUZZ_SECONDS each.
+FUZZ_SECONDS ?= 30
+FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I.
+fuzz:
+	mkdir -p tests/fuzz/corpus-cli tests/fuzz/corpus-json
+	clang $(FUZZ_FLAGS) -o tests/fuzz/fuzz_cli tests/fuzz/fuzz_cli.c -lpthread -lm
+	clang $(FUZZ_FLAGS) -o tests/fuzz/fuzz_json tests/fuzz/fuzz_json.c -lpthread -lm
+	tests/fuzz/fuzz_cli -max_total_time=$(FUZZ_SECONDS) -close_fd_mask=2 tests/fuzz/corpus-cli tests/fuzz/seeds
+	tests/fuzz/fuzz_json -max_total_time=$(FUZZ_SECONDS) tests/fuzz/corpus-json tests/fuzz/seeds
+
+# Static analysis with the settings committed here.
+cppcheck:
+	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability --std=c99 \
+	  --inline-suppr -D__linux__ -DREADBENCH_IMPLEMENTATION -I. main.c
+
+# valgrind memcheck over a short real run (every strategy, 2 threads).
+valgrind: readbench
+	./readbench setup /tmp/readbench-vg.dat 16m --force
+	valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite -q \
+	  ./readbench run /tmp/readbench-vg.dat --threads 2 --warmup 0 --duration 100ms --iterations 1 --quiet >/dev/null; \
+	  rc=$$?; rm -f /tmp/readbench-vg.dat; exit $$rc
 
 bench: readbench
 	bash bench/bench.sh

@@ -3495,12 +3495,35 @@ RBDEF void rb_report_csv(FILE *f, const rb_report *r)
     }
 }
 
-/* JSON strings are escaped completely: file names can hold quotes, backslashes, newlines. */
+/* Length of the valid UTF-8 sequence at p (1-4), or 0 if the bytes there are not one. */
+static int rb__utf8_len(const unsigned char *p)
+{
+    int n, i;
+    if (p[0] < 0x80) return 1;
+    if (p[0] >= 0xc2 && p[0] <= 0xdf) n = 2;
+    else if (p[0] >= 0xe0 && p[0] <= 0xef) n = 3;
+    else if (p[0] >= 0xf0 && p[0] <= 0xf4) n = 4;
+    else return 0;
+    for (i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80) return 0;
+    if (n == 3 && ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0))) return 0;  /* overlong, surrogate */
+    if (n == 4 && ((p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))) return 0;  /* overlong, > U+10FFFF */
+    return n;
+}
+
+/* JSON strings are escaped completely: file names can hold quotes, backslashes, newlines,
+   and bytes that are not UTF-8 (written as U+FFFD, since JSON text must be UTF-8). */
 RBDEF void rb_json_string(FILE *f, const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     fputc('"', f);
     for (; *p; p++) {
+        if (*p >= 0x80) {
+            int n = rb__utf8_len(p);
+            if (n == 0) fputs("\\ufffd", f);
+            else { fwrite(p, 1, (size_t)n, f); p += n - 1; }
+            continue;
+        }
         switch (*p) {
         case '"': fputs("\\\"", f); break;
         case '\\': fputs("\\\\", f); break;

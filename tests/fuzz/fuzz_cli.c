@@ -1,0 +1,37 @@
+/* libFuzzer target: the CLI's option parser (main.c's parse_run) and the library's size,
+   duration and list parsers, on arguments cut from the input at newlines. Only parsing runs:
+   parse_run never touches a file. */
+#define main readbench_cli_main
+#include "../../main.c"
+#undef main
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char buf[2048], *argv[40];
+    int argc = 2;
+    size_t i, n = size < sizeof buf - 1 ? size : sizeof buf - 1;
+    uint64_t u, sizes[8];
+    int64_t ns;
+    unsigned un[8], cnt;
+    double d[8];
+    opts o;
+    memcpy(buf, data, n);
+    buf[n] = 0;
+    argv[0] = (char *)"readbench";
+    argv[1] = (char *)"run";
+    argv[argc++] = buf;
+    for (i = 0; i < n && argc < 39; i++)
+        if (buf[i] == '\n') { buf[i] = 0; argv[argc++] = buf + i + 1; }
+    argv[argc] = NULL;
+    for (i = 2; i < (size_t)argc; i++) {   /* each argument through every parser */
+        rb_parse_size(argv[i], &u);
+        rb_parse_duration(argv[i], &ns);
+        rb_parse_uint_list(argv[i], un, 8, &cnt);
+        rb_parse_size_list(argv[i], sizes, 8, &cnt);
+        rb_parse_double_list(argv[i], d, 8, &cnt);
+    }
+    memset(&o, 0, sizeof o);
+    parse_run(argc, argv, 2, &o);
+    return 0;
+}
