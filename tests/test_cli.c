@@ -2,6 +2,7 @@
 #include "readbench.h"
 #include "rbtest.h"
 #include <dirent.h>
+#include <sys/mount.h>
 #include <errno.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -295,8 +296,88 @@ static void interrupted_run_and_setup(void)
     CHECKF(strstr(e2, "partial file removed") != NULL, "%s", e2);
 }
 
+/* The rows of README's "Errors" table that the other tests do not already cover. */
+static void errors_table_rows(void)
+{
+    char args[1024];
+    const char *empty = rbt_path("empty.dat");
+    FILE *f = fopen(empty, "w");
+    if (!have_binary()) SKIP("../readbench is not built (run make test)");
+    if (f) fclose(f);
+    /* a directory */
+    snprintf(args, sizeof args, "run '%s'", rbt_tmpdir());
+    CHECK(cli(rbt_tmpdir(), args) == 2 && strstr(err, "not a regular file") != NULL);
+    /* an empty file */
+    snprintf(args, sizeof args, "run '%s'", empty);
+    CHECK(cli(rbt_tmpdir(), args) == 2 && strstr(err, "readbench setup") != NULL);
+    /* drop_caches without root, or all caches without a file */
+    if (!rbt_is_root()) CHECK(cli(rbt_tmpdir(), "drop") == 1 && strstr(err, "readbench drop FILE") != NULL);
+    /* an unreadable file: root reads everything, so drop to nobody where we can */
+    if (rbt_is_root() && system("command -v setpriv >/dev/null 2>&1") == 0) {
+        const char *secret = rbt_path("secret.dat");
+        rb_error e;
+        CHECK(rb_setup_file(secret, 1 << 20, 0, 1, NULL, NULL, &e) == RB_OK && chmod(secret, 0600) == 0);
+        CHECK(chmod(rbt_tmpdir(), 0755) == 0);
+        snprintf(args, sizeof args, "cd / && setpriv --reuid=65534 --regid=65534 --clear-groups '%s' run '%s' "
+                 "2>/dev/null", bin, secret);
+        {
+            int st = system(args);
+            CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 2, "unreadable file: status %d", st);
+        }
+    }
+}
+
+static void filesystem_refusing_o_direct(void)
+{
+    const char *dir = rbt_path("ramfs"), *p = rbt_path("ramfs/f.dat");
+    rb_error e;
+    rb_config c;
+    rb_result r;
+    if (!rbt_is_root()) SKIP("needs root to mount ramfs");
+    CHECK(mkdir(dir, 0755) == 0);
+    if (mount("ramfs", dir, "ramfs", 0, NULL) != 0) SKIP("cannot mount ramfs here");
+    CHECK(rb_setup_file(p, 1 << 20, 0, 1, NULL, NULL, &e) == RB_OK);
+    memset(&c, 0, sizeof c);
+    c.path = p;
+    c.read_size = 4096;
+    c.warmup_ns = RB_NONE;
+    c.duration_ns = 20000000;
+    c.iterations = 1;
+    rb_run(&c, rb_strategy_find("direct"), &r);
+    if (r.status == RB_OK) fprintf(stderr, "    this kernel's ramfs accepts O_DIRECT\n");
+    else CHECKF(r.status == RB_UNSUPPORTED && strstr(r.reason, "O_DIRECT"), "%d %s", r.status, r.reason);
+    CHECK(rb_run(&c, rb_strategy_find("pread"), &r) == RB_OK);   /* the rest still run */
+    CHECK(umount(dir) == 0);
+}
+
+static void io_uring_disabled(void)
+{
+    FILE *f = fopen("/proc/sys/kernel/io_uring_disabled", "r+");
+    int old = -1;
+    rb_config c;
+    rb_result r;
+    char why[256];
+    if (!f) SKIP("no /proc/sys/kernel/io_uring_disabled (kernel before 6.6, or not Linux)");
+    if (fscanf(f, "%d", &old) != 1 || !rbt_is_root()) { fclose(f); SKIP("needs root to disable io_uring"); }
+    fclose(f);
+    memset(&c, 0, sizeof c);
+    c.path = rbt_small_file();
+    if (rb_strategy_probe(rb_strategy_find("io_uring"), &c, why, sizeof why) != RB_OK) SKIP(why);
+    CHECK(system("echo 2 > /proc/sys/kernel/io_uring_disabled") == 0);
+    c.warmup_ns = RB_NONE;
+    c.duration_ns = 20000000;
+    c.iterations = 1;
+    rb_run(&c, rb_strategy_find("io_uring"), &r);
+    CHECKF(r.status == RB_UNSUPPORTED && strstr(r.reason, "io_uring_queue_init"), "%d %s", r.status, r.reason);
+    snprintf(why, sizeof why, "echo %d > /proc/sys/kernel/io_uring_disabled", old);
+    CHECK(system(why) == 0);
+}
+
 void suite_cli(void)
 {
+    RUN(errors_table_rows);
+    RUN(filesystem_refusing_o_direct);
+    RUN(io_uring_disabled);
     RUN(interrupted_run_and_setup);
     RUN(drop_and_residency_commands);
     RUN(bad_input_exits_2_and_creates_nothing);
