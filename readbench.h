@@ -2840,7 +2840,25 @@ RBDEF int rb_probe(const char *path, int id, rb_probe_result *out)
                  id >= 9 && id <= 11 ? "2 GiB" : "64 MiB");
         return out->status;
     }
-    if (rb_evict(path, &e) != RB_OK) { out->status = e.status; snprintf(out->reason, sizeof out->reason, "%.150s", e.msg); return e.status; }
+    /* Start from nothing cached. Pages still under I/O from the previous case (its async
+       readahead) are locked and survive an eviction, so evict until none is left. */
+    for (i = 0;; i++) {
+        rb_residency_info ri;
+        if (rb_evict(path, &e) != RB_OK) { out->status = e.status; snprintf(out->reason, sizeof out->reason, "%.150s", e.msg); return e.status; }
+        if (rb_residency(path, &ri, &e) != RB_OK || !ri.trusted) {
+            out->status = RB_ESYS;
+            snprintf(out->reason, sizeof out->reason, "cannot count cached pages: %.120s", ri.trusted ? e.msg : "untrusted");
+            return out->status;
+        }
+        if (ri.resident == 0) break;
+        if (i == 200) {
+            out->status = RB_ESYS;
+            snprintf(out->reason, sizeof out->reason, "eviction did not evict: %llu pages stay cached (mapped by "
+                     "another process?)", (unsigned long long)ri.resident);
+            return out->status;
+        }
+        rb__sleep_ns(10000000);
+    }
 
     /* The expected counts, from the kernel's rules (mm/filemap.c, mm/readahead.c): a RANDOM
        mapping reads the faulting page only; SEQUENTIAL reads ra_pages from the fault on; NORMAL
