@@ -263,7 +263,10 @@ static int parse_run(int argc, char **argv, int i, opts *o)
             if (rb_parse_uint_list(v, o->threads, MAXL, &o->nthreads)) return bad("malformed thread list '%s'", v);
             for (k = 0; k < o->nthreads; k++) {
                 if (o->threads[k] == 0) return bad("thread count must be at least 1: '%s'", v);
-                if (o->threads[k] > 1024) return bad("thread count above 1024: '%s'", v);
+                if (o->threads[k] > 1024) {   /* absurd, not wrong: cap it and say so */
+                    fprintf(stderr, "readbench: %u threads is more than this tool runs; capped at 1024\n", o->threads[k]);
+                    o->threads[k] = 1024;
+                }
             }
         } else if ((v = optval(argc, argv, &i, "--read-size"))) {
             unsigned k;

@@ -58,7 +58,7 @@ static void bad_input_exits_2_and_creates_nothing(void)
     const char *f = rbt_small_file();
     const char *cases[] = {
         "--bogus", "--strategies nope", "--strategies pread,,mmap", "--threads 0", "--threads 1,,4",
-        "--threads 99999", "--read-size 16q", "--read-size -1", "--size 99999999999t", "--size 0",
+        "--read-size 16q", "--read-size -1", "--size 99999999999t", "--size 0",
         "--reads-per-op 0", "--iterations 0", "--iterations 101", "--read-size 16m", "--size 1g",
         "--strategies direct --read-size 1000", "--format xml", "--duration 0s", "--duration=10q",
         "--pattern zigzag", "--percentiles 50,,99", "--percentiles 101", "--seed -3",
@@ -251,6 +251,10 @@ static void drop_and_residency_commands(void)
     snprintf(args, sizeof args, "run '%s' --strategies pread --threads 1 --duration 20ms --warmup 0 --iterations 1 "
              "--prewarm 0.5 --quiet --format csv", f);
     CHECK(cli(rbt_tmpdir(), args) == 0);
+    snprintf(args, sizeof args, "run '%s' --strategies null --threads 99999 --duration 10ms --warmup 0 "
+             "--iterations 1 --quiet --format csv", f);
+    CHECK(cli(rbt_tmpdir(), args) == 0);
+    CHECK(strstr(err, "capped at 1024") != NULL && strstr(out, "null,1024,") != NULL);
     CHECK(cli(rbt_tmpdir(), "run x --prewarm 1.5") == 2);
     CHECK(cli(rbt_tmpdir(), "run x --cache sometimes") == 2);
     CHECK(cli(rbt_tmpdir(), "run x --scenario lukewarm") == 2);
