@@ -44,8 +44,14 @@ check:
 	cd tests && RB_TESTS=runner ./run_tests
 	$(MAKE) clean-tests
 
+# The examples, each a single file that embeds the header.
+EXAMPLES := $(patsubst %.c,%.bin,$(wildcard examples/*.c))
+examples: $(EXAMPLES)
+examples/%.bin: examples/%.c readbench.h
+	$(CC) $(WARN) $(CFLAGS) -I. -o $@ $< -lpthread -lm
+
 clean-tests:
-	rm -f tests/run_tests tests/cpp_compile readbench tests/fuzz/fuzz_cli tests/fuzz/fuzz_json
+	rm -f tests/run_tests tests/cpp_compile readbench tests/fuzz/fuzz_cli tests/fuzz/fuzz_json examples/*.bin
 
 # libFuzzer (clang): the option/size/duration/list parsers and the JSON writer, FUZZ_SECONDS each.
 FUZZ_SECONDS ?= 30
