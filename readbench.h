@@ -2377,7 +2377,7 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
         /* Sleep in slices so that a worker's fatal error, or the caller's stop flag, ends the
            cell early. */
         while ((now = rb__now_ns()) < until && !RB__LOAD(&run.failed)) {
-            if (c.stop && *c.stop) {
+            if (c.stop && __atomic_load_n(c.stop, __ATOMIC_RELAXED)) {
                 res->status = RB_EINTR;
                 rb__result_reason(res, "interrupted");
                 RB__STORE(&run.failed, 1);

@@ -272,7 +272,7 @@ static void stop_flag_ends_the_cell(void)
     stop = 0;
     CHECK(pthread_create(&tid, NULL, bus_runner, &a) == 0);
     usleep(100000);
-    stop = 2;
+    __atomic_store_n(&stop, 2, __ATOMIC_RELAXED);   /* what the CLI's signal handler does */
     pthread_join(tid, NULL);
     CHECK(a.r.status == RB_EINTR && strcmp(a.r.reason, "interrupted") == 0);
 }
