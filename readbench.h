@@ -1945,8 +1945,8 @@ static void rb__close_target(rb_target *t)
     t->fd = -1;
 }
 
-/* The table. A row never disappears: compiled out or refused here, it says why. Room is
-   left for prefetch-policy rows (mmap-backoff, mmap-adaptive, ...) in the same shape. */
+/* The table. A row never disappears: compiled out or refused here, it says why. Adding a
+   strategy is adding a row (and a read_op); the runner, reports, CLI and tests take it up. */
 static const rb_strategy rb__strategy_table[] = {
     {"mmap", "memcpy from a mapping with no advice (MADV_NORMAL: read-around on faults)",
      RB_S_MMAP, MADV_NORMAL, rb__open_mmap, NULL, rb__op_mmap, NULL, rb__close_target},
