@@ -199,6 +199,9 @@ static int take_hog(const char *spec, const char *path, rb_hog *h)
     rb_format_size(size, sz, sizeof sz);
     fprintf(stderr, "readbench: pinning %.2f GiB of memory (mlock)...\n", (double)size / 1073741824.0);
     if (rb_hog_take(h, size, &err) != RB_OK) { fprintf(stderr, "readbench: %s\n", err.msg); return 1; }
+    if (!h->locked)
+        fprintf(stderr, "readbench: hog: mlock refused (RLIMIT_MEMLOCK, see `ulimit -l`); there is no swap, so "
+                        "the touched memory stays resident all the same\n");
     fprintf(stderr, "readbench: pinned %.2f GiB; %.2f GiB left available\n", (double)size / 1073741824.0,
             (double)rb_mem_available() / 1073741824.0);
     return 0;

@@ -2,6 +2,8 @@
 #include "readbench.h"
 #include "rbtest.h"
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <errno.h>
 #include <sys/stat.h>
@@ -316,6 +318,42 @@ static void errors_table_rows(void)
     CHECK(cli(rbt_tmpdir(), args) == 2 && strstr(err, "readbench setup") != NULL);
     /* drop_caches without root, or all caches without a file */
     if (!rbt_is_root()) CHECK(cli(rbt_tmpdir(), "drop") == 1 && strstr(err, "readbench drop FILE") != NULL);
+    /* as an ordinary user (root drops to nobody where it can) */
+    if (rbt_is_root() && system("command -v setpriv >/dev/null 2>&1") == 0) {
+        int st;
+        snprintf(args, sizeof args, "cd / && setpriv --reuid=65534 --regid=65534 --clear-groups '%s' drop "
+                 "2>&1 | grep -q 'readbench drop FILE'", bin);
+        st = system(args);   /* dropping every cache needs root: exit 1, pointing to per-file eviction */
+        CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 0, "drop as nobody: %d", st);
+        snprintf(args, sizeof args, "cd / && setpriv --reuid=65534 --regid=65534 --clear-groups '%s' drop; "
+                 "test $? -eq 1", bin);
+        CHECK(system(args) == 0);
+        /* mlock refused by RLIMIT_MEMLOCK: with no swap the hog is touched, and says so */
+        if (system("grep -q '^SwapTotal: *0 kB' /proc/meminfo") == 0 && chmod(rbt_tmpdir(), 0755) == 0) {
+            snprintf(args, sizeof args, "cd / && ulimit -l 8192 && setpriv --reuid=65534 --regid=65534 --clear-groups "
+                     "'%s' run '%s' --strategies null --threads 1 --hog 64m --duration 10ms --warmup 0 --iterations 1 "
+                     "--quiet 2>&1 >/dev/null | grep -q 'mlock refused'", bin, rbt_small_file());
+            CHECK(system(args) == 0);
+        }
+    }
+    /* --prewarm that cannot hold: another process maps the whole file, so nothing is evicted */
+    {
+        int fd = open(rbt_small_file(), O_RDONLY);
+        unsigned char *m = fd >= 0 ? (unsigned char *)mmap(NULL, 8u << 20, PROT_READ, MAP_SHARED, fd, 0) : NULL;
+        volatile unsigned char t = 0;
+        size_t k;
+        CHECK(m && m != (unsigned char *)MAP_FAILED);
+        if (m && m != (unsigned char *)MAP_FAILED) {
+            for (k = 0; k < (8u << 20); k += 4096) t += m[k];
+            snprintf(args, sizeof args, "run '%s' --strategies pread --threads 1 --prewarm 0.5 --duration 10ms "
+                     "--warmup 0 --iterations 1", rbt_small_file());
+            CHECK(cli(rbt_tmpdir(), args) == 0);
+            CHECKF(strstr(err, "warning: --prewarm 0.50, but 100.0%") != NULL, "%s", err);
+            munmap(m, 8u << 20);
+        }
+        if (fd >= 0) close(fd);
+        (void)t;
+    }
     /* an unreadable file: root reads everything, so drop to nobody where we can */
     if (rbt_is_root() && system("command -v setpriv >/dev/null 2>&1") == 0) {
         const char *secret = rbt_path("secret.dat");

@@ -277,8 +277,28 @@ static void stop_flag_ends_the_cell(void)
     CHECK(a.r.status == RB_EINTR && strcmp(a.r.reason, "interrupted") == 0);
 }
 
+/* A madvise that fails makes the cell an error, never a number. */
+static int bad_advice_op(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    rb_worker_advise(w, off[0], 100, 12345);   /* no such advice: EINVAL */
+    return rb_strategy_find("mmap")->read_op(w, off, n);
+}
+
+static void failed_madvise_fails_the_cell(void)
+{
+    rb_strategy bad = *rb_strategy_find("mmap");
+    rb_config c = quick(1);
+    bad.name = "bad-advice";
+    bad.read_op = bad_advice_op;
+    c.verify = 0;
+    CHECK(rb_run(&c, &bad, &res) == RB_ESYS);
+    CHECKF(strstr(res.reason, "madvise calls failed") != NULL, "%s", res.reason);
+    CHECK(res.madvise_failed > 0 && res.madvise_failed == res.madvise_calls);
+}
+
 void suite_runner(void)
 {
+    RUN(failed_madvise_fails_the_cell);
     RUN(truncated_file_is_reported_not_fatal);
     RUN(stop_flag_ends_the_cell);
     RUN(every_strategy_reads_the_right_bytes);
