@@ -253,10 +253,10 @@ static void drop_and_residency_commands(void)
     snprintf(args, sizeof args, "run '%s' --strategies pread --threads 1 --duration 20ms --warmup 0 --iterations 1 "
              "--prewarm 0.5 --quiet --format csv", f);
     CHECK(cli(rbt_tmpdir(), args) == 0);
-    snprintf(args, sizeof args, "run '%s' --strategies null --threads 99999 --duration 10ms --warmup 0 "
-             "--iterations 1 --quiet --format csv", f);
-    CHECK(cli(rbt_tmpdir(), args) == 0);
-    CHECK(strstr(err, "capped at 1024") != NULL && strstr(out, "null,1024,") != NULL);
+    /* an absurd thread count is capped with a message (checked at parse time: a missing file
+       then ends the run before 1024 threads start, which under a sanitizer would take minutes) */
+    CHECK(cli(rbt_tmpdir(), "run missing.dat --threads 99999") == 2);
+    CHECK(strstr(err, "capped at 1024") != NULL && strstr(err, "readbench setup missing.dat") != NULL);
     CHECK(cli(rbt_tmpdir(), "run x --prewarm 1.5") == 2);
     CHECK(cli(rbt_tmpdir(), "run x --cache sometimes") == 2);
     CHECK(cli(rbt_tmpdir(), "run x --scenario lukewarm") == 2);
