@@ -2004,6 +2004,7 @@ typedef struct rb__barrier {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     unsigned need, waiting, generation;
+    uint64_t released_ns;   /* when the last arrival let everyone go */
 } rb__barrier;
 
 static void rb__barrier_wait(rb__barrier *b)
@@ -2014,6 +2015,7 @@ static void rb__barrier_wait(rb__barrier *b)
     if (++b->waiting == b->need) {
         b->waiting = 0;
         b->generation++;
+        b->released_ns = rb__now_ns();
         pthread_cond_broadcast(&b->cv);
     } else {
         while (gen == b->generation) pthread_cond_wait(&b->cv, &b->mu);
@@ -2372,7 +2374,9 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
             if (k == 1) res->resident_before = rb__resident(c.path);
         }
         rb__barrier_wait(&run.bar);
-        start[k] = rb__now_ns();
+        /* The iteration starts when the barrier opens, not when the coordinator next gets a
+           CPU: with more threads than cores the workers can run for a while before it does. */
+        start[k] = run.bar.released_ns;
         until = start[k] + len;
         /* Sleep in slices so that a worker's fatal error, or the caller's stop flag, ends the
            cell early. */
