@@ -1200,7 +1200,7 @@ RBDEF int rb_drop_caches(rb_error *err)
     return RB_OK;
 #else
     rb__seterr(err, RB_UNSUPPORTED, 0, "", "dropping every cache is not built in (RB_NO_LINUX); "
-               "evict one file instead");
+               "evict one file with `readbench drop FILE`");
     return RB_UNSUPPORTED;
 #endif
 }
