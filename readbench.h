@@ -331,6 +331,7 @@ typedef struct rb_probe_result {
     char reason[160];
 } rb_probe_result;
 RBDEF int rb_probe(const char *path, int id, rb_probe_result *out);
+RBDEF const char *rb_probe_case_name(int id);   /* "1".."11", "pread", ...; NULL if no such case */
 
 /* ---- strategies ---- */
 typedef struct rb_strategy rb_strategy;
@@ -1211,6 +1212,16 @@ RBDEF int rb_drop_caches(rb_error *err)
    Linux's mincore then reports every page resident (so it cannot be used to spy on other
    users' access) and newer kernels' cachestat answer EPERM. That case is marked untrusted
    instead of printed as a number. */
+static int rb__mincore_trusted(const struct stat *st, const char *path)
+{
+#if defined(RB__LINUX)
+    return st->st_uid == geteuid() || geteuid() == 0 || access(path, W_OK) == 0;
+#else
+    (void)st; (void)path;
+    return 1;
+#endif
+}
+
 #if defined(RB__HAS_PROC)
 #ifndef __NR_cachestat
 #define __NR_cachestat 451   /* one number on every architecture (unified syscall table) */
@@ -1253,11 +1264,7 @@ RBDEF int rb_residency(const char *path, rb_residency_info *out, rb_error *err)
         close(fd);
         return RB_ESYS;
     }
-#if defined(RB__LINUX)
-    out->trusted = st.st_uid == geteuid() || geteuid() == 0 || access(path, W_OK) == 0;
-#else
-    out->trusted = 1;
-#endif
+    out->trusted = rb__mincore_trusted(&st, path);
     out->pages = ((uint64_t)st.st_size + page - 1) / page;
     if (st.st_size == 0) { close(fd); return RB_OK; }
 #if defined(RB__HAS_PROC)
@@ -1663,8 +1670,7 @@ static int rb__open_mmap(rb_target *t, char *why, size_t wl)
     t->map = (unsigned char *)m;
     {   /* the rule Linux applies before mincore tells the truth (see rb_residency) */
         struct stat st;
-        t->mincore_trusted = fstat(t->fd, &st) == 0 &&
-                             (st.st_uid == geteuid() || geteuid() == 0 || access(t->cfg->path, W_OK) == 0);
+        t->mincore_trusted = fstat(t->fd, &st) == 0 && rb__mincore_trusted(&st, t->cfg->path);
     }
     if (t->s->arg != MADV_NORMAL && madvise(m, (size_t)t->map_len, t->s->arg) != 0) {
         snprintf(why, wl, "madvise(%s) on the whole mapping: %s",
@@ -2552,7 +2558,7 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
         if (fd >= 0) close(fd);
         return RB_ESYS;
     }
-    trusted = st.st_uid == geteuid() || geteuid() == 0 || access(c.path, W_OK) == 0;
+    trusted = rb__mincore_trusted(&st, c.path);
     len = fits ? RB__MIN(c.slice, (uint64_t)st.st_size) : (uint64_t)st.st_size;
     if (len < 4096) {
         close(fd);
@@ -2799,6 +2805,11 @@ static const struct { const char *name, *description; } rb__probe_cases[RB_PROBE
     {"pread-fadv-sequential", "pread after posix_fadvise(SEQUENTIAL)"},
     {"direct", "pread with O_DIRECT (bypasses the page cache)"},
 };
+
+RBDEF const char *rb_probe_case_name(int id)
+{
+    return id >= 1 && id <= RB_PROBE_CASES ? rb__probe_cases[id - 1].name : NULL;
+}
 
 static long rb__probe_mean(rb__probe *pr, int k, uint64_t first, unsigned n)
 {
