@@ -29,6 +29,7 @@ static const char *usage =
     "  --output FILE           write the report there instead of stdout\n"
     "  --percentiles LIST      latency percentiles (default 50,90,99,99.9)\n"
     "  --quiet                 no progress lines on stderr\n"
+    "  --svg FILE              also draw the ops/ms as an SVG bar chart (--log: log scale; --title TEXT)\n"
     "\ncache and memory (time spent here is shown, never measured):\n"
     "  --cache C               keep (default), evict (before each cell), evict-each (before every iteration)\n"
     "  --prewarm F             make fraction F (0..1) of the file's pages resident before each cell, the rest not\n"
@@ -38,7 +39,7 @@ static const char *usage =
     "  readbench residency FILE   how much of FILE is in the page cache\n"
     "  readbench hog SIZE         pin SIZE of memory until Ctrl-C\n"
     "  readbench prefetch FILE [--threads N] [--ops N] [--policies LIST] [--advice random|normal]\n"
-    "                             [--format table|json] [--output FILE]\n"
+    "                             [--format table|json] [--output FILE] [--svg FILE [--log] [--title TEXT]]\n"
     "                             the prefetch-overhead experiment (Lucene's PrefetchBench) per policy:\n"
     "                             always, backoff, backoff-nomincore, adaptive\n"
     "  readbench probe FILE [--case N|NAME] [--format table|json] [--output FILE]\n"
@@ -169,8 +170,8 @@ typedef struct opts {
     unsigned nstrategies, named;
     double pct[16];
     unsigned npct;
-    const char *format, *output, *hog, *scenario;
-    int quiet;
+    const char *format, *output, *hog, *scenario, *scenario_name, *svg, *title;
+    int quiet, log_scale;
 } opts;
 
 static int take_hog(const char *spec, const char *path, rb_hog *h)
@@ -225,7 +226,30 @@ static int scenario(opts *o, const char *name)
         what = "--cache evict-each --pattern sequential";
     } else return bad("scenario must be warm, pressure, half-cold, cold or sequential-cold, not '%s'", name);
     o->scenario = what;
+    o->scenario_name = name;
     return 0;
+}
+
+/* The chart's title names the case being measured: the scenario, or what the options set. */
+static void chart_title(const opts *o, char *buf, size_t len)
+{
+    const rb_config *c = &o->c;
+    const char *pat = c->pattern == RB_SEQUENTIAL ? "sequential" : "random";
+    char hog[80] = "";
+    if (o->title) { snprintf(buf, len, "%s", o->title); return; }
+    if (o->hog) snprintf(hog, sizeof hog, ", under memory pressure (--hog %s)", o->hog);
+    if (o->scenario_name)
+        snprintf(buf, len, "readbench, scenario %s: %s reads%s", o->scenario_name, pat, hog);
+    else if (c->cache == RB_CACHE_EVICT_EACH)
+        snprintf(buf, len, "readbench: %s reads, cold (evicted before every iteration)%s", pat, hog);
+    else if (c->prewarm >= 1)
+        snprintf(buf, len, "readbench: %s reads, warm (every page resident)%s", pat, hog);
+    else if (c->prewarm > 0)
+        snprintf(buf, len, "readbench: %s reads, %.0f%% of the pages resident%s", pat, 100 * c->prewarm, hog);
+    else if (c->cache == RB_CACHE_EVICT)
+        snprintf(buf, len, "readbench: %s reads, evicted before each cell%s", pat, hog);
+    else
+        snprintf(buf, len, "readbench: %s reads, page cache as found%s", pat, hog);
 }
 
 /* --name value and --name=value; returns the value or NULL (and says why). */
@@ -248,6 +272,13 @@ static int parse_run(int argc, char **argv, int i, opts *o)
         uint64_t u;
         if (strcmp(a, "--verify") == 0) o->c.verify = 1;
         else if (strcmp(a, "--quiet") == 0) o->quiet = 1;
+        else if (strcmp(a, "--log") == 0) o->log_scale = 1;
+        else if ((v = optval(argc, argv, &i, "--svg"))) {
+            if (!*v) return bad("--svg needs a file name%s", "");
+            o->svg = v;
+        } else if ((v = optval(argc, argv, &i, "--title"))) {
+            o->title = v;
+        }
         else if ((v = optval(argc, argv, &i, "--strategies"))) {
             char *copy = strdup(v), *tok, *save = NULL;
             o->nstrategies = 0;
@@ -360,7 +391,7 @@ static int run(opts *o, int main_job)
     rb_hog hog;
     unsigned n, i, t, z, nres = 0, failed = 0;
     const rb_strategy *all = rb_strategies(&n);
-    FILE *out = stdout;
+    FILE *out = stdout, *svg = NULL;
     int rc;
 
     memset(&hog, 0, sizeof hog);
@@ -405,6 +436,10 @@ static int run(opts *o, int main_job)
     }
     if (o->output && !(out = fopen(o->output, "w"))) {
         fprintf(stderr, "readbench: cannot write %s: %s\n", o->output, strerror(errno));
+        return 1;
+    }
+    if (o->svg && !(svg = fopen(o->svg, "w"))) {   /* before the run, not after minutes of it */
+        fprintf(stderr, "readbench: cannot write %s: %s\n", o->svg, strerror(errno));
         return 1;
     }
     catch_signals();
@@ -462,6 +497,12 @@ static int run(opts *o, int main_job)
     if (strcmp(o->format, "json") == 0) rb_report_json(out, &rep);
     else if (strcmp(o->format, "csv") == 0) rb_report_csv(out, &rep);
     else rb_report_table(out, &rep, strcmp(o->format, "markdown") == 0);
+    if (svg) {
+        char title[256];
+        chart_title(o, title, sizeof title);
+        rb_report_svg(svg, &rep, title, o->log_scale);
+        if (ferror(svg) | fclose(svg)) { fprintf(stderr, "readbench: cannot write %s\n", o->svg); return 1; }
+    }
     if (main_job)
         fprintf(stderr, "\nThat was a quick matrix (threads 1,4; 3 x 0.5 s per cell, warm file). The full one:\n"
                         "  readbench run %s --threads 1,4,8,16 --duration 1s --iterations 5\n"
@@ -483,10 +524,10 @@ static int prefetch_cmd(int argc, char **argv)
 {
     rb_pfx_config c;
     rb_pfx_result r[2 * RB_PF_COUNT];
-    int pol[RB_PF_COUNT], npol = 0, i, json = 0, failed = 0;
+    int pol[RB_PF_COUNT], npol = 0, i, json = 0, failed = 0, log_scale = 0;
     unsigned n = 0, k;
-    const char *out_path = NULL;
-    FILE *out = stdout;
+    const char *out_path = NULL, *svg_path = NULL, *title = NULL;
+    FILE *out = stdout, *svg = NULL;
     rb_file_info info;
     rb_error err;
     rb_env env;
@@ -514,6 +555,13 @@ static int prefetch_cmd(int argc, char **argv)
             else if (strcmp(v, "table")) return bad("--format must be table or json, not '%s'", v);
         } else if ((v = optval(argc, argv, &i, "--output"))) {
             out_path = v;
+        } else if ((v = optval(argc, argv, &i, "--svg"))) {
+            if (!*v) return bad("--svg needs a file name%s", "");
+            svg_path = v;
+        } else if ((v = optval(argc, argv, &i, "--title"))) {
+            title = v;
+        } else if (strcmp(argv[i], "--log") == 0) {
+            log_scale = 1;
         } else if (argv[i][0] == '-') {
             return bad("unknown option '%s'", argv[i]);
         } else if (!c.path) {
@@ -532,6 +580,10 @@ static int prefetch_cmd(int argc, char **argv)
         fprintf(stderr, "readbench: cannot write %s: %s\n", out_path, strerror(errno));
         return 1;
     }
+    if (svg_path && !(svg = fopen(svg_path, "w"))) {
+        fprintf(stderr, "readbench: cannot write %s: %s\n", svg_path, strerror(errno));
+        return 1;
+    }
     rb_env_collect(&env, c.path);
     rb_env_print(stderr, &env);
     for (i = 0; i < npol; i++)
@@ -546,6 +598,10 @@ static int prefetch_cmd(int argc, char **argv)
                          k ? "prewarm" : "evict", x->prepare_seconds);
         }
     rb_report_prefetch(out, r, n, json, &env);
+    if (svg) {
+        rb_report_prefetch_svg(svg, r, n, title, log_scale, &env);
+        if (ferror(svg) | fclose(svg)) { fprintf(stderr, "readbench: cannot write %s\n", svg_path); return 1; }
+    }
     if (out != stdout && fclose(out) != 0) { perror("readbench: close output"); return 1; }
     return failed ? 1 : 0;
 }

@@ -515,6 +515,15 @@ RBDEF void rb_report_json(FILE *f, const rb_report *r);
 RBDEF void rb_json_string(FILE *f, const char *s);
 RBDEF void rb_env_print(FILE *f, const rb_env *env);
 RBDEF void rb_report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int json, const rb_env *env);
+/* Charts: a self-contained SVG (no script, no fonts, no dependency). For each strategy a group
+   of bars, one per thread count (or per read size when there is one thread count), ops/ms up;
+   log_scale: decades on the y axis. Cells that did not run are drawn as dashed stubs naming why.
+   title NULL: "readbench"; the subtitle names the kernel, RAM, file/RAM ratio and device (env). */
+RBDEF void rb_report_svg(FILE *f, const rb_report *r, const char *title, int log_scale);
+/* The prefetch experiment: a panel for "fits" and one for "not cached", a group per policy,
+   bars p50 with and without prefetch, whiskers up to p90. */
+RBDEF void rb_report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n, const char *title, int log_scale,
+                                  const rb_env *env);
 
 #ifdef __cplusplus
 }
@@ -3831,6 +3840,348 @@ RBDEF void rb_env_print(FILE *f, const rb_env *e)
     fprintf(f, "# clock %s: resolution %.0f ns, %.1f ns per read; %s%s; %s\n", e->clock, e->clock_res_ns,
             e->clock_cost_ns, e->compiler[0] ? e->compiler : "compiler ?", e->liburing ? ", liburing" : "",
             e->root ? "root" : "not root");
+}
+
+/* ---- charts: one self-contained SVG, no dependency ----
+   The shape of the Lucene PR's figures: for each strategy a group of bars, one per thread
+   count. Every bar carries its number (data-value, and a tooltip), so a picture can be checked
+   against the table; the tests check that heights are proportional to those numbers. A cell
+   that did not run is drawn as an outlined stub that says why, never dropped: a missing bar
+   reads as "slow", a stub marked "unsupported" reads as what it is. Each panel has its own
+   scale: a 200 ns hot case and a 100 us cold one cannot share an axis. */
+typedef struct rb__bar {
+    double v;               /* the bar's value; used only when status == RB_OK */
+    double lo, hi;          /* whisker; lo > hi: none */
+    int status;             /* RB_OK, RB_UNSUPPORTED or an error */
+    int missing;            /* no such cell: the run stopped before it */
+    const char *why;
+} rb__bar;
+
+typedef struct rb__panel {
+    char heading[200];
+    const char *const *groups;
+    unsigned ngroups, nseries;
+    char series[RB__MAXCOLS][32];
+    const rb__bar *bars;    /* [group * nseries + series] */
+} rb__panel;
+
+enum { RB__SVG_LEFT = 84, RB__SVG_RIGHT = 24, RB__SVG_BAR = 16, RB__SVG_GAP = 26, RB__SVG_PLOT = 260,
+       RB__SVG_PANEL = 28 + RB__SVG_PLOT + 110 };
+
+static const char *const rb__palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
+                                          "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
+
+static void rb__xml(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '&') fputs("&amp;", f);
+        else if (c == '<') fputs("&lt;", f);
+        else if (c == '>') fputs("&gt;", f);
+        else if (c == '"') fputs("&quot;", f);
+        else if (c < 0x20 && c != '\t') fputc(' ', f);   /* not allowed in XML 1.0 */
+        else fputc(c, f);
+    }
+}
+
+/* 1, 2, 2.5, 5 x 10^k at or above m: ticks at fifths of it are round numbers */
+static double rb__nice_ceil(double m)
+{
+    double e = pow(10, floor(log10(m))), x = m / e;
+    return e * (x <= 1 ? 1 : x <= 2 ? 2 : x <= 2.5 ? 2.5 : x <= 5 ? 5 : 10);
+}
+
+/* decimals for three significant digits, without an exponent: 0.0041, 12.3, 20417 */
+static int rb__digits(double v)
+{
+    int d = 2 - (int)floor(log10(v > 0 ? v : 1));
+    return d < 0 ? 0 : d > 6 ? 6 : d;
+}
+
+/* wide enough for the widest panel and the subtitle (about 6.2 px per character at 11 px) */
+static unsigned rb__svg_width(const rb__panel *p, unsigned n, size_t text_chars)
+{
+    unsigned i, w = RB__MAX(720, RB__SVG_LEFT + (unsigned)(text_chars * 62 / 10) + RB__SVG_RIGHT);
+    for (i = 0; i < n; i++)
+        w = RB__MAX(w, RB__SVG_LEFT + p[i].ngroups * (p[i].nseries * RB__SVG_BAR + RB__SVG_GAP) + RB__SVG_RIGHT);
+    return w;
+}
+
+static double rb__svg_h(double v, double lo, double hi, int log_scale)
+{
+    double h = log_scale ? RB__SVG_PLOT * log(v / lo) / log(hi / lo) : RB__SVG_PLOT * v / hi;
+    return h < 0 ? 0 : h > RB__SVG_PLOT ? RB__SVG_PLOT : h;
+}
+
+static void rb__svg_panel(FILE *f, const rb__panel *p, unsigned y0, unsigned width, int log_scale, const char *unit)
+{
+    unsigned g, s, k, n = p->ngroups * p->nseries;
+    double maxv = 0, minv = 0, lo, hi;
+    unsigned top = y0 + 28, base = top + RB__SVG_PLOT, right = width - RB__SVG_RIGHT;
+    /* groups share the width; bars keep their size and sit in the middle of their group */
+    unsigned gw = p->ngroups ? (right - RB__SVG_LEFT) / p->ngroups : 1;
+    unsigned bw = p->nseries ? RB__MIN(36u, (gw - RB__SVG_GAP) / p->nseries) : RB__SVG_BAR;
+    for (k = 0; k < n; k++) {
+        const rb__bar *b = &p->bars[k];
+        if (b->missing || b->status != RB_OK || !(b->v > 0)) continue;
+        maxv = RB__MAX(maxv, b->lo <= b->hi ? RB__MAX(b->v, b->hi) : b->v);
+        if (minv == 0 || b->v < minv) minv = b->v;
+    }
+    if (maxv <= 0) maxv = minv = 1;
+    if (log_scale) {
+        /* whole decades, with the lowest bar above the floor so that it is visible */
+        lo = pow(10, floor(log10(minv)));
+        if (lo >= minv * 0.999) lo /= 10;
+        hi = pow(10, ceil(log10(maxv)));
+        if (hi <= lo) hi = lo * 10;
+    } else {
+        lo = 0;
+        hi = rb__nice_ceil(maxv * 1.15);   /* headroom for the numbers over the tallest bar */
+    }
+    fprintf(f, "<g class=\"panel\" data-scale=\"%s\" data-lo=\"%.9g\" data-hi=\"%.9g\" data-base=\"%u\" "
+               "data-plot-height=\"%d\">\n", log_scale ? "log" : "linear", lo, hi, base, RB__SVG_PLOT);
+    fprintf(f, "<text x=\"%d\" y=\"%u\" font-size=\"13\" font-weight=\"bold\">", RB__SVG_LEFT, y0 + 14);
+    rb__xml(f, p->heading);
+    fprintf(f, "</text>\n");
+    /* grid and y labels */
+    if (log_scale) {
+        double t;
+        for (t = lo; t <= hi * 1.0001; t *= 10) {
+            double y = base - rb__svg_h(t, lo, hi, 1);
+            fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%u\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+                       "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%g</text>\n",
+                    RB__SVG_LEFT, y, right, y, RB__SVG_LEFT - 6, y + 4, t);
+        }
+    } else {
+        for (k = 0; k <= 5; k++) {
+            double t = hi * k / 5, y = base - rb__svg_h(t, lo, hi, 0);
+            fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%u\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+                       "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%g</text>\n",
+                    RB__SVG_LEFT, y, right, y, RB__SVG_LEFT - 6, y + 4, t);
+        }
+    }
+    fprintf(f, "<text transform=\"translate(18,%u) rotate(-90)\" font-size=\"12\" text-anchor=\"middle\">",
+            top + RB__SVG_PLOT / 2);
+    rb__xml(f, unit);
+    fprintf(f, "%s</text>\n", log_scale ? " (log scale)" : "");
+    for (g = 0; g < p->ngroups; g++) {
+        unsigned gx = RB__SVG_LEFT + g * gw + (gw - p->nseries * bw) / 2;
+        unsigned mid = gx + p->nseries * bw / 2;
+        for (s = 0; s < p->nseries; s++) {
+            const rb__bar *b = &p->bars[g * p->nseries + s];
+            unsigned x = gx + s * bw, w = bw - 2;
+            const char *col = rb__palette[s % (sizeof rb__palette / sizeof rb__palette[0])];
+            if (!b->missing && b->status == RB_OK && b->v > 0) {
+                double h = rb__svg_h(b->v, lo, hi, log_scale);
+                fprintf(f, "<rect class=\"bar\" x=\"%u\" y=\"%.2f\" width=\"%u\" height=\"%.2f\" fill=\"%s\" "
+                           "data-group=\"", x, base - h, w, h, col);
+                rb__xml(f, p->groups[g]);
+                fprintf(f, "\" data-series=\"");
+                rb__xml(f, p->series[s]);
+                fprintf(f, "\" data-value=\"%.9g\"><title>", b->v);
+                rb__xml(f, p->groups[g]);
+                fprintf(f, " %s: %.4g %s", p->series[s], b->v, unit);
+                if (b->lo <= b->hi) fprintf(f, " (whisker %.4g to %.4g)", b->lo, b->hi);
+                fprintf(f, "</title></rect>\n");
+                if (b->lo <= b->hi) {
+                    double y1 = base - rb__svg_h(b->lo > 0 ? b->lo : lo, lo, hi, log_scale);
+                    double y2 = base - rb__svg_h(b->hi, lo, hi, log_scale);
+                    fprintf(f, "<path class=\"whisker\" d=\"M%u %.1fV%.1fM%u %.1fH%u\" stroke=\"#333\" fill=\"none\"/>\n",
+                            x + w / 2, y1, y2, x + 3, y2, x + w - 3);
+                }
+                {   /* the number, just above the bar or its whisker */
+                    double ytop = base - h;
+                    if (b->lo <= b->hi) ytop = RB__MIN(ytop, base - rb__svg_h(b->hi, lo, hi, log_scale));
+                    fprintf(f, "<text class=\"value\" transform=\"translate(%u,%.1f) rotate(-90)\" "
+                               "font-size=\"9\">%.*f</text>\n", x + w / 2 + 3, ytop - 3, rb__digits(b->v), b->v);
+                }
+            } else {
+                const char *what = b->missing ? "not run" : b->status == RB_UNSUPPORTED ? "unsupported"
+                                 : b->status == RB_OK ? "zero" : b->status == RB_EINTR ? "interrupted" : "error";
+                fprintf(f, "<g class=\"stub\" data-status=\"%s\" data-group=\"", what);
+                rb__xml(f, p->groups[g]);
+                fprintf(f, "\" data-series=\"");
+                rb__xml(f, p->series[s]);
+                fprintf(f, "\"><rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"90\" fill=\"none\" stroke=\"%s\" "
+                           "stroke-dasharray=\"3,2\"/><text transform=\"translate(%u,%u) rotate(-90)\" "
+                           "font-size=\"9\" fill=\"#666\">%s</text><title>",
+                        x, base - 90, w, col, x + w / 2 + 3, base - 4, what);
+                rb__xml(f, p->groups[g]);
+                fprintf(f, " %s: %s%s", p->series[s], what, b->why && *b->why ? ": " : "");
+                rb__xml(f, b->why);
+                fprintf(f, "</title></g>\n");
+            }
+        }
+        fprintf(f, "<text transform=\"translate(%u,%u) rotate(-35)\" font-size=\"11\" text-anchor=\"end\">", mid,
+                base + 14);
+        rb__xml(f, p->groups[g]);
+        fprintf(f, "</text>\n");
+    }
+    fprintf(f, "<line x1=\"%d\" y1=\"%u\" x2=\"%u\" y2=\"%u\" stroke=\"#333\"/>\n</g>\n", RB__SVG_LEFT, base, right,
+            base);
+}
+
+/* The file, RAM and device a number belongs to: the subtitle every chart carries. */
+static void rb__svg_env_line(const rb_env *e, char *buf, size_t len)
+{
+    if (!e) { snprintf(buf, len, "environment not recorded"); return; }
+    snprintf(buf, len, "%s %s \xc2\xb7 %ld CPUs \xc2\xb7 RAM %.1f GiB \xc2\xb7 file %.2f GiB (%.3gx RAM) on %s, "
+                       "device %s, read_ahead_kb %ld",
+             e->os, e->kernel, e->cpus, e->ram_total > 0 ? (double)e->ram_total / 1073741824.0 : 0.0,
+             e->file_size >= 0 ? (double)e->file_size / 1073741824.0 : 0.0,
+             e->file_size >= 0 && e->ram_total > 0 ? (double)e->file_size / (double)e->ram_total : 0.0,
+             e->fs[0] ? e->fs : "?", e->device[0] ? e->device : "?", e->read_ahead_kb);
+}
+
+static void rb__svg_doc(FILE *f, const char *title, const char *sub1, const char *sub2, const rb__panel *p,
+                        unsigned n, const char *unit, const char *whisker, int log_scale)
+{
+    unsigned w = rb__svg_width(p, n, RB__MAX(strlen(sub1), strlen(sub2))), h = 104 + n * RB__SVG_PANEL, i, s, x;
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
+               "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n"
+               "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"%d\" y=\"28\" font-size=\"18\" "
+               "font-weight=\"bold\">", w, h, w, h, RB__SVG_LEFT);
+    rb__xml(f, title && *title ? title : "readbench");
+    fprintf(f, "</text>\n<text x=\"%d\" y=\"48\" font-size=\"11\" fill=\"#444\">", RB__SVG_LEFT);
+    rb__xml(f, sub1);
+    fprintf(f, "</text>\n<text x=\"%d\" y=\"63\" font-size=\"11\" fill=\"#444\">", RB__SVG_LEFT);
+    rb__xml(f, sub2);
+    fprintf(f, "</text>\n<g class=\"legend\">\n");
+    /* the series are the same in every panel */
+    for (s = 0, x = RB__SVG_LEFT; n && s < p[0].nseries; s++) {
+        fprintf(f, "<rect x=\"%u\" y=\"74\" width=\"12\" height=\"12\" fill=\"%s\"/><text x=\"%u\" y=\"85\" "
+                   "font-size=\"12\">", x, rb__palette[s % (sizeof rb__palette / sizeof rb__palette[0])], x + 16);
+        rb__xml(f, p[0].series[s]);
+        fprintf(f, "</text>\n");
+        x += 28 + 8 * (unsigned)strlen(p[0].series[s]);
+    }
+    fprintf(f, "<text x=\"%u\" y=\"85\" font-size=\"11\" fill=\"#444\">", x + 8);
+    rb__xml(f, whisker);
+    fprintf(f, "; dashed: not measured, with the reason in its tooltip</text>\n</g>\n");
+    for (i = 0; i < n; i++) rb__svg_panel(f, &p[i], 100 + i * RB__SVG_PANEL, w, log_scale, unit);
+    fprintf(f, "</svg>\n");
+}
+
+RBDEF void rb_report_svg(FILE *f, const rb_report *r, const char *title, int log_scale)
+{
+    int by_size = r->nthreads == 1 && r->nread_sizes > 1;
+    unsigned npanels = by_size ? 1 : r->nread_sizes, nseries = by_size ? r->nread_sizes : r->nthreads;
+    unsigned i, g, s, ng = r->nstrategies;
+    rb__panel *p;
+    rb__bar *bars;
+    char env[1536], cfg[512], sz[32];
+    const char *pat = r->cfg && r->cfg->pattern == RB_SEQUENTIAL ? "sequential" : "random";
+    if (nseries > RB__MAXCOLS) nseries = RB__MAXCOLS;
+    p = (rb__panel *)calloc(npanels ? npanels : 1, sizeof *p);
+    bars = (rb__bar *)calloc((size_t)(npanels ? npanels : 1) * (ng ? ng : 1) * (nseries ? nseries : 1), sizeof *bars);
+    if (!p || !bars) { free(p); free(bars); fprintf(f, "<!-- readbench: out of memory -->\n"); return; }
+    for (i = 0; i < npanels; i++) {
+        uint64_t rs = r->read_sizes[i];
+        rb__panel *q = &p[i];
+        const rb_result *any = NULL;
+        for (g = 0; g < r->count && !any; g++)
+            if (r->results[g].read_size == rs) any = &r->results[g];
+        rb_format_size(rs, sz, sizeof sz);
+        if (by_size)
+            snprintf(q->heading, sizeof q->heading, "%s reads, %u thread%s; bars are read sizes", pat,
+                     r->threads[0], r->threads[0] == 1 ? "" : "s");
+        else
+            snprintf(q->heading, sizeof q->heading, "%s %s reads, %u per op", pat, sz, any ? any->reads_per_op : 0);
+        q->groups = r->strategies;
+        q->ngroups = ng;
+        q->nseries = nseries;
+        q->bars = bars + (size_t)i * ng * nseries;
+        for (s = 0; s < nseries; s++) {
+            if (by_size) rb_format_size(r->read_sizes[s], q->series[s], sizeof q->series[s]);
+            else snprintf(q->series[s], sizeof q->series[s], "%u thread%s", r->threads[s],
+                          r->threads[s] == 1 ? "" : "s");
+        }
+        for (g = 0; g < ng; g++)
+            for (s = 0; s < nseries; s++) {
+                const rb_result *x = by_size ? rb__find(r, r->strategies[g], r->threads[0], r->read_sizes[s])
+                                             : rb__find(r, r->strategies[g], r->threads[s], rs);
+                rb__bar *b = &bars[(size_t)i * ng * nseries + g * nseries + s];
+                b->lo = 1;
+                b->hi = 0;
+                b->status = x ? x->status : RB_EINTR;
+                b->missing = !x;
+                b->why = x ? x->reason : "the run stopped before this cell";
+                if (!x || x->status != RB_OK) continue;
+                b->v = x->ops_per_ms;
+                if (x->iterations > 1) { b->lo = x->ops_per_ms - x->ops_per_ms_stddev; b->hi = x->ops_per_ms + x->ops_per_ms_stddev; }
+            }
+    }
+    rb__svg_env_line(r->env, env, sizeof env);
+    if (r->cfg) {
+        const rb_config *c = r->cfg;
+        char pw[48] = "";
+        if (c->prewarm > 0) snprintf(pw, sizeof pw, ", prewarm %.2f", c->prewarm);
+        snprintf(cfg, sizeof cfg, "cache %s%s \xc2\xb7 %u x %.2g s per cell after %.2g s warmup%s \xc2\xb7 readbench %s",
+                 c->cache == RB_CACHE_EVICT_EACH ? "evicted before every iteration"
+                 : c->cache == RB_CACHE_EVICT ? "evicted before each cell" : "kept", pw, c->iterations,
+                 (double)c->duration_ns / 1e9, c->warmup_ns > 0 ? (double)c->warmup_ns / 1e9 : 0.0,
+                 c->align ? ", aligned" : "", RB_VERSION);
+    } else {
+        snprintf(cfg, sizeof cfg, "readbench %s", RB_VERSION);
+    }
+    rb__svg_doc(f, title, env, cfg, p, npanels, "ops/ms, higher is better",
+                "whisker: \xc2\xb1" "1 sd of the iterations", log_scale);
+    free(p);
+    free(bars);
+}
+
+RBDEF void rb_report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n, const char *title, int log_scale,
+                                  const rb_env *env)
+{
+    /* panels: fits, not cached; groups: the policies in the order they ran; bars: with, without */
+    const char *groups[RB_PF_COUNT];
+    rb__bar bars[2][RB_PF_COUNT * 2];
+    rb__panel p[2];
+    unsigned ng = 0, i, k, w;
+    char envl[1536], cfg[512];
+    memset(p, 0, sizeof p);
+    memset(bars, 0, sizeof bars);
+    for (i = 0; i < n; i++) {
+        const char *name = rb_prefetch_policy_name(r[i].policy);
+        for (k = 0; k < ng && strcmp(groups[k], name); k++) {}
+        if (k == ng && ng < RB_PF_COUNT) groups[ng++] = name;
+    }
+    for (k = 0; k < 2; k++) {
+        snprintf(p[k].heading, sizeof p[k].heading, "%s", k == 0 ? "data fits in the page cache (a 16 MiB slice, "
+                 "read in first)" : "data not cached (the whole file, evicted first)");
+        p[k].groups = groups;
+        p[k].ngroups = ng;
+        p[k].nseries = 2;
+        snprintf(p[k].series[0], sizeof p[k].series[0], "with prefetch");
+        snprintf(p[k].series[1], sizeof p[k].series[1], "without");
+        p[k].bars = bars[k];
+        for (i = 0; i < ng * 2; i++) { bars[k][i].missing = 1; bars[k][i].why = "not run"; }
+    }
+    for (i = 0; i < n; i++) {
+        unsigned panel = r[i].fits ? 0 : 1;
+        for (k = 0; k < ng && strcmp(groups[k], rb_prefetch_policy_name(r[i].policy)); k++) {}
+        if (k == ng) continue;
+        for (w = 0; w < 2; w++) {
+            rb__bar *b = &bars[panel][k * 2 + w];
+            const rb_hist *h = w ? &r[i].without : &r[i].with;
+            b->status = r[i].status;
+            b->missing = 0;
+            b->why = r[i].reason;
+            b->lo = 1;
+            b->hi = 0;
+            if (r[i].status != RB_OK || !rb_hist_total(h)) continue;
+            /* p99 stays in the table: one descheduled op would set the scale and flatten the bars */
+            b->v = b->lo = (double)rb_hist_percentile(h, 50) / 1e3;
+            b->hi = (double)rb_hist_percentile(h, 90) / 1e3;
+        }
+    }
+    rb__svg_env_line(env, envl, sizeof envl);
+    snprintf(cfg, sizeof cfg, "per op 3 random 16-byte reads; even ops hint all 3 through the policy first, odd ops "
+             "do not \xc2\xb7 %u ops per thread, %u thread%s \xc2\xb7 readbench %s", n ? r[0].ops : 0,
+             n ? r[0].threads : 0, n && r[0].threads == 1 ? "" : "s", RB_VERSION);
+    rb__svg_doc(f, title && *title ? title : "readbench prefetch: the cost and benefit of a hint", envl, cfg, p, 2,
+                "latency per op, \xc2\xb5s, lower is better", "bar: p50; whisker: up to p90", log_scale);
 }
 
 #ifdef __cplusplus

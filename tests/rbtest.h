@@ -55,6 +55,7 @@ void suite_cache(void);
 void suite_prefetch(void);
 void suite_probe(void);
 void suite_compile(void);
+void suite_svg(void);
 
 /* shared helpers (test_main.c) */
 const char *rbt_tmpdir(void);       /* a fresh directory for this run's files */

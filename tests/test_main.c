@@ -75,6 +75,7 @@ int main(void)
     suite("prefetch", suite_prefetch);
     suite("probe", suite_probe);
     suite("cli", suite_cli);
+    suite("svg", suite_svg);
     suite("compile", suite_compile);
     if (tmpdir[0]) {
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
