@@ -16,7 +16,7 @@ LIBS    = -lpthread -lm $(URING_LIBS)
 
 TESTS   := $(wildcard tests/test_*.c)
 
-.PHONY: all test check bench install clean examples fuzz cppcheck valgrind
+.PHONY: all test check bench compare charts install clean examples fuzz cppcheck valgrind
 
 all: readbench
 
@@ -77,6 +77,14 @@ valgrind: readbench
 
 bench: readbench
 	bash bench/bench.sh
+
+# readbench's strategies next to fio's engines (needs fio; a 4 GiB file under /var/tmp, removed after).
+compare: readbench
+	python3 bench/compare.py --out bench/results/compare-$$(date +%F).md
+
+# The sample charts in bench/results (and PNG screenshots where chromium is installed).
+charts: readbench
+	bash bench/charts.sh
 
 install: readbench
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include

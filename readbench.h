@@ -428,6 +428,10 @@ typedef struct rb_result {
     int64_t device_read_bytes;               /* bytes the workers made the device read */
     double read_amplification;               /* device_read_bytes / bytes asked for; -1 unknown */
     int per_process_faults;                  /* faults are the whole process's (no RUSAGE_THREAD) */
+    /* CPU time of the workers while measured, per read: sys is the kernel's work for the
+       strategy (the same system call costs the same in any harness), user is the copy out of a
+       mapping plus the harness's own loop. -1: unknown. */
+    double cpu_user_ns_per_read, cpu_sys_ns_per_read;
 } rb_result;
 
 RBDEF void rb_config_defaults(const rb_config *in, rb_config *out);
@@ -2052,21 +2056,28 @@ typedef struct rb__run {
    the device read (/proc/thread-self/io read_bytes, counted when the I/O is submitted, so
    readahead started by a fault or by MADV_WILLNEED is charged to the thread that caused it). */
 typedef struct rb__acct {
-    int64_t majflt, minflt, read_bytes;
+    int64_t majflt, minflt, read_bytes, user_ns, sys_ns;
 } rb__acct;
+
+static int64_t rb__tv_ns(struct timeval tv) { return (int64_t)tv.tv_sec * 1000000000 + (int64_t)tv.tv_usec * 1000; }
 
 static void rb__acct_sample(rb__acct *a, unsigned index)
 {
     struct rusage ru;
-    a->majflt = a->minflt = a->read_bytes = -1;
+    a->majflt = a->minflt = a->read_bytes = a->user_ns = a->sys_ns = -1;
 #if defined(RB__HAS_RUSAGE_THREAD)
     (void)index;
-    if (getrusage(RUSAGE_THREAD, &ru) == 0) { a->majflt = ru.ru_majflt; a->minflt = ru.ru_minflt; }
+    if (getrusage(RUSAGE_THREAD, &ru) == 0) {
 #else
     /* Only per-process figures here: thread 0 samples them for everyone. */
-    if (index == 0 && getrusage(RUSAGE_SELF, &ru) == 0) { a->majflt = ru.ru_majflt; a->minflt = ru.ru_minflt; }
-    else if (index != 0) a->majflt = a->minflt = 0;
+    if (index != 0) { a->majflt = a->minflt = a->user_ns = a->sys_ns = 0; }
+    else if (getrusage(RUSAGE_SELF, &ru) == 0) {
 #endif
+        a->majflt = ru.ru_majflt;
+        a->minflt = ru.ru_minflt;
+        a->user_ns = rb__tv_ns(ru.ru_utime);
+        a->sys_ns = rb__tv_ns(ru.ru_stime);
+    }
 #if defined(RB__HAS_PROC)
     {
         char buf[1024], *p;
@@ -2280,6 +2291,7 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
     res->reads_per_op = c.reads_per_op;
     res->resident_before = res->resident_after = -1;
     res->majflt = res->minflt = res->device_read_bytes = -1;
+    res->cpu_user_ns_per_read = res->cpu_sys_ns_per_read = -1;
     res->read_amplification = -1;
 #if !defined(RB__HAS_RUSAGE_THREAD)
     res->per_process_faults = 1;
@@ -2418,7 +2430,7 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
     if (res->status != RB_OK) goto cleanup;
 
     /* Merge after join: nothing was shared while the clock ran. */
-    tot.majflt = tot.minflt = tot.read_bytes = 0;
+    tot.majflt = tot.minflt = tot.read_bytes = tot.user_ns = tot.sys_ns = 0;
     for (i = 0; i < nthreads; i++) {
         rb_worker *w = &th[i]->w;
         const rb__acct *b = &th[i]->before, *a = &th[i]->after;
@@ -2441,6 +2453,11 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
         if (!rc && w->io_errno) rc = w->io_errno;
         if (b->majflt >= 0 && a->majflt >= 0) { tot.majflt += a->majflt - b->majflt; tot.minflt += a->minflt - b->minflt; any_acct |= 1; }
         if (b->read_bytes >= 0 && a->read_bytes >= 0) { tot.read_bytes += a->read_bytes - b->read_bytes; any_acct |= 2; }
+        if (b->user_ns >= 0 && a->user_ns >= 0) {
+            tot.user_ns += a->user_ns - b->user_ns;
+            tot.sys_ns += a->sys_ns - b->sys_ns;
+            any_acct |= 4;
+        }
     }
     if (res->status != RB_OK) goto cleanup;
     res->iterations = c.iterations;
@@ -2461,6 +2478,11 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
     res->iops = res->ops_per_ms * 1000.0 * c.reads_per_op;
     res->bytes_per_sec = res->iops * (double)c.read_size;
     if (any_acct & 1) { res->majflt = tot.majflt; res->minflt = tot.minflt; }
+    if ((any_acct & 4) && res->ops) {
+        double reads = (double)res->ops * c.reads_per_op;
+        res->cpu_user_ns_per_read = (double)tot.user_ns / reads;
+        res->cpu_sys_ns_per_read = (double)tot.sys_ns / reads;
+    }
     if (any_acct & 2) {
         double asked = (double)res->ops * c.reads_per_op * (double)c.read_size;
         res->device_read_bytes = tot.read_bytes;
@@ -3420,18 +3442,19 @@ RBDEF void rb_report_table(FILE *f, const rb_report *r, int md)
     /* what made each cell warm or cold */
     {
         static const char *const head[] = {"strategy", "threads", "read", "resident", "after", "majflt",
-                                           "minflt", "dev MiB", "amplif", "evict s", "prewarm s"};
-        char lc[11][32];
-        const char *lcells[11];
-        int lw[11];
+                                           "minflt", "dev MiB", "amplif", "usr+sys us/read", "evict s",
+                                           "prewarm s"};
+        char lc[12][32];
+        const char *lcells[12];
+        int lw[12];
         unsigned k;
         fprintf(f, "\n%swhat made it cold: page-cache residency before and after, faults and device reads "
                    "of the workers while measured%s\n\n", md ? "**" : "", md ? "**" : "");
-        for (k = 0; k < 11; k++) { lcells[k] = head[k]; lw[k] = RB__MAX(9, (int)strlen(head[k])); }
+        for (k = 0; k < 12; k++) { lcells[k] = head[k]; lw[k] = RB__MAX(9, (int)strlen(head[k])); }
         for (i = 0; i < r->nstrategies; i++) lw[0] = RB__MAX(lw[0], (int)strlen(r->strategies[i]));
-        rb__row(f, md, lcells, 11, lw);
-        if (md) rb__rule(f, 11);
-        for (k = 0; k < 11; k++) lcells[k] = lc[k];
+        rb__row(f, md, lcells, 12, lw);
+        if (md) rb__rule(f, 12);
+        for (k = 0; k < 12; k++) lcells[k] = lc[k];
         for (i = 0; i < r->count; i++) {
             const rb_result *x = &r->results[i];
             double pages = x->file_pages ? (double)x->file_pages : 1;
@@ -3454,9 +3477,12 @@ RBDEF void rb_report_table(FILE *f, const rb_report *r, int md)
             else snprintf(lc[7], 32, "?");
             if (x->read_amplification >= 0) snprintf(lc[8], 32, "%.2f", x->read_amplification);
             else snprintf(lc[8], 32, "-");
-            snprintf(lc[9], 32, "%.3f", x->evict_seconds);
-            snprintf(lc[10], 32, "%.2f", x->prewarm_seconds);
-            rb__row(f, md, lcells, 11, lw);
+            if (x->cpu_user_ns_per_read >= 0)
+                snprintf(lc[9], 32, "%.2f+%.2f", x->cpu_user_ns_per_read / 1e3, x->cpu_sys_ns_per_read / 1e3);
+            else snprintf(lc[9], 32, "?");
+            snprintf(lc[10], 32, "%.3f", x->evict_seconds);
+            snprintf(lc[11], 32, "%.2f", x->prewarm_seconds);
+            rb__row(f, md, lcells, 12, lw);
         }
     }
     if (notes) {
@@ -3492,7 +3518,8 @@ RBDEF void rb_report_csv(FILE *f, const rb_report *r)
     fprintf(f, ",lat_max_ns,madvise_calls,madvise_failed,io_errors,short_reads,verify_mismatches,"
                "iterations,evict_seconds,prewarm_seconds,file_pages,resident_pages_before,"
                "resident_pages_after,majflt,minflt,device_read_bytes,read_amplification,prefetch_calls,"
-               "prefetch_skips,prefetch_mincore_calls,prefetch_advises,prefetch_failed\n");
+               "prefetch_skips,prefetch_mincore_calls,prefetch_advises,prefetch_failed,cpu_user_ns_per_read,"
+               "cpu_sys_ns_per_read\n");
     for (i = 0; i < r->count; i++) {
         const rb_result *x = &r->results[i];
         int ok = x->status == RB_OK;
@@ -3530,8 +3557,10 @@ RBDEF void rb_report_csv(FILE *f, const rb_report *r)
             fprintf(f, ",%llu,%llu,%llu,%llu,%llu", (unsigned long long)x->prefetch.calls,
                     (unsigned long long)x->prefetch.skips, (unsigned long long)x->prefetch.mincore_calls,
                     (unsigned long long)x->prefetch.advises, (unsigned long long)x->prefetch.failed);
+            if (x->cpu_user_ns_per_read >= 0) fprintf(f, ",%.1f,%.1f", x->cpu_user_ns_per_read, x->cpu_sys_ns_per_read);
+            else fprintf(f, ",,");
         } else {
-            fprintf(f, ",,,,,,,,,,,,,,,,,,,,,");
+            fprintf(f, ",,,,,,,,,,,,,,,,,,,,,,,");
         }
         fprintf(f, "\n");
     }
@@ -3700,7 +3729,7 @@ RBDEF void rb_report_json(FILE *f, const rb_report *r)
             fprintf(f, ", \"ops\": null, \"ops_per_ms\": null, \"ops_per_ms_stddev\": null, \"iops\": null, "
                        "\"bytes_per_sec\": null, \"lat_ns\": null, \"madvise\": null, \"residency_before\": null, "
                        "\"residency_after\": null, \"majflt\": null, \"minflt\": null, \"device_read_bytes\": null, "
-                       "\"read_amplification\": null, \"prefetch\": null}");
+                       "\"read_amplification\": null, \"prefetch\": null, \"cpu_ns_per_read\": null}");
             continue;
         }
         fprintf(f, ", \"ops\": %llu, \"seconds\": ", (unsigned long long)x->ops);
@@ -3760,6 +3789,16 @@ RBDEF void rb_report_json(FILE *f, const rb_report *r)
         fprintf(f, ", \"read_amplification\": ");
         if (x->read_amplification >= 0) rb__json_num(f, x->read_amplification);
         else fputs("null", f);
+        fprintf(f, ", \"cpu_ns_per_read\": ");
+        if (x->cpu_user_ns_per_read >= 0) {
+            fprintf(f, "{\"user\": ");
+            rb__json_num(f, x->cpu_user_ns_per_read);
+            fprintf(f, ", \"sys\": ");
+            rb__json_num(f, x->cpu_sys_ns_per_read);
+            fputc('}', f);
+        } else {
+            fputs("null", f);
+        }
         fputc('}', f);
     }
     fprintf(f, "\n ]}\n");
