@@ -24,6 +24,7 @@ static const char *usage =
     "  --iterations N          measured iterations per cell (default 5, at most 100)\n"
     "  --align SIZE            random offsets are multiples of SIZE (default: unaligned; fio aligns to bs)\n"
     "  --seed N                offsets seed (default 0)\n"
+    "  --cpus LIST             pin worker i to CPU LIST[i % n] (fio's cpus_allowed); default: unpinned\n"
     "  --verify                check every byte read against the setup pattern\n"
     "  --format F              table (default), markdown, csv or json\n"
     "  --output FILE           write the report there instead of stdout\n"
@@ -163,7 +164,7 @@ static int drop(const char *path)
 
 typedef struct opts {
     rb_config c;
-    unsigned threads[MAXL], nthreads;
+    unsigned threads[MAXL], nthreads, cpus[MAXL];
     uint64_t sizes[MAXL];
     unsigned nsizes;
     const char *strategies[64];
@@ -302,6 +303,17 @@ static int parse_run(int argc, char **argv, int i, opts *o)
                     o->threads[k] = 1024;
                 }
             }
+        } else if ((v = optval(argc, argv, &i, "--cpus"))) {
+            unsigned k;
+            if (rb_parse_uint_list(v, o->cpus, MAXL, &o->c.ncpus)) return bad("malformed CPU list '%s'", v);
+            for (k = 0; k < o->c.ncpus; k++) {
+                char n[16];
+                int ok = rb_cpu_allowed(o->cpus[k]);
+                snprintf(n, sizeof n, "%u", o->cpus[k]);
+                if (ok < 0) return bad("--cpus: pinning threads to CPUs is not supported here (CPU %s)", n);
+                if (!ok) return bad("--cpus: CPU %s is not one this process may run on (see taskset -p)", n);
+            }
+            o->c.cpus = o->cpus;
         } else if ((v = optval(argc, argv, &i, "--read-size"))) {
             unsigned k;
             if (rb_parse_size_list(v, o->sizes, MAXL, &o->nsizes)) return bad("malformed size list '%s'", v);

@@ -214,6 +214,9 @@ typedef struct rb_config {
                                the cell, the rest not; 0: leave the page cache as it is */
     volatile int *stop;     /* when set and nonzero (a signal handler's flag), the cell ends
                                early with RB_EINTR */
+    const unsigned *cpus;   /* worker i runs on cpus[i % ncpus] (fio's cpus_allowed); NULL:
+                               the scheduler chooses. Linux only: elsewhere RB_UNSUPPORTED */
+    unsigned ncpus;
 } rb_config;
 
 enum {
@@ -435,6 +438,7 @@ typedef struct rb_result {
 } rb_result;
 
 RBDEF void rb_config_defaults(const rb_config *in, rb_config *out);
+RBDEF int rb_cpu_allowed(unsigned cpu);   /* 1: this process may run on CPU cpu; 0: not; -1: unknown */
 RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res);
 
 /* ---- file setup and content ---- */
@@ -585,6 +589,10 @@ RBDEF void rb_report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n, c
 #endif
 #if defined(RUSAGE_THREAD)
 #define RB__HAS_RUSAGE_THREAD 1
+#endif
+#include <sched.h>
+#if defined(CPU_SET)
+#define RB__HAS_AFFINITY 1
 #endif
 #if defined(READBENCH_LIBURING)
 #define RB__HAS_URING 1
@@ -2126,6 +2134,39 @@ static void rb__on_sigbus(int sig, siginfo_t *si, void *ctx)
 /* Phases: warmup (0, optional), then iterations 1..n. Every phase starts and ends on the
    barrier, so the coordinator may evict the cache between two phases with every worker
    parked (--cache evict-each); within a phase the workers run until the epoch moves on. */
+/* --cpus: where the device's interrupt lands decides a depth-1 reader's IOPS (1.6x between
+   the two CPUs of the project's VM), so a comparison pins both sides, as fio's cpus_allowed
+   does. The coordinator stays unpinned: it sleeps, and must not take a worker's CPU. */
+static int rb__pin(unsigned cpu, char *why, size_t wl)
+{
+#if defined(RB__HAS_AFFINITY)
+    cpu_set_t set;
+    if (cpu >= CPU_SETSIZE) { snprintf(why, wl, "CPU %u is beyond CPU_SETSIZE", cpu); return RB_EINVAL; }
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    if (sched_setaffinity(0, sizeof set, &set) != 0) {   /* 0: the calling thread */
+        snprintf(why, wl, "cannot run on CPU %u: %s", cpu, strerror(errno));
+        return RB_EINVAL;
+    }
+    return RB_OK;
+#else
+    snprintf(why, wl, "pinning threads to CPU %u: not supported on this platform", cpu);
+    return RB_UNSUPPORTED;
+#endif
+}
+
+RBDEF int rb_cpu_allowed(unsigned cpu)
+{
+#if defined(RB__HAS_AFFINITY)
+    cpu_set_t set;
+    if (cpu >= CPU_SETSIZE || sched_getaffinity(0, sizeof set, &set) != 0) return cpu >= CPU_SETSIZE ? 0 : -1;
+    return CPU_ISSET(cpu, &set) ? 1 : 0;
+#else
+    (void)cpu;
+    return -1;
+#endif
+}
+
 static void *rb__worker_main(void *arg)
 {
     rb__thread *th = (rb__thread *)arg;
@@ -2138,7 +2179,9 @@ static void *rb__worker_main(void *arg)
     sigjmp_buf jb;
 
     if (!off) { th->rc = RB_ENOMEM; snprintf(th->why, sizeof th->why, "out of memory"); }
-    else if (run->s->thread_init) th->rc = run->s->thread_init(w, th->why, sizeof th->why);
+    else if (w->t->cfg->ncpus && w->t->cfg->cpus)
+        th->rc = rb__pin(w->t->cfg->cpus[w->index % w->t->cfg->ncpus], th->why, sizeof th->why);
+    if (!th->rc && run->s->thread_init) th->rc = run->s->thread_init(w, th->why, sizeof th->why);
     if (th->rc) RB__STORE(&run->failed, 1);
     rb__barrier_wait(&run->bar);   /* everyone is ready, or everyone leaves */
     for (p = run->first_phase; p < run->end_epoch && !RB__LOAD(&run->failed); p++) {
@@ -3692,6 +3735,13 @@ RBDEF void rb_report_json(FILE *f, const rb_report *r)
                 c->pattern == RB_SEQUENTIAL ? "sequential" : "random",
                 c->reads_per_op, (unsigned long long)c->seed, (long long)c->warmup_ns,
                 (long long)c->duration_ns, c->iterations, c->verify ? "true" : "false");
+        fprintf(f, ", \"cpus\": ");
+        if (c->ncpus && c->cpus) {
+            for (i = 0; i < c->ncpus; i++) fprintf(f, "%s%u", i ? ", " : "[", c->cpus[i]);
+            fputc(']', f);
+        } else {
+            fputs("null", f);
+        }
         fprintf(f, ", \"threads\": [");
         for (i = 0; i < r->nthreads; i++) fprintf(f, "%s%u", i ? ", " : "", r->threads[i]);
         fprintf(f, "], \"read_sizes\": [");
@@ -3904,8 +3954,12 @@ typedef struct rb__panel {
     const rb__bar *bars;    /* [group * nseries + series] */
 } rb__panel;
 
-enum { RB__SVG_LEFT = 84, RB__SVG_RIGHT = 24, RB__SVG_BAR = 16, RB__SVG_GAP = 26, RB__SVG_PLOT = 260,
-       RB__SVG_PANEL = 28 + RB__SVG_PLOT + 110 };
+#define RB__SVG_LEFT 84u     /* room for the y axis labels */
+#define RB__SVG_RIGHT 24u
+#define RB__SVG_BAR 16u      /* the narrowest bar */
+#define RB__SVG_GAP 26u      /* between groups */
+#define RB__SVG_PLOT 260u    /* the plot's height */
+#define RB__SVG_PANEL (28u + RB__SVG_PLOT + 110u)
 
 static const char *const rb__palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
                                           "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
@@ -3978,8 +4032,8 @@ static void rb__svg_panel(FILE *f, const rb__panel *p, unsigned y0, unsigned wid
         hi = rb__nice_ceil(maxv * 1.15);   /* headroom for the numbers over the tallest bar */
     }
     fprintf(f, "<g class=\"panel\" data-scale=\"%s\" data-lo=\"%.9g\" data-hi=\"%.9g\" data-base=\"%u\" "
-               "data-plot-height=\"%d\">\n", log_scale ? "log" : "linear", lo, hi, base, RB__SVG_PLOT);
-    fprintf(f, "<text x=\"%d\" y=\"%u\" font-size=\"13\" font-weight=\"bold\">", RB__SVG_LEFT, y0 + 14);
+               "data-plot-height=\"%u\">\n", log_scale ? "log" : "linear", lo, hi, base, RB__SVG_PLOT);
+    fprintf(f, "<text x=\"%u\" y=\"%u\" font-size=\"13\" font-weight=\"bold\">", RB__SVG_LEFT, y0 + 14);
     rb__xml(f, p->heading);
     fprintf(f, "</text>\n");
     /* grid and y labels */
@@ -3987,15 +4041,15 @@ static void rb__svg_panel(FILE *f, const rb__panel *p, unsigned y0, unsigned wid
         double t;
         for (t = lo; t <= hi * 1.0001; t *= 10) {
             double y = base - rb__svg_h(t, lo, hi, 1);
-            fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%u\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-                       "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%g</text>\n",
+            fprintf(f, "<line x1=\"%u\" y1=\"%.1f\" x2=\"%u\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+                       "<text x=\"%u\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%g</text>\n",
                     RB__SVG_LEFT, y, right, y, RB__SVG_LEFT - 6, y + 4, t);
         }
     } else {
         for (k = 0; k <= 5; k++) {
             double t = hi * k / 5, y = base - rb__svg_h(t, lo, hi, 0);
-            fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%u\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-                       "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%g</text>\n",
+            fprintf(f, "<line x1=\"%u\" y1=\"%.1f\" x2=\"%u\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+                       "<text x=\"%u\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%g</text>\n",
                     RB__SVG_LEFT, y, right, y, RB__SVG_LEFT - 6, y + 4, t);
         }
     }
@@ -4056,7 +4110,7 @@ static void rb__svg_panel(FILE *f, const rb__panel *p, unsigned y0, unsigned wid
         rb__xml(f, p->groups[g]);
         fprintf(f, "</text>\n");
     }
-    fprintf(f, "<line x1=\"%d\" y1=\"%u\" x2=\"%u\" y2=\"%u\" stroke=\"#333\"/>\n</g>\n", RB__SVG_LEFT, base, right,
+    fprintf(f, "<line x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\" stroke=\"#333\"/>\n</g>\n", RB__SVG_LEFT, base, right,
             base);
 }
 
@@ -4079,12 +4133,12 @@ static void rb__svg_doc(FILE *f, const char *title, const char *sub1, const char
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
                "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n"
-               "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"%d\" y=\"28\" font-size=\"18\" "
+               "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"%u\" y=\"28\" font-size=\"18\" "
                "font-weight=\"bold\">", w, h, w, h, RB__SVG_LEFT);
     rb__xml(f, title && *title ? title : "readbench");
-    fprintf(f, "</text>\n<text x=\"%d\" y=\"48\" font-size=\"11\" fill=\"#444\">", RB__SVG_LEFT);
+    fprintf(f, "</text>\n<text x=\"%u\" y=\"48\" font-size=\"11\" fill=\"#444\">", RB__SVG_LEFT);
     rb__xml(f, sub1);
-    fprintf(f, "</text>\n<text x=\"%d\" y=\"63\" font-size=\"11\" fill=\"#444\">", RB__SVG_LEFT);
+    fprintf(f, "</text>\n<text x=\"%u\" y=\"63\" font-size=\"11\" fill=\"#444\">", RB__SVG_LEFT);
     rb__xml(f, sub2);
     fprintf(f, "</text>\n<g class=\"legend\">\n");
     /* the series are the same in every panel */

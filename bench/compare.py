@@ -28,6 +28,8 @@ RB = os.path.join(HERE, "..", "readbench")
 CASES = [
     ("null / null", "warm", "null", [], ["--ioengine=null"], "harness",
      "no I/O: each harness's own cost per read, subtracted from the warm rows' time per read"),
+    ("fio psync / itself", "warm", None, [], ["--ioengine=psync", "--fadvise_hint=0"], "aa",
+     "fio against itself, A/A: how far two runs of the same job differ here with the file in the page cache"),
     ("pread / psync", "warm", "pread", [], ["--ioengine=psync", "--fadvise_hint=0"], "same", ""),
     ("read / sync", "warm", "read", [], ["--ioengine=sync", "--fadvise_hint=0"], "same",
      "both lseek+read"),
@@ -77,12 +79,13 @@ def load(path):
         sys.exit("compare: could not make %s resident (%s)" % (path, out.strip()))
 
 
-def pin(threads):
-    """Both tools on the same CPUs: where the disk's interrupt lands decides a depth-1 reader's
-    IOPS here (1.6x between the two CPUs of this VM), and the scheduler must not pick for us."""
+def cpus(threads):
+    """Both tools' workers on the same CPUs, one each (readbench --cpus, fio cpus_allowed with
+    the split policy): where the disk's interrupt lands decides a depth-1 reader's IOPS here
+    (1.6x between the two CPUs of this VM), so the scheduler must not pick for either. Their
+    main threads stay free, as they sleep."""
     n = os.cpu_count() or 1
-    cpus = list(range(max(0, n - threads), n)) if threads <= n else list(range(n))
-    return ["taskset", "-c", ",".join(map(str, cpus))] if shutil.which("taskset") else []
+    return ",".join(map(str, range(max(0, n - threads), n) if threads <= n else range(n)))
 
 
 def run_rb(a, case, threads):
@@ -92,7 +95,7 @@ def run_rb(a, case, threads):
            "--iterations", "1", "--quiet", "--format", "json"] + extra
     if cache == "cold":
         cmd += ["--cache", "evict"]
-    d = json.loads(sh(pin(threads) + cmd))
+    d = json.loads(sh(cmd + ["--cpus", cpus(threads)]))
     r = d["results"][0]
     if r["status"] != "ok":
         sys.exit("compare: readbench %s: %s" % (strat, r["reason"]))
@@ -111,7 +114,7 @@ def run_fio(a, case, threads):
         cmd.append("--invalidate=0")
     if cache == "cold":
         cmd.append("--invalidate=1")
-    d = json.loads(sh(pin(threads) + cmd + fio_extra))
+    d = json.loads(sh(cmd + fio_extra + ["--cpus_allowed=" + cpus(threads), "--cpus_allowed_policy=split"]))
     j = d["jobs"][0]
     rd = j["read"]
     if j.get("error"):
@@ -190,14 +193,15 @@ def main():
     lines.append("| case | T | readbench IOPS | fio IOPS | ratio | rounds | less harness | p50 us rb / fio "
                  "| p99 us rb / fio | sys us/read rb / fio | usr us/read rb / fio | verdict |")
     lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
-    # the disk's noise floor: the widest A/A ratio of any round, per thread count
+    # the noise floor: the widest A/A ratio of any round, per thread count, with the file in
+    # the cache (the CPU's noise) and with the disk setting the pace
     noise = {}
     for ci, case in enumerate(cases):
         if case[5] == "aa":
             for t in threads:
                 s = res.get((ci, t))
                 if s:
-                    noise[t] = max(abs(r["iops"] / f["iops"] - 1) for r, f in zip(s["rb"], s["fio"]))
+                    noise[(t, case[1] == "warm")] = max(abs(r["iops"] / f["iops"] - 1) for r, f in zip(s["rb"], s["fio"]))
     # each harness's cost per read, per thread, from its null row
     harness = {}
     for ci, case in enumerate(cases):
@@ -221,19 +225,21 @@ def main():
             # IOPS with each harness's own time per read taken out: fio's time per read over
             # readbench's, so that > 1 still means readbench measured more reads per second
             net = None
-            if t in harness and kind != "harness":
+            if t in harness and kind not in ("harness", "aa"):
                 h = harness[t]
                 net = med([(t * 1e9 / f["iops"] - h["fio"]) / (t * 1e9 / r["iops"] - h["rb"])
                            for r, f in zip(s["rb"], s["fio"])])
+            nz = noise.get((t, cache == "warm"))
+
             def judge(x):
                 if abs(x - 1) <= 0.05:
                     return "agree", 0
-                # the disk's noise excuses only rows the disk paces; warm rows never touch it
-                if cache != "warm" and t in noise and abs(x - 1) <= noise[t]:
-                    return "within the disk's A/A noise (%.0f%%)" % (100 * noise[t]), 0
+                # a warm row is excused only by warm noise, a device row only by the disk's
+                if nz is not None and abs(x - 1) <= nz:
+                    return "within the A/A noise (%.0f%%)" % (100 * nz), 0
                 return "DIFFER", 1
             if kind == "aa":
-                verdict = "noise floor: rounds differ by up to %.0f%%" % (100 * noise[t])
+                verdict = "noise floor: rounds differ by up to %.0f%%" % (100 * nz)
             elif kind == "harness":
                 h = harness[t]
                 verdict = "harness cost per read: readbench %.0f ns, fio %.0f ns" % (h["rb"], h["fio"])
@@ -266,8 +272,9 @@ def main():
                  "with each tool's null-row time per read subtracted from its time per read (warm rows, where "
                  "a read costs about as much as fio's own bookkeeping per I/O); warm rows are judged on it, "
                  "cold and O_DIRECT rows (device-bound, harness < 1%) on the ratio")
-    lines.append("- both tools run pinned to the same CPUs (taskset): on this VM the disk's interrupt goes to one "
-                 "CPU, and a depth-1 reader on the other CPU makes 1.6x fewer reads per second")
+    lines.append("- workers pinned one per CPU, the same CPUs for both (readbench --cpus, fio --cpus_allowed "
+                 "--cpus_allowed_policy=split): on this VM the disk's interrupt goes to one CPU, and a depth-1 "
+                 "reader on the other makes 1.6x fewer reads per second")
     lines.append("- sys/usr us per read: getrusage of the workers while measured (fio: usr_cpu/sys_cpu); "
                  "tick-sampled, so the split is rough")
     text = "\n".join(lines) + "\n"

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "readbench.h"
 #include "rbtest.h"
+#include <sched.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -120,6 +121,58 @@ static void record(rb_config *c, uint64_t out[4][256])
 }
 
 static uint64_t a[4][256], b[4][256];
+
+/* --cpus: every op of worker i runs on cpus[i % n] (Linux; elsewhere the cell says unsupported) */
+static volatile int cpu_seen[4][2];   /* [worker] = {lowest, highest} CPU an op ran on */
+
+static int cpu_op(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    int cpu = -1;
+    (void)off;
+    (void)n;
+#if defined(__linux__) && !defined(RB_NO_LINUX)
+    cpu = sched_getcpu();
+#endif
+    if (w->index < 4) {
+        if (cpu < cpu_seen[w->index][0]) cpu_seen[w->index][0] = cpu;
+        if (cpu > cpu_seen[w->index][1]) cpu_seen[w->index][1] = cpu;
+    }
+    return 0;
+}
+
+static int cpu_open(rb_target *t, char *why, size_t wl) { return rb_strategy_find("null")->open(t, why, wl); }
+static void cpu_close(rb_target *t) { rb_strategy_find("null")->close(t); }
+static const rb_strategy cpu_probe = {"cpu-probe", "records the CPU of each op", RB_S_NOIO, 0, cpu_open, NULL,
+                                      cpu_op, NULL, cpu_close};
+
+static void cpus_pin_each_worker(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned cpus[2], i;
+    rb_config c = quick(4);
+    c.verify = 0;
+    cpus[0] = 0;
+    cpus[1] = n > 1 ? (unsigned)n - 1 : 0;
+    if (rb_cpu_allowed(cpus[0]) != 1 || rb_cpu_allowed(cpus[1]) != 1) {
+        c.cpus = cpus;
+        c.ncpus = 2;
+        rb_run(&c, &cpu_probe, &res);
+        CHECK(res.status != RB_OK);   /* unsupported here, or a CPU we may not use: never silently unpinned */
+        SKIP("this process may not run on CPU 0 and the last CPU, or pinning is unsupported here");
+    }
+    for (i = 0; i < 4; i++) { cpu_seen[i][0] = 1 << 20; cpu_seen[i][1] = -1; }
+    c.cpus = cpus;
+    c.ncpus = 2;
+    rb_run(&c, &cpu_probe, &res);
+    CHECKF(res.status == RB_OK, "%s", res.reason);
+    for (i = 0; i < 4; i++)   /* workers 0 and 2 on cpus[0], 1 and 3 on cpus[1], every op */
+        CHECKF(cpu_seen[i][0] == (int)cpus[i % 2] && cpu_seen[i][1] == (int)cpus[i % 2],
+               "worker %u ran on CPUs %d..%d, pinned to %u", i, cpu_seen[i][0], cpu_seen[i][1], cpus[i % 2]);
+    cpus[0] = 1u << 30;   /* no such CPU: the cell fails and says why */
+    c.ncpus = 1;
+    rb_run(&c, &cpu_probe, &res);
+    CHECK(res.status == RB_EINVAL && strstr(res.reason, "CPU") != NULL);
+}
 
 static void offsets_in_range_reproducible_per_seed(void)
 {
@@ -309,4 +362,5 @@ void suite_runner(void)
     RUN(direct_offsets_are_page_aligned);
     RUN(cells_report_errors_instead_of_numbers);
     RUN(threads_many_and_warmup);
+    RUN(cpus_pin_each_worker);
 }
