@@ -74,6 +74,8 @@
                           threads start on a barrier, run warmup, then cfg->iterations
                           measured iterations of cfg->duration_ns each; every op is timed
                           into a per-thread histogram; results are merged after join.
+                          cfg->cpus pins worker i to cpus[i % ncpus] (rb_cpu_allowed checks
+                          one): a depth-1 reader's IOPS depends on which CPU the disk interrupts.
 
    rb_hist_record / rb_hist_merge / rb_hist_percentile
                           the log-linear latency histogram (exact below 128 ns, then 64
@@ -121,7 +123,9 @@
    rb_parse_size / rb_parse_duration / rb_parse_uint_list / rb_parse_size_list
                           the CLI's parsers, public so embedders and the tests share them.
 
-   rb_report_*            table, markdown, csv and json writers for an array of results.
+   rb_report_*            table, markdown, csv and json writers for an array of results;
+                          rb_report_svg and rb_report_prefetch_svg draw them as an SVG bar
+                          chart, each bar carrying its number.
 
    LICENSE: see the end of this file.
 */

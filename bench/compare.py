@@ -108,7 +108,8 @@ def run_fio(a, case, threads):
     label, cache, _, _, fio_extra, _, _ = case
     cmd = ["fio", "--name=compare", "--filename=" + a.file, "--rw=randread", "--bs=" + a.bs,
            "--numjobs=%d" % threads, "--thread", "--group_reporting", "--time_based",
-           "--runtime=%g" % a.duration, "--ramp_time=%g" % a.warmup, "--norandommap", "--size=%d" % a.size_bytes,
+           # milliseconds: fio reads "1.5" as garbage (runs of 2 I/Os reported as the job)
+           "--runtime=%dms" % round(a.duration * 1000), "--ramp_time=%dms" % round(a.warmup * 1000), "--norandommap", "--size=%d" % a.size_bytes,
            "--output-format=json"]
     if cache == "warm" and not any(x.startswith("--invalidate") for x in fio_extra):
         cmd.append("--invalidate=0")
