@@ -179,8 +179,9 @@ def main():
                                 load(a.file)
                             slot[who].append(run_rb(a, case, t) if who == "rb" and case[2] else run_fio(a, case, t))
                         r, f = slot["rb"][-1], slot["fio"][-1]
-                        print("round %d  %-42s T%d  readbench %9.0f  fio %9.0f  (%.3f)" % (
-                            rnd + 1, case[0], t, r["iops"], f["iops"], r["iops"] / f["iops"]), file=sys.stderr)
+                        a_, b_ = ("fio A", "fio B") if case[5] == "aa" else ("readbench", "fio")
+                        print("round %d  %-42s T%d  %s %9.0f  %s %9.0f  (%.3f)" % (
+                            rnd + 1, case[0], t, a_, r["iops"], b_, f["iops"], r["iops"] / f["iops"]), file=sys.stderr)
     finally:
         if created and not a.keep:
             os.unlink(a.file)
@@ -196,21 +197,16 @@ def main():
     lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     # the noise floor: the widest A/A ratio of any round, per thread count, with the file in
     # the cache (the CPU's noise) and with the disk setting the pace
-    noise = {}
-    for ci, case in enumerate(cases):
-        if case[5] == "aa":
+    def measured(kind):
+        for ci, case in enumerate(cases):
             for t in threads:
-                s = res.get((ci, t))
-                if s:
-                    noise[(t, case[1] == "warm")] = max(abs(r["iops"] / f["iops"] - 1) for r, f in zip(s["rb"], s["fio"]))
+                if case[5] == kind and (ci, t) in res:
+                    yield case, t, res[(ci, t)]
+    noise = {(t, case[1] == "warm"): max(abs(r["iops"] / f["iops"] - 1) for r, f in zip(s["rb"], s["fio"]))
+             for case, t, s in measured("aa")}
     # each harness's cost per read, per thread, from its null row
-    harness = {}
-    for ci, case in enumerate(cases):
-        if case[5] == "harness":
-            for t in threads:
-                s = res.get((ci, t))
-                if s:
-                    harness[t] = {w: med([t * 1e9 / x["iops"] for x in s[w]]) for w in ("rb", "fio")}
+    harness = {t: {w: med([t * 1e9 / x["iops"] for x in s[w]]) for w in ("rb", "fio")}
+               for case, t, s in measured("harness")}
     notes = []
     bad = 0
     for ci, case in enumerate(cases):
