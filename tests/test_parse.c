@@ -82,6 +82,34 @@ static void status_strings(void)
     CHECK(strcmp(rb_status_string(12345), "unknown status") == 0);
 }
 
+/* The device's interrupt CPUs, from /proc/interrupts text (the project's VM, trimmed, with a
+   virtio10 that must not count as virtio1 and an NVMe spread over queues). */
+static void irq_cpus_from_proc_interrupts(void)
+{
+    static const char vm[] =
+        "           CPU0       CPU1       \n"
+        " 35:          0          1 PCI-MSIX-0000:00:02.0   0-edge      virtio1-config\n"
+        " 36:          0    8513057 PCI-MSIX-0000:00:02.0   1-edge      virtio1-req.0\n"
+        " 37:      99999          0 PCI-MSIX-0000:00:03.0   1-edge      virtio10-req.0\n"
+        " 38:  900000000          0 PCI-MSIX-0000:00:04.0   1-edge      eth0, virtio1x\n"
+        "NMI:          0          0   Non-maskable interrupts\n"
+        "ERR:          0\n";
+    static const char nvme[] =
+        "   CPU0 CPU1 CPU2 CPU3\n"
+        " 40: 500 0 0 0 IR-PCI-MSI 1-edge nvme0q0\n"
+        " 41: 0 7000 0 0 IR-PCI-MSI 2-edge nvme0q1\n"
+        " 42: 0 0 0 9000 IR-PCI-MSI 3-edge nvme0q2\n"
+        " 43: 0 0 5 0 IR-PCI-MSI 4-edge nvme1q1\n";
+    char out[64];
+    CHECK(rb_irq_cpus(vm, "virtio1", out, sizeof out) == 0 && strcmp(out, "1") == 0);
+    CHECK(rb_irq_cpus(vm, "virtio10", out, sizeof out) == 0 && strcmp(out, "0") == 0);
+    CHECK(rb_irq_cpus(vm, "eth0", out, sizeof out) == 0 && strcmp(out, "0") == 0);
+    CHECK(rb_irq_cpus(nvme, "nvme0", out, sizeof out) == 0 && strcmp(out, "0,1,3") == 0);
+    CHECK(rb_irq_cpus(nvme, "nvme1", out, sizeof out) == 0 && strcmp(out, "2") == 0);
+    CHECK(rb_irq_cpus(vm, "sda", out, sizeof out) == -1 && out[0] == 0);
+    CHECK(rb_irq_cpus("", "virtio1", out, sizeof out) == -1);
+}
+
 void suite_parse(void)
 {
     RUN(sizes_accept_every_spelling);
@@ -90,4 +118,5 @@ void suite_parse(void)
     RUN(lists);
     RUN(format_size);
     RUN(status_strings);
+    RUN(irq_cpus_from_proc_interrupts);
 }
