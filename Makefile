@@ -29,10 +29,9 @@ tests/run_tests: $(TESTS) tests/rbtest.h tests/tu_impl.c readbench.h
 	$(CC) $(ALL_CFLAGS) -Itests -I. -o $@ $(TESTS) tests/tu_impl.c $(LIBS)
 
 # No C++ compiler: the test says so and skips. A C++ compiler that rejects the header: an error.
+CXX_BUILD = $(CXX) -std=c++11 -Wall -Wextra -pedantic -Werror $(URING_CFLAGS) -I. -o $@ tests/cpp_compile.cpp $(LIBS)
 tests/cpp_compile: tests/cpp_compile.cpp readbench.h
-	@if command -v $(CXX) >/dev/null 2>&1; then \
-	  echo "$(CXX) -std=c++11 -Wall -Wextra -pedantic -Werror $(URING_CFLAGS) -I. -o $@ tests/cpp_compile.cpp $(LIBS)"; \
-	  $(CXX) -std=c++11 -Wall -Wextra -pedantic -Werror $(URING_CFLAGS) -I. -o $@ tests/cpp_compile.cpp $(LIBS); \
+	@if command -v $(CXX) >/dev/null 2>&1; then echo '$(CXX_BUILD)' && $(CXX_BUILD); \
 	else echo "no C++ compiler ($(CXX)): tests/cpp_compile skipped"; fi
 
 test: readbench tests/run_tests tests/cpp_compile

@@ -2167,7 +2167,8 @@ RBDEF int rb_cpu_allowed(unsigned cpu)
 {
 #if defined(RB__HAS_AFFINITY)
     cpu_set_t set;
-    if (cpu >= CPU_SETSIZE || sched_getaffinity(0, sizeof set, &set) != 0) return cpu >= CPU_SETSIZE ? 0 : -1;
+    if (cpu >= CPU_SETSIZE) return 0;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return -1;
     return CPU_ISSET(cpu, &set) ? 1 : 0;
 #else
     (void)cpu;
@@ -4313,6 +4314,7 @@ RBDEF void rb_report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n, c
 {
     /* panels: fits, not cached; groups: the policies in the order they ran; bars: with, without */
     const char *groups[RB_PF_COUNT];
+    int gpol[RB_PF_COUNT];
     rb__bar bars[2][RB_PF_COUNT * 2];
     rb__panel p[2];
     unsigned ng = 0, i, k, w;
@@ -4320,9 +4322,11 @@ RBDEF void rb_report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n, c
     memset(p, 0, sizeof p);
     memset(bars, 0, sizeof bars);
     for (i = 0; i < n; i++) {
-        const char *name = rb_prefetch_policy_name(r[i].policy);
-        for (k = 0; k < ng && strcmp(groups[k], name); k++) {}
-        if (k == ng && ng < RB_PF_COUNT) groups[ng++] = name;
+        for (k = 0; k < ng && gpol[k] != r[i].policy; k++) {}
+        if (k == ng && ng < RB_PF_COUNT) {
+            gpol[ng] = r[i].policy;
+            groups[ng++] = rb_prefetch_policy_name(r[i].policy);
+        }
     }
     for (k = 0; k < 2; k++) {
         snprintf(p[k].heading, sizeof p[k].heading, "%s", k == 0 ? "data fits in the page cache (a 16 MiB slice, "
@@ -4337,7 +4341,7 @@ RBDEF void rb_report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n, c
     }
     for (i = 0; i < n; i++) {
         unsigned panel = r[i].fits ? 0 : 1;
-        for (k = 0; k < ng && strcmp(groups[k], rb_prefetch_policy_name(r[i].policy)); k++) {}
+        for (k = 0; k < ng && gpol[k] != r[i].policy; k++) {}
         if (k == ng) continue;
         for (w = 0; w < 2; w++) {
             rb__bar *b = &bars[panel][k * 2 + w];

@@ -165,8 +165,6 @@ def main():
     try:
         for rnd in range(a.rounds):
             for cache in ("warm", "any", "cold"):
-                if cache == "warm":
-                    load(a.file)
                 for ci, case in enumerate(cases):
                     if case[1] != cache:
                         continue
@@ -175,7 +173,7 @@ def main():
                         # alternate who goes first, so that drift of the disk favours neither
                         order = ("rb", "fio") if (rnd + ci + t) % 2 == 0 else ("fio", "rb")
                         for who in order:
-                            if case[1] == "warm":   # a design row with invalidate=1 evicts it
+                            if cache == "warm":   # before every run: a design row with invalidate=1 evicts it
                                 load(a.file)
                             slot[who].append(run_rb(a, case, t) if who == "rb" and case[2] else run_fio(a, case, t))
                         r, f = slot["rb"][-1], slot["fio"][-1]

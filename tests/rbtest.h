@@ -62,4 +62,6 @@ const char *rbt_tmpdir(void);       /* a fresh directory for this run's files */
 const char *rbt_path(const char *name);  /* rbt_tmpdir()/name, in a static ring of buffers */
 const char *rbt_small_file(void);   /* an 8 MiB setup file, made once */
 int rbt_is_root(void);
+const char *rbt_cli(void);          /* absolute path of ../readbench; NULL if it is not built */
+int rbt_have_python(const char *imports);  /* python3 -c 'import IMPORTS' works */
 #endif

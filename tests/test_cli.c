@@ -10,7 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char bin[600], out[1 << 16], err[8192];
+static char out[1 << 16], err[8192];
+static const char *bin = "";   /* set by have_binary */
 
 /* Runs ../readbench ARGS inside DIR; stdout into out, stderr into err; returns the exit status. */
 static int cli(const char *dir, const char *args)
@@ -48,9 +49,9 @@ static int dir_entries(const char *dir)
 
 static int have_binary(void)
 {
-    char cwd[512];
-    if (!bin[0] && getcwd(cwd, sizeof cwd)) snprintf(bin, sizeof bin, "%s/../readbench", cwd);
-    return access(bin, X_OK) == 0;
+    const char *p = rbt_cli();
+    if (p) bin = p;
+    return p != NULL;
 }
 
 static void bad_input_exits_2_and_creates_nothing(void)
@@ -118,7 +119,7 @@ static void setup_refuses_existing_file(void)
     CHECK(strstr(out, "pread") != NULL && strstr(out, "T01") != NULL);
 }
 
-static int have_python(void) { return system("python3 -c 'import json, csv' >/dev/null 2>&1") == 0; }
+static int have_python(void) { return rbt_have_python("json, csv"); }
 
 /* JSON: one document, a real parser accepts it, every strategy present, unsupported ones
    with status and reason. */

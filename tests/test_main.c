@@ -56,6 +56,21 @@ const char *rbt_small_file(void)
 
 int rbt_is_root(void) { return geteuid() == 0; }
 
+const char *rbt_cli(void)
+{
+    static char bin[600];
+    char cwd[512];
+    if (!bin[0] && getcwd(cwd, sizeof cwd)) snprintf(bin, sizeof bin, "%s/../readbench", cwd);
+    return bin[0] && access(bin, X_OK) == 0 ? bin : NULL;
+}
+
+int rbt_have_python(const char *imports)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "python3 -c 'import %s' >/dev/null 2>&1", imports);
+    return system(cmd) == 0;
+}
+
 static void suite(const char *name, void (*fn)(void))
 {
     if (rbt.filter && strcmp(rbt.filter, name) != 0) return;

@@ -5,8 +5,6 @@
 #include "readbench.h"
 #include "rbtest.h"
 #include <math.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 static char svg[1 << 17];
 
@@ -158,17 +156,16 @@ static void svg_prefetch_panels(void)
     CHECK(count(">adaptive<") == 2 && count("<g class=\"stub\"") == 0);
 }
 
-static int have_python(void) { return system("python3 -c 'import xml.etree.ElementTree' >/dev/null 2>&1") == 0; }
+static int have_python(void) { return rbt_have_python("xml.etree.ElementTree"); }
 
 /* The CLI end to end: a real run's SVG against its own JSON, through a real XML parser. */
 static void svg_from_the_cli_matches_the_json(void)
 {
-    char cmd[4096], bin[600], cwd[512];
+    char cmd[4096];
     const char *s = rbt_path("chart.svg"), *j = rbt_path("chart.json"), *l = rbt_path("chart-log.svg");
+    const char *bin = rbt_cli();
     int log_scale;
-    if (!getcwd(cwd, sizeof cwd)) SKIP("no working directory");
-    snprintf(bin, sizeof bin, "%s/../readbench", cwd);
-    if (access(bin, X_OK) != 0) SKIP("../readbench is not built (run make test)");
+    if (!bin) SKIP("../readbench is not built (run make test)");
     if (!have_python()) SKIP("python3 is not installed: no XML parser to check with");
     /* read size 1000: direct cannot run, so the chart must show it as a stub */
     snprintf(cmd, sizeof cmd, "'%s' run '%s' --threads 1,2 --read-size 1000 --duration 20ms --warmup 0 "
@@ -215,19 +212,18 @@ static void svg_from_the_cli_matches_the_json(void)
 
 static void svg_from_prefetch_cli(void)
 {
-    char cmd[2048], cwd[512];
-    const char *s = rbt_path("prefetch.svg");
-    if (!getcwd(cwd, sizeof cwd)) SKIP("no working directory");
+    char cmd[2048];
+    const char *s = rbt_path("prefetch.svg"), *bin = rbt_cli();
+    if (!bin) SKIP("../readbench is not built (run make test)");
     if (!have_python()) SKIP("python3 is not installed: no XML parser to check with");
-    snprintf(cmd, sizeof cmd, "'%s/../readbench' prefetch '%s' --ops 300 --policies always,backoff --output /dev/null "
+    snprintf(cmd, sizeof cmd, "'%s' prefetch '%s' --ops 300 --policies always,backoff --output /dev/null "
              "--svg '%s' 2>/dev/null && python3 -c '\n"
              "import xml.etree.ElementTree as ET\n"
              "N=\"{http://www.w3.org/2000/svg}\"\n"
              "root=ET.parse(\"%s\").getroot()\n"
              "bars=[r for r in root.iter(N+\"rect\") if r.get(\"class\")==\"bar\"]\n"
              "assert len(bars)==8 and all(float(b.get(\"data-value\"))>0 for b in bars), len(bars)\n"
-             "'", cwd, rbt_small_file(), s, s);
-    if (access("../readbench", X_OK) != 0) SKIP("../readbench is not built (run make test)");
+             "'", bin, rbt_small_file(), s, s);
     CHECK(system(cmd) == 0);
 }
 
