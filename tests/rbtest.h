@@ -56,6 +56,11 @@ void suite_prefetch(void);
 void suite_probe(void);
 void suite_compile(void);
 void suite_svg(void);
+void suite_safety(void);   /* user files never destroyed: outputs, setup, signals */
+void suite_hostile(void);  /* hangs, crashes, resource limits, non-regular files */
+void suite_output(void);   /* well-formed, locale-free, complete output */
+void suite_counting(void); /* the runner's counting: per-thread windows, residency timing */
+void suite_stats(void);    /* rounds, medians, confidence intervals, diff */
 
 /* shared helpers (test_main.c) */
 const char *rbt_tmpdir(void);       /* a fresh directory for this run's files */

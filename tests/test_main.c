@@ -91,6 +91,11 @@ int main(void)
     suite("probe", suite_probe);
     suite("cli", suite_cli);
     suite("svg", suite_svg);
+    suite("safety", suite_safety);
+    suite("hostile", suite_hostile);
+    suite("output", suite_output);
+    suite("counting", suite_counting);
+    suite("stats", suite_stats);
     suite("compile", suite_compile);
     if (tmpdir[0]) {
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
