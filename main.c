@@ -175,6 +175,13 @@ typedef struct opts {
     int quiet, log_scale;
 } opts;
 
+/* The library's diagnostics that are not part of a result (it never prints itself). */
+static void log_line(void *user, const char *line)
+{
+    (void)user;
+    fprintf(stderr, "readbench: %s\n", line);
+}
+
 static int take_hog(const char *spec, const char *path, rb_hog *h)
 {
     uint64_t size;
@@ -456,6 +463,7 @@ static int run(opts *o, int main_job)
     }
     catch_signals();
     o->c.stop = &stop_signal;
+    o->c.log = log_line;
     if (o->scenario) fprintf(stderr, "readbench: scenario sets %s\n", o->scenario);
     if (o->hog && (rc = take_hog(o->hog, o->c.path, &hog)) != 0) return rc;
 

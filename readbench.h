@@ -184,12 +184,17 @@ typedef enum rb_status { RB_STATUS_LIST(RB__STATUS_ENUM) RB__STATUS_END = 1 } rb
 
 RBDEF const char *rb_status_string(int status);
 
+/* Every reason, message and warning buffer in the library holds this many bytes. */
+#define RB_REASON_LEN 256
+/* A cell's result keeps at most this many warnings (later ones are counted, not kept). */
+#define RB_MAX_WARNINGS 8
+
 /* What failed and why, filled by every function that can fail. */
 typedef struct rb_error {
     int status;       /* an rb_status */
     int err;          /* errno of the failing call, 0 if none */
     char call[32];    /* the failing call, e.g. "pwrite" */
-    char msg[256];    /* one line for the user */
+    char msg[RB_REASON_LEN];   /* one line for the user */
 } rb_error;
 
 enum { RB_RANDOM = 0, RB_SEQUENTIAL = 1 };
@@ -221,6 +226,11 @@ typedef struct rb_config {
     const unsigned *cpus;   /* worker i runs on cpus[i % ncpus] (fio's cpus_allowed); NULL:
                                the scheduler chooses. Linux only: elsewhere RB_UNSUPPORTED */
     unsigned ncpus;
+    /* Progress and diagnostics that are not part of a result (the library never prints):
+       called from the calling thread with one line, no newline. NULL: nothing is said.
+       Anything that changes what a number means goes into the result's warnings instead. */
+    void (*log)(void *log_user, const char *line);
+    void *log_user;
 } rb_config;
 
 enum {
@@ -312,7 +322,7 @@ typedef struct rb_pfx_result {
     int policy, fits;
     unsigned threads, ops;
     int status;
-    char reason[200];
+    char reason[RB_REASON_LEN];
     double seconds, prepare_seconds;   /* prepare (prewarm or evict) is never measured */
     rb_hist with, without;             /* per-op latency, ns */
     rb_prefetch_stats st;
@@ -335,13 +345,14 @@ typedef struct rb_probe_result {
     int agrees;
     int folio_effect;         /* observed and expected differ by a power of two */
     int status;               /* RB_OK, RB_UNSUPPORTED, or an error */
-    char reason[160];
+    char reason[RB_REASON_LEN];
 } rb_probe_result;
 RBDEF int rb_probe(const char *path, int id, rb_probe_result *out);
 RBDEF const char *rb_probe_case_name(int id);   /* "1".."11", "pread", ...; NULL if no such case */
 
 /* ---- strategies ---- */
 typedef struct rb_strategy rb_strategy;
+struct rb_result;
 
 /* Shared by the threads of one cell: the file, and a mapping owned by this strategy alone
    (advice is per mapping: two strategies sharing one would overwrite each other's). */
@@ -355,6 +366,7 @@ typedef struct rb_target {
     size_t page;
     int mincore_trusted;    /* this user owns or may write the file: mincore tells the truth */
     uint64_t prefetch_counter;  /* the backoff counter every thread of this cell shares */
+    struct rb_result *res;  /* where warnings about this cell go (close failures); may be NULL */
     void *user;             /* free for a custom strategy */
 } rb_target;
 
@@ -416,7 +428,12 @@ typedef struct rb_result {
     uint64_t read_size;
     unsigned reads_per_op;
     int status;                  /* RB_OK, RB_UNSUPPORTED, or an error */
-    char reason[256];
+    char reason[RB_REASON_LEN];
+    /* What a reader of the number must know (it was measured, but under a condition that
+       changes its meaning): every output format shows these. No allocation: a fixed array. */
+    char warnings[RB_MAX_WARNINGS][RB_REASON_LEN];
+    unsigned nwarnings;          /* kept in warnings[] */
+    unsigned warnings_dropped;   /* more than RB_MAX_WARNINGS: counted here */
     unsigned iterations;
     double iter_ops_per_ms[RB_MAX_ITERATIONS];
     uint64_t ops;                /* measured ops, all threads */
@@ -636,6 +653,36 @@ static void rb__seterr(rb_error *e, int status, int err, const char *call, const
     va_start(ap, fmt);
     vsnprintf(e->msg, sizeof e->msg, fmt, ap);
     va_end(ap);
+}
+
+/* One diagnostic channel. A warning belongs to the result: it changes what a number means,
+   so every output format shows it. rb__log is the caller's progress line, if it wants one. */
+#if defined(__GNUC__) || defined(__clang__)
+#define RB__PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define RB__PRINTF(a, b)
+#endif
+static void rb__warn(struct rb_result *res, const char *fmt, ...) RB__PRINTF(2, 3);
+static void rb__warn(struct rb_result *res, const char *fmt, ...)
+{
+    va_list ap;
+    if (!res) return;
+    if (res->nwarnings >= RB_MAX_WARNINGS) { res->warnings_dropped++; return; }
+    va_start(ap, fmt);
+    vsnprintf(res->warnings[res->nwarnings++], RB_REASON_LEN, fmt, ap);
+    va_end(ap);
+}
+
+static void rb__log(const rb_config *c, const char *fmt, ...) RB__PRINTF(2, 3);
+static void rb__log(const rb_config *c, const char *fmt, ...)
+{
+    char line[RB_REASON_LEN];
+    va_list ap;
+    if (!c || !c->log) return;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    c->log(c->log_user, line);
 }
 
 RBDEF const char *rb_status_string(int s)
@@ -1970,12 +2017,18 @@ static int rb__op_null(rb_worker *w, const uint64_t *off, unsigned n)
     return 0;
 }
 
+/* A failed unmap or close does not change the number, but nothing fails silently: it goes
+   into the cell's warnings (or the log, for a probe that has no result). */
 static void rb__close_target(rb_target *t)
 {
-    if (t->map && munmap(t->map, (size_t)t->map_len) != 0)
-        fprintf(stderr, "readbench: munmap: %s\n", strerror(errno));
-    if (t->fd >= 0 && close(t->fd) != 0)
-        fprintf(stderr, "readbench: close: %s\n", strerror(errno));
+    if (t->map && munmap(t->map, (size_t)t->map_len) != 0) {
+        if (t->res) rb__warn(t->res, "munmap of the file's mapping: %s", strerror(errno));
+        else rb__log(t->cfg, "munmap: %s", strerror(errno));
+    }
+    if (t->fd >= 0 && close(t->fd) != 0) {
+        if (t->res) rb__warn(t->res, "close of the file: %s", strerror(errno));
+        else rb__log(t->cfg, "close: %s", strerror(errno));
+    }
     t->map = NULL;
     t->fd = -1;
 }
@@ -2117,7 +2170,7 @@ typedef struct rb__thread {
     pthread_t tid;
     int started;
     int rc;
-    char why[200];
+    char why[RB_REASON_LEN];
     rb__acct before, after;
     uint64_t iter_ops[RB_MAX_ITERATIONS + 1];
     rb_hist hist;
@@ -2305,7 +2358,7 @@ static int rb__evict_target(rb_target *t, char *why, size_t wl)
         return RB_ESYS;
     }
     if (rb_evict(t->cfg->path, &e) != RB_OK) {
-        snprintf(why, wl, "%.180s", e.msg);
+        snprintf(why, wl, "%s", e.msg);
         return e.status;
     }
     return RB_OK;
@@ -2327,7 +2380,7 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
     uint64_t start[RB_MAX_ITERATIONS + 1], stop[RB_MAX_ITERATIONS + 1], t0;
     unsigned i, k, nthreads;
     size_t buf_len;
-    char why[200];
+    char why[RB_REASON_LEN];
     int rc, any_acct = 0, bus_installed = 0;
     double sum = 0, sq = 0;
     rb__acct tot;
@@ -2370,6 +2423,7 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
         rb__result_reason(res, "%s", why);
         return rc;
     }
+    t.res = res;
     res->file_pages = (t.map_len + t.page - 1) / t.page;
     res->resident_before = rb__resident(c.path);
     nthreads = c.threads;
@@ -2419,8 +2473,8 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
         sa.sa_flags = SA_SIGINFO;
         sigemptyset(&sa.sa_mask);
         if (sigaction(SIGBUS, &sa, &old_bus) == 0) bus_installed = 1;
-        else fprintf(stderr, "readbench: sigaction(SIGBUS): %s: a truncated file would end the process\n",
-                     strerror(errno));
+        else rb__warn(res, "sigaction(SIGBUS): %s: a file truncated during this cell would have ended the "
+                      "process", strerror(errno));
     }
     for (i = 0; i < nthreads; i++) {
         int e = pthread_create(&th[i]->tid, NULL, rb__worker_main, th[i]);
@@ -2475,7 +2529,7 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
     for (i = 0; i < nthreads; i++)
         if (th[i]->started) pthread_join(th[i]->tid, NULL);
     if (bus_installed && sigaction(SIGBUS, &old_bus, NULL) != 0)
-        fprintf(stderr, "readbench: restoring the SIGBUS handler: %s\n", strerror(errno));
+        rb__warn(res, "restoring the caller's SIGBUS handler: %s", strerror(errno));
     pthread_mutex_destroy(&run.bar.mu);
     pthread_cond_destroy(&run.bar.cv);
     res->resident_after = rb__resident(c.path);
@@ -2654,7 +2708,7 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
     if (rb_evict(c.path, &e) != RB_OK) {
         close(fd);
         out->status = e.status;
-        snprintf(out->reason, sizeof out->reason, "%.190s", e.msg);
+        snprintf(out->reason, sizeof out->reason, "%s", e.msg);
         return e.status;
     }
     if (fits) {   /* read the slice into the cache */
@@ -2762,7 +2816,7 @@ typedef struct rb__probe {
     size_t page;
     int fds[2];
     unsigned char *maps[2];
-    char why[160];
+    char why[RB_REASON_LEN];
 } rb__probe;
 
 static long rb__probe_count(rb__probe *pr, uint64_t pos)
@@ -3453,6 +3507,43 @@ static void rb__cell_text(const rb_result *x, char *buf, size_t len)
     else snprintf(buf, len, "%.2f", x->ops_per_ms);
 }
 
+/* A result's warnings, the count of dropped ones as a last line: every writer lists them
+   the same way. */
+static unsigned rb__nwarn(const rb_result *x) { return x->nwarnings + (x->warnings_dropped ? 1u : 0u); }
+
+static const char *rb__warning(const rb_result *x, unsigned k, char *buf, size_t len)
+{
+    if (k < x->nwarnings) return x->warnings[k];
+    snprintf(buf, len, "%u more warnings were not kept", x->warnings_dropped);
+    return buf;
+}
+
+/* The footnote number of a cell with warnings ("[2]"), "" for a cell without. */
+static void rb__warn_mark(const rb_report *r, const rb_result *x, char *buf, size_t len)
+{
+    unsigned i, n = 0;
+    buf[0] = 0;
+    if (!x || !rb__nwarn(x)) return;
+    for (i = 0; i < r->count && &r->results[i] != x; i++) n += rb__nwarn(&r->results[i]) ? 1u : 0u;
+    snprintf(buf, len, " [%u]", n + 1);
+}
+
+/* The footnotes: each cell with warnings, numbered as its mark in the tables. */
+static void rb__table_warnings(FILE *f, const rb_report *r, int md)
+{
+    unsigned i, k, n = 0;
+    char sz[32], more[64];
+    for (i = 0; i < r->count; i++) {
+        const rb_result *x = &r->results[i];
+        if (!rb__nwarn(x)) continue;
+        if (n++ == 0) fprintf(f, "\n%swarnings%s\n\n", md ? "**" : "", md ? "**" : "");
+        rb_format_size(x->read_size, sz, sizeof sz);
+        fprintf(f, "%s[%u] %s T%02u %s:\n", md ? "- " : "  ", n, x->strategy, x->threads, sz);
+        for (k = 0; k < rb__nwarn(x); k++)
+            fprintf(f, "%s%s\n", md ? "  - " : "      ", rb__warning(x, k, more, sizeof more));
+    }
+}
+
 static void rb__row(FILE *f, int md, const char *const *cells, unsigned n, const int *width)
 {
     unsigned i;
@@ -3484,7 +3575,10 @@ RBDEF void rb_report_table(FILE *f, const rb_report *r, int md)
     int width[RB__MAXCOLS];
     unsigned notes = 0;
     const char *pat = r->cfg && r->cfg->pattern == RB_SEQUENTIAL ? "sequential" : "random";
+    int wmin = 8;   /* a cell with a footnote mark ("0.00333 [12]") needs more */
 
+    for (i = 0; i < r->count; i++)
+        if (rb__nwarn(&r->results[i])) wmin = 13;
     if (ncols + 1 > RB__MAXCOLS) ncols = RB__MAXCOLS - 1;
     for (g = 0; g < ngroups; g++) {
         uint64_t rs = r->read_sizes[by_size ? 0 : g];
@@ -3505,7 +3599,7 @@ RBDEF void rb_report_table(FILE *f, const rb_report *r, int md)
         for (j = 0; j < ncols; j++) {
             if (by_size) rb_format_size(r->read_sizes[j], cell[j + 1], sizeof cell[j + 1]);
             else snprintf(cell[j + 1], sizeof cell[j + 1], "T%02u", r->threads[j]);
-            width[j + 1] = RB__MAX(8, (int)strlen(cell[j + 1]));
+            width[j + 1] = RB__MAX(wmin, (int)strlen(cell[j + 1]));
         }
         for (j = 0; j <= ncols; j++) cells[j] = cell[j];
         rb__row(f, md, cells, ncols + 1, width);
@@ -3516,6 +3610,12 @@ RBDEF void rb_report_table(FILE *f, const rb_report *r, int md)
                 const rb_result *x = by_size ? rb__find(r, r->strategies[i], r->threads[0], r->read_sizes[j])
                                              : rb__find(r, r->strategies[i], r->threads[j], rs);
                 rb__cell_text(x, cell[j + 1], sizeof cell[j + 1]);
+                {
+                    char mark[16];
+                    size_t used = strlen(cell[j + 1]);
+                    rb__warn_mark(r, x, mark, sizeof mark);
+                    snprintf(cell[j + 1] + used, sizeof cell[j + 1] - used, "%s", mark);
+                }
             }
             rb__row(f, md, cells, ncols + 1, width);
         }
@@ -3610,6 +3710,7 @@ RBDEF void rb_report_table(FILE *f, const rb_report *r, int md)
             rb__row(f, md, lcells, 12, lw);
         }
     }
+    rb__table_warnings(f, r, md);
     if (notes) {
         fprintf(f, "\n%snot measured%s\n\n", md ? "**" : "", md ? "**" : "");
         for (i = 0; i < r->count; i++) {
@@ -3644,7 +3745,7 @@ RBDEF void rb_report_csv(FILE *f, const rb_report *r)
                "iterations,evict_seconds,prewarm_seconds,file_pages,resident_pages_before,"
                "resident_pages_after,majflt,minflt,device_read_bytes,read_amplification,prefetch_calls,"
                "prefetch_skips,prefetch_mincore_calls,prefetch_advises,prefetch_failed,cpu_user_ns_per_read,"
-               "cpu_sys_ns_per_read\n");
+               "cpu_sys_ns_per_read,warnings\n");
     for (i = 0; i < r->count; i++) {
         const rb_result *x = &r->results[i];
         int ok = x->status == RB_OK;
@@ -3686,6 +3787,16 @@ RBDEF void rb_report_csv(FILE *f, const rb_report *r)
             else fprintf(f, ",,");
         } else {
             fprintf(f, ",,,,,,,,,,,,,,,,,,,,,,,");
+        }
+        fputc(',', f);   /* the warnings, one quoted field, separated by " | " */
+        {
+            char more[64], all[RB_MAX_WARNINGS * (RB_REASON_LEN + 3) + 64];
+            size_t used = 0;
+            all[0] = 0;
+            for (k = 0; k < rb__nwarn(x); k++)
+                used += (size_t)snprintf(all + used, sizeof all - used, "%s%s", k ? " | " : "",
+                                         rb__warning(x, k, more, sizeof more));
+            rb__csv_string(f, all);
         }
         fprintf(f, "\n");
     }
@@ -3853,7 +3964,13 @@ RBDEF void rb_report_json(FILE *f, const rb_report *r)
                 x->threads, x->pattern == RB_SEQUENTIAL ? "sequential" : "random",
                 (unsigned long long)x->read_size, x->reads_per_op, rb__status_word(x->status));
         rb__json_str_or_null(f, x->reason);
-        fprintf(f, ", \"iterations\": [");
+        fprintf(f, ", \"warnings\": [");
+        for (k = 0; k < rb__nwarn(x); k++) {
+            char more[64];
+            if (k) fputs(", ", f);
+            rb_json_string(f, rb__warning(x, k, more, sizeof more));
+        }
+        fprintf(f, "], \"iterations\": [");
         for (k = 0; ok && k < x->iterations; k++) {
             if (k) fputs(", ", f);
             rb__json_num(f, x->iter_ops_per_ms[k]);
