@@ -259,7 +259,7 @@ RBDEF uint64_t rb_hist_total(const rb_hist *h);
 RBDEF double rb_hist_mean(const rb_hist *h);
 RBDEF uint64_t rb_hist_percentile(const rb_hist *h, double pct);
 RBDEF unsigned rb_hist_index(uint64_t ns);
-RBDEF uint64_t rb_hist_bucket_value(unsigned index);
+RBDEF uint64_t rb_hist_bucket_value(unsigned index);   /* past the last bucket: UINT64_MAX */
 
 /* ---- prefetch policies ----
    rb_prefetch() hints one range of a mapping with MADV_WILLNEED (page-aligned, clamped),
@@ -685,6 +685,15 @@ static void rb__log(const rb_config *c, const char *fmt, ...)
     c->log(c->log_user, line);
 }
 
+/* A NULL path is the caller's bug: open() would fail with EFAULT and a message would print
+   "(null)" or crash. Every public function that takes a path says so instead. */
+static int rb__path_missing(const char *path, rb_error *err)
+{
+    if (path) return 0;
+    rb__seterr(err, RB_EINVAL, EINVAL, "", "no file path given (NULL)");
+    return 1;
+}
+
 RBDEF const char *rb_status_string(int s)
 {
 #define RB__STATUS_CASE(name, value, text) \
@@ -822,6 +831,7 @@ RBDEF uint64_t rb_hist_bucket_value(unsigned i)
     unsigned g, sub, shift;
     uint64_t low;
     if (i < RB_HIST_EXACT) return i;
+    if (i >= RB_HIST_BUCKETS) return UINT64_MAX;   /* the overflow index, or no bucket at all */
     g = (i - RB_HIST_EXACT) >> RB_HIST_SUB_BITS;
     sub = (i - RB_HIST_EXACT) & ((1u << RB_HIST_SUB_BITS) - 1u);
     shift = g + 7u - RB_HIST_SUB_BITS;
@@ -994,6 +1004,7 @@ RBDEF int rb_setup_file(const char *path, uint64_t size, uint64_t data_seed, int
     int flags = O_WRONLY | O_CREAT | (force ? O_TRUNC : O_EXCL), rc = RB_OK, aborted = 0;
     struct stat st;
 
+    if (rb__path_missing(path, err)) return RB_EINVAL;
     if (!data_seed) data_seed = RB_DATA_SEED;
     if (size == 0) {
         rb__seterr(err, RB_EINVAL, 0, "", "size must be greater than 0");
@@ -1090,11 +1101,13 @@ fail_early:
 RBDEF int rb_check_file(const char *path, uint64_t need_size, rb_file_info *info, rb_error *err)
 {
     struct stat st;
-    int fd = open(path, O_RDONLY);
+    int fd;
     size_t head, i;
     unsigned char *buf;
     ssize_t r;
     memset(info, 0, sizeof *info);
+    if (rb__path_missing(path, err)) return RB_EINVAL;
+    fd = open(path, O_RDONLY);
     if (fd < 0) {
         int e = errno;
         rb__seterr(err, e == ENOENT ? RB_ENOFILE : e == EACCES ? RB_EPERM : RB_ESYS, e, "open",
@@ -1148,7 +1161,9 @@ RBDEF int rb_check_file(const char *path, uint64_t need_size, rb_file_info *info
    close() munmaps), and flushes the file first. */
 RBDEF int rb_evict(const char *path, rb_error *err)
 {
-    int fd = open(path, O_RDONLY), rc = RB_OK;
+    int fd, rc = RB_OK;
+    if (rb__path_missing(path, err)) return RB_EINVAL;
+    fd = open(path, O_RDONLY);
     if (fd < 0) {
         rb__seterr(err, errno == ENOENT ? RB_ENOFILE : RB_ESYS, errno, "open", "cannot open %s: %s",
                    path, strerror(errno));
@@ -1205,7 +1220,9 @@ static int rb__load(const char *path, int sequential, rb_error *err)
     size_t len = (size_t)4 << 20;
     unsigned char *buf;
     uint64_t off = 0;
-    int fd = open(path, O_RDONLY), rc = RB_OK;
+    int fd, rc = RB_OK;
+    if (rb__path_missing(path, err)) return RB_EINVAL;
+    fd = open(path, O_RDONLY);
     if (fd < 0) {
         rb__seterr(err, errno == ENOENT ? RB_ENOFILE : RB_ESYS, errno, "open", "cannot open %s: %s",
                    path, strerror(errno));
@@ -1327,9 +1344,11 @@ RBDEF int rb_residency(const char *path, rb_residency_info *out, rb_error *err)
     size_t page = rb__page_size(), chunk_pages = 1u << 16;
     uint64_t off;
     unsigned char *map, *vec;
-    int fd = open(path, O_RDONLY);
+    int fd;
     memset(out, 0, sizeof *out);
     out->method = "mincore";
+    if (rb__path_missing(path, err)) return RB_EINVAL;
+    fd = open(path, O_RDONLY);
     if (fd < 0) {
         rb__seterr(err, errno == ENOENT ? RB_ENOFILE : RB_ESYS, errno, "open", "cannot open %s: %s",
                    path, strerror(errno));
@@ -1393,6 +1412,11 @@ RBDEF int rb_prewarm(const char *path, double fraction, uint64_t seed, rb_error 
     struct stat st;
     uint64_t pages, i, run = 0, page = rb__page_size(), rng[4], cut;
     rb_residency_info ri;
+    if (rb__path_missing(path, err)) return RB_EINVAL;
+    if (!(fraction >= 0 && fraction <= 1)) {   /* NaN included */
+        rb__seterr(err, RB_EINVAL, EINVAL, "", "the fraction to prewarm must be in [0, 1], not %g", fraction);
+        return RB_EINVAL;
+    }
     if (fraction >= 1.0 && rb_residency(path, &ri, NULL) == RB_OK && ri.trusted && ri.resident == ri.pages)
         return RB_OK;   /* already all resident: reading it again would change nothing */
     if (fraction >= 1.0) return rb_load(path, err);
@@ -1609,7 +1633,7 @@ RBDEF const char *rb_prefetch_policy_name(int policy)
 RBDEF int rb_prefetch_policy_find(const char *name)
 {
     int i;
-    for (i = 0; i < RB_PF_COUNT; i++)
+    for (i = 0; name && i < RB_PF_COUNT; i++)
         if (strcmp(rb__pf_names[i], name) == 0) return i;
     return -1;
 }
@@ -2080,7 +2104,7 @@ RBDEF const rb_strategy *rb_strategy_find(const char *name)
 {
     unsigned i, n;
     const rb_strategy *s = rb_strategies(&n);
-    for (i = 0; i < n; i++)
+    for (i = 0; name && i < n; i++)
         if (strcmp(s[i].name, name) == 0) return &s[i];
     return NULL;
 }
@@ -2298,6 +2322,31 @@ RBDEF void rb_config_defaults(const rb_config *in, rb_config *c)
     if (c->iterations > RB_MAX_ITERATIONS) c->iterations = RB_MAX_ITERATIONS;
 }
 
+/* What a caller can get wrong in an rb_config before anything is opened. A negative duration
+   would wrap to a deadline in the past: every iteration would end at once and report 0 ops/ms
+   with status ok. */
+static int rb__config_check(const rb_config *c, const rb_strategy *s, char *why, size_t wl)
+{
+    if (!c || !s) {
+        snprintf(why, wl, "no %s given (NULL)", !c ? "configuration" : "strategy");
+        return RB_EINVAL;
+    }
+    if (!c->path) { snprintf(why, wl, "no file path given (NULL)"); return RB_EINVAL; }
+    if (c->duration_ns < 0) {
+        snprintf(why, wl, "the duration must be positive, not %lld ns", (long long)c->duration_ns);
+        return RB_EINVAL;
+    }
+    if (c->pattern != RB_RANDOM && c->pattern != RB_SEQUENTIAL) {
+        snprintf(why, wl, "no access pattern %d (RB_RANDOM or RB_SEQUENTIAL)", c->pattern);
+        return RB_EINVAL;
+    }
+    if (!(c->prewarm >= 0 && c->prewarm <= 1)) {
+        snprintf(why, wl, "the fraction to prewarm must be in [0, 1], not %g", c->prewarm);
+        return RB_EINVAL;
+    }
+    return RB_OK;
+}
+
 /* Opens the target (the file, and a mapping of this strategy's own) with defaults applied. */
 static int rb__target_open(rb_target *t, const rb_config *c, const rb_strategy *s, char *why,
                            size_t wl)
@@ -2331,8 +2380,10 @@ RBDEF int rb_strategy_probe(const rb_strategy *s, const rb_config *cfg, char *wh
     rb_config c;
     rb_target t;
     int rc;
-    rb_config_defaults(cfg, &c);
     why[0] = 0;
+    rc = rb__config_check(cfg, s, why, whylen);
+    if (rc != RB_OK) return rc;
+    rb_config_defaults(cfg, &c);
     rc = rb__target_open(&t, &c, s, why, whylen);
     if (rc == RB_OK && s->close) s->close(&t);
     return rc;
@@ -2386,9 +2437,17 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
     rb__acct tot;
     struct sigaction old_bus;
 
-    rb_config_defaults(cfg, &c);
+    if (!res) return RB_EINVAL;
     memset(res, 0, sizeof *res);
     rb_hist_init(&res->lat);
+    rc = rb__config_check(cfg, s, why, sizeof why);
+    if (rc != RB_OK) {
+        res->strategy = s ? s->name : "?";
+        res->status = rc;
+        rb__result_reason(res, "%s", why);
+        return rc;
+    }
+    rb_config_defaults(cfg, &c);
     res->strategy = s->name;
     res->threads = c.threads;
     res->pattern = c.pattern;
@@ -2668,7 +2727,7 @@ static void *rb__pfx_main(void *arg)
 
 RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits, rb_pfx_result *out)
 {
-    rb_pfx_config c = *cfg;
+    rb_pfx_config c;
     rb__barrier bar;
     rb__pfx_thread **th;
     rb_error e;
@@ -2678,6 +2737,17 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
     unsigned i;
     int fd, trusted;
 
+    if (!out) return RB_EINVAL;
+    if (!cfg || !cfg->path || policy < 0 || policy >= RB_PF_COUNT) {
+        memset(out, 0, sizeof *out);
+        out->policy = policy;
+        out->fits = fits;
+        out->status = RB_EINVAL;
+        if (!cfg || !cfg->path) snprintf(out->reason, sizeof out->reason, "no %s given (NULL)", cfg ? "file path" : "configuration");
+        else snprintf(out->reason, sizeof out->reason, "no prefetch policy %d (0..%d)", policy, RB_PF_COUNT - 1);
+        return RB_EINVAL;
+    }
+    c = *cfg;
     if (!c.threads) c.threads = 1;
     if (!c.ops) c.ops = 100000;
     if (!c.slice) c.slice = (uint64_t)16 << 20;
@@ -2974,6 +3044,7 @@ RBDEF int rb_probe(const char *path, int id, rb_probe_result *out)
     memset(&pr, 0, sizeof pr);
     pr.fds[0] = pr.fds[1] = -1;
     if (idx < 0 || idx >= RB_PROBE_CASES) { out->status = RB_EINVAL; snprintf(out->reason, sizeof out->reason, "no case %d", id); return RB_EINVAL; }
+    if (!path) { out->status = RB_EINVAL; snprintf(out->reason, sizeof out->reason, "no file path given (NULL)"); return RB_EINVAL; }
     out->id = id;
     out->name = rb__probe_cases[idx].name;
     out->description = rb__probe_cases[idx].description;
@@ -3912,11 +3983,141 @@ static void rb__env_json(FILE *f, const rb_env *e)
             e->liburing ? "true" : "false");
 }
 
+/* One row of "results". Every row has every key, whatever its status, so that a reader can
+   index any row by any key: a figure that is unknown is null. The rates and latencies of a
+   row that is not "ok" are null (they are not this strategy's numbers); the counters that
+   explain its status (read errors, failed advice, faults...) are given when the cell was
+   measured (iterations > 0), null when it never ran. */
+static void rb__json_u64(FILE *f, int known, uint64_t v)
+{
+    if (known) fprintf(f, "%llu", (unsigned long long)v);
+    else fputs("null", f);
+}
+
+static void rb__json_num_if(FILE *f, int known, double v)
+{
+    if (known) rb__json_num(f, v);
+    else fputs("null", f);
+}
+
+static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
+{
+    int ok = x->status == RB_OK, measured = ok || x->iterations > 0;
+    double pcts[16];
+    unsigned np = 0, k;
+    char lbl[32];
+    fprintf(f, "{\"strategy\": ");
+    rb_json_string(f, x->strategy);
+    fprintf(f, ", \"threads\": %u, \"pattern\": \"%s\", \"read_size\": %llu, \"reads_per_op\": %u, "
+               "\"status\": \"%s\", \"reason\": ",
+            x->threads, x->pattern == RB_SEQUENTIAL ? "sequential" : "random",
+            (unsigned long long)x->read_size, x->reads_per_op, rb__status_word(x->status));
+    rb__json_str_or_null(f, x->reason);
+    fprintf(f, ", \"warnings\": [");
+    for (k = 0; k < rb__nwarn(x); k++) {
+        char more[64];
+        if (k) fputs(", ", f);
+        rb_json_string(f, rb__warning(x, k, more, sizeof more));
+    }
+    fprintf(f, "], \"iterations\": [");
+    for (k = 0; ok && k < x->iterations; k++) {
+        if (k) fputs(", ", f);
+        rb__json_num(f, x->iter_ops_per_ms[k]);
+    }
+    fprintf(f, "], \"ops\": ");
+    rb__json_u64(f, ok, x->ops);
+    fprintf(f, ", \"seconds\": ");
+    rb__json_num_if(f, ok, x->seconds);
+    fprintf(f, ", \"ops_per_ms\": ");
+    rb__json_num_if(f, ok, x->ops_per_ms);
+    fprintf(f, ", \"ops_per_ms_stddev\": ");
+    rb__json_num_if(f, ok, x->ops_per_ms_stddev);
+    fprintf(f, ", \"iops\": ");
+    rb__json_num_if(f, ok, x->iops);
+    fprintf(f, ", \"bytes_per_sec\": ");
+    rb__json_num_if(f, ok, x->bytes_per_sec);
+    fprintf(f, ", \"lat_ns\": ");
+    if (ok) {
+        fprintf(f, "{\"min\": %llu, \"mean\": ", (unsigned long long)x->lat.min);
+        rb__json_num(f, rb_hist_mean(&x->lat));
+        /* the four standard percentiles always, then any others asked for */
+        for (k = 0; k < 4; k++) pcts[np++] = rb__default_pct[k];
+        for (k = 0; r->percentiles && k < r->npercentiles && np < 16; k++) {
+            unsigned m, dup = 0;
+            for (m = 0; m < np; m++) dup |= pcts[m] == r->percentiles[k];
+            if (!dup) pcts[np++] = r->percentiles[k];
+        }
+        for (k = 0; k < np; k++) {
+            rb__pct_label(pcts[k], lbl, sizeof lbl);
+            fprintf(f, ", \"%s\": %llu", lbl, (unsigned long long)rb_hist_percentile(&x->lat, pcts[k]));
+        }
+        fprintf(f, ", \"max\": %llu, \"overflow\": %llu}", (unsigned long long)x->lat.max,
+                (unsigned long long)x->lat.overflow);
+    } else {
+        fputs("null", f);
+    }
+    fprintf(f, ", \"madvise\": ");
+    if (measured)
+        fprintf(f, "{\"calls\": %llu, \"failed\": %llu}", (unsigned long long)x->madvise_calls,
+                (unsigned long long)x->madvise_failed);
+    else
+        fputs("null", f);
+    fprintf(f, ", \"io_errors\": ");
+    rb__json_u64(f, measured, x->io_errors);
+    fprintf(f, ", \"short_reads\": ");
+    rb__json_u64(f, measured, x->short_reads);
+    fprintf(f, ", \"verify_mismatches\": ");
+    rb__json_u64(f, measured, x->verify_mismatches);
+    fprintf(f, ", \"prefetch\": ");
+    if (measured)
+        fprintf(f, "{\"calls\": %llu, \"skips\": %llu, \"mincore_calls\": %llu, \"advises\": %llu, \"failed\": %llu}",
+                (unsigned long long)x->prefetch.calls, (unsigned long long)x->prefetch.skips,
+                (unsigned long long)x->prefetch.mincore_calls, (unsigned long long)x->prefetch.advises,
+                (unsigned long long)x->prefetch.failed);
+    else
+        fputs("null", f);
+    fprintf(f, ", \"evict_seconds\": ");
+    rb__json_num_if(f, measured, x->evict_seconds);
+    fprintf(f, ", \"prewarm_seconds\": ");
+    rb__json_num_if(f, measured, x->prewarm_seconds);
+    fprintf(f, ", \"file_pages\": ");
+    rb__json_u64(f, measured, x->file_pages);
+    fprintf(f, ", \"resident_pages_before\": ");
+    rb__json_int_or_null(f, measured ? x->resident_before : -1);
+    fprintf(f, ", \"resident_pages_after\": ");
+    rb__json_int_or_null(f, measured ? x->resident_after : -1);
+    fprintf(f, ", \"residency_before\": ");
+    rb__json_num_if(f, measured && x->resident_before >= 0 && x->file_pages,
+                    (double)x->resident_before / (double)(x->file_pages ? x->file_pages : 1));
+    fprintf(f, ", \"residency_after\": ");
+    rb__json_num_if(f, measured && x->resident_after >= 0 && x->file_pages,
+                    (double)x->resident_after / (double)(x->file_pages ? x->file_pages : 1));
+    fprintf(f, ", \"majflt\": ");
+    rb__json_int_or_null(f, measured ? x->majflt : -1);
+    fprintf(f, ", \"minflt\": ");
+    rb__json_int_or_null(f, measured ? x->minflt : -1);
+    fprintf(f, ", \"faults_per_process\": %s, \"device_read_bytes\": ",
+            !measured ? "null" : x->per_process_faults ? "true" : "false");
+    rb__json_int_or_null(f, measured ? x->device_read_bytes : -1);
+    fprintf(f, ", \"read_amplification\": ");
+    rb__json_num_if(f, measured && x->read_amplification >= 0, x->read_amplification);
+    fprintf(f, ", \"cpu_ns_per_read\": ");
+    if (measured && x->cpu_user_ns_per_read >= 0) {
+        fprintf(f, "{\"user\": ");
+        rb__json_num(f, x->cpu_user_ns_per_read);
+        fprintf(f, ", \"sys\": ");
+        rb__json_num(f, x->cpu_sys_ns_per_read);
+        fputc('}', f);
+    } else {
+        fputs("null", f);
+    }
+    fputc('}', f);
+}
+
 RBDEF void rb_report_json(FILE *f, const rb_report *r)
 {
-    unsigned i, k;
+    unsigned i;
     const rb_config *c = r->cfg;
-    char lbl[32];
     fprintf(f, "{\"readbench\": \"%s\",\n \"env\": ", RB_VERSION);
     if (r->env) rb__env_json(f, r->env);
     else fputs("null", f);
@@ -3953,104 +4154,8 @@ RBDEF void rb_report_json(FILE *f, const rb_report *r)
     }
     fprintf(f, ",\n \"results\": [");
     for (i = 0; i < r->count; i++) {
-        const rb_result *x = &r->results[i];
-        int ok = x->status == RB_OK;
-        double pcts[16];
-        unsigned np = 0;
-        fprintf(f, "%s\n  {\"strategy\": ", i ? "," : "");
-        rb_json_string(f, x->strategy);
-        fprintf(f, ", \"threads\": %u, \"pattern\": \"%s\", \"read_size\": %llu, \"reads_per_op\": %u, "
-                   "\"status\": \"%s\", \"reason\": ",
-                x->threads, x->pattern == RB_SEQUENTIAL ? "sequential" : "random",
-                (unsigned long long)x->read_size, x->reads_per_op, rb__status_word(x->status));
-        rb__json_str_or_null(f, x->reason);
-        fprintf(f, ", \"warnings\": [");
-        for (k = 0; k < rb__nwarn(x); k++) {
-            char more[64];
-            if (k) fputs(", ", f);
-            rb_json_string(f, rb__warning(x, k, more, sizeof more));
-        }
-        fprintf(f, "], \"iterations\": [");
-        for (k = 0; ok && k < x->iterations; k++) {
-            if (k) fputs(", ", f);
-            rb__json_num(f, x->iter_ops_per_ms[k]);
-        }
-        fprintf(f, "]");
-        if (!ok) {
-            fprintf(f, ", \"ops\": null, \"ops_per_ms\": null, \"ops_per_ms_stddev\": null, \"iops\": null, "
-                       "\"bytes_per_sec\": null, \"lat_ns\": null, \"madvise\": null, \"residency_before\": null, "
-                       "\"residency_after\": null, \"majflt\": null, \"minflt\": null, \"device_read_bytes\": null, "
-                       "\"read_amplification\": null, \"prefetch\": null, \"cpu_ns_per_read\": null}");
-            continue;
-        }
-        fprintf(f, ", \"ops\": %llu, \"seconds\": ", (unsigned long long)x->ops);
-        rb__json_num(f, x->seconds);
-        fprintf(f, ", \"ops_per_ms\": ");
-        rb__json_num(f, x->ops_per_ms);
-        fprintf(f, ", \"ops_per_ms_stddev\": ");
-        rb__json_num(f, x->ops_per_ms_stddev);
-        fprintf(f, ", \"iops\": ");
-        rb__json_num(f, x->iops);
-        fprintf(f, ", \"bytes_per_sec\": ");
-        rb__json_num(f, x->bytes_per_sec);
-        fprintf(f, ", \"lat_ns\": {\"min\": %llu, \"mean\": ", (unsigned long long)x->lat.min);
-        rb__json_num(f, rb_hist_mean(&x->lat));
-        /* the four standard percentiles always, then any others asked for */
-        for (k = 0; k < 4; k++) pcts[np++] = rb__default_pct[k];
-        for (k = 0; r->percentiles && k < r->npercentiles && np < 16; k++) {
-            unsigned m, dup = 0;
-            for (m = 0; m < np; m++) dup |= pcts[m] == r->percentiles[k];
-            if (!dup) pcts[np++] = r->percentiles[k];
-        }
-        for (k = 0; k < np; k++) {
-            rb__pct_label(pcts[k], lbl, sizeof lbl);
-            fprintf(f, ", \"%s\": %llu", lbl, (unsigned long long)rb_hist_percentile(&x->lat, pcts[k]));
-        }
-        fprintf(f, ", \"max\": %llu, \"overflow\": %llu}", (unsigned long long)x->lat.max,
-                (unsigned long long)x->lat.overflow);
-        fprintf(f, ", \"madvise\": {\"calls\": %llu, \"failed\": %llu}, \"io_errors\": %llu, "
-                   "\"short_reads\": %llu, \"verify_mismatches\": %llu",
-                (unsigned long long)x->madvise_calls, (unsigned long long)x->madvise_failed,
-                (unsigned long long)x->io_errors, (unsigned long long)x->short_reads,
-                (unsigned long long)x->verify_mismatches);
-        fprintf(f, ", \"prefetch\": {\"calls\": %llu, \"skips\": %llu, \"mincore_calls\": %llu, "
-                   "\"advises\": %llu, \"failed\": %llu}", (unsigned long long)x->prefetch.calls,
-                (unsigned long long)x->prefetch.skips, (unsigned long long)x->prefetch.mincore_calls,
-                (unsigned long long)x->prefetch.advises, (unsigned long long)x->prefetch.failed);
-        fprintf(f, ", \"evict_seconds\": ");
-        rb__json_num(f, x->evict_seconds);
-        fprintf(f, ", \"prewarm_seconds\": ");
-        rb__json_num(f, x->prewarm_seconds);
-        fprintf(f, ", \"file_pages\": %llu, \"resident_pages_before\": ", (unsigned long long)x->file_pages);
-        rb__json_int_or_null(f, x->resident_before);
-        fprintf(f, ", \"resident_pages_after\": ");
-        rb__json_int_or_null(f, x->resident_after);
-        fprintf(f, ", \"residency_before\": ");
-        if (x->resident_before >= 0 && x->file_pages) rb__json_num(f, (double)x->resident_before / (double)x->file_pages);
-        else fputs("null", f);
-        fprintf(f, ", \"residency_after\": ");
-        if (x->resident_after >= 0 && x->file_pages) rb__json_num(f, (double)x->resident_after / (double)x->file_pages);
-        else fputs("null", f);
-        fprintf(f, ", \"majflt\": ");
-        rb__json_int_or_null(f, x->majflt);
-        fprintf(f, ", \"minflt\": ");
-        rb__json_int_or_null(f, x->minflt);
-        fprintf(f, ", \"faults_per_process\": %s, \"device_read_bytes\": ", x->per_process_faults ? "true" : "false");
-        rb__json_int_or_null(f, x->device_read_bytes);
-        fprintf(f, ", \"read_amplification\": ");
-        if (x->read_amplification >= 0) rb__json_num(f, x->read_amplification);
-        else fputs("null", f);
-        fprintf(f, ", \"cpu_ns_per_read\": ");
-        if (x->cpu_user_ns_per_read >= 0) {
-            fprintf(f, "{\"user\": ");
-            rb__json_num(f, x->cpu_user_ns_per_read);
-            fprintf(f, ", \"sys\": ");
-            rb__json_num(f, x->cpu_sys_ns_per_read);
-            fputc('}', f);
-        } else {
-            fputs("null", f);
-        }
-        fputc('}', f);
+        fputs(i ? ",\n  " : "\n  ", f);
+        rb__json_result(f, r, &r->results[i]);
     }
     fprintf(f, "\n ]}\n");
 }
@@ -4075,7 +4180,11 @@ RBDEF void rb_report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int j
                         w ? "false" : "true", r[i].threads, (unsigned long long)rb_hist_total(h),
                         rb__status_word(r[i].status));
                 rb__json_str_or_null(f, r[i].reason);
-                if (r[i].status != RB_OK) { fprintf(f, ", \"lat_ns\": null}"); continue; }
+                if (r[i].status != RB_OK) {   /* every key in every row: unknown is null */
+                    fprintf(f, ", \"lat_ns\": null, \"calls\": null, \"skips\": null, \"mincore_calls\": null, "
+                               "\"advises\": null, \"failed\": null, \"seconds\": null}");
+                    continue;
+                }
                 fprintf(f, ", \"lat_ns\": {\"min\": %llu, \"mean\": ", (unsigned long long)h->min);
                 rb__json_num(f, rb_hist_mean(h));
                 for (k = 0; k < 3; k++)
