@@ -54,6 +54,12 @@ static int bad(const char *fmt, const char *arg)
     return 2;
 }
 
+/* A library status about the user's file: bad input (exit 2), or a run-time failure (1). */
+static int file_exit(int rc)
+{
+    return rc == RB_ENOFILE || rc == RB_ENOTREG || rc == RB_ETOOSMALL || rc == RB_EPERM ? 2 : 1;
+}
+
 /* SIGINT/SIGTERM: the running cell stops at its next 20 ms check (rb_config.stop), the cells
    finished so far are printed, the hog is released and the exit status is 128 + signal. A
    second signal ends the process at once. The flag is the CLI's, not the library's. */
@@ -117,7 +123,12 @@ static int list(const char *path)
     int fd = -1;
     memset(&c, 0, sizeof c);
     c.path = path;
-    if (!path) {   /* a small file of our own, so direct and io_uring are probed for real */
+    if (path) {
+        rb_file_info info;
+        rb_error err;
+        int rc = rb_check_file(path, 0, &info, &err);
+        if (rc != RB_OK) { fprintf(stderr, "readbench: %s\n", err.msg); return file_exit(rc); }
+    } else {   /* a small file of our own, so direct and io_uring are probed for real */
         rb_error err;
         fd = mkstemp(tmp);
         if (fd < 0) { perror("readbench: mkstemp"); return 1; }
@@ -145,7 +156,7 @@ static int drop(const char *path)
     int rc = path ? rb_evict(path, &err) : rb_drop_caches(&err);
     if (rc != RB_OK) {
         fprintf(stderr, "readbench: %s\n", err.msg);
-        return rc == RB_ENOFILE ? 2 : 1;
+        return path ? file_exit(rc) : 1;
     }
     if (path && rb_residency(path, &ri, &err) == RB_OK) {
         if (!ri.trusted) printf("%s: evicted; residency cannot be trusted (not owner, not writable)\n", path);
@@ -544,7 +555,7 @@ static int prefetch_cmd(int argc, char **argv)
 {
     rb_pfx_config c;
     rb_pfx_result r[2 * RB_PF_COUNT];
-    int pol[RB_PF_COUNT], npol = 0, i, json = 0, failed = 0, log_scale = 0;
+    int pol[RB_PF_COUNT], npol = 0, i, json = 0, failed = 0, log_scale = 0, rc;
     unsigned n = 0, k;
     const char *out_path = NULL, *svg_path = NULL, *title = NULL;
     FILE *out = stdout, *svg = NULL;
@@ -591,9 +602,10 @@ static int prefetch_cmd(int argc, char **argv)
         }
     }
     if (!c.path) return bad("prefetch needs FILE%s", "");
-    if (rb_check_file(c.path, 1 << 20, &info, &err) != RB_OK) {
-        fprintf(stderr, "readbench: %s; create it with: readbench setup %s 4g\n", err.msg, c.path);
-        return 2;
+    if ((rc = rb_check_file(c.path, 1 << 20, &info, &err)) != RB_OK) {
+        fprintf(stderr, "readbench: %s%s%s%s\n", err.msg, rc == RB_ENOFILE ? "; create it with: readbench setup " : "",
+                rc == RB_ENOFILE ? c.path : "", rc == RB_ENOFILE ? " 4g" : "");
+        return file_exit(rc);
     }
     if (!npol) for (npol = 0; npol < RB_PF_COUNT; npol++) pol[npol] = npol;
     if (out_path && !(out = fopen(out_path, "w"))) {
@@ -631,9 +643,10 @@ static int probe_cmd(int argc, char **argv)
 {
     rb_probe_result r[RB_PROBE_CASES];
     const char *path = NULL, *out_path = NULL, *only = NULL;
-    int i, n = 0, json = 0, failed = 0, disagree = 0;
+    int i, n = 0, json = 0, failed = 0, disagree = 0, rc, id = 0;
     FILE *out = stdout;
     rb_env env;
+    rb_error err;
     for (i = 2; i < argc; i++) {
         const char *v;
         if ((v = optval(argc, argv, &i, "--case"))) only = v;
@@ -646,15 +659,14 @@ static int probe_cmd(int argc, char **argv)
         else return bad("unexpected argument '%s'", argv[i]);
     }
     if (!path) return bad("probe needs FILE%s", "");
-    if (access(path, R_OK) != 0) {
-        fprintf(stderr, "readbench: cannot read %s: %s; create it with: readbench setup %s 4g\n", path,
-                strerror(errno), path);
-        return 2;
-    }
     if (only) {   /* validate before doing anything */
-        int ok = 0;
-        for (i = 1; i <= RB_PROBE_CASES && !ok; i++) ok = !strcmp(rb_probe_case_name(i), only);
-        if (!ok) return bad("no probe case '%s' (1..11, pread, pread-fadv-random, pread-fadv-sequential, direct)", only);
+        for (id = 1; id <= RB_PROBE_CASES && strcmp(rb_probe_case_name(id), only); id++) {}
+        if (id > RB_PROBE_CASES) return bad("no probe case '%s' (1..11, pread, pread-fadv-random, pread-fadv-sequential, direct)", only);
+    }
+    if ((rc = rb_probe_check(path, id, &err)) != RB_OK) {   /* never reads it: the probe counts page cache adds */
+        fprintf(stderr, "readbench: %s%s%s%s\n", err.msg, rc == RB_ENOFILE ? "; create it with: readbench setup " : "",
+                rc == RB_ENOFILE ? path : "", rc == RB_ENOFILE ? " 4g" : "");
+        return file_exit(rc);
     }
     if (out_path && !(out = fopen(out_path, "w"))) {
         fprintf(stderr, "readbench: cannot write %s: %s\n", out_path, strerror(errno));
@@ -750,7 +762,7 @@ int main(int argc, char **argv)
         int rc;
         if (argc != 3) return bad("residency needs FILE%s", "");
         rc = rb_residency(argv[2], &ri, &err);
-        if (rc != RB_OK) { fprintf(stderr, "readbench: %s\n", err.msg); return rc == RB_ENOFILE ? 2 : 1; }
+        if (rc != RB_OK) { fprintf(stderr, "readbench: %s\n", err.msg); return file_exit(rc); }
         if (!ri.trusted) {
             printf("%s: residency cannot be trusted: this user neither owns the file nor may write it, so the "
                    "kernel reports every page cached (mincore) or refuses (cachestat)\n", argv[2]);
@@ -784,13 +796,14 @@ int main(int argc, char **argv)
     if (!cmd) {   /* the main job */
         struct stat st;
         rb_error err;
+        int rc;
         o.c.path = "readbench.dat";
         if (stat(o.c.path, &st) != 0) {
             fprintf(stderr, "readbench: creating ./readbench.dat (1 GiB) for the default run; delete it when done\n");
             if (setup(o.c.path, (uint64_t)1 << 30, 0) != 0) return 1;
         }
         fprintf(stderr, "readbench: reading readbench.dat once so the run starts warm\n");
-        if (rb_load(o.c.path, &err) != RB_OK) { fprintf(stderr, "readbench: %s\n", err.msg); return 1; }
+        if ((rc = rb_load(o.c.path, &err)) != RB_OK) { fprintf(stderr, "readbench: %s\n", err.msg); return file_exit(rc); }
         o.threads[0] = 1; o.threads[1] = 4; o.nthreads = 2;
         o.c.warmup_ns = 200000000;
         o.c.duration_ns = 500000000;

@@ -237,7 +237,7 @@ static void cells_report_errors_instead_of_numbers(void)
 {
     rb_config c = quick(1);
     c.path = rbt_path("nope.dat");
-    CHECK(rb_run(&c, rb_strategy_find("pread"), &res) == RB_ESYS && res.reason[0]);
+    CHECK(rb_run(&c, rb_strategy_find("pread"), &res) == RB_ENOFILE && res.reason[0]);
     c.path = rbt_small_file();
     c.size = 1ull << 30;   /* more than the file has */
     CHECK(rb_run(&c, rb_strategy_find("mmap"), &res) == RB_ETOOSMALL);
