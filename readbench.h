@@ -590,6 +590,7 @@ RBDEF void rb_report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n, c
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
+#include <locale.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -609,6 +610,7 @@ RBDEF void rb_report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n, c
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #else
+#include <xlocale.h>       /* newlocale, uselocale */
 #include <sys/mount.h>
 #include <sys/param.h>
 #include <sys/sysctl.h>
@@ -723,6 +725,36 @@ static void *rb__aligned_alloc(size_t align, size_t len)
     if (posix_memalign(&p, align, len ? len : align) != 0) return NULL;
     return p;
 }
+
+/* Numbers are written and parsed in the C locale, whatever the host program chose. A program
+   that embeds the header and calls setlocale(LC_ALL, "") under de_DE would otherwise get
+   "ops_per_ms": 4,02 (invalid JSON), CSV rows with a field too many, and a parser that
+   refuses "99.9". uselocale() (POSIX 2008: glibc, musl, macOS via <xlocale.h>) switches the
+   calling thread alone, so another thread's locale and the process's setlocale stay as they
+   were; the public writers and parsers wrap their work in rb__numloc_enter/leave. If
+   newlocale fails (out of memory) the thread keeps its locale: nothing better is possible. */
+typedef struct rb__numloc { locale_t c, old; } rb__numloc;
+
+static void rb__numloc_enter(rb__numloc *l)
+{
+    l->c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+    l->old = l->c ? uselocale(l->c) : (locale_t)0;
+}
+
+static void rb__numloc_leave(rb__numloc *l)
+{
+    if (!l->c) return;
+    uselocale(l->old);
+    freelocale(l->c);
+}
+
+#define RB__IN_C_LOCALE(call)            \
+    do {                                 \
+        rb__numloc rb__l;                \
+        rb__numloc_enter(&rb__l);        \
+        call;                            \
+        rb__numloc_leave(&rb__l);        \
+    } while (0)
 
 /* ---- clock --------------------------------------------------------------------------
    One monotonic clock read per op boundary: the end of one op is the start of the next,
@@ -3642,7 +3674,9 @@ RBDEF int rb_parse_size_list(const char *s, uint64_t *out, unsigned cap, unsigne
 
 RBDEF int rb_parse_double_list(const char *s, double *out, unsigned cap, unsigned *n)
 {
-    return rb__list(s, cap, n, out, rb__one_double);
+    int rc;
+    RB__IN_C_LOCALE(rc = rb__list(s, cap, n, out, rb__one_double));   /* strtod reads the locale's point */
+    return rc;
 }
 
 RBDEF void rb_format_size(uint64_t b, char *buf, size_t len)
@@ -3742,7 +3776,7 @@ static void rb__rule(FILE *f, unsigned n)
 
 #define RB__MAXCOLS 24
 
-RBDEF void rb_report_table(FILE *f, const rb_report *r, int md)
+static void rb__report_table(FILE *f, const rb_report *r, int md)
 {
     const double *pct = r->percentiles ? r->percentiles : rb__default_pct;
     unsigned npct = r->percentiles ? r->npercentiles : 4, i, j, g;
@@ -3911,7 +3945,7 @@ static void rb__csv_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-RBDEF void rb_report_csv(FILE *f, const rb_report *r)
+static void rb__report_csv(FILE *f, const rb_report *r)
 {
     const double *pct = r->percentiles ? r->percentiles : rb__default_pct;
     unsigned npct = r->percentiles ? r->npercentiles : 4, i, k;
@@ -4221,7 +4255,7 @@ static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
     fputc('}', f);
 }
 
-RBDEF void rb_report_json(FILE *f, const rb_report *r)
+static void rb__report_json(FILE *f, const rb_report *r)
 {
     unsigned i;
     const rb_config *c = r->cfg;
@@ -4269,7 +4303,7 @@ RBDEF void rb_report_json(FILE *f, const rb_report *r)
 
 /* The prefetch experiment's report: one row per (policy, fits), with and without prefetch
    side by side (table), or one JSON row per (policy, fits, prefetch). */
-RBDEF void rb_report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int json, const rb_env *env)
+static void rb__report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int json, const rb_env *env)
 {
     static const double pct[] = {50, 90, 99};
     unsigned i, k, w;
@@ -4327,7 +4361,7 @@ RBDEF void rb_report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int j
 }
 
 /* The banner a table run prints on stderr: the facts that explain the numbers. */
-RBDEF void rb_env_print(FILE *f, const rb_env *e)
+static void rb__env_print(FILE *f, const rb_env *e)
 {
     char ram[32] = "?", avail[32] = "?", fsz[32] = "?";
     if (e->ram_total > 0) snprintf(ram, sizeof ram, "%.1f GiB", (double)e->ram_total / 1073741824.0);
@@ -4574,7 +4608,7 @@ static void rb__svg_doc(FILE *f, const char *title, const char *sub1, const char
     fprintf(f, "</svg>\n");
 }
 
-RBDEF void rb_report_svg(FILE *f, const rb_report *r, const char *title, int log_scale)
+static void rb__report_svg(FILE *f, const rb_report *r, const char *title, int log_scale)
 {
     int by_size = r->nthreads == 1 && r->nread_sizes > 1;
     unsigned npanels = by_size ? 1 : r->nread_sizes, nseries = by_size ? r->nread_sizes : r->nthreads;
@@ -4642,8 +4676,8 @@ RBDEF void rb_report_svg(FILE *f, const rb_report *r, const char *title, int log
     free(bars);
 }
 
-RBDEF void rb_report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n, const char *title, int log_scale,
-                                  const rb_env *env)
+static void rb__report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n, const char *title,
+                                    int log_scale, const rb_env *env)
 {
     /* panels: fits, not cached; groups: the policies in the order they ran; bars: with, without */
     const char *groups[RB_PF_COUNT];
@@ -4696,6 +4730,25 @@ RBDEF void rb_report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n, c
              n ? r[0].threads : 0, n && r[0].threads == 1 ? "" : "s", RB_VERSION);
     rb__svg_doc(f, title && *title ? title : "readbench prefetch: the cost and benefit of a hint", envl, cfg, p, 2,
                 "latency per op, \xc2\xb5s, lower is better", "bar: p50; whisker: up to p90", log_scale);
+}
+
+/* ---- the public writers: each runs in the C locale (see rb__numloc_enter) ---- */
+RBDEF void rb_report_table(FILE *f, const rb_report *r, int md) { RB__IN_C_LOCALE(rb__report_table(f, r, md)); }
+RBDEF void rb_report_csv(FILE *f, const rb_report *r) { RB__IN_C_LOCALE(rb__report_csv(f, r)); }
+RBDEF void rb_report_json(FILE *f, const rb_report *r) { RB__IN_C_LOCALE(rb__report_json(f, r)); }
+RBDEF void rb_env_print(FILE *f, const rb_env *e) { RB__IN_C_LOCALE(rb__env_print(f, e)); }
+RBDEF void rb_report_svg(FILE *f, const rb_report *r, const char *title, int log_scale)
+{
+    RB__IN_C_LOCALE(rb__report_svg(f, r, title, log_scale));
+}
+RBDEF void rb_report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int json, const rb_env *env)
+{
+    RB__IN_C_LOCALE(rb__report_prefetch(f, r, n, json, env));
+}
+RBDEF void rb_report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n, const char *title, int log_scale,
+                                  const rb_env *env)
+{
+    RB__IN_C_LOCALE(rb__report_prefetch_svg(f, r, n, title, log_scale, env));
 }
 
 #ifdef __cplusplus

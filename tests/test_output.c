@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "readbench.h"
 #include "rbtest.h"
+#include <locale.h>
 #include <math.h>
 #include <stdint.h>
 
@@ -160,6 +161,112 @@ static void json_rows_have_every_key(void)
     CHECK(system(cmd) == 0);
 }
 
+/* ---- issue 16 item 12: numbers do not depend on the host program's locale ---- */
+
+/* A locale whose decimal point is a comma, set for the whole process: one installed here, or
+   one compiled with localedef into the test's directory. 1: set (restore with the saved name). */
+static int comma_locale(char *saved, size_t len)
+{
+    static const char *const names[] = {"de_DE.UTF-8", "de_DE.utf8", "de_DE", "fr_FR.UTF-8", "fr_FR", "nl_NL.UTF-8"};
+    const char *cur = setlocale(LC_ALL, NULL);
+    char cmd[1024];
+    unsigned i;
+    snprintf(saved, len, "%s", cur ? cur : "C");
+    for (i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (setlocale(LC_ALL, names[i]) && strcmp(localeconv()->decimal_point, ",") == 0) return 1;
+    snprintf(cmd, sizeof cmd, "localedef -i de_DE -f UTF-8 '%s' >/dev/null 2>&1", rbt_path("de_DE.UTF-8"));
+    if (system(cmd) == 0 && setenv("LOCPATH", rbt_tmpdir(), 1) == 0 &&
+        setlocale(LC_ALL, "de_DE.UTF-8") && strcmp(localeconv()->decimal_point, ",") == 0)
+        return 1;
+    setlocale(LC_ALL, saved);
+    return 0;
+}
+
+static void numbers_ignore_the_locale(void)
+{
+    char saved[256], cmd[2048], line[4096];
+    static const char *const names[] = {"pread"};
+    static const unsigned th[] = {1};
+    static const uint64_t rs[] = {4096};
+    static const double pct[] = {99.9};
+    const char *j = rbt_path("loc.json"), *c = rbt_path("loc.csv"), *s = rbt_path("loc.svg");
+    rb_result res;
+    rb_report rep;
+    rb_config cfg;
+    rb_env env;
+    double d[2];
+    unsigned n = 0, k, fields[2] = {0, 0};
+    FILE *f;
+    if (!comma_locale(saved, sizeof saved))
+        SKIP("no locale with a decimal comma is installed and localedef could not make one");
+    CHECKF(rb_parse_double_list("99.9,0.5", d, 2, &n) == RB_OK && n == 2 && d[0] == 99.9 && d[1] == 0.5,
+           "n %u", n);
+    memset(&res, 0, sizeof res);
+    res.strategy = "pread";
+    res.threads = 1;
+    res.read_size = 4096;
+    res.reads_per_op = 1;
+    res.iterations = 2;
+    res.iter_ops_per_ms[0] = 4.02;
+    res.iter_ops_per_ms[1] = 4.5;
+    res.ops_per_ms = 4.25;
+    res.ops_per_ms_stddev = 0.25;
+    res.seconds = 1.5;
+    res.read_amplification = 1.25;
+    res.cpu_user_ns_per_read = 190.5;
+    res.cpu_sys_ns_per_read = 1800.5;
+    rb_hist_init(&res.lat);
+    rb_hist_record(&res.lat, 1000);
+    memset(&rep, 0, sizeof rep);
+    memset(&cfg, 0, sizeof cfg);
+    rb_config_defaults(&cfg, &cfg);
+    cfg.prewarm = 0.5;
+    rb_env_collect(&env, rbt_small_file());
+    rep.results = &res;
+    rep.count = 1;
+    rep.cfg = &cfg;
+    rep.env = &env;
+    rep.strategies = names;
+    rep.nstrategies = 1;
+    rep.threads = th;
+    rep.nthreads = 1;
+    rep.read_sizes = rs;
+    rep.nread_sizes = 1;
+    rep.percentiles = pct;
+    rep.npercentiles = 1;
+    if ((f = fopen(j, "w"))) { rb_report_json(f, &rep); fclose(f); }
+    if ((f = fopen(c, "w"))) { rb_report_csv(f, &rep); fclose(f); }
+    if ((f = fopen(s, "w"))) { rb_report_svg(f, &rep, "t", 0); fclose(f); }
+    CHECK(strcmp(localeconv()->decimal_point, ",") == 0);   /* the caller's locale is still its own */
+    setlocale(LC_ALL, saved);
+    unsetenv("LOCPATH");
+    /* CSV: as many fields in the row as in the header (no quoted field holds a comma here) */
+    f = fopen(c, "r");
+    CHECK(f != NULL);
+    for (k = 0; f && k < 2 && fgets(line, sizeof line, f); k++) {
+        const char *p;
+        int inq = 0;
+        for (p = line, fields[k] = 1; *p; p++) {
+            if (*p == '"') inq = !inq;
+            else if (*p == ',' && !inq) fields[k]++;
+        }
+    }
+    if (f) fclose(f);
+    CHECKF(fields[0] > 30 && fields[0] == fields[1], "header %u fields, row %u", fields[0], fields[1]);
+    if (!have_python("json, xml.etree.ElementTree")) SKIP("python3 is not installed: no JSON or XML parser");
+    snprintf(cmd, sizeof cmd,
+             "python3 -c '\n"
+             "import json, xml.etree.ElementTree as ET\n"
+             "d=json.load(open(\"%s\"))\n"
+             "r=d[\"results\"][0]\n"
+             "assert r[\"ops_per_ms\"]==4.25 and r[\"iterations\"]==[4.02,4.5] and \"p99.9\" in r[\"lat_ns\"], r\n"
+             "root=ET.parse(\"%s\").getroot()\n"
+             "v=[e.get(\"data-value\") for e in root.iter() if e.get(\"data-value\")]\n"
+             "assert v==[\"4.25\"], v\n"
+             "'", j, s);
+    CHECK(system(cmd) == 0);
+}
+
 void suite_output(void)
 {
     RUN(api_lookups_take_null);
@@ -168,4 +275,5 @@ void suite_output(void)
     RUN(api_bucket_value_past_the_end);
     RUN(api_prefetch_experiment_checks_policy);
     RUN(json_rows_have_every_key);
+    RUN(numbers_ignore_the_locale);
 }
