@@ -250,12 +250,12 @@ static int scenario(opts *o, const char *name)
 }
 
 /* The chart's title names the case being measured: the scenario, or what the options set. */
-static void chart_title(const opts *o, char *buf, size_t len)
+static const char *chart_title(const opts *o, char *buf, size_t len)
 {
     const rb_config *c = &o->c;
     const char *pat = c->pattern == RB_SEQUENTIAL ? "sequential" : "random";
     char hog[80] = "";
-    if (o->title) { snprintf(buf, len, "%s", o->title); return; }
+    if (o->title) return o->title;   /* whole: a copy cut to fit could split a character */
     if (o->hog) snprintf(hog, sizeof hog, ", under memory pressure (--hog %s)", o->hog);
     if (o->scenario_name)
         snprintf(buf, len, "readbench, scenario %s: %s reads%s", o->scenario_name, pat, hog);
@@ -269,6 +269,7 @@ static void chart_title(const opts *o, char *buf, size_t len)
         snprintf(buf, len, "readbench: %s reads, evicted before each cell%s", pat, hog);
     else
         snprintf(buf, len, "readbench: %s reads, page cache as found%s", pat, hog);
+    return buf;
 }
 
 /* --name value and --name=value; returns the value or NULL (and says why). */
@@ -530,8 +531,7 @@ static int run(opts *o, int main_job)
     else rb_report_table(out, &rep, strcmp(o->format, "markdown") == 0);
     if (svg) {
         char title[256];
-        chart_title(o, title, sizeof title);
-        rb_report_svg(svg, &rep, title, o->log_scale);
+        rb_report_svg(svg, &rep, chart_title(o, title, sizeof title), o->log_scale);
         if (ferror(svg) | fclose(svg)) { fprintf(stderr, "readbench: cannot write %s\n", o->svg); return 1; }
     }
     if (main_job)

@@ -654,6 +654,65 @@ extern "C" {
 #define RB__MIN(a, b) ((a) < (b) ? (a) : (b))
 #define RB__MAX(a, b) ((a) > (b) ? (a) : (b))
 
+#if defined(__GNUC__) || defined(__clang__)
+#define RB__PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define RB__PRINTF(a, b)
+#endif
+
+/* ---- UTF-8 ----------------------------------------------------------------------------
+   Messages hold file names, and a file name is any bytes. Two rules keep every output
+   well-formed: the writers replace what is not UTF-8 with U+FFFD (rb__utf8_len decides, for
+   JSON and XML alike), and a message cut to fit its buffer is cut between two characters,
+   never inside one (rb__fmt), so a long reason does not end in half a character. */
+/* Length of the valid UTF-8 sequence at p (1-4), or 0 if the bytes there are not one. */
+static int rb__utf8_len(const unsigned char *p)
+{
+    int n, i;
+    if (p[0] < 0x80) return 1;
+    if (p[0] >= 0xc2 && p[0] <= 0xdf) n = 2;
+    else if (p[0] >= 0xe0 && p[0] <= 0xef) n = 3;
+    else if (p[0] >= 0xf0 && p[0] <= 0xf4) n = 4;
+    else return 0;
+    for (i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80) return 0;
+    if (n == 3 && ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0))) return 0;  /* overlong, surrogate */
+    if (n == 4 && ((p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))) return 0;  /* overlong, > U+10FFFF */
+    return n;
+}
+
+/* The longest prefix of s[0..n) that does not end inside a character: when the last
+   character starting before n needs more bytes than are left, cut before it. */
+static size_t rb__utf8_cut(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = n, need;
+    while (i > 0 && n - i < 4 && (p[i - 1] & 0xc0) == 0x80) i--;   /* continuation bytes */
+    if (i == 0) return n;
+    i--;                                                         /* the lead byte, if any */
+    need = p[i] >= 0xf0 ? 4 : p[i] >= 0xe0 ? 3 : p[i] >= 0xc0 ? 2 : 1;
+    return n - i < need ? i : n;
+}
+
+/* vsnprintf that cuts between characters when the text does not fit. */
+static void rb__vfmt(char *buf, size_t len, const char *fmt, va_list ap)
+{
+    int n;
+    if (!len) return;
+    n = vsnprintf(buf, len, fmt, ap);
+    if (n < 0) buf[0] = 0;
+    else if ((size_t)n >= len) buf[rb__utf8_cut(buf, len - 1)] = 0;
+}
+
+static void rb__fmt(char *buf, size_t len, const char *fmt, ...) RB__PRINTF(3, 4);
+static void rb__fmt(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    rb__vfmt(buf, len, fmt, ap);
+    va_end(ap);
+}
+
 static void rb__seterr(rb_error *e, int status, int err, const char *call, const char *fmt, ...)
 {
     va_list ap;
@@ -662,17 +721,12 @@ static void rb__seterr(rb_error *e, int status, int err, const char *call, const
     e->err = err;
     snprintf(e->call, sizeof e->call, "%s", call ? call : "");
     va_start(ap, fmt);
-    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    rb__vfmt(e->msg, sizeof e->msg, fmt, ap);
     va_end(ap);
 }
 
 /* One diagnostic channel. A warning belongs to the result: it changes what a number means,
    so every output format shows it. rb__log is the caller's progress line, if it wants one. */
-#if defined(__GNUC__) || defined(__clang__)
-#define RB__PRINTF(a, b) __attribute__((format(printf, a, b)))
-#else
-#define RB__PRINTF(a, b)
-#endif
 static void rb__warn(struct rb_result *res, const char *fmt, ...) RB__PRINTF(2, 3);
 static void rb__warn(struct rb_result *res, const char *fmt, ...)
 {
@@ -680,7 +734,7 @@ static void rb__warn(struct rb_result *res, const char *fmt, ...)
     if (!res) return;
     if (res->nwarnings >= RB_MAX_WARNINGS) { res->warnings_dropped++; return; }
     va_start(ap, fmt);
-    vsnprintf(res->warnings[res->nwarnings++], RB_REASON_LEN, fmt, ap);
+    rb__vfmt(res->warnings[res->nwarnings++], RB_REASON_LEN, fmt, ap);
     va_end(ap);
 }
 
@@ -691,7 +745,7 @@ static void rb__log(const rb_config *c, const char *fmt, ...)
     va_list ap;
     if (!c || !c->log) return;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    rb__vfmt(line, sizeof line, fmt, ap);
     va_end(ap);
     c->log(c->log_user, line);
 }
@@ -1134,7 +1188,7 @@ fail_early:
         rc = RB_ESYS;
     }
     if (rc != RB_OK && unlink(path) != 0 && err)
-        snprintf(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg),
+        rb__fmt(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg),
                  "; removing it failed too: %s", strerror(errno));
     return rc;
 }
@@ -1861,7 +1915,7 @@ static int rb__open_file(rb_target *t, int flags, char *why, size_t wl)
     rb_error e;
     t->fd = rb__open_regular(t->cfg->path, flags, &st, &e);
     if (t->fd < 0) {
-        snprintf(why, wl, "%s", e.msg);
+        rb__fmt(why, wl, "%s", e.msg);
         return (flags && e.err == EINVAL) ? RB_UNSUPPORTED : e.status;
     }
     t->map_len = (uint64_t)st.st_size;
@@ -1875,7 +1929,7 @@ static int rb__open_mmap(rb_target *t, char *why, size_t wl)
     if (rc) return rc;
     m = mmap(NULL, (size_t)t->map_len, PROT_READ, MAP_SHARED, t->fd, 0);
     if (m == MAP_FAILED) {
-        snprintf(why, wl, "mmap: %s", strerror(errno));
+        rb__fmt(why, wl, "mmap: %s", strerror(errno));
         return RB_ESYS;
     }
     t->map = (unsigned char *)m;
@@ -1884,7 +1938,7 @@ static int rb__open_mmap(rb_target *t, char *why, size_t wl)
         t->mincore_trusted = fstat(t->fd, &st) == 0 && rb__mincore_trusted(&st, t->cfg->path);
     }
     if (t->s->arg != MADV_NORMAL && madvise(m, (size_t)t->map_len, t->s->arg) != 0) {
-        snprintf(why, wl, "madvise(%s) on the whole mapping: %s",
+        rb__fmt(why, wl, "madvise(%s) on the whole mapping: %s",
                  t->s->arg == MADV_RANDOM ? "MADV_RANDOM" : "MADV_SEQUENTIAL", strerror(errno));
         return RB_ESYS;
     }
@@ -1923,7 +1977,7 @@ static int rb__thread_prefetcher(rb_worker *w, char *why, size_t wl)
     const char *name = w->t->s->name, *pol = strrchr(name, '-');
     int policy = pol ? rb_prefetch_policy_find(pol + 1) : -1;
     if (policy < 0) {
-        snprintf(why, wl, "no prefetch policy in the strategy name %s", name);
+        rb__fmt(why, wl, "no prefetch policy in the strategy name %s", name);
         return RB_EINVAL;
     }
     rb_prefetcher_init(&w->pf, policy, w->t->map, w->t->map_len, &w->t->prefetch_counter);
@@ -1967,7 +2021,7 @@ static int rb__thread_own_fd(rb_worker *w, char *why, size_t wl)
     rb_error e;
     w->fd = rb__open_regular(w->t->cfg->path, 0, NULL, &e);
     if (w->fd < 0) {
-        snprintf(why, wl, "%s", e.msg);
+        rb__fmt(why, wl, "%s", e.msg);
         return e.status;
     }
     return RB_OK;
@@ -2002,11 +2056,11 @@ static int rb__direct_probe(rb_target *t, char *why, size_t wl)
 {
     unsigned char *probe = (unsigned char *)rb__aligned_alloc(t->page, t->page);
     ssize_t r;
-    if (!probe) { snprintf(why, wl, "out of memory"); return RB_ENOMEM; }
+    if (!probe) { rb__fmt(why, wl, "out of memory"); return RB_ENOMEM; }
     r = pread(t->fd, probe, t->page, 0);
     free(probe);
     if (r < 0) {
-        snprintf(why, wl, "direct read refused: %s", strerror(errno));
+        rb__fmt(why, wl, "direct read refused: %s", strerror(errno));
         return errno == EINVAL ? RB_UNSUPPORTED : RB_ESYS;
     }
     return RB_OK;
@@ -2017,26 +2071,26 @@ static int rb__open_direct(rb_target *t, char *why, size_t wl)
 {
     int rc;
     if (t->cfg->read_size % t->page != 0) {
-        snprintf(why, wl, "direct I/O needs a read size that is a multiple of the page (%zu)",
+        rb__fmt(why, wl, "direct I/O needs a read size that is a multiple of the page (%zu)",
                  t->page);
         return RB_UNSUPPORTED;
     }
 #if defined(RB__HAS_O_DIRECT)
     rc = rb__open_file(t, O_DIRECT, why, wl);
     if (rc == RB_UNSUPPORTED)
-        snprintf(why, wl, "the filesystem refuses O_DIRECT (open: %s)", strerror(EINVAL));
+        rb__fmt(why, wl, "the filesystem refuses O_DIRECT (open: %s)", strerror(EINVAL));
     return rc ? rc : rb__direct_probe(t, why, wl);
 #elif defined(RB__HAS_F_NOCACHE)
     rc = rb__open_file(t, 0, why, wl);
     if (rc) return rc;
     if (fcntl(t->fd, F_NOCACHE, 1) != 0) {
-        snprintf(why, wl, "fcntl(F_NOCACHE): %s", strerror(errno));
+        rb__fmt(why, wl, "fcntl(F_NOCACHE): %s", strerror(errno));
         return RB_UNSUPPORTED;
     }
     return rb__direct_probe(t, why, wl);
 #else
     (void)rc;
-    snprintf(why, wl, "no O_DIRECT in this build (RB_NO_LINUX or no _GNU_SOURCE)");
+    rb__fmt(why, wl, "no O_DIRECT in this build (RB_NO_LINUX or no _GNU_SOURCE)");
     return RB_UNSUPPORTED;
 #endif
 }
@@ -2059,7 +2113,7 @@ static int rb__open_uring(rb_target *t, char *why, size_t wl)
     if (rc) return rc;
     r = io_uring_queue_init(4, &ring, 0);   /* disabled kernels say ENOSYS or EPERM here */
     if (r < 0) {
-        snprintf(why, wl, "io_uring_queue_init: %s", strerror(-r));
+        rb__fmt(why, wl, "io_uring_queue_init: %s", strerror(-r));
         return RB_UNSUPPORTED;
     }
     io_uring_queue_exit(&ring);
@@ -2071,10 +2125,10 @@ static int rb__thread_uring(rb_worker *w, char *why, size_t wl)
     struct io_uring *ring = (struct io_uring *)calloc(1, sizeof *ring);
     unsigned depth = RB__MIN(w->t->cfg->reads_per_op, RB__URING_MAX);
     int r;
-    if (!ring) { snprintf(why, wl, "out of memory"); return RB_ENOMEM; }
+    if (!ring) { rb__fmt(why, wl, "out of memory"); return RB_ENOMEM; }
     r = io_uring_queue_init(depth, ring, 0);
     if (r < 0) {
-        snprintf(why, wl, "io_uring_queue_init(%u): %s", depth, strerror(-r));
+        rb__fmt(why, wl, "io_uring_queue_init(%u): %s", depth, strerror(-r));
         free(ring);
         return RB_UNSUPPORTED;
     }
@@ -2132,9 +2186,9 @@ static int rb__open_uring(rb_target *t, char *why, size_t wl)
 {
     (void)t;
 #if defined(RB__LINUX) && !defined(RB_NO_LINUX)
-    snprintf(why, wl, "built without liburing (install liburing-dev and rebuild)");
+    rb__fmt(why, wl, "built without liburing (install liburing-dev and rebuild)");
 #else
-    snprintf(why, wl, "io_uring is Linux-only");
+    rb__fmt(why, wl, "io_uring is Linux-only");
 #endif
     return RB_UNSUPPORTED;
 }
@@ -2338,16 +2392,16 @@ static int rb__pin(unsigned cpu, char *why, size_t wl)
 {
 #if defined(RB__HAS_AFFINITY)
     cpu_set_t set;
-    if (cpu >= CPU_SETSIZE) { snprintf(why, wl, "CPU %u is beyond CPU_SETSIZE", cpu); return RB_EINVAL; }
+    if (cpu >= CPU_SETSIZE) { rb__fmt(why, wl, "CPU %u is beyond CPU_SETSIZE", cpu); return RB_EINVAL; }
     CPU_ZERO(&set);
     CPU_SET(cpu, &set);
     if (sched_setaffinity(0, sizeof set, &set) != 0) {   /* 0: the calling thread */
-        snprintf(why, wl, "cannot run on CPU %u: %s", cpu, strerror(errno));
+        rb__fmt(why, wl, "cannot run on CPU %u: %s", cpu, strerror(errno));
         return RB_EINVAL;
     }
     return RB_OK;
 #else
-    snprintf(why, wl, "pinning threads to CPU %u: not supported on this platform", cpu);
+    rb__fmt(why, wl, "pinning threads to CPU %u: not supported on this platform", cpu);
     return RB_UNSUPPORTED;
 #endif
 }
@@ -2376,7 +2430,7 @@ static void *rb__worker_main(void *arg)
     int mapped = (run->s->flags & RB_S_MMAP) != 0;
     sigjmp_buf jb;
 
-    if (!off) { th->rc = RB_ENOMEM; snprintf(th->why, sizeof th->why, "out of memory"); }
+    if (!off) { th->rc = RB_ENOMEM; rb__fmt(th->why, sizeof th->why, "out of memory"); }
     else if (w->t->cfg->ncpus && w->t->cfg->cpus)
         th->rc = rb__pin(w->t->cfg->cpus[w->index % w->t->cfg->ncpus], th->why, sizeof th->why);
     if (!th->rc && run->s->thread_init) th->rc = run->s->thread_init(w, th->why, sizeof th->why);
@@ -2389,7 +2443,7 @@ static void *rb__worker_main(void *arg)
             if (sigsetjmp(jb, 1) != 0) {   /* back from a SIGBUS in read_op */
                 rb__sigbus_jmp = NULL;
                 th->rc = RB_ECHANGED;
-                snprintf(th->why, sizeof th->why, "file changed during the run (SIGBUS reading the mapping: "
+                rb__fmt(th->why, sizeof th->why, "file changed during the run (SIGBUS reading the mapping: "
                          "truncated or shrunk by someone else)");
                 RB__STORE(&run->failed, 1);
                 goto phase_end;
@@ -2401,7 +2455,7 @@ static void *rb__worker_main(void *arg)
             rb__offsets(w, off, n);
             if (read_op(w, off, n) != 0) {
                 th->rc = RB_EIO;
-                snprintf(th->why, sizeof th->why, "a read failed fatally (%s)", strerror(w->io_errno));
+                rb__fmt(th->why, sizeof th->why, "a read failed fatally (%s)", strerror(w->io_errno));
                 RB__STORE(&run->failed, 1);
                 break;
             }
@@ -2440,20 +2494,20 @@ RBDEF void rb_config_defaults(const rb_config *in, rb_config *c)
 static int rb__config_check(const rb_config *c, const rb_strategy *s, char *why, size_t wl)
 {
     if (!c || !s) {
-        snprintf(why, wl, "no %s given (NULL)", !c ? "configuration" : "strategy");
+        rb__fmt(why, wl, "no %s given (NULL)", !c ? "configuration" : "strategy");
         return RB_EINVAL;
     }
-    if (!c->path) { snprintf(why, wl, "no file path given (NULL)"); return RB_EINVAL; }
+    if (!c->path) { rb__fmt(why, wl, "no file path given (NULL)"); return RB_EINVAL; }
     if (c->duration_ns < 0) {
-        snprintf(why, wl, "the duration must be positive, not %lld ns", (long long)c->duration_ns);
+        rb__fmt(why, wl, "the duration must be positive, not %lld ns", (long long)c->duration_ns);
         return RB_EINVAL;
     }
     if (c->pattern != RB_RANDOM && c->pattern != RB_SEQUENTIAL) {
-        snprintf(why, wl, "no access pattern %d (RB_RANDOM or RB_SEQUENTIAL)", c->pattern);
+        rb__fmt(why, wl, "no access pattern %d (RB_RANDOM or RB_SEQUENTIAL)", c->pattern);
         return RB_EINVAL;
     }
     if (!(c->prewarm >= 0 && c->prewarm <= 1)) {
-        snprintf(why, wl, "the fraction to prewarm must be in [0, 1], not %g", c->prewarm);
+        rb__fmt(why, wl, "the fraction to prewarm must be in [0, 1], not %g", c->prewarm);
         return RB_EINVAL;
     }
     return RB_OK;
@@ -2474,11 +2528,11 @@ static int rb__target_open(rb_target *t, const rb_config *c, const rb_strategy *
         uint64_t have = t->map_len ? t->map_len : c->size;
         t->size = c->size ? c->size : have;
         if (t->size > have) {
-            snprintf(why, wl, "the file has %llu bytes, fewer than --size %llu",
+            rb__fmt(why, wl, "the file has %llu bytes, fewer than --size %llu",
                      (unsigned long long)have, (unsigned long long)t->size);
             rc = RB_ETOOSMALL;
         } else if (t->size < c->read_size) {
-            snprintf(why, wl, "read size %llu is larger than the %llu bytes to read from",
+            rb__fmt(why, wl, "read size %llu is larger than the %llu bytes to read from",
                      (unsigned long long)c->read_size, (unsigned long long)t->size);
             rc = RB_EINVAL;
         }
@@ -2505,7 +2559,7 @@ static void rb__result_reason(rb_result *r, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(r->reason, sizeof r->reason, fmt, ap);
+    rb__vfmt(r->reason, sizeof r->reason, fmt, ap);
     va_end(ap);
 }
 
@@ -2517,11 +2571,11 @@ static int rb__evict_target(rb_target *t, char *why, size_t wl)
 {
     rb_error e;
     if (t->map && madvise(t->map, (size_t)t->map_len, MADV_DONTNEED) != 0) {
-        snprintf(why, wl, "madvise(MADV_DONTNEED) before eviction: %s", strerror(errno));
+        rb__fmt(why, wl, "madvise(MADV_DONTNEED) before eviction: %s", strerror(errno));
         return RB_ESYS;
     }
     if (rb_evict(t->cfg->path, &e) != RB_OK) {
-        snprintf(why, wl, "%s", e.msg);
+        rb__fmt(why, wl, "%s", e.msg);
         return e.status;
     }
     return RB_OK;
@@ -2855,8 +2909,8 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
         out->policy = policy;
         out->fits = fits;
         out->status = RB_EINVAL;
-        if (!cfg || !cfg->path) snprintf(out->reason, sizeof out->reason, "no %s given (NULL)", cfg ? "file path" : "configuration");
-        else snprintf(out->reason, sizeof out->reason, "no prefetch policy %d (0..%d)", policy, RB_PF_COUNT - 1);
+        if (!cfg || !cfg->path) rb__fmt(out->reason, sizeof out->reason, "no %s given (NULL)", cfg ? "file path" : "configuration");
+        else rb__fmt(out->reason, sizeof out->reason, "no prefetch policy %d (0..%d)", policy, RB_PF_COUNT - 1);
         return RB_EINVAL;
     }
     c = *cfg;
@@ -2873,7 +2927,7 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
     fd = rb__open_regular(c.path, 0, &st, &e);
     if (fd < 0) {
         out->status = e.status;
-        snprintf(out->reason, sizeof out->reason, "%.190s", e.msg);
+        rb__fmt(out->reason, sizeof out->reason, "%s", e.msg);
         return e.status;
     }
     trusted = rb__mincore_trusted(&st, c.path);
@@ -2881,7 +2935,7 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
     if (len < 4096) {
         close(fd);
         out->status = RB_ETOOSMALL;
-        snprintf(out->reason, sizeof out->reason, "the file is too small for this experiment");
+        rb__fmt(out->reason, sizeof out->reason, "the file is too small for this experiment");
         return RB_ETOOSMALL;
     }
     /* set the cache state before the mapping exists: nothing of ours maps the file yet */
@@ -2889,7 +2943,7 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
     if (rb_evict(c.path, &e) != RB_OK) {
         close(fd);
         out->status = e.status;
-        snprintf(out->reason, sizeof out->reason, "%s", e.msg);
+        rb__fmt(out->reason, sizeof out->reason, "%s", e.msg);
         return e.status;
     }
     if (fits) {   /* read the slice into the cache */
@@ -2904,12 +2958,12 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
     close(fd);
     if (map == (unsigned char *)MAP_FAILED) {
         out->status = RB_ESYS;
-        snprintf(out->reason, sizeof out->reason, "mmap: %s", strerror(errno));
+        rb__fmt(out->reason, sizeof out->reason, "mmap: %s", strerror(errno));
         return RB_ESYS;
     }
     if (!c.normal_mapping && madvise(map, (size_t)len, MADV_RANDOM) != 0) {
         out->status = RB_ESYS;
-        snprintf(out->reason, sizeof out->reason, "madvise(MADV_RANDOM): %s", strerror(errno));
+        rb__fmt(out->reason, sizeof out->reason, "madvise(MADV_RANDOM): %s", strerror(errno));
         munmap(map, (size_t)len);
         return RB_ESYS;
     }
@@ -2934,13 +2988,13 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
     }
     if (!th || i < c.threads) {
         out->status = RB_ENOMEM;
-        snprintf(out->reason, sizeof out->reason, "out of memory");
+        rb__fmt(out->reason, sizeof out->reason, "out of memory");
     } else {
         for (i = 0; i < c.threads; i++) {
             int err = pthread_create(&th[i]->tid, NULL, rb__pfx_main, th[i]);
             if (err) {
                 out->status = RB_ESYS;
-                snprintf(out->reason, sizeof out->reason, "pthread_create: %s", strerror(err));
+                rb__fmt(out->reason, sizeof out->reason, "pthread_create: %s", strerror(err));
                 pthread_mutex_lock(&bar.mu);
                 bar.need = i + 1;   /* let the started ones go; they run, results are dropped */
                 pthread_mutex_unlock(&bar.mu);
@@ -2966,7 +3020,7 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
             out->status = RB_ESYS;
             int e0 = 0;
             for (i = 0; i < c.threads && !e0; i++) e0 = th[i]->pf.last_errno;
-            snprintf(out->reason, sizeof out->reason, "%llu madvise/mincore calls failed (%s)",
+            rb__fmt(out->reason, sizeof out->reason, "%llu madvise/mincore calls failed (%s)",
                      (unsigned long long)out->st.failed, strerror(e0));
         }
     }
@@ -2976,7 +3030,7 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
     pthread_cond_destroy(&bar.cv);
     if (munmap(map, (size_t)len) != 0 && out->status == RB_OK) {
         out->status = RB_ESYS;
-        snprintf(out->reason, sizeof out->reason, "munmap: %s", strerror(errno));
+        rb__fmt(out->reason, sizeof out->reason, "munmap: %s", strerror(errno));
     }
     return out->status;
 }
@@ -3039,7 +3093,7 @@ static long rb__probe_count(rb__probe *pr, uint64_t pos)
 static int rb__probe_advise(rb__probe *pr, int k, int advice)
 {
     if (madvise(pr->maps[k], (size_t)pr->size, advice) != 0) {
-        snprintf(pr->why, sizeof pr->why, "madvise: %s", strerror(errno));
+        rb__fmt(pr->why, sizeof pr->why, "madvise: %s", strerror(errno));
         return -1;
     }
     return 0;
@@ -3050,11 +3104,11 @@ static int rb__probe_map(rb__probe *pr, int k, int advice)
 {
     rb_error e;
     pr->fds[k] = rb__open_regular(pr->path, 0, NULL, &e);
-    if (pr->fds[k] < 0) { snprintf(pr->why, sizeof pr->why, "%.150s", e.msg); return -1; }
+    if (pr->fds[k] < 0) { rb__fmt(pr->why, sizeof pr->why, "%s", e.msg); return -1; }
     pr->maps[k] = (unsigned char *)mmap(NULL, (size_t)pr->size, PROT_READ, MAP_SHARED, pr->fds[k], 0);
     if (pr->maps[k] == (unsigned char *)MAP_FAILED) {
         pr->maps[k] = NULL;
-        snprintf(pr->why, sizeof pr->why, "mmap: %s", strerror(errno));
+        rb__fmt(pr->why, sizeof pr->why, "mmap: %s", strerror(errno));
         return -1;
     }
     return rb__probe_advise(pr, k, advice);
@@ -3093,9 +3147,9 @@ static long rb__probe_pread(rb__probe *pr, int fadv, int direct, uint64_t pos)
 #endif
     if (!buf) return -1;
     fd = rb__open_regular(pr->path, flags, NULL, &e);
-    if (fd < 0) { snprintf(pr->why, sizeof pr->why, "%.150s", e.msg); free(buf); return -2; }
+    if (fd < 0) { rb__fmt(pr->why, sizeof pr->why, "%s", e.msg); free(buf); return -2; }
 #if defined(RB__HAS_FADVISE)
-    if (fadv && posix_fadvise(fd, 0, 0, fadv) != 0) { snprintf(pr->why, sizeof pr->why, "posix_fadvise failed"); close(fd); free(buf); return -1; }
+    if (fadv && posix_fadvise(fd, 0, 0, fadv) != 0) { rb__fmt(pr->why, sizeof pr->why, "posix_fadvise failed"); close(fd); free(buf); return -1; }
 #else
     (void)fadv;
 #endif
@@ -3104,7 +3158,7 @@ static long rb__probe_pread(rb__probe *pr, int fadv, int direct, uint64_t pos)
     after = rb__probe_count(pr, pos);
     close(fd);
     free(buf);
-    if (r < 0) { snprintf(pr->why, sizeof pr->why, "pread: %s", strerror(errno)); return -2; }
+    if (r < 0) { rb__fmt(pr->why, sizeof pr->why, "pread: %s", strerror(errno)); return -2; }
     return before < 0 || after < 0 ? -1 : after - before;
 }
 
@@ -3178,14 +3232,14 @@ RBDEF int rb_probe(const char *path, int id, rb_probe_result *out)
     memset(out, 0, sizeof *out);
     memset(&pr, 0, sizeof pr);
     pr.fds[0] = pr.fds[1] = -1;
-    if (idx < 0 || idx >= RB_PROBE_CASES) { out->status = RB_EINVAL; snprintf(out->reason, sizeof out->reason, "no case %d", id); return RB_EINVAL; }
-    if (!path) { out->status = RB_EINVAL; snprintf(out->reason, sizeof out->reason, "no file path given (NULL)"); return RB_EINVAL; }
+    if (idx < 0 || idx >= RB_PROBE_CASES) { out->status = RB_EINVAL; rb__fmt(out->reason, sizeof out->reason, "no case %d", id); return RB_EINVAL; }
+    if (!path) { out->status = RB_EINVAL; rb__fmt(out->reason, sizeof out->reason, "no file path given (NULL)"); return RB_EINVAL; }
     out->id = id;
     out->name = rb__probe_cases[idx].name;
     out->description = rb__probe_cases[idx].description;
     {   /* a FIFO or a device would block or read forever: only a regular file is probed */
         int fd = rb__open_regular(path, 0, &st, &e);
-        if (fd < 0) { out->status = e.status; snprintf(out->reason, sizeof out->reason, "%.150s", e.msg); return out->status; }
+        if (fd < 0) { out->status = e.status; rb__fmt(out->reason, sizeof out->reason, "%s", e.msg); return out->status; }
         close(fd);
     }
     pr.path = path;
@@ -3198,7 +3252,7 @@ RBDEF int rb_probe(const char *path, int id, rb_probe_result *out)
     mid = (pr.size / 2) & ~(uint64_t)(pr.page - 1);
     if (pr.size < rb__probe_need(id)) {
         out->status = RB_UNSUPPORTED;
-        snprintf(out->reason, sizeof out->reason, "the file is too small: case %s needs %s", out->name,
+        rb__fmt(out->reason, sizeof out->reason, "the file is too small: case %s needs %s", out->name,
                  id >= 9 && id <= 11 ? "2 GiB" : "64 MiB");
         return out->status;
     }
@@ -3206,16 +3260,16 @@ RBDEF int rb_probe(const char *path, int id, rb_probe_result *out)
        readahead) are locked and survive an eviction, so evict until none is left. */
     for (i = 0;; i++) {
         rb_residency_info ri;
-        if (rb_evict(path, &e) != RB_OK) { out->status = e.status; snprintf(out->reason, sizeof out->reason, "%.150s", e.msg); return e.status; }
+        if (rb_evict(path, &e) != RB_OK) { out->status = e.status; rb__fmt(out->reason, sizeof out->reason, "%s", e.msg); return e.status; }
         if (rb_residency(path, &ri, &e) != RB_OK || !ri.trusted) {
             out->status = RB_ESYS;
-            snprintf(out->reason, sizeof out->reason, "cannot count cached pages: %.120s", ri.trusted ? e.msg : "untrusted");
+            rb__fmt(out->reason, sizeof out->reason, "cannot count cached pages: %s", ri.trusted ? e.msg : "untrusted");
             return out->status;
         }
         if (ri.resident == 0) break;
         if (i == 200) {
             out->status = RB_ESYS;
-            snprintf(out->reason, sizeof out->reason, "eviction did not evict: %llu pages stay cached (mapped by "
+            rb__fmt(out->reason, sizeof out->reason, "eviction did not evict: %llu pages stay cached (mapped by "
                      "another process?)", (unsigned long long)ri.resident);
             return out->status;
         }
@@ -3281,7 +3335,7 @@ RBDEF int rb_probe(const char *path, int id, rb_probe_result *out)
             obs = rb__probe_pread(&pr, 0, 1, mid);
 #else
             out->status = RB_UNSUPPORTED;
-            snprintf(out->reason, sizeof out->reason, "no O_DIRECT in this build");
+            rb__fmt(out->reason, sizeof out->reason, "no O_DIRECT in this build");
             return out->status;
 #endif
         } else {
@@ -3301,18 +3355,18 @@ RBDEF int rb_probe(const char *path, int id, rb_probe_result *out)
     rb__probe_unmap(&pr);
     if (fail || obs < 0) {
         out->status = RB_ESYS;
-        snprintf(out->reason, sizeof out->reason, "%s", pr.why[0] ? pr.why : "could not count cached pages");
+        rb__fmt(out->reason, sizeof out->reason, "%s", pr.why[0] ? pr.why : "could not count cached pages");
         return out->status;
     }
     if (out->expected_pages < 0) {
         out->status = RB_UNSUPPORTED;
-        snprintf(out->reason, sizeof out->reason, "read_ahead_kb is unknown here: no expectation to compare with");
+        rb__fmt(out->reason, sizeof out->reason, "read_ahead_kb is unknown here: no expectation to compare with");
     }
     out->observed_pages = obs;
     out->agrees = obs == out->expected_pages;
     if (id == 11) {   /* both halves must agree: report the NORMAL half, say the other */
         out->agrees = obs == out->expected_pages && obs2 == seq;
-        snprintf(out->reason, sizeof out->reason, "via NORMAL %ld pages per read, via SEQUENTIAL %ld", obs, obs2);
+        rb__fmt(out->reason, sizeof out->reason, "via NORMAL %ld pages per read, via SEQUENTIAL %ld", obs, obs2);
     }
     if (!out->agrees && obs > 0 && out->expected_pages > 0) {
         long a = RB__MAX(obs, out->expected_pages), b = RB__MIN(obs, out->expected_pages);
@@ -4014,22 +4068,6 @@ static void rb__report_csv(FILE *f, const rb_report *r)
     }
 }
 
-/* Length of the valid UTF-8 sequence at p (1-4), or 0 if the bytes there are not one. */
-static int rb__utf8_len(const unsigned char *p)
-{
-    int n, i;
-    if (p[0] < 0x80) return 1;
-    if (p[0] >= 0xc2 && p[0] <= 0xdf) n = 2;
-    else if (p[0] >= 0xe0 && p[0] <= 0xef) n = 3;
-    else if (p[0] >= 0xf0 && p[0] <= 0xf4) n = 4;
-    else return 0;
-    for (i = 1; i < n; i++)
-        if ((p[i] & 0xc0) != 0x80) return 0;
-    if (n == 3 && ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0))) return 0;  /* overlong, surrogate */
-    if (n == 4 && ((p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))) return 0;  /* overlong, > U+10FFFF */
-    return n;
-}
-
 /* JSON strings are escaped completely: file names can hold quotes, backslashes, newlines,
    and bytes that are not UTF-8 (written as U+FFFD, since JSON text must be UTF-8). */
 RBDEF void rb_json_string(FILE *f, const char *s)
@@ -4415,11 +4453,20 @@ typedef struct rb__panel {
 static const char *const rb__palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
                                           "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
 
+/* Text and attribute values. XML 1.0 allows no control character but tab, newline and
+   return, and no byte that is not UTF-8 (nor U+FFFE, U+FFFF): one such byte and a parser
+   rejects the whole chart. Invalid bytes become U+FFFD, as in the JSON writer. */
 static void rb__xml(FILE *f, const char *s)
 {
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '&') fputs("&amp;", f);
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    for (; *p; p++) {
+        unsigned char c = *p;
+        if (c >= 0x80) {
+            int n = rb__utf8_len(p);
+            if (n == 0 || (n == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe)) fputs("\xef\xbf\xbd", f);
+            else fwrite(p, 1, (size_t)n, f);
+            p += n ? n - 1 : 0;
+        } else if (c == '&') fputs("&amp;", f);
         else if (c == '<') fputs("&lt;", f);
         else if (c == '>') fputs("&gt;", f);
         else if (c == '"') fputs("&quot;", f);

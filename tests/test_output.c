@@ -267,6 +267,133 @@ static void numbers_ignore_the_locale(void)
     CHECK(system(cmd) == 0);
 }
 
+/* ---- issue 16 item 11: well-formed whatever the bytes, and no character cut in half ---- */
+
+/* 1: s is valid UTF-8 (no stray byte, no sequence cut short at the end) */
+static int valid_utf8(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        int n = *p < 0x80 ? 1 : *p >= 0xc2 && *p <= 0xdf ? 2 : *p >= 0xe0 && *p <= 0xef ? 3
+              : *p >= 0xf0 && *p <= 0xf4 ? 4 : 0, i;
+        if (!n) return 0;
+        for (i = 1; i < n; i++)
+            if ((p[i] & 0xc0) != 0x80) return 0;
+        p += n;
+    }
+    return 1;
+}
+
+/* A path of two-byte characters, longer than any message buffer, behind prefixes of every
+   parity: wherever the buffer ends, some message would end inside a character. */
+static void reasons_cut_between_characters(void)
+{
+    char path[600];
+    unsigned pre, i;
+    for (pre = 1; pre <= 4; pre++) {
+        rb_error e;
+        rb_config c;
+        rb_result r;
+        rb_pfx_config pc;
+        rb_pfx_result pr;
+        size_t n = (size_t)snprintf(path, sizeof path, "/nonexistent-%.*s/", (int)pre, "xxxx");
+        for (i = 0; i < 120; i++) n += (size_t)snprintf(path + n, sizeof path - n, "%s", i == 100 ? "/" : "\xc3\xa9");
+        memset(&e, 0, sizeof e);
+        CHECK(rb_evict(path, &e) != RB_OK);
+        CHECKF(valid_utf8(e.msg), "prefix %u: rb_evict: ...%s", pre, e.msg + strlen(e.msg) - 8);
+        memset(&e, 0, sizeof e);
+        rb_check_file(path, 0, &(rb_file_info){0}, &e);
+        CHECKF(valid_utf8(e.msg), "prefix %u: rb_check_file", pre);
+        memset(&c, 0, sizeof c);
+        c.path = path;
+        CHECK(rb_run(&c, rb_strategy_find("pread"), &r) != RB_OK);
+        CHECKF(valid_utf8(r.reason), "prefix %u: rb_run: ...%s", pre, r.reason + strlen(r.reason) - 8);
+        memset(&pc, 0, sizeof pc);
+        pc.path = path;
+        CHECK(rb_prefetch_experiment(&pc, RB_PF_ALWAYS, 1, &pr) != RB_OK);
+        CHECKF(valid_utf8(pr.reason), "prefix %u: rb_prefetch_experiment", pre);
+    }
+}
+
+/* Reasons and titles with bytes that are not UTF-8, straight from the writers, through a real
+   XML parser and a real JSON parser. */
+static void svg_and_json_take_any_bytes(void)
+{
+    static const char *const names[] = {"pread", "direct"};
+    static const unsigned th[] = {1};
+    static const uint64_t rs[] = {4096};
+    char title[700], cmd[4096];
+    const char *s = rbt_path("bytes.svg"), *j = rbt_path("bytes.json");
+    rb_result res[2];
+    rb_report rep;
+    rb_config cfg;
+    FILE *f;
+    unsigned i;
+    memset(res, 0, sizeof res);
+    for (i = 0; i < 2; i++) {
+        res[i].strategy = names[i];
+        res[i].threads = 1;
+        res[i].read_size = 4096;
+        res[i].reads_per_op = 1;
+        rb_hist_init(&res[i].lat);
+    }
+    res[0].status = RB_ESYS;
+    snprintf(res[0].reason, sizeof res[0].reason, "open /data/caf\xe9-latin1\xff\xfe/x\x01y: \xc3 cut \xef\xbf\xbe end \xe2\x82");
+    res[1].status = RB_UNSUPPORTED;
+    snprintf(res[1].reason, sizeof res[1].reason, "%s", "surrogate \xed\xa0\x80 overlong \xc0\xaf");
+    memset(&rep, 0, sizeof rep);
+    memset(&cfg, 0, sizeof cfg);
+    rb_config_defaults(&cfg, &cfg);
+    rep.results = res;
+    rep.count = 2;
+    rep.cfg = &cfg;
+    rep.strategies = names;
+    rep.nstrategies = 2;
+    rep.threads = th;
+    rep.nthreads = 1;
+    rep.read_sizes = rs;
+    rep.nread_sizes = 1;
+    for (i = 0; i < 300; i++) title[i] = i % 2 ? (char)0xa9 : (char)0xc3;   /* a long title ... */
+    snprintf(title + 300, sizeof title - 300, " \xff and \x1b[0m bytes");    /* ... with stray bytes */
+    if ((f = fopen(s, "w"))) { rb_report_svg(f, &rep, title, 0); fclose(f); }
+    if ((f = fopen(j, "w"))) { rb_report_json(f, &rep); fclose(f); }
+    if (!have_python("json, xml.etree.ElementTree")) SKIP("python3 is not installed: no JSON or XML parser");
+    snprintf(cmd, sizeof cmd,
+             "python3 -c '\n"
+             "import json, xml.etree.ElementTree as ET\n"
+             "N=\"{http://www.w3.org/2000/svg}\"\n"
+             "root=ET.parse(\"%s\").getroot()\n"
+             "t=root.find(N+\"text\").text\n"
+             "assert t.startswith(\"\\u00e9\"*150) and \"\\ufffd\" in t, t[-40:]\n"
+             "tips=\" \".join(e.text or \"\" for e in root.iter(N+\"title\"))\n"
+             "assert \"caf\\ufffd-latin1\" in tips and \"surrogate \\ufffd\" in tips, tips\n"
+             "d=json.load(open(\"%s\", encoding=\"utf-8\"))\n"
+             "assert d[\"results\"][0][\"reason\"].startswith(\"open /data/caf\\ufffd-latin1\"), d[\"results\"][0]\n"
+             "'", s, j);
+    CHECK(system(cmd) == 0);
+}
+
+/* The CLI: a long --title with stray bytes still makes a chart an XML parser accepts. */
+static void cli_long_title_is_well_formed(void)
+{
+    char cmd[8192], title[1200];
+    const char *bin = rbt_cli(), *s = rbt_path("title.svg");
+    unsigned i, n = 0;
+    if (!bin) SKIP("../readbench is not built (run make test)");
+    if (!have_python("xml.etree.ElementTree")) SKIP("python3 is not installed: no XML parser to check with");
+    title[n++] = 'x';   /* odd: a cut at an even length would land inside a character */
+    for (i = 0; i < 400; i++) { title[n++] = (char)0xc3; title[n++] = (char)0xa9; }
+    title[n++] = (char)0xff;
+    title[n] = 0;
+    snprintf(cmd, sizeof cmd, "'%s' run '%s' --strategies null --threads 1 --duration 5ms --warmup 0 "
+             "--iterations 1 --quiet --output /dev/null --svg '%s' --title '%s' 2>/dev/null && python3 -c '\n"
+             "import xml.etree.ElementTree as ET\n"
+             "t=ET.parse(\"%s\").getroot().find(\"{http://www.w3.org/2000/svg}text\").text\n"
+             "assert t==\"x\"+\"\\u00e9\"*400+\"\\ufffd\", t[-20:]\n"
+             "'", bin, rbt_small_file(), s, title, s);
+    CHECK(system(cmd) == 0);
+}
+
 void suite_output(void)
 {
     RUN(api_lookups_take_null);
@@ -276,4 +403,7 @@ void suite_output(void)
     RUN(api_prefetch_experiment_checks_policy);
     RUN(json_rows_have_every_key);
     RUN(numbers_ignore_the_locale);
+    RUN(reasons_cut_between_characters);
+    RUN(svg_and_json_take_any_bytes);
+    RUN(cli_long_title_is_well_formed);
 }
