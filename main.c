@@ -22,6 +22,7 @@ static const char *usage =
     "  --warmup TIME           warmup per cell, e.g. 500ms, 1s; 0 for none (default 1s)\n"
     "  --duration TIME         one measured iteration (default 1s)\n"
     "  --iterations N          measured iterations per cell (default 5, at most 100)\n"
+    "  --rounds N              the whole matrix N times in shuffled order; cells show median +- 95% CI\n"
     "  --align SIZE            random offsets are multiples of SIZE (default: unaligned; fio aligns to bs)\n"
     "  --seed N                offsets seed (default 0)\n"
     "  --cpus LIST             pin worker i to CPU LIST[i % n] (fio's cpus_allowed); default: unpinned\n"
@@ -178,11 +179,12 @@ typedef struct opts {
     unsigned threads[MAXL], nthreads, cpus[MAXL];
     uint64_t sizes[MAXL];
     unsigned nsizes;
-    const char *strategies[64];
-    unsigned nstrategies, named;
-    double pct[16];
+    const rb_strategy *strategies[RB_MAX_AXIS];
+    unsigned nstrategies, rounds;
+    double pct[RB_MAX_PERCENTILES + 1];
     unsigned npct;
-    const char *format, *output, *hog, *scenario, *scenario_name, *svg, *title;
+    int format;
+    const char *output, *hog, *scenario, *scenario_name, *svg, *title, *baseline;
     int quiet, log_scale;
 } opts;
 
@@ -302,16 +304,24 @@ static int parse_run(int argc, char **argv, int i, opts *o)
         else if ((v = optval(argc, argv, &i, "--strategies"))) {
             char *copy = strdup(v), *tok, *save = NULL;
             o->nstrategies = 0;
-            if (strcmp(v, "all") == 0) { free(copy); o->named = 0; continue; }
+            if (strcmp(v, "all") == 0) { free(copy); continue; }
             for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
                 const rb_strategy *s = rb_strategy_find(tok);
                 if (!s) { int r = bad("unknown strategy '%s'", tok); free(copy); return r; }
-                if (o->nstrategies < 64) o->strategies[o->nstrategies++] = s->name;
+                if (o->nstrategies == RB_MAX_AXIS) { free(copy); return bad("too many strategies: '%s'", v); }
+                o->strategies[o->nstrategies++] = s;
             }
             free(copy);
             if (!o->nstrategies || v[strlen(v) - 1] == ',' || strstr(v, ",,") || v[0] == ',')
                 return bad("malformed strategy list '%s'", v);
-            o->named = 1;
+        } else if ((v = optval(argc, argv, &i, "--rounds"))) {
+            unsigned k, n;
+            if (rb_parse_uint_list(v, &k, 1, &n) || k == 0 || k > RB_MAX_ROUNDS)
+                return bad("rounds must be 1..1000: '%s'", v);
+            o->rounds = k;
+        } else if ((v = optval(argc, argv, &i, "--baseline"))) {
+            if (!*v) return bad("--baseline needs a file name%s", "");
+            o->baseline = v;
         } else if ((v = optval(argc, argv, &i, "--threads"))) {
             unsigned k;
             if (rb_parse_uint_list(v, o->threads, MAXL, &o->nthreads)) return bad("malformed thread list '%s'", v);
@@ -390,17 +400,14 @@ static int parse_run(int argc, char **argv, int i, opts *o)
             if (rb_parse_duration(v, &ns) || ns < 1000000) return bad("duration must be at least 1ms: '%s'", v);
             o->c.duration_ns = ns;
         } else if ((v = optval(argc, argv, &i, "--format"))) {
-            if (strcmp(v, "table") && strcmp(v, "json") && strcmp(v, "csv") && strcmp(v, "markdown"))
-                return bad("format must be table, json, csv or markdown, not '%s'", v);
-            o->format = v;
+            if ((o->format = rb_format_find(v)) < 0) return bad("format must be table, json, csv or markdown, not '%s'", v);
         } else if ((v = optval(argc, argv, &i, "--output"))) {
             if (!*v) return bad("--output needs a file name%s", "");
             o->output = v;
         } else if ((v = optval(argc, argv, &i, "--percentiles"))) {
-            unsigned k;
-            if (rb_parse_double_list(v, o->pct, 16, &o->npct)) return bad("malformed percentile list '%s'", v);
-            for (k = 0; k < o->npct; k++)
-                if (o->pct[k] <= 0 || o->pct[k] > 100) return bad("percentiles must be in (0, 100]: '%s'", v);
+            char why[200];
+            if (rb_parse_double_list(v, o->pct, RB_MAX_PERCENTILES + 1, &o->npct)) return bad("malformed percentile list '%s'", v);
+            if (rb_percentiles_check(o->pct, o->npct, why, sizeof why)) return bad("%s", why);
         } else if (a[0] == '-') {
             return bad("unknown option '%s'", a);
         } else if (!o->c.path) {
@@ -412,34 +419,46 @@ static int parse_run(int argc, char **argv, int i, opts *o)
     return 0;
 }
 
-static int run(opts *o, int main_job)
+/* The progress lines on stderr: a round's start, then one line per cell as it runs. */
+static void on_progress(const rb_matrix_event *ev, void *user)
 {
-    rb_file_info info;
+    const opts *o = (const opts *)user;
+    const rb_result *r = ev->result;
+    const rb_config *c = ev->cfg;
+    unsigned k;
+    if (o->quiet) return;
+    if (ev->kind == RB_EVENT_ROUND) {
+        if (ev->rounds < 2) return;
+        fprintf(stderr, "readbench: round %u of %u, cells in this order:", ev->round + 1, ev->rounds);
+        for (k = 0; k < ev->ncells; k++) fprintf(stderr, "%s%u", k ? "," : " ", ev->order[k]);
+        fprintf(stderr, "\n");
+    } else if (ev->kind == RB_EVENT_CELL) {
+        fprintf(stderr, "%-22s T%02u %6llu B ... ", ev->strategy, c->threads, (unsigned long long)c->read_size);
+    } else {
+        if (r->status == RB_OK) fprintf(stderr, "%10.2f ops/ms", r->ops_per_ms);
+        else fprintf(stderr, "%s: %s", r->status == RB_UNSUPPORTED ? "unsupported" : "ERROR", r->reason);
+        if (r->prewarm_seconds > 0) fprintf(stderr, "  (prewarm %.2f s)", r->prewarm_seconds);
+        if (r->evict_seconds > 0) fprintf(stderr, "  (evict %.3f s)", r->evict_seconds);
+        if (r->status == RB_OK && r->resident_before >= 0 && r->file_pages)
+            fprintf(stderr, "  resident %.1f%% -> %.1f%%", 100.0 * (double)r->resident_before / (double)r->file_pages,
+                    100.0 * (double)r->resident_after / (double)r->file_pages);
+        if (r->read_amplification >= 0) fprintf(stderr, "  amplification %.2f", r->read_amplification);
+        fprintf(stderr, "\n");
+        /* something else (another process, memory pressure) changed the cache */
+        if (r->status == RB_OK && c->prewarm > 0 && r->resident_before >= 0 && r->file_pages &&
+            fabs((double)r->resident_before / (double)r->file_pages - (c->prewarm < 1 ? c->prewarm : 1)) > 0.02)
+            fprintf(stderr, "readbench: warning: --prewarm %.2f, but %.1f%% of the file was resident when "
+                    "the cell started (memory pressure, or another process evicting it)\n", c->prewarm,
+                    100.0 * (double)r->resident_before / (double)r->file_pages);
+    }
+}
+
+/* The file must exist and be large enough: say the exact command that fixes it. */
+static int check_file(const opts *o, rb_file_info *info)
+{
     rb_error err;
-    rb_env env;
-    rb_report rep;
-    rb_result *res;
-    rb_hog hog;
-    unsigned n, i, t, z, nres = 0, failed = 0;
-    const rb_strategy *all = rb_strategies(&n);
-    FILE *out = stdout, *svg = NULL;
-    int rc;
-
-    memset(&hog, 0, sizeof hog);
-    if (!o->c.path) return bad("no FILE to read%s", "");
-    if (!o->nthreads) { o->threads[0] = 1; o->threads[1] = 4; o->threads[2] = 8; o->threads[3] = 16; o->nthreads = 4; }
-    if (!o->nsizes) { o->sizes[0] = 16384; o->nsizes = 1; }
-    if (!o->named)
-        for (i = 0, o->nstrategies = 0; i < n; i++) o->strategies[o->nstrategies++] = all[i].name;
-    if (!o->format) o->format = "table";
-    for (z = 0; z < o->nsizes; z++)
-        for (i = 0; i < o->nstrategies && o->named; i++)
-            if ((rb_strategy_find(o->strategies[i])->flags & RB_S_DIRECT) && o->sizes[z] % sysconf(_SC_PAGESIZE))
-                return bad("direct I/O needs a read size that is a multiple of the page size, not '%s'",
-                           o->strategies[i]);
-
-    rc = rb_check_file(o->c.path, o->c.size, &info, &err);
-    if (rc == RB_ENOFILE || rc == RB_ETOOSMALL) {   /* say the exact command that fixes it */
+    int rc = rb_check_file(o->c.path, o->c.size, info, &err);
+    if (rc == RB_ENOFILE || rc == RB_ETOOSMALL) {
         uint64_t need = o->c.size ? o->c.size : (uint64_t)1 << 30;
         const char *unit = need % (1u << 30) == 0 ? "g" : need % (1u << 20) == 0 ? "m" : need % 1024 == 0 ? "k" : "";
         uint64_t div = *unit == 'g' ? 1u << 30 : *unit == 'm' ? 1u << 20 : *unit == 'k' ? 1024 : 1;
@@ -448,19 +467,69 @@ static int run(opts *o, int main_job)
         return 2;
     }
     if (rc != RB_OK) { fprintf(stderr, "readbench: %s\n", err.msg); return rc == RB_ESYS ? 1 : 2; }
-    for (z = 0; z < o->nsizes; z++)
-        if (o->sizes[z] > (o->c.size ? o->c.size : info.size)) {
-            char sz[32];
-            snprintf(sz, sizeof sz, "%llu", (unsigned long long)o->sizes[z]);
-            return bad("read size %s is larger than the file", sz);
-        }
-    if (info.sparse)
+    if (info->sparse)
         fprintf(stderr, "readbench: warning: %s is sparse (%llu of %llu bytes allocated): holes are never read "
                 "from the device, so its numbers will be wrong\n", o->c.path,
-                (unsigned long long)info.allocated, (unsigned long long)info.size);
-    if (info.zero_head)
+                (unsigned long long)info->allocated, (unsigned long long)info->size);
+    if (info->zero_head)
         fprintf(stderr, "readbench: warning: the first MiB of %s is all zeros: a file of zeros (or holes) is "
                 "not a benchmark file; make one with readbench setup\n", o->c.path);
+    return 0;
+}
+
+/* The report on stdout (or --output), the chart, and how the run ended. */
+static int write_outputs(opts *o, rb_report *rep, FILE *out, FILE *svg)
+{
+    unsigned i, done = 0, failed = 0;
+    rb_report_write(out, rep, o->format);
+    if (svg) {
+        char title[256];
+        rb_report_svg(svg, rep, chart_title(o, title, sizeof title), o->log_scale);
+        if (ferror(svg) | fclose(svg)) { fprintf(stderr, "readbench: cannot write %s\n", o->svg); return 1; }
+    }
+    if (out != stdout && fclose(out) != 0) { perror("readbench: close output"); return 1; }
+    for (i = 0; i < rep->count; i++) {
+        int st = rep->results[i].status;
+        done += st != RB_ENOTRUN && st != RB_EINTR;
+        failed += st != RB_OK && st != RB_UNSUPPORTED && st != RB_EINTR && st != RB_ENOTRUN;
+    }
+    if (stop_signal) {
+        fprintf(stderr, "readbench: interrupted: %u of %u cells finished; the others are marked "
+                "\"interrupted\" or \"not run\" in the report\n", done, rep->count);
+        return 128 + stop_signal;
+    }
+    if (failed) fprintf(stderr, "readbench: %u cell%s failed (see above)\n", failed, failed == 1 ? "" : "s");
+    return failed ? 1 : 0;
+}
+
+static int run(opts *o, int main_job)
+{
+    rb_file_info info;
+    rb_env env;
+    rb_report rep;
+    rb_matrix m;
+    rb_hog hog;
+    FILE *out = stdout, *svg = NULL;
+    char why[256];
+    int rc;
+
+    memset(&hog, 0, sizeof hog);
+    if (!o->c.path) return bad("no FILE to read%s", "");
+    if (!o->nthreads) { o->threads[0] = 1; o->threads[1] = 4; o->threads[2] = 8; o->threads[3] = 16; o->nthreads = 4; }
+    if (!o->nsizes) { o->sizes[0] = 16384; o->nsizes = 1; }
+    memset(&m, 0, sizeof m);
+    m.cfg = o->c;
+    m.strategies = o->nstrategies ? o->strategies : NULL;
+    m.nstrategies = o->nstrategies;
+    m.threads = o->threads;
+    m.nthreads = o->nthreads;
+    m.read_sizes = o->sizes;
+    m.nread_sizes = o->nsizes;
+    m.rounds = o->rounds;
+    m.progress = on_progress;
+    m.user = o;
+    if ((rc = check_file(o, &info)) != 0) return rc;
+    if (rb_matrix_check(&m, why, sizeof why) != RB_OK) return bad("%s", why);
     if (o->hog && strncmp(o->hog, "auto:", 5) != 0) {
         uint64_t u;
         if (rb_parse_size(o->hog, &u) || u == 0) return bad("malformed --hog size '%s'", o->hog);
@@ -474,80 +543,25 @@ static int run(opts *o, int main_job)
         return 1;
     }
     catch_signals();
-    o->c.stop = &stop_signal;
-    o->c.log = log_line;
+    m.cfg.stop = &stop_signal;
+    m.cfg.log = log_line;
     if (o->scenario) fprintf(stderr, "readbench: scenario sets %s\n", o->scenario);
     if (o->hog && (rc = take_hog(o->hog, o->c.path, &hog)) != 0) return rc;
 
     rb_env_collect(&env, o->c.path);
     if (!o->quiet) rb_env_print(stderr, &env);
-    res = (rb_result *)calloc((size_t)o->nstrategies * o->nthreads * o->nsizes, sizeof *res);
-    if (!res) { fprintf(stderr, "readbench: out of memory\n"); return 1; }
-    for (z = 0; z < o->nsizes && !stop_signal; z++)
-        for (i = 0; i < o->nstrategies && !stop_signal; i++)
-            for (t = 0; t < o->nthreads && !stop_signal; t++) {
-                rb_config c = o->c;
-                rb_result *r = &res[nres++];
-                c.threads = o->threads[t];
-                c.read_size = o->sizes[z];
-                if (!o->quiet) fprintf(stderr, "%-22s T%02u %6llu B ... ", o->strategies[i], c.threads,
-                                       (unsigned long long)c.read_size);
-                rb_run(&c, rb_strategy_find(o->strategies[i]), r);
-                if (r->status != RB_OK && r->status != RB_UNSUPPORTED && r->status != RB_EINTR) failed++;
-                if (!o->quiet) {
-                    if (r->status == RB_OK) fprintf(stderr, "%10.2f ops/ms", r->ops_per_ms);
-                    else fprintf(stderr, "%s: %s", r->status == RB_UNSUPPORTED ? "unsupported" : "ERROR", r->reason);
-                    if (r->prewarm_seconds > 0) fprintf(stderr, "  (prewarm %.2f s)", r->prewarm_seconds);
-                    if (r->evict_seconds > 0) fprintf(stderr, "  (evict %.3f s)", r->evict_seconds);
-                    if (r->status == RB_OK && r->resident_before >= 0 && r->file_pages)
-                        fprintf(stderr, "  resident %.1f%% -> %.1f%%", 100.0 * (double)r->resident_before / (double)r->file_pages,
-                                100.0 * (double)r->resident_after / (double)r->file_pages);
-                    if (r->read_amplification >= 0) fprintf(stderr, "  amplification %.2f", r->read_amplification);
-                    fprintf(stderr, "\n");
-                    /* something else (another process, memory pressure) changed the cache */
-                    if (r->status == RB_OK && c.prewarm > 0 && r->resident_before >= 0 && r->file_pages &&
-                        fabs((double)r->resident_before / (double)r->file_pages - (c.prewarm < 1 ? c.prewarm : 1)) > 0.02)
-                        fprintf(stderr, "readbench: warning: --prewarm %.2f, but %.1f%% of the file was resident when "
-                                "the cell started (memory pressure, or another process evicting it)\n", c.prewarm,
-                                100.0 * (double)r->resident_before / (double)r->file_pages);
-                }
-            }
-    memset(&rep, 0, sizeof rep);
-    rep.results = res;
-    rep.count = nres;
+    if (rb_run_matrix(&m, &rep) == RB_ENOMEM) { fprintf(stderr, "readbench: out of memory\n"); return 1; }
     rep.percentiles = o->npct ? o->pct : NULL;
     rep.npercentiles = o->npct;
-    rb_config_defaults(&o->c, &o->c);
-    rep.cfg = &o->c;
     rep.env = &env;
-    rep.strategies = o->strategies;
-    rep.nstrategies = o->nstrategies;
-    rep.threads = o->threads;
-    rep.nthreads = o->nthreads;
-    rep.read_sizes = o->sizes;
-    rep.nread_sizes = o->nsizes;
-    if (strcmp(o->format, "json") == 0) rb_report_json(out, &rep);
-    else if (strcmp(o->format, "csv") == 0) rb_report_csv(out, &rep);
-    else rb_report_table(out, &rep, strcmp(o->format, "markdown") == 0);
-    if (svg) {
-        char title[256];
-        rb_report_svg(svg, &rep, chart_title(o, title, sizeof title), o->log_scale);
-        if (ferror(svg) | fclose(svg)) { fprintf(stderr, "readbench: cannot write %s\n", o->svg); return 1; }
-    }
+    rc = write_outputs(o, &rep, out, svg);
     if (main_job)
         fprintf(stderr, "\nThat was a quick matrix (threads 1,4; 3 x 0.5 s per cell, warm file). The full one:\n"
                         "  readbench run %s --threads 1,4,8,16 --duration 1s --iterations 5\n"
                         "Cold reads: readbench drop %s before the run (see README).\n", o->c.path, o->c.path);
-    free(res);
+    rb_report_free(&rep);
     rb_hog_release(&hog);
-    if (out != stdout && fclose(out) != 0) { perror("readbench: close output"); return 1; }
-    if (stop_signal) {
-        fprintf(stderr, "readbench: interrupted: printed the %u cell%s finished before it\n",
-                nres ? nres - 1 : 0, nres == 2 ? "" : "s");
-        return 128 + stop_signal;
-    }
-    if (failed) fprintf(stderr, "readbench: %u cell%s failed (see above)\n", failed, failed == 1 ? "" : "s");
-    return failed ? 1 : 0;
+    return rc;
 }
 
 /* readbench prefetch FILE: each policy, data not cached then fitting in the cache. */
@@ -681,43 +695,7 @@ static int probe_cmd(int argc, char **argv)
         else if (r[n].status == RB_OK && !r[n].agrees) disagree++;
         n++;
     }
-    if (json) {
-        fprintf(out, "{\"readbench\": \"%s\", \"experiment\": \"probe\", \"read_ahead_kb\": ", RB_VERSION);
-        if (env.read_ahead_kb >= 0) fprintf(out, "%ld", env.read_ahead_kb);
-        else fputs("null", out);
-        fprintf(out, ", \"page_size\": %ld,\n \"results\": [", env.page_size);
-        for (i = 0; i < n; i++) {
-            fprintf(out, "%s\n  {\"case\": ", i ? "," : "");
-            if (r[i].id <= 11) fprintf(out, "%d", r[i].id);
-            else rb_json_string(out, r[i].name);
-            fprintf(out, ", \"description\": ");
-            rb_json_string(out, r[i].description);
-            fprintf(out, ", \"status\": \"%s\", \"expected_pages\": ", r[i].status == RB_OK ? "ok" : r[i].status == RB_UNSUPPORTED ? "unsupported" : "error");
-            if (r[i].status == RB_OK) fprintf(out, "%ld, \"observed_pages\": %ld, \"agrees\": %s, \"folio_effect\": %s",
-                                            r[i].expected_pages, r[i].observed_pages, r[i].agrees ? "true" : "false",
-                                            r[i].folio_effect ? "true" : "false");
-            else fprintf(out, "null, \"observed_pages\": null, \"agrees\": null, \"folio_effect\": null");
-            fprintf(out, ", \"reasoning\": ");
-            rb_json_string(out, r[i].reasoning);
-            fprintf(out, ", \"note\": ");
-            rb_json_string(out, r[i].reason);
-            fputc('}', out);
-        }
-        fprintf(out, "\n ]}\n");
-    } else {
-        fprintf(out, "pages one cold read adds to the page cache (read_ahead_kb %ld = %ld pages of %ld bytes)\n\n",
-                env.read_ahead_kb, env.read_ahead_kb * 1024 / env.page_size, env.page_size);
-        fprintf(out, "%-22s %8s %8s %-6s  %s\n", "case", "expected", "observed", "agrees", "description / reasoning");
-        for (i = 0; i < n; i++) {
-            if (r[i].status != RB_OK) {
-                fprintf(out, "%-22s %8s %8s %-6s  %s: %s\n", r[i].name, "-", "-", "-", r[i].description, r[i].reason);
-                continue;
-            }
-            fprintf(out, "%-22s %8ld %8ld %-6s  %s\n", r[i].name, r[i].expected_pages, r[i].observed_pages,
-                    r[i].agrees ? "yes" : r[i].folio_effect ? "folio" : "NO", r[i].description);
-            fprintf(out, "%-22s %8s %8s %-6s  -> %s%s%s\n", "", "", "", "", r[i].reasoning, r[i].reason[0] ? "; " : "", r[i].reason);
-        }
-    }
+    rb_report_probe(out, r, (unsigned)n, json ? RB_FORMAT_JSON : RB_FORMAT_TABLE, &env);
     if (out != stdout && fclose(out) != 0) { perror("readbench: close output"); return 1; }
     if (disagree) fprintf(stderr, "readbench: %d case%s did not match the expectation (see above)\n", disagree, disagree == 1 ? "" : "s");
     return failed ? 1 : 0;

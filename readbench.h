@@ -182,7 +182,8 @@ extern "C" {
     X(RB_EPERM, -10, "permission denied")                             \
     X(RB_ECHANGED, -11, "file changed during the run")                \
     X(RB_EINTR, -12, "interrupted")                                   \
-    X(RB_ENOTREG, -13, "not a regular file")
+    X(RB_ENOTREG, -13, "not a regular file")                          \
+    X(RB_ENOTRUN, -14, "not run")
 
 #define RB__STATUS_ENUM(name, value, text) name = value,
 typedef enum rb_status { RB_STATUS_LIST(RB__STATUS_ENUM) RB__STATUS_END = 1 } rb_status;
@@ -465,6 +466,15 @@ typedef struct rb_result {
        strategy (the same system call costs the same in any harness), user is the copy out of a
        mapping plus the harness's own loop. -1: unknown. */
     double cpu_user_ns_per_read, cpu_sys_ns_per_read;
+    /* Statistics over every measured iteration of every round, filled by rb_run_matrix (rb_run
+       alone leaves them zero: rb_stats_of computes them for any list of rates). */
+    unsigned rounds;             /* rounds that measured this cell */
+    const double *samples;       /* ops/ms of each measured iteration, round by round (owned by
+                                    the report); NULL: iter_ops_per_ms[0..iterations) */
+    unsigned nsamples;
+    double ops_per_ms_median;    /* the headline figure of a matrix run */
+    double ci_lo, ci_hi;         /* 95% interval of the median; NaN with fewer than 2 samples */
+    unsigned outliers;           /* samples with a modified z-score over 3.5 (kept in the data) */
 } rb_result;
 
 RBDEF void rb_config_defaults(const rb_config *in, rb_config *out);
@@ -540,6 +550,12 @@ RBDEF int rb_parse_double_list(const char *s, double *out, unsigned cap, unsigne
 RBDEF void rb_format_size(uint64_t bytes, char *buf, size_t len);
 
 /* ---- reports ---- */
+/* Every writer takes one of these (json is 1 so that the old "json flag" calls still mean json). */
+enum { RB_FORMAT_TABLE = 0, RB_FORMAT_JSON = 1, RB_FORMAT_MARKDOWN = 2, RB_FORMAT_CSV = 3 };
+RBDEF int rb_format_find(const char *name);   /* "table", "json", "markdown", "csv"; -1: none */
+
+/* The grid: results[(z * nstrategies + i) * nthreads + t] is strategy i, thread count t, read
+   size z (rb_report_cell); a cell past count was not run. */
 typedef struct rb_report {
     const rb_result *results;
     unsigned count;
@@ -550,7 +566,13 @@ typedef struct rb_report {
     const char *const *strategies; unsigned nstrategies;   /* rows, in order */
     const unsigned *threads; unsigned nthreads;            /* columns */
     const uint64_t *read_sizes; unsigned nread_sizes;
+    unsigned rounds;             /* of a matrix run; 0: 1 */
+    const unsigned *order;       /* rounds x count cell indices, the order each round ran; may be NULL */
+    uint64_t round_seed;         /* the seed of the shuffle and of the bootstrap */
+    void *owned;                 /* what rb_run_matrix allocated; rb_report_free releases it */
 } rb_report;
+RBDEF const rb_result *rb_report_cell(const rb_report *r, unsigned strategy, unsigned thread, unsigned size);
+RBDEF void rb_report_write(FILE *f, const rb_report *r, int format);
 RBDEF void rb_report_table(FILE *f, const rb_report *r, int markdown);
 RBDEF void rb_report_csv(FILE *f, const rb_report *r);
 RBDEF void rb_report_json(FILE *f, const rb_report *r);
@@ -566,6 +588,61 @@ RBDEF void rb_report_svg(FILE *f, const rb_report *r, const char *title, int log
    bars p50 with and without prefetch, whiskers up to p90. */
 RBDEF void rb_report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n, const char *title, int log_scale,
                                   const rb_env *env);
+
+RBDEF void rb_report_probe(FILE *f, const rb_probe_result *r, unsigned n, int format, const rb_env *env);
+
+/* ---- the matrix: every cell, round after round ---- */
+#define RB_MAX_AXIS 64           /* values per axis: strategies, thread counts, read sizes */
+#define RB_MAX_PERCENTILES 16
+#define RB_MAX_ROUNDS 1000
+
+enum { RB_EVENT_ROUND = 0, RB_EVENT_CELL = 1, RB_EVENT_DONE = 2 };
+typedef struct rb_matrix_event {
+    int kind;                    /* ROUND: a round starts; CELL: a cell is about to run; DONE: it ran */
+    unsigned round, rounds;      /* round counts from 0 */
+    const unsigned *order;       /* ROUND: this round's grid indices in run order */
+    unsigned ncells;
+    unsigned cell;               /* CELL, DONE: the grid index (see rb_report) */
+    const rb_config *cfg;        /* CELL, DONE: the cell's settings */
+    const char *strategy;
+    const rb_result *result;     /* DONE: this round's result of the cell */
+} rb_matrix_event;
+typedef void (*rb_matrix_fn)(const rb_matrix_event *ev, void *user);
+
+typedef struct rb_matrix {
+    rb_config cfg;               /* every cell's settings; threads and read_size come from the axes;
+                                    cfg.stop ends the run between cells (and inside one) */
+    const rb_strategy *const *strategies;   /* NULL: every strategy in the table, and a strategy
+                                               that cannot run here says why in its cells */
+    unsigned nstrategies;
+    const unsigned *threads; unsigned nthreads;      /* NULL: cfg.threads */
+    const uint64_t *read_sizes; unsigned nread_sizes; /* NULL: cfg.read_size */
+    unsigned rounds;             /* the whole matrix this many times, shuffled; 0: 1 (in order) */
+    uint64_t round_seed;         /* the shuffle and the bootstrap; 0: derived from cfg.seed */
+    rb_matrix_fn progress;       /* may be NULL */
+    void *user;
+} rb_matrix;
+/* RB_OK, or RB_EINVAL with the reason in why: an axis empty of sense (too long, a duplicate,
+   a zero), a read size larger than the file, a direct strategy named with a read size that is
+   not a page multiple. */
+RBDEF int rb_matrix_check(const rb_matrix *m, char *why, size_t whylen);
+RBDEF int rb_run_matrix(const rb_matrix *m, rb_report *rep);
+RBDEF void rb_report_free(rb_report *rep);
+/* Percentiles a report can label: each in (0, 100], none twice, at most RB_MAX_PERCENTILES. */
+RBDEF int rb_percentiles_check(const double *p, unsigned n, char *why, size_t whylen);
+
+/* ---- statistics ---- */
+typedef struct rb_stats {
+    unsigned n;
+    double median;               /* NaN when n == 0 */
+    double ci_lo, ci_hi;         /* 95% bootstrap percentile interval of the median; NaN when n < 2 */
+    unsigned outliers;           /* modified z-score 0.6745 (x - median) / MAD over 3.5 */
+} rb_stats;
+RBDEF void rb_stats_of(const double *x, unsigned n, uint64_t seed, rb_stats *out);
+/* NEW/BASE of the medians and its 95% bootstrap interval (each side resampled). 0: done;
+   -1: too few samples (fewer than 2 on a side) or a zero base. */
+RBDEF int rb_ratio_ci(const double *base, unsigned nb, const double *cur, unsigned nc, uint64_t seed,
+                      double *ratio, double *lo, double *hi);
 
 #ifdef __cplusplus
 }
@@ -3741,36 +3818,493 @@ RBDEF void rb_format_size(uint64_t b, char *buf, size_t len)
     snprintf(buf, len, "%llu %s", (unsigned long long)b, unit[u]);
 }
 
+/* ---- statistics ------------------------------------------------------------------------
+   One cell's figure on a noisy machine is the median of its per-iteration rates, with a 95%
+   confidence interval from the bootstrap percentile method: resample the n rates with
+   replacement RB__BOOT times (seeded, so a report is reproducible), take each resample's
+   median, and the interval is the 2.5th and 97.5th percentile of those medians. It assumes
+   nothing about the distribution (rates are skewed: a stall only ever slows), which is why
+   criterion uses it. Outliers follow Iglewicz and Hoaglin, as hyperfine does: the modified
+   z-score 0.6745 (x - median) / MAD over 3.5 in absolute value, MAD the median absolute
+   deviation (with MAD 0, any value off the median). They are counted, never dropped. */
+#define RB__BOOT 2000u
+#define RB__BOOT_TAIL 49u     /* 2.5% of 2000, less one: indices 49 and 1950 bound 95% */
+
+static int rb__cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The median of v[0..n), sorting v in place. */
+static double rb__median_sort(double *v, unsigned n)
+{
+    qsort(v, n, sizeof *v, rb__cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The median of one resample of x (drawn into tmp). */
+static double rb__resample_median(const double *x, unsigned n, double *tmp, uint64_t rng[4])
+{
+    unsigned i;
+    for (i = 0; i < n; i++) tmp[i] = x[rb__below(rng, n)];
+    return rb__median_sort(tmp, n);
+}
+
+RBDEF void rb_stats_of(const double *x, unsigned n, uint64_t seed, rb_stats *out)
+{
+    double *v = n ? (double *)malloc(((size_t)n * 2 + RB__BOOT) * sizeof *v) : NULL, *dev, *boot, mad;
+    uint64_t rng[4];
+    unsigned i;
+    memset(out, 0, sizeof *out);
+    out->n = n;
+    out->median = out->ci_lo = out->ci_hi = NAN;
+    if (!v) return;
+    dev = v + n;
+    boot = dev + n;
+    memcpy(v, x, (size_t)n * sizeof *v);
+    out->median = rb__median_sort(v, n);
+    for (i = 0; i < n; i++) dev[i] = fabs(x[i] - out->median);
+    mad = rb__median_sort(dev, n);
+    for (i = 0; i < n; i++) out->outliers += 0.6745 * fabs(x[i] - out->median) > 3.5 * mad;
+    if (n >= 2) {
+        rb__rng_seed(rng, seed, 0x626f6f74u);   /* "boot" */
+        for (i = 0; i < RB__BOOT; i++) boot[i] = rb__resample_median(x, n, v, rng);
+        qsort(boot, RB__BOOT, sizeof *boot, rb__cmp_double);
+        out->ci_lo = boot[RB__BOOT_TAIL];
+        out->ci_hi = boot[RB__BOOT - 1 - RB__BOOT_TAIL];
+    }
+    free(v);
+}
+
+/* A ratio of medians NEW/BASE: each bootstrap round resamples both sides independently. */
+RBDEF int rb_ratio_ci(const double *base, unsigned nb, const double *cur, unsigned nc, uint64_t seed,
+                      double *ratio, double *lo, double *hi)
+{
+    double *tb, *tc, *boot, mb, mc;
+    uint64_t rng[4];
+    unsigned i, k = 0;
+    *ratio = *lo = *hi = NAN;
+    if (nb < 2 || nc < 2) return -1;
+    tb = (double *)malloc(((size_t)nb + nc + RB__BOOT) * sizeof *tb);
+    if (!tb) return -1;
+    tc = tb + nb;
+    boot = tc + nc;
+    memcpy(tb, base, (size_t)nb * sizeof *tb);
+    memcpy(tc, cur, (size_t)nc * sizeof *tc);
+    mb = rb__median_sort(tb, nb);
+    mc = rb__median_sort(tc, nc);
+    if (!(mb > 0)) { free(tb); return -1; }
+    *ratio = mc / mb;
+    rb__rng_seed(rng, seed, 0x726174696fu);   /* "ratio" */
+    for (i = 0; i < RB__BOOT; i++) {
+        double b = rb__resample_median(base, nb, tb, rng), c = rb__resample_median(cur, nc, tc, rng);
+        if (b > 0) boot[k++] = c / b;
+    }
+    if (k == RB__BOOT) {
+        qsort(boot, k, sizeof *boot, rb__cmp_double);
+        *lo = boot[RB__BOOT_TAIL];
+        *hi = boot[RB__BOOT - 1 - RB__BOOT_TAIL];
+    }
+    free(tb);
+    return k == RB__BOOT ? 0 : -1;
+}
+
+/* ---- the matrix ------------------------------------------------------------------------
+   Every cell (strategy x thread count x read size) once per round. With one round the cells
+   run in grid order; with more, each round runs them in its own shuffled order (seeded), so
+   that a slow minute of the machine lands on different cells each round instead of on one
+   strategy, and every cell is prepared afresh (rb_run evicts or prewarms per call). A cell's
+   figures merge over its rounds; its samples are every measured iteration of every round. */
+typedef struct rb__matrix_store {
+    rb_config cfg;                         /* the report's config, defaults applied */
+    const rb_strategy *strat[RB_MAX_AXIS];
+    const char *names[RB_MAX_AXIS];
+    unsigned threads[RB_MAX_AXIS];
+    uint64_t sizes[RB_MAX_AXIS];
+    rb_result *results, *scratch;
+    double *samples;                       /* ncells x per-cell capacity */
+    unsigned *order;                       /* rounds x ncells */
+    unsigned ns, nt, nz, ncells, rounds, cap;
+} rb__matrix_store;
+
+static int rb__axis_dup(const void *v, unsigned n, size_t size, unsigned *which)
+{
+    unsigned i, j;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < i; j++)
+            if (!memcmp((const char *)v + (size_t)i * size, (const char *)v + (size_t)j * size, size)) {
+                *which = i;
+                return 1;
+            }
+    return 0;
+}
+
+/* The axes' own rules: lengths, zeros, duplicates (a duplicate cell would show one value twice). */
+static int rb__check_axes(const rb_matrix *m, char *why, size_t wl)
+{
+    unsigned k;
+    if (m->nstrategies > RB_MAX_AXIS || m->nthreads > RB_MAX_AXIS || m->nread_sizes > RB_MAX_AXIS) {
+        snprintf(why, wl, "at most %u strategies, thread counts and read sizes each", RB_MAX_AXIS);
+        return RB_EINVAL;
+    }
+    for (k = 0; m->strategies && k < m->nstrategies; k++)
+        if (!m->strategies[k]) { snprintf(why, wl, "strategy %u is NULL", k + 1); return RB_EINVAL; }
+    if (m->strategies && rb__axis_dup(m->strategies, m->nstrategies, sizeof *m->strategies, &k)) {
+        snprintf(why, wl, "strategy '%s' is listed twice", m->strategies[k]->name);
+        return RB_EINVAL;
+    }
+    if (m->threads && rb__axis_dup(m->threads, m->nthreads, sizeof *m->threads, &k)) {
+        snprintf(why, wl, "thread count %u is listed twice", m->threads[k]);
+        return RB_EINVAL;
+    }
+    if (m->read_sizes && rb__axis_dup(m->read_sizes, m->nread_sizes, sizeof *m->read_sizes, &k)) {
+        snprintf(why, wl, "read size %llu is listed twice", (unsigned long long)m->read_sizes[k]);
+        return RB_EINVAL;
+    }
+    for (k = 0; m->threads && k < m->nthreads; k++)
+        if (!m->threads[k]) { snprintf(why, wl, "a thread count must be at least 1"); return RB_EINVAL; }
+    for (k = 0; m->read_sizes && k < m->nread_sizes; k++)
+        if (!m->read_sizes[k]) { snprintf(why, wl, "a read size must be at least 1 byte"); return RB_EINVAL; }
+    if (m->rounds > RB_MAX_ROUNDS) { snprintf(why, wl, "at most %u rounds", RB_MAX_ROUNDS); return RB_EINVAL; }
+    return RB_OK;
+}
+
+RBDEF int rb_matrix_check(const rb_matrix *m, char *why, size_t wl)
+{
+    uint64_t have = m->cfg.size, rs1 = m->cfg.read_size ? m->cfg.read_size : 16384;
+    unsigned i, z, nz = m->read_sizes ? m->nread_sizes : 1;
+    struct stat st;
+    int rc = rb__check_axes(m, why, wl);
+    if (rc != RB_OK) return rc;
+    if (!have && m->cfg.path && stat(m->cfg.path, &st) == 0 && S_ISREG(st.st_mode)) have = (uint64_t)st.st_size;
+    for (z = 0; z < nz; z++) {
+        uint64_t rs = m->read_sizes ? m->read_sizes[z] : rs1;
+        if (have && rs > have) {
+            snprintf(why, wl, "read size %llu is larger than the %llu bytes to read from", (unsigned long long)rs,
+                     (unsigned long long)have);
+            return RB_EINVAL;
+        }
+        /* named on purpose, direct I/O with a read size it cannot do is a mistake; in "every
+           strategy" it is a cell that says why */
+        for (i = 0; m->strategies && i < m->nstrategies; i++)
+            if ((m->strategies[i]->flags & RB_S_DIRECT) && rs % rb__page_size()) {
+                snprintf(why, wl, "direct I/O needs a read size that is a multiple of the page size (%zu), "
+                         "not %llu ('%s')", rb__page_size(), (unsigned long long)rs, m->strategies[i]->name);
+                return RB_EINVAL;
+            }
+    }
+    return RB_OK;
+}
+
+RBDEF int rb_percentiles_check(const double *p, unsigned n, char *why, size_t wl)
+{
+    unsigned i, j;
+    if (n > RB_MAX_PERCENTILES) { snprintf(why, wl, "at most %u percentiles", RB_MAX_PERCENTILES); return RB_EINVAL; }
+    for (i = 0; i < n; i++) {
+        if (!(p[i] > 0 && p[i] <= 100)) { snprintf(why, wl, "percentiles must be in (0, 100]"); return RB_EINVAL; }
+        for (j = 0; j < i; j++)
+            if (p[i] == p[j]) { snprintf(why, wl, "percentile %.17g is listed twice", p[i]); return RB_EINVAL; }
+    }
+    return RB_OK;
+}
+
+RBDEF void rb_report_free(rb_report *rep)
+{
+    rb__matrix_store *st = (rb__matrix_store *)rep->owned;
+    if (st) {
+        free(st->results);
+        free(st->scratch);
+        free(st->samples);
+        free(st->order);
+        free(st);
+    }
+    memset(rep, 0, sizeof *rep);
+}
+
+/* Phase 1: the axes (defaults filled in), the grid of results (every cell "not run" until it
+   runs), the sample store and the round orders. */
+static int rb__matrix_alloc(const rb_matrix *m, rb__matrix_store *st)
+{
+    unsigned n, i;
+    const rb_strategy *all = rb_strategies(&n);
+    rb_config_defaults(&m->cfg, &st->cfg);
+    st->ns = m->strategies ? m->nstrategies : RB__MIN(n, RB_MAX_AXIS);
+    for (i = 0; i < st->ns; i++) {
+        st->strat[i] = m->strategies ? m->strategies[i] : &all[i];
+        st->names[i] = st->strat[i]->name;
+    }
+    st->nt = m->threads && m->nthreads ? m->nthreads : 1;
+    for (i = 0; i < st->nt; i++) st->threads[i] = m->threads && m->nthreads ? m->threads[i] : st->cfg.threads;
+    st->nz = m->read_sizes && m->nread_sizes ? m->nread_sizes : 1;
+    for (i = 0; i < st->nz; i++) st->sizes[i] = m->read_sizes && m->nread_sizes ? m->read_sizes[i] : st->cfg.read_size;
+    st->ncells = st->ns * st->nt * st->nz;
+    st->rounds = m->rounds ? m->rounds : 1;
+    st->cap = st->rounds * st->cfg.iterations;
+    st->results = (rb_result *)calloc(st->ncells ? st->ncells : 1, sizeof *st->results);
+    st->scratch = (rb_result *)calloc(1, sizeof *st->scratch);
+    st->samples = (double *)calloc((size_t)(st->ncells ? st->ncells : 1) * st->cap, sizeof *st->samples);
+    st->order = (unsigned *)calloc((size_t)(st->ncells ? st->ncells : 1) * st->rounds, sizeof *st->order);
+    if (!st->results || !st->scratch || !st->samples || !st->order) return RB_ENOMEM;
+    for (i = 0; i < st->ncells; i++) {
+        rb_result *x = &st->results[i];
+        unsigned t = i % st->nt, s = i / st->nt % st->ns, z = i / st->nt / st->ns;
+        x->strategy = st->names[s];
+        x->threads = st->threads[t];
+        x->read_size = st->sizes[z];
+        x->pattern = st->cfg.pattern;
+        x->status = RB_ENOTRUN;
+        x->samples = st->samples + (size_t)i * st->cap;
+        x->resident_before = x->resident_after = x->majflt = x->minflt = x->device_read_bytes = -1;
+        x->read_amplification = x->cpu_user_ns_per_read = x->cpu_sys_ns_per_read = -1;
+        x->ops_per_ms_median = x->ci_lo = x->ci_hi = NAN;
+        snprintf(x->reason, sizeof x->reason, "the run was interrupted before this cell");
+    }
+    return RB_OK;
+}
+
+/* Grid order for one round, a Fisher-Yates shuffle of it for more (seeded per round). */
+static void rb__round_order(const rb__matrix_store *st, uint64_t seed, unsigned round, unsigned *order)
+{
+    uint64_t rng[4];
+    unsigned i;
+    for (i = 0; i < st->ncells; i++) order[i] = i;
+    if (st->rounds < 2) return;
+    rb__rng_seed(rng, seed, 0x726f756e64ULL + round);   /* "round" */
+    for (i = st->ncells; i > 1; i--) {
+        unsigned j = (unsigned)rb__below(rng, i), t = order[i - 1];
+        order[i - 1] = order[j];
+        order[j] = t;
+    }
+}
+
+/* Adds one round's measured result of a cell to what its earlier rounds measured. */
+static void rb__merge_round(rb_result *acc, const rb_result *x)
+{
+    double *store = (double *)acc->samples;
+    unsigned k, n = acc->nsamples, r = acc->rounds;
+    if (!r) {
+        *acc = *x;
+    } else {
+        uint64_t ops = acc->ops + x->ops;
+        if (acc->cpu_user_ns_per_read >= 0 && x->cpu_user_ns_per_read >= 0 && ops) {
+            acc->cpu_user_ns_per_read = (acc->cpu_user_ns_per_read * (double)acc->ops +
+                                         x->cpu_user_ns_per_read * (double)x->ops) / (double)ops;
+            acc->cpu_sys_ns_per_read = (acc->cpu_sys_ns_per_read * (double)acc->ops +
+                                        x->cpu_sys_ns_per_read * (double)x->ops) / (double)ops;
+        }
+        acc->ops = ops;
+        acc->seconds += x->seconds;
+        acc->madvise_calls += x->madvise_calls;
+        acc->madvise_failed += x->madvise_failed;
+        acc->prefetch.calls += x->prefetch.calls;
+        acc->prefetch.skips += x->prefetch.skips;
+        acc->prefetch.mincore_calls += x->prefetch.mincore_calls;
+        acc->prefetch.advises += x->prefetch.advises;
+        acc->prefetch.failed += x->prefetch.failed;
+        acc->io_errors += x->io_errors;
+        acc->short_reads += x->short_reads;
+        acc->verify_mismatches += x->verify_mismatches;
+        rb_hist_merge(&acc->lat, &x->lat);
+        acc->evict_seconds += x->evict_seconds;
+        acc->prewarm_seconds += x->prewarm_seconds;
+        acc->resident_after = x->resident_after;   /* before: the first round's; after: the last's */
+        for (k = 0; k < x->nwarnings; k++) {       /* each warning once, from whichever round */
+            unsigned j, seen = 0;
+            for (j = 0; j < acc->nwarnings; j++) seen |= !strcmp(acc->warnings[j], x->warnings[k]);
+            if (!seen) rb__warn(acc, "%s", x->warnings[k]);
+        }
+        acc->warnings_dropped += x->warnings_dropped;
+        if (acc->majflt >= 0 && x->majflt >= 0) { acc->majflt += x->majflt; acc->minflt += x->minflt; }
+        if (acc->device_read_bytes >= 0 && x->device_read_bytes >= 0) {
+            acc->device_read_bytes += x->device_read_bytes;
+            if (acc->read_amplification >= 0 && acc->ops)
+                acc->read_amplification = (double)acc->device_read_bytes /
+                                          ((double)acc->ops * acc->reads_per_op * (double)acc->read_size);
+        }
+    }
+    acc->samples = store;
+    acc->rounds = r + 1;
+    for (k = 0; k < x->iterations; k++) store[n + k] = x->iter_ops_per_ms[k];
+    acc->nsamples = n + x->iterations;
+}
+
+/* Phase 3: the figures over all samples: mean and spread, median, interval, outliers. */
+static void rb__matrix_stats(rb__matrix_store *st, uint64_t seed)
+{
+    unsigned i, k;
+    for (i = 0; i < st->ncells; i++) {
+        rb_result *x = &st->results[i];
+        rb_stats s;
+        double sum = 0, sq = 0;
+        if (x->status != RB_OK || !x->nsamples) continue;
+        rb_stats_of(x->samples, x->nsamples, seed ^ rb__mix64(i), &s);
+        x->ops_per_ms_median = s.median;
+        x->ci_lo = s.ci_lo;
+        x->ci_hi = s.ci_hi;
+        x->outliers = s.outliers;
+        if (x->rounds < 2) continue;   /* rb_run's own mean and spread stand */
+        for (k = 0; k < x->nsamples; k++) { sum += x->samples[k]; sq += x->samples[k] * x->samples[k]; }
+        x->ops_per_ms = sum / x->nsamples;
+        x->ops_per_ms_stddev = sqrt(RB__MAX(0.0, (sq - sum * sum / x->nsamples) / (x->nsamples - 1)));
+        x->iops = x->ops_per_ms * 1000.0 * x->reads_per_op;
+        x->bytes_per_sec = x->iops * (double)x->read_size;
+    }
+}
+
+/* Phase 2: one round, the cells in this round's order; a cell that did not measure (cannot
+   run here, failed) is not run again. Returns nonzero when the caller's stop flag ended it. */
+static int rb__matrix_round(const rb_matrix *m, rb__matrix_store *st, unsigned round, const unsigned *order)
+{
+    unsigned k;
+    for (k = 0; k < st->ncells; k++) {
+        unsigned cell = order[k];
+        rb_result *acc = &st->results[cell];
+        rb_config c = m->cfg;   /* as given: defaults are not idempotent (warmup RB_NONE becomes 0, then 1 s) */
+        rb_matrix_event ev;
+        if (m->cfg.stop && *m->cfg.stop) return 1;
+        if (round > 0 && acc->status != RB_OK) continue;
+        c.threads = acc->threads;
+        c.read_size = acc->read_size;
+        memset(&ev, 0, sizeof ev);
+        ev.kind = RB_EVENT_CELL;
+        ev.round = round;
+        ev.rounds = st->rounds;
+        ev.cell = cell;
+        ev.cfg = &c;
+        ev.strategy = acc->strategy;
+        if (m->progress) m->progress(&ev, m->user);
+        rb_run(&c, st->strat[cell / st->nt % st->ns], st->scratch);
+        ev.kind = RB_EVENT_DONE;
+        ev.result = st->scratch;
+        if (m->progress) m->progress(&ev, m->user);
+        if (st->scratch->status == RB_OK) {
+            rb__merge_round(acc, st->scratch);
+        } else if (acc->status != RB_OK || st->scratch->status != RB_EINTR) {
+            double *store = (double *)acc->samples;   /* a failure, or a first round cut short */
+            *acc = *st->scratch;
+            acc->samples = store;
+            acc->nsamples = 0;
+        }
+        if (st->scratch->status == RB_EINTR) return 1;
+    }
+    return 0;
+}
+
+RBDEF int rb_run_matrix(const rb_matrix *m, rb_report *rep)
+{
+    rb__matrix_store *st = (rb__matrix_store *)calloc(1, sizeof *st);
+    uint64_t seed;
+    unsigned round;
+    int rc, stopped = 0;
+    char why[200];
+    memset(rep, 0, sizeof *rep);
+    if (!st) return RB_ENOMEM;
+    rep->owned = st;
+    if ((rc = rb__check_axes(m, why, sizeof why)) != RB_OK || (rc = rb__matrix_alloc(m, st)) != RB_OK) {
+        rb_report_free(rep);
+        return rc;
+    }
+    seed = m->round_seed ? m->round_seed : rb__mix64(st->cfg.seed ^ 0x726f756e64ULL);
+    for (round = 0; round < st->rounds && !stopped; round++) {
+        unsigned *order = st->order + (size_t)round * st->ncells;
+        rb_matrix_event ev;
+        rb__round_order(st, seed, round, order);
+        memset(&ev, 0, sizeof ev);
+        ev.kind = RB_EVENT_ROUND;
+        ev.round = round;
+        ev.rounds = st->rounds;
+        ev.order = order;
+        ev.ncells = st->ncells;
+        if (m->progress) m->progress(&ev, m->user);
+        stopped = rb__matrix_round(m, st, round, order);
+    }
+    rb__matrix_stats(st, seed);
+    rep->results = st->results;
+    rep->count = st->ncells;
+    rep->cfg = &st->cfg;
+    rep->strategies = st->names;
+    rep->nstrategies = st->ns;
+    rep->threads = st->threads;
+    rep->nthreads = st->nt;
+    rep->read_sizes = st->sizes;
+    rep->nread_sizes = st->nz;
+    rep->rounds = round;   /* the rounds that started: an interrupt may end the run early */
+    rep->order = st->order;
+    rep->round_seed = seed;
+    return stopped ? RB_EINTR : RB_OK;
+}
+
 /* ---- reports -------------------------------------------------------------------------
    table and markdown: the Lucene PR's shape, strategy rows x thread-count columns of
    ops/ms (or x read-size columns when there is one thread count and several read sizes),
    then a latency table with one row per cell. csv: one row per cell. json: one document. */
 static const double rb__default_pct[] = {50, 90, 99, 99.9};
 
-static const rb_result *rb__find(const rb_report *r, const char *s, unsigned th, uint64_t rs)
+RBDEF const rb_result *rb_report_cell(const rb_report *r, unsigned strategy, unsigned thread, unsigned size)
 {
-    unsigned i;
-    for (i = 0; i < r->count; i++)
-        if (r->results[i].threads == th && r->results[i].read_size == rs &&
-            strcmp(r->results[i].strategy, s) == 0)
-            return &r->results[i];
-    return NULL;
+    size_t k;
+    if (strategy >= r->nstrategies || thread >= r->nthreads || size >= r->nread_sizes) return NULL;
+    k = ((size_t)size * r->nstrategies + strategy) * r->nthreads + thread;
+    return k < r->count ? &r->results[k] : NULL;
 }
 
-static void rb__pct_label(double p, char *buf, size_t len) { snprintf(buf, len, "p%g", p); }
+RBDEF int rb_format_find(const char *name)
+{
+    static const char *const names[] = {"table", "json", "markdown", "csv"};
+    int i;
+    for (i = 0; name && i < 4; i++)
+        if (!strcmp(name, names[i])) return i;
+    return -1;
+}
+
+/* The shortest spelling that reads back as the same number: 99.9 is "p99.9", 99.90000001 is
+   "p99.90000001" (not a second "p99.9"), 99.99999999 is not "p100". */
+static void rb__pct_label(double p, char *buf, size_t len)
+{
+    int prec;
+    for (prec = 1; prec < 17; prec++) {
+        snprintf(buf, len, "p%.*g", prec, p);
+        if (!strchr(buf, 'e') && strtod(buf + 1, NULL) == p) return;   /* "p50", never "p5e+01" */
+    }
+    snprintf(buf, len, "p%.17g", p);
+}
 
 static const char *rb__status_word(int st)
 {
-    return st == RB_OK ? "ok" : st == RB_UNSUPPORTED ? "unsupported" : "error";
+    return st == RB_OK ? "ok" : st == RB_UNSUPPORTED ? "unsupported" : st == RB_EINTR ? "interrupted"
+         : st == RB_ENOTRUN ? "not run" : "error";
 }
 
+/* Every measured iteration's ops/ms: all rounds of a matrix run, or the one rb_run's. */
+static const double *rb__samples(const rb_result *x, unsigned *n)
+{
+    *n = x->samples ? x->nsamples : x->iterations;
+    return x->samples ? x->samples : x->iter_ops_per_ms;
+}
+
+/* A cell's headline: the median with the half-width of its 95% interval (the wider side, the
+   interval being asymmetric), like JMH's "score +- error"; a report built from rb_run results
+   without statistics shows the mean. */
 static void rb__cell_text(const rb_result *x, char *buf, size_t len)
 {
-    if (!x) snprintf(buf, len, "-");
-    else if (x->status == RB_UNSUPPORTED) snprintf(buf, len, "n/a");
-    else if (x->status != RB_OK) snprintf(buf, len, "error");
-    else if (x->ops_per_ms < 1) snprintf(buf, len, "%.3g", x->ops_per_ms);   /* cold cells: 0.0041, not 0.00 */
-    else snprintf(buf, len, "%.2f", x->ops_per_ms);
+    double v, hw;
+    if (!x || x->status == RB_ENOTRUN) { snprintf(buf, len, x ? "not run" : "-"); return; }
+    if (x->status == RB_UNSUPPORTED) { snprintf(buf, len, "n/a"); return; }
+    if (x->status == RB_EINTR) { snprintf(buf, len, "interrupted"); return; }
+    if (x->status != RB_OK) { snprintf(buf, len, "error"); return; }
+    v = x->nsamples ? x->ops_per_ms_median : x->ops_per_ms;
+    hw = RB__MAX(x->ci_hi - v, v - x->ci_lo);
+    if (!x->nsamples || x->ci_lo != x->ci_lo) snprintf(buf, len, v < 1 ? "%.3g" : "%.2f", v);
+    else snprintf(buf, len, v < 1 ? "%.3g \xc2\xb1 %.2g" : "%.2f \xc2\xb1 %.2f", v, hw);   /* cold cells: 0.0041, not 0.00 */
+}
+
+/* Columns are as wide as what they show on a terminal: a UTF-8 character ("\xc2\xb1") is one. */
+static int rb__dlen(const char *s)
+{
+    int n = 0;
+    for (; *s; s++) n += ((unsigned char)*s & 0xc0) != 0x80;
+    return n;
 }
 
 /* A result's warnings, the count of dropped ones as a last line: every writer lists them
@@ -3814,9 +4348,10 @@ static void rb__row(FILE *f, int md, const char *const *cells, unsigned n, const
 {
     unsigned i;
     for (i = 0; i < n; i++) {
+        int pad = width[i] - rb__dlen(cells[i]);
         if (md) fprintf(f, "| %s ", cells[i]);
-        else if (i == 0) fprintf(f, "%-*s", width[i], cells[i]);
-        else fprintf(f, "  %*s", width[i], cells[i]);
+        else if (i == 0) fprintf(f, "%s%*s", cells[i], pad > 0 ? pad : 0, "");
+        else fprintf(f, "  %*s%s", pad > 0 ? pad : 0, "", cells[i]);
     }
     fprintf(f, md ? "|\n" : "\n");
 }
@@ -3828,29 +4363,63 @@ static void rb__rule(FILE *f, unsigned n)
     fprintf(f, "|\n");
 }
 
-#define RB__MAXCOLS 24
+#define RB__LATCOLS (10u + RB_MAX_PERCENTILES)   /* the latency table's columns */
+
+/* One ops/ms grid: a row per strategy, a column per thread count (or per read size when
+   by_size), every column as wide as its widest cell. */
+static void rb__grid(FILE *f, const rb_report *r, int md, int by_size, unsigned g)
+{
+    unsigned ncols = by_size ? r->nread_sizes : r->nthreads, i, j;
+    char (*cell)[32] = (char (*)[32])calloc((size_t)(r->nstrategies + 1) * (ncols + 1), 32);
+    const char *cells[RB_MAX_AXIS + 1];
+    int width[RB_MAX_AXIS + 1];
+    if (!cell || ncols > RB_MAX_AXIS) { free(cell); fprintf(f, "(out of memory)\n"); return; }
+    snprintf(cell[0], 32, "strategy");
+    for (j = 0; j < ncols; j++) {
+        if (by_size) rb_format_size(r->read_sizes[j], cell[j + 1], 32);
+        else snprintf(cell[j + 1], 32, "T%02u", r->threads[j]);
+    }
+    for (i = 0; i < r->nstrategies; i++) {
+        char (*row)[32] = cell + (size_t)(i + 1) * (ncols + 1);
+        snprintf(row[0], 32, "%s", r->strategies[i]);
+        for (j = 0; j < ncols; j++) {
+            const rb_result *x = by_size ? rb_report_cell(r, i, 0, j) : rb_report_cell(r, i, j, g);
+            char mark[16];
+            rb__cell_text(x, row[j + 1], 32);
+            rb__warn_mark(r, x, mark, sizeof mark);   /* "0.00333 [12]": see the warnings below */
+            snprintf(row[j + 1] + strlen(row[j + 1]), 32 - strlen(row[j + 1]), "%s", mark);
+        }
+    }
+    for (j = 0; j <= ncols; j++) {
+        width[j] = j ? 8 : 0;
+        for (i = 0; i <= r->nstrategies; i++)
+            width[j] = RB__MAX(width[j], rb__dlen(cell[(size_t)i * (ncols + 1) + j]));
+    }
+    for (i = 0; i <= r->nstrategies; i++) {
+        for (j = 0; j <= ncols; j++) cells[j] = cell[(size_t)i * (ncols + 1) + j];
+        rb__row(f, md, cells, ncols + 1, width);
+        if (md && i == 0) rb__rule(f, ncols + 1);
+    }
+    fprintf(f, "\n");
+    free(cell);
+}
 
 static void rb__report_table(FILE *f, const rb_report *r, int md)
 {
     const double *pct = r->percentiles ? r->percentiles : rb__default_pct;
-    unsigned npct = r->percentiles ? r->npercentiles : 4, i, j, g;
+    unsigned npct = r->percentiles ? r->npercentiles : 4, i, g;
     int by_size = r->nthreads == 1 && r->nread_sizes > 1;
-    unsigned ngroups = by_size ? 1 : r->nread_sizes, ncols = by_size ? r->nread_sizes : r->nthreads;
-    char cell[RB__MAXCOLS][32], sz[32];
-    const char *cells[RB__MAXCOLS];
-    int width[RB__MAXCOLS];
+    unsigned ngroups = by_size ? 1 : r->nread_sizes;
+    char sz[32];
     unsigned notes = 0;
     const char *pat = r->cfg && r->cfg->pattern == RB_SEQUENTIAL ? "sequential" : "random";
-    int wmin = 8;   /* a cell with a footnote mark ("0.00333 [12]") needs more */
 
-    for (i = 0; i < r->count; i++)
-        if (rb__nwarn(&r->results[i])) wmin = 13;
-    if (ncols + 1 > RB__MAXCOLS) ncols = RB__MAXCOLS - 1;
+    if (npct > RB_MAX_PERCENTILES) npct = RB_MAX_PERCENTILES;
     for (g = 0; g < ngroups; g++) {
         uint64_t rs = r->read_sizes[by_size ? 0 : g];
         const rb_result *any = NULL;
         for (i = 0; i < r->count && !any; i++)
-            if (r->results[i].read_size == rs) any = &r->results[i];
+            if (r->results[i].read_size == rs && r->results[i].reads_per_op) any = &r->results[i];
         rb_format_size(rs, sz, sizeof sz);
         if (by_size)
             fprintf(f, "%sops/ms, higher is better: %s reads, %u thread%s, columns are read sizes%s\n\n",
@@ -3858,51 +4427,29 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
         else
             fprintf(f, "%sops/ms, higher is better: %s %s reads, %u per op%s\n\n", md ? "**" : "", pat,
                     sz, any ? any->reads_per_op : 0, md ? "**" : "");
-        snprintf(cell[0], sizeof cell[0], "%s", "strategy");
-        width[0] = 8;
-        for (i = 0; i < r->nstrategies; i++)
-            width[0] = RB__MAX(width[0], (int)strlen(r->strategies[i]));
-        for (j = 0; j < ncols; j++) {
-            if (by_size) rb_format_size(r->read_sizes[j], cell[j + 1], sizeof cell[j + 1]);
-            else snprintf(cell[j + 1], sizeof cell[j + 1], "T%02u", r->threads[j]);
-            width[j + 1] = RB__MAX(wmin, (int)strlen(cell[j + 1]));
-        }
-        for (j = 0; j <= ncols; j++) cells[j] = cell[j];
-        rb__row(f, md, cells, ncols + 1, width);
-        if (md) rb__rule(f, ncols + 1);
-        for (i = 0; i < r->nstrategies; i++) {
-            snprintf(cell[0], sizeof cell[0], "%s", r->strategies[i]);
-            for (j = 0; j < ncols; j++) {
-                const rb_result *x = by_size ? rb__find(r, r->strategies[i], r->threads[0], r->read_sizes[j])
-                                             : rb__find(r, r->strategies[i], r->threads[j], rs);
-                rb__cell_text(x, cell[j + 1], sizeof cell[j + 1]);
-                {
-                    char mark[16];
-                    size_t used = strlen(cell[j + 1]);
-                    rb__warn_mark(r, x, mark, sizeof mark);
-                    snprintf(cell[j + 1] + used, sizeof cell[j + 1] - used, "%s", mark);
-                }
-            }
-            rb__row(f, md, cells, ncols + 1, width);
-        }
-        fprintf(f, "\n");
+        rb__grid(f, r, md, by_size, g);
     }
+    if (r->rounds > 1 || (r->count && r->results[0].nsamples))
+        fprintf(f, "%s: median of every measured iteration%s%s; \xc2\xb1 the wider half of its 95%% bootstrap "
+                   "interval%s\n\n", md ? "*ops/ms" : "ops/ms", r->rounds > 1 ? " of every round (" : "",
+                r->rounds > 1 ? "shuffled order)" : "", md ? "*" : "");
 
     /* latency: one row per measured cell */
     {
-        char lc[RB__MAXCOLS][32];
-        const char *lcells[RB__MAXCOLS];
-        int lw[RB__MAXCOLS];
+        char lc[RB__LATCOLS][32];
+        const char *lcells[RB__LATCOLS];
+        int lw[RB__LATCOLS];
         unsigned nl = 0, k;
         fprintf(f, "%slatency per op, microseconds%s\n\n", md ? "**" : "", md ? "**" : "");
         snprintf(lc[nl++], 32, "strategy");
         snprintf(lc[nl++], 32, "threads");
         snprintf(lc[nl++], 32, "read");
-        snprintf(lc[nl++], 32, "ops/ms");
+        snprintf(lc[nl++], 32, "mean ops/ms");
         snprintf(lc[nl++], 32, "+-sd");
+        snprintf(lc[nl++], 32, "outliers");
         snprintf(lc[nl++], 32, "min");
         snprintf(lc[nl++], 32, "mean");
-        for (k = 0; k < npct && nl < RB__MAXCOLS - 3; k++) rb__pct_label(pct[k], lc[nl++], 32);
+        for (k = 0; k < npct; k++) rb__pct_label(pct[k], lc[nl++], 32);
         snprintf(lc[nl++], 32, "max");
         snprintf(lc[nl++], 32, "madvise");
         for (k = 0; k < nl; k++) { lcells[k] = lc[k]; lw[k] = RB__MAX(9, (int)strlen(lc[k])); }
@@ -3916,11 +4463,13 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
             snprintf(lc[c++], 32, "%s", x->strategy);
             snprintf(lc[c++], 32, "%u", x->threads);
             rb_format_size(x->read_size, lc[c++], 32);
-            rb__cell_text(x, lc[c++], 32);
+            snprintf(lc[c++], 32, x->ops_per_ms < 1 ? "%.3g" : "%.2f", x->ops_per_ms);
             snprintf(lc[c++], 32, x->ops_per_ms_stddev < 1 ? "%.3g" : "%.2f", x->ops_per_ms_stddev);
+            if (x->nsamples) snprintf(lc[c++], 32, "%u of %u", x->outliers, x->nsamples);
+            else snprintf(lc[c++], 32, "-");
             snprintf(lc[c++], 32, "%.2f", (double)x->lat.min / 1e3);
             snprintf(lc[c++], 32, "%.2f", rb_hist_mean(&x->lat) / 1e3);
-            for (k = 0; k < npct && c < nl - 2; k++)
+            for (k = 0; k < npct; k++)
                 snprintf(lc[c++], 32, "%.2f", (double)rb_hist_percentile(&x->lat, pct[k]) / 1e3);
             snprintf(lc[c++], 32, "%.2f", (double)x->lat.max / 1e3);
             if (x->madvise_calls) snprintf(lc[c++], 32, "%llu/%llu fail",
@@ -4011,10 +4560,12 @@ static void rb__report_csv(FILE *f, const rb_report *r)
                "iterations,evict_seconds,prewarm_seconds,file_pages,resident_pages_before,"
                "resident_pages_after,majflt,minflt,device_read_bytes,read_amplification,prefetch_calls,"
                "prefetch_skips,prefetch_mincore_calls,prefetch_advises,prefetch_failed,cpu_user_ns_per_read,"
-               "cpu_sys_ns_per_read,warnings\n");
+               "cpu_sys_ns_per_read,ops_per_ms_median,ops_per_ms_ci_lo,ops_per_ms_ci_hi,rounds,outliers,warnings\n");
     for (i = 0; i < r->count; i++) {
         const rb_result *x = &r->results[i];
         int ok = x->status == RB_OK;
+        unsigned ns;
+        const double *sv = rb__samples(x, &ns);
         fprintf(f, "%s,%u,%s,%llu,%u,%s,", x->strategy, x->threads,
                 x->pattern == RB_SEQUENTIAL ? "sequential" : "random",
                 (unsigned long long)x->read_size, x->reads_per_op, rb__status_word(x->status));
@@ -4034,7 +4585,7 @@ static void rb__report_csv(FILE *f, const rb_report *r)
                     (unsigned long long)x->madvise_calls, (unsigned long long)x->madvise_failed,
                     (unsigned long long)x->io_errors, (unsigned long long)x->short_reads,
                     (unsigned long long)x->verify_mismatches);
-            for (k = 0; k < x->iterations; k++) fprintf(f, "%s%.6f", k ? ";" : "", x->iter_ops_per_ms[k]);
+            for (k = 0; k < ns; k++) fprintf(f, "%s%.6f", k ? ";" : "", sv[k]);
             fprintf(f, ",%.6f,%.6f,%llu,", x->evict_seconds, x->prewarm_seconds, (unsigned long long)x->file_pages);
             if (x->resident_before >= 0) fprintf(f, "%lld", (long long)x->resident_before);
             fputc(',', f);
@@ -4051,8 +4602,14 @@ static void rb__report_csv(FILE *f, const rb_report *r)
                     (unsigned long long)x->prefetch.advises, (unsigned long long)x->prefetch.failed);
             if (x->cpu_user_ns_per_read >= 0) fprintf(f, ",%.1f,%.1f", x->cpu_user_ns_per_read, x->cpu_sys_ns_per_read);
             else fprintf(f, ",,");
+            if (x->nsamples) fprintf(f, ",%.6f", x->ops_per_ms_median);
+            else fputc(',', f);
+            if (x->nsamples && x->ci_lo == x->ci_lo) fprintf(f, ",%.6f,%.6f", x->ci_lo, x->ci_hi);
+            else fprintf(f, ",,");
+            fprintf(f, ",%u,", x->rounds ? x->rounds : 1);
+            if (x->nsamples) fprintf(f, "%u", x->outliers);
         } else {
-            fprintf(f, ",,,,,,,,,,,,,,,,,,,,,,,");
+            fprintf(f, ",,,,,,,,,,,,,,,,,,,,,,,,,,,,");
         }
         fputc(',', f);   /* the warnings, one quoted field, separated by " | " */
         {
@@ -4162,6 +4719,55 @@ static void rb__env_json(FILE *f, const rb_env *e)
             e->liburing ? "true" : "false");
 }
 
+/* The rounds of a matrix run: how many, the seed, and the order each one ran its cells in. */
+static void rb__json_rounds(FILE *f, const rb_report *r)
+{
+    unsigned k, i, rounds = r->rounds ? r->rounds : 1;
+    fprintf(f, ",\n \"rounds\": %u, \"round_seed\": %llu, \"order\": ", rounds, (unsigned long long)r->round_seed);
+    if (!r->order) { fputs("null", f); return; }
+    fputc('[', f);
+    for (k = 0; k < rounds; k++) {
+        fprintf(f, "%s[", k ? ", " : "");
+        for (i = 0; i < r->count; i++) fprintf(f, "%s%u", i ? ", " : "", r->order[(size_t)k * r->count + i]);
+        fputc(']', f);
+    }
+    fputc(']', f);
+}
+
+/* "iterations" and "samples" are the same list (every measured iteration's ops/ms, round by
+   round; "iterations" is the older name); the median, its interval and the outliers describe it. */
+static void rb__json_cell_stats(FILE *f, const rb_result *x)
+{
+    unsigned k, n, pass;
+    const double *v = rb__samples(x, &n);
+    int ok = x->status == RB_OK;
+    for (pass = 0; pass < 2; pass++) {
+        fprintf(f, pass ? ", \"samples\": [" : ", \"iterations\": [");
+        for (k = 0; ok && k < n; k++) {
+            if (k) fputs(", ", f);
+            rb__json_num(f, v[k]);
+        }
+        fputc(']', f);
+    }
+    fprintf(f, ", \"rounds\": %u, \"ops_per_ms_median\": ", ok ? (x->rounds ? x->rounds : 1) : x->rounds);
+    if (ok && x->nsamples) rb__json_num(f, x->ops_per_ms_median);
+    else fputs("null", f);
+    fprintf(f, ", \"ops_per_ms_ci\": ");
+    if (ok && x->nsamples && x->ci_lo == x->ci_lo) {
+        fputc('[', f);
+        rb__json_num(f, x->ci_lo);
+        fputs(", ", f);
+        rb__json_num(f, x->ci_hi);
+        fputc(']', f);
+    } else {
+        fputs("null", f);
+    }
+    fprintf(f, ", \"outliers\": ");
+    if (ok && x->nsamples) fprintf(f, "%u", x->outliers);
+    else fputs("null", f);
+}
+
+
 /* One row of "results". Every row has every key, whatever its status, so that a reader can
    index any row by any key: a figure that is unknown is null. The rates and latencies of a
    row that is not "ok" are null (they are not this strategy's numbers); the counters that
@@ -4182,7 +4788,7 @@ static void rb__json_num_if(FILE *f, int known, double v)
 static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
 {
     int ok = x->status == RB_OK, measured = ok || x->iterations > 0;
-    double pcts[16];
+    double pcts[4 + RB_MAX_PERCENTILES];
     unsigned np = 0, k;
     char lbl[32];
     fprintf(f, "{\"strategy\": ");
@@ -4198,12 +4804,9 @@ static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
         if (k) fputs(", ", f);
         rb_json_string(f, rb__warning(x, k, more, sizeof more));
     }
-    fprintf(f, "], \"iterations\": [");
-    for (k = 0; ok && k < x->iterations; k++) {
-        if (k) fputs(", ", f);
-        rb__json_num(f, x->iter_ops_per_ms[k]);
-    }
-    fprintf(f, "], \"ops\": ");
+    fputc(']', f);
+    rb__json_cell_stats(f, x);
+    fprintf(f, ", \"ops\": ");
     rb__json_u64(f, ok, x->ops);
     fprintf(f, ", \"seconds\": ");
     rb__json_num_if(f, ok, x->seconds);
@@ -4221,7 +4824,7 @@ static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
         rb__json_num(f, rb_hist_mean(&x->lat));
         /* the four standard percentiles always, then any others asked for */
         for (k = 0; k < 4; k++) pcts[np++] = rb__default_pct[k];
-        for (k = 0; r->percentiles && k < r->npercentiles && np < 16; k++) {
+        for (k = 0; r->percentiles && k < r->npercentiles && np < 4 + RB_MAX_PERCENTILES; k++) {
             unsigned m, dup = 0;
             for (m = 0; m < np; m++) dup |= pcts[m] == r->percentiles[k];
             if (!dup) pcts[np++] = r->percentiles[k];
@@ -4310,6 +4913,9 @@ static void rb__report_json(FILE *f, const rb_report *r)
                 c->pattern == RB_SEQUENTIAL ? "sequential" : "random",
                 c->reads_per_op, (unsigned long long)c->seed, (long long)c->warmup_ns,
                 (long long)c->duration_ns, c->iterations, c->verify ? "true" : "false");
+        fprintf(f, ", \"cache\": \"%s\", \"prewarm\": ", c->cache == RB_CACHE_EVICT_EACH ? "evict-each"
+                : c->cache == RB_CACHE_EVICT ? "evict" : "keep");
+        rb__json_num(f, c->prewarm);
         fprintf(f, ", \"cpus\": ");
         if (c->ncpus && c->cpus) {
             for (i = 0; i < c->ncpus; i++) fprintf(f, "%s%u", i ? ", " : "[", c->cpus[i]);
@@ -4331,6 +4937,7 @@ static void rb__report_json(FILE *f, const rb_report *r)
     } else {
         fputs("null", f);
     }
+    rb__json_rounds(f, r);
     fprintf(f, ",\n \"results\": [");
     for (i = 0; i < r->count; i++) {
         fputs(i ? ",\n  " : "\n  ", f);
@@ -4398,6 +5005,62 @@ static void rb__report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int
     }
 }
 
+RBDEF void rb_report_write(FILE *f, const rb_report *r, int format)
+{
+    if (format == RB_FORMAT_JSON) rb_report_json(f, r);
+    else if (format == RB_FORMAT_CSV) rb_report_csv(f, r);
+    else rb_report_table(f, r, format == RB_FORMAT_MARKDOWN);
+}
+
+/* The readahead probe: expected against observed pages per case (json: one document). */
+static void rb__probe_json(FILE *f, const rb_probe_result *r, unsigned n, const rb_env *env)
+{
+    unsigned i;
+    fprintf(f, "{\"readbench\": \"%s\", \"experiment\": \"probe\", \"read_ahead_kb\": ", RB_VERSION);
+    rb__json_int_or_null(f, env ? env->read_ahead_kb : -1);
+    fprintf(f, ", \"page_size\": %ld,\n \"results\": [", env ? env->page_size : (long)rb__page_size());
+    for (i = 0; i < n; i++) {
+        const rb_probe_result *x = &r[i];
+        fprintf(f, "%s\n  {\"case\": ", i ? "," : "");
+        if (x->id <= 11) fprintf(f, "%d", x->id);
+        else rb_json_string(f, x->name);
+        fprintf(f, ", \"description\": ");
+        rb_json_string(f, x->description);
+        fprintf(f, ", \"status\": \"%s\", \"expected_pages\": ", rb__status_word(x->status));
+        if (x->status == RB_OK)
+            fprintf(f, "%ld, \"observed_pages\": %ld, \"agrees\": %s, \"folio_effect\": %s", x->expected_pages,
+                    x->observed_pages, x->agrees ? "true" : "false", x->folio_effect ? "true" : "false");
+        else
+            fprintf(f, "null, \"observed_pages\": null, \"agrees\": null, \"folio_effect\": null");
+        fprintf(f, ", \"reasoning\": ");
+        rb_json_string(f, x->reasoning);
+        fprintf(f, ", \"note\": ");
+        rb_json_string(f, x->reason);
+        fputc('}', f);
+    }
+    fprintf(f, "\n ]}\n");
+}
+
+RBDEF void rb_report_probe(FILE *f, const rb_probe_result *r, unsigned n, int format, const rb_env *env)
+{
+    unsigned i;
+    long ra = env ? env->read_ahead_kb : -1, page = env ? env->page_size : (long)rb__page_size();
+    if (format == RB_FORMAT_JSON) { rb__probe_json(f, r, n, env); return; }
+    fprintf(f, "pages one cold read adds to the page cache (read_ahead_kb %ld = %ld pages of %ld bytes)\n\n",
+            ra, ra * 1024 / page, page);
+    fprintf(f, "%-22s %8s %8s %-6s  %s\n", "case", "expected", "observed", "agrees", "description / reasoning");
+    for (i = 0; i < n; i++) {
+        if (r[i].status != RB_OK) {
+            fprintf(f, "%-22s %8s %8s %-6s  %s: %s\n", r[i].name, "-", "-", "-", r[i].description, r[i].reason);
+            continue;
+        }
+        fprintf(f, "%-22s %8ld %8ld %-6s  %s\n", r[i].name, r[i].expected_pages, r[i].observed_pages,
+                r[i].agrees ? "yes" : r[i].folio_effect ? "folio" : "NO", r[i].description);
+        fprintf(f, "%-22s %8s %8s %-6s  -> %s%s%s\n", "", "", "", "", r[i].reasoning, r[i].reason[0] ? "; " : "",
+                r[i].reason);
+    }
+}
+
 /* The banner a table run prints on stderr: the facts that explain the numbers. */
 static void rb__env_print(FILE *f, const rb_env *e)
 {
@@ -4439,7 +5102,7 @@ typedef struct rb__panel {
     char heading[200];
     const char *const *groups;
     unsigned ngroups, nseries;
-    char series[RB__MAXCOLS][32];
+    char series[RB_MAX_AXIS][32];
     const rb__bar *bars;    /* [group * nseries + series] */
 } rb__panel;
 
@@ -4660,11 +5323,12 @@ static void rb__report_svg(FILE *f, const rb_report *r, const char *title, int l
     int by_size = r->nthreads == 1 && r->nread_sizes > 1;
     unsigned npanels = by_size ? 1 : r->nread_sizes, nseries = by_size ? r->nread_sizes : r->nthreads;
     unsigned i, g, s, ng = r->nstrategies;
+    int ci = 0;
     rb__panel *p;
     rb__bar *bars;
     char env[1536], cfg[512], sz[32];
     const char *pat = r->cfg && r->cfg->pattern == RB_SEQUENTIAL ? "sequential" : "random";
-    if (nseries > RB__MAXCOLS) nseries = RB__MAXCOLS;
+    if (nseries > RB_MAX_AXIS) nseries = RB_MAX_AXIS;   /* rb_matrix_check allows no more */
     p = (rb__panel *)calloc(npanels ? npanels : 1, sizeof *p);
     bars = (rb__bar *)calloc((size_t)(npanels ? npanels : 1) * (ng ? ng : 1) * (nseries ? nseries : 1), sizeof *bars);
     if (!p || !bars) { free(p); free(bars); fprintf(f, "<!-- readbench: out of memory -->\n"); return; }
@@ -4691,17 +5355,20 @@ static void rb__report_svg(FILE *f, const rb_report *r, const char *title, int l
         }
         for (g = 0; g < ng; g++)
             for (s = 0; s < nseries; s++) {
-                const rb_result *x = by_size ? rb__find(r, r->strategies[g], r->threads[0], r->read_sizes[s])
-                                             : rb__find(r, r->strategies[g], r->threads[s], rs);
+                const rb_result *x = by_size ? rb_report_cell(r, g, 0, s) : rb_report_cell(r, g, s, i);
                 rb__bar *b = &bars[(size_t)i * ng * nseries + g * nseries + s];
                 b->lo = 1;
                 b->hi = 0;
-                b->status = x ? x->status : RB_EINTR;
-                b->missing = !x;
+                b->status = x ? x->status : RB_ENOTRUN;
+                b->missing = !x || x->status == RB_ENOTRUN;
                 b->why = x ? x->reason : "the run stopped before this cell";
                 if (!x || x->status != RB_OK) continue;
                 b->v = x->ops_per_ms;
-                if (x->iterations > 1) { b->lo = x->ops_per_ms - x->ops_per_ms_stddev; b->hi = x->ops_per_ms + x->ops_per_ms_stddev; }
+                if (x->nsamples) {   /* the median and its 95% interval */
+                    b->v = x->ops_per_ms_median;
+                    if (x->ci_lo == x->ci_lo) { b->lo = x->ci_lo; b->hi = x->ci_hi; }
+                    ci = 1;
+                } else if (x->iterations > 1) { b->lo = x->ops_per_ms - x->ops_per_ms_stddev; b->hi = x->ops_per_ms + x->ops_per_ms_stddev; }
             }
     }
     rb__svg_env_line(r->env, env, sizeof env);
@@ -4718,7 +5385,8 @@ static void rb__report_svg(FILE *f, const rb_report *r, const char *title, int l
         snprintf(cfg, sizeof cfg, "readbench %s", RB_VERSION);
     }
     rb__svg_doc(f, title, env, cfg, p, npanels, "ops/ms, higher is better",
-                "whisker: \xc2\xb1" "1 sd of the iterations", log_scale);
+                ci ? "bar: median of the iterations; whisker: its 95% bootstrap interval"
+                   : "whisker: \xc2\xb1" "1 sd of the iterations", log_scale);
     free(p);
     free(bars);
 }

@@ -1,7 +1,301 @@
-/* suite stats: filled in by its workstream (see git log). */
+/* suite stats: the matrix runner in the header (grid, rounds, shuffling, interrupts), the
+   statistics (median, bootstrap interval, outliers), and `readbench diff`. */
+#define _GNU_SOURCE
 #include "readbench.h"
 #include "rbtest.h"
+#include <math.h>
+#include <sys/wait.h>
+#include <time.h>
+
+static char out[1 << 17], err[8192];
+
+/* Runs the CLI with ARGS in the test directory: stdout into out, stderr into err. */
+static int cli(const char *args)
+{
+    char cmd[4096], ep[600];
+    FILE *p, *ef;
+    size_t n;
+    int st;
+    snprintf(ep, sizeof ep, "%s/stats-stderr.txt", rbt_tmpdir());
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s 2>'%s'", rbt_tmpdir(), rbt_cli(), args, ep);
+    p = popen(cmd, "r");
+    if (!p) return -1;
+    n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    st = pclose(p);
+    ef = fopen(ep, "r");
+    n = ef ? fread(err, 1, sizeof err - 1, ef) : 0;
+    err[n] = 0;
+    if (ef) fclose(ef);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static size_t slurp(FILE *f, char *buf, size_t len)
+{
+    size_t n;
+    rewind(f);
+    n = fread(buf, 1, len - 1, f);
+    buf[n] = 0;
+    return n;
+}
+
+static unsigned count(const char *hay, const char *needle)
+{
+    unsigned n = 0;
+    size_t l = strlen(needle);
+    for (; (hay = strstr(hay, needle)); hay += l) n++;
+    return n;
+}
+
+/* A strategy whose ops end on the next whole millisecond of the monotonic clock: one op per
+   ms per thread whatever the machine does, so two runs measure the same rate. */
+static int tick_op(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    struct timespec ts;
+    (void)off; (void)n;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    ts.tv_nsec = (ts.tv_nsec / 1000000 + 1) * 1000000;
+    if (ts.tv_nsec >= 1000000000) { ts.tv_sec++; ts.tv_nsec -= 1000000000; }
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0) {}
+    w->sink++;
+    return 0;
+}
+static int tick_open(rb_target *t, char *why, size_t wl) { return rb_strategy_find("null")->open(t, why, wl); }
+static void tick_close(rb_target *t) { rb_strategy_find("null")->close(t); }
+static const rb_strategy tick = {"tick", "one op per millisecond", RB_S_NOIO, 0, tick_open, NULL, tick_op, NULL,
+                                 tick_close};
+static const rb_strategy tock = {"tock", "the same, under another name", RB_S_NOIO, 0, tick_open, NULL, tick_op,
+                                 NULL, tick_close};
+
+static void quick(rb_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->path = rbt_small_file();
+    c->warmup_ns = RB_NONE;
+    c->duration_ns = 20000000;
+    c->iterations = 3;
+    c->read_size = 4096;
+}
+
+/* issue 16 item 14: a duplicate cell would show the first one's value in every copy. */
+static void duplicate_cells_are_refused(void)
+{
+    static const char *const cases[] = {"--strategies null,null", "--threads 1,1", "--read-size 4k,4096",
+                                        "--percentiles 99.9,99.9", "--percentiles 50,50.0"};
+    const rb_strategy *twice[2];
+    unsigned i, th[2] = {2, 2};
+    rb_matrix m;
+    char why[200];
+    memset(&m, 0, sizeof m);
+    quick(&m.cfg);
+    twice[0] = twice[1] = rb_strategy_find("null");
+    m.strategies = twice;
+    m.nstrategies = 2;
+    CHECK(rb_matrix_check(&m, why, sizeof why) == RB_EINVAL && strstr(why, "'null' is listed twice"));
+    twice[1] = rb_strategy_find("pread");
+    CHECK(rb_matrix_check(&m, why, sizeof why) == RB_OK);
+    m.threads = th;
+    m.nthreads = 2;
+    CHECK(rb_matrix_check(&m, why, sizeof why) == RB_EINVAL && strstr(why, "thread count 2 is listed twice"));
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char args[1024];
+        int rc;
+        snprintf(args, sizeof args, "run '%s' --strategies null --threads 1 --warmup 0 --duration 5ms "
+                 "--iterations 1 --quiet %s", rbt_small_file(), cases[i]);
+        rc = cli(args);
+        CHECKF(rc == 2 && strstr(err, "twice") && !out[0], "'%s': exit %d: %s", cases[i], rc, err);
+    }
+}
+
+/* issue 16 item 14: "p%g" gave 99.90000001 and 99.9 one key, and called 99.99999999 "p100". */
+static void percentile_labels_are_exact(void)
+{
+    static char doc[1 << 16];
+    double pct[] = {99.90000001, 99.9, 99.99999999, 50};
+    rb_result r;
+    rb_report rep;
+    rb_config c;
+    unsigned th = 1;
+    uint64_t rs = 4096;
+    const char *name = "null";
+    FILE *f = tmpfile();
+    char why[200];
+    CHECK(f != NULL);
+    if (!f) return;
+    quick(&c);
+    c.iterations = 1;
+    CHECK(rb_run(&c, rb_strategy_find("null"), &r) == RB_OK);
+    memset(&rep, 0, sizeof rep);
+    rep.results = &r; rep.count = 1; rep.cfg = &c;
+    rep.strategies = &name; rep.nstrategies = 1;
+    rep.threads = &th; rep.nthreads = 1;
+    rep.read_sizes = &rs; rep.nread_sizes = 1;
+    rep.percentiles = pct; rep.npercentiles = 4;
+    rb_report_json(f, &rep);
+    slurp(f, doc, sizeof doc);
+    CHECKF(count(doc, "\"p99.9\":") == 1 && count(doc, "\"p99.90000001\":") == 1, "%s", doc);
+    CHECK(count(doc, "\"p99.99999999\":") == 1 && !strstr(doc, "p100") && count(doc, "\"p50\":") == 1);
+    rewind(f);
+    rb_report_csv(f, &rep);
+    fflush(f);
+    slurp(f, doc, sizeof doc);
+    CHECK(strstr(doc, "lat_p99.90000001_ns") && strstr(doc, "lat_p99.9_ns") && strstr(doc, "lat_p99.99999999_ns"));
+    fclose(f);
+    CHECK(rb_percentiles_check(pct, 4, why, sizeof why) == RB_OK);
+    pct[1] = pct[0];
+    CHECK(rb_percentiles_check(pct, 4, why, sizeof why) == RB_EINVAL && strstr(why, "twice"));
+}
+
+/* A 1 x N grid (thread counts) or, with by_size, N read sizes at one thread count. */
+static void synthetic_grid(rb_result *res, unsigned n, int by_size, unsigned *th, uint64_t *rs, rb_report *rep,
+                           rb_config *cfg, const char **name)
+{
+    unsigned i;
+    memset(rep, 0, sizeof *rep);
+    memset(cfg, 0, sizeof *cfg);
+    rb_config_defaults(cfg, cfg);
+    *name = "s";
+    for (i = 0; i < n; i++) {
+        memset(&res[i], 0, sizeof res[i]);
+        res[i].strategy = "s";
+        res[i].threads = by_size ? 1 : i + 1;
+        res[i].read_size = by_size ? 4096u * (i + 1) : 4096;
+        res[i].reads_per_op = 16;
+        res[i].status = RB_OK;
+        res[i].iterations = 1;
+        res[i].ops_per_ms = 1000 + i;
+        res[i].iter_ops_per_ms[0] = 1000 + i;
+        res[i].file_pages = 1;
+        res[i].resident_before = res[i].resident_after = res[i].majflt = res[i].minflt = -1;
+        res[i].device_read_bytes = -1;
+        res[i].read_amplification = res[i].cpu_user_ns_per_read = res[i].cpu_sys_ns_per_read = -1;
+        rb_hist_init(&res[i].lat);
+        rb_hist_record(&res[i].lat, 1000);
+        th[i] = i + 1;
+        rs[i] = 4096u * (i + 1);
+    }
+    rep->results = res; rep->count = n; rep->cfg = cfg;
+    rep->strategies = name; rep->nstrategies = 1;
+    rep->threads = th; rep->nthreads = by_size ? 1 : n;
+    rep->read_sizes = rs; rep->nread_sizes = by_size ? n : 1;
+}
+
+/* issue 16 item 14: the table and the SVG had 24 columns and dropped the rest silently. */
+static void every_axis_value_is_drawn(void)
+{
+    static rb_result res[32];
+    static char doc[1 << 17];
+    unsigned th[32], by_size;
+    uint64_t rs[32];
+    rb_report rep;
+    rb_config cfg;
+    const char *name;
+    for (by_size = 0; by_size < 2; by_size++) {
+        FILE *f = tmpfile();
+        CHECK(f != NULL);
+        if (!f) return;
+        synthetic_grid(res, 32, (int)by_size, th, rs, &rep, &cfg, &name);
+        rb_report_table(f, &rep, 0);
+        slurp(f, doc, sizeof doc);
+        CHECKF(strstr(doc, "1031.00") != NULL, "the 32nd column's value is missing:\n%s", doc);
+        CHECK(by_size ? strstr(doc, "128 KiB") != NULL : strstr(doc, "T32") != NULL);
+        rewind(f);
+        rb_report_svg(f, &rep, "t", 0);
+        fflush(f);
+        slurp(f, doc, sizeof doc);
+        CHECKF(count(doc, "<rect class=\"bar\"") == 32, "%u bars", count(doc, "<rect class=\"bar\""));
+        CHECK(strstr(doc, "data-value=\"1031\"") != NULL);
+        fclose(f);
+    }
+}
+
+static int stop_after_first;
+static void stop_on_first_done(const rb_matrix_event *ev, void *user)
+{
+    if (ev->kind == RB_EVENT_DONE) *(volatile int *)user = 1;
+}
+
+/* issue 16 item 16: an interrupt between cells left no marker. The cells the run never
+   reached are "not run" in every format. */
+static void interrupted_matrix_marks_the_rest(void)
+{
+    static char doc[1 << 17];
+    const rb_strategy *s[2];
+    unsigned th[2] = {1, 2}, i, notrun = 0;
+    volatile int stop = 0;
+    rb_matrix m;
+    rb_report rep;
+    FILE *f = tmpfile();
+    CHECK(f != NULL);
+    if (!f) return;
+    memset(&m, 0, sizeof m);
+    quick(&m.cfg);
+    m.cfg.iterations = 1;
+    m.cfg.stop = &stop;
+    s[0] = rb_strategy_find("null");
+    s[1] = rb_strategy_find("pread");
+    m.strategies = s; m.nstrategies = 2;
+    m.threads = th; m.nthreads = 2;
+    m.progress = stop_on_first_done;
+    m.user = (void *)&stop;
+    CHECK(rb_run_matrix(&m, &rep) == RB_EINTR);
+    CHECK(rep.count == 4 && rep.results[0].status == RB_OK);
+    for (i = 1; i < rep.count; i++) notrun += rep.results[i].status == RB_ENOTRUN;
+    CHECK(notrun == 3);
+    CHECK(rb_report_cell(&rep, 1, 1, 0) == &rep.results[3] && !strcmp(rep.results[3].strategy, "pread") &&
+          rep.results[3].threads == 2);
+    rb_report_table(f, &rep, 0);
+    slurp(f, doc, sizeof doc);
+    CHECKF(count(doc, "not run") >= 6, "%s", doc);   /* in the grid and in the notes */
+    rewind(f);
+    rb_report_csv(f, &rep);
+    slurp(f, doc, sizeof doc);
+    CHECK(count(doc, ",not run,") == 3);
+    rewind(f);
+    rb_report_json(f, &rep);
+    slurp(f, doc, sizeof doc);
+    CHECK(count(doc, "\"status\": \"not run\"") == 3 && count(doc, "\"status\": \"ok\"") == 1);
+    fclose(f);
+    rb_report_free(&rep);
+    (void)stop_after_first;
+}
+
+/* The CLI's count on stderr is the count of cells the report shows as measured. */
+static void interrupted_cli_count_matches_the_report(void)
+{
+    char args[2048];
+    const char *j = rbt_path("stats-int.json"), *e = rbt_path("stats-int.err");
+    FILE *f;
+    static char doc[1 << 16];
+    unsigned done, total, shown;
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    snprintf(args, sizeof args, "run '%s' --strategies null,pread,mmap,read,mmap-random,mmap-sequential "
+             "--threads 1 --warmup 0 --duration 300ms --iterations 1 --format json --quiet --output '%s' 2>'%s' & "
+             "p=$!; sleep 1.2; kill -INT $p; wait $p; echo rc=$?", rbt_small_file(), j, e);
+    cli(args);
+    f = fopen(e, "r");
+    if (f) { slurp(f, err, sizeof err); fclose(f); }
+    CHECKF(strstr(out, "rc=130") != NULL, "%s", out);
+    CHECKF(sscanf(strstr(err, "interrupted: ") ? strstr(err, "interrupted: ") : "", "interrupted: %u of %u", &done,
+                  &total) == 2, "%s", err);
+    f = fopen(j, "r");
+    CHECK(f != NULL);
+    if (!f) return;
+    slurp(f, doc, sizeof doc);
+    fclose(f);
+    shown = count(doc, "\"status\": \"ok\"");
+    CHECKF(total == 6 && done == shown, "stderr says %u of %u, the report shows %u measured", done, total, shown);
+    CHECK(count(doc, "\"status\": \"not run\"") + count(doc, "\"status\": \"interrupted\"") == 6 - shown);
+}
 
 void suite_stats(void)
 {
+    RUN(duplicate_cells_are_refused);
+    RUN(percentile_labels_are_exact);
+    RUN(every_axis_value_is_drawn);
+    RUN(interrupted_matrix_marks_the_rest);
+    RUN(interrupted_cli_count_matches_the_report);
+    (void)tick;
+    (void)tock;
 }
