@@ -289,13 +289,88 @@ static void interrupted_cli_count_matches_the_report(void)
     CHECK(count(doc, "\"status\": \"not run\"") + count(doc, "\"status\": \"interrupted\"") == 6 - shown);
 }
 
+/* The median, its interval and the outliers on numbers worked out by hand. */
+static void median_interval_and_outliers(void)
+{
+    double x[] = {10, 11, 9, 10, 100, 10, 11, 9}, same[] = {5, 5, 5, 5};
+    rb_stats s, t;
+    rb_stats_of(x, 8, 1, &s);
+    CHECK(s.n == 8 && s.median == 10);
+    /* MAD: deviations 0,1,1,0,90,0,1,1 -> median 0.5; 0.6745 * 90 / 0.5 = 121 > 3.5; 0.6745 * 1 / 0.5 = 1.35 */
+    CHECKF(s.outliers == 1, "%u outliers", s.outliers);
+    CHECKF(s.ci_lo >= 9 && s.ci_lo <= 10 && s.ci_hi >= 10 && s.ci_hi <= 11, "[%g, %g]", s.ci_lo, s.ci_hi);
+    rb_stats_of(x, 8, 1, &t);
+    CHECK(t.ci_lo == s.ci_lo && t.ci_hi == s.ci_hi);   /* seeded: the same report twice */
+    rb_stats_of(same, 4, 7, &s);
+    CHECK(s.median == 5 && s.ci_lo == 5 && s.ci_hi == 5 && s.outliers == 0);
+    rb_stats_of(x, 1, 7, &s);
+    CHECK(s.median == 10 && isnan(s.ci_lo) && isnan(s.ci_hi));   /* one sample: no interval */
+    rb_stats_of(x, 0, 7, &s);
+    CHECK(s.n == 0 && isnan(s.median));
+    x[4] = 10;   /* {10, 11, 9, 10, 10, 10, 11, 9}: MAD 0.5, nothing more than 1 away */
+    rb_stats_of(x, 8, 1, &s);
+    CHECK(s.outliers == 0);
+}
+
+static unsigned cell_events, round_events;
+static unsigned orders[3][4];
+static void count_events(const rb_matrix_event *ev, void *user)
+{
+    (void)user;
+    if (ev->kind == RB_EVENT_ROUND) {
+        if (ev->round < 3 && ev->ncells == 4) memcpy(orders[ev->round], ev->order, sizeof orders[0]);
+        round_events++;
+    }
+    cell_events += ev->kind == RB_EVENT_CELL;
+}
+
+/* --rounds: every cell runs once per round, in a shuffled order per round that the report
+   keeps; a cell's samples are every iteration of every round. */
+static void rounds_shuffle_and_pool_the_samples(void)
+{
+    const rb_strategy *s[2] = {&tick, &tock};
+    unsigned th[2] = {1, 2}, i, k, shuffled = 0;
+    rb_matrix m;
+    rb_report rep;
+    memset(&m, 0, sizeof m);
+    quick(&m.cfg);
+    m.cfg.iterations = 2;
+    m.strategies = s; m.nstrategies = 2;
+    m.threads = th; m.nthreads = 2;
+    m.rounds = 3;
+    m.round_seed = 42;
+    m.progress = count_events;
+    cell_events = round_events = 0;
+    CHECK(rb_run_matrix(&m, &rep) == RB_OK);
+    CHECK(round_events == 3 && cell_events == 12 && rep.rounds == 3 && rep.round_seed == 42);
+    for (k = 0; k < 3; k++) {
+        unsigned seen = 0;
+        for (i = 0; i < 4; i++) {
+            seen |= 1u << rep.order[k * 4 + i];
+            shuffled |= rep.order[k * 4 + i] != i;
+            CHECK(rep.order[k * 4 + i] == orders[k][i]);
+        }
+        CHECK(seen == 15);   /* a permutation of the grid */
+    }
+    CHECK(shuffled);
+    for (i = 0; i < 4; i++) {
+        const rb_result *x = &rep.results[i];
+        double per_ms = x->threads;   /* one op per ms per thread */
+        CHECK(x->status == RB_OK && x->rounds == 3 && x->nsamples == 6);
+        CHECKF(fabs(x->ops_per_ms_median - per_ms) / per_ms < 0.15, "%s T%u: %g ops/ms", x->strategy, x->threads,
+               x->ops_per_ms_median);
+        CHECK(x->ci_lo <= x->ops_per_ms_median && x->ops_per_ms_median <= x->ci_hi);
+    }
+    rb_report_free(&rep);
+}
+
 void suite_stats(void)
 {
+    RUN(median_interval_and_outliers);
+    RUN(rounds_shuffle_and_pool_the_samples);
     RUN(duplicate_cells_are_refused);
     RUN(percentile_labels_are_exact);
     RUN(every_axis_value_is_drawn);
     RUN(interrupted_matrix_marks_the_rest);
     RUN(interrupted_cli_count_matches_the_report);
-    (void)tick;
-    (void)tock;
 }
