@@ -386,11 +386,7 @@ static int parse_run(int argc, char **argv, int i, opts *o)
             if (rb_parse_size(v, &u) || u == 0 || (u & (u - 1))) return bad("--align must be a power of two: '%s'", v);
             o->c.align = u;
         } else if ((v = optval(argc, argv, &i, "--seed"))) {
-            char *end;
-            if (*v < '0' || *v > '9') return bad("malformed seed '%s'", v);
-            errno = 0;
-            o->c.seed = strtoull(v, &end, 0);
-            if (*end || errno) return bad("malformed seed '%s'", v);
+            if (rb_parse_u64(v, &o->c.seed)) return bad("malformed seed '%s' (decimal digits only)", v);
         } else if ((v = optval(argc, argv, &i, "--warmup"))) {
             int64_t ns;
             if (rb_parse_duration(v, &ns)) return bad("malformed duration '%s'", v);

@@ -125,7 +125,7 @@
                           what decides the result: kernel, CPU, RAM, filesystem, block device
                           and its read_ahead_kb, transparent huge pages, the clock's cost.
 
-   rb_parse_size / rb_parse_duration / rb_parse_uint_list / rb_parse_size_list
+   rb_parse_size / rb_parse_duration / rb_parse_u64 / rb_parse_uint_list / rb_parse_size_list
                           the CLI's parsers, public so embedders and the tests share them.
 
    rb_report_*            table, markdown, csv and json writers for an array of results;
@@ -540,9 +540,13 @@ RBDEF void rb_env_collect(rb_env *env, const char *path);
 /* From the text of /proc/interrupts: the CPUs that took at least 1% of the interrupts of the
    driver node `name` (virtio1, nvme0: what /sys/block/DEV/device points to). 0: found. */
 RBDEF int rb_irq_cpus(const char *interrupts, const char *name, char *out, size_t outlen);
+/* From one line of /proc/self/mountinfo (any length): the filesystem type, when the line is
+   the mount of device maj:min. 0: found. */
+RBDEF int rb_mountinfo_fs(const char *line, unsigned maj, unsigned min, char *fs, size_t fslen);
 
 /* ---- parsing ---- */
 RBDEF int rb_parse_size(const char *s, uint64_t *out);
+RBDEF int rb_parse_u64(const char *s, uint64_t *out);   /* decimal digits only: "010" is ten */
 RBDEF int rb_parse_duration(const char *s, int64_t *out_ns);
 RBDEF int rb_parse_uint_list(const char *s, unsigned *out, unsigned cap, unsigned *n);
 RBDEF int rb_parse_size_list(const char *s, uint64_t *out, unsigned cap, unsigned *n);
@@ -3481,7 +3485,8 @@ static long rb__read_long(const char *path)
 static void rb__env_storage(rb_env *env, const char *path)
 {
     struct stat st;
-    char p[256], line[1024], link[512];
+    char p[256], *line = NULL, link[512];
+    size_t cap = 0;
     FILE *f;
     unsigned maj, min;
     ssize_t n;
@@ -3489,14 +3494,10 @@ static void rb__env_storage(rb_env *env, const char *path)
     maj = major(st.st_dev);
     min = minor(st.st_dev);
     f = fopen("/proc/self/mountinfo", "r");
-    if (f) {
-        while (fgets(line, sizeof line, f)) {
-            unsigned a, b;
-            char *dash;
-            if (sscanf(line, "%*d %*d %u:%u", &a, &b) != 2 || a != maj || b != min) continue;
-            dash = strstr(line, " - ");
-            if (dash && sscanf(dash + 3, "%31s", env->fs) == 1) break;
-        }
+    if (f) {   /* getline: a mount point can make a line of any length */
+        while (getline(&line, &cap, f) > 0)
+            if (rb_mountinfo_fs(line, maj, min, env->fs, sizeof env->fs) == 0) break;
+        free(line);
         fclose(f);
     }
     snprintf(p, sizeof p, "/sys/dev/block/%u:%u", maj, min);
@@ -3547,6 +3548,26 @@ static void rb__env_storage(rb_env *env, const char *path)
     }
 }
 #endif
+
+RBDEF int rb_mountinfo_fs(const char *line, unsigned maj, unsigned min, char *fs, size_t fslen)
+{
+    /* "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw,errors=continue":
+       the optional fields end at " - "; spaces inside paths are escaped as \040 */
+    unsigned a, b;
+    const char *t;
+    size_t n;
+    if (fslen) fs[0] = 0;
+    if (!line || !fslen || sscanf(line, "%*d %*d %u:%u", &a, &b) != 2 || a != maj || b != min) return -1;
+    t = strstr(line, " - ");
+    if (!t) return -1;
+    t += 3;
+    n = strcspn(t, " \n");
+    if (!n) return -1;
+    if (n >= fslen) n = fslen - 1;
+    memcpy(fs, t, n);
+    fs[n] = 0;
+    return 0;
+}
 
 RBDEF int rb_irq_cpus(const char *text, const char *name, char *out, size_t outlen)
 {
@@ -3711,6 +3732,22 @@ RBDEF int rb_parse_size(const char *s, uint64_t *out)
     }
     if (v > UINT64_MAX / mult) return RB_EINVAL;
     *out = v * mult;
+    return RB_OK;
+}
+
+/* A seed, a count: decimal digits and nothing else. strtoull(s, 0) would read "010" as
+   octal 8 and refuse "08"; a leading zero means nothing here, and "0x10" is an error. */
+RBDEF int rb_parse_u64(const char *s, uint64_t *out)
+{
+    uint64_t v = 0;
+    const char *p = s;
+    if (!s || !*s) return RB_EINVAL;
+    for (; *p; p++) {
+        unsigned d = (unsigned)(*p - '0');
+        if (*p < '0' || *p > '9' || v > (UINT64_MAX - d) / 10) return RB_EINVAL;
+        v = v * 10 + d;
+    }
+    *out = v;
     return RB_OK;
 }
 

@@ -7,6 +7,7 @@
 #include <locale.h>
 #include <math.h>
 #include <stdint.h>
+#include <sys/wait.h>
 
 /* ---- issue 16 item 19: the library API ---- */
 
@@ -394,6 +395,68 @@ static void cli_long_title_is_well_formed(void)
     CHECK(system(cmd) == 0);
 }
 
+/* ---- issue 16 item 18 (parts): decimal seeds, mountinfo lines of any length ---- */
+
+static void seed_is_decimal(void)
+{
+    uint64_t v = 1;
+    char cmd[2048];
+    const char *bin = rbt_cli(), *j = rbt_path("seed.json");
+    CHECK(rb_parse_u64("010", &v) == RB_OK && v == 10);
+    CHECK(rb_parse_u64("08", &v) == RB_OK && v == 8);
+    CHECK(rb_parse_u64("18446744073709551615", &v) == RB_OK && v == UINT64_MAX);
+    CHECK(rb_parse_u64("18446744073709551616", &v) == RB_EINVAL);
+    CHECK(rb_parse_u64("0x10", &v) == RB_EINVAL && rb_parse_u64("-1", &v) == RB_EINVAL);
+    CHECK(rb_parse_u64("", &v) == RB_EINVAL && rb_parse_u64("1 ", &v) == RB_EINVAL && rb_parse_u64(NULL, &v) == RB_EINVAL);
+    if (!bin) SKIP("../readbench is not built (run make test)");
+    snprintf(cmd, sizeof cmd, "'%s' run '%s' --strategies null --threads 1 --duration 5ms --warmup 0 --iterations 1 "
+             "--seed 0x10 --quiet >/dev/null 2>&1", bin, rbt_small_file());
+    CHECK(WEXITSTATUS(system(cmd)) == 2);
+    if (!have_python("json")) SKIP("python3 is not installed: no JSON parser to check with");
+    snprintf(cmd, sizeof cmd, "for s in 08 010; do '%s' run '%s' --strategies null --threads 1 --duration 5ms "
+             "--warmup 0 --iterations 1 --seed $s --format json --quiet 2>/dev/null || exit 1; done > '%s' && "
+             "python3 -c '\n"
+             "import json\n"
+             "t=open(\"%s\").read().replace(\"}\\n{\", \"}\\n\\x00{\").split(\"\\x00\")\n"
+             "assert [json.loads(x)[\"config\"][\"seed\"] for x in t]==[8,10], t\n"
+             "'", bin, rbt_small_file(), j, j);
+    CHECK(system(cmd) == 0);
+}
+
+static void mountinfo_lines_of_any_length(void)
+{
+    static char line[6000];
+    char fs[32], cmd[16384], dir[1600];
+    const char *bin = rbt_cli(), *j = rbt_path("mnt.json");
+    size_t n;
+    unsigned i;
+    n = (size_t)snprintf(line, sizeof line, "36 35 8:3 / /mnt/");
+    for (i = 0; i < 5000; i++) line[n++] = (char)('a' + i % 26);
+    snprintf(line + n, sizeof line - n, " rw,noatime shared:1 - ext4 /dev/vda3 rw,errors=remount-ro\n");
+    CHECK(rb_mountinfo_fs(line, 8, 3, fs, sizeof fs) == 0 && strcmp(fs, "ext4") == 0);
+    CHECK(rb_mountinfo_fs(line, 8, 4, fs, sizeof fs) != 0 && fs[0] == 0);
+    CHECK(rb_mountinfo_fs("36 35 8:3 / /x rw - xfs\n", 8, 3, fs, sizeof fs) == 0 && strcmp(fs, "xfs") == 0);
+    CHECK(rb_mountinfo_fs("36 35 8:3 / /x rw\n", 8, 3, fs, sizeof fs) != 0);
+    CHECK(rb_mountinfo_fs("garbage", 8, 3, fs, sizeof fs) != 0);
+    /* end to end: a tmpfs mounted, in a private mount namespace, on a path that makes its
+       mountinfo line longer than 1023 bytes */
+    if (!bin) SKIP("../readbench is not built (run make test)");
+    if (!rbt_is_root()) SKIP("mounting a tmpfs needs root");
+    if (system("unshare -m true >/dev/null 2>&1") != 0) SKIP("unshare -m (a private mount namespace) is not allowed here");
+    if (!have_python("json")) SKIP("python3 is not installed: no JSON parser to check with");
+    n = (size_t)snprintf(dir, sizeof dir, "%s", rbt_tmpdir());
+    for (i = 0; i < 5; i++) n += (size_t)snprintf(dir + n, sizeof dir - n, "/%0240d", (int)i);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && unshare -m sh -c \"mount --make-rprivate / 2>/dev/null; "
+             "mount -t tmpfs -o size=4m rbtest '%s' && '%s' setup '%s/f' 1m >/dev/null 2>&1 && "
+             "'%s' run '%s/f' --strategies null --threads 1 --duration 5ms --warmup 0 --iterations 1 --format json "
+             "--quiet > '%s' 2>/dev/null\" && python3 -c '\n"
+             "import json\n"
+             "e=json.load(open(\"%s\"))[\"env\"]\n"
+             "assert e[\"filesystem\"]==\"tmpfs\", e\n"
+             "'", dir, dir, bin, dir, bin, dir, j, j);
+    CHECK(system(cmd) == 0);
+}
+
 void suite_output(void)
 {
     RUN(api_lookups_take_null);
@@ -406,4 +469,6 @@ void suite_output(void)
     RUN(reasons_cut_between_characters);
     RUN(svg_and_json_take_any_bytes);
     RUN(cli_long_title_is_well_formed);
+    RUN(seed_is_decimal);
+    RUN(mountinfo_lines_of_any_length);
 }
