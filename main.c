@@ -8,7 +8,9 @@
 static const char *usage =
     "usage: readbench                          create ./readbench.dat (1 GiB) if missing, run the default matrix\n"
     "       readbench [run] FILE [options]     measure the read strategies on FILE\n"
-    "       readbench setup FILE SIZE [--force] write a benchmark file (content checkable with --verify)\n"
+    "       readbench setup FILE SIZE [--force] [--follow-symlinks]\n"
+    "                                          write a benchmark file (content checkable with --verify); --force\n"
+    "                                          replaces a regular file atomically, --follow-symlinks a link's target\n"
     "       readbench list [FILE]              every strategy, and whether it runs here\n"
     "       readbench drop [FILE]              evict FILE from the page cache; no FILE: drop all caches (root)\n"
     "\n"
@@ -61,25 +63,49 @@ static int file_exit(int rc)
     return rc == RB_ENOFILE || rc == RB_ENOTREG || rc == RB_ETOOSMALL || rc == RB_EPERM ? 2 : 1;
 }
 
-/* SIGINT/SIGTERM: the running cell stops at its next 20 ms check (rb_config.stop), the cells
-   finished so far are printed, the hog is released and the exit status is 128 + signal. A
-   second signal ends the process at once. The flag is the CLI's, not the library's. */
+/* SIGINT/TERM/HUP/QUIT: the running cell stops at its next 20 ms check (rb_config.stop), setup
+   at its next 8 MiB chunk; the cells finished so far are printed, the hog is released, no
+   temporary file is left and the exit status is 128 + the first signal. Later signals are
+   not acted on: dying at once would leave a temporary (or, before, a partial) file behind.
+   SA_RESTART: a signal must not turn a write of the report into a failed one (EINTR). */
 static volatile int stop_signal;
 
 static void on_signal(int sig)
 {
-    if (stop_signal) _exit(128 + sig);
-    stop_signal = sig;
+    if (!stop_signal) stop_signal = sig;
 }
 
 static void catch_signals(void)
 {
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
     struct sigaction sa;
+    unsigned i;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
-    if (sigaction(SIGINT, &sa, NULL) != 0 || sigaction(SIGTERM, &sa, NULL) != 0)
-        perror("readbench: sigaction");
+    for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        if (sigaction(sigs[i], &sa, NULL) != 0) perror("readbench: sigaction");
+}
+
+/* --output and --svg, checked and written the one careful way (readbench.h): exit 0, 1 or 2. */
+static int file_error(int rc, const rb_error *err)
+{
+    if (rc != RB_OK) fprintf(stderr, "readbench: %s\n", err->msg);
+    return rc == RB_OK ? 0 : rc == RB_EINVAL || rc == RB_ENOTREG ? 2 : 1;
+}
+
+static int open_outputs(rb_outfile *o, const char *out_path, const char *svg_path, const char *input)
+{
+    const char *paths[2] = {out_path, svg_path};
+    rb_error err;
+    return file_error(rb_outfiles_open(o, paths, 2, input, &err), &err);
+}
+
+static int close_outputs(rb_outfile *o, int keep)   /* keep: the reports are complete */
+{
+    rb_error err;
+    return file_error(rb_outfiles_close(o, 2, keep, &err), &err);
 }
 
 static int progress_bar(uint64_t done, uint64_t total, void *user)
@@ -89,10 +115,10 @@ static int progress_bar(uint64_t done, uint64_t total, void *user)
                 (unsigned long long)(done >> 20), (unsigned long long)(total >> 20));
         if (done == total || stop_signal) fprintf(stderr, "\n");
     }
-    return stop_signal;   /* nonzero: setup stops and removes the partial file */
+    return stop_signal;   /* nonzero: setup stops and removes its temporary file */
 }
 
-static int setup(const char *path, uint64_t size, int force)
+static int setup(const char *path, uint64_t size, int flags)
 {
     rb_error err;
     char sz[32];
@@ -100,11 +126,14 @@ static int setup(const char *path, uint64_t size, int force)
     int rc, draw = isatty(2);   /* the bar only on a terminal; the callback also carries Ctrl-C */
     clock_gettime(CLOCK_MONOTONIC, &a);
     catch_signals();
-    rc = rb_setup_file(path, size, 0, force, progress_bar, draw ? &draw : NULL, &err);
+    rc = rb_setup_file(path, size, 0, flags, progress_bar, draw ? &draw : NULL, &err);
     clock_gettime(CLOCK_MONOTONIC, &b);
     if (rc != RB_OK) {
-        fprintf(stderr, "readbench: %s\n", err.msg);
-        return rc == RB_EEXIST ? 2 : rc == RB_EINTR ? 128 + stop_signal : 1;
+        struct stat st;
+        int link = rc == RB_ENOTREG && lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && !(flags & RB_OUT_FOLLOW);
+        fprintf(stderr, "readbench: %s%s\n", err.msg, rc == RB_EEXIST && !(flags & RB_OUT_REPLACE) ?
+                "; add --force to replace it" : link ? "; add --follow-symlinks to replace its target" : "");
+        return rc == RB_EINTR ? 128 + stop_signal : rc == RB_EEXIST || rc == RB_EINVAL || rc == RB_ENOTREG ? 2 : 1;
     }
     rb_format_size(size, sz, sizeof sz);
     {
@@ -195,17 +224,33 @@ static void log_line(void *user, const char *line)
     fprintf(stderr, "readbench: %s\n", line);
 }
 
+/* --hog SIZE or auto:RATIO: 0, with *ratio (0 for a size) or *size; else 2 (said why). */
+static int hog_spec(const char *spec, double *ratio, uint64_t *size)
+{
+    double r = 0;
+    uint64_t u = 0;
+    if (strncmp(spec, "auto:", 5) == 0) {
+        char *end;
+        r = strtod(spec + 5, &end);
+        if (*end || !(r > 0) || !isfinite(r)) return bad("--hog auto:RATIO needs a positive ratio, not '%s'", spec);
+    } else if (rb_parse_size(spec, &u) || u == 0) {
+        return bad("malformed --hog size '%s'", spec);
+    }
+    if (ratio) *ratio = r;
+    if (size) *size = u;
+    return 0;
+}
+
 static int take_hog(const char *spec, const char *path, rb_hog *h)
 {
     uint64_t size;
     rb_error err;
     char sz[32];
-    if (strncmp(spec, "auto:", 5) == 0) {
-        char *end;
-        double ratio = strtod(spec + 5, &end);
+    double ratio;
+    if (hog_spec(spec, &ratio, &size)) return 2;
+    if (ratio > 0) {
         struct stat st;
         int64_t avail = rb_mem_available();
-        if (*end || !(ratio > 0)) return bad("--hog auto:RATIO needs a positive ratio, not '%s'", spec);
         if (avail < 0) { fprintf(stderr, "readbench: --hog auto: available memory is unknown here\n"); return 1; }
         if (!path || stat(path, &st) != 0) return bad("--hog auto needs the file%s", "");
         if ((double)avail <= (double)st.st_size / ratio) {
@@ -215,8 +260,6 @@ static int take_hog(const char *spec, const char *path, rb_hog *h)
         }
         size = (uint64_t)((double)avail - (double)st.st_size / ratio);
         size &= ~(uint64_t)((1u << 20) - 1);
-    } else if (rb_parse_size(spec, &size) || size == 0) {
-        return bad("malformed --hog size '%s'", spec);
     }
     rb_format_size(size, sz, sizeof sz);
     fprintf(stderr, "readbench: pinning %.2f GiB of memory (mlock)...\n", (double)size / 1073741824.0);
@@ -474,16 +517,15 @@ static int check_file(const opts *o, rb_file_info *info)
 }
 
 /* The report on stdout (or --output), the chart, and how the run ended. */
-static int write_outputs(opts *o, rb_report *rep, FILE *out, FILE *svg)
+static int write_outputs(opts *o, rb_report *rep, rb_outfile *files)
 {
     unsigned i, done = 0, failed = 0;
-    rb_report_write(out, rep, o->format);
-    if (svg) {
+    rb_report_write(files[0].f ? files[0].f : stdout, rep, o->format);
+    if (files[1].f) {
         char title[256];
-        rb_report_svg(svg, rep, chart_title(o, title, sizeof title), o->log_scale);
-        if (ferror(svg) | fclose(svg)) { fprintf(stderr, "readbench: cannot write %s\n", o->svg); return 1; }
+        rb_report_svg(files[1].f, rep, chart_title(o, title, sizeof title), o->log_scale);
     }
-    if (out != stdout && fclose(out) != 0) { perror("readbench: close output"); return 1; }
+    if (close_outputs(files, 1)) return 1;   /* complete documents, an interrupted one included */
     for (i = 0; i < rep->count; i++) {
         int st = rep->results[i].status;
         done += st != RB_ENOTRUN && st != RB_EINTR;
@@ -505,7 +547,7 @@ static int run(opts *o, int main_job)
     rb_report rep;
     rb_matrix m;
     rb_hog hog;
-    FILE *out = stdout, *svg = NULL;
+    rb_outfile files[2];
     char why[256];
     int rc;
 
@@ -526,31 +568,26 @@ static int run(opts *o, int main_job)
     m.user = o;
     if ((rc = check_file(o, &info)) != 0) return rc;
     if (rb_matrix_check(&m, why, sizeof why) != RB_OK) return bad("%s", why);
-    if (o->hog && strncmp(o->hog, "auto:", 5) != 0) {
-        uint64_t u;
-        if (rb_parse_size(o->hog, &u) || u == 0) return bad("malformed --hog size '%s'", o->hog);
-    }
-    if (o->output && !(out = fopen(o->output, "w"))) {
-        fprintf(stderr, "readbench: cannot write %s: %s\n", o->output, strerror(errno));
-        return 1;
-    }
-    if (o->svg && !(svg = fopen(o->svg, "w"))) {   /* before the run, not after minutes of it */
-        fprintf(stderr, "readbench: cannot write %s: %s\n", o->svg, strerror(errno));
-        return 1;
-    }
+    if (o->hog && (rc = hog_spec(o->hog, NULL, NULL)) != 0) return rc;   /* every check before any output */
+    if ((rc = open_outputs(files, o->output, o->svg, o->c.path)) != 0) return rc;
     catch_signals();
     m.cfg.stop = &stop_signal;
     m.cfg.log = log_line;
     if (o->scenario) fprintf(stderr, "readbench: scenario sets %s\n", o->scenario);
-    if (o->hog && (rc = take_hog(o->hog, o->c.path, &hog)) != 0) return rc;
+    if (o->hog && (rc = take_hog(o->hog, o->c.path, &hog)) != 0) { close_outputs(files, 0); return rc; }
 
     rb_env_collect(&env, o->c.path);
     if (!o->quiet) rb_env_print(stderr, &env);
-    if (rb_run_matrix(&m, &rep) == RB_ENOMEM) { fprintf(stderr, "readbench: out of memory\n"); return 1; }
+    if (rb_run_matrix(&m, &rep) == RB_ENOMEM) {
+        fprintf(stderr, "readbench: out of memory\n");
+        close_outputs(files, 0);
+        rb_hog_release(&hog);
+        return 1;
+    }
     rep.percentiles = o->npct ? o->pct : NULL;
     rep.npercentiles = o->npct;
     rep.env = &env;
-    rc = write_outputs(o, &rep, out, svg);
+    rc = write_outputs(o, &rep, files);
     if (main_job)
         fprintf(stderr, "\nThat was a quick matrix (threads 1,4; 3 x 0.5 s per cell, warm file). The full one:\n"
                         "  readbench run %s --threads 1,4,8,16 --duration 1s --iterations 5\n"
@@ -568,7 +605,7 @@ static int prefetch_cmd(int argc, char **argv)
     int pol[RB_PF_COUNT], npol = 0, i, json = 0, failed = 0, log_scale = 0, rc;
     unsigned n = 0, k;
     const char *out_path = NULL, *svg_path = NULL, *title = NULL;
-    FILE *out = stdout, *svg = NULL;
+    rb_outfile files[2];
     rb_file_info info;
     rb_error err;
     rb_env env;
@@ -618,14 +655,7 @@ static int prefetch_cmd(int argc, char **argv)
         return file_exit(rc);
     }
     if (!npol) for (npol = 0; npol < RB_PF_COUNT; npol++) pol[npol] = npol;
-    if (out_path && !(out = fopen(out_path, "w"))) {
-        fprintf(stderr, "readbench: cannot write %s: %s\n", out_path, strerror(errno));
-        return 1;
-    }
-    if (svg_path && !(svg = fopen(svg_path, "w"))) {
-        fprintf(stderr, "readbench: cannot write %s: %s\n", svg_path, strerror(errno));
-        return 1;
-    }
+    if ((i = open_outputs(files, out_path, svg_path, c.path)) != 0) return i;
     rb_env_collect(&env, c.path);
     rb_env_print(stderr, &env);
     for (i = 0; i < npol; i++)
@@ -639,12 +669,9 @@ static int prefetch_cmd(int argc, char **argv)
                          (unsigned long long)rb_hist_percentile(&x->without, 50), x->seconds,
                          k ? "prewarm" : "evict", x->prepare_seconds);
         }
-    rb_report_prefetch(out, r, n, json, &env);
-    if (svg) {
-        rb_report_prefetch_svg(svg, r, n, title, log_scale, &env);
-        if (ferror(svg) | fclose(svg)) { fprintf(stderr, "readbench: cannot write %s\n", svg_path); return 1; }
-    }
-    if (out != stdout && fclose(out) != 0) { perror("readbench: close output"); return 1; }
+    rb_report_prefetch(files[0].f ? files[0].f : stdout, r, n, json, &env);
+    if (files[1].f) rb_report_prefetch_svg(files[1].f, r, n, title, log_scale, &env);
+    if (close_outputs(files, 1)) return 1;
     return failed ? 1 : 0;
 }
 
@@ -654,7 +681,8 @@ static int probe_cmd(int argc, char **argv)
     rb_probe_result r[RB_PROBE_CASES];
     const char *path = NULL, *out_path = NULL, *only = NULL;
     int i, n = 0, json = 0, failed = 0, disagree = 0, rc, id = 0;
-    FILE *out = stdout;
+    rb_outfile files[2];
+    FILE *out;
     rb_env env;
     rb_error err;
     for (i = 2; i < argc; i++) {
@@ -678,10 +706,8 @@ static int probe_cmd(int argc, char **argv)
                 rc == RB_ENOFILE ? path : "", rc == RB_ENOFILE ? " 4g" : "");
         return file_exit(rc);
     }
-    if (out_path && !(out = fopen(out_path, "w"))) {
-        fprintf(stderr, "readbench: cannot write %s: %s\n", out_path, strerror(errno));
-        return 1;
-    }
+    if ((i = open_outputs(files, out_path, NULL, path)) != 0) return i;
+    out = files[0].f ? files[0].f : stdout;
     rb_env_collect(&env, path);
     rb_env_print(stderr, &env);
     for (i = 1; i <= RB_PROBE_CASES; i++) {
@@ -692,12 +718,12 @@ static int probe_cmd(int argc, char **argv)
         n++;
     }
     rb_report_probe(out, r, (unsigned)n, json ? RB_FORMAT_JSON : RB_FORMAT_TABLE, &env);
-    if (out != stdout && fclose(out) != 0) { perror("readbench: close output"); return 1; }
+    if (close_outputs(files, 1)) return 1;
     if (disagree) fprintf(stderr, "readbench: %d case%s did not match the expectation (see above)\n", disagree, disagree == 1 ? "" : "s");
     return failed ? 1 : 0;
 }
 
-int main(int argc, char **argv)
+static int command(int argc, char **argv)
 {
     opts o;
     const char *cmd = argc > 1 ? argv[1] : NULL;
@@ -712,17 +738,18 @@ int main(int argc, char **argv)
     }
     if (cmd && !strcmp(cmd, "setup")) {
         uint64_t size;
-        int force = 0, i, npos = 0;
+        int flags = 0, i, npos = 0;
         const char *pos[2] = {NULL, NULL};
         for (i = 2; i < argc; i++) {
-            if (!strcmp(argv[i], "--force")) force = 1;
+            if (!strcmp(argv[i], "--force")) flags |= RB_OUT_REPLACE;
+            else if (!strcmp(argv[i], "--follow-symlinks")) flags |= RB_OUT_FOLLOW;
             else if (argv[i][0] == '-' && argv[i][1]) return bad("unknown option '%s'", argv[i]);
             else if (npos < 2) pos[npos++] = argv[i];
             else return bad("unexpected argument '%s'", argv[i]);
         }
         if (npos < 2) return bad("setup needs FILE and SIZE%s", "");
         if (rb_parse_size(pos[1], &size) || size == 0) return bad("malformed size '%s'", pos[1]);
-        return setup(pos[0], size, force);
+        return setup(pos[0], size, flags);
     }
     if (cmd && !strcmp(cmd, "list")) {
         if (argc > 3) return bad("unexpected argument '%s'", argv[3]);
@@ -786,4 +813,16 @@ int main(int argc, char **argv)
     }
     if (parse_run(argc, argv, !strcmp(cmd, "run") ? 2 : 1, &o) != 0) return 2;
     return run(&o, 0);
+}
+
+/* A report that never reached stdout (a full disk, /dev/full, a closed pipe) is a failure. */
+int main(int argc, char **argv)
+{
+    int rc = command(argc, argv), bad_out;
+    errno = 0;
+    bad_out = fflush(stdout) != 0 || ferror(stdout);
+    if (fclose(stdout) != 0) bad_out = 1;
+    if (!bad_out) return rc;
+    fprintf(stderr, "readbench: cannot write the standard output: %s\n", strerror(errno ? errno : EIO));
+    return rc ? rc : 1;
 }

@@ -48,12 +48,21 @@
 
    rb_status_string(s)    the text of an rb_status (generated with the enum from one X-macro).
 
-   rb_setup_file(path, size, data_seed, force, progress, err)
+   rb_setup_file(path, size, data_seed, flags, progress, err)
                           writes `size` bytes whose content is a pure function of
                           (data_seed, offset): word i (8 bytes, little-endian) is
                           rb_data_word(data_seed, i). Incompressible, never sparse, and
                           every read can later be checked with rb_fill_pattern(). Refuses an
-                          existing file unless `force`; removes a partial file on error.
+                          existing file unless flags has RB_OUT_REPLACE (1, "force"), and a
+                          symlink unless RB_OUT_FOLLOW; writes beside the target and renames
+                          over it after the last fsync, so a failure leaves the old file whole.
+
+   rb_outfile_open(o, path, flags, err), rb_outfile_commit(o, err), rb_outfile_abort(o, err)
+                          the one way readbench writes a file: a temporary beside the target,
+                          fsync'ed and renamed into place by commit, removed by abort (with
+                          signals held). Only regular files are replaced; a device or FIFO is
+                          written in place when RB_OUT_STREAM allows it. rb_same_file() and
+                          rb_check_outputs() keep an output off an input.
 
    rb_fill_pattern(buf, off, len, data_seed)
                           the bytes that [off, off+len) of a setup file hold.
@@ -481,13 +490,49 @@ RBDEF void rb_config_defaults(const rb_config *in, rb_config *out);
 RBDEF int rb_cpu_allowed(unsigned cpu);   /* 1: this process may run on CPU cpu; 0: not; -1: unknown */
 RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res);
 
+/* ---- files readbench writes ---- */
+/* Everything readbench writes (a setup file, a report, a chart) goes to a temporary file
+   beside its target, renamed over it only when complete: a failure or a signal leaves the
+   earlier file as it was. Only regular files are created or replaced. Flags: */
+#define RB_OUT_REPLACE 1   /* an existing regular file may be replaced (setup's "force") */
+#define RB_OUT_FOLLOW 2    /* a symlink as the last path component: replace its target, not the link */
+#define RB_OUT_STREAM 4    /* a character device or FIFO (/dev/stdout, /dev/null) is written in place */
+
+typedef struct rb_outfile {
+    int fd;                /* write here; -1: not open */
+    FILE *f;               /* set by rb_outfile_stdio(); commit and abort close it */
+    int stream;            /* a device or FIFO written in place: nothing to rename */
+    int flags;             /* RB_OUT_* as opened */
+    char path[4096];       /* the file created or replaced (a followed link's target) */
+    char tmp[4320];        /* the temporary beside it; "" for a stream */
+} rb_outfile;
+
+/* 1: a and b name the same file (same device and inode, through any symlink or hard link;
+   two names that do not exist yet: the same name in the same directory). 0: not. */
+RBDEF int rb_same_file(const char *a, const char *b);
+/* RB_OK, or RB_EINVAL when an output names an input or another output, or is a directory,
+   block device or socket: checked before anything is opened for writing. NULLs are skipped. */
+RBDEF int rb_check_outputs(const char *const *outputs, unsigned nout, const char *const *inputs, unsigned nin,
+                           rb_error *err);
+RBDEF int rb_outfile_open(rb_outfile *o, const char *path, int flags, rb_error *err);
+RBDEF FILE *rb_outfile_stdio(rb_outfile *o, rb_error *err);   /* a stdio stream on o->fd */
+RBDEF int rb_outfile_commit(rb_outfile *o, rb_error *err);    /* flush, fsync, rename into place */
+RBDEF int rb_outfile_abort(rb_outfile *o, rb_error *err);     /* close and remove the temporary */
+/* A command's reports: paths[i] (NULL: none) checked against `input` and each other, then
+   opened with a stdio stream each (o[i].f; NULL for none), replacing a regular file, following
+   a link, streaming to a device. On failure nothing stays open or created. */
+RBDEF int rb_outfiles_open(rb_outfile *o, const char *const *paths, unsigned n, const char *input, rb_error *err);
+/* keep: commit each (the first error is returned, the others still commit); else abort each. */
+RBDEF int rb_outfiles_close(rb_outfile *o, unsigned n, int keep, rb_error *err);
+
 /* ---- file setup and content ---- */
-/* Returns nonzero to abort (setup then removes the partial file and returns RB_EINTR). */
+/* Returns nonzero to abort (setup then removes its temporary file and returns RB_EINTR). */
 typedef int (*rb_progress_fn)(uint64_t done, uint64_t total, void *user);
 
 RBDEF uint64_t rb_data_word(uint64_t data_seed, uint64_t index);
 RBDEF void rb_fill_pattern(void *buf, uint64_t off, size_t len, uint64_t data_seed);
-RBDEF int rb_setup_file(const char *path, uint64_t size, uint64_t data_seed, int force,
+/* flags: RB_OUT_REPLACE (1, "force") and RB_OUT_FOLLOW. */
+RBDEF int rb_setup_file(const char *path, uint64_t size, uint64_t data_seed, int flags,
                         rb_progress_fn progress, void *user, rb_error *err);
 
 typedef struct rb_file_info {
@@ -681,6 +726,7 @@ RBDEF int rb_ratio_ci(const double *base, unsigned nb, const double *cur, unsign
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/utsname.h>
@@ -1107,6 +1153,374 @@ RBDEF void rb_fill_pattern(void *buf, uint64_t off, size_t len, uint64_t data_se
     }
 }
 
+/* ---- files readbench writes ----------------------------------------------------------
+   A user's files are sacred: nothing readbench writes may land on an input, and a file is
+   replaced only atomically and only if it is a regular file. One mechanism does all of it
+   (setup, reports, charts): open a temporary file beside the target (same directory, so the
+   same filesystem, so rename() is atomic), write, fsync, rename over the target, fsync the
+   directory (so the rename itself survives a crash). A failure or a signal before the rename
+   removes the temporary and leaves the target byte-identical. Signals are held while the
+   temporary is removed, so a second Ctrl-C cannot cut the cleanup short.
+   A character device or FIFO (/dev/null, /dev/stdout into a pipe) is a stream, not a file:
+   it is written in place when the caller allows it, never renamed over or unlinked. A
+   symlink as the last component is refused unless the caller asks to follow it: replacing
+   the link would cut it off its target, and writing through it may reach anything. */
+static const char *rb__file_kind(mode_t m)
+{
+    return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device"
+         : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : S_ISLNK(m) ? "a symbolic link"
+         : "of an unknown type";
+}
+
+static void rb__hold_signals(sigset_t *old)
+{
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, old);   /* fails only for an invalid `how` */
+}
+
+static void rb__release_signals(const sigset_t *old) { pthread_sigmask(SIG_SETMASK, old, NULL); }
+
+/* The directory part of path into dir ("." when there is none), the last component at *base;
+   -1 when there is no last component ("dir/") or dir does not fit. */
+static int rb__split_path(const char *path, char *dir, size_t len, const char **base)
+{
+    const char *slash = strrchr(path, '/');
+    size_t n;
+    if (!slash) {
+        snprintf(dir, len, ".");
+        *base = path;
+        return *path ? 0 : -1;
+    }
+    n = slash == path ? 1 : (size_t)(slash - path);
+    if (n >= len) return -1;
+    memcpy(dir, path, n);
+    dir[n] = 0;
+    *base = slash + 1;
+    return **base ? 0 : -1;
+}
+
+RBDEF int rb_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    char da[4096], db[4096];
+    const char *ba, *bb;
+    int ea, eb;
+    if (!a || !b) return 0;
+    ea = stat(a, &sa);
+    eb = stat(b, &sb);
+    if (ea == 0 && eb == 0) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    if (ea == 0 || eb == 0) return 0;
+    /* two outputs not created yet: `x` and `./x` will be the same file */
+    if (rb__split_path(a, da, sizeof da, &ba) || rb__split_path(b, db, sizeof db, &bb)) return 0;
+    if (strcmp(ba, bb) != 0 || stat(da, &sa) != 0 || stat(db, &sb) != 0) return 0;
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+RBDEF int rb_check_outputs(const char *const *outs, unsigned nout, const char *const *ins, unsigned nin,
+                           rb_error *err)
+{
+    unsigned i, k;
+    struct stat st;
+    for (i = 0; i < nout; i++) {
+        if (!outs[i]) continue;
+        if (stat(outs[i], &st) == 0 && !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+            rb__seterr(err, RB_ENOTREG, 0, "stat", "%s is %s: an output must be a regular file, a character "
+                       "device or a FIFO", outs[i], rb__file_kind(st.st_mode));
+            return RB_ENOTREG;
+        }
+        for (k = 0; k < nin; k++)
+            if (ins[k] && rb_same_file(outs[i], ins[k])) {
+                rb__seterr(err, RB_EINVAL, 0, "stat", "%s is the input file %s: writing there would destroy it",
+                           outs[i], ins[k]);
+                return RB_EINVAL;
+            }
+        for (k = 0; k < i; k++)
+            if (outs[k] && rb_same_file(outs[i], outs[k])) {
+                rb__seterr(err, RB_EINVAL, 0, "stat", "%s and %s are the same file: one output would replace "
+                           "the other", outs[k], outs[i]);
+                return RB_EINVAL;
+            }
+    }
+    return RB_OK;
+}
+
+/* Where a write to path goes: o->path is path itself, or a followed symlink's regular target.
+   st receives what is there now (st_mode 0: nothing yet). */
+static int rb__outfile_target(rb_outfile *o, const char *path, int flags, struct stat *st, rb_error *err)
+{
+    char link[1024];
+    ssize_t n;
+    char *real;
+    memset(st, 0, sizeof *st);
+    if (strlen(path) >= sizeof o->path) {
+        rb__seterr(err, RB_EINVAL, ENAMETOOLONG, "", "%.200s...: path too long", path);
+        return RB_EINVAL;
+    }
+    snprintf(o->path, sizeof o->path, "%s", path);
+    if (lstat(path, st) != 0) {
+        if (errno == ENOENT) { memset(st, 0, sizeof *st); return RB_OK; }
+        rb__seterr(err, RB_ESYS, errno, "lstat", "cannot stat %s: %s", path, strerror(errno));
+        return RB_ESYS;
+    }
+    if (!S_ISLNK(st->st_mode)) return RB_OK;
+    if ((n = readlink(path, link, sizeof link - 1)) < 0) {
+        rb__seterr(err, RB_ESYS, errno, "readlink", "cannot read the link %s: %s", path, strerror(errno));
+        return RB_ESYS;
+    }
+    link[n] = 0;
+    if (!(flags & RB_OUT_FOLLOW)) {
+        rb__seterr(err, RB_ENOTREG, 0, "lstat", "%s is a symbolic link to %s: neither replaced nor written through",
+                   path, link);
+        return RB_ENOTREG;
+    }
+    if (stat(path, st) != 0) {
+        rb__seterr(err, errno == ENOENT ? RB_ENOTREG : RB_ESYS, errno, "stat", "%s is a symbolic link to %s: %s",
+                   path, link, strerror(errno));
+        return errno == ENOENT ? RB_ENOTREG : RB_ESYS;
+    }
+    /* a device or FIFO behind the link (/dev/stdout -> /proc/self/fd/1 -> pipe:[...]) is
+       opened by the link's own name: the kernel follows /proc's links, realpath() cannot */
+    if (!S_ISREG(st->st_mode)) return RB_OK;
+    if (!(real = realpath(path, NULL)) || strlen(real) >= sizeof o->path) {
+        rb__seterr(err, RB_ESYS, real ? ENAMETOOLONG : errno, "realpath", "cannot resolve the link %s: %s", path,
+                   strerror(real ? ENAMETOOLONG : errno));
+        free(real);
+        return RB_ESYS;
+    }
+    snprintf(o->path, sizeof o->path, "%s", real);
+    free(real);
+    return RB_OK;
+}
+
+/* A character device or FIFO, written in place. O_NONBLOCK: a FIFO that nobody reads would
+   block open() forever; ENXIO says so instead. */
+static int rb__outfile_stream(rb_outfile *o, rb_error *err)
+{
+    struct stat st;
+    int fl, e;
+    o->fd = open(o->path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (o->fd < 0) {
+        e = errno;
+        rb__seterr(err, RB_ESYS, e, "open", "cannot write %s: %s", o->path,
+                   e == ENXIO ? "no process reads that FIFO" : strerror(e));
+        return RB_ESYS;
+    }
+    if (fstat(o->fd, &st) != 0 || (fl = fcntl(o->fd, F_GETFL)) < 0 || fcntl(o->fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+        e = errno;
+        close(o->fd);
+        o->fd = -1;
+        rb__seterr(err, RB_ESYS, e, "fcntl", "cannot write %s: %s", o->path, strerror(e));
+        return RB_ESYS;
+    }
+    if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {   /* swapped since the lstat */
+        close(o->fd);
+        o->fd = -1;
+        rb__seterr(err, RB_ENOTREG, 0, "fstat", "%s changed while it was opened (now %s)", o->path,
+                   rb__file_kind(st.st_mode));
+        return RB_ENOTREG;
+    }
+    o->stream = 1;
+    return RB_OK;
+}
+
+/* The temporary beside o->path: ".NAME.rb-XXXXXX", created exclusively (never an existing
+   file, never through a link). keep_mode: a replacement keeps the old file's permissions. */
+static int rb__outfile_temp(rb_outfile *o, mode_t mode, int keep_mode, rb_error *err)
+{
+    char dir[4096];
+    const char *base;
+    unsigned i;
+    int e;
+    uint64_t r = rb__mix64(rb__now_ns() ^ ((uint64_t)getpid() << 32));
+    if (rb__split_path(o->path, dir, sizeof dir, &base) != 0) {
+        rb__seterr(err, RB_EINVAL, 0, "", "%s is not a file name", o->path);
+        return RB_EINVAL;
+    }
+    for (i = 0; i < 100; i++, r = rb__mix64(r)) {
+        snprintf(o->tmp, sizeof o->tmp, "%s/.%.200s.rb-%06llx", dir, base, (unsigned long long)(r & 0xffffff));
+        o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+        if (o->fd >= 0 || errno != EEXIST) break;
+    }
+    if (o->fd < 0) {
+        e = errno;
+        o->tmp[0] = 0;
+        rb__seterr(err, e == EACCES || e == EROFS ? RB_EPERM : RB_ESYS, e, "open", "cannot write %s: %s", o->path,
+                   strerror(e));
+        return err ? err->status : RB_ESYS;
+    }
+    if (keep_mode && fchmod(o->fd, mode) != 0) {
+        e = errno;
+        rb_outfile_abort(o, NULL);
+        rb__seterr(err, RB_ESYS, e, "fchmod", "cannot write %s: %s", o->path, strerror(e));
+        return RB_ESYS;
+    }
+    return RB_OK;
+}
+
+RBDEF int rb_outfile_open(rb_outfile *o, const char *path, int flags, rb_error *err)
+{
+    struct stat st;
+    int rc;
+    memset(o, 0, sizeof *o);
+    o->fd = -1;
+    o->flags = flags;
+    if (!path || !*path) {
+        rb__seterr(err, RB_EINVAL, EINVAL, "", "no file name given");
+        return RB_EINVAL;
+    }
+    if ((rc = rb__outfile_target(o, path, flags, &st, err)) != RB_OK) return rc;
+    if (!st.st_mode) return rb__outfile_temp(o, 0666, 0, err);
+    if ((S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) && (flags & RB_OUT_STREAM)) return rb__outfile_stream(o, err);
+    if (!S_ISREG(st.st_mode)) {
+        rb__seterr(err, RB_ENOTREG, 0, "lstat", "%s is %s, not a regular file: only regular files are created "
+                   "or replaced", path, rb__file_kind(st.st_mode));
+        return RB_ENOTREG;
+    }
+    if (!(flags & RB_OUT_REPLACE)) {
+        rb__seterr(err, RB_EEXIST, EEXIST, "open", "%s exists (left as it is)", path);
+        return RB_EEXIST;
+    }
+    return rb__outfile_temp(o, st.st_mode & 07777, 1, err);
+}
+
+RBDEF FILE *rb_outfile_stdio(rb_outfile *o, rb_error *err)
+{
+    if (!o->f && o->fd >= 0 && !(o->f = fdopen(o->fd, "w")))
+        rb__seterr(err, RB_ESYS, errno, "fdopen", "cannot write %s: %s", o->path, strerror(errno));
+    return o->f;
+}
+
+/* The temporary takes the target's name. Without RB_OUT_REPLACE, link() (which fails when
+   the name was taken meanwhile) instead of rename() (which would replace it); where links
+   are not supported, a last check and rename(). */
+static int rb__outfile_place(rb_outfile *o, rb_error *err)
+{
+    struct stat st;
+    int e;
+    if (!(o->flags & RB_OUT_REPLACE)) {
+        if (link(o->tmp, o->path) == 0) {
+            if (unlink(o->tmp) != 0) {
+                rb__seterr(err, RB_ESYS, errno, "unlink", "wrote %s, but cannot remove the temporary %s: %s",
+                           o->path, o->tmp, strerror(errno));
+                return RB_ESYS;
+            }
+            return RB_OK;
+        }
+        e = errno;
+        if (e == EEXIST || lstat(o->path, &st) == 0) {
+            rb__seterr(err, RB_EEXIST, EEXIST, "link", "%s was created by another process meanwhile (left as it is)",
+                       o->path);
+            return RB_EEXIST;
+        }
+        if (e != EPERM && e != ENOTSUP && e != EOPNOTSUPP && e != EMLINK && e != ENOSYS) {
+            rb__seterr(err, RB_ESYS, e, "link", "cannot create %s: %s", o->path, strerror(e));
+            return RB_ESYS;
+        }
+    }
+    if (rename(o->tmp, o->path) != 0) {
+        rb__seterr(err, RB_ESYS, errno, "rename", "cannot rename %s to %s: %s", o->tmp, o->path, strerror(errno));
+        return RB_ESYS;
+    }
+    return RB_OK;
+}
+
+/* fsync of the directory makes the rename durable. A filesystem that cannot sync a
+   directory answers EINVAL: the rename is done all the same, so that is no failure. */
+static int rb__fsync_dir(const char *path, rb_error *err)
+{
+    char dir[4096];
+    const char *base;
+    int fd, e = 0;
+    if (rb__split_path(path, dir, sizeof dir, &base) != 0) return RB_OK;
+    if ((fd = open(dir, O_RDONLY | O_CLOEXEC)) < 0) e = errno;
+    else {
+        if (fsync(fd) != 0 && errno != EINVAL) e = errno;
+        if (close(fd) != 0 && !e) e = errno;
+    }
+    if (!e) return RB_OK;
+    rb__seterr(err, RB_ESYS, e, "fsync", "wrote %s, but cannot sync its directory %s: %s", path, dir, strerror(e));
+    return RB_ESYS;
+}
+
+RBDEF int rb_outfile_commit(rb_outfile *o, rb_error *err)
+{
+    sigset_t old;
+    int rc, e = 0;
+    const char *call = "write";
+    if (o->fd < 0) {
+        rb__seterr(err, RB_EINVAL, EBADF, "", "%s is not open", o->path);
+        return RB_EINVAL;
+    }
+    errno = 0;
+    if (o->f && (fflush(o->f) != 0 || ferror(o->f))) e = errno ? errno : EIO;
+    if (!e && !o->stream && fsync(o->fd) != 0) { e = errno; call = "fsync"; }
+    if ((o->f ? fclose(o->f) : close(o->fd)) != 0 && !e) { e = errno; call = "close"; }
+    o->f = NULL;
+    o->fd = -1;
+    if (e) {
+        rb_outfile_abort(o, NULL);
+        rb__seterr(err, RB_ESYS, e, call, "writing %s failed: %s%s", o->path, strerror(e),
+                   o->stream ? "" : " (nothing replaced)");
+        return RB_ESYS;
+    }
+    if (o->stream) return RB_OK;
+    rb__hold_signals(&old);
+    rc = rb__outfile_place(o, err);
+    if (rc != RB_OK) unlink(o->tmp);   /* the error above is the one to report */
+    o->tmp[0] = 0;
+    rb__release_signals(&old);
+    return rc == RB_OK ? rb__fsync_dir(o->path, err) : rc;
+}
+
+RBDEF int rb_outfile_abort(rb_outfile *o, rb_error *err)
+{
+    sigset_t old;
+    int rc = RB_OK;
+    rb__hold_signals(&old);
+    /* the content is being thrown away: a close error changes nothing */
+    if (o->f) (void)fclose(o->f);
+    else if (o->fd >= 0) (void)close(o->fd);
+    o->f = NULL;
+    o->fd = -1;
+    if (!o->stream && o->tmp[0] && unlink(o->tmp) != 0 && errno != ENOENT) {
+        rb__seterr(err, RB_ESYS, errno, "unlink", "cannot remove the temporary %s: %s", o->tmp, strerror(errno));
+        rc = RB_ESYS;
+    }
+    o->tmp[0] = 0;
+    rb__release_signals(&old);
+    return rc;
+}
+
+RBDEF int rb_outfiles_open(rb_outfile *o, const char *const *paths, unsigned n, const char *input, rb_error *err)
+{
+    unsigned i;
+    int rc;
+    for (i = 0; i < n; i++) {
+        memset(&o[i], 0, sizeof o[i]);
+        o[i].fd = -1;
+    }
+    rc = rb_check_outputs(paths, n, &input, 1, err);
+    for (i = 0; i < n && rc == RB_OK; i++)
+        if (paths[i] && (rc = rb_outfile_open(&o[i], paths[i], RB_OUT_REPLACE | RB_OUT_FOLLOW | RB_OUT_STREAM, err))
+                            == RB_OK && !rb_outfile_stdio(&o[i], err))
+            rc = RB_ESYS;
+    if (rc != RB_OK) rb_outfiles_close(o, n, 0, NULL);
+    return rc;
+}
+
+RBDEF int rb_outfiles_close(rb_outfile *o, unsigned n, int keep, rb_error *err)
+{
+    unsigned i;
+    int rc = RB_OK, r;
+    for (i = 0; i < n; i++) {
+        if (!keep || o[i].fd < 0) r = rb_outfile_abort(&o[i], rc == RB_OK ? err : NULL);
+        else r = rb_outfile_commit(&o[i], rc == RB_OK ? err : NULL);
+        if (rc == RB_OK) rc = r;
+    }
+    return rc;
+}
+
 /* ---- file setup ---------------------------------------------------------------------
    Two buffers and a writer thread: while one chunk is being written the next is being
    generated, so setup runs at the disk's speed, not at the disk's plus the generator's.
@@ -1170,15 +1584,82 @@ static void *rb__writer_main(void *arg)
     return NULL;
 }
 
-RBDEF int rb_setup_file(const char *path, uint64_t size, uint64_t data_seed, int force,
-                        rb_progress_fn progress, void *user, rb_error *err)
+/* The new file takes `size` bytes while the old one stays whole until the rename: refuse
+   before writing a byte when the filesystem cannot hold them (statvfs counts what this user
+   may use, so root's reserve is not promised). A miss is still caught by the write. */
+static int rb__setup_room(const rb_outfile *o, uint64_t size, rb_error *err)
 {
-    rb__writer wr;
+    struct statvfs sv;
+    uint64_t avail;
+    char need[32], have[32];
+    if (fstatvfs(o->fd, &sv) != 0) {
+        rb__seterr(err, RB_ESYS, errno, "fstatvfs", "cannot see the free space for %s: %s", o->path, strerror(errno));
+        return RB_ESYS;
+    }
+    avail = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
+    if (avail >= size || sv.f_blocks == 0) return RB_OK;   /* no blocks at all: ramfs, unlimited */
+    rb_format_size(size, need, sizeof need);
+    if (avail >= ((uint64_t)1 << 30)) snprintf(have, sizeof have, "%.1f GiB", (double)avail / 1073741824.0);
+    else rb_format_size(avail, have, sizeof have);
+    rb__seterr(err, RB_ESYS, ENOSPC, "statvfs", "%s needs %s, but its filesystem has only %s free", o->path, need,
+               have);
+    return RB_ESYS;
+}
+
+/* The generator feeds the writer thread two chunks at a time; progress() may stop it. */
+static int rb__setup_write(rb__writer *wr, uint64_t size, uint64_t data_seed, rb_progress_fn progress, void *user,
+                           rb_error *err, const char *path)
+{
     pthread_t tid;
     uint64_t off = 0;
     unsigned slot = 0;
-    int flags = O_WRONLY | O_CREAT | (force ? O_TRUNC : O_EXCL), rc = RB_OK, aborted = 0;
-    struct stat st;
+    int aborted = 0;
+    if (pthread_create(&tid, NULL, rb__writer_main, wr) != 0) {
+        rb__seterr(err, RB_ESYS, errno, "pthread_create", "cannot start the writer thread");
+        return RB_ESYS;
+    }
+    while (off < size) {
+        size_t len = (size_t)RB__MIN((uint64_t)RB__SETUP_CHUNK, size - off);
+        int failed;
+        pthread_mutex_lock(&wr->mu);
+        while (wr->full[slot] && !wr->err) pthread_cond_wait(&wr->cv, &wr->mu);
+        failed = wr->err != 0;
+        pthread_mutex_unlock(&wr->mu);
+        if (failed) break;
+        rb_fill_pattern(wr->buf[slot], off, len, data_seed);
+        pthread_mutex_lock(&wr->mu);
+        wr->len[slot] = len;
+        wr->off[slot] = off;
+        wr->full[slot] = 1;
+        pthread_cond_broadcast(&wr->cv);
+        pthread_mutex_unlock(&wr->mu);
+        off += len;
+        slot ^= 1u;
+        if (progress && progress(off, size, user) != 0) { aborted = 1; break; }
+    }
+    pthread_mutex_lock(&wr->mu);
+    wr->done = 1;
+    pthread_cond_broadcast(&wr->cv);
+    pthread_mutex_unlock(&wr->mu);
+    pthread_join(tid, NULL);
+    if (wr->err) {
+        rb__seterr(err, RB_ESYS, wr->err, wr->call, "writing %s failed: %s", path, strerror(wr->err));
+        return RB_ESYS;
+    }
+    if (aborted) {
+        rb__seterr(err, RB_EINTR, EINTR, "", "setup of %s interrupted", path);
+        return RB_EINTR;
+    }
+    return RB_OK;
+}
+
+RBDEF int rb_setup_file(const char *path, uint64_t size, uint64_t data_seed, int flags,
+                        rb_progress_fn progress, void *user, rb_error *err)
+{
+    rb__writer wr;
+    rb_outfile o;
+    rb_error e2;
+    int rc;
 
     if (rb__path_missing(path, err)) return RB_EINVAL;
     if (!data_seed) data_seed = RB_DATA_SEED;
@@ -1186,91 +1667,40 @@ RBDEF int rb_setup_file(const char *path, uint64_t size, uint64_t data_seed, int
         rb__seterr(err, RB_EINVAL, 0, "", "size must be greater than 0");
         return RB_EINVAL;
     }
-    if (!force && lstat(path, &st) == 0) {
-        rb__seterr(err, RB_EEXIST, EEXIST, "open", "%s exists; add --force to overwrite it", path);
-        return RB_EEXIST;
+    if ((rc = rb_outfile_open(&o, path, flags & (RB_OUT_REPLACE | RB_OUT_FOLLOW), err)) != RB_OK) return rc;
+    if ((rc = rb__setup_room(&o, size, err)) != RB_OK) {
+        rb_outfile_abort(&o, NULL);
+        return rc;
     }
     memset(&wr, 0, sizeof wr);
+    wr.fd = o.fd;
 #if defined(RB__HAS_O_DIRECT)
-    wr.fd = open(path, flags | O_DIRECT, 0644);
-    wr.direct = wr.fd >= 0;
-    if (wr.fd < 0 && errno == EINVAL) wr.fd = open(path, flags, 0644);   /* tmpfs */
-#else
-    wr.fd = open(path, flags, 0644);
-#endif
-    if (wr.fd < 0) {
-        int e = errno;
-        if (e == EEXIST) {
-            rb__seterr(err, RB_EEXIST, e, "open", "%s exists; add --force to overwrite it", path);
-            return RB_EEXIST;
-        }
-        rb__seterr(err, RB_ESYS, e, "open", "cannot create %s: %s", path, strerror(e));
-        return RB_ESYS;
+    {   /* tmpfs (before 6.6) and ramfs refuse O_DIRECT: then buffered writes */
+        int fl = fcntl(o.fd, F_GETFL);
+        wr.direct = fl >= 0 && fcntl(o.fd, F_SETFL, fl | O_DIRECT) == 0;
     }
+#endif
     wr.buf[0] = (unsigned char *)rb__aligned_alloc(rb__page_size(), RB__SETUP_CHUNK);
     wr.buf[1] = (unsigned char *)rb__aligned_alloc(rb__page_size(), RB__SETUP_CHUNK);
     if (!wr.buf[0] || !wr.buf[1]) {
         rb__seterr(err, RB_ENOMEM, ENOMEM, "posix_memalign", "out of memory");
         rc = RB_ENOMEM;
-        goto fail_early;
-    }
-    pthread_mutex_init(&wr.mu, NULL);
-    pthread_cond_init(&wr.cv, NULL);
-    if (pthread_create(&tid, NULL, rb__writer_main, &wr) != 0) {
-        rb__seterr(err, RB_ESYS, errno, "pthread_create", "cannot start the writer thread");
-        rc = RB_ESYS;
+    } else {
+        pthread_mutex_init(&wr.mu, NULL);
+        pthread_cond_init(&wr.cv, NULL);
+        rc = rb__setup_write(&wr, size, data_seed, progress, user, err, path);
         pthread_mutex_destroy(&wr.mu);
         pthread_cond_destroy(&wr.cv);
-        goto fail_early;
     }
-    while (off < size) {
-        size_t len = (size_t)RB__MIN((uint64_t)RB__SETUP_CHUNK, size - off);
-        int failed;
-        pthread_mutex_lock(&wr.mu);
-        while (wr.full[slot] && !wr.err) pthread_cond_wait(&wr.cv, &wr.mu);
-        failed = wr.err != 0;
-        pthread_mutex_unlock(&wr.mu);
-        if (failed) break;
-        rb_fill_pattern(wr.buf[slot], off, len, data_seed);
-        pthread_mutex_lock(&wr.mu);
-        wr.len[slot] = len;
-        wr.off[slot] = off;
-        wr.full[slot] = 1;
-        pthread_cond_broadcast(&wr.cv);
-        pthread_mutex_unlock(&wr.mu);
-        off += len;
-        slot ^= 1u;
-        if (progress && progress(off, size, user) != 0) { aborted = 1; break; }
-    }
-    pthread_mutex_lock(&wr.mu);
-    wr.done = 1;
-    pthread_cond_broadcast(&wr.cv);
-    pthread_mutex_unlock(&wr.mu);
-    pthread_join(tid, NULL);
-    pthread_mutex_destroy(&wr.mu);
-    pthread_cond_destroy(&wr.cv);
-    if (wr.err) {
-        rb__seterr(err, RB_ESYS, wr.err, wr.call, "writing %s failed: %s (partial file removed)",
-                   path, strerror(wr.err));
-        rc = RB_ESYS;
-    } else if (aborted) {
-        rb__seterr(err, RB_EINTR, EINTR, "", "setup of %s interrupted (partial file removed)", path);
-        rc = RB_EINTR;
-    } else if (fsync(wr.fd) != 0) {
-        rb__seterr(err, RB_ESYS, errno, "fsync", "fsync %s failed: %s (partial file removed)",
-                   path, strerror(errno));
-        rc = RB_ESYS;
-    }
-fail_early:
     free(wr.buf[0]);
     free(wr.buf[1]);
-    if (close(wr.fd) != 0 && rc == RB_OK) {
-        rb__seterr(err, RB_ESYS, errno, "close", "close %s failed: %s", path, strerror(errno));
-        rc = RB_ESYS;
+    if (rc == RB_OK) return rb_outfile_commit(&o, err);   /* the last fsync, then the rename */
+    if (rb_outfile_abort(&o, &e2) != RB_OK) {
+        if (err) rb__fmt(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg), "; %s", e2.msg);
+    } else if (err) {
+        rb__fmt(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg), " (partial file removed, %s untouched)",
+                path);
     }
-    if (rc != RB_OK && unlink(path) != 0 && err)
-        rb__fmt(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg),
-                 "; removing it failed too: %s", strerror(errno));
     return rc;
 }
 
@@ -1280,13 +1710,8 @@ fail_early:
    forever (/dev/zero) or acts on open (a tape rewinds), a directory has no pages to read,
    and a /proc or /sys file has no size and is generated on each read. The type is checked
    with stat() before any open; the open itself is O_NONBLOCK, so a FIFO swapped in after the
-   stat cannot block it either, and fstat() checks again that the same regular file opened. */
-static const char *rb__file_kind(mode_t m)
-{
-    return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device"
-         : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : S_ISLNK(m) ? "a symbolic link"
-         : "of an unknown type";
-}
+   stat cannot block it either, and fstat() checks again that the same regular file opened.
+   (rb__file_kind() names a type: see "files readbench writes".) */
 
 /* A pseudo filesystem: its files are made up on read, their size says nothing. */
 static const char *rb__pseudo_fs(int fd)
