@@ -224,44 +224,22 @@ static void log_line(void *user, const char *line)
     fprintf(stderr, "readbench: %s\n", line);
 }
 
-/* --hog SIZE or auto:RATIO: 0, with *ratio (0 for a size) or *size; else 2 (said why). */
-static int hog_spec(const char *spec, double *ratio, uint64_t *size)
+/* The hog's size by the header's rule: never more than this process may take (cgroup limit
+   included) less a safety margin and the run's own buffers (reserve). */
+static int plan_hog(const char *spec, uint64_t file_size, uint64_t reserve, uint64_t *size)
 {
-    double r = 0;
-    uint64_t u = 0;
-    if (strncmp(spec, "auto:", 5) == 0) {
-        char *end;
-        r = strtod(spec + 5, &end);
-        if (*end || !(r > 0) || !isfinite(r)) return bad("--hog auto:RATIO needs a positive ratio, not '%s'", spec);
-    } else if (rb_parse_size(spec, &u) || u == 0) {
-        return bad("malformed --hog size '%s'", spec);
-    }
-    if (ratio) *ratio = r;
-    if (size) *size = u;
+    char why[256];
+    int rc = rb_hog_plan(spec, file_size, reserve, size, why, sizeof why);
+    if (rc == RB_EINVAL || rc == RB_ENOMEM) return bad("--hog: %s", why);
+    if (rc != RB_OK) { fprintf(stderr, "readbench: --hog: %s\n", why); return 1; }
+    if (why[0]) fprintf(stderr, "readbench: hog: %s\n", why);
     return 0;
 }
 
-static int take_hog(const char *spec, const char *path, rb_hog *h)
+static int take_hog(uint64_t size, rb_hog *h)
 {
-    uint64_t size;
     rb_error err;
-    char sz[32];
-    double ratio;
-    if (hog_spec(spec, &ratio, &size)) return 2;
-    if (ratio > 0) {
-        struct stat st;
-        int64_t avail = rb_mem_available();
-        if (avail < 0) { fprintf(stderr, "readbench: --hog auto: available memory is unknown here\n"); return 1; }
-        if (!path || stat(path, &st) != 0) return bad("--hog auto needs the file%s", "");
-        if ((double)avail <= (double)st.st_size / ratio) {
-            fprintf(stderr, "readbench: hog: no memory to pin, the file is already %.2fx the available memory\n",
-                    (double)st.st_size / (double)avail);
-            return 0;
-        }
-        size = (uint64_t)((double)avail - (double)st.st_size / ratio);
-        size &= ~(uint64_t)((1u << 20) - 1);
-    }
-    rb_format_size(size, sz, sizeof sz);
+    if (!size) return 0;
     fprintf(stderr, "readbench: pinning %.2f GiB of memory (mlock)...\n", (double)size / 1073741824.0);
     if (rb_hog_take(h, size, &err) != RB_OK) { fprintf(stderr, "readbench: %s\n", err.msg); return 1; }
     if (!h->locked)
@@ -549,6 +527,7 @@ static int run(opts *o, int main_job)
     rb_hog hog;
     rb_outfile files[2];
     char why[256];
+    uint64_t hog_size = 0;
     int rc;
 
     memset(&hog, 0, sizeof hog);
@@ -568,13 +547,13 @@ static int run(opts *o, int main_job)
     m.user = o;
     if ((rc = check_file(o, &info)) != 0) return rc;
     if (rb_matrix_check(&m, why, sizeof why) != RB_OK) return bad("%s", why);
-    if (o->hog && (rc = hog_spec(o->hog, NULL, NULL)) != 0) return rc;   /* every check before any output */
+    if (o->hog && (rc = plan_hog(o->hog, info.size, rb_matrix_memory(&m), &hog_size)) != 0) return rc;   /* before any output */
     if ((rc = open_outputs(files, o->output, o->svg, o->c.path)) != 0) return rc;
     catch_signals();
     m.cfg.stop = &stop_signal;
     m.cfg.log = log_line;
     if (o->scenario) fprintf(stderr, "readbench: scenario sets %s\n", o->scenario);
-    if (o->hog && (rc = take_hog(o->hog, o->c.path, &hog)) != 0) { close_outputs(files, 0); return rc; }
+    if ((rc = take_hog(hog_size, &hog)) != 0) { close_outputs(files, 0); return rc; }
 
     rb_env_collect(&env, o->c.path);
     if (!o->quiet) rb_env_print(stderr, &env);
@@ -778,12 +757,13 @@ static int command(int argc, char **argv)
     }
     if (cmd && !strcmp(cmd, "hog")) {
         rb_hog h;
+        uint64_t size;
         int rc;
         if (argc != 3) return bad("hog needs SIZE%s", "");
         if (strncmp(argv[2], "auto:", 5) == 0) return bad("readbench hog needs a size; auto: works with run%s", "");
         catch_signals();
         memset(&h, 0, sizeof h);
-        if ((rc = take_hog(argv[2], NULL, &h)) != 0) return rc;
+        if ((rc = plan_hog(argv[2], 0, 0, &size)) != 0 || (rc = take_hog(size, &h)) != 0) return rc;
         fprintf(stderr, "readbench: holding it until Ctrl-C\n");
         while (!stop_signal) pause();
         rb_hog_release(&h);

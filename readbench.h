@@ -111,7 +111,20 @@
 
    rb_hog_take(hog, size, err), rb_hog_release(hog), rb_mem_available()
                           pin anonymous memory (mlock) so the page cache has less room: a machine
-                          with less RAM, made on this one.
+                          with less RAM, made on this one. rb_mem_available() is the memory this
+                          process may still take: MemAvailable, or less under a memory cgroup
+                          limit (v1 or v2, the tightest up to the root).
+
+   rb_hog_plan(spec, file_size, reserve, &size, why, whylen), rb_mem_margin(room)
+                          the hog's size for "SIZE" or "auto:R" (leave file_size / R available),
+                          never more than the room less rb_mem_margin (64 MiB + 1/32 of the
+                          room) less `reserve`; a fixed size above that is RB_ENOMEM.
+
+   rb_cell_memory(cfg, s), rb_cell_fits(cfg, s, why, whylen)
+                          the bytes a cell allocates (threads x buffers, x reads per op for the
+                          batch strategies), and whether they fit in rb_mem_available() less the
+                          margin; rb_run refuses (RB_ENOMEM) a cell that does not, before it
+                          allocates anything.
 
    rb_prefetcher_init(p, policy, map, len, shared_counter), rb_prefetch(p, off, len)
                           MADV_WILLNEED on a page-aligned, clamped range, gated by a policy:
@@ -489,6 +502,8 @@ typedef struct rb_result {
 RBDEF void rb_config_defaults(const rb_config *in, rb_config *out);
 RBDEF int rb_cpu_allowed(unsigned cpu);   /* 1: this process may run on CPU cpu; 0: not; -1: unknown */
 RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res);
+RBDEF uint64_t rb_cell_memory(const rb_config *cfg, const rb_strategy *s);   /* bytes a cell allocates */
+RBDEF int rb_cell_fits(const rb_config *cfg, const rb_strategy *s, char *why, size_t whylen); /* RB_ENOMEM: no */
 
 /* ---- files readbench writes ---- */
 /* Everything readbench writes (a setup file, a report, a chart) goes to a temporary file
@@ -562,6 +577,9 @@ RBDEF int rb_prewarm(const char *path, double fraction, uint64_t seed, rb_error 
 RBDEF int rb_hog_take(rb_hog *h, uint64_t size, rb_error *err);
 RBDEF void rb_hog_release(rb_hog *h);
 RBDEF int64_t rb_mem_available(void);
+RBDEF uint64_t rb_mem_margin(uint64_t room);
+RBDEF int rb_hog_plan(const char *spec, uint64_t file_size, uint64_t reserve, uint64_t *size, char *why,
+                      size_t whylen);
 RBDEF int rb_load(const char *path, rb_error *err);
 RBDEF int rb_drop_caches(rb_error *err);
 RBDEF int rb_residency(const char *path, rb_residency_info *out, rb_error *err);
@@ -675,6 +693,7 @@ typedef struct rb_matrix {
    a zero), a read size larger than the file, a direct strategy named with a read size that is
    not a page multiple. */
 RBDEF int rb_matrix_check(const rb_matrix *m, char *why, size_t whylen);
+RBDEF uint64_t rb_matrix_memory(const rb_matrix *m);   /* what its largest cell allocates */
 RBDEF int rb_run_matrix(const rb_matrix *m, rb_report *rep);
 RBDEF void rb_report_free(rb_report *rep);
 /* Percentiles a report can label: each in (0, 100], none twice, at most RB_MAX_PERCENTILES. */
@@ -2154,15 +2173,137 @@ static long long rb__meminfo(const char *key)
     fclose(f);
     return v;
 }
+
+/* A memory cgroup's number: the first word of dir/file (key NULL), or the value of the line
+   "key N" in it. -1: no such file or key; -2: "max" (no limit, cgroup v2). */
+static long long rb__cg_value(const char *dir, const char *file, const char *key)
+{
+    char p[1200], line[256];
+    long long v = -1;
+    size_t kl = key ? strlen(key) : 0;
+    FILE *f;
+    if ((size_t)snprintf(p, sizeof p, "%s/%s", dir, file) >= sizeof p || !(f = fopen(p, "r"))) return -1;
+    while (fgets(line, sizeof line, f)) {
+        if (key && (strncmp(line, key, kl) != 0 || line[kl] != ' ')) continue;
+        v = strncmp(line + kl, "max", 3) == 0 ? -2 : strtoll(line + kl, NULL, 10);
+        break;
+    }
+    fclose(f);
+    return v;
+}
+
+/* The room a memory cgroup leaves this process: limit - usage + the file cache charged to it
+   (reclaimable, as in MemAvailable), the tightest from the process's own cgroup up to the
+   root. v1 at /sys/fs/cgroup/memory, v2 at /sys/fs/cgroup or /sys/fs/cgroup/unified.
+   -1: no limit anywhere. Inside a 512 MiB cgroup the host's MemAvailable says 23 GiB: a hog
+   sized from it was OOM-killed. */
+static long long rb__cgroup_room(void)
+{
+    char line[1024], dir[1100], *path = NULL;
+    const char *base = NULL;
+    long long best = -1;
+    int v2 = 0;
+    FILE *f = fopen("/proc/self/cgroup", "r");
+    if (!f) return -1;
+    while (!path && fgets(line, sizeof line, f)) {   /* "4:memory:/a/b" (v1) or "0::/a/b" (v2) */
+        char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL, ctl[256];
+        if (!c2) continue;
+        c2[1 + strcspn(c2 + 1, "\n")] = 0;
+        snprintf(ctl, sizeof ctl, ",%.*s,", (int)(c2 - c1 - 1), c1 + 1);   /* the controller list */
+        if (strstr(ctl, ",memory,")) { path = c2 + 1; base = "/sys/fs/cgroup/memory"; }
+        else if (c2 == c1 + 1 && c1 == line + 1 && line[0] == '0') { path = c2 + 1; v2 = 1; }
+    }
+    fclose(f);
+    if (!path) return -1;
+    if (v2) base = access("/sys/fs/cgroup/cgroup.controllers", F_OK) == 0 ? "/sys/fs/cgroup" : "/sys/fs/cgroup/unified";
+    if ((size_t)snprintf(dir, sizeof dir, "%s%s", base, path) >= sizeof dir) return -1;
+    for (;;) {
+        long long lim = rb__cg_value(dir, v2 ? "memory.max" : "memory.limit_in_bytes", NULL);
+        if (lim >= 0 && lim < (1LL << 60)) {   /* v1 says "no limit" with a number near 2^63 */
+            long long use = rb__cg_value(dir, v2 ? "memory.current" : "memory.usage_in_bytes", NULL);
+            long long in = rb__cg_value(dir, "memory.stat", v2 ? "inactive_file" : "total_inactive_file");
+            long long act = rb__cg_value(dir, "memory.stat", v2 ? "active_file" : "total_active_file");
+            long long room = lim - (use > 0 ? use : 0) + (in > 0 ? in : 0) + (act > 0 ? act : 0);
+            room = RB__MAX(0, RB__MIN(room, lim));
+            if (best < 0 || room < best) best = room;
+        }
+        if (strlen(dir) <= strlen(base)) break;
+        *strrchr(dir, '/') = 0;
+    }
+    return best;
+}
 #endif
 
 RBDEF int64_t rb_mem_available(void)
 {
 #if defined(RB__HAS_PROC)
-    return rb__meminfo("MemAvailable");
+    long long host = rb__meminfo("MemAvailable"), cg = rb__cgroup_room();
+    return cg >= 0 && (host < 0 || cg < host) ? cg : host;
 #else
     return -1;
 #endif
+}
+
+/* Memory figures for a message: 1.50 GiB, 300 MiB. */
+static void rb__mem_text(uint64_t b, char *buf, size_t len)
+{
+    if (b >= ((uint64_t)1 << 30)) snprintf(buf, len, "%.2f GiB", (double)b / 1073741824.0);
+    else snprintf(buf, len, "%.0f MiB", (double)b / 1048576.0);
+}
+
+/* What neither a hog nor a cell's buffers may take: 64 MiB plus 1/32 of the room, for the
+   kernel, this process's other allocations and whatever else runs here. */
+RBDEF uint64_t rb_mem_margin(uint64_t room) { return ((uint64_t)64 << 20) + room / 32; }
+
+/* spec: "SIZE" or "auto:R" (pin what leaves file_size / R available); reserve: what the run
+   will still allocate beside the hog. The hog never takes more than the room minus the margin
+   minus reserve: an "auto:inf" once pinned 23.19 GiB and left 10 MiB. */
+RBDEF int rb_hog_plan(const char *spec, uint64_t file_size, uint64_t reserve, uint64_t *size, char *why,
+                      size_t whylen)
+{
+    int64_t room = rb_mem_available();
+    uint64_t cap = 0, margin = room > 0 ? rb_mem_margin((uint64_t)room) : 0;
+    char a[32], b[32], m[32];
+    *size = 0;
+    if (whylen) why[0] = 0;
+    if (room >= 0) cap = (uint64_t)room > margin + reserve ? (uint64_t)room - margin - reserve : 0;
+    rb__mem_text(room > 0 ? (uint64_t)room : 0, a, sizeof a);
+    rb__mem_text(margin, m, sizeof m);
+    if (spec && strncmp(spec, "auto:", 5) == 0) {
+        double r = 0, target;
+        unsigned n;
+        if (rb_parse_double_list(spec + 5, &r, 1, &n) != RB_OK || !(r > 0) || !isfinite(r)) {
+            snprintf(why, whylen, "the ratio of '%s' must be a finite positive number", spec);
+            return RB_EINVAL;
+        }
+        if (room < 0) { snprintf(why, whylen, "the available memory is unknown here"); return RB_UNSUPPORTED; }
+        target = (double)room - (double)file_size / r;
+        if (target <= 0) {
+            snprintf(why, whylen, "nothing to pin: the file is already %.2fx the %s available", (double)file_size / (double)room, a);
+            return RB_OK;
+        }
+        *size = RB__MIN((uint64_t)target, cap) & ~(((uint64_t)1 << 20) - 1);
+        if ((uint64_t)target > cap) {
+            rb__mem_text(*size, b, sizeof b);
+            snprintf(why, whylen, "capped at %s: %s available (cgroup limit included), less a %s margin%s", b, a, m,
+                     reserve ? " and the run's buffers" : "");
+        }
+        return RB_OK;
+    }
+    if (!spec || rb_parse_size(spec, size) != RB_OK || *size == 0) {
+        *size = 0;
+        snprintf(why, whylen, "malformed size '%s'", spec ? spec : "(null)");
+        return RB_EINVAL;
+    }
+    if (room >= 0 && *size > cap) {
+        rb__mem_text(*size, b, sizeof b);
+        rb__mem_text(cap, m, sizeof m);
+        snprintf(why, whylen, "a hog of %s is more than the %s this process may pin (%s available, cgroup limit "
+                 "included, less a safety margin%s)", b, m, a, reserve ? " and the run's buffers" : "");
+        *size = 0;
+        return RB_ENOMEM;
+    }
+    return RB_OK;
 }
 
 /* Is there swap? Without it anonymous memory cannot leave RAM, locked or not. */
@@ -3019,6 +3160,37 @@ static int rb__config_check(const rb_config *c, const rb_strategy *s, char *why,
     return RB_OK;
 }
 
+/* What a cell allocates, computed before it allocates anything: per thread its block, its
+   read buffer (a slot per read of the op for the batch strategies), the op's offsets and the
+   --verify scratch. The file's pages are page cache, not counted here. Saturates. */
+RBDEF uint64_t rb_cell_memory(const rb_config *cfg, const rb_strategy *s)
+{
+    rb_config c;
+    uint64_t per, slots;
+    rb_config_defaults(cfg, &c);
+    slots = (s && (s->flags & RB_S_BATCH)) ? RB__MIN(c.reads_per_op, 4096u) : 1u;
+    if (c.read_size > UINT64_MAX / 4 / slots) return UINT64_MAX;
+    per = sizeof(rb__thread) + c.read_size * slots + (c.verify ? c.read_size : 0) + 8u * (uint64_t)c.reads_per_op;
+    return per > UINT64_MAX / c.threads ? UINT64_MAX : per * c.threads;
+}
+
+RBDEF int rb_cell_fits(const rb_config *cfg, const rb_strategy *s, char *why, size_t whylen)
+{
+    uint64_t need = rb_cell_memory(cfg, s), margin;
+    int64_t room = rb_mem_available();
+    char a[32], b[32], m[32];
+    if (room < 0) return RB_OK;   /* unknown here: nothing to judge by */
+    margin = rb_mem_margin((uint64_t)room);
+    if (need <= (uint64_t)room && (uint64_t)room - need >= margin) return RB_OK;
+    rb__mem_text(need, a, sizeof a);
+    rb__mem_text((uint64_t)room, b, sizeof b);
+    rb__mem_text(margin, m, sizeof m);
+    snprintf(why, whylen, "%u thread%s of %s buffers need %s, more than the %s this process may use less a %s "
+             "margin (memory available, cgroup limit included)", cfg->threads ? cfg->threads : 1,
+             (cfg->threads ? cfg->threads : 1) == 1 ? "" : "s", s && (s->flags & RB_S_BATCH) ? "batch" : "read", a, b, m);
+    return RB_ENOMEM;
+}
+
 /* Opens the target (the file, and a mapping of this strategy's own) with defaults applied. */
 static int rb__target_open(rb_target *t, const rb_config *c, const rb_strategy *s, char *why,
                            size_t wl)
@@ -3133,6 +3305,11 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
     res->per_process_faults = 1;
 #endif
     why[0] = 0;
+    if ((rc = rb_cell_fits(&c, s, why, sizeof why)) != RB_OK) {   /* before allocating any of it */
+        res->status = rc;
+        rb__result_reason(res, "%s", why);
+        return rc;
+    }
 
     /* Cache state for the cell, set before the file is opened or mapped: nothing of ours
        maps it yet. Time spent here is reported, never measured. */
@@ -4432,6 +4609,35 @@ static int rb__check_axes(const rb_matrix *m, char *why, size_t wl)
     return RB_OK;
 }
 
+/* The matrix's largest cell by the memory it allocates (rb_cell_memory): if it fits, all do. */
+static uint64_t rb__largest_cell(const rb_matrix *m, rb_config *cell, const rb_strategy **cs)
+{
+    unsigned n, i, t, z, ns, nt = m->threads ? m->nthreads : 1, nz = m->read_sizes ? m->nread_sizes : 1;
+    const rb_strategy *all = rb_strategies(&n);
+    uint64_t most = 0;
+    ns = m->strategies ? m->nstrategies : n;
+    *cell = m->cfg;
+    *cs = NULL;
+    for (i = 0; i < ns; i++)
+        for (t = 0; t < nt; t++)
+            for (z = 0; z < nz; z++) {
+                rb_config c = m->cfg;
+                const rb_strategy *s = m->strategies ? m->strategies[i] : &all[i];
+                uint64_t need;
+                if (m->threads) c.threads = m->threads[t];
+                if (m->read_sizes) c.read_size = m->read_sizes[z];
+                if ((need = rb_cell_memory(&c, s)) > most || !*cs) { most = need; *cell = c; *cs = s; }
+            }
+    return most;
+}
+
+RBDEF uint64_t rb_matrix_memory(const rb_matrix *m)
+{
+    rb_config c;
+    const rb_strategy *s;
+    return rb__largest_cell(m, &c, &s);
+}
+
 RBDEF int rb_matrix_check(const rb_matrix *m, char *why, size_t wl)
 {
     uint64_t have = m->cfg.size, rs1 = m->cfg.read_size ? m->cfg.read_size : 16384;
@@ -4456,7 +4662,12 @@ RBDEF int rb_matrix_check(const rb_matrix *m, char *why, size_t wl)
                 return RB_EINVAL;
             }
     }
-    return RB_OK;
+    {   /* the buffers of the largest cell, before anything runs (rb_run checks each cell again) */
+        rb_config c;
+        const rb_strategy *s;
+        rb__largest_cell(m, &c, &s);
+        return s ? rb_cell_fits(&c, s, why, wl) : RB_OK;
+    }
 }
 
 RBDEF int rb_percentiles_check(const double *p, unsigned n, char *why, size_t wl)

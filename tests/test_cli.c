@@ -263,7 +263,7 @@ static void drop_and_residency_commands(void)
     CHECK(cli(rbt_tmpdir(), "run x --scenario lukewarm") == 2);
     snprintf(args, sizeof args, "run '%s' --hog 12q", f);
     CHECK(cli(rbt_tmpdir(), args) == 2);
-    CHECK(strstr(err, "malformed --hog") != NULL);
+    CHECK(strstr(err, "--hog: malformed size") != NULL);
 }
 
 /* SIGINT in the middle of a run: the finished cells are printed as a valid JSON document

@@ -121,8 +121,163 @@ static void library_refuses_non_regular_files(void)
            WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
 }
 
+/* Item 7: a cell's buffers are computed and refused before anything is allocated. */
+static void absurd_cells_are_refused_before_allocating(void)
+{
+    rb_config c;
+    rb_result r;
+    char why[256];
+    const char *sparse = rbt_path("sparse-2g.dat");
+    int fd, rc;
+    uint64_t room = (uint64_t)rb_mem_available();
+    if (rb_mem_available() < 0) SKIP("the available memory is unknown here");
+    memset(&c, 0, sizeof c);
+    c.path = rbt_small_file();
+    c.threads = 1024;
+    c.read_size = (uint64_t)1 << 30;
+    CHECK(rb_cell_memory(&c, rb_strategy_find("pread")) >= ((uint64_t)1024 << 30));
+    CHECK(rb_cell_fits(&c, rb_strategy_find("pread"), why, sizeof why) == RB_ENOMEM && strstr(why, "need"));
+    /* refused by rb_run itself, with the reason, before the file's size is even looked at */
+    CHECK(rb_run(&c, rb_strategy_find("pread"), &r) == RB_ENOMEM);
+    CHECKF(strstr(r.reason, "buffers need") != NULL, "%s", r.reason);
+    /* batch strategies need a slot per read of the op: io_uring at 4096 reads of 16 MiB */
+    c.threads = 1;
+    c.read_size = (uint64_t)16 << 20;
+    c.reads_per_op = 4096;
+    CHECK(rb_cell_memory(&c, rb_strategy_find("io_uring")) >= ((uint64_t)64 << 30));
+    CHECK(rb_cell_memory(&c, rb_strategy_find("pread")) < ((uint64_t)17 << 20));
+    /* a small cell fits */
+    c.reads_per_op = 16;
+    CHECK(rb_cell_fits(&c, rb_strategy_find("pread"), why, sizeof why) == RB_OK);
+    /* the CLI: exit 2 before anything runs */
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    fd = open(sparse, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    CHECK(fd >= 0 && ftruncate(fd, (off_t)2 << 30) == 0);
+    if (fd >= 0) close(fd);
+    {   /* under ulimit -v: should it allocate after all, it fails, not the machine */
+        char cmd[2048];
+        int st;
+        snprintf(cmd, sizeof cmd, "cd '%s' && ulimit -v 2097152 && timeout -s KILL 20 '%s' run '%s' --threads %llu "
+                 "--read-size 1g --strategies pread >/dev/null 2>/dev/null", rbt_tmpdir(), rbt_cli(), sparse,
+                 (unsigned long long)(room >> 30) + 2);
+        st = system(cmd);
+        rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    }
+    CHECKF(rc == 2, "--threads N --read-size 1g beyond the memory exited %d", rc);
+    unlink(sparse);
+}
+
+/* rb_hog_plan: ratios finite and positive; never past the room less the margin. */
+static void hog_plan_is_capped_and_strict(void)
+{
+    uint64_t size;
+    char why[256];
+    int64_t room = rb_mem_available();
+    const char *bad[] = {"auto:inf", "auto:nan", "auto:0", "auto:-1", "auto:1e999", "auto:", "auto:1x", "12q", "0"};
+    unsigned i;
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECKF(rb_hog_plan(bad[i], 1 << 20, 0, &size, why, sizeof why) == RB_EINVAL && size == 0, "%s", bad[i]);
+    if (room < 0) SKIP("the available memory is unknown here");
+    /* a huge ratio asks for nearly all the room: it gets the room less the margin, and says so */
+    CHECK(rb_hog_plan("auto:1000000", 1 << 20, 0, &size, why, sizeof why) == RB_OK);
+    CHECKF(size <= (uint64_t)room - rb_mem_margin((uint64_t)room) && size > 0, "%llu of %lld", (unsigned long long)size,
+           (long long)room);
+    CHECKF(strstr(why, "capped") != NULL, "%s", why);
+    /* what the run will allocate is left too */
+    CHECK(rb_hog_plan("auto:1000000", 1 << 20, (uint64_t)256 << 20, &size, why, sizeof why) == RB_OK);
+    CHECK(size <= (uint64_t)room - rb_mem_margin((uint64_t)room) - ((uint64_t)256 << 20));
+    /* a file already larger than the room: nothing to pin */
+    CHECK(rb_hog_plan("auto:1", (uint64_t)room * 2, 0, &size, why, sizeof why) == RB_OK && size == 0);
+    /* a fixed size past the cap is refused */
+    CHECK(rb_hog_plan("1000t", 0, 0, &size, why, sizeof why) == RB_ENOMEM && size == 0);
+    CHECK(rb_hog_plan("1m", 0, 0, &size, why, sizeof why) == RB_OK && size == (1u << 20));
+}
+
+/* The memory cgroup (v1) this process is in: its directory under /sys/fs/cgroup/memory. */
+static int own_memcg(char *dir, size_t len)
+{
+    char line[1024];
+    FILE *f = fopen("/proc/self/cgroup", "r");
+    int found = 0;
+    while (f && !found && fgets(line, sizeof line, f)) {
+        char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+        if (!c2 || !strstr(c1, "memory")) continue;
+        c2[1 + strcspn(c2 + 1, "\n")] = 0;
+        snprintf(dir, len, "/sys/fs/cgroup/memory%s", strcmp(c2 + 1, "/") ? c2 + 1 : "");
+        found = 1;
+    }
+    if (f) fclose(f);
+    return found && access(dir, W_OK) == 0;
+}
+
+static int write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    int ok = f && fputs(text, f) >= 0;
+    if (f && fclose(f) != 0) ok = 0;
+    return ok;
+}
+
+/* Runs `sh -c LINE` in a child moved into the memory cgroup CG; returns its exit status,
+   -1 if killed (the cgroup's OOM killer: only the child's cgroup, never the machine). */
+static int run_in_cgroup(const char *cg, const char *line)
+{
+    char procs[1200];
+    pid_t pid;
+    int st;
+    snprintf(procs, sizeof procs, "%s/cgroup.procs", cg);
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0) {
+        if (!write_file(procs, "0\n")) _exit(126);   /* "0": the writer itself */
+        execl("/bin/sh", "sh", "-c", line, (char *)NULL);
+        _exit(127);
+    }
+    if (pid < 0 || waitpid(pid, &st, 0) != pid) return -2;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Item 7 in a 512 MiB memory cgroup: the host's MemAvailable (23 GiB here) is not what this
+   process may take. 16 x 64 MiB buffers are refused (exit 2) instead of OOM-killed, and
+   --hog auto:1.2 pins less than the limit and the run completes. */
+static void memory_cgroup_limits_are_respected(void)
+{
+    char own[1024], cg[1200], line[4096 + 1200], num[64];
+    const char *file = rbt_path("cg-64m.dat"), *err = rbt_path("cg-err.txt");
+    rb_error e;
+    FILE *f;
+    double pinned = -1;
+    int rc;
+    if (!rbt_is_root()) SKIP("needs root to make a memory cgroup");
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    if (!own_memcg(own, sizeof own)) SKIP("no writable cgroup v1 memory controller (/sys/fs/cgroup/memory)");
+    snprintf(cg, sizeof cg, "%s/readbench-hostile-%d", own, (int)getpid());
+    if (mkdir(cg, 0755) != 0) SKIP("cannot create a child memory cgroup here");
+    snprintf(line, sizeof line, "%s/memory.limit_in_bytes", cg);
+    CHECK(write_file(line, "536870912\n"));
+    CHECK(rb_setup_file(file, (uint64_t)64 << 20, 0, 1, NULL, NULL, &e) == RB_OK);
+    snprintf(line, sizeof line, "timeout -s KILL 60 '%s' run '%s' --threads 16 --read-size 64m --strategies pread "
+             "--warmup 0 --duration 10ms --iterations 1 >/dev/null 2>'%s'", rbt_cli(), file, err);
+    rc = run_in_cgroup(cg, line);
+    CHECKF(rc == 2, "16 x 64 MiB in a 512 MiB cgroup exited %d (-1: killed)", rc);
+    snprintf(line, sizeof line, "timeout -s KILL 60 '%s' run '%s' --hog auto:1.2 --strategies pread --threads 1 "
+             "--warmup 0 --duration 10ms --iterations 1 --quiet >/dev/null 2>'%s'", rbt_cli(), file, err);
+    rc = run_in_cgroup(cg, line);
+    CHECKF(rc == 0, "--hog auto:1.2 in a 512 MiB cgroup exited %d (-1: killed)", rc);
+    f = fopen(err, "r");
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "readbench: pinned %63s", num) == 1) pinned = atof(num);
+    if (f) fclose(f);
+    CHECKF(pinned > 0 && pinned < 0.5, "pinned %.3f GiB in a 512 MiB cgroup", pinned);
+    unlink(file);
+    if (rmdir(cg) != 0) fprintf(stderr, "    could not remove %s: %s\n", cg, strerror(errno));
+}
+
 void suite_hostile(void)
 {
     RUN(non_regular_files_exit_2_without_hanging);
     RUN(library_refuses_non_regular_files);
+    RUN(absurd_cells_are_refused_before_allocating);
+    RUN(hog_plan_is_capped_and_strict);
+    RUN(memory_cgroup_limits_are_respected);
 }
