@@ -124,7 +124,8 @@
                           the bytes a cell allocates (threads x buffers, x reads per op for the
                           batch strategies), and whether they fit in rb_mem_available() less the
                           margin; rb_run refuses (RB_ENOMEM) a cell that does not, before it
-                          allocates anything.
+                          allocates anything, and rb_matrix_check a matrix whose largest cell
+                          (rb_matrix_memory) does not.
 
    rb_prefetcher_init(p, policy, map, len, shared_counter), rb_prefetch(p, off, len)
                           MADV_WILLNEED on a page-aligned, clamped range, gated by a policy:
