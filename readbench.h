@@ -62,7 +62,8 @@
                           fsync'ed and renamed into place by commit, removed by abort (with
                           signals held). Only regular files are replaced; a device or FIFO is
                           written in place when RB_OUT_STREAM allows it. rb_same_file() and
-                          rb_check_outputs() keep an output off an input.
+                          rb_check_outputs() keep an output off an input; rb_outfiles_open() and
+                          rb_outfiles_close() do all of it for a command's reports.
 
    rb_fill_pattern(buf, off, len, data_seed)
                           the bytes that [off, off+len) of a setup file hold.

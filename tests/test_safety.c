@@ -376,6 +376,52 @@ static void signals_during_setup_leave_nothing(void)
     }
 }
 
+/* Item 4 for run: two SIGINTs 2 ms apart used to _exit with a truncated --output file; now
+   the finished cells are written as a complete document, exit 130, no temporary left. */
+static void double_interrupt_of_a_run_writes_a_complete_report(void)
+{
+    char dbuf[512], p[600], cmd[1024];
+    const char *dir = fresh_dir("runint", dbuf, sizeof dbuf);
+    struct timespec half = {0, 500000000}, two_ms = {0, 2000000};
+    FILE *f;
+    size_t n;
+    int st = 0;
+    pid_t pid;
+    if (!have_binary()) SKIP("../readbench is not built (run make test)");
+    if (!dir) SKIP("cannot make a directory");
+    snprintf(p, sizeof p, "%s/r.json", dir);
+    f = fopen(p, "w");
+    CHECK(f && fputs("{\"earlier\": 1}\n", f) >= 0 && fclose(f) == 0);
+    pid = fork();
+    if (pid == 0) {
+        int fd = open("/dev/null", O_WRONLY);
+        if (fd >= 0) { dup2(fd, 1); dup2(fd, 2); }
+        execl(bin, "readbench", "run", rbt_small_file(), "--strategies", "null,pread,mmap,read", "--threads", "1",
+              "--warmup", "0", "--duration", "300ms", "--iterations", "2", "--format", "json", "--quiet",
+              "--output", p, (char *)NULL);
+        _exit(127);
+    }
+    CHECK(pid > 0);
+    if (pid <= 0) return;
+    nanosleep(&half, NULL);
+    kill(pid, SIGINT);
+    nanosleep(&two_ms, NULL);
+    kill(pid, SIGINT);
+    CHECK(waitpid(pid, &st, 0) == pid);
+    CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 130, "%s %d", WIFEXITED(st) ? "exit" : "killed by",
+           WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+    f = fopen(p, "r");
+    n = f ? fread(out, 1, sizeof out - 1, f) : 0;
+    out[n] = 0;
+    if (f) fclose(f);
+    CHECKF(strstr(out, "\"interrupted\"") != NULL && strstr(out, "\"earlier\"") == NULL, "%.200s", out);
+    if (rbt_have_python("json")) {
+        snprintf(cmd, sizeof cmd, "python3 -c 'import json,sys; json.load(open(sys.argv[1]))' '%s'", p);
+        CHECK(system(cmd) == 0);
+    }
+    CHECKF(entries(dir) == 1, "%d files: a temporary was left", entries(dir));
+}
+
 /* Item 10: a report that cannot be written to stdout is exit 1 with the error, for every
    command that prints one. */
 static void stdout_write_errors_are_failures(void)
@@ -447,6 +493,7 @@ void suite_safety(void)
     RUN(failed_setup_keeps_the_original);
     RUN(setup_symlink_needs_follow);
     RUN(signals_during_setup_leave_nothing);
+    RUN(double_interrupt_of_a_run_writes_a_complete_report);
     RUN(stdout_write_errors_are_failures);
     RUN(bad_input_creates_no_output);
     RUN(setup_over_free_space_writes_nothing);
