@@ -295,6 +295,18 @@ static const char *chart_title(const opts *o, char *buf, size_t len)
     return buf;
 }
 
+/* A duration option: malformed and too large are different mistakes, said as such. */
+static int duration_opt(const char *name, const char *v, int64_t *ns)
+{
+    int rc = rb_parse_duration(v, ns);
+    if (rc == RB_ERANGE) {
+        fprintf(stderr, "readbench: %s is too large: '%s' (see readbench --help)\n", name, v);
+        return 2;
+    }
+    if (rc) return bad("malformed duration '%s': a number and ns, us, ms, s, m or h, e.g. 500ms", v);
+    return 0;
+}
+
 /* --name value and --name=value; returns the value or NULL (and says why). */
 static const char *optval(int argc, char **argv, int *i, const char *name)
 {
@@ -410,11 +422,12 @@ static int parse_run(int argc, char **argv, int i, opts *o)
             if (rb_parse_u64(v, &o->c.seed)) return bad("malformed seed '%s' (decimal digits only)", v);
         } else if ((v = optval(argc, argv, &i, "--warmup"))) {
             int64_t ns;
-            if (rb_parse_duration(v, &ns)) return bad("malformed duration '%s'", v);
+            if (duration_opt("--warmup", v, &ns)) return 2;
             o->c.warmup_ns = ns ? ns : RB_NONE;
         } else if ((v = optval(argc, argv, &i, "--duration"))) {
             int64_t ns;
-            if (rb_parse_duration(v, &ns) || ns < 1000000) return bad("duration must be at least 1ms: '%s'", v);
+            if (duration_opt("--duration", v, &ns)) return 2;
+            if (ns < 1000000) return bad("--duration must be at least 1ms: '%s'", v);
             o->c.duration_ns = ns;
         } else if ((v = optval(argc, argv, &i, "--format"))) {
             if ((o->format = rb_format_find(v)) < 0) return bad("format must be table, json, csv or markdown, not '%s'", v);

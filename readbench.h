@@ -207,7 +207,8 @@ extern "C" {
     X(RB_ECHANGED, -11, "file changed during the run")                \
     X(RB_EINTR, -12, "interrupted")                                   \
     X(RB_ENOTREG, -13, "not a regular file")                          \
-    X(RB_ENOTRUN, -14, "not run")
+    X(RB_ENOTRUN, -14, "not run")                                     \
+    X(RB_ERANGE, -15, "out of range")
 
 #define RB__STATUS_ENUM(name, value, text) name = value,
 typedef enum rb_status { RB_STATUS_LIST(RB__STATUS_ENUM) RB__STATUS_END = 1 } rb_status;
@@ -612,7 +613,7 @@ RBDEF int rb_mountinfo_fs(const char *line, unsigned maj, unsigned min, char *fs
 /* ---- parsing ---- */
 RBDEF int rb_parse_size(const char *s, uint64_t *out);
 RBDEF int rb_parse_u64(const char *s, uint64_t *out);   /* decimal digits only: "010" is ten */
-RBDEF int rb_parse_duration(const char *s, int64_t *out_ns);
+RBDEF int rb_parse_duration(const char *s, int64_t *out_ns);   /* RB_EINVAL malformed, RB_ERANGE too large */
 RBDEF int rb_parse_uint_list(const char *s, unsigned *out, unsigned cap, unsigned *n);
 RBDEF int rb_parse_size_list(const char *s, uint64_t *out, unsigned cap, unsigned *n);
 RBDEF int rb_parse_double_list(const char *s, double *out, unsigned cap, unsigned *n);
@@ -859,6 +860,30 @@ static void rb__fmt(char *buf, size_t len, const char *fmt, ...)
     va_start(ap, fmt);
     rb__vfmt(buf, len, fmt, ap);
     va_end(ap);
+}
+
+/* A path as a message shows it. Messages have RB_REASON_LEN bytes, and a long path used to
+   push the part that says what went wrong ("No such file or directory") off the end. A path
+   longer than RB__PATH_SHOWN - 1 bytes keeps its head and its tail, the file name whole
+   when it fits, with "..." between: "/very/long/.../name". Every message that names the
+   user's file goes through here; the cuts fall between characters. */
+#define RB__PATH_SHOWN 144
+static const char *rb__short_path(const char *path, char buf[RB__PATH_SHOWN])
+{
+    enum { HEAD = 40, TAIL = RB__PATH_SHOWN - 1 - HEAD - 3 };
+    size_t n = path ? strlen(path) : 0, h, t, k;
+    if (!path) return "(null)";
+    if (n < RB__PATH_SHOWN) return path;
+    for (h = HEAD; h > 1 && path[h - 1] != '/'; h--) {}        /* the head ends after a '/' */
+    if (h <= 1) h = rb__utf8_cut(path, HEAD);                 /* or between characters */
+    t = n - TAIL;
+    for (k = t; k < n && path[k] != '/'; k++) {}
+    if (k < n - 1) t = k;                                    /* the tail starts at a '/' */
+    else while (t < n && ((unsigned char)path[t] & 0xc0) == 0x80) t++;   /* or a character */
+    memcpy(buf, path, h);
+    memcpy(buf + h, "...", 3);
+    memcpy(buf + h + 3, path + t, n - t + 1);
+    return buf;
 }
 
 static void rb__seterr(rb_error *e, int status, int err, const char *call, const char *fmt, ...)
@@ -1270,41 +1295,44 @@ RBDEF int rb_check_outputs(const char *const *outs, unsigned nout, const char *c
    st receives what is there now (st_mode 0: nothing yet). */
 static int rb__outfile_target(rb_outfile *o, const char *path, int flags, struct stat *st, rb_error *err)
 {
+    char sp[RB__PATH_SHOWN], sl[RB__PATH_SHOWN];   /* the path and the link's target, as messages show them */
     char link[1024];
     ssize_t n;
     char *real;
     memset(st, 0, sizeof *st);
     if (strlen(path) >= sizeof o->path) {
-        rb__seterr(err, RB_EINVAL, ENAMETOOLONG, "", "%.200s...: path too long", path);
+        rb__seterr(err, RB_EINVAL, ENAMETOOLONG, "", "%s: path too long", rb__short_path(path, sp));
         return RB_EINVAL;
     }
     snprintf(o->path, sizeof o->path, "%s", path);
     if (lstat(path, st) != 0) {
         if (errno == ENOENT) { memset(st, 0, sizeof *st); return RB_OK; }
-        rb__seterr(err, RB_ESYS, errno, "lstat", "cannot stat %s: %s", path, strerror(errno));
+        rb__seterr(err, RB_ESYS, errno, "lstat", "cannot stat %s: %s", rb__short_path(path, sp), strerror(errno));
         return RB_ESYS;
     }
     if (!S_ISLNK(st->st_mode)) return RB_OK;
     if ((n = readlink(path, link, sizeof link - 1)) < 0) {
-        rb__seterr(err, RB_ESYS, errno, "readlink", "cannot read the link %s: %s", path, strerror(errno));
+        rb__seterr(err, RB_ESYS, errno, "readlink", "cannot read the link %s: %s", rb__short_path(path, sp),
+                   strerror(errno));
         return RB_ESYS;
     }
     link[n] = 0;
     if (!(flags & RB_OUT_FOLLOW)) {
         rb__seterr(err, RB_ENOTREG, 0, "lstat", "%s is a symbolic link to %s: neither replaced nor written through",
-                   path, link);
+                   rb__short_path(path, sp), rb__short_path(link, sl));
         return RB_ENOTREG;
     }
     if (stat(path, st) != 0) {
         rb__seterr(err, errno == ENOENT ? RB_ENOTREG : RB_ESYS, errno, "stat", "%s is a symbolic link to %s: %s",
-                   path, link, strerror(errno));
+                   rb__short_path(path, sp), rb__short_path(link, sl), strerror(errno));
         return errno == ENOENT ? RB_ENOTREG : RB_ESYS;
     }
     /* a device or FIFO behind the link (/dev/stdout -> /proc/self/fd/1 -> pipe:[...]) is
        opened by the link's own name: the kernel follows /proc's links, realpath() cannot */
     if (!S_ISREG(st->st_mode)) return RB_OK;
     if (!(real = realpath(path, NULL)) || strlen(real) >= sizeof o->path) {
-        rb__seterr(err, RB_ESYS, real ? ENAMETOOLONG : errno, "realpath", "cannot resolve the link %s: %s", path,
+        rb__seterr(err, RB_ESYS, real ? ENAMETOOLONG : errno, "realpath", "cannot resolve the link %s: %s",
+                   rb__short_path(path, sp),
                    strerror(real ? ENAMETOOLONG : errno));
         free(real);
         return RB_ESYS;
@@ -1318,12 +1346,13 @@ static int rb__outfile_target(rb_outfile *o, const char *path, int flags, struct
    block open() forever; ENXIO says so instead. */
 static int rb__outfile_stream(rb_outfile *o, rb_error *err)
 {
+    char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
     struct stat st;
     int fl, e;
     o->fd = open(o->path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (o->fd < 0) {
         e = errno;
-        rb__seterr(err, RB_ESYS, e, "open", "cannot write %s: %s", o->path,
+        rb__seterr(err, RB_ESYS, e, "open", "cannot write %s: %s", rb__short_path(o->path, sp),
                    e == ENXIO ? "no process reads that FIFO" : strerror(e));
         return RB_ESYS;
     }
@@ -1331,13 +1360,13 @@ static int rb__outfile_stream(rb_outfile *o, rb_error *err)
         e = errno;
         close(o->fd);
         o->fd = -1;
-        rb__seterr(err, RB_ESYS, e, "fcntl", "cannot write %s: %s", o->path, strerror(e));
+        rb__seterr(err, RB_ESYS, e, "fcntl", "cannot write %s: %s", rb__short_path(o->path, sp), strerror(e));
         return RB_ESYS;
     }
     if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {   /* swapped since the lstat */
         close(o->fd);
         o->fd = -1;
-        rb__seterr(err, RB_ENOTREG, 0, "fstat", "%s changed while it was opened (now %s)", o->path,
+        rb__seterr(err, RB_ENOTREG, 0, "fstat", "%s changed while it was opened (now %s)", rb__short_path(o->path, sp),
                    rb__file_kind(st.st_mode));
         return RB_ENOTREG;
     }
@@ -1349,13 +1378,14 @@ static int rb__outfile_stream(rb_outfile *o, rb_error *err)
    file, never through a link). keep_mode: a replacement keeps the old file's permissions. */
 static int rb__outfile_temp(rb_outfile *o, mode_t mode, int keep_mode, rb_error *err)
 {
+    char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
     char dir[4096];
     const char *base;
     unsigned i;
     int e;
     uint64_t r = rb__mix64(rb__now_ns() ^ ((uint64_t)getpid() << 32));
     if (rb__split_path(o->path, dir, sizeof dir, &base) != 0) {
-        rb__seterr(err, RB_EINVAL, 0, "", "%s is not a file name", o->path);
+        rb__seterr(err, RB_EINVAL, 0, "", "%s is not a file name", rb__short_path(o->path, sp));
         return RB_EINVAL;
     }
     for (i = 0; i < 100; i++, r = rb__mix64(r)) {
@@ -1366,14 +1396,15 @@ static int rb__outfile_temp(rb_outfile *o, mode_t mode, int keep_mode, rb_error 
     if (o->fd < 0) {
         e = errno;
         o->tmp[0] = 0;
-        rb__seterr(err, e == EACCES || e == EROFS ? RB_EPERM : RB_ESYS, e, "open", "cannot write %s: %s", o->path,
+        rb__seterr(err, e == EACCES || e == EROFS ? RB_EPERM : RB_ESYS, e, "open", "cannot write %s: %s",
+                   rb__short_path(o->path, sp),
                    strerror(e));
         return err ? err->status : RB_ESYS;
     }
     if (keep_mode && fchmod(o->fd, mode) != 0) {
         e = errno;
         rb_outfile_abort(o, NULL);
-        rb__seterr(err, RB_ESYS, e, "fchmod", "cannot write %s: %s", o->path, strerror(e));
+        rb__seterr(err, RB_ESYS, e, "fchmod", "cannot write %s: %s", rb__short_path(o->path, sp), strerror(e));
         return RB_ESYS;
     }
     return RB_OK;
@@ -1381,6 +1412,7 @@ static int rb__outfile_temp(rb_outfile *o, mode_t mode, int keep_mode, rb_error 
 
 RBDEF int rb_outfile_open(rb_outfile *o, const char *path, int flags, rb_error *err)
 {
+    char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
     struct stat st;
     int rc;
     memset(o, 0, sizeof *o);
@@ -1395,11 +1427,11 @@ RBDEF int rb_outfile_open(rb_outfile *o, const char *path, int flags, rb_error *
     if ((S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) && (flags & RB_OUT_STREAM)) return rb__outfile_stream(o, err);
     if (!S_ISREG(st.st_mode)) {
         rb__seterr(err, RB_ENOTREG, 0, "lstat", "%s is %s, not a regular file: only regular files are created "
-                   "or replaced", path, rb__file_kind(st.st_mode));
+                   "or replaced", rb__short_path(path, sp), rb__file_kind(st.st_mode));
         return RB_ENOTREG;
     }
     if (!(flags & RB_OUT_REPLACE)) {
-        rb__seterr(err, RB_EEXIST, EEXIST, "open", "%s exists (left as it is)", path);
+        rb__seterr(err, RB_EEXIST, EEXIST, "open", "%s exists (left as it is)", rb__short_path(path, sp));
         return RB_EEXIST;
     }
     return rb__outfile_temp(o, st.st_mode & 07777, 1, err);
@@ -1407,8 +1439,9 @@ RBDEF int rb_outfile_open(rb_outfile *o, const char *path, int flags, rb_error *
 
 RBDEF FILE *rb_outfile_stdio(rb_outfile *o, rb_error *err)
 {
+    char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
     if (!o->f && o->fd >= 0 && !(o->f = fdopen(o->fd, "w")))
-        rb__seterr(err, RB_ESYS, errno, "fdopen", "cannot write %s: %s", o->path, strerror(errno));
+        rb__seterr(err, RB_ESYS, errno, "fdopen", "cannot write %s: %s", rb__short_path(o->path, sp), strerror(errno));
     return o->f;
 }
 
@@ -1417,13 +1450,14 @@ RBDEF FILE *rb_outfile_stdio(rb_outfile *o, rb_error *err)
    are not supported, a last check and rename(). */
 static int rb__outfile_place(rb_outfile *o, rb_error *err)
 {
+    char sp[RB__PATH_SHOWN], st_[RB__PATH_SHOWN];   /* the path and the temporary, as messages show them */
     struct stat st;
     int e;
     if (!(o->flags & RB_OUT_REPLACE)) {
         if (link(o->tmp, o->path) == 0) {
             if (unlink(o->tmp) != 0) {
                 rb__seterr(err, RB_ESYS, errno, "unlink", "wrote %s, but cannot remove the temporary %s: %s",
-                           o->path, o->tmp, strerror(errno));
+                           rb__short_path(o->path, sp), rb__short_path(o->tmp, st_), strerror(errno));
                 return RB_ESYS;
             }
             return RB_OK;
@@ -1431,16 +1465,17 @@ static int rb__outfile_place(rb_outfile *o, rb_error *err)
         e = errno;
         if (e == EEXIST || lstat(o->path, &st) == 0) {
             rb__seterr(err, RB_EEXIST, EEXIST, "link", "%s was created by another process meanwhile (left as it is)",
-                       o->path);
+                       rb__short_path(o->path, sp));
             return RB_EEXIST;
         }
         if (e != EPERM && e != ENOTSUP && e != EOPNOTSUPP && e != EMLINK && e != ENOSYS) {
-            rb__seterr(err, RB_ESYS, e, "link", "cannot create %s: %s", o->path, strerror(e));
+            rb__seterr(err, RB_ESYS, e, "link", "cannot create %s: %s", rb__short_path(o->path, sp), strerror(e));
             return RB_ESYS;
         }
     }
     if (rename(o->tmp, o->path) != 0) {
-        rb__seterr(err, RB_ESYS, errno, "rename", "cannot rename %s to %s: %s", o->tmp, o->path, strerror(errno));
+        rb__seterr(err, RB_ESYS, errno, "rename", "cannot rename %s to %s: %s", rb__short_path(o->tmp, st_),
+                   rb__short_path(o->path, sp), strerror(errno));
         return RB_ESYS;
     }
     return RB_OK;
@@ -1450,6 +1485,7 @@ static int rb__outfile_place(rb_outfile *o, rb_error *err)
    directory answers EINVAL: the rename is done all the same, so that is no failure. */
 static int rb__fsync_dir(const char *path, rb_error *err)
 {
+    char sp[RB__PATH_SHOWN], sd[RB__PATH_SHOWN];   /* the path and its directory, as messages show them */
     char dir[4096];
     const char *base;
     int fd, e = 0;
@@ -1460,17 +1496,19 @@ static int rb__fsync_dir(const char *path, rb_error *err)
         if (close(fd) != 0 && !e) e = errno;
     }
     if (!e) return RB_OK;
-    rb__seterr(err, RB_ESYS, e, "fsync", "wrote %s, but cannot sync its directory %s: %s", path, dir, strerror(e));
+    rb__seterr(err, RB_ESYS, e, "fsync", "wrote %s, but cannot sync its directory %s: %s", rb__short_path(path, sp),
+               rb__short_path(dir, sd), strerror(e));
     return RB_ESYS;
 }
 
 RBDEF int rb_outfile_commit(rb_outfile *o, rb_error *err)
 {
+    char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
     sigset_t old;
     int rc, e = 0;
     const char *call = "write";
     if (o->fd < 0) {
-        rb__seterr(err, RB_EINVAL, EBADF, "", "%s is not open", o->path);
+        rb__seterr(err, RB_EINVAL, EBADF, "", "%s is not open", rb__short_path(o->path, sp));
         return RB_EINVAL;
     }
     errno = 0;
@@ -1481,7 +1519,7 @@ RBDEF int rb_outfile_commit(rb_outfile *o, rb_error *err)
     o->fd = -1;
     if (e) {
         rb_outfile_abort(o, NULL);
-        rb__seterr(err, RB_ESYS, e, call, "writing %s failed: %s%s", o->path, strerror(e),
+        rb__seterr(err, RB_ESYS, e, call, "writing %s failed: %s%s", rb__short_path(o->path, sp), strerror(e),
                    o->stream ? "" : " (nothing replaced)");
         return RB_ESYS;
     }
@@ -1610,11 +1648,13 @@ static void *rb__writer_main(void *arg)
    may use, so root's reserve is not promised). A miss is still caught by the write. */
 static int rb__setup_room(const rb_outfile *o, uint64_t size, rb_error *err)
 {
+    char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
     struct statvfs sv;
     uint64_t avail;
     char need[32], have[32];
     if (fstatvfs(o->fd, &sv) != 0) {
-        rb__seterr(err, RB_ESYS, errno, "fstatvfs", "cannot see the free space for %s: %s", o->path, strerror(errno));
+        rb__seterr(err, RB_ESYS, errno, "fstatvfs", "cannot see the free space for %s: %s", rb__short_path(o->path,
+                   sp), strerror(errno));
         return RB_ESYS;
     }
     avail = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
@@ -1622,7 +1662,8 @@ static int rb__setup_room(const rb_outfile *o, uint64_t size, rb_error *err)
     rb_format_size(size, need, sizeof need);
     if (avail >= ((uint64_t)1 << 30)) snprintf(have, sizeof have, "%.1f GiB", (double)avail / 1073741824.0);
     else rb_format_size(avail, have, sizeof have);
-    rb__seterr(err, RB_ESYS, ENOSPC, "statvfs", "%s needs %s, but its filesystem has only %s free", o->path, need,
+    rb__seterr(err, RB_ESYS, ENOSPC, "statvfs", "%s needs %s, but its filesystem has only %s free",
+               rb__short_path(o->path, sp), need,
                have);
     return RB_ESYS;
 }
@@ -1631,6 +1672,7 @@ static int rb__setup_room(const rb_outfile *o, uint64_t size, rb_error *err)
 static int rb__setup_write(rb__writer *wr, uint64_t size, uint64_t data_seed, rb_progress_fn progress, void *user,
                            rb_error *err, const char *path)
 {
+    char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
     pthread_t tid;
     uint64_t off = 0;
     unsigned slot = 0;
@@ -1664,11 +1706,12 @@ static int rb__setup_write(rb__writer *wr, uint64_t size, uint64_t data_seed, rb
     pthread_mutex_unlock(&wr->mu);
     pthread_join(tid, NULL);
     if (wr->err) {
-        rb__seterr(err, RB_ESYS, wr->err, wr->call, "writing %s failed: %s", path, strerror(wr->err));
+        rb__seterr(err, RB_ESYS, wr->err, wr->call, "writing %s failed: %s", rb__short_path(path, sp),
+                   strerror(wr->err));
         return RB_ESYS;
     }
     if (aborted) {
-        rb__seterr(err, RB_EINTR, EINTR, "", "setup of %s interrupted", path);
+        rb__seterr(err, RB_EINTR, EINTR, "", "setup of %s interrupted", rb__short_path(path, sp));
         return RB_EINTR;
     }
     return RB_OK;
@@ -1759,7 +1802,8 @@ static const char *rb__pseudo_fs(int fd)
 
 static int rb__not_regular(rb_error *err, const char *path, const char *what)
 {
-    rb__seterr(err, RB_ENOTREG, 0, "stat", "%s is not a regular file (it is %s)", path, what);
+    char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
+    rb__seterr(err, RB_ENOTREG, 0, "stat", "%s is not a regular file (it is %s)", rb__short_path(path, sp), what);
     return -1;
 }
 
@@ -1767,6 +1811,7 @@ static int rb__not_regular(rb_error *err, const char *path, const char *what)
    otherwise. st, if not NULL, receives the fstat of what was opened. */
 static int rb__open_regular(const char *path, int flags, struct stat *st, rb_error *err)
 {
+    char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
     struct stat a, b;
     const char *pseudo;
     int fd, e, fl;
@@ -1774,7 +1819,7 @@ static int rb__open_regular(const char *path, int flags, struct stat *st, rb_err
     if (stat(path, &a) != 0) {
         e = errno;
         rb__seterr(err, e == ENOENT || e == ENOTDIR ? RB_ENOFILE : e == EACCES ? RB_EPERM : RB_ESYS, e,
-                   "stat", "cannot open %s: %s", path, strerror(e));
+                   "stat", "cannot open %s: %s", rb__short_path(path, sp), strerror(e));
         return -1;
     }
     if (!S_ISREG(a.st_mode)) return rb__not_regular(err, path, rb__file_kind(a.st_mode));
@@ -1782,13 +1827,13 @@ static int rb__open_regular(const char *path, int flags, struct stat *st, rb_err
     if (fd < 0) {
         e = errno;
         rb__seterr(err, e == ENOENT ? RB_ENOFILE : e == EACCES || e == EPERM ? RB_EPERM : RB_ESYS, e,
-                   "open", "cannot open %s: %s", path, strerror(e));
+                   "open", "cannot open %s: %s", rb__short_path(path, sp), strerror(e));
         return -1;
     }
     if (fstat(fd, &b) != 0) {
         e = errno;
         close(fd);
-        rb__seterr(err, RB_ESYS, e, "fstat", "cannot stat %s: %s", path, strerror(e));
+        rb__seterr(err, RB_ESYS, e, "fstat", "cannot stat %s: %s", rb__short_path(path, sp), strerror(e));
         return -1;
     }
     if (!S_ISREG(b.st_mode) || b.st_dev != a.st_dev || b.st_ino != a.st_ino) {
@@ -1807,7 +1852,7 @@ static int rb__open_regular(const char *path, int flags, struct stat *st, rb_err
     if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
         e = errno;
         close(fd);
-        rb__seterr(err, RB_ESYS, e, "fcntl", "fcntl %s: %s", path, strerror(e));
+        rb__seterr(err, RB_ESYS, e, "fcntl", "fcntl %s: %s", rb__short_path(path, sp), strerror(e));
         return -1;
     }
     if (st) *st = b;
@@ -1816,6 +1861,7 @@ static int rb__open_regular(const char *path, int flags, struct stat *st, rb_err
 
 RBDEF int rb_check_file(const char *path, uint64_t need_size, rb_file_info *info, rb_error *err)
 {
+    char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
     struct stat st;
     rb_error e;
     int fd;
@@ -1832,9 +1878,9 @@ RBDEF int rb_check_file(const char *path, uint64_t need_size, rb_file_info *info
     info->allocated = (uint64_t)st.st_blocks * 512u;
     info->sparse = info->allocated < info->size;
     if (info->size == 0 || info->size < need_size) {
-        if (info->size == 0) rb__seterr(err, RB_ETOOSMALL, 0, "fstat", "%s is empty", path);
+        if (info->size == 0) rb__seterr(err, RB_ETOOSMALL, 0, "fstat", "%s is empty", rb__short_path(path, sp));
         else rb__seterr(err, RB_ETOOSMALL, 0, "fstat", "%s has %llu bytes, fewer than the %llu needed",
-                        path, (unsigned long long)info->size, (unsigned long long)need_size);
+                        rb__short_path(path, sp), (unsigned long long)info->size, (unsigned long long)need_size);
         close(fd);
         return RB_ETOOSMALL;
     }
@@ -1847,7 +1893,7 @@ RBDEF int rb_check_file(const char *path, uint64_t need_size, rb_file_info *info
     }
     r = pread(fd, buf, head, 0);
     if (r < 0) {
-        rb__seterr(err, RB_ESYS, errno, "pread", "cannot read %s: %s", path, strerror(errno));
+        rb__seterr(err, RB_ESYS, errno, "pread", "cannot read %s: %s", rb__short_path(path, sp), strerror(errno));
         free(buf);
         close(fd);
         return RB_ESYS;
@@ -1866,6 +1912,7 @@ RBDEF int rb_check_file(const char *path, uint64_t need_size, rb_file_info *info
    close() munmaps), and flushes the file first. */
 RBDEF int rb_evict(const char *path, rb_error *err)
 {
+    char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
     rb_error oe;
     int fd = rb__open_regular(path, 0, NULL, &oe), rc = RB_OK;
     if (fd < 0) {
@@ -1874,12 +1921,12 @@ RBDEF int rb_evict(const char *path, rb_error *err)
     }
 #if defined(RB__HAS_FADVISE)
     if (fdatasync(fd) != 0 && errno != EINVAL) {
-        rb__seterr(err, RB_ESYS, errno, "fdatasync", "fdatasync %s: %s", path, strerror(errno));
+        rb__seterr(err, RB_ESYS, errno, "fdatasync", "fdatasync %s: %s", rb__short_path(path, sp), strerror(errno));
         rc = RB_ESYS;
     } else {
         int e = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);   /* returns the error */
         if (e != 0) {
-            rb__seterr(err, RB_ESYS, e, "posix_fadvise", "posix_fadvise(DONTNEED) on %s: %s", path,
+            rb__seterr(err, RB_ESYS, e, "posix_fadvise", "posix_fadvise(DONTNEED) on %s: %s", rb__short_path(path, sp),
                        strerror(e));
             rc = RB_ESYS;
         }
@@ -1888,16 +1935,16 @@ RBDEF int rb_evict(const char *path, rb_error *err)
     {   /* macOS: no posix_fadvise; msync(MS_INVALIDATE) on a mapping drops the cached pages */
         struct stat st;
         if (fstat(fd, &st) != 0) {
-            rb__seterr(err, RB_ESYS, errno, "fstat", "cannot stat %s: %s", path, strerror(errno));
+            rb__seterr(err, RB_ESYS, errno, "fstat", "cannot stat %s: %s", rb__short_path(path, sp), strerror(errno));
             rc = RB_ESYS;
         } else if (st.st_size > 0) {
             void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
             if (m == MAP_FAILED) {
-                rb__seterr(err, RB_ESYS, errno, "mmap", "mmap %s: %s", path, strerror(errno));
+                rb__seterr(err, RB_ESYS, errno, "mmap", "mmap %s: %s", rb__short_path(path, sp), strerror(errno));
                 rc = RB_ESYS;
             } else {
                 if (msync(m, (size_t)st.st_size, MS_INVALIDATE) != 0) {
-                    rb__seterr(err, RB_ESYS, errno, "msync", "msync(MS_INVALIDATE) %s: %s", path,
+                    rb__seterr(err, RB_ESYS, errno, "msync", "msync(MS_INVALIDATE) %s: %s", rb__short_path(path, sp),
                                strerror(errno));
                     rc = RB_ESYS;
                 }
@@ -1920,6 +1967,7 @@ RBDEF int rb_load(const char *path, rb_error *err) { return rb__load(path, 1, er
 
 static int rb__load(const char *path, int sequential, rb_error *err)
 {
+    char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
     size_t len = (size_t)4 << 20;
     unsigned char *buf;
     uint64_t off = 0;
@@ -1939,7 +1987,8 @@ static int rb__load(const char *path, int sequential, rb_error *err)
     {   /* a hint: SEQUENTIAL reads ahead in large folios; RANDOM reads just what is asked */
         int e = posix_fadvise(fd, 0, 0, sequential ? POSIX_FADV_SEQUENTIAL : POSIX_FADV_RANDOM);
         if (e != 0 && !sequential) {
-            rb__seterr(err, RB_ESYS, e, "posix_fadvise", "posix_fadvise(RANDOM) on %s: %s", path, strerror(e));
+            rb__seterr(err, RB_ESYS, e, "posix_fadvise", "posix_fadvise(RANDOM) on %s: %s", rb__short_path(path, sp),
+                       strerror(e));
             free(buf);
             close(fd);
             return RB_ESYS;
@@ -1952,7 +2001,7 @@ static int rb__load(const char *path, int sequential, rb_error *err)
         ssize_t r = pread(fd, buf, len, (off_t)off);
         if (r < 0 && errno == EINTR) continue;
         if (r < 0) {
-            rb__seterr(err, RB_ESYS, errno, "pread", "reading %s: %s", path, strerror(errno));
+            rb__seterr(err, RB_ESYS, errno, "pread", "reading %s: %s", rb__short_path(path, sp), strerror(errno));
             rc = RB_ESYS;
             break;
         }
@@ -2041,6 +2090,7 @@ static int rb__cachestat(int fd, rb_residency_info *out)
 
 RBDEF int rb_residency(const char *path, rb_residency_info *out, rb_error *err)
 {
+    char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
     struct stat st;
     size_t page = rb__page_size(), chunk_pages = 1u << 16;
     uint64_t off;
@@ -2064,7 +2114,7 @@ RBDEF int rb_residency(const char *path, rb_residency_info *out, rb_error *err)
     map = (unsigned char *)mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
     close(fd);
     if (map == (unsigned char *)MAP_FAILED) {
-        rb__seterr(err, RB_ESYS, errno, "mmap", "mmap %s: %s", path, strerror(errno));
+        rb__seterr(err, RB_ESYS, errno, "mmap", "mmap %s: %s", rb__short_path(path, sp), strerror(errno));
         return RB_ESYS;
     }
     vec = (unsigned char *)malloc(chunk_pages);
@@ -2082,7 +2132,7 @@ RBDEF int rb_residency(const char *path, rb_residency_info *out, rb_error *err)
         int r = mincore(map + off, len, vec);
 #endif
         if (r != 0) {
-            rb__seterr(err, RB_ESYS, errno, "mincore", "mincore %s: %s", path, strerror(errno));
+            rb__seterr(err, RB_ESYS, errno, "mincore", "mincore %s: %s", rb__short_path(path, sp), strerror(errno));
             free(vec);
             munmap(map, (size_t)st.st_size);
             return RB_ESYS;
@@ -3875,6 +3925,7 @@ static uint64_t rb__probe_need(int id) { return (id >= 9 && id <= 11 ? (uint64_t
 
 RBDEF int rb_probe_check(const char *path, int id, rb_error *err)
 {
+    char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
     struct stat st;
     rb_error e;
     int fd = rb__open_regular(path, 0, &st, &e);
@@ -3884,7 +3935,8 @@ RBDEF int rb_probe_check(const char *path, int id, rb_error *err)
     }
     close(fd);
     if ((uint64_t)st.st_size < rb__probe_need(id)) {
-        rb__seterr(err, RB_ETOOSMALL, 0, "stat", "%s has %llu bytes: the probe%s%s needs %llu MiB", path,
+        rb__seterr(err, RB_ETOOSMALL, 0, "stat", "%s has %llu bytes: the probe%s%s needs %llu MiB",
+                   rb__short_path(path, sp),
                    (unsigned long long)st.st_size, id ? " case " : "", id ? rb_probe_case_name(id) : "",
                    (unsigned long long)(rb__probe_need(id) >> 20));
         return RB_ETOOSMALL;
@@ -4376,7 +4428,7 @@ RBDEF int rb_parse_duration(const char *s, int64_t *out_ns)
         else return RB_EINVAL;
     }
     v *= unit;
-    if (v > 9e18) return RB_EINVAL;
+    if (v > 9e18) return RB_ERANGE;   /* well formed, but past int64 nanoseconds (285 years) */
     *out_ns = (int64_t)(v + 0.5);
     return RB_OK;
 }

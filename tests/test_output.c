@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "readbench.h"
 #include "rbtest.h"
+#include <errno.h>
 #include <locale.h>
 #include <math.h>
 #include <stdint.h>
@@ -457,6 +458,73 @@ static void mountinfo_lines_of_any_length(void)
     CHECK(system(cmd) == 0);
 }
 
+/* ---- issue 16 item 20 (parts): messages keep the errno text; durations say what is wrong ---- */
+
+/* A path far longer than a message: the message ends with the errno text, and shows the
+   path's head and its file name with "..." between. */
+static void long_paths_keep_the_errno_text(void)
+{
+    char path[1200];
+    const char *enoent = strerror(ENOENT);
+    size_t n = (size_t)snprintf(path, sizeof path, "/nonexistent-rbtest");
+    unsigned i;
+    rb_error e;
+    rb_config c;
+    rb_result r;
+    rb_residency_info ri;
+    for (i = 0; i < 5; i++) n += (size_t)snprintf(path + n, sizeof path - n, "/%0200d", (int)i);
+    snprintf(path + n, sizeof path - n, "/the-file-name.dat");
+    memset(&e, 0, sizeof e);
+    CHECK(rb_evict(path, &e) == RB_ENOFILE);
+    CHECKF(strstr(e.msg, enoent) && strstr(e.msg, "/nonexistent-rbtest/") && strstr(e.msg, ".../the-file-name.dat"),
+           "%s", e.msg);
+    memset(&e, 0, sizeof e);
+    CHECK(rb_residency(path, &ri, &e) != RB_OK);
+    CHECKF(strstr(e.msg, enoent) != NULL, "%s", e.msg);
+    memset(&e, 0, sizeof e);
+    CHECK(rb_check_file(path, 0, &(rb_file_info){0}, &e) != RB_OK);
+    CHECKF(strstr(e.msg, enoent) != NULL, "%s", e.msg);
+    memset(&c, 0, sizeof c);
+    c.path = path;
+    CHECK(rb_run(&c, rb_strategy_find("pread"), &r) != RB_OK);
+    CHECKF(strstr(r.reason, enoent) && strstr(r.reason, "the-file-name.dat"), "%s", r.reason);
+    /* a path that fits is shown whole */
+    memset(&e, 0, sizeof e);
+    CHECK(rb_evict("/nonexistent-rbtest/short.dat", &e) == RB_ENOFILE);
+    CHECKF(strstr(e.msg, "/nonexistent-rbtest/short.dat") && strstr(e.msg, enoent), "%s", e.msg);
+}
+
+static void durations_say_what_is_wrong(void)
+{
+    static const struct { const char *opt, *val, *want; } cases[] = {
+        {"--duration", "5x", "malformed duration"},
+        {"--duration", "99999999999h", "--duration is too large"},
+        {"--duration", "0.5ms", "at least 1ms"},
+        {"--warmup", "1q", "malformed duration"},
+        {"--warmup", "99999999999h", "--warmup is too large"},
+    };
+    char cmd[2048], err[4096];
+    const char *bin = rbt_cli(), *ef = rbt_path("dur.err");
+    unsigned k;
+    int64_t ns;
+    CHECK(rb_parse_duration("5x", &ns) == RB_EINVAL && rb_parse_duration("1.2.3s", &ns) == RB_EINVAL);
+    CHECK(rb_parse_duration("99999999999h", &ns) == RB_ERANGE);
+    CHECK(rb_parse_duration("2000000h", &ns) == RB_OK && ns == 2000000LL * 3600 * 1000000000LL);
+    if (!bin) SKIP("../readbench is not built (run make test)");
+    for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        FILE *f;
+        size_t n = 0;
+        int st;
+        snprintf(cmd, sizeof cmd, "'%s' run '%s' --strategies null --threads 1 --iterations 1 %s %s "
+                 "--quiet >/dev/null 2>'%s'", bin, rbt_small_file(), cases[k].opt, cases[k].val, ef);
+        st = system(cmd);
+        if ((f = fopen(ef, "r"))) { n = fread(err, 1, sizeof err - 1, f); fclose(f); }
+        err[n] = 0;
+        CHECKF(WEXITSTATUS(st) == 2 && strstr(err, cases[k].want), "%s %s: exit %d, %s", cases[k].opt,
+               cases[k].val, WEXITSTATUS(st), err);
+    }
+}
+
 void suite_output(void)
 {
     RUN(api_lookups_take_null);
@@ -471,4 +539,6 @@ void suite_output(void)
     RUN(cli_long_title_is_well_formed);
     RUN(seed_is_decimal);
     RUN(mountinfo_lines_of_any_length);
+    RUN(long_paths_keep_the_errno_text);
+    RUN(durations_say_what_is_wrong);
 }
