@@ -32,6 +32,7 @@ static const char *usage =
     "  --format F              table (default), markdown, csv or json\n"
     "  --output FILE           write the report there instead of stdout\n"
     "  --percentiles LIST      latency percentiles (default 50,90,99,99.9)\n"
+    "  --baseline FILE.json    after the results, compare with an earlier --format json run (see diff)\n"
     "  --quiet                 no progress lines on stderr\n"
     "  --svg FILE              also draw the ops/ms as an SVG bar chart (--log: log scale; --title TEXT)\n"
     "\ncache and memory (time spent here is shown, never measured):\n"
@@ -46,6 +47,8 @@ static const char *usage =
     "                             [--format table|json] [--output FILE] [--svg FILE [--log] [--title TEXT]]\n"
     "                             the prefetch-overhead experiment (Lucene's PrefetchBench) per policy:\n"
     "                             always, backoff, backoff-nomincore, adaptive\n"
+    "  readbench diff BASE.json NEW.json [--format table|markdown|json]\n"
+    "                             per cell NEW/BASE of the median ops/ms, its 95% interval, and a verdict\n"
     "  readbench probe FILE [--case N|NAME] [--format table|json] [--output FILE]\n"
     "                             what one cold read makes the kernel load, by advice and mapping\n";
 
@@ -508,10 +511,19 @@ static int check_file(const opts *o, rb_file_info *info)
 }
 
 /* The report on stdout (or --output), the chart, and how the run ended. */
-static int write_outputs(opts *o, rb_report *rep, rb_outfile *files)
+static int write_outputs(opts *o, rb_report *rep, rb_outfile *files, const rb_json *base)
 {
     unsigned i, done = 0, failed = 0;
-    rb_report_write(files[0].f ? files[0].f : stdout, rep, o->format);
+    FILE *out = files[0].f ? files[0].f : stdout;
+    rb_report_write(out, rep, o->format);
+    if (base) {   /* after the results; with json or csv on stderr, so stdout stays one document */
+        rb_diff d;
+        char why[RB_REASON_LEN];
+        int tab = o->format == RB_FORMAT_TABLE || o->format == RB_FORMAT_MARKDOWN;
+        if (rb_diff_make(base, NULL, rep, 0, &d, why, sizeof why) != RB_OK) fprintf(stderr, "readbench: %s\n", why);
+        else rb_report_diff(tab ? out : stderr, &d, tab ? o->format : RB_FORMAT_TABLE, o->baseline, "this run");
+        rb_diff_free(&d);
+    }
     if (files[1].f) {
         char title[256];
         rb_report_svg(files[1].f, rep, chart_title(o, title, sizeof title), o->log_scale);
@@ -539,7 +551,8 @@ static int run(opts *o, int main_job)
     rb_matrix m;
     rb_hog hog;
     rb_outfile files[2];
-    char why[256];
+    rb_json *base = NULL;
+    char why[RB_REASON_LEN + 64];
     uint64_t hog_size = 0;
     int rc;
 
@@ -561,12 +574,17 @@ static int run(opts *o, int main_job)
     if ((rc = check_file(o, &info)) != 0) return rc;
     if (rb_matrix_check(&m, why, sizeof why) != RB_OK) return bad("%s", why);
     if (o->hog && (rc = plan_hog(o->hog, info.size, rb_matrix_memory(&m), &hog_size)) != 0) return rc;   /* before any output */
-    if ((rc = open_outputs(files, o->output, o->svg, o->c.path)) != 0) return rc;
+    if (o->baseline && (!(base = rb_json_load(o->baseline, why, sizeof why)) ||
+                        rb_diff_make(base, NULL, NULL, 0, NULL, why, sizeof why) != RB_OK)) {
+        rb_json_free(base);
+        return bad("--baseline: %s", why);
+    }
+    if ((rc = open_outputs(files, o->output, o->svg, o->c.path)) != 0) { rb_json_free(base); return rc; }
     catch_signals();
     m.cfg.stop = &stop_signal;
     m.cfg.log = log_line;
     if (o->scenario) fprintf(stderr, "readbench: scenario sets %s\n", o->scenario);
-    if ((rc = take_hog(hog_size, &hog)) != 0) { close_outputs(files, 0); return rc; }
+    if ((rc = take_hog(hog_size, &hog)) != 0) { close_outputs(files, 0); rb_json_free(base); return rc; }
 
     rb_env_collect(&env, o->c.path);
     if (!o->quiet) rb_env_print(stderr, &env);
@@ -574,12 +592,15 @@ static int run(opts *o, int main_job)
         fprintf(stderr, "readbench: out of memory\n");
         close_outputs(files, 0);
         rb_hog_release(&hog);
+        rb_json_free(base);
         return 1;
     }
     rep.percentiles = o->npct ? o->pct : NULL;
     rep.npercentiles = o->npct;
     rep.env = &env;
-    rc = write_outputs(o, &rep, files);
+    rep.scenario = o->scenario_name;
+    rc = write_outputs(o, &rep, files, base);
+    rb_json_free(base);
     if (main_job)
         fprintf(stderr, "\nThat was a quick matrix (threads 1,4; 3 x 0.5 s per cell, warm file). The full one:\n"
                         "  readbench run %s --threads 1,4,8,16 --duration 1s --iterations 5\n"
@@ -715,6 +736,33 @@ static int probe_cmd(int argc, char **argv)
     return failed ? 1 : 0;
 }
 
+/* readbench diff BASE.json NEW.json: each cell's NEW/BASE with its interval and a verdict. */
+static int diff_cmd(int argc, char **argv)
+{
+    const char *path[2] = {NULL, NULL}, *v;
+    rb_json *doc[2] = {NULL, NULL};
+    int i, n = 0, format = RB_FORMAT_TABLE, rc = RB_EINVAL;
+    char why[RB_REASON_LEN + 64];
+    rb_diff d;
+    for (i = 2; i < argc; i++) {
+        if ((v = optval(argc, argv, &i, "--format"))) {
+            if ((format = rb_format_find(v)) < 0 || format == RB_FORMAT_CSV)
+                return bad("diff --format must be table, markdown or json, not '%s'", v);
+        } else if (argv[i][0] == '-' && argv[i][1]) return bad("unknown option '%s'", argv[i]);
+        else if (n < 2) path[n++] = argv[i];
+        else return bad("unexpected argument '%s'", argv[i]);
+    }
+    if (n < 2) return bad("diff needs BASE.json and NEW.json%s", "");
+    if ((doc[0] = rb_json_load(path[0], why, sizeof why)) && (doc[1] = rb_json_load(path[1], why, sizeof why)))
+        rc = rb_diff_make(doc[0], doc[1], NULL, 0, &d, why, sizeof why);
+    if (rc == RB_OK) rb_report_diff(stdout, &d, format, path[0], path[1]);
+    else fprintf(stderr, "readbench: %s\n", why);
+    if (rc == RB_OK) rb_diff_free(&d);
+    rb_json_free(doc[0]);
+    rb_json_free(doc[1]);
+    return rc == RB_OK ? 0 : rc == RB_ENOMEM ? 1 : 2;
+}
+
 static int command(int argc, char **argv)
 {
     opts o;
@@ -749,6 +797,7 @@ static int command(int argc, char **argv)
     }
     if (cmd && !strcmp(cmd, "prefetch")) return prefetch_cmd(argc, argv);
     if (cmd && !strcmp(cmd, "probe")) return probe_cmd(argc, argv);
+    if (cmd && !strcmp(cmd, "diff")) return diff_cmd(argc, argv);
     if (cmd && !strcmp(cmd, "residency")) {
         rb_residency_info ri;
         rb_error err;

@@ -639,6 +639,7 @@ typedef struct rb_report {
     unsigned rounds;             /* of a matrix run; 0: 1 */
     const unsigned *order;       /* rounds x count cell indices, the order each round ran; may be NULL */
     uint64_t round_seed;         /* the seed of the shuffle and of the bootstrap */
+    const char *scenario;        /* the caller's name for the case measured ("cold"); may be NULL */
     void *owned;                 /* what rb_run_matrix allocated; rb_report_free releases it */
 } rb_report;
 RBDEF const rb_result *rb_report_cell(const rb_report *r, unsigned strategy, unsigned thread, unsigned size);
@@ -714,6 +715,47 @@ RBDEF void rb_stats_of(const double *x, unsigned n, uint64_t seed, rb_stats *out
    -1: too few samples (fewer than 2 on a side) or a zero base. */
 RBDEF int rb_ratio_ci(const double *base, unsigned nb, const double *cur, unsigned nc, uint64_t seed,
                       double *ratio, double *lo, double *hi);
+
+/* ---- comparing runs: reading a report back, and the diff ---- */
+enum { RB_JSON_NULL, RB_JSON_FALSE, RB_JSON_TRUE, RB_JSON_NUMBER, RB_JSON_STRING, RB_JSON_ARRAY, RB_JSON_OBJECT };
+typedef struct rb_json {
+    int type;                    /* RB_JSON_* */
+    double num;                  /* NUMBER */
+    char *str;                   /* STRING, decoded to UTF-8 */
+    const char *key;             /* the member's name, inside an object */
+    struct rb_json *child, *next;   /* ARRAY, OBJECT: the first element; then its siblings */
+    unsigned n;                  /* ARRAY, OBJECT: how many elements */
+} rb_json;
+/* NULL on malformed input (why: the byte offset and what was expected); never reads past len. */
+RBDEF rb_json *rb_json_parse(const char *text, size_t len, char *why, size_t whylen);
+RBDEF rb_json *rb_json_load(const char *path, char *why, size_t whylen);   /* a regular file only */
+RBDEF void rb_json_free(rb_json *v);
+RBDEF const rb_json *rb_json_get(const rb_json *obj, const char *key);
+
+#define RB_DIFF_NOISE 0.01   /* a change the whole interval does not put beyond 1% is no change */
+enum { RB_DIFF_FASTER, RB_DIFF_SLOWER, RB_DIFF_SAME, RB_DIFF_NOT_COMPARABLE, RB_DIFF_BASE_ONLY, RB_DIFF_NEW_ONLY };
+typedef struct rb_diff_row {
+    char strategy[64], pattern[16], scenario[32];
+    unsigned threads;
+    uint64_t read_size;
+    int cache;
+    double prewarm;
+    double base_median, new_median;   /* ops/ms; NaN when that side has no measured cell */
+    double ratio, lo, hi;             /* new/base and its 95% interval; NaN when not comparable */
+    int verdict;                      /* RB_DIFF_* */
+    char note[128];                   /* why a pair is not comparable */
+} rb_diff_row;
+typedef struct rb_diff {
+    rb_diff_row *rows;
+    unsigned n;
+} rb_diff;
+/* Compares a base report (parsed) with a new one, parsed (cur) or in memory (cur_report);
+   with neither (and d NULL), only checks that base is a run report. RB_EINVAL with why when
+   a document is not a readbench run report. */
+RBDEF int rb_diff_make(const rb_json *base, const rb_json *cur, const rb_report *cur_report, uint64_t seed,
+                       rb_diff *d, char *why, size_t whylen);
+RBDEF void rb_diff_free(rb_diff *d);
+RBDEF void rb_report_diff(FILE *f, const rb_diff *d, int format, const char *base_name, const char *new_name);
 
 #ifdef __cplusplus
 }
@@ -5450,7 +5492,9 @@ static void rb__env_json(FILE *f, const rb_env *e)
 static void rb__json_rounds(FILE *f, const rb_report *r)
 {
     unsigned k, i, rounds = r->rounds ? r->rounds : 1;
-    fprintf(f, ",\n \"rounds\": %u, \"round_seed\": %llu, \"order\": ", rounds, (unsigned long long)r->round_seed);
+    fprintf(f, ",\n \"scenario\": ");
+    rb__json_str_or_null(f, r->scenario);
+    fprintf(f, ", \"rounds\": %u, \"round_seed\": %llu, \"order\": ", rounds, (unsigned long long)r->round_seed);
     if (!r->order) { fputs("null", f); return; }
     fputc('[', f);
     for (k = 0; k < rounds; k++) {
@@ -6191,6 +6235,561 @@ RBDEF void rb_report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n, c
                                   const rb_env *env)
 {
     RB__IN_C_LOCALE(rb__report_prefetch_svg(f, r, n, title, log_scale, env));
+}
+
+/* ---- reading a report back: a small JSON parser -----------------------------------------
+   Just what readbench's own documents need: objects, arrays, strings (escapes and \u, with
+   surrogate pairs, decoded to UTF-8), numbers, true, false, null. Recursive descent with a
+   depth limit, every node malloc'd and freed by rb_json_free; malformed input returns NULL
+   with the byte offset and what was expected, and never reads past the end. */
+#define RB__JSON_DEPTH 64
+
+typedef struct rb__jp {
+    const char *s;
+    size_t n, i;
+    char *why;
+    size_t wl;
+} rb__jp;
+
+static rb_json *rb__jvalue(rb__jp *p, int depth);
+
+static rb_json *rb__jfail(rb__jp *p, const char *what)
+{
+    if (p->why && !p->why[0]) snprintf(p->why, p->wl, "malformed JSON at byte %zu: %s", p->i, what);
+    return NULL;
+}
+
+static void rb__jspace(rb__jp *p)
+{
+    while (p->i < p->n && (p->s[p->i] == ' ' || p->s[p->i] == '\t' || p->s[p->i] == '\n' || p->s[p->i] == '\r'))
+        p->i++;
+}
+
+static rb_json *rb__jnode(rb__jp *p, int type)
+{
+    rb_json *v = (rb_json *)calloc(1, sizeof *v);
+    if (!v) return rb__jfail(p, "out of memory");
+    v->type = type;
+    return v;
+}
+
+static int rb__jhex4(rb__jp *p, unsigned *u)
+{
+    unsigned k;
+    *u = 0;
+    if (p->n - p->i < 4) return -1;
+    for (k = 0; k < 4; k++) {
+        char c = p->s[p->i++];
+        *u <<= 4;
+        if (c >= '0' && c <= '9') *u |= (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f') *u |= (unsigned)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F') *u |= (unsigned)(c - 'A' + 10);
+        else return -1;
+    }
+    return 0;
+}
+
+static size_t rb__utf8_put(char *o, unsigned u)
+{
+    if (u < 0x80) { o[0] = (char)u; return 1; }
+    if (u < 0x800) { o[0] = (char)(0xc0 | (u >> 6)); o[1] = (char)(0x80 | (u & 0x3f)); return 2; }
+    if (u < 0x10000) {
+        o[0] = (char)(0xe0 | (u >> 12)); o[1] = (char)(0x80 | ((u >> 6) & 0x3f)); o[2] = (char)(0x80 | (u & 0x3f));
+        return 3;
+    }
+    o[0] = (char)(0xf0 | (u >> 18)); o[1] = (char)(0x80 | ((u >> 12) & 0x3f));
+    o[2] = (char)(0x80 | ((u >> 6) & 0x3f)); o[3] = (char)(0x80 | (u & 0x3f));
+    return 4;
+}
+
+/* One \u escape (the backslash and u already read), a surrogate pair taken whole; a lone
+   surrogate becomes U+FFFD. */
+static int rb__jescape_u(rb__jp *p, unsigned *u)
+{
+    unsigned lo;
+    if (rb__jhex4(p, u)) return -1;
+    if (*u >= 0xd800 && *u < 0xdc00 && p->n - p->i >= 6 && p->s[p->i] == '\\' && p->s[p->i + 1] == 'u') {
+        size_t back = p->i;
+        p->i += 2;
+        if (rb__jhex4(p, &lo)) return -1;
+        if (lo >= 0xdc00 && lo < 0xe000) { *u = 0x10000 + ((*u - 0xd800) << 10) + (lo - 0xdc00); return 0; }
+        p->i = back;
+    }
+    if (*u >= 0xd800 && *u < 0xe000) *u = 0xfffd;
+    return 0;
+}
+
+/* A string at p->i (the opening quote): decoded into a new buffer, never longer than its source. */
+static char *rb__jstring(rb__jp *p)
+{
+    size_t start = ++p->i, o = 0;
+    char *out;
+    while (p->i < p->n && p->s[p->i] != '"') p->i += p->s[p->i] == '\\' ? 2 : 1;
+    if (p->i >= p->n) { rb__jfail(p, "a string that never ends"); return NULL; }
+    out = (char *)malloc(p->i - start + 1);
+    if (!out) { rb__jfail(p, "out of memory"); return NULL; }
+    for (p->i = start; p->s[p->i] != '"';) {
+        unsigned char c = (unsigned char)p->s[p->i++];
+        unsigned u;
+        if (c < 0x20) { free(out); rb__jfail(p, "a control character inside a string"); return NULL; }
+        if (c != '\\') { out[o++] = (char)c; continue; }
+        c = (unsigned char)p->s[p->i++];
+        switch (c) {
+        case '"': case '\\': case '/': out[o++] = (char)c; break;
+        case 'b': out[o++] = '\b'; break;
+        case 'f': out[o++] = '\f'; break;
+        case 'n': out[o++] = '\n'; break;
+        case 'r': out[o++] = '\r'; break;
+        case 't': out[o++] = '\t'; break;
+        case 'u':   /* 6 source bytes give at most 3 (or 12 give 4): the buffer suffices */
+            if (rb__jescape_u(p, &u)) { free(out); rb__jfail(p, "a bad \\u escape"); return NULL; }
+            o += rb__utf8_put(out + o, u);
+            break;
+        default: free(out); rb__jfail(p, "an unknown escape"); return NULL;
+        }
+    }
+    p->i++;
+    out[o] = 0;
+    return out;
+}
+
+/* A number in JSON's own grammar, read with strtod (the caller holds the C locale). */
+static rb_json *rb__jnumber(rb__jp *p)
+{
+    size_t a = p->i, k;
+    char buf[64];
+    rb_json *v;
+    if (p->i < p->n && p->s[p->i] == '-') p->i++;
+    if (p->i < p->n && p->s[p->i] == '0') p->i++;
+    else if (p->i < p->n && p->s[p->i] >= '1' && p->s[p->i] <= '9') while (p->i < p->n && p->s[p->i] >= '0' && p->s[p->i] <= '9') p->i++;
+    else return rb__jfail(p, "a value");
+    if (p->i < p->n && p->s[p->i] == '.') {
+        k = ++p->i;
+        while (p->i < p->n && p->s[p->i] >= '0' && p->s[p->i] <= '9') p->i++;
+        if (p->i == k) return rb__jfail(p, "digits after the decimal point");
+    }
+    if (p->i < p->n && (p->s[p->i] == 'e' || p->s[p->i] == 'E')) {
+        p->i++;
+        if (p->i < p->n && (p->s[p->i] == '+' || p->s[p->i] == '-')) p->i++;
+        k = p->i;
+        while (p->i < p->n && p->s[p->i] >= '0' && p->s[p->i] <= '9') p->i++;
+        if (p->i == k) return rb__jfail(p, "digits in the exponent");
+    }
+    if (p->i - a >= sizeof buf) return rb__jfail(p, "a number of at most 63 characters");
+    memcpy(buf, p->s + a, p->i - a);
+    buf[p->i - a] = 0;
+    if (!(v = rb__jnode(p, RB_JSON_NUMBER))) return NULL;
+    v->num = strtod(buf, NULL);
+    return v;
+}
+
+/* The members of an object or the elements of an array, after its opening bracket. */
+static rb_json *rb__jcontainer(rb__jp *p, int depth, int object)
+{
+    rb_json *v = rb__jnode(p, object ? RB_JSON_OBJECT : RB_JSON_ARRAY), **tail;
+    char close = object ? '}' : ']';
+    if (!v) return NULL;
+    tail = &v->child;
+    p->i++;
+    rb__jspace(p);
+    if (p->i < p->n && p->s[p->i] == close) { p->i++; return v; }
+    for (;;) {
+        char *key = NULL;
+        rb_json *e;
+        rb__jspace(p);
+        if (object) {
+            if (p->i >= p->n || p->s[p->i] != '"' || !(key = rb__jstring(p))) { rb_json_free(v); return rb__jfail(p, "a member name"); }
+            rb__jspace(p);
+            if (p->i >= p->n || p->s[p->i] != ':') { free(key); rb_json_free(v); return rb__jfail(p, "':'"); }
+            p->i++;
+        }
+        if (!(e = rb__jvalue(p, depth + 1))) { free(key); rb_json_free(v); return NULL; }
+        e->key = key;
+        *tail = e;
+        tail = &e->next;
+        v->n++;
+        rb__jspace(p);
+        if (p->i < p->n && p->s[p->i] == ',') { p->i++; continue; }
+        if (p->i < p->n && p->s[p->i] == close) { p->i++; return v; }
+        rb_json_free(v);
+        return rb__jfail(p, object ? "',' or '}'" : "',' or ']'");
+    }
+}
+
+static rb_json *rb__jvalue(rb__jp *p, int depth)
+{
+    static const char *const words[] = {"null", "false", "true"};
+    int k;
+    rb__jspace(p);
+    if (depth > RB__JSON_DEPTH) return rb__jfail(p, "at most 64 levels of nesting");
+    if (p->i >= p->n) return rb__jfail(p, "a value, not the end");
+    if (p->s[p->i] == '{' || p->s[p->i] == '[') return rb__jcontainer(p, depth, p->s[p->i] == '{');
+    if (p->s[p->i] == '"') {
+        rb_json *v;
+        char *str = rb__jstring(p);
+        if (!str) return NULL;
+        if (!(v = rb__jnode(p, RB_JSON_STRING))) { free(str); return NULL; }
+        v->str = str;
+        return v;
+    }
+    for (k = 0; k < 3; k++) {
+        size_t l = strlen(words[k]);
+        if (p->n - p->i >= l && !memcmp(p->s + p->i, words[k], l)) {
+            p->i += l;
+            return rb__jnode(p, k == 0 ? RB_JSON_NULL : k == 1 ? RB_JSON_FALSE : RB_JSON_TRUE);
+        }
+    }
+    return rb__jnumber(p);
+}
+
+RBDEF rb_json *rb_json_parse(const char *text, size_t len, char *why, size_t wl)
+{
+    rb__jp p;
+    rb_json *v = NULL;
+    p.s = text;
+    p.n = text ? len : 0;
+    p.i = 0;
+    p.why = wl ? why : NULL;
+    p.wl = wl;
+    if (p.why) why[0] = 0;
+    RB__IN_C_LOCALE(v = rb__jvalue(&p, 0));
+    if (v) {
+        rb__jspace(&p);
+        if (p.i != p.n) { rb_json_free(v); v = rb__jfail(&p, "the end after the document"); }
+    }
+    return v;
+}
+
+RBDEF void rb_json_free(rb_json *v)
+{
+    while (v) {   /* siblings in a loop, children by recursion: depth is bounded by the parser */
+        rb_json *next = v->next;
+        rb_json_free(v->child);
+        free(v->str);
+        free((char *)v->key);
+        free(v);
+        v = next;
+    }
+}
+
+RBDEF const rb_json *rb_json_get(const rb_json *obj, const char *key)
+{
+    const rb_json *e;
+    if (!obj || obj->type != RB_JSON_OBJECT) return NULL;
+    for (e = obj->child; e; e = e->next)
+        if (e->key && !strcmp(e->key, key)) return e;
+    return NULL;
+}
+
+/* ---- comparing two runs (readbench diff, run --baseline) --------------------------------
+   Cells match by (strategy, threads, read size, pattern, cache, prewarm, scenario). For each
+   pair: NEW/BASE of the medians with a 95% bootstrap interval that resamples both cells'
+   per-iteration rates (rb_ratio_ci), and a verdict: faster when the whole interval is above
+   1 + RB_DIFF_NOISE, slower when below 1 - RB_DIFF_NOISE, otherwise no significant difference.
+   The noise threshold is criterion's: a cell with almost no spread gets an interval so narrow
+   that a 0.1% drift between two runs would be "significant", and nobody acts on 0.1%. Needs
+   two samples a side. */
+typedef struct rb__dcell {
+    const char *strategy, *pattern, *status, *scenario;
+    unsigned threads;
+    uint64_t read_size;
+    int cache;
+    double prewarm;
+    const double *samples;   /* into the caller's storage */
+    unsigned nsamples;
+} rb__dcell;
+
+static const char *rb__cache_word(int c)
+{
+    return c == RB_CACHE_EVICT_EACH ? "evict-each" : c == RB_CACHE_EVICT ? "evict" : "keep";
+}
+
+static int rb__dmatch(const rb__dcell *a, const rb__dcell *b)
+{
+    return !strcmp(a->strategy, b->strategy) && a->threads == b->threads && a->read_size == b->read_size &&
+           !strcmp(a->pattern, b->pattern) && a->cache == b->cache && a->prewarm == b->prewarm &&
+           !strcmp(a->scenario, b->scenario);
+}
+
+/* A member that must be there with this type, or a reason. */
+static const rb_json *rb__jneed(const rb_json *o, const char *key, int type, char *why, size_t wl)
+{
+    const rb_json *v = rb_json_get(o, key);
+    if (v && (v->type == type || (type == RB_JSON_FALSE && v->type == RB_JSON_TRUE))) return v;
+    snprintf(why, wl, "not a readbench run report: \"%s\" is %s", key, v ? "of the wrong type" : "missing");
+    return NULL;
+}
+
+/* The cells of a parsed report; samples are copied into *store (freed by the caller). */
+static int rb__dcells_json(const rb_json *doc, rb__dcell **out, unsigned *n, double **store, char *why, size_t wl)
+{
+    const rb_json *cfg = rb__jneed(doc, "config", RB_JSON_OBJECT, why, wl), *res, *x, *v;
+    const rb_json *sc = rb_json_get(doc, "scenario");
+    size_t total = 0, used = 0;
+    unsigned k = 0;
+    int cache = RB_CACHE_KEEP;
+    double prewarm = 0;
+    if (!cfg || !(res = rb__jneed(doc, "results", RB_JSON_ARRAY, why, wl))) return RB_EINVAL;
+    if ((v = rb_json_get(cfg, "cache")) && v->type == RB_JSON_STRING)
+        cache = !strcmp(v->str, "evict-each") ? RB_CACHE_EVICT_EACH : !strcmp(v->str, "evict") ? RB_CACHE_EVICT : RB_CACHE_KEEP;
+    if ((v = rb_json_get(cfg, "prewarm")) && v->type == RB_JSON_NUMBER) prewarm = v->num;
+    for (x = res->child; x; x = x->next)
+        if ((v = rb_json_get(x, "samples")) || (v = rb_json_get(x, "iterations"))) total += v->n;
+    *out = (rb__dcell *)calloc(res->n ? res->n : 1, sizeof **out);
+    *store = (double *)calloc(total ? total : 1, sizeof **store);
+    if (!*out || !*store) { snprintf(why, wl, "out of memory"); return RB_ENOMEM; }
+    for (x = res->child; x; x = x->next, k++) {
+        rb__dcell *c = &(*out)[k];
+        const rb_json *s, *t, *r, *p, *st, *e;
+        if (!(s = rb__jneed(x, "strategy", RB_JSON_STRING, why, wl)) || !(t = rb__jneed(x, "threads", RB_JSON_NUMBER, why, wl)) ||
+            !(r = rb__jneed(x, "read_size", RB_JSON_NUMBER, why, wl)) || !(p = rb__jneed(x, "pattern", RB_JSON_STRING, why, wl)) ||
+            !(st = rb__jneed(x, "status", RB_JSON_STRING, why, wl)))
+            return RB_EINVAL;
+        c->strategy = s->str;
+        c->threads = t->num >= 0 && t->num < 1e9 ? (unsigned)t->num : 0;
+        c->read_size = r->num >= 0 && r->num < 1e18 ? (uint64_t)r->num : 0;
+        c->pattern = p->str;
+        c->status = st->str;
+        c->scenario = sc && sc->type == RB_JSON_STRING ? sc->str : "";
+        c->cache = cache;
+        c->prewarm = prewarm;
+        c->samples = *store + used;
+        v = rb_json_get(x, "samples");
+        if (!v || v->type != RB_JSON_ARRAY) v = rb_json_get(x, "iterations");
+        for (e = v && v->type == RB_JSON_ARRAY ? v->child : NULL; e; e = e->next)
+            if (e->type == RB_JSON_NUMBER) (*store)[used++] = e->num, c->nsamples++;
+    }
+    *n = k;
+    return RB_OK;
+}
+
+/* The cells of a report in memory (a run that just ended). */
+static int rb__dcells_report(const rb_report *r, rb__dcell **out, unsigned *n)
+{
+    unsigned i;
+    *out = (rb__dcell *)calloc(r->count ? r->count : 1, sizeof **out);
+    if (!*out) return RB_ENOMEM;
+    for (i = 0; i < r->count; i++) {
+        const rb_result *x = &r->results[i];
+        rb__dcell *c = &(*out)[i];
+        c->strategy = x->strategy;
+        c->threads = x->threads;
+        c->read_size = x->read_size;
+        c->pattern = x->pattern == RB_SEQUENTIAL ? "sequential" : "random";
+        c->status = rb__status_word(x->status);
+        c->scenario = r->scenario ? r->scenario : "";
+        c->cache = r->cfg ? r->cfg->cache : RB_CACHE_KEEP;
+        c->prewarm = r->cfg ? r->cfg->prewarm : 0;
+        c->samples = x->status == RB_OK ? rb__samples(x, &c->nsamples) : NULL;
+        if (x->status != RB_OK) c->nsamples = 0;
+    }
+    *n = r->count;
+    return RB_OK;
+}
+
+/* One row of the comparison: a pair, or a cell that only one side has (b or c NULL). */
+static void rb__diff_row(rb_diff_row *d, const rb__dcell *b, const rb__dcell *c, uint64_t seed)
+{
+    const rb__dcell *any = b ? b : c;
+    rb_stats sb, sc;
+    memset(d, 0, sizeof *d);
+    snprintf(d->strategy, sizeof d->strategy, "%s", any->strategy);
+    snprintf(d->pattern, sizeof d->pattern, "%s", any->pattern);
+    snprintf(d->scenario, sizeof d->scenario, "%s", any->scenario);
+    d->threads = any->threads;
+    d->read_size = any->read_size;
+    d->cache = any->cache;
+    d->prewarm = any->prewarm;
+    d->base_median = d->new_median = d->ratio = d->lo = d->hi = NAN;
+    d->verdict = !b ? RB_DIFF_NEW_ONLY : !c ? RB_DIFF_BASE_ONLY : RB_DIFF_NOT_COMPARABLE;
+    if (b && strcmp(b->status, "ok")) snprintf(d->note, sizeof d->note, "base: %s", b->status);
+    else if (c && strcmp(c->status, "ok")) snprintf(d->note, sizeof d->note, "new: %s", c->status);
+    if (b && !strcmp(b->status, "ok")) { rb_stats_of(b->samples, b->nsamples, seed, &sb); d->base_median = sb.median; }
+    if (c && !strcmp(c->status, "ok")) { rb_stats_of(c->samples, c->nsamples, seed, &sc); d->new_median = sc.median; }
+    if (!b || !c || d->note[0]) return;
+    if (rb_ratio_ci(b->samples, b->nsamples, c->samples, c->nsamples, seed, &d->ratio, &d->lo, &d->hi) != 0) {
+        snprintf(d->note, sizeof d->note, "fewer than 2 samples on a side (run with --iterations or --rounds)");
+        if (b->nsamples && c->nsamples && d->base_median > 0) d->ratio = d->new_median / d->base_median;
+        return;
+    }
+    d->verdict = d->lo > 1 + RB_DIFF_NOISE ? RB_DIFF_FASTER : d->hi < 1 - RB_DIFF_NOISE ? RB_DIFF_SLOWER : RB_DIFF_SAME;
+}
+
+/* Pairs every base cell with its match in new, then lists the new cells nobody matched. */
+static int rb__diff_cells(const rb__dcell *b, unsigned nb, const rb__dcell *c, unsigned nc, uint64_t seed, rb_diff *d)
+{
+    unsigned i, j;
+    char *used = (char *)calloc(nc ? nc : 1, 1);
+    d->rows = (rb_diff_row *)calloc((size_t)nb + nc + 1, sizeof *d->rows);
+    d->n = 0;
+    if (!used || !d->rows) { free(used); free(d->rows); d->rows = NULL; return RB_ENOMEM; }
+    for (i = 0; i < nb; i++) {
+        for (j = 0; j < nc && (used[j] || !rb__dmatch(&b[i], &c[j])); j++) {}
+        if (j < nc) used[j] = 1;
+        rb__diff_row(&d->rows[d->n++], &b[i], j < nc ? &c[j] : NULL, seed ^ rb__mix64(i));
+    }
+    for (j = 0; j < nc; j++)
+        if (!used[j]) rb__diff_row(&d->rows[d->n++], NULL, &c[j], seed ^ rb__mix64(nb + j));
+    free(used);
+    return RB_OK;
+}
+
+/* A whole file, read through the same regular-file gate as the benchmark file. */
+static char *rb__slurp(const char *path, size_t *len, rb_error *err)
+{
+    struct stat st;
+    int fd = rb__open_regular(path, 0, &st, err);
+    char *buf;
+    size_t got = 0;
+    if (fd < 0) return NULL;
+    if ((uint64_t)st.st_size > ((uint64_t)1 << 30)) {
+        close(fd);
+        rb__seterr(err, RB_EINVAL, 0, "", "%s is %llu bytes: not a readbench report", path, (unsigned long long)st.st_size);
+        return NULL;
+    }
+    buf = (char *)malloc((size_t)st.st_size + 1);
+    while (buf && got < (size_t)st.st_size) {
+        ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) { rb__seterr(err, RB_ESYS, r < 0 ? errno : 0, "read", "cannot read %s: %s", path, r < 0 ? strerror(errno) : "it shrank"); free(buf); buf = NULL; break; }
+        got += (size_t)r;
+    }
+    if (!buf && got == 0 && err && err->status == RB_OK) rb__seterr(err, RB_ENOMEM, 0, "", "out of memory reading %s", path);
+    if (close(fd) != 0 && buf) { rb__seterr(err, RB_ESYS, errno, "close", "cannot close %s: %s", path, strerror(errno)); free(buf); return NULL; }
+    if (buf) { buf[got] = 0; *len = got; }
+    return buf;
+}
+
+RBDEF rb_json *rb_json_load(const char *path, char *why, size_t wl)
+{
+    rb_error err;
+    size_t len = 0;
+    char *text, reason[RB_REASON_LEN];
+    rb_json *doc;
+    memset(&err, 0, sizeof err);
+    if (!(text = rb__slurp(path, &len, &err))) { snprintf(why, wl, "%s", err.msg); return NULL; }
+    doc = rb_json_parse(text, len, reason, sizeof reason);
+    free(text);
+    if (!doc) snprintf(why, wl, "%s: %s", path, reason);
+    return doc;
+}
+
+RBDEF int rb_diff_make(const rb_json *base, const rb_json *cur, const rb_report *cur_report, uint64_t seed,
+                       rb_diff *d, char *why, size_t wl)
+{
+    rb__dcell *b = NULL, *c = NULL;
+    double *sb = NULL, *sc = NULL;
+    unsigned nb = 0, nc = 0;
+    int rc;
+    if (d) memset(d, 0, sizeof *d);
+    rc = rb__dcells_json(base, &b, &nb, &sb, why, wl);
+    if (rc == RB_OK && (cur || cur_report))
+        rc = cur ? rb__dcells_json(cur, &c, &nc, &sc, why, wl) : rb__dcells_report(cur_report, &c, &nc);
+    if (rc == RB_OK && d && (cur || cur_report)) rc = rb__diff_cells(b, nb, c, nc, seed ? seed : 0x64696666u, d);
+    if (rc == RB_ENOMEM) snprintf(why, wl, "out of memory");
+    free(b); free(c); free(sb); free(sc);
+    return rc;
+}
+
+RBDEF void rb_diff_free(rb_diff *d)
+{
+    free(d->rows);
+    memset(d, 0, sizeof *d);
+}
+
+static const char *rb__verdict_word(int v)
+{
+    static const char *const words[] = {"faster", "slower", "no significant difference", "not comparable",
+                                        "only in base", "only in new"};
+    return v >= 0 && v <= RB_DIFF_NEW_ONLY ? words[v] : "?";
+}
+
+static void rb__diff_json(FILE *f, const rb_diff *d, const char *base_name, const char *new_name)
+{
+    unsigned i;
+    fprintf(f, "{\"readbench\": \"%s\", \"diff\": {\"base\": ", RB_VERSION);
+    rb__json_str_or_null(f, base_name);
+    fprintf(f, ", \"new\": ");
+    rb__json_str_or_null(f, new_name);
+    fprintf(f, "},\n \"cells\": [");
+    for (i = 0; i < d->n; i++) {
+        const rb_diff_row *x = &d->rows[i];
+        fprintf(f, "%s\n  {\"strategy\": ", i ? "," : "");
+        rb_json_string(f, x->strategy);
+        fprintf(f, ", \"threads\": %u, \"read_size\": %llu, \"pattern\": ", x->threads, (unsigned long long)x->read_size);
+        rb_json_string(f, x->pattern);
+        fprintf(f, ", \"cache\": \"%s\", \"prewarm\": ", rb__cache_word(x->cache));
+        rb__json_num(f, x->prewarm);
+        fprintf(f, ", \"scenario\": ");
+        rb__json_str_or_null(f, x->scenario);
+        fprintf(f, ", \"base_median\": ");
+        rb__json_num(f, x->base_median);
+        fprintf(f, ", \"new_median\": ");
+        rb__json_num(f, x->new_median);
+        fprintf(f, ", \"ratio\": ");
+        rb__json_num(f, x->ratio);
+        fprintf(f, ", \"ratio_ci\": ");
+        if (x->lo == x->lo) { fputc('[', f); rb__json_num(f, x->lo); fputs(", ", f); rb__json_num(f, x->hi); fputc(']', f); }
+        else fputs("null", f);
+        fprintf(f, ", \"verdict\": \"%s\", \"note\": ", rb__verdict_word(x->verdict));
+        rb__json_str_or_null(f, x->note);
+        fputc('}', f);
+    }
+    fprintf(f, "\n ]}\n");
+}
+
+static void rb__diff_table(FILE *f, const rb_diff *d, int md, const char *base_name, const char *new_name)
+{
+    static const char *const head[] = {"strategy", "threads", "read", "pattern", "cache", "base ops/ms",
+                                       "new ops/ms", "new/base", "95% interval", "verdict"};
+    char c[10][192];
+    const char *cells[10];
+    int w[10];
+    unsigned i, k, pass;
+    fprintf(f, "%sreadbench diff: %s -> %s%s\n\n", md ? "**" : "", base_name ? base_name : "base",
+            new_name ? new_name : "new", md ? "**" : "");
+    for (k = 0; k < 10; k++) w[k] = rb__dlen(head[k]);
+    for (pass = 0; pass < 2; pass++) {   /* widths first, then the rows */
+        if (pass) {
+            for (k = 0; k < 10; k++) cells[k] = head[k];
+            rb__row(f, md, cells, 10, w);
+            if (md) rb__rule(f, 10);
+        }
+        for (i = 0; i < d->n; i++) {
+            const rb_diff_row *x = &d->rows[i];
+            snprintf(c[0], 192, "%s", x->strategy);
+            snprintf(c[1], 192, "%u", x->threads);
+            rb_format_size(x->read_size, c[2], 192);
+            snprintf(c[3], 192, "%s", x->pattern);
+            if (x->prewarm > 0) snprintf(c[4], 192, "%s, prewarm %.2g", rb__cache_word(x->cache), x->prewarm);
+            else snprintf(c[4], 192, "%s", rb__cache_word(x->cache));
+            snprintf(c[5], 192, x->base_median == x->base_median ? "%.4g" : "-", x->base_median);
+            snprintf(c[6], 192, x->new_median == x->new_median ? "%.4g" : "-", x->new_median);
+            snprintf(c[7], 192, x->ratio == x->ratio ? "%.3f" : "-", x->ratio);
+            if (x->lo == x->lo) snprintf(c[8], 192, "[%.3f, %.3f]", x->lo, x->hi);
+            else snprintf(c[8], 192, "-");
+            snprintf(c[9], 192, "%s%s%s", rb__verdict_word(x->verdict), x->note[0] ? ": " : "", x->note);
+            for (k = 0; k < 10; k++) {
+                cells[k] = c[k];
+                if (!pass) w[k] = RB__MAX(w[k], rb__dlen(c[k]));
+            }
+            if (pass) rb__row(f, md, cells, 10, w);
+        }
+    }
+    fprintf(f, "\n%snew/base: ratio of the medians of the per-iteration ops/ms, higher is faster; its 95%% interval "
+               "resamples both cells (bootstrap); faster or slower: the whole interval is more than 1%% away from 1%s\n",
+            md ? "*" : "", md ? "*" : "");
+}
+
+static void rb__report_diff(FILE *f, const rb_diff *d, int format, const char *base_name, const char *new_name)
+{
+    if (format == RB_FORMAT_JSON) rb__diff_json(f, d, base_name, new_name);
+    else rb__diff_table(f, d, format == RB_FORMAT_MARKDOWN, base_name, new_name);
+}
+
+RBDEF void rb_report_diff(FILE *f, const rb_diff *d, int format, const char *base_name, const char *new_name)
+{
+    RB__IN_C_LOCALE(rb__report_diff(f, d, format, base_name, new_name));
 }
 
 #ifdef __cplusplus
