@@ -3111,9 +3111,12 @@ typedef struct rb__thread {
    which would kill the process and every result with it. The mmap strategies' workers arm a
    sigjmp_buf; the handler jumps back to it and the cell ends with RB_ECHANGED. A signal
    handler takes no argument, so the buffer is found through one thread-local pointer: the
-   library's only mutable state outside caller-owned structs, and NULL outside an mmap worker
-   (a SIGBUS elsewhere gets the default action, as it would without readbench). */
-static __thread sigjmp_buf *rb__sigbus_jmp;
+   library's only mutable state outside caller-owned structs, and NULL outside an mmap worker,
+   a prefetch-experiment worker or a probe's read (a SIGBUS elsewhere gets the default action,
+   as it would without readbench). */
+static __thread sigjmp_buf *volatile rb__sigbus_jmp;   /* volatile: set just before a plain load
+                                                            the compiler would otherwise reorder or
+                                                            drop it around */
 
 static void rb__on_sigbus(int sig, siginfo_t *si, void *ctx)
 {
@@ -3122,6 +3125,20 @@ static void rb__on_sigbus(int sig, siginfo_t *si, void *ctx)
     signal(sig, SIG_DFL);
     raise(sig);
 }
+
+/* The handler, for the time of one experiment that reads a mapping: 1 if installed (then
+   restore *old after), 0 if sigaction refused (a truncation would then end the process). */
+static int rb__sigbus_install(struct sigaction *old)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = rb__on_sigbus;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    return sigaction(SIGBUS, &sa, old) == 0;
+}
+
+#define RB__SIGBUS_WHY "file changed during the run (SIGBUS reading the mapping: truncated or shrunk by someone else)"
 
 /* Phases: warmup (0, optional), then iterations 1..n. Every phase starts and ends on the
    barrier, so the coordinator may evict the cache between two phases with every worker
@@ -3641,6 +3658,7 @@ typedef struct rb__pfx_thread {
     rb_prefetcher pf;
     rb_hist with, without;
     uint64_t sink;
+    int changed;            /* a SIGBUS: the file was truncated under the mapping */
 } rb__pfx_thread;
 
 static void *rb__pfx_main(void *arg)
@@ -3649,8 +3667,15 @@ static void *rb__pfx_main(void *arg)
     uint64_t rng[4], off[3];
     unsigned char b[3][16];
     unsigned it, j;
+    sigjmp_buf jb;
     rb__rng_seed(rng, th->c->seed, 1000 + th->index);
     rb__barrier_wait(th->bar);
+    if (sigsetjmp(jb, 1) != 0) {   /* back from a SIGBUS in the copy below */
+        rb__sigbus_jmp = NULL;
+        th->changed = 1;
+        return NULL;
+    }
+    rb__sigbus_jmp = &jb;
     for (it = 0; it < th->c->ops; it++) {
         int prefetch = (it & 1u) == 0;
         uint64_t t0 = rb__now_ns(), t1;
@@ -3665,6 +3690,7 @@ static void *rb__pfx_main(void *arg)
         t1 = rb__now_ns();
         rb_hist_record(prefetch ? &th->with : &th->without, t1 - t0);
     }
+    rb__sigbus_jmp = NULL;
     return NULL;
 }
 
@@ -3767,6 +3793,8 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
         out->status = RB_ENOMEM;
         rb__fmt(out->reason, sizeof out->reason, "out of memory");
     } else {
+        struct sigaction old_bus;
+        int bus = rb__sigbus_install(&old_bus);
         for (i = 0; i < c.threads; i++) {
             int err = pthread_create(&th[i]->tid, NULL, rb__pfx_main, th[i]);
             if (err) {
@@ -3784,6 +3812,15 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
         for (i = 0; i < c.threads; i++)
             if (th[i]->started) pthread_join(th[i]->tid, NULL);
         out->seconds = (double)(rb__now_ns() - t0) / 1e9;
+        if (bus && sigaction(SIGBUS, &old_bus, NULL) != 0 && out->status == RB_OK) {
+            out->status = RB_ESYS;
+            rb__fmt(out->reason, sizeof out->reason, "restoring the SIGBUS handler: %s", strerror(errno));
+        }
+        for (i = 0; out->status == RB_OK && i < c.threads; i++)
+            if (th[i]->changed) {
+                out->status = RB_ECHANGED;
+                rb__fmt(out->reason, sizeof out->reason, "%s", RB__SIGBUS_WHY);
+            }
         for (i = 0; out->status == RB_OK && i < c.threads; i++) {
             rb_hist_merge(&out->with, &th[i]->with);
             rb_hist_merge(&out->without, &th[i]->without);
@@ -3829,6 +3866,7 @@ typedef struct rb__probe {
     int fds[2];
     unsigned char *maps[2];
     char why[RB_REASON_LEN];
+    int changed;              /* a read raised SIGBUS: the file was truncated under the mapping */
 } rb__probe;
 
 static long rb__probe_count(rb__probe *pr, uint64_t pos)
@@ -3906,7 +3944,17 @@ static void rb__probe_unmap(rb__probe *pr)
 static long rb__probe_touch(rb__probe *pr, int k, uint64_t pos)
 {
     long before = rb__probe_count(pr, pos), after;
-    volatile unsigned char sink = pr->maps[k][pos];
+    volatile unsigned char sink;
+    sigjmp_buf jb;
+    if (sigsetjmp(jb, 1) != 0) {   /* back from a SIGBUS: pos is past the file's end now */
+        rb__sigbus_jmp = NULL;
+        pr->changed = 1;
+        rb__fmt(pr->why, sizeof pr->why, "%s", RB__SIGBUS_WHY);
+        return -1;
+    }
+    rb__sigbus_jmp = &jb;
+    sink = ((volatile unsigned char *)pr->maps[k])[pos];
+    rb__sigbus_jmp = NULL;
     (void)sink;
     after = rb__probe_count(pr, pos);
     return before < 0 || after < 0 ? -1 : after - before;
@@ -4006,7 +4054,8 @@ RBDEF int rb_probe(const char *path, int id, rb_probe_result *out)
     uint64_t mid;
     long seq, obs = -1, obs2 = -1;
     unsigned i;
-    int idx = id - 1, fail = 0, fault_around;
+    int idx = id - 1, fail = 0, fault_around, bus;
+    struct sigaction old_bus;
 
     memset(out, 0, sizeof *out);
     memset(&pr, 0, sizeof pr);
@@ -4060,6 +4109,7 @@ RBDEF int rb_probe(const char *path, int id, rb_probe_result *out)
        reads ra_pages around the fault until the file has missed more than 100 times
        (mmap_miss, kept per open file), then the faulting page only; the last advice given to
        a mapping is the one that holds; a standalone small pread reads what it asked. */
+    bus = id <= 11 && rb__sigbus_install(&old_bus);   /* cases 1-11 read a mapping: truncated, RB_ECHANGED */
     switch (id) {
     case 1: case 2: case 3: case 4: {
         /* 1, 2: RANDOM opened first, then SEQUENTIAL; 3, 4: the other order */
@@ -4132,8 +4182,12 @@ RBDEF int rb_probe(const char *path, int id, rb_probe_result *out)
         if (obs == -2) fail = 1;
     }
     rb__probe_unmap(&pr);
+    if (bus && sigaction(SIGBUS, &old_bus, NULL) != 0 && !fail) {
+        fail = 1;
+        rb__fmt(pr.why, sizeof pr.why, "restoring the SIGBUS handler: %s", strerror(errno));
+    }
     if (fail || obs < 0) {
-        out->status = RB_ESYS;
+        out->status = pr.changed ? RB_ECHANGED : RB_ESYS;
         rb__fmt(out->reason, sizeof out->reason, "%s", pr.why[0] ? pr.why : "could not count cached pages");
         return out->status;
     }

@@ -6,6 +6,7 @@
 #include "rbtest.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -292,6 +293,78 @@ static void memory_cgroup_limits_are_respected(void)
     if (rmdir(cg) != 0) fprintf(stderr, "    could not remove %s: %s\n", cg, strerror(errno));
 }
 
+/* Item 5: truncates the file as soon as the experiment has read some of it (its pages show
+   up in the page cache), so the truncation lands while the experiment runs, however fast. */
+static void *truncate_when_read(void *arg)
+{
+    const char *path = (const char *)arg;
+    int i;
+    for (i = 0; i < 30000; i++) {
+        rb_residency_info ri;
+        if (rb_residency(path, &ri, NULL) == RB_OK && ri.resident > 0) {
+            if (truncate(path, 0) != 0) perror("truncate");
+            return NULL;
+        }
+        usleep(1000);
+    }
+    return NULL;
+}
+
+/* Runs the prefetch experiment (which = 0) or probe case 9 (1) on path while another thread
+   truncates it, in a child (a SIGBUS not caught kills the child, not the suite). The child's
+   exit: 0 RB_ECHANGED with "file changed", 1 another status, 2 no such reason. */
+static int truncated_under(const char *path, int which)
+{
+    pid_t pid;
+    int st;
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0) {
+        pthread_t t;
+        int status;
+        const char *reason;
+        rb_pfx_result px;
+        rb_probe_result pr;
+        alarm(120);
+        if (pthread_create(&t, NULL, truncate_when_read, (void *)path) != 0) _exit(3);
+        if (which == 0) {
+            rb_pfx_config pc;
+            memset(&pc, 0, sizeof pc);
+            pc.path = path;
+            pc.threads = 2;
+            pc.ops = 100000000;   /* cold reads: hours, unless the truncation ends it */
+            status = rb_prefetch_experiment(&pc, RB_PF_ALWAYS, 0, &px);
+            reason = px.reason;
+        } else {
+            status = rb_probe(path, 9, &pr);
+            reason = pr.reason;
+        }
+        pthread_join(t, NULL);
+        if (status != RB_ECHANGED) { fprintf(stderr, "    status %d: %s\n", status, reason); _exit(1); }
+        _exit(strstr(reason, "file changed") ? 0 : 2);
+    }
+    if (pid < 0 || waitpid(pid, &st, 0) != pid) return -2;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st);
+}
+
+static void truncation_during_prefetch_and_probe_is_file_changed(void)
+{
+    const char *f = rbt_path("trunc.dat");
+    rb_error e;
+    int rc, fd;
+    CHECK(rb_setup_file(f, (uint64_t)64 << 20, 0, 1, NULL, NULL, &e) == RB_OK);
+    rc = truncated_under(f, 0);
+    CHECKF(rc == 0, "prefetch experiment on a file truncated under it: %d (-7: killed by SIGBUS)", rc);
+    /* the probe's cases 9-11 need 2 GiB: a sparse one (holes read as zero pages, no disk) */
+    unlink(f);
+    fd = open(f, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    CHECK(fd >= 0 && ftruncate(fd, (off_t)2 << 30) == 0);
+    if (fd >= 0) close(fd);
+    rc = truncated_under(f, 1);
+    CHECKF(rc == 0, "probe case 9 on a file truncated under it: %d (-7: killed by SIGBUS)", rc);
+    unlink(f);
+}
+
 void suite_hostile(void)
 {
     RUN(non_regular_files_exit_2_without_hanging);
@@ -299,4 +372,5 @@ void suite_hostile(void)
     RUN(absurd_cells_are_refused_before_allocating);
     RUN(hog_plan_is_capped_and_strict);
     RUN(memory_cgroup_limits_are_respected);
+    RUN(truncation_during_prefetch_and_probe_is_file_changed);
 }
