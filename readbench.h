@@ -2367,32 +2367,32 @@ RBDEF int rb_hog_plan(const char *spec, uint64_t file_size, uint64_t reserve, ui
         double r = 0, target;
         unsigned n;
         if (rb_parse_double_list(spec + 5, &r, 1, &n) != RB_OK || !(r > 0) || !isfinite(r)) {
-            snprintf(why, whylen, "the ratio of '%s' must be a finite positive number", spec);
+            rb__fmt(why, whylen, "the ratio of '%s' must be a finite positive number", spec);
             return RB_EINVAL;
         }
-        if (room < 0) { snprintf(why, whylen, "the available memory is unknown here"); return RB_UNSUPPORTED; }
+        if (room < 0) { rb__fmt(why, whylen, "the available memory is unknown here"); return RB_UNSUPPORTED; }
         target = (double)room - (double)file_size / r;
         if (target <= 0) {
-            snprintf(why, whylen, "nothing to pin: the file is already %.2fx the %s available", (double)file_size / (double)room, a);
+            rb__fmt(why, whylen, "nothing to pin: the file is already %.2fx the %s available", (double)file_size / (double)room, a);
             return RB_OK;
         }
         *size = RB__MIN((uint64_t)target, cap) & ~(((uint64_t)1 << 20) - 1);
         if ((uint64_t)target > cap) {
             rb__mem_text(*size, b, sizeof b);
-            snprintf(why, whylen, "capped at %s: %s available (cgroup limit included), less a %s margin%s", b, a, m,
+            rb__fmt(why, whylen, "capped at %s: %s available (cgroup limit included), less a %s margin%s", b, a, m,
                      reserve ? " and the run's buffers" : "");
         }
         return RB_OK;
     }
     if (!spec || rb_parse_size(spec, size) != RB_OK || *size == 0) {
         *size = 0;
-        snprintf(why, whylen, "malformed size '%s'", spec ? spec : "(null)");
+        rb__fmt(why, whylen, "malformed size '%s'", spec ? spec : "(null)");
         return RB_EINVAL;
     }
     if (room >= 0 && *size > cap) {
         rb__mem_text(*size, b, sizeof b);
         rb__mem_text(cap, m, sizeof m);
-        snprintf(why, whylen, "a hog of %s is more than the %s this process may pin (%s available, cgroup limit "
+        rb__fmt(why, whylen, "a hog of %s is more than the %s this process may pin (%s available, cgroup limit "
                  "included, less a safety margin%s)", b, m, a, reserve ? " and the run's buffers" : "");
         *size = 0;
         return RB_ENOMEM;
@@ -3296,7 +3296,7 @@ RBDEF int rb_cell_fits(const rb_config *cfg, const rb_strategy *s, char *why, si
     rb__mem_text(need, a, sizeof a);
     rb__mem_text((uint64_t)room, b, sizeof b);
     rb__mem_text(margin, m, sizeof m);
-    snprintf(why, whylen, "%u thread%s of %s buffers need %s, more than the %s this process may use less a %s "
+    rb__fmt(why, whylen, "%u thread%s of %s buffers need %s, more than the %s this process may use less a %s "
              "margin (memory available, cgroup limit included)", cfg->threads ? cfg->threads : 1,
              (cfg->threads ? cfg->threads : 1) == 1 ? "" : "s", s && (s->flags & RB_S_BATCH) ? "batch" : "read", a, b, m);
     return RB_ENOMEM;
@@ -4734,28 +4734,28 @@ static int rb__check_axes(const rb_matrix *m, char *why, size_t wl)
 {
     unsigned k;
     if (m->nstrategies > RB_MAX_AXIS || m->nthreads > RB_MAX_AXIS || m->nread_sizes > RB_MAX_AXIS) {
-        snprintf(why, wl, "at most %u strategies, thread counts and read sizes each", RB_MAX_AXIS);
+        rb__fmt(why, wl, "at most %u strategies, thread counts and read sizes each", RB_MAX_AXIS);
         return RB_EINVAL;
     }
     for (k = 0; m->strategies && k < m->nstrategies; k++)
-        if (!m->strategies[k]) { snprintf(why, wl, "strategy %u is NULL", k + 1); return RB_EINVAL; }
+        if (!m->strategies[k]) { rb__fmt(why, wl, "strategy %u is NULL", k + 1); return RB_EINVAL; }
     if (m->strategies && rb__axis_dup(m->strategies, m->nstrategies, sizeof *m->strategies, &k)) {
-        snprintf(why, wl, "strategy '%s' is listed twice", m->strategies[k]->name);
+        rb__fmt(why, wl, "strategy '%s' is listed twice", m->strategies[k]->name);
         return RB_EINVAL;
     }
     if (m->threads && rb__axis_dup(m->threads, m->nthreads, sizeof *m->threads, &k)) {
-        snprintf(why, wl, "thread count %u is listed twice", m->threads[k]);
+        rb__fmt(why, wl, "thread count %u is listed twice", m->threads[k]);
         return RB_EINVAL;
     }
     if (m->read_sizes && rb__axis_dup(m->read_sizes, m->nread_sizes, sizeof *m->read_sizes, &k)) {
-        snprintf(why, wl, "read size %llu is listed twice", (unsigned long long)m->read_sizes[k]);
+        rb__fmt(why, wl, "read size %llu is listed twice", (unsigned long long)m->read_sizes[k]);
         return RB_EINVAL;
     }
     for (k = 0; m->threads && k < m->nthreads; k++)
-        if (!m->threads[k]) { snprintf(why, wl, "a thread count must be at least 1"); return RB_EINVAL; }
+        if (!m->threads[k]) { rb__fmt(why, wl, "a thread count must be at least 1"); return RB_EINVAL; }
     for (k = 0; m->read_sizes && k < m->nread_sizes; k++)
-        if (!m->read_sizes[k]) { snprintf(why, wl, "a read size must be at least 1 byte"); return RB_EINVAL; }
-    if (m->rounds > RB_MAX_ROUNDS) { snprintf(why, wl, "at most %u rounds", RB_MAX_ROUNDS); return RB_EINVAL; }
+        if (!m->read_sizes[k]) { rb__fmt(why, wl, "a read size must be at least 1 byte"); return RB_EINVAL; }
+    if (m->rounds > RB_MAX_ROUNDS) { rb__fmt(why, wl, "at most %u rounds", RB_MAX_ROUNDS); return RB_EINVAL; }
     return RB_OK;
 }
 
@@ -4799,7 +4799,7 @@ RBDEF int rb_matrix_check(const rb_matrix *m, char *why, size_t wl)
     for (z = 0; z < nz; z++) {
         uint64_t rs = m->read_sizes ? m->read_sizes[z] : rs1;
         if (have && rs > have) {
-            snprintf(why, wl, "read size %llu is larger than the %llu bytes to read from", (unsigned long long)rs,
+            rb__fmt(why, wl, "read size %llu is larger than the %llu bytes to read from", (unsigned long long)rs,
                      (unsigned long long)have);
             return RB_EINVAL;
         }
@@ -4807,7 +4807,7 @@ RBDEF int rb_matrix_check(const rb_matrix *m, char *why, size_t wl)
            strategy" it is a cell that says why */
         for (i = 0; m->strategies && i < m->nstrategies; i++)
             if ((m->strategies[i]->flags & RB_S_DIRECT) && rs % rb__page_size()) {
-                snprintf(why, wl, "direct I/O needs a read size that is a multiple of the page size (%zu), "
+                rb__fmt(why, wl, "direct I/O needs a read size that is a multiple of the page size (%zu), "
                          "not %llu ('%s')", rb__page_size(), (unsigned long long)rs, m->strategies[i]->name);
                 return RB_EINVAL;
             }
@@ -4823,11 +4823,11 @@ RBDEF int rb_matrix_check(const rb_matrix *m, char *why, size_t wl)
 RBDEF int rb_percentiles_check(const double *p, unsigned n, char *why, size_t wl)
 {
     unsigned i, j;
-    if (n > RB_MAX_PERCENTILES) { snprintf(why, wl, "at most %u percentiles", RB_MAX_PERCENTILES); return RB_EINVAL; }
+    if (n > RB_MAX_PERCENTILES) { rb__fmt(why, wl, "at most %u percentiles", RB_MAX_PERCENTILES); return RB_EINVAL; }
     for (i = 0; i < n; i++) {
-        if (!(p[i] > 0 && p[i] <= 100)) { snprintf(why, wl, "percentiles must be in (0, 100]"); return RB_EINVAL; }
+        if (!(p[i] > 0 && p[i] <= 100)) { rb__fmt(why, wl, "percentiles must be in (0, 100]"); return RB_EINVAL; }
         for (j = 0; j < i; j++)
-            if (p[i] == p[j]) { snprintf(why, wl, "percentile %.17g is listed twice", p[i]); return RB_EINVAL; }
+            if (p[i] == p[j]) { rb__fmt(why, wl, "percentile %.17g is listed twice", p[i]); return RB_EINVAL; }
     }
     return RB_OK;
 }
