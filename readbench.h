@@ -1417,8 +1417,10 @@ static int rb__outfile_stream(rb_outfile *o, rb_error *err)
 }
 
 /* The temporary beside o->path: ".NAME.rb-XXXXXX", created exclusively (never an existing
-   file, never through a link). keep_mode: a replacement keeps the old file's permissions. */
-static int rb__outfile_temp(rb_outfile *o, mode_t mode, int keep_mode, rb_error *err)
+   file, never through a link). old: the file it will replace (NULL: none), whose permissions
+   it keeps whatever the umask, and its owner where this process may give a file away (root;
+   anyone else gets EPERM and keeps their own, as cp does). */
+static int rb__outfile_temp(rb_outfile *o, const struct stat *old, rb_error *err)
 {
     char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
     char dir[4096];
@@ -1432,7 +1434,7 @@ static int rb__outfile_temp(rb_outfile *o, mode_t mode, int keep_mode, rb_error 
     }
     for (i = 0; i < 100; i++, r = rb__mix64(r)) {
         snprintf(o->tmp, sizeof o->tmp, "%s/.%.200s.rb-%06llx", dir, base, (unsigned long long)(r & 0xffffff));
-        o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+        o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, old ? 0600 : 0666);
         if (o->fd >= 0 || errno != EEXIST) break;
     }
     if (o->fd < 0) {
@@ -1443,7 +1445,8 @@ static int rb__outfile_temp(rb_outfile *o, mode_t mode, int keep_mode, rb_error 
                    strerror(e));
         return err ? err->status : RB_ESYS;
     }
-    if (keep_mode && fchmod(o->fd, mode) != 0) {
+    if (old && ((fchown(o->fd, old->st_uid, old->st_gid) != 0 && errno != EPERM) ||
+                fchmod(o->fd, old->st_mode & 07777) != 0)) {
         e = errno;
         rb_outfile_abort(o, NULL);
         rb__seterr(err, RB_ESYS, e, "fchmod", "cannot write %s: %s", rb__short_path(o->path, sp), strerror(e));
@@ -1465,7 +1468,7 @@ RBDEF int rb_outfile_open(rb_outfile *o, const char *path, int flags, rb_error *
         return RB_EINVAL;
     }
     if ((rc = rb__outfile_target(o, path, flags, &st, err)) != RB_OK) return rc;
-    if (!st.st_mode) return rb__outfile_temp(o, 0666, 0, err);
+    if (!st.st_mode) return rb__outfile_temp(o, NULL, err);
     if ((S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) && (flags & RB_OUT_STREAM)) return rb__outfile_stream(o, err);
     if (!S_ISREG(st.st_mode)) {
         rb__seterr(err, RB_ENOTREG, 0, "lstat", "%s is %s, not a regular file: only regular files are created "
@@ -1476,7 +1479,7 @@ RBDEF int rb_outfile_open(rb_outfile *o, const char *path, int flags, rb_error *
         rb__seterr(err, RB_EEXIST, EEXIST, "open", "%s exists (left as it is)", rb__short_path(path, sp));
         return RB_EEXIST;
     }
-    return rb__outfile_temp(o, st.st_mode & 07777, 1, err);
+    return rb__outfile_temp(o, &st, err);
 }
 
 RBDEF FILE *rb_outfile_stdio(rb_outfile *o, rb_error *err)

@@ -194,6 +194,35 @@ static void reports_replace_atomically(void)
     CHECK(umount(dir) == 0);
 }
 
+/* Item 1: a FIFO is a stream: with a reader the report goes through it and the FIFO stays;
+   with none, exit 1 at once (fopen used to block forever). */
+static void report_into_a_fifo(void)
+{
+    char dbuf[512], p[600], cmd[2048];
+    const char *dir = fresh_dir("fifo", dbuf, sizeof dbuf);
+    struct stat st;
+    FILE *f;
+    size_t n;
+    int rc;
+    if (!have_binary()) SKIP("../readbench is not built (run make test)");
+    if (!dir) SKIP("cannot make a directory");
+    snprintf(p, sizeof p, "%s/fifo", dir);
+    CHECK(mkfifo(p, 0644) == 0);
+    snprintf(cmd, sizeof cmd, "run '%s' %s --output fifo", rbt_small_file(), quick);
+    rc = cli(dir, cmd);
+    CHECKF(rc == 1 && strstr(err, "no process reads that FIFO"), "exit %d: %s", rc, err);
+    snprintf(cmd, sizeof cmd, "cd '%s' && { cat fifo > got.txt & } && sleep 0.2 && timeout 60 '%s' run '%s' %s "
+             "--output fifo 2>/dev/null && wait", dir, bin, rbt_small_file(), quick);
+    CHECK(system(cmd) == 0);
+    snprintf(cmd, sizeof cmd, "%s/got.txt", dir);
+    f = fopen(cmd, "r");
+    n = f ? fread(out, 1, sizeof out - 1, f) : 0;
+    out[n] = 0;
+    if (f) fclose(f);
+    CHECKF(strstr(out, "null") != NULL, "%s", out);
+    CHECK(lstat(p, &st) == 0 && S_ISFIFO(st.st_mode) && entries(dir) == 2);
+}
+
 /* Item 2: setup --force only creates or replaces regular files: a FIFO (it used to hang in
    open), a character device (as root, `setup /dev/null 1m --force` deleted /dev/null), a
    block device and a symlink to /proc/self/fd/1 are exit 2 naming the type, untouched. */
@@ -284,8 +313,12 @@ static void failed_setup_keeps_the_original(void)
     CHECK(rb_setup_file(l, 1u << 20, 7, RB_OUT_REPLACE | RB_OUT_FOLLOW, NULL, NULL, &e) == RB_OK);
     CHECK(holds(p, 1u << 20, 7) && stat(p, &b) == 0 && b.st_ino != a.st_ino);
     CHECK(lstat(l, &b) == 0 && S_ISLNK(b.st_mode) && entries(dir) == 2);
-    /* a replacement keeps the old file's permissions */
-    CHECK(chmod(p, 0600) == 0 && make_file(p, 4096, 3) == 0 && stat(p, &b) == 0 && (b.st_mode & 0777) == 0600);
+    /* a replacement keeps the old file's permissions, and (root) its owner */
+    CHECK(chmod(p, 0640) == 0 && make_file(p, 4096, 3) == 0 && stat(p, &b) == 0 && (b.st_mode & 0777) == 0640);
+    if (rbt_is_root()) {
+        CHECK(chown(p, 65534, 65534) == 0 && make_file(p, 4096, 4) == 0 && stat(p, &b) == 0);
+        CHECK(b.st_uid == 65534 && b.st_gid == 65534 && (b.st_mode & 0777) == 0640);
+    }
     if (!rbt_is_root()) SKIP("needs root to mount a small tmpfs (the full-disk half)");
     if (mount("tmpfs", dir, "tmpfs", 0, "size=24m") != 0) SKIP("cannot mount tmpfs here (container?)");
     snprintf(filler, sizeof filler, "%s/filler", dir);
@@ -489,6 +522,7 @@ void suite_safety(void)
 {
     RUN(outputs_never_land_on_the_input);
     RUN(reports_replace_atomically);
+    RUN(report_into_a_fifo);
     RUN(setup_refuses_what_is_not_a_regular_file);
     RUN(failed_setup_keeps_the_original);
     RUN(setup_symlink_needs_follow);
