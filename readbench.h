@@ -90,6 +90,29 @@
                           cfg->cpus pins worker i to cpus[i % ncpus] (rb_cpu_allowed checks
                           one): a depth-1 reader's IOPS depends on which CPU the disk interrupts.
 
+   rb_matrix_check(m, why, len), rb_run_matrix(m, report), rb_report_free(report)
+                          the matrix: strategies x thread counts x read sizes, every cell
+                          once per round. m->rounds > 1 runs the whole matrix that many
+                          times, each round in its own seeded shuffled order, every cell
+                          prepared afresh; a progress callback hears each round and cell (the
+                          library prints nothing); cfg.stop ends the run and the cells not run
+                          are marked "not run". The report indexes its grid directly
+                          (rb_report_cell). rb_matrix_check refuses what cannot be a matrix
+                          (duplicates, a read size past the file, direct with an unaligned size).
+
+   rb_stats_of(x, n, seed, stats), rb_ratio_ci(...)
+                          a cell's statistics: the median of its per-iteration rates, a 95%
+                          bootstrap percentile interval (2000 seeded resamples with replacement;
+                          the 2.5th and 97.5th percentiles of their medians; asymmetric, NaN
+                          with one sample), and outliers by the modified z-score 0.6745 (x -
+                          median) / MAD over 3.5 (Iglewicz-Hoaglin, as hyperfine), counted, kept.
+                          rb_ratio_ci: NEW/BASE of two medians, both sides resampled.
+
+   rb_json_parse / rb_json_load / rb_json_get, rb_diff_make, rb_report_diff
+                          read a JSON report back (a small parser: depth-limited, never reads
+                          past the end) and compare two runs cell by cell: ratio, interval and
+                          verdict (faster, slower, no significant difference within 1%).
+
    rb_hist_record / rb_hist_merge / rb_hist_percentile
                           the log-linear latency histogram (exact below 128 ns, then 64
                           sub-buckets per power of two: at most 1/128 relative error).
@@ -152,7 +175,8 @@
    rb_parse_size / rb_parse_duration / rb_parse_u64 / rb_parse_uint_list / rb_parse_size_list
                           the CLI's parsers, public so embedders and the tests share them.
 
-   rb_report_*            table, markdown, csv and json writers for an array of results;
+   rb_report_*            table, markdown, csv and json writers (rb_report_write with one
+                          RB_FORMAT_* for all; rb_report_probe for the probe) for a report;
                           rb_report_svg and rb_report_prefetch_svg draw them as an SVG bar
                           chart, each bar carrying its number.
 
