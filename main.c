@@ -206,6 +206,11 @@ static int drop(const char *path)
     return 0;
 }
 
+typedef struct outopts {
+    const char *output, *svg, *title;
+    int format, log_scale;
+} outopts;
+
 typedef struct opts {
     rb_config c;
     unsigned threads[MAXL], nthreads, cpus[MAXL];
@@ -215,9 +220,9 @@ typedef struct opts {
     unsigned nstrategies, rounds;
     double pct[RB_MAX_PERCENTILES + 1];
     unsigned npct;
-    int format;
-    const char *output, *hog, *scenario, *scenario_name, *svg, *title, *baseline;
-    int quiet, log_scale;
+    outopts out;
+    const char *hog, *scenario, *scenario_name, *baseline;
+    int quiet;
 } opts;
 
 /* The library's diagnostics that are not part of a result (it never prints itself). */
@@ -281,7 +286,7 @@ static const char *chart_title(const opts *o, char *buf, size_t len)
     const rb_config *c = &o->c;
     const char *pat = c->pattern == RB_SEQUENTIAL ? "sequential" : "random";
     char hog[80] = "";
-    if (o->title) return o->title;   /* whole: a copy cut to fit could split a character */
+    if (o->out.title) return o->out.title;   /* whole: a copy cut to fit could split a character */
     if (o->hog) snprintf(hog, sizeof hog, ", under memory pressure (--hog %s)", o->hog);
     if (o->scenario_name)
         snprintf(buf, len, "readbench, scenario %s: %s reads%s", o->scenario_name, pat, hog);
@@ -323,20 +328,53 @@ static const char *optval(int argc, char **argv, int *i, const char *name)
     return NULL;
 }
 
+/* The output options commands share. 1: taken; 0: not one of them; 2: bad (said).
+   formats: ",table,json," and so on, what this command writes; svg: it draws charts. */
+static int out_opt(int argc, char **argv, int *i, outopts *oo, const char *formats, int svg)
+{
+    const char *v;
+    char want[48];
+    if (svg && !strcmp(argv[*i], "--log")) oo->log_scale = 1;
+    else if ((v = optval(argc, argv, i, "--format"))) {
+        snprintf(want, sizeof want, ",%.40s,", v);
+        if ((oo->format = rb_format_find(v)) < 0 || !strstr(formats, want)) {
+            fprintf(stderr, "readbench: --format must be one of %s not '%s' (see readbench --help)\n", formats + 1, v);
+            return 2;
+        }
+    } else if ((v = optval(argc, argv, i, "--output"))) {
+        if (!*v) return bad("--output needs a file name%s", "");
+        oo->output = v;
+    } else if (svg && (v = optval(argc, argv, i, "--svg"))) {
+        if (!*v) return bad("--svg needs a file name%s", "");
+        oo->svg = v;
+    } else if (svg && (v = optval(argc, argv, i, "--title"))) {
+        oo->title = v;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* A count option in [lo, hi]. */
+static int uint_opt(const char *name, const char *v, unsigned lo, unsigned hi, unsigned *out)
+{
+    unsigned n;
+    char what[64];
+    if (!rb_parse_uint_list(v, out, 1, &n) && *out >= lo && *out <= hi) return 0;
+    snprintf(what, sizeof what, "%s must be %u..%u: '%%s'", name, lo, hi);
+    return bad(what, v);
+}
+
 static int parse_run(int argc, char **argv, int i, opts *o)
 {
     for (; i < argc; i++) {
         const char *a = argv[i], *v;
         uint64_t u;
-        if (strcmp(a, "--verify") == 0) o->c.verify = 1;
+        int r;
+        if ((r = out_opt(argc, argv, &i, &o->out, ",table,markdown,csv,json,", 1)) == 2) return 2;
+        else if (r) continue;
+        else if (strcmp(a, "--verify") == 0) o->c.verify = 1;
         else if (strcmp(a, "--quiet") == 0) o->quiet = 1;
-        else if (strcmp(a, "--log") == 0) o->log_scale = 1;
-        else if ((v = optval(argc, argv, &i, "--svg"))) {
-            if (!*v) return bad("--svg needs a file name%s", "");
-            o->svg = v;
-        } else if ((v = optval(argc, argv, &i, "--title"))) {
-            o->title = v;
-        }
         else if ((v = optval(argc, argv, &i, "--strategies"))) {
             char *copy = strdup(v), *tok, *save = NULL;
             o->nstrategies = 0;
@@ -351,10 +389,7 @@ static int parse_run(int argc, char **argv, int i, opts *o)
             if (!o->nstrategies || v[strlen(v) - 1] == ',' || strstr(v, ",,") || v[0] == ',')
                 return bad("malformed strategy list '%s'", v);
         } else if ((v = optval(argc, argv, &i, "--rounds"))) {
-            unsigned k, n;
-            if (rb_parse_uint_list(v, &k, 1, &n) || k == 0 || k > RB_MAX_ROUNDS)
-                return bad("rounds must be 1..1000: '%s'", v);
-            o->rounds = k;
+            if (uint_opt("--rounds", v, 1, RB_MAX_ROUNDS, &o->rounds)) return 2;
         } else if ((v = optval(argc, argv, &i, "--baseline"))) {
             if (!*v) return bad("--baseline needs a file name%s", "");
             o->baseline = v;
@@ -386,15 +421,9 @@ static int parse_run(int argc, char **argv, int i, opts *o)
                 if (o->sizes[k] == 0 || o->sizes[k] > ((uint64_t)1 << 30))
                     return bad("read size must be between 1 byte and 1 GiB: '%s'", v);
         } else if ((v = optval(argc, argv, &i, "--reads-per-op"))) {
-            unsigned k, n;
-            if (rb_parse_uint_list(v, &k, 1, &n) || k == 0 || k > 65536)
-                return bad("reads per op must be 1..65536: '%s'", v);
-            o->c.reads_per_op = k;
+            if (uint_opt("--reads-per-op", v, 1, 65536, &o->c.reads_per_op)) return 2;
         } else if ((v = optval(argc, argv, &i, "--iterations"))) {
-            unsigned k, n;
-            if (rb_parse_uint_list(v, &k, 1, &n) || k == 0 || k > RB_MAX_ITERATIONS)
-                return bad("iterations must be 1..100: '%s'", v);
-            o->c.iterations = k;
+            if (uint_opt("--iterations", v, 1, RB_MAX_ITERATIONS, &o->c.iterations)) return 2;
         } else if ((v = optval(argc, argv, &i, "--pattern"))) {
             if (strcmp(v, "random") == 0) o->c.pattern = RB_RANDOM;
             else if (strcmp(v, "sequential") == 0) o->c.pattern = RB_SEQUENTIAL;
@@ -432,11 +461,6 @@ static int parse_run(int argc, char **argv, int i, opts *o)
             if (duration_opt("--duration", v, &ns)) return 2;
             if (ns < 1000000) return bad("--duration must be at least 1ms: '%s'", v);
             o->c.duration_ns = ns;
-        } else if ((v = optval(argc, argv, &i, "--format"))) {
-            if ((o->format = rb_format_find(v)) < 0) return bad("format must be table, json, csv or markdown, not '%s'", v);
-        } else if ((v = optval(argc, argv, &i, "--output"))) {
-            if (!*v) return bad("--output needs a file name%s", "");
-            o->output = v;
         } else if ((v = optval(argc, argv, &i, "--percentiles"))) {
             char why[200];
             if (rb_parse_double_list(v, o->pct, RB_MAX_PERCENTILES + 1, &o->npct)) return bad("malformed percentile list '%s'", v);
@@ -515,18 +539,18 @@ static int write_outputs(opts *o, rb_report *rep, rb_outfile *files, const rb_js
 {
     unsigned i, done = 0, failed = 0;
     FILE *out = files[0].f ? files[0].f : stdout;
-    rb_report_write(out, rep, o->format);
+    rb_report_write(out, rep, o->out.format);
     if (base) {   /* after the results; with json or csv on stderr, so stdout stays one document */
         rb_diff d;
         char why[RB_REASON_LEN];
-        int tab = o->format == RB_FORMAT_TABLE || o->format == RB_FORMAT_MARKDOWN;
+        int tab = o->out.format == RB_FORMAT_TABLE || o->out.format == RB_FORMAT_MARKDOWN;
         if (rb_diff_make(base, NULL, rep, 0, &d, why, sizeof why) != RB_OK) fprintf(stderr, "readbench: %s\n", why);
-        else rb_report_diff(tab ? out : stderr, &d, tab ? o->format : RB_FORMAT_TABLE, o->baseline, "this run");
+        else rb_report_diff(tab ? out : stderr, &d, tab ? o->out.format : RB_FORMAT_TABLE, o->baseline, "this run");
         rb_diff_free(&d);
     }
     if (files[1].f) {
         char title[256];
-        rb_report_svg(files[1].f, rep, chart_title(o, title, sizeof title), o->log_scale);
+        rb_report_svg(files[1].f, rep, chart_title(o, title, sizeof title), o->out.log_scale);
     }
     if (close_outputs(files, 1)) return 1;   /* complete documents, an interrupted one included */
     for (i = 0; i < rep->count; i++) {
@@ -579,7 +603,7 @@ static int run(opts *o, int main_job)
         rb_json_free(base);
         return bad("--baseline: %s", why);
     }
-    if ((rc = open_outputs(files, o->output, o->svg, o->c.path)) != 0) { rb_json_free(base); return rc; }
+    if ((rc = open_outputs(files, o->out.output, o->out.svg, o->c.path)) != 0) { rb_json_free(base); return rc; }
     catch_signals();
     m.cfg.stop = &stop_signal;
     m.cfg.log = log_line;
@@ -615,23 +639,24 @@ static int prefetch_cmd(int argc, char **argv)
 {
     rb_pfx_config c;
     rb_pfx_result r[2 * RB_PF_COUNT];
-    int pol[RB_PF_COUNT], npol = 0, i, json = 0, failed = 0, log_scale = 0, rc;
+    int pol[RB_PF_COUNT], npol = 0, i, failed = 0, rc;
     unsigned n = 0, k;
-    const char *out_path = NULL, *svg_path = NULL, *title = NULL;
+    outopts oo;
     rb_outfile files[2];
     rb_file_info info;
     rb_error err;
     rb_env env;
     memset(&c, 0, sizeof c);
+    memset(&oo, 0, sizeof oo);
     for (i = 2; i < argc; i++) {
         const char *v;
-        unsigned u[1], m;
-        if ((v = optval(argc, argv, &i, "--threads"))) {
-            if (rb_parse_uint_list(v, u, 1, &m) || !u[0] || u[0] > 1024) return bad("--threads must be 1..1024: '%s'", v);
-            c.threads = u[0];
+        int took = out_opt(argc, argv, &i, &oo, ",table,json,", 1);
+        if (took == 2) return 2;
+        else if (took) continue;
+        else if ((v = optval(argc, argv, &i, "--threads"))) {
+            if (uint_opt("--threads", v, 1, 1024, &c.threads)) return 2;
         } else if ((v = optval(argc, argv, &i, "--ops"))) {
-            if (rb_parse_uint_list(v, u, 1, &m) || !u[0]) return bad("--ops must be a positive count: '%s'", v);
-            c.ops = u[0];
+            if (uint_opt("--ops", v, 1, ~0u, &c.ops)) return 2;
         } else if ((v = optval(argc, argv, &i, "--policies"))) {
             char copy[256], *tok, *save = NULL;
             snprintf(copy, sizeof copy, "%s", v);
@@ -641,18 +666,6 @@ static int prefetch_cmd(int argc, char **argv)
         } else if ((v = optval(argc, argv, &i, "--advice"))) {
             if (!strcmp(v, "normal")) c.normal_mapping = 1;
             else if (strcmp(v, "random")) return bad("--advice must be random or normal, not '%s'", v);
-        } else if ((v = optval(argc, argv, &i, "--format"))) {
-            if (!strcmp(v, "json")) json = 1;
-            else if (strcmp(v, "table")) return bad("--format must be table or json, not '%s'", v);
-        } else if ((v = optval(argc, argv, &i, "--output"))) {
-            out_path = v;
-        } else if ((v = optval(argc, argv, &i, "--svg"))) {
-            if (!*v) return bad("--svg needs a file name%s", "");
-            svg_path = v;
-        } else if ((v = optval(argc, argv, &i, "--title"))) {
-            title = v;
-        } else if (strcmp(argv[i], "--log") == 0) {
-            log_scale = 1;
         } else if (argv[i][0] == '-') {
             return bad("unknown option '%s'", argv[i]);
         } else if (!c.path) {
@@ -668,7 +681,7 @@ static int prefetch_cmd(int argc, char **argv)
         return file_exit(rc);
     }
     if (!npol) for (npol = 0; npol < RB_PF_COUNT; npol++) pol[npol] = npol;
-    if ((i = open_outputs(files, out_path, svg_path, c.path)) != 0) return i;
+    if ((i = open_outputs(files, oo.output, oo.svg, c.path)) != 0) return i;
     rb_env_collect(&env, c.path);
     rb_env_print(stderr, &env);
     for (i = 0; i < npol; i++)
@@ -682,8 +695,8 @@ static int prefetch_cmd(int argc, char **argv)
                          (unsigned long long)rb_hist_percentile(&x->without, 50), x->seconds,
                          k ? "prewarm" : "evict", x->prepare_seconds);
         }
-    rb_report_prefetch(files[0].f ? files[0].f : stdout, r, n, json, &env);
-    if (files[1].f) rb_report_prefetch_svg(files[1].f, r, n, title, log_scale, &env);
+    rb_report_prefetch(files[0].f ? files[0].f : stdout, r, n, oo.format, &env);
+    if (files[1].f) rb_report_prefetch_svg(files[1].f, r, n, oo.title, oo.log_scale, &env);
     if (close_outputs(files, 1)) return 1;
     return failed ? 1 : 0;
 }
@@ -692,19 +705,20 @@ static int prefetch_cmd(int argc, char **argv)
 static int probe_cmd(int argc, char **argv)
 {
     rb_probe_result r[RB_PROBE_CASES];
-    const char *path = NULL, *out_path = NULL, *only = NULL;
-    int i, n = 0, json = 0, failed = 0, disagree = 0, rc, id = 0;
+    const char *path = NULL, *only = NULL;
+    int i, n = 0, failed = 0, disagree = 0, rc, id = 0;
+    outopts oo;
     rb_outfile files[2];
     FILE *out;
     rb_env env;
     rb_error err;
+    memset(&oo, 0, sizeof oo);
     for (i = 2; i < argc; i++) {
         const char *v;
-        if ((v = optval(argc, argv, &i, "--case"))) only = v;
-        else if ((v = optval(argc, argv, &i, "--format"))) {
-            if (!strcmp(v, "json")) json = 1;
-            else if (strcmp(v, "table")) return bad("--format must be table or json, not '%s'", v);
-        } else if ((v = optval(argc, argv, &i, "--output"))) out_path = v;
+        int took = out_opt(argc, argv, &i, &oo, ",table,json,", 0);
+        if (took == 2) return 2;
+        else if (took) continue;
+        else if ((v = optval(argc, argv, &i, "--case"))) only = v;
         else if (argv[i][0] == '-') return bad("unknown option '%s'", argv[i]);
         else if (!path) path = argv[i];
         else return bad("unexpected argument '%s'", argv[i]);
@@ -719,7 +733,7 @@ static int probe_cmd(int argc, char **argv)
                 rc == RB_ENOFILE ? path : "", rc == RB_ENOFILE ? " 4g" : "");
         return file_exit(rc);
     }
-    if ((i = open_outputs(files, out_path, NULL, path)) != 0) return i;
+    if ((i = open_outputs(files, oo.output, NULL, path)) != 0) return i;
     out = files[0].f ? files[0].f : stdout;
     rb_env_collect(&env, path);
     rb_env_print(stderr, &env);
@@ -730,7 +744,7 @@ static int probe_cmd(int argc, char **argv)
         else if (r[n].status == RB_OK && !r[n].agrees) disagree++;
         n++;
     }
-    rb_report_probe(out, r, (unsigned)n, json ? RB_FORMAT_JSON : RB_FORMAT_TABLE, &env);
+    rb_report_probe(out, r, (unsigned)n, oo.format, &env);
     if (close_outputs(files, 1)) return 1;
     if (disagree) fprintf(stderr, "readbench: %d case%s did not match the expectation (see above)\n", disagree, disagree == 1 ? "" : "s");
     return failed ? 1 : 0;
