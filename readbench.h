@@ -171,6 +171,8 @@
    rb_env_collect(env, path), rb_env_print(f, env)
                           what decides the result: kernel, CPU, RAM, filesystem, block device
                           and its read_ahead_kb, transparent huge pages, the clock's cost.
+                          rb_mountinfo_fs and rb_irq_cpus are its parsers, on text, so that
+                          lines of any length are tested without the machine having them.
 
    rb_parse_size / rb_parse_duration / rb_parse_u64 / rb_parse_uint_list / rb_parse_size_list
                           the CLI's parsers, public so embedders and the tests share them.

@@ -1,6 +1,8 @@
 /* libFuzzer target: the JSON writer. Any bytes as a string (a file name can hold quotes,
    newlines, control bytes, invalid UTF-8) must come out as one valid JSON string literal
-   of valid UTF-8; a whole report with such a path and reason must stay well-formed. */
+   of valid UTF-8; a whole report with such a path and reason must stay well-formed. The SVG
+   writer too, with those bytes as reason and title: valid UTF-8 with no character XML 1.0
+   forbids, and every '<' and '&' one the writer meant. */
 #define READBENCH_IMPLEMENTATION
 #include "readbench.h"
 
@@ -78,6 +80,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size_t i;
         for (i = 0; i < len; i++)
             if ((unsigned char)out[i] < 0x20 && out[i] != '\n') __builtin_trap();
+    }
+    free(out);
+
+    out = NULL;
+    f = open_memstream(&out, &len);
+    if (!f) return 0;
+    rb_report_svg(f, &rep, in, 0);
+    fclose(f);
+    {
+        const unsigned char *u = (const unsigned char *)out;
+        size_t i;
+        for (i = 0; i < len; i++) {
+            if (u[i] >= 0x80) {
+                int l = rb__utf8_len(u + i);
+                if (l == 0 || (l == 3 && u[i] == 0xef && u[i + 1] == 0xbf && u[i + 2] >= 0xbe)) __builtin_trap();
+                i += (size_t)l - 1;
+            } else if (u[i] < 0x20 && u[i] != '\n' && u[i] != '\t') {
+                __builtin_trap();
+            } else if (u[i] == '<' && !strchr("/?abcdefghijklmnopqrstuvwxyz", out[i + 1])) {
+                __builtin_trap();
+            } else if (u[i] == '&' && strncmp(out + i, "&amp;", 5) && strncmp(out + i, "&lt;", 4) &&
+                       strncmp(out + i, "&gt;", 4) && strncmp(out + i, "&quot;", 6)) {
+                __builtin_trap();
+            }
+        }
     }
     free(out);
     return 0;
