@@ -98,11 +98,12 @@ static int file_error(int rc, const rb_error *err)
     return rc == RB_OK ? 0 : rc == RB_EINVAL || rc == RB_ENOTREG ? 2 : 1;
 }
 
-static int open_outputs(rb_outfile *o, const char *out_path, const char *svg_path, const char *input)
+static int open_outputs(rb_outfile *o, const char *out_path, const char *svg_path, const char *input,
+                        const char *baseline)
 {
-    const char *paths[2] = {out_path, svg_path};
+    const char *paths[2] = {out_path, svg_path}, *inputs[2] = {input, baseline};
     rb_error err;
-    return file_error(rb_outfiles_open(o, paths, 2, input, &err), &err);
+    return file_error(rb_outfiles_open(o, paths, 2, inputs, 2, &err), &err);
 }
 
 static int close_outputs(rb_outfile *o, int keep)   /* keep: the reports are complete */
@@ -603,7 +604,7 @@ static int run(opts *o, int main_job)
         rb_json_free(base);
         return bad("--baseline: %s", why);
     }
-    if ((rc = open_outputs(files, o->out.output, o->out.svg, o->c.path)) != 0) { rb_json_free(base); return rc; }
+    if ((rc = open_outputs(files, o->out.output, o->out.svg, o->c.path, o->baseline)) != 0) { rb_json_free(base); return rc; }
     catch_signals();
     m.cfg.stop = &stop_signal;
     m.cfg.log = log_line;
@@ -681,7 +682,7 @@ static int prefetch_cmd(int argc, char **argv)
         return file_exit(rc);
     }
     if (!npol) for (npol = 0; npol < RB_PF_COUNT; npol++) pol[npol] = npol;
-    if ((i = open_outputs(files, oo.output, oo.svg, c.path)) != 0) return i;
+    if ((i = open_outputs(files, oo.output, oo.svg, c.path, NULL)) != 0) return i;
     rb_env_collect(&env, c.path);
     rb_env_print(stderr, &env);
     for (i = 0; i < npol; i++)
@@ -733,7 +734,7 @@ static int probe_cmd(int argc, char **argv)
                 rc == RB_ENOFILE ? path : "", rc == RB_ENOFILE ? " 4g" : "");
         return file_exit(rc);
     }
-    if ((i = open_outputs(files, oo.output, NULL, path)) != 0) return i;
+    if ((i = open_outputs(files, oo.output, NULL, path, NULL)) != 0) return i;
     out = files[0].f ? files[0].f : stdout;
     rb_env_collect(&env, path);
     rb_env_print(stderr, &env);

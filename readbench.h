@@ -562,10 +562,11 @@ RBDEF int rb_outfile_open(rb_outfile *o, const char *path, int flags, rb_error *
 RBDEF FILE *rb_outfile_stdio(rb_outfile *o, rb_error *err);   /* a stdio stream on o->fd */
 RBDEF int rb_outfile_commit(rb_outfile *o, rb_error *err);    /* flush, fsync, rename into place */
 RBDEF int rb_outfile_abort(rb_outfile *o, rb_error *err);     /* close and remove the temporary */
-/* A command's reports: paths[i] (NULL: none) checked against `input` and each other, then
+/* A command's reports: paths[i] (NULL: none) checked against the inputs and each other, then
    opened with a stdio stream each (o[i].f; NULL for none), replacing a regular file, following
    a link, streaming to a device. On failure nothing stays open or created. */
-RBDEF int rb_outfiles_open(rb_outfile *o, const char *const *paths, unsigned n, const char *input, rb_error *err);
+RBDEF int rb_outfiles_open(rb_outfile *o, const char *const *paths, unsigned n, const char *const *inputs,
+                           unsigned nin, rb_error *err);
 /* keep: commit each (the first error is returned, the others still commit); else abort each. */
 RBDEF int rb_outfiles_close(rb_outfile *o, unsigned n, int keep, rb_error *err);
 
@@ -1622,7 +1623,8 @@ RBDEF int rb_outfile_abort(rb_outfile *o, rb_error *err)
     return rc;
 }
 
-RBDEF int rb_outfiles_open(rb_outfile *o, const char *const *paths, unsigned n, const char *input, rb_error *err)
+RBDEF int rb_outfiles_open(rb_outfile *o, const char *const *paths, unsigned n, const char *const *inputs,
+                           unsigned nin, rb_error *err)
 {
     unsigned i;
     int rc;
@@ -1630,7 +1632,7 @@ RBDEF int rb_outfiles_open(rb_outfile *o, const char *const *paths, unsigned n, 
         memset(&o[i], 0, sizeof o[i]);
         o[i].fd = -1;
     }
-    rc = rb_check_outputs(paths, n, &input, 1, err);
+    rc = rb_check_outputs(paths, n, inputs, nin, err);
     for (i = 0; i < n && rc == RB_OK; i++)
         if (paths[i] && (rc = rb_outfile_open(&o[i], paths[i], RB_OUT_REPLACE | RB_OUT_FOLLOW | RB_OUT_STREAM, err))
                             == RB_OK && !rb_outfile_stdio(&o[i], err))

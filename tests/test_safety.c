@@ -143,6 +143,21 @@ static void outputs_never_land_on_the_input(void)
         CHECKF(holds(in, 64u << 20, 5), "'%s' changed the input", args);
         CHECKF(entries(dir) == 3, "'%s' left %d files", args, entries(dir));
     }
+    /* the baseline of --baseline is an input too */
+    snprintf(args, sizeof args, "run in.dat %s --format json --output base.json", quick);
+    CHECKF(cli(dir, args) == 0, "%s", err);
+    snprintf(in, sizeof in, "%s/base.json", dir);
+    {
+        struct stat a, b;
+        int rc;
+        CHECK(stat(in, &a) == 0);
+        snprintf(args, sizeof args, "run in.dat %s --format json --baseline base.json --output ./base.json", quick);
+        rc = cli(dir, args);
+        CHECKF(rc == 2 && strstr(err, "the input file"), "exit %d: %s", rc, err);
+        CHECK(stat(in, &b) == 0 && a.st_ino == b.st_ino && a.st_mtime == b.st_mtime && a.st_size == b.st_size);
+        CHECK(entries(dir) == 4);
+    }
+    snprintf(in, sizeof in, "%s/in.dat", dir);
     /* the library's own rule */
     {
         char l[600];
