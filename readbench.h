@@ -3725,6 +3725,19 @@ static void *rb__pfx_main(void *arg)
     return NULL;
 }
 
+/* What a caller can get wrong before anything is opened: policy 99 used to run as "always". */
+static int rb__pfx_check(const rb_pfx_config *cfg, int policy, int fits, rb_pfx_result *out)
+{
+    if (cfg && cfg->path && policy >= 0 && policy < RB_PF_COUNT) return RB_OK;
+    memset(out, 0, sizeof *out);
+    out->policy = policy;
+    out->fits = fits;
+    out->status = RB_EINVAL;
+    if (!cfg || !cfg->path) rb__fmt(out->reason, sizeof out->reason, "no %s given (NULL)", cfg ? "file path" : "configuration");
+    else rb__fmt(out->reason, sizeof out->reason, "no prefetch policy %d (0..%d)", policy, RB_PF_COUNT - 1);
+    return RB_EINVAL;
+}
+
 RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits, rb_pfx_result *out)
 {
     rb_pfx_config c;
@@ -3738,15 +3751,7 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
     int fd, trusted;
 
     if (!out) return RB_EINVAL;
-    if (!cfg || !cfg->path || policy < 0 || policy >= RB_PF_COUNT) {
-        memset(out, 0, sizeof *out);
-        out->policy = policy;
-        out->fits = fits;
-        out->status = RB_EINVAL;
-        if (!cfg || !cfg->path) rb__fmt(out->reason, sizeof out->reason, "no %s given (NULL)", cfg ? "file path" : "configuration");
-        else rb__fmt(out->reason, sizeof out->reason, "no prefetch policy %d (0..%d)", policy, RB_PF_COUNT - 1);
-        return RB_EINVAL;
-    }
+    if (rb__pfx_check(cfg, policy, fits, out) != RB_OK) return RB_EINVAL;
     c = *cfg;
     if (!c.threads) c.threads = 1;
     if (!c.ops) c.ops = 100000;
