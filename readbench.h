@@ -676,7 +676,7 @@ RBDEF void rb_report_csv(FILE *f, const rb_report *r);
 RBDEF void rb_report_json(FILE *f, const rb_report *r);
 RBDEF void rb_json_string(FILE *f, const char *s);
 RBDEF void rb_env_print(FILE *f, const rb_env *env);
-RBDEF void rb_report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int json, const rb_env *env);
+RBDEF void rb_report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int format, const rb_env *env);
 /* Charts: a self-contained SVG (no script, no fonts, no dependency). For each strategy a group
    of bars, one per thread count (or per read size when there is one thread count), ops/ms up;
    log_scale: decades on the y axis. Cells that did not run are drawn as dashed stubs naming why.
@@ -5809,11 +5809,11 @@ static void rb__report_json(FILE *f, const rb_report *r)
 
 /* The prefetch experiment's report: one row per (policy, fits), with and without prefetch
    side by side (table), or one JSON row per (policy, fits, prefetch). */
-static void rb__report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int json, const rb_env *env)
+static void rb__report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int format, const rb_env *env)
 {
     static const double pct[] = {50, 90, 99};
     unsigned i, k, w;
-    if (json) {
+    if (format == RB_FORMAT_JSON) {
         fprintf(f, "{\"readbench\": \"%s\", \"experiment\": \"prefetch\",\n \"env\": ", RB_VERSION);
         if (env) rb__env_json(f, env);
         else fputs("null", f);
@@ -6317,9 +6317,9 @@ RBDEF void rb_report_svg(FILE *f, const rb_report *r, const char *title, int log
 {
     RB__IN_C_LOCALE(rb__report_svg(f, r, title, log_scale));
 }
-RBDEF void rb_report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int json, const rb_env *env)
+RBDEF void rb_report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int format, const rb_env *env)
 {
-    RB__IN_C_LOCALE(rb__report_prefetch(f, r, n, json, env));
+    RB__IN_C_LOCALE(rb__report_prefetch(f, r, n, format, env));
 }
 RBDEF void rb_report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n, const char *title, int log_scale,
                                   const rb_env *env)
