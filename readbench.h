@@ -5263,6 +5263,104 @@ static void rb__grid(FILE *f, const rb_report *r, int md, int by_size, unsigned 
     free(cell);
 }
 
+/* The latency table: one row per measured cell. Returns how many cells were not measured. */
+static unsigned rb__table_latency(FILE *f, const rb_report *r, int md, const double *pct, unsigned npct)
+{
+    unsigned i, notes = 0;
+    char lc[RB__LATCOLS][32];
+    const char *lcells[RB__LATCOLS];
+    int lw[RB__LATCOLS];
+    unsigned nl = 0, k;
+    fprintf(f, "%slatency per op, microseconds%s\n\n", md ? "**" : "", md ? "**" : "");
+    snprintf(lc[nl++], 32, "strategy");
+    snprintf(lc[nl++], 32, "threads");
+    snprintf(lc[nl++], 32, "read");
+    snprintf(lc[nl++], 32, "mean ops/ms");
+    snprintf(lc[nl++], 32, "+-sd");
+    snprintf(lc[nl++], 32, "outliers");
+    snprintf(lc[nl++], 32, "min");
+    snprintf(lc[nl++], 32, "mean");
+    for (k = 0; k < npct; k++) rb__pct_label(pct[k], lc[nl++], 32);
+    snprintf(lc[nl++], 32, "max");
+    snprintf(lc[nl++], 32, "madvise");
+    for (k = 0; k < nl; k++) { lcells[k] = lc[k]; lw[k] = RB__MAX(9, (int)strlen(lc[k])); }
+    for (i = 0; i < r->nstrategies; i++) lw[0] = RB__MAX(lw[0], (int)strlen(r->strategies[i]));
+    rb__row(f, md, lcells, nl, lw);
+    if (md) rb__rule(f, nl);
+    for (i = 0; i < r->count; i++) {
+        const rb_result *x = &r->results[i];
+        unsigned c = 0;
+        if (x->status != RB_OK) { notes++; continue; }
+        snprintf(lc[c++], 32, "%s", x->strategy);
+        snprintf(lc[c++], 32, "%u", x->threads);
+        rb_format_size(x->read_size, lc[c++], 32);
+        snprintf(lc[c++], 32, x->ops_per_ms < 1 ? "%.3g" : "%.2f", x->ops_per_ms);
+        snprintf(lc[c++], 32, x->ops_per_ms_stddev < 1 ? "%.3g" : "%.2f", x->ops_per_ms_stddev);
+        if (x->nsamples) snprintf(lc[c++], 32, "%u of %u", x->outliers, x->nsamples);
+        else snprintf(lc[c++], 32, "-");
+        snprintf(lc[c++], 32, "%.2f", (double)x->lat.min / 1e3);
+        snprintf(lc[c++], 32, "%.2f", rb_hist_mean(&x->lat) / 1e3);
+        for (k = 0; k < npct; k++)
+            snprintf(lc[c++], 32, "%.2f", (double)rb_hist_percentile(&x->lat, pct[k]) / 1e3);
+        snprintf(lc[c++], 32, "%.2f", (double)x->lat.max / 1e3);
+        if (x->madvise_calls) snprintf(lc[c++], 32, "%llu/%llu fail",
+                                       (unsigned long long)x->madvise_calls,
+                                       (unsigned long long)x->madvise_failed);
+        else snprintf(lc[c++], 32, "-");
+        rb__row(f, md, lcells, nl, lw);
+    }
+    return notes;
+}
+
+/* What made each cell warm or cold: residency, faults, device reads, CPU per read. */
+static void rb__table_cold(FILE *f, const rb_report *r, int md)
+{
+    unsigned i;
+    static const char *const head[] = {"strategy", "threads", "read", "resident", "after", "majflt",
+                                       "minflt", "dev MiB", "amplif", "usr+sys us/read", "evict s",
+                                       "prewarm s"};
+    char lc[12][32];
+    const char *lcells[12];
+    int lw[12];
+    unsigned k;
+    fprintf(f, "\n%swhat made it cold: page-cache residency before and after, faults and device reads "
+               "of the workers while measured%s\n\n", md ? "**" : "", md ? "**" : "");
+    for (k = 0; k < 12; k++) { lcells[k] = head[k]; lw[k] = RB__MAX(9, (int)strlen(head[k])); }
+    for (i = 0; i < r->nstrategies; i++) lw[0] = RB__MAX(lw[0], (int)strlen(r->strategies[i]));
+    rb__row(f, md, lcells, 12, lw);
+    if (md) rb__rule(f, 12);
+    for (k = 0; k < 12; k++) lcells[k] = lc[k];
+    for (i = 0; i < r->count; i++) {
+        const rb_result *x = &r->results[i];
+        double pages = x->file_pages ? (double)x->file_pages : 1;
+        if (x->status != RB_OK) continue;
+        snprintf(lc[0], 32, "%s", x->strategy);
+        snprintf(lc[1], 32, "%u", x->threads);
+        rb_format_size(x->read_size, lc[2], 32);
+        if (x->resident_before >= 0) snprintf(lc[3], 32, "%.1f%%", 100.0 * (double)x->resident_before / pages);
+        else snprintf(lc[3], 32, "?");
+        if (x->resident_after >= 0) snprintf(lc[4], 32, "%.1f%%", 100.0 * (double)x->resident_after / pages);
+        else snprintf(lc[4], 32, "?");
+        if (x->majflt >= 0) {
+            snprintf(lc[5], 32, "%lld%s", (long long)x->majflt, x->per_process_faults ? "*" : "");
+            snprintf(lc[6], 32, "%lld%s", (long long)x->minflt, x->per_process_faults ? "*" : "");
+        } else {
+            snprintf(lc[5], 32, "?");
+            snprintf(lc[6], 32, "?");
+        }
+        if (x->device_read_bytes >= 0) snprintf(lc[7], 32, "%.1f", (double)x->device_read_bytes / 1048576.0);
+        else snprintf(lc[7], 32, "?");
+        if (x->read_amplification >= 0) snprintf(lc[8], 32, "%.2f", x->read_amplification);
+        else snprintf(lc[8], 32, "-");
+        if (x->cpu_user_ns_per_read >= 0)
+            snprintf(lc[9], 32, "%.2f+%.2f", x->cpu_user_ns_per_read / 1e3, x->cpu_sys_ns_per_read / 1e3);
+        else snprintf(lc[9], 32, "?");
+        snprintf(lc[10], 32, "%.3f", x->evict_seconds);
+        snprintf(lc[11], 32, "%.2f", x->prewarm_seconds);
+        rb__row(f, md, lcells, 12, lw);
+    }
+}
+
 static void rb__report_table(FILE *f, const rb_report *r, int md)
 {
     const double *pct = r->percentiles ? r->percentiles : rb__default_pct;
@@ -5293,97 +5391,8 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
                    "interval%s\n\n", md ? "*ops/ms" : "ops/ms", r->rounds > 1 ? " of every round (" : "",
                 r->rounds > 1 ? "shuffled order)" : "", md ? "*" : "");
 
-    /* latency: one row per measured cell */
-    {
-        char lc[RB__LATCOLS][32];
-        const char *lcells[RB__LATCOLS];
-        int lw[RB__LATCOLS];
-        unsigned nl = 0, k;
-        fprintf(f, "%slatency per op, microseconds%s\n\n", md ? "**" : "", md ? "**" : "");
-        snprintf(lc[nl++], 32, "strategy");
-        snprintf(lc[nl++], 32, "threads");
-        snprintf(lc[nl++], 32, "read");
-        snprintf(lc[nl++], 32, "mean ops/ms");
-        snprintf(lc[nl++], 32, "+-sd");
-        snprintf(lc[nl++], 32, "outliers");
-        snprintf(lc[nl++], 32, "min");
-        snprintf(lc[nl++], 32, "mean");
-        for (k = 0; k < npct; k++) rb__pct_label(pct[k], lc[nl++], 32);
-        snprintf(lc[nl++], 32, "max");
-        snprintf(lc[nl++], 32, "madvise");
-        for (k = 0; k < nl; k++) { lcells[k] = lc[k]; lw[k] = RB__MAX(9, (int)strlen(lc[k])); }
-        for (i = 0; i < r->nstrategies; i++) lw[0] = RB__MAX(lw[0], (int)strlen(r->strategies[i]));
-        rb__row(f, md, lcells, nl, lw);
-        if (md) rb__rule(f, nl);
-        for (i = 0; i < r->count; i++) {
-            const rb_result *x = &r->results[i];
-            unsigned c = 0;
-            if (x->status != RB_OK) { notes++; continue; }
-            snprintf(lc[c++], 32, "%s", x->strategy);
-            snprintf(lc[c++], 32, "%u", x->threads);
-            rb_format_size(x->read_size, lc[c++], 32);
-            snprintf(lc[c++], 32, x->ops_per_ms < 1 ? "%.3g" : "%.2f", x->ops_per_ms);
-            snprintf(lc[c++], 32, x->ops_per_ms_stddev < 1 ? "%.3g" : "%.2f", x->ops_per_ms_stddev);
-            if (x->nsamples) snprintf(lc[c++], 32, "%u of %u", x->outliers, x->nsamples);
-            else snprintf(lc[c++], 32, "-");
-            snprintf(lc[c++], 32, "%.2f", (double)x->lat.min / 1e3);
-            snprintf(lc[c++], 32, "%.2f", rb_hist_mean(&x->lat) / 1e3);
-            for (k = 0; k < npct; k++)
-                snprintf(lc[c++], 32, "%.2f", (double)rb_hist_percentile(&x->lat, pct[k]) / 1e3);
-            snprintf(lc[c++], 32, "%.2f", (double)x->lat.max / 1e3);
-            if (x->madvise_calls) snprintf(lc[c++], 32, "%llu/%llu fail",
-                                           (unsigned long long)x->madvise_calls,
-                                           (unsigned long long)x->madvise_failed);
-            else snprintf(lc[c++], 32, "-");
-            rb__row(f, md, lcells, nl, lw);
-        }
-    }
-    /* what made each cell warm or cold */
-    {
-        static const char *const head[] = {"strategy", "threads", "read", "resident", "after", "majflt",
-                                           "minflt", "dev MiB", "amplif", "usr+sys us/read", "evict s",
-                                           "prewarm s"};
-        char lc[12][32];
-        const char *lcells[12];
-        int lw[12];
-        unsigned k;
-        fprintf(f, "\n%swhat made it cold: page-cache residency before and after, faults and device reads "
-                   "of the workers while measured%s\n\n", md ? "**" : "", md ? "**" : "");
-        for (k = 0; k < 12; k++) { lcells[k] = head[k]; lw[k] = RB__MAX(9, (int)strlen(head[k])); }
-        for (i = 0; i < r->nstrategies; i++) lw[0] = RB__MAX(lw[0], (int)strlen(r->strategies[i]));
-        rb__row(f, md, lcells, 12, lw);
-        if (md) rb__rule(f, 12);
-        for (k = 0; k < 12; k++) lcells[k] = lc[k];
-        for (i = 0; i < r->count; i++) {
-            const rb_result *x = &r->results[i];
-            double pages = x->file_pages ? (double)x->file_pages : 1;
-            if (x->status != RB_OK) continue;
-            snprintf(lc[0], 32, "%s", x->strategy);
-            snprintf(lc[1], 32, "%u", x->threads);
-            rb_format_size(x->read_size, lc[2], 32);
-            if (x->resident_before >= 0) snprintf(lc[3], 32, "%.1f%%", 100.0 * (double)x->resident_before / pages);
-            else snprintf(lc[3], 32, "?");
-            if (x->resident_after >= 0) snprintf(lc[4], 32, "%.1f%%", 100.0 * (double)x->resident_after / pages);
-            else snprintf(lc[4], 32, "?");
-            if (x->majflt >= 0) {
-                snprintf(lc[5], 32, "%lld%s", (long long)x->majflt, x->per_process_faults ? "*" : "");
-                snprintf(lc[6], 32, "%lld%s", (long long)x->minflt, x->per_process_faults ? "*" : "");
-            } else {
-                snprintf(lc[5], 32, "?");
-                snprintf(lc[6], 32, "?");
-            }
-            if (x->device_read_bytes >= 0) snprintf(lc[7], 32, "%.1f", (double)x->device_read_bytes / 1048576.0);
-            else snprintf(lc[7], 32, "?");
-            if (x->read_amplification >= 0) snprintf(lc[8], 32, "%.2f", x->read_amplification);
-            else snprintf(lc[8], 32, "-");
-            if (x->cpu_user_ns_per_read >= 0)
-                snprintf(lc[9], 32, "%.2f+%.2f", x->cpu_user_ns_per_read / 1e3, x->cpu_sys_ns_per_read / 1e3);
-            else snprintf(lc[9], 32, "?");
-            snprintf(lc[10], 32, "%.3f", x->evict_seconds);
-            snprintf(lc[11], 32, "%.2f", x->prewarm_seconds);
-            rb__row(f, md, lcells, 12, lw);
-        }
-    }
+    notes = rb__table_latency(f, r, md, pct, npct);
+    rb__table_cold(f, r, md);
     rb__table_warnings(f, r, md);
     if (notes) {
         fprintf(f, "\n%snot measured%s\n\n", md ? "**" : "", md ? "**" : "");
