@@ -148,12 +148,16 @@ static int setup(const char *path, uint64_t size, int flags)
     return 0;
 }
 
+/* list: with FILE, the strategies are probed on it. Without, on a 1 MiB file of our own in
+   TMPDIR (or /tmp), never the current directory: it may be read-only, and it is the user's.
+   A signal during the probe removes that file, then exits 128 + the signal. */
 static int list(const char *path)
 {
     unsigned n, i;
     const rb_strategy *s = rb_strategies(&n);
     rb_config c;
-    char tmp[] = "./.readbench-probe-XXXXXX", why[256];
+    const char *td = getenv("TMPDIR");
+    char tmp[4096], why[256];
     int fd = -1;
     memset(&c, 0, sizeof c);
     c.path = path;
@@ -164,23 +168,25 @@ static int list(const char *path)
         if (rc != RB_OK) { fprintf(stderr, "readbench: %s\n", err.msg); return file_exit(rc); }
     } else {   /* a small file of our own, so direct and io_uring are probed for real */
         rb_error err;
-        fd = mkstemp(tmp);
-        if (fd < 0) { perror("readbench: mkstemp"); return 1; }
+        snprintf(tmp, sizeof tmp, "%s/readbench-probe-XXXXXX", td && *td ? td : "/tmp");
+        catch_signals();
+        if ((fd = mkstemp(tmp)) < 0) { fprintf(stderr, "readbench: cannot create %s: %s\n", tmp, strerror(errno)); return 1; }
         close(fd);
-        if (rb_setup_file(tmp, 1 << 20, 0, 1, NULL, NULL, &err) != RB_OK) {
-            fprintf(stderr, "readbench: %s\n", err.msg);
-            return 1;
+        if (rb_setup_file(tmp, 1 << 20, 0, RB_OUT_REPLACE, progress_bar, NULL, &err) != RB_OK) {
+            if (!stop_signal) fprintf(stderr, "readbench: %s\n", err.msg);
+            if (unlink(tmp) != 0) perror("readbench: unlink");
+            return stop_signal ? 128 + stop_signal : 1;
         }
         c.path = tmp;
     }
     c.read_size = 16384;
     printf("%-22s %-4s %s\n", "strategy", "here", "what one op does / why not");
-    for (i = 0; i < n; i++) {
+    for (i = 0; i < n && !stop_signal; i++) {
         int rc = rb_strategy_probe(&s[i], &c, why, sizeof why);
         printf("%-22s %-4s %s\n", s[i].name, rc == RB_OK ? "yes" : "no", rc == RB_OK ? s[i].summary : why);
     }
     if (!path && unlink(tmp) != 0) perror("readbench: unlink");
-    return 0;
+    return stop_signal ? 128 + stop_signal : 0;
 }
 
 static int drop(const char *path)

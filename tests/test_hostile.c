@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "readbench.h"
 #include "rbtest.h"
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -50,6 +51,18 @@ static int hcli(const char *dir, const char *args)
     herr[n] = 0;
     if (f) fclose(f);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int dir_count(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    if (!d) return -1;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
+    closedir(d);
+    return n;
 }
 
 /* Item 6: a FIFO blocks open() forever, a device reads forever, a directory has no pages.
@@ -365,6 +378,50 @@ static void truncation_during_prefetch_and_probe_is_file_changed(void)
     unlink(f);
 }
 
+/* Item 9: `list` probes with a file of its own. It made it in the current directory: a
+   read-only one failed the command, and a signal left .readbench-probe-* files there. */
+static void list_probes_in_tmpdir_and_cleans_up(void)
+{
+    const char *ro = rbt_path("ro-cwd"), *cwd = rbt_path("list-cwd"), *td = rbt_path("list-tmp");
+    char cmd[4096], line[64];
+    int rc, immutable = 0, interrupted = 0;
+    FILE *f;
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    CHECK(mkdir(ro, 0555) == 0);
+    /* root writes into a 0555 directory all the same: make it immutable (ext4, xfs) instead */
+    if (rbt_is_root()) {
+        snprintf(cmd, sizeof cmd, "chattr +i '%s' 2>/dev/null", ro);
+        immutable = system(cmd) == 0;
+    }
+    if (!rbt_is_root() || immutable) {
+        rc = hcli(ro, "list");
+        CHECKF(rc == 0 && strstr(hout, "pread"), "list in a read-only directory exited %d: %s", rc, herr);
+    } else {
+        fprintf(stderr, "    (chattr +i refused here: the read-only directory case is skipped)\n");
+    }
+    if (immutable) {
+        snprintf(cmd, sizeof cmd, "chattr -i '%s'", ro);
+        CHECK(system(cmd) == 0);
+    }
+    /* 40 runs, each signalled 0-9 ms after it starts, while it probes */
+    CHECK(mkdir(cwd, 0755) == 0 && mkdir(td, 0755) == 0);
+    snprintf(cmd, sizeof cmd, "cd '%s' && for i in $(seq 40); do TMPDIR='%s' '%s' list >/dev/null 2>&1 & p=$!; "
+             "sleep 0.00$((i %% 10)); kill -$([ $((i %% 2)) = 0 ] && echo INT || echo TERM) $p 2>/dev/null; "
+             "wait $p; echo $?; done > '%s/codes.txt'", cwd, td, rbt_cli(), rbt_tmpdir());
+    CHECK(system(cmd) == 0);
+    snprintf(cmd, sizeof cmd, "%s/codes.txt", rbt_tmpdir());
+    f = fopen(cmd, "r");
+    while (f && fgets(line, sizeof line, f)) {
+        rc = atoi(line);
+        CHECKF(rc == 0 || rc == 130 || rc == 143, "an interrupted list exited %d", rc);
+        interrupted += rc != 0;
+    }
+    if (f) fclose(f);
+    fprintf(stderr, "    %d of 40 runs were interrupted\n", interrupted);
+    CHECKF(dir_count(cwd) == 0, "%d files left in the current directory", dir_count(cwd));
+    CHECKF(dir_count(td) == 0, "%d files left in TMPDIR", dir_count(td));
+}
+
 void suite_hostile(void)
 {
     RUN(non_regular_files_exit_2_without_hanging);
@@ -373,4 +430,5 @@ void suite_hostile(void)
     RUN(hog_plan_is_capped_and_strict);
     RUN(memory_cgroup_limits_are_respected);
     RUN(truncation_during_prefetch_and_probe_is_file_changed);
+    RUN(list_probes_in_tmpdir_and_cleans_up);
 }
