@@ -146,8 +146,8 @@
 
    rb_cell_memory(cfg, s), rb_cell_fits(cfg, s, why, whylen)
                           the bytes a cell allocates (threads x buffers, x reads per op for the
-                          batch strategies), and whether they fit in rb_mem_available() less the
-                          margin; rb_run refuses (RB_ENOMEM) a cell that does not, before it
+                          batch strategies), and whether they fit in rb_mem_available() less
+                          16 MiB; rb_run refuses (RB_ENOMEM) a cell that does not, before it
                           allocates anything, and rb_matrix_check a matrix whose largest cell
                           (rb_matrix_memory) does not.
 
@@ -3322,13 +3322,17 @@ RBDEF int rb_cell_fits(const rb_config *cfg, const rb_strategy *s, char *why, si
     int64_t room = rb_mem_available();
     char a[32], b[32], m[32];
     if (room < 0) return RB_OK;   /* unknown here: nothing to judge by */
-    margin = rb_mem_margin((uint64_t)room);
+    /* Only a small slack here, not the hog's margin: a shared machine can be short of memory
+       for a while (another process's hog), and refusing a cell of a few KiB then helps no one.
+       What this refuses is a cell that cannot fit at all: 32 x 1 GiB on 24 GiB, 16 x 64 MiB
+       in a 512 MiB cgroup. */
+    margin = (uint64_t)16 << 20;
     if (need <= (uint64_t)room && (uint64_t)room - need >= margin) return RB_OK;
     rb__mem_text(need, a, sizeof a);
     rb__mem_text((uint64_t)room, b, sizeof b);
     rb__mem_text(margin, m, sizeof m);
-    rb__fmt(why, whylen, "%u thread%s of %s buffers need %s, more than the %s this process may use less a %s "
-             "margin (memory available, cgroup limit included)", cfg->threads ? cfg->threads : 1,
+    rb__fmt(why, whylen, "%u thread%s of %s buffers need %s, more than the %s this process may use less %s "
+             "(memory available, cgroup limit included)", cfg->threads ? cfg->threads : 1,
              (cfg->threads ? cfg->threads : 1) == 1 ? "" : "s", s && (s->flags & RB_S_BATCH) ? "batch" : "read", a, b, m);
     return RB_ENOMEM;
 }
