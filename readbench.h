@@ -554,10 +554,12 @@ typedef struct rb_outfile {
 /* 1: a and b name the same file (same device and inode, through any symlink or hard link;
    two names that do not exist yet: the same name in the same directory). 0: not. */
 RBDEF int rb_same_file(const char *a, const char *b);
-/* RB_OK, or RB_EINVAL when an output names an input or another output, or is a directory,
-   block device or socket: checked before anything is opened for writing. NULLs are skipped. */
+/* RB_OK; RB_EINVAL when an output names an input or another output; RB_ENOTREG when it is a
+   directory, block device or socket. Checked before anything is opened. NULLs are skipped. */
 RBDEF int rb_check_outputs(const char *const *outputs, unsigned nout, const char *const *inputs, unsigned nin,
                            rb_error *err);
+/* RB_OK; RB_ENOTREG (not a regular file, or a symlink without RB_OUT_FOLLOW: nothing opened);
+   RB_EEXIST (a file is there and no RB_OUT_REPLACE); RB_EPERM/RB_ESYS (the directory refuses). */
 RBDEF int rb_outfile_open(rb_outfile *o, const char *path, int flags, rb_error *err);
 RBDEF FILE *rb_outfile_stdio(rb_outfile *o, rb_error *err);   /* a stdio stream on o->fd */
 RBDEF int rb_outfile_commit(rb_outfile *o, rb_error *err);    /* flush, fsync, rename into place */
