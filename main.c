@@ -198,18 +198,8 @@ static int drop(const char *path)
         fprintf(stderr, "readbench: %s\n", err.msg);
         return path ? file_exit(rc) : 1;
     }
-    if (path && rb_residency(path, &ri, &err) == RB_OK) {
-        if (!ri.trusted) printf("%s: evicted; residency cannot be trusted (not owner, not writable)\n", path);
-        else if (!ri.resident) printf("%s: evicted; 0 of %llu pages cached\n", path, (unsigned long long)ri.pages);
-        else if (ri.dirty || ri.writeback)
-            printf("%s: evicted; %llu of %llu pages still cached: %llu dirty and %llu under writeback cannot be "
-                   "dropped until written\n", path, (unsigned long long)ri.resident, (unsigned long long)ri.pages,
-                   (unsigned long long)ri.dirty, (unsigned long long)ri.writeback);
-        else printf("%s: evicted; %llu of %llu pages still cached: pages some process maps are never evicted "
-                    "(check with lsof/fuser)\n", path, (unsigned long long)ri.resident, (unsigned long long)ri.pages);
-    } else if (!path) {
-        printf("dropped the page cache\n");
-    }
+    if (!path) printf("dropped the page cache\n");
+    else if (rb_residency(path, &ri, &err) == RB_OK) rb_report_residency(stdout, path, &ri, 1);
     return 0;
 }
 
@@ -826,17 +816,8 @@ static int command(int argc, char **argv)
         if (argc != 3) return bad("residency needs FILE%s", "");
         rc = rb_residency(argv[2], &ri, &err);
         if (rc != RB_OK) { fprintf(stderr, "readbench: %s\n", err.msg); return file_exit(rc); }
-        if (!ri.trusted) {
-            printf("%s: residency cannot be trusted: this user neither owns the file nor may write it, so the "
-                   "kernel reports every page cached (mincore) or refuses (cachestat)\n", argv[2]);
-            return 1;
-        }
-        printf("%s: %llu of %llu pages cached (%.1f%%)", argv[2], (unsigned long long)ri.resident,
-               (unsigned long long)ri.pages, ri.pages ? 100.0 * (double)ri.resident / (double)ri.pages : 0.0);
-        if (!strcmp(ri.method, "cachestat"))
-            printf(", %llu dirty, %llu under writeback", (unsigned long long)ri.dirty, (unsigned long long)ri.writeback);
-        printf(" [%s]\n", ri.method);
-        return 0;
+        rb_report_residency(stdout, argv[2], &ri, 0);
+        return ri.trusted ? 0 : 1;
     }
     if (cmd && !strcmp(cmd, "hog")) {
         rb_hog h;

@@ -129,6 +129,10 @@
                           root), drop every clean cache (root), read a file once so it is warm,
                           count resident pages.
 
+   rb_report_residency(f, path, info, evicted)
+                          rb_residency's answer as one line of text; with evicted, what an
+                          rb_evict left cached and why (dirty, under writeback, or mapped).
+
    rb_prewarm(path, fraction, seed, err)
                           make exactly `fraction` of the file's pages resident, a reproducible
                           random choice, the rest not ("50% cold" as a setting).
@@ -690,6 +694,7 @@ RBDEF void rb_report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n, c
                                   const rb_env *env);
 
 RBDEF void rb_report_probe(FILE *f, const rb_probe_result *r, unsigned n, int format, const rb_env *env);
+RBDEF void rb_report_residency(FILE *f, const char *path, const rb_residency_info *ri, int evicted);
 
 /* ---- the matrix: every cell, round after round ---- */
 #define RB_MAX_AXIS 64           /* values per axis: strategies, thread counts, read sizes */
@@ -6323,11 +6328,40 @@ static void rb__report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n,
                 "latency per op, \xc2\xb5s, lower is better", "bar: p50; whisker: up to p90", log_scale);
 }
 
+/* ---- a file's page-cache state in one line (readbench residency, readbench drop) ---- */
+static void rb__report_residency(FILE *f, const char *path, const rb_residency_info *ri, int evicted)
+{
+    unsigned long long pages = ri->pages, res = ri->resident, dirty = ri->dirty, wb = ri->writeback;
+    if (evicted) {   /* what is left, and the reason the kernel kept it */
+        if (!ri->trusted) fprintf(f, "%s: evicted; residency cannot be trusted (not owner, not writable)\n", path);
+        else if (!res) fprintf(f, "%s: evicted; 0 of %llu pages cached\n", path, pages);
+        else if (dirty || wb)
+            fprintf(f, "%s: evicted; %llu of %llu pages still cached: %llu dirty and %llu under writeback cannot be "
+                    "dropped until written\n", path, res, pages, dirty, wb);
+        else fprintf(f, "%s: evicted; %llu of %llu pages still cached: pages some process maps are never evicted "
+                     "(check with lsof/fuser)\n", path, res, pages);
+        return;
+    }
+    if (!ri->trusted) {
+        fprintf(f, "%s: residency cannot be trusted: this user neither owns the file nor may write it, so the "
+                "kernel reports every page cached (mincore) or refuses (cachestat)\n", path);
+        return;
+    }
+    fprintf(f, "%s: %llu of %llu pages cached (%.1f%%)", path, res, pages,
+            pages ? 100.0 * (double)res / (double)pages : 0.0);
+    if (!strcmp(ri->method, "cachestat")) fprintf(f, ", %llu dirty, %llu under writeback", dirty, wb);
+    fprintf(f, " [%s]\n", ri->method);
+}
+
 /* ---- the public writers: each runs in the C locale (see rb__numloc_enter) ---- */
 RBDEF void rb_report_table(FILE *f, const rb_report *r, int md) { RB__IN_C_LOCALE(rb__report_table(f, r, md)); }
 RBDEF void rb_report_csv(FILE *f, const rb_report *r) { RB__IN_C_LOCALE(rb__report_csv(f, r)); }
 RBDEF void rb_report_json(FILE *f, const rb_report *r) { RB__IN_C_LOCALE(rb__report_json(f, r)); }
 RBDEF void rb_env_print(FILE *f, const rb_env *e) { RB__IN_C_LOCALE(rb__env_print(f, e)); }
+RBDEF void rb_report_residency(FILE *f, const char *path, const rb_residency_info *ri, int evicted)
+{
+    RB__IN_C_LOCALE(rb__report_residency(f, path, ri, evicted));
+}
 RBDEF void rb_report_svg(FILE *f, const rb_report *r, const char *title, int log_scale)
 {
     RB__IN_C_LOCALE(rb__report_svg(f, r, title, log_scale));

@@ -546,8 +546,43 @@ static void run_with_baseline(void)
     CHECK(access(o, F_OK) != 0);
 }
 
+/* The page-cache lines of `residency` and `drop` come from the header, each case its own text. */
+static void residency_lines(void)
+{
+    rb_residency_info ri;
+    char buf[1024];
+    FILE *f = tmpfile();
+    if (!f) SKIP("tmpfile() failed");
+    memset(&ri, 0, sizeof ri);
+    ri.pages = 8; ri.resident = 2; ri.trusted = 1; ri.method = "mincore";
+    rb_report_residency(f, "x", &ri, 0);
+    slurp(f, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "x: 2 of 8 pages cached (25.0%) [mincore]\n"), "%s", buf);
+    rewind(f); if (ftruncate(fileno(f), 0)) {}
+    ri.method = "cachestat"; ri.dirty = 1; ri.writeback = 1;
+    rb_report_residency(f, "x", &ri, 0);
+    slurp(f, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "x: 2 of 8 pages cached (25.0%), 1 dirty, 1 under writeback [cachestat]\n"), "%s", buf);
+    rewind(f); if (ftruncate(fileno(f), 0)) {}
+    rb_report_residency(f, "x", &ri, 1);
+    slurp(f, buf, sizeof buf);
+    CHECKF(strstr(buf, "x: evicted; 2 of 8 pages still cached: 1 dirty and 1 under writeback") == buf, "%s", buf);
+    rewind(f); if (ftruncate(fileno(f), 0)) {}
+    ri.dirty = ri.writeback = 0;
+    rb_report_residency(f, "x", &ri, 1);
+    slurp(f, buf, sizeof buf);
+    CHECKF(strstr(buf, "process maps are never evicted"), "%s", buf);
+    rewind(f); if (ftruncate(fileno(f), 0)) {}
+    ri.trusted = 0;
+    rb_report_residency(f, "x", &ri, 0);
+    slurp(f, buf, sizeof buf);
+    CHECKF(strstr(buf, "x: residency cannot be trusted") == buf, "%s", buf);
+    fclose(f);
+}
+
 void suite_stats(void)
 {
+    RUN(residency_lines);
     RUN(json_reader_parses_and_refuses);
     RUN(diff_verdicts);
     RUN(diff_a_a);
