@@ -516,8 +516,12 @@ static int check_file(const opts *o, rb_file_info *info)
         uint64_t need = o->c.size ? o->c.size : (uint64_t)1 << 30;
         const char *unit = need % (1u << 30) == 0 ? "g" : need % (1u << 20) == 0 ? "m" : need % 1024 == 0 ? "k" : "";
         uint64_t div = *unit == 'g' ? 1u << 30 : *unit == 'm' ? 1u << 20 : *unit == 'k' ? 1024 : 1;
-        fprintf(stderr, "readbench: %s; create it with: readbench setup %s %llu%s%s\n", err.msg, o->c.path,
-                (unsigned long long)(need / div), unit, rc == RB_ETOOSMALL ? " --force" : "");
+        if (rc == RB_ETOOSMALL && !info->setup_made)   /* never suggest --force over the user's own file */
+            fprintf(stderr, "readbench: %s, and readbench setup did not make it; make a new file with: "
+                    "readbench setup NEW_FILE %llu%s\n", err.msg, (unsigned long long)(need / div), unit);
+        else
+            fprintf(stderr, "readbench: %s; create it with: readbench setup %s %llu%s%s\n", err.msg, o->c.path,
+                    (unsigned long long)(need / div), unit, rc == RB_ETOOSMALL ? " --force" : "");
         return 2;
     }
     if (rc != RB_OK) { fprintf(stderr, "readbench: %s\n", err.msg); return rc == RB_ESYS ? 1 : 2; }

@@ -591,6 +591,8 @@ typedef struct rb_file_info {
     uint64_t allocated;    /* st_blocks * 512 */
     int sparse;            /* allocated < size: holes are never read from the device */
     int zero_head;         /* the first MiB is all zeros */
+    int setup_made;        /* its first bytes are what rb_setup_file writes (default data seed):
+                              readbench made it, so replacing it destroys nothing of the user's */
 } rb_file_info;
 RBDEF int rb_check_file(const char *path, uint64_t need_size, rb_file_info *info, rb_error *err);
 
@@ -1939,6 +1941,17 @@ static int rb__open_regular(const char *path, int flags, struct stat *st, rb_err
     return fd;
 }
 
+/* 1: the file starts with the setup pattern of the default data seed (rb_fill_pattern), so
+   readbench made it; 0: it holds something else, or nothing. */
+static int rb__setup_made(int fd, uint64_t size)
+{
+    unsigned char got[4096], want[4096];
+    size_t n = (size_t)RB__MIN(size, (uint64_t)sizeof got);
+    if (n == 0 || pread(fd, got, n, 0) != (ssize_t)n) return 0;
+    rb_fill_pattern(want, 0, n, RB_DATA_SEED);
+    return memcmp(got, want, n) == 0;
+}
+
 RBDEF int rb_check_file(const char *path, uint64_t need_size, rb_file_info *info, rb_error *err)
 {
     char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
@@ -1957,6 +1970,7 @@ RBDEF int rb_check_file(const char *path, uint64_t need_size, rb_file_info *info
     info->size = (uint64_t)st.st_size;
     info->allocated = (uint64_t)st.st_blocks * 512u;
     info->sparse = info->allocated < info->size;
+    info->setup_made = rb__setup_made(fd, info->size);
     if (info->size == 0 || info->size < need_size) {
         if (info->size == 0) rb__seterr(err, RB_ETOOSMALL, 0, "fstat", "%s is empty", rb__short_path(path, sp));
         else rb__seterr(err, RB_ETOOSMALL, 0, "fstat", "%s has %llu bytes, fewer than the %llu needed",

@@ -525,6 +525,39 @@ static void durations_say_what_is_wrong(void)
     }
 }
 
+/* ---- issue 16 item 20 (part): never suggest --force over a file readbench did not make ---- */
+
+static void too_small_suggests_force_only_over_setup_files(void)
+{
+    static const char *const kinds[] = {"empty", "user", "setup"};
+    char cmd[2048], err[4096];
+    const char *bin = rbt_cli(), *ef = rbt_path("small.err");
+    rb_file_info fi;
+    rb_error e;
+    unsigned k;
+    if (!bin) SKIP("../readbench is not built (run make test)");
+    snprintf(cmd, sizeof cmd, ": > '%s' && head -c 100000 /dev/urandom > '%s' && '%s' setup '%s' 1m >/dev/null 2>&1",
+             rbt_path("empty.dat"), rbt_path("user.dat"), bin, rbt_path("setup.dat"));
+    CHECK(system(cmd) == 0);
+    CHECK(rb_check_file(rbt_path("user.dat"), 1 << 20, &fi, &e) == RB_ETOOSMALL && !fi.setup_made);
+    CHECK(rb_check_file(rbt_path("setup.dat"), 2 << 20, &fi, &e) == RB_ETOOSMALL && fi.setup_made);
+    for (k = 0; k < 3; k++) {
+        FILE *f;
+        size_t n = 0;
+        int st;
+        char name[32];
+        snprintf(name, sizeof name, "%s.dat", kinds[k]);
+        snprintf(cmd, sizeof cmd, "'%s' run '%s' --size 2m --strategies null --quiet >/dev/null 2>'%s'", bin,
+                 rbt_path(name), ef);
+        st = system(cmd);
+        if ((f = fopen(ef, "r"))) { n = fread(err, 1, sizeof err - 1, f); fclose(f); }
+        err[n] = 0;
+        CHECKF(WEXITSTATUS(st) == 2, "%s: exit %d", name, WEXITSTATUS(st));
+        if (k < 2) CHECKF(!strstr(err, "--force") && strstr(err, "readbench setup NEW_FILE 2m"), "%s: %s", name, err);
+        else CHECKF(strstr(err, "--force") != NULL, "%s: %s", name, err);
+    }
+}
+
 void suite_output(void)
 {
     RUN(api_lookups_take_null);
@@ -541,4 +574,5 @@ void suite_output(void)
     RUN(mountinfo_lines_of_any_length);
     RUN(long_paths_keep_the_errno_text);
     RUN(durations_say_what_is_wrong);
+    RUN(too_small_suggests_force_only_over_setup_files);
 }
