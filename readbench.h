@@ -263,6 +263,7 @@ enum { RB_RANDOM = 0, RB_SEQUENTIAL = 1 };
 
 #define RB_NONE (-1)                 /* for warmup_ns: no warmup at all */
 #define RB_MAX_ITERATIONS 100
+#define RB_FEW_OPS 20                /* a thread with fewer ops in an iteration gets a warning */
 #define RB_DATA_SEED 0x7265616462656e63ULL   /* "readbenc" */
 
 /* Zero-filled means "all defaults" for every field. */
@@ -320,6 +321,12 @@ RBDEF void rb_hist_merge(rb_hist *into, const rb_hist *from);
 RBDEF uint64_t rb_hist_total(const rb_hist *h);
 RBDEF double rb_hist_mean(const rb_hist *h);
 RBDEF uint64_t rb_hist_percentile(const rb_hist *h, double pct);
+/* 1: enough values for pct to mean something, n >= 100 / (100 - pct) (a p99.9 of 50 values
+   is just the max); writers print null or "-" otherwise. Also 0 when nothing was recorded. */
+RBDEF int rb_hist_percentile_known(const rb_hist *h, double pct);
+/* The rank (1-based, in [1, n]) of percentile pct among n sorted values: ceil(pct/100 * n),
+   in integer arithmetic (pct to 6 decimals), so p99.9 of 1000 values is the 999th. */
+RBDEF uint64_t rb_percentile_rank(double pct, uint64_t n);
 RBDEF unsigned rb_hist_index(uint64_t ns);
 RBDEF uint64_t rb_hist_bucket_value(unsigned index);   /* past the last bucket: UINT64_MAX */
 
@@ -500,10 +507,16 @@ typedef struct rb_result {
     unsigned nwarnings;          /* kept in warnings[] */
     unsigned warnings_dropped;   /* more than RB_MAX_WARNINGS: counted here */
     unsigned iterations;
+    /* ops/ms of each measured iteration: the sum over threads of each thread's ops over its
+       own window, from the iteration's start to the end of its last counted op (JMH) */
     double iter_ops_per_ms[RB_MAX_ITERATIONS];
-    uint64_t ops;                /* measured ops, all threads */
-    double seconds;              /* measured wall time */
-    double ops_per_ms, ops_per_ms_stddev, iops, bytes_per_sec;
+    uint64_t ops;                /* measured ops, all threads (an op in flight at the stop is not one) */
+    uint64_t min_thread_ops;     /* fewest ops one thread completed in one measured iteration */
+    double seconds;              /* measured wall time: each iteration's longest thread window */
+    int verified;                /* every byte read was compared with the setup pattern: the data is
+                                    right, but the time includes the comparison (not for speed) */
+    double ops_per_ms, iops, bytes_per_sec;
+    double ops_per_ms_stddev;    /* sample sd over the iterations; NAN (null, "-") for one iteration */
     uint64_t madvise_calls, madvise_failed;
     int madvise_errno;
     rb_prefetch_stats prefetch;  /* the policy strategies' counters, all threads */
@@ -512,7 +525,10 @@ typedef struct rb_result {
     /* how cold the cell really was; -1 where this OS gives no such figure */
     double evict_seconds, prewarm_seconds;   /* spent outside the measurement */
     uint64_t file_pages;
-    int64_t resident_before, resident_after; /* pages; -1 unknown or untrusted */
+    int64_t resident_before, resident_after; /* pages when measuring started and ended; -1 unknown */
+    int64_t resident_prepared;               /* pages after the cell's eviction or prewarm (before
+                                                any warmup); -1 unknown or untrusted */
+    int64_t iter_resident_before[RB_MAX_ITERATIONS];   /* pages as each measured iteration started */
     int64_t majflt, minflt;                  /* page faults of the workers while measured */
     int64_t device_read_bytes;               /* bytes the workers made the device read */
     double read_amplification;               /* device_read_bytes / bytes asked for; -1 unknown */
@@ -1220,8 +1236,50 @@ RBDEF double rb_hist_mean(const rb_hist *h)
     return n ? (double)h->sum / (double)n : 0.0;
 }
 
-/* The value at rank ceil(pct/100 * n), clamped to the observed [min, max]: a bucket's
-   midpoint can lie past the largest value seen, and a p99 above the max is nonsense. */
+/* pct as num / (100 * den), den a power of ten up to 10^6, so 99.9 is 999 / 1000 exactly:
+   in floating point 99.9 / 100 * 1000 is 999.0000000000001 and its ceiling 1000, the max.
+   0: pct has more than 6 decimals (99.99999999), and the callers use long double instead. */
+static int rb__pct_ratio(double pct, uint64_t *num, uint64_t *scale)
+{
+    uint64_t den = 1;
+    while (den <= 1000000) {
+        double x = pct * (double)den, r = floor(x + 0.5);
+        if (fabs(x - r) <= 1e-12 * (double)den) {   /* 100 times the rounding error of pct * den */
+            *num = (uint64_t)r;
+            *scale = 100 * den;
+            return *num < *scale;
+        }
+        den *= 10;
+    }
+    return 0;
+}
+
+RBDEF uint64_t rb_percentile_rank(double pct, uint64_t n)
+{
+    uint64_t num, d, rank;
+    if (n == 0) return 0;
+    if (!(pct > 0)) return 1;
+    if (pct >= 100) return n;
+    if (rb__pct_ratio(pct, &num, &d))   /* ceil(num * n / d) without overflow: n = q d + r, num < d <= 10^8 */
+        rank = (n / d) * num + ((n % d) * num + d - 1) / d;
+    else
+        rank = (uint64_t)ceill((long double)pct / 100.0L * (long double)n);
+    return rank < 1 ? 1 : rank > n ? n : rank;
+}
+
+RBDEF int rb_hist_percentile_known(const rb_hist *h, double pct)
+{
+    uint64_t n = rb_hist_total(h), num, d;
+    if (n == 0) return 0;
+    if (!(pct > 0) || pct >= 100) return 1;   /* the min and the max are always known */
+    if (!rb__pct_ratio(pct, &num, &d)) return (long double)n * (100.0L - (long double)pct) >= 100.0L;
+    /* n >= 100 / (100 - pct) = d / (d - num), in integers */
+    return n >= (d + (d - num) - 1) / (d - num);
+}
+
+/* The value at rank ceil(pct/100 * n) (rb_percentile_rank), clamped to the observed [min,
+   max]: a bucket's midpoint can lie past the largest value seen, and a p99 above the max is
+   nonsense. */
 RBDEF uint64_t rb_hist_percentile(const rb_hist *h, double pct)
 {
     uint64_t n = rb_hist_total(h), rank, seen = 0, v;
@@ -1229,9 +1287,7 @@ RBDEF uint64_t rb_hist_percentile(const rb_hist *h, double pct)
     if (n == 0) return 0;
     if (pct <= 0) return h->min;
     if (pct >= 100) return h->max;
-    rank = (uint64_t)ceil(pct / 100.0 * (double)n);
-    if (rank < 1) rank = 1;
-    if (rank > n) rank = n;
+    rank = rb_percentile_rank(pct, n);
     v = h->max;   /* ranks past the buckets fall in the overflow: only max is known */
     for (i = 0; i < RB_HIST_BUCKETS; i++) {
         seen += h->b[i];
@@ -3069,8 +3125,15 @@ RBDEF const rb_strategy *rb_strategy_find(const char *name)
 }
 
 /* ---- runner -------------------------------------------------------------------------
+   rb_run in phases: prepare the cache state (rb__prepare_cache), open the target, make the
+   worker blocks (rb__threads_make), start them (rb__pool_start, shared with the prefetch
+   experiment), coordinate the iterations (rb__coordinate), merge the threads' counters
+   (rb__merge), compute the rates (rb__statistics), and decide what the cell's status is
+   (rb__verdict).
+
    A mutex+condvar barrier rather than pthread_barrier_t: macOS has none, and one code path
-   is one code path tested. */
+   is one code path tested. It returns the moment the last arrival let everyone go: that is
+   when an iteration starts, for every thread, whoever gets a CPU first. */
 typedef struct rb__barrier {
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -3078,9 +3141,10 @@ typedef struct rb__barrier {
     uint64_t released_ns;   /* when the last arrival let everyone go */
 } rb__barrier;
 
-static void rb__barrier_wait(rb__barrier *b)
+static uint64_t rb__barrier_wait(rb__barrier *b)
 {
     unsigned gen;
+    uint64_t released;
     pthread_mutex_lock(&b->mu);
     gen = b->generation;
     if (++b->waiting == b->need) {
@@ -3091,19 +3155,111 @@ static void rb__barrier_wait(rb__barrier *b)
     } else {
         while (gen == b->generation) pthread_cond_wait(&b->cv, &b->mu);
     }
+    /* No later release can overwrite it yet: that needs this thread to arrive again. */
+    released = b->released_ns;
     pthread_mutex_unlock(&b->mu);
+    return released;
 }
 
+/* One launcher for every set of worker threads (the runner's and the prefetch experiment's):
+   n threads that meet the caller on one barrier (need n + 1). When a thread cannot be made,
+   the barrier is lowered to the threads already started, so they are let through, and
+   `failed` tells them to leave. */
+typedef struct rb__pool {
+    rb__barrier bar;
+    pthread_t *tid;
+    unsigned n, started;
+    int failed;            /* read by the workers every op: set, everyone leaves */
+} rb__pool;
+
+static int rb__pool_start(rb__pool *p, unsigned n, void *(*fn)(void *), void *(*arg)(void *ctx, unsigned i),
+                          void *ctx, char *why, size_t wl)
+{
+    unsigned i;
+    memset(p, 0, sizeof *p);
+    p->n = n;
+    p->bar.need = n + 1;
+    p->tid = (pthread_t *)calloc(n ? n : 1, sizeof *p->tid);
+    if (!p->tid) { rb__fmt(why, wl, "out of memory for %u threads", n); return RB_ENOMEM; }
+    if (pthread_mutex_init(&p->bar.mu, NULL) != 0 || pthread_cond_init(&p->bar.cv, NULL) != 0) {
+        rb__fmt(why, wl, "pthread_mutex_init/pthread_cond_init failed");
+        free(p->tid);
+        p->tid = NULL;
+        return RB_ESYS;
+    }
+    for (i = 0; i < n; i++) {
+        int e = pthread_create(&p->tid[i], NULL, fn, arg(ctx, i));
+        if (e != 0) {
+            RB__STORE(&p->failed, 1);
+            pthread_mutex_lock(&p->bar.mu);
+            p->bar.need = i + 1;
+            pthread_mutex_unlock(&p->bar.mu);
+            rb__fmt(why, wl, "pthread_create (thread %u of %u): %s", i + 1, n, strerror(e));
+            return RB_ESYS;
+        }
+        p->started++;
+    }
+    return RB_OK;
+}
+
+/* Joins what was started and frees the pool; safe after a failed start. */
+static void rb__pool_join(rb__pool *p)
+{
+    unsigned i;
+    if (!p->tid) return;
+    for (i = 0; i < p->started; i++) pthread_join(p->tid[i], NULL);
+    pthread_mutex_destroy(&p->bar.mu);
+    pthread_cond_destroy(&p->bar.cv);
+    free(p->tid);
+    p->tid = NULL;
+}
+
+/* What a file is: a rename over its path changes dev/ino, truncation or growth the size.
+   Checked at every iteration boundary, so the numbers of one cell are of one file. */
+typedef struct rb__ident {
+    uint64_t dev, ino, size;
+} rb__ident;
+
+static int rb__ident_get(const char *path, rb__ident *id)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) return -1;
+    id->dev = (uint64_t)st.st_dev;
+    id->ino = (uint64_t)st.st_ino;
+    id->size = (uint64_t)st.st_size;
+    return 0;
+}
+
+/* 0: the same file; else a reason names what changed. */
+static int rb__ident_changed(const char *path, const rb__ident *was, char *why, size_t wl)
+{
+    rb__ident now;
+    if (rb__ident_get(path, &now) != 0) {
+        rb__fmt(why, wl, "file changed during the run: %s: %s", path, strerror(errno));
+        return 1;
+    }
+    if (now.dev != was->dev || now.ino != was->ino) {
+        rb__fmt(why, wl, "file changed during the run: %s is another file now (replaced by a rename?)", path);
+        return 1;
+    }
+    if (now.size != was->size) {
+        rb__fmt(why, wl, "file changed during the run: its size went from %llu to %llu bytes", (unsigned long long)was->size,
+                 (unsigned long long)now.size);
+        return 1;
+    }
+    return 0;
+}
+
+/* Shared by a cell's workers and its coordinator; written before the threads start, except
+   the pool's failure flag. */
 typedef struct rb__run {
     const rb_strategy *s;
     rb_target *t;
-    rb__barrier bar;
+    rb__pool pool;
     unsigned first_phase; /* 0 with warmup, else 1 */
-    unsigned epoch;       /* written by the coordinator only; 0 = warmup, 1..n measured */
-    unsigned end_epoch;   /* one past the last phase */
-    int failed;           /* a worker could not start or hit a fatal error */
+    unsigned end_phase;   /* one past the last phase */
+    rb__ident ident;      /* the file when the cell started */
 } rb__run;
-
 /* What made a cell cold, per thread: faults (RUSAGE_THREAD) and the bytes this thread made
    the device read (/proc/thread-self/io read_bytes, counted when the I/O is submitted, so
    readahead started by a fault or by MADV_WILLNEED is charged to the thread that caused it). */
@@ -3146,18 +3302,19 @@ static void rb__acct_sample(rb__acct *a, unsigned index)
 }
 
 /* Each thread's block is allocated on its own, cache-line aligned: the counters a worker
-   bumps on every op never share a line with another worker's. */
+   bumps on every op never share a line with another worker's. Per measured iteration k it
+   keeps its ops, and where its window ends: the end of its last counted op. */
 typedef struct rb__thread {
     rb_worker w;
     rb__run *run;
-    pthread_t tid;
-    int started;
     int rc;
     char why[RB_REASON_LEN];
     rb__acct before, after;
     uint64_t iter_ops[RB_MAX_ITERATIONS + 1];
+    uint64_t iter_start[RB_MAX_ITERATIONS + 1], iter_end[RB_MAX_ITERATIONS + 1];   /* ns */
     rb_hist hist;
 } rb__thread;
+
 
 /* A file truncated under a mapping makes the next access to the vanished part raise SIGBUS,
    which would kill the process and every result with it. The mmap strategies' workers arm a
@@ -3192,9 +3349,6 @@ static int rb__sigbus_install(struct sigaction *old)
 
 #define RB__SIGBUS_WHY "file changed during the run (SIGBUS reading the mapping: truncated or shrunk by someone else)"
 
-/* Phases: warmup (0, optional), then iterations 1..n. Every phase starts and ends on the
-   barrier, so the coordinator may evict the cache between two phases with every worker
-   parked (--cache evict-each); within a phase the workers run until the epoch moves on. */
 /* --cpus: where the device's interrupt lands decides a depth-1 reader's IOPS (1.6x between
    the two CPUs of the project's VM), so a comparison pins both sides, as fio's cpus_allowed
    does. The coordinator stays unpinned: it sleeps, and must not take a worker's CPU. */
@@ -3229,61 +3383,90 @@ RBDEF int rb_cpu_allowed(unsigned cpu)
 #endif
 }
 
+
+/* One phase of one worker. The window starts when the barrier opened (`start`, the same for
+   every thread) and the worker stops itself at start + the phase's length: the end of an
+   iteration never waits for the coordinator to get a CPU (256 threads on 2 cores). An op
+   that ends past that deadline was in flight at the stop: it is neither counted nor put in
+   the histogram, and the thread's window ends where its last counted op ended. This is
+   JMH's per-thread window: counting the op in flight without its time over-reports slow
+   cells (three 300 ms ops and a fourth in flight in a 1 s window read as 4 ops/s). */
+static void rb__worker_phase(rb__thread *th, unsigned p, uint64_t start, uint64_t *off)
+{
+    rb__run *run = th->run;
+    rb_worker *w = &th->w;
+    const rb_config *c = w->t->cfg;
+    int (*read_op)(rb_worker *, const uint64_t *, unsigned) = run->s->read_op;
+    uint64_t deadline = start + (uint64_t)(p ? c->duration_ns : c->warmup_ns), ops = 0, end = start, t0, t1;
+    unsigned n = c->reads_per_op;
+    for (t0 = rb__now_ns(); t0 < deadline && !RB__LOAD(&run->pool.failed); t0 = t1) {
+        rb__offsets(w, off, n);
+        if (read_op(w, off, n) != 0) {
+            th->rc = RB_EIO;
+            rb__fmt(th->why, sizeof th->why, "a read failed fatally (%s)", strerror(w->io_errno));
+            RB__STORE(&run->pool.failed, 1);
+            break;
+        }
+        t1 = rb__now_ns();
+        if (t1 > deadline) break;   /* in flight at the stop */
+        ops++;
+        end = t1;
+        if (p > 0) rb_hist_record(&th->hist, t1 - t0);
+    }
+    th->iter_ops[p] = ops;
+    th->iter_start[p] = start;
+    th->iter_end[p] = end;
+}
+
+/* Phases: warmup (0, optional), then iterations 1..n. Every phase starts and ends on the
+   barrier, with the coordinator: between the end of one phase and the start of the next
+   every worker is parked, so the coordinator may evict, count residency and check the file.
+   Whether to go on is decided right after a start barrier, by everyone from the same flag. */
 static void *rb__worker_main(void *arg)
 {
     rb__thread *th = (rb__thread *)arg;
     rb__run *run = th->run;
     rb_worker *w = &th->w;
-    unsigned n = w->t->cfg->reads_per_op, p;
-    uint64_t *off = (uint64_t *)malloc(sizeof(uint64_t) * n), t0, t1;
-    int (*read_op)(rb_worker *, const uint64_t *, unsigned) = run->s->read_op;
+    const rb_config *c = w->t->cfg;
+    uint64_t *off = (uint64_t *)malloc(sizeof(uint64_t) * c->reads_per_op), start;
     int mapped = (run->s->flags & RB_S_MMAP) != 0;
+    unsigned p;
     sigjmp_buf jb;
 
     if (!off) { th->rc = RB_ENOMEM; rb__fmt(th->why, sizeof th->why, "out of memory"); }
-    else if (w->t->cfg->ncpus && w->t->cfg->cpus)
-        th->rc = rb__pin(w->t->cfg->cpus[w->index % w->t->cfg->ncpus], th->why, sizeof th->why);
+    else if (c->ncpus && c->cpus) th->rc = rb__pin(c->cpus[w->index % c->ncpus], th->why, sizeof th->why);
     if (!th->rc && run->s->thread_init) th->rc = run->s->thread_init(w, th->why, sizeof th->why);
-    if (th->rc) RB__STORE(&run->failed, 1);
-    rb__barrier_wait(&run->bar);   /* everyone is ready, or everyone leaves */
-    for (p = run->first_phase; p < run->end_epoch && !RB__LOAD(&run->failed); p++) {
-        rb__barrier_wait(&run->bar);   /* phase start: all threads, and the coordinator */
+    if (th->rc) RB__STORE(&run->pool.failed, 1);
+    rb__barrier_wait(&run->pool.bar);   /* everyone is ready, or everyone leaves */
+    for (p = run->first_phase;; p++) {
+        start = rb__barrier_wait(&run->pool.bar);   /* phase start: all threads, and the coordinator */
+        if (p >= run->end_phase || RB__LOAD(&run->pool.failed)) break;
         if (p == 1) rb__acct_sample(&th->before, w->index);
         if (mapped) {
             if (sigsetjmp(jb, 1) != 0) {   /* back from a SIGBUS in read_op */
                 rb__sigbus_jmp = NULL;
                 th->rc = RB_ECHANGED;
-                rb__fmt(th->why, sizeof th->why, "file changed during the run (SIGBUS reading the mapping: "
-                         "truncated or shrunk by someone else)");
-                RB__STORE(&run->failed, 1);
+                rb__fmt(th->why, sizeof th->why, "%s", RB__SIGBUS_WHY);
+                RB__STORE(&run->pool.failed, 1);
                 goto phase_end;
             }
             rb__sigbus_jmp = &jb;
         }
-        t0 = rb__now_ns();
-        while (RB__LOAD(&run->epoch) == p) {
-            rb__offsets(w, off, n);
-            if (read_op(w, off, n) != 0) {
-                th->rc = RB_EIO;
-                rb__fmt(th->why, sizeof th->why, "a read failed fatally (%s)", strerror(w->io_errno));
-                RB__STORE(&run->failed, 1);
-                break;
-            }
-            t1 = rb__now_ns();
-            th->iter_ops[p]++;
-            if (p > 0) rb_hist_record(&th->hist, t1 - t0);
-            t0 = t1;
-        }
+        rb__worker_phase(th, p, start, off);
         rb__sigbus_jmp = NULL;
     phase_end:
-        if (p + 1 == run->end_epoch) rb__acct_sample(&th->after, w->index);
-        rb__barrier_wait(&run->bar);   /* phase end: nobody reads while the coordinator evicts */
+        if (p + 1 == run->end_phase) rb__acct_sample(&th->after, w->index);
+        rb__barrier_wait(&run->pool.bar);   /* phase end: nobody reads while the coordinator works */
     }
     if (run->s->thread_fini) run->s->thread_fini(w);
     free(off);
     return NULL;
 }
 
+/* Defaults. The warmup is 1 s, except where a warmup would undo the state the cell prepared:
+   after an eviction before the cell, or a prewarm of part of the file, it would read pages
+   in and the measurement would start from a state nobody asked for. With evict-each the
+   eviction before the first measured iteration undoes the warmup's reads, so it keeps one. */
 RBDEF void rb_config_defaults(const rb_config *in, rb_config *c)
 {
     *c = *in;
@@ -3291,7 +3474,8 @@ RBDEF void rb_config_defaults(const rb_config *in, rb_config *c)
     if (!c->reads_per_op) c->reads_per_op = c->pattern == RB_SEQUENTIAL ? 128 : 16;
     if (!c->threads) c->threads = 1;
     if (!c->data_seed) c->data_seed = RB_DATA_SEED;
-    if (c->warmup_ns == 0) c->warmup_ns = 1000000000;
+    if (c->warmup_ns == 0)
+        c->warmup_ns = c->cache == RB_CACHE_EVICT || (c->prewarm > 0 && c->prewarm < 1) ? 0 : 1000000000;
     if (c->warmup_ns < 0) c->warmup_ns = 0;
     if (!c->duration_ns) c->duration_ns = 1000000000;
     if (!c->iterations) c->iterations = 5;
@@ -3373,7 +3557,7 @@ static int rb__target_open(rb_target *t, const rb_config *c, const rb_strategy *
         uint64_t have = t->map_len ? t->map_len : c->size;
         t->size = c->size ? c->size : have;
         if (t->size > have) {
-            rb__fmt(why, wl, "the file has %llu bytes, fewer than --size %llu",
+            rb__fmt(why, wl, "the file has %llu bytes, fewer than the %llu asked to read from",
                      (unsigned long long)have, (unsigned long long)t->size);
             rc = RB_ETOOSMALL;
         } else if (t->size < c->read_size) {
@@ -3400,6 +3584,7 @@ RBDEF int rb_strategy_probe(const rb_strategy *s, const rb_config *cfg, char *wh
     return rc;
 }
 
+static void rb__result_reason(rb_result *r, const char *fmt, ...) RB__PRINTF(2, 3);
 static void rb__result_reason(rb_result *r, const char *fmt, ...)
 {
     va_list ap;
@@ -3408,22 +3593,14 @@ static void rb__result_reason(rb_result *r, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Evicts the target's file between two phases. The workers are parked on the barrier, but
-   this strategy's own mapping still maps the pages it touched, and the kernel skips mapped
-   pages: MADV_DONTNEED first drops the mapping's page-table entries (the advice set on the
-   mapping stays), then posix_fadvise(DONTNEED) can drop the pages. */
-static int rb__evict_target(rb_target *t, char *why, size_t wl)
+/* The first failure names the cell's status; every thread is told to leave. */
+static void rb__fail(rb__run *run, rb_result *res, int status, const char *why)
 {
-    rb_error e;
-    if (t->map && madvise(t->map, (size_t)t->map_len, MADV_DONTNEED) != 0) {
-        rb__fmt(why, wl, "madvise(MADV_DONTNEED) before eviction: %s", strerror(errno));
-        return RB_ESYS;
+    if (res->status == RB_OK) {
+        res->status = status;
+        rb__result_reason(res, "%s", why);
     }
-    if (rb_evict(t->cfg->path, &e) != RB_OK) {
-        rb__fmt(why, wl, "%s", e.msg);
-        return e.status;
-    }
-    return RB_OK;
+    RB__STORE(&run->pool.failed, 1);
 }
 
 static int64_t rb__resident(const char *path)
@@ -3433,187 +3610,166 @@ static int64_t rb__resident(const char *path)
     return (int64_t)ri.resident;
 }
 
-RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
+/* Evicts the target's file between two phases. The workers are parked on the barrier, but
+   this strategy's own mapping still maps the pages it touched, and the kernel skips mapped
+   pages: MADV_DONTNEED first drops the mapping's page-table entries (the advice set on the
+   mapping stays), then posix_fadvise(DONTNEED) can drop the pages. Pages still under I/O
+   (the readahead a fault or a hint started) are locked and survive one eviction: evict
+   again until nothing is left, at most 100 times 10 ms, as the probe does. *left: the pages
+   still cached (-1: residency cannot be counted here, so one eviction it is). */
+static int rb__evict_target(rb_target *t, int64_t *left, char *why, size_t wl)
 {
-    rb_config c;
-    rb_target t;
-    rb__run run;
-    rb__thread **th;
-    uint64_t start[RB_MAX_ITERATIONS + 1], stop[RB_MAX_ITERATIONS + 1], t0;
-    unsigned i, k, nthreads;
-    size_t buf_len;
-    char why[RB_REASON_LEN];
-    int rc, any_acct = 0, bus_installed = 0;
-    double sum = 0, sq = 0;
-    rb__acct tot;
-    struct sigaction old_bus;
-
-    if (!res) return RB_EINVAL;
-    memset(res, 0, sizeof *res);
-    rb_hist_init(&res->lat);
-    rc = rb__config_check(cfg, s, why, sizeof why);
-    if (rc != RB_OK) {
-        res->strategy = s ? s->name : "?";
-        res->status = rc;
-        rb__result_reason(res, "%s", why);
-        return rc;
+    rb_error e;
+    unsigned tries;
+    for (tries = 0;; tries++) {
+        if (t->map && madvise(t->map, (size_t)t->map_len, MADV_DONTNEED) != 0) {
+            rb__fmt(why, wl, "madvise(MADV_DONTNEED) before eviction: %s", strerror(errno));
+            return RB_ESYS;
+        }
+        if (rb_evict(t->cfg->path, &e) != RB_OK) {
+            rb__fmt(why, wl, "%s", e.msg);
+            return e.status;
+        }
+        *left = rb__resident(t->cfg->path);
+        if (*left <= 0 || tries == 100) return RB_OK;
+        rb__sleep_ns(10000000);
     }
-    rb_config_defaults(cfg, &c);
-    res->strategy = s->name;
-    res->threads = c.threads;
-    res->pattern = c.pattern;
-    res->read_size = c.read_size;
-    res->reads_per_op = c.reads_per_op;
-    res->resident_before = res->resident_after = -1;
-    res->majflt = res->minflt = res->device_read_bytes = -1;
-    res->cpu_user_ns_per_read = res->cpu_sys_ns_per_read = -1;
-    res->read_amplification = -1;
-#if !defined(RB__HAS_RUSAGE_THREAD)
-    res->per_process_faults = 1;
-#endif
-    why[0] = 0;
-    if ((rc = rb_cell_fits(&c, s, why, sizeof why)) != RB_OK) {   /* before allocating any of it */
-        res->status = rc;
-        rb__result_reason(res, "%s", why);
-        return rc;
-    }
+}
 
-    /* Cache state for the cell, set before the file is opened or mapped: nothing of ours
-       maps it yet. Time spent here is reported, never measured. */
-    if (c.path && (c.cache != RB_CACHE_KEEP || c.prewarm > 0)) {
+/* Phase 1: the cache state for the cell, set before the file is opened or mapped (nothing of
+   ours maps it yet). Time spent here is reported, never measured. What it left is kept
+   apart (resident_prepared): "resident before" is read when measuring starts. */
+static int rb__prepare_cache(const rb_config *c, rb_result *res)
+{
+    if (c->cache != RB_CACHE_KEEP || c->prewarm > 0) {
         rb_error e;
-        t0 = rb__now_ns();
-        rc = c.prewarm > 0 ? rb_prewarm(c.path, c.prewarm, c.seed, &e) : rb_evict(c.path, &e);
+        uint64_t t0 = rb__now_ns();
+        int rc = c->prewarm > 0 ? rb_prewarm(c->path, c->prewarm, c->seed, &e) : rb_evict(c->path, &e);
         if (rc != RB_OK) {
             res->status = rc;
             rb__result_reason(res, "%s", e.msg);
             return rc;
         }
-        *(c.prewarm > 0 ? &res->prewarm_seconds : &res->evict_seconds) = (double)(rb__now_ns() - t0) / 1e9;
+        *(c->prewarm > 0 ? &res->prewarm_seconds : &res->evict_seconds) = (double)(rb__now_ns() - t0) / 1e9;
     }
+    res->resident_prepared = rb__resident(c->path);
+    if (c->warmup_ns > 0 && (c->cache == RB_CACHE_EVICT || (c->prewarm > 0 && c->prewarm < 1)))
+        rb__warn(res, "a warmup ran after the %s: measuring started from the cache state the warmup left, not "
+                 "the prepared one", c->cache == RB_CACHE_EVICT && !(c->prewarm > 0) ? "eviction" : "partial prewarm");
+    return RB_OK;
+}
 
-    rc = rb__target_open(&t, &c, s, why, sizeof why);
-    if (rc != RB_OK) {
-        res->status = rc;
-        rb__result_reason(res, "%s", why);
-        return rc;
-    }
-    t.res = res;
-    res->file_pages = (t.map_len + t.page - 1) / t.page;
-    res->resident_before = rb__resident(c.path);
-    nthreads = c.threads;
-    buf_len = (size_t)c.read_size * ((s->flags & RB_S_BATCH) ? RB__MIN(c.reads_per_op, 4096u) : 1u);
-    th = (rb__thread **)calloc(nthreads, sizeof *th);
-    memset(&run, 0, sizeof run);
-    run.s = s;
-    run.t = &t;
-    run.bar.need = nthreads + 1;
-    run.first_phase = c.warmup_ns > 0 ? 0 : 1;
-    run.epoch = run.first_phase;
-    run.end_epoch = c.iterations + 1;
-    rc = RB_OK;
-    for (i = 0; th && i < nthreads; i++) {
+/* Phase 2: one block per worker, with its buffer faulted in (not inside the measurement)
+   and its generator seeded from (seed, index). */
+static int rb__threads_make(rb__run *run, rb__thread **th, rb_result *res)
+{
+    rb_target *t = run->t;
+    const rb_config *c = t->cfg;
+    unsigned i, n = c->threads;
+    size_t buf_len = (size_t)c->read_size * ((run->s->flags & RB_S_BATCH) ? RB__MIN(c->reads_per_op, 4096u) : 1u);
+    for (i = 0; i < n; i++) {
         rb_worker *w;
         th[i] = (rb__thread *)rb__aligned_alloc(64, sizeof(rb__thread));
-        if (!th[i]) { rc = RB_ENOMEM; break; }
+        if (!th[i]) break;
         memset(th[i], 0, sizeof(rb__thread));
         rb_hist_init(&th[i]->hist);
-        th[i]->run = &run;
+        th[i]->run = run;
         w = &th[i]->w;
-        w->t = &t;
+        w->t = t;
         w->index = i;
         w->fd = -1;
         w->buf_len = buf_len;
-        w->buf = (unsigned char *)rb__aligned_alloc(t.page, buf_len);
-        if (c.verify) w->expect = (unsigned char *)malloc((size_t)c.read_size);
-        if (!w->buf || (c.verify && !w->expect)) { rc = RB_ENOMEM; break; }
-        memset(w->buf, 0, buf_len);   /* fault the buffer in now, not inside the measurement */
-        rb__rng_seed(w->rng, c.seed, i);
-        if (c.pattern == RB_SEQUENTIAL) {
-            uint64_t npos = (t.size - c.read_size) / c.read_size + 1;
-            w->cursor = npos * i / nthreads;
+        w->buf = (unsigned char *)rb__aligned_alloc(t->page, buf_len);
+        if (c->verify) w->expect = (unsigned char *)malloc((size_t)c->read_size);
+        if (!w->buf || (c->verify && !w->expect)) break;
+        memset(w->buf, 0, buf_len);
+        rb__rng_seed(w->rng, c->seed, i);
+        if (c->pattern == RB_SEQUENTIAL) {
+            uint64_t npos = (t->size - c->read_size) / c->read_size + 1;
+            w->cursor = npos * i / n;
         }
     }
-    if (!th || rc != RB_OK) {
-        res->status = RB_ENOMEM;
-        rb__result_reason(res, "out of memory for %u threads", nthreads);
-        goto cleanup;
-    }
-    pthread_mutex_init(&run.bar.mu, NULL);
-    pthread_cond_init(&run.bar.cv, NULL);
-    if (s->flags & RB_S_MMAP) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_sigaction = rb__on_sigbus;
-        sa.sa_flags = SA_SIGINFO;
-        sigemptyset(&sa.sa_mask);
-        if (sigaction(SIGBUS, &sa, &old_bus) == 0) bus_installed = 1;
-        else rb__warn(res, "sigaction(SIGBUS): %s: a file truncated during this cell would have ended the "
-                      "process", strerror(errno));
-    }
-    for (i = 0; i < nthreads; i++) {
-        int e = pthread_create(&th[i]->tid, NULL, rb__worker_main, th[i]);
-        if (e != 0) {
-            /* The threads already started wait on the barrier: let them through, failed. */
-            RB__STORE(&run.failed, 1);
-            pthread_mutex_lock(&run.bar.mu);
-            run.bar.need = i + 1;
-            pthread_mutex_unlock(&run.bar.mu);
-            res->status = RB_ESYS;
-            rb__result_reason(res, "pthread_create (thread %u of %u): %s", i + 1, nthreads, strerror(e));
-            break;
-        }
-        th[i]->started = 1;
-    }
-    rb__barrier_wait(&run.bar);
+    if (i == n) return RB_OK;
+    res->status = RB_ENOMEM;
+    rb__result_reason(res, "out of memory for %u threads", n);
+    return RB_ENOMEM;
+}
 
-    /* The coordinator sleeps and moves the epoch on. An iteration's time is read here, from
-       the barrier that starts it to the moment it is ended, not summed from per-op times. */
-    for (k = run.first_phase; k < run.end_epoch && !RB__LOAD(&run.failed); k++) {
-        uint64_t until, now, len = k == 0 ? (uint64_t)c.warmup_ns : (uint64_t)c.duration_ns;
-        if (c.cache == RB_CACHE_EVICT_EACH) {
-            t0 = rb__now_ns();
-            if (rb__evict_target(&t, why, sizeof why) != RB_OK) {
-                res->status = RB_ESYS;
-                rb__result_reason(res, "%s", why);
-                RB__STORE(&run.failed, 1);
-            }
-            res->evict_seconds += (double)(rb__now_ns() - t0) / 1e9;
-            if (k == 1) res->resident_before = rb__resident(c.path);
-        }
-        rb__barrier_wait(&run.bar);
-        /* The iteration starts when the barrier opens, not when the coordinator next gets a
-           CPU: with more threads than cores the workers can run for a while before it does. */
-        start[k] = run.bar.released_ns;
-        until = start[k] + len;
-        /* Sleep in slices so that a worker's fatal error, or the caller's stop flag, ends the
-           cell early. */
-        while ((now = rb__now_ns()) < until && !RB__LOAD(&run.failed)) {
-            if (c.stop && __atomic_load_n(c.stop, __ATOMIC_RELAXED)) {
-                res->status = RB_EINTR;
-                rb__result_reason(res, "interrupted");
-                RB__STORE(&run.failed, 1);
+static void *rb__thread_arg(void *ctx, unsigned i) { return ((rb__thread **)ctx)[i]; }
+
+/* The mmap strategies catch a SIGBUS (see rb__on_sigbus). 1: installed, restore it after. */
+static int rb__sigbus_for_cell(const rb_strategy *s, rb_result *res, struct sigaction *old)
+{
+    if (!(s->flags & RB_S_MMAP)) return 0;
+    if (rb__sigbus_install(old)) return 1;
+    rb__warn(res, "sigaction(SIGBUS): %s: a file truncated during this cell would have ended the process",
+             strerror(errno));
+    return 0;
+}
+
+/* Between two phases, every worker parked: the file must still be the one the cell started
+   with; evict-each evicts for the next phase; and what is resident is counted as the next
+   measured iteration starts (the first one's count is "resident before"). k: the phase
+   about to start, end_phase when the cell is over. */
+static void rb__between_phases(rb__run *run, unsigned k, rb_result *res)
+{
+    const rb_config *c = run->t->cfg;
+    char why[RB_REASON_LEN];
+    if (k > run->first_phase && rb__ident_changed(c->path, &run->ident, why, sizeof why)) {
+        rb__fail(run, res, RB_ECHANGED, why);
+        return;
+    }
+    if (k >= run->end_phase) return;
+    if (c->cache == RB_CACHE_EVICT_EACH) {
+        uint64_t t0 = rb__now_ns();
+        int64_t left = -1;
+        int rc = rb__evict_target(run->t, &left, why, sizeof why);
+        res->evict_seconds += (double)(rb__now_ns() - t0) / 1e9;
+        if (rc != RB_OK) { rb__fail(run, res, rc, why); return; }
+        if (left > 0)
+            rb__warn(res, "eviction left %lld pages cached before %s %u (under I/O, or mapped by another process)",
+                     (long long)left, k ? "iteration" : "warmup", k);
+    }
+    if (k >= 1) {
+        res->iter_resident_before[k - 1] = rb__resident(c->path);
+        if (k == 1) res->resident_before = res->iter_resident_before[0];
+    }
+}
+
+/* Phase 3: the coordinator meets the workers on the barrier at each phase's start and end.
+   It does not end an iteration (the workers stop themselves at the deadline); it watches
+   the caller's stop flag and the workers' failure flag in 20 ms slices, so either ends the
+   cell early. */
+static void rb__coordinate(rb__run *run, rb_result *res)
+{
+    const rb_config *c = run->t->cfg;
+    unsigned k;
+    rb__barrier_wait(&run->pool.bar);   /* ready */
+    for (k = run->first_phase;; k++) {
+        uint64_t until, now;
+        if (!RB__LOAD(&run->pool.failed)) rb__between_phases(run, k, res);
+        until = rb__barrier_wait(&run->pool.bar) + (uint64_t)(k ? c->duration_ns : c->warmup_ns);
+        if (k >= run->end_phase || RB__LOAD(&run->pool.failed)) break;
+        while ((now = rb__now_ns()) < until && !RB__LOAD(&run->pool.failed)) {
+            if (c->stop && __atomic_load_n(c->stop, __ATOMIC_RELAXED)) {
+                rb__fail(run, res, RB_EINTR, "interrupted");
                 break;
             }
             rb__sleep_ns(RB__MIN(until - now, (uint64_t)20000000));
         }
-        stop[k] = rb__now_ns();
-        RB__STORE(&run.epoch, k + 1);
-        rb__barrier_wait(&run.bar);
+        rb__barrier_wait(&run->pool.bar);   /* phase end */
     }
-    for (i = 0; i < nthreads; i++)
-        if (th[i]->started) pthread_join(th[i]->tid, NULL);
-    if (bus_installed && sigaction(SIGBUS, &old_bus, NULL) != 0)
-        rb__warn(res, "restoring the caller's SIGBUS handler: %s", strerror(errno));
-    pthread_mutex_destroy(&run.bar.mu);
-    pthread_cond_destroy(&run.bar.cv);
-    res->resident_after = rb__resident(c.path);
-    if (res->status != RB_OK) goto cleanup;
+}
 
-    /* Merge after join: nothing was shared while the clock ran. */
-    tot.majflt = tot.minflt = tot.read_bytes = tot.user_ns = tot.sys_ns = 0;
-    for (i = 0; i < nthreads; i++) {
-        rb_worker *w = &th[i]->w;
+/* Phase 4: merge after join: nothing was shared while the clock ran. */
+static void rb__merge(rb__thread *const *th, unsigned n, rb_result *res, rb__acct *tot, int *any, int *io_errno)
+{
+    unsigned i;
+    tot->majflt = tot->minflt = tot->read_bytes = tot->user_ns = tot->sys_ns = 0;
+    *any = 0;
+    *io_errno = 0;
+    for (i = 0; i < n; i++) {
+        const rb_worker *w = &th[i]->w;
         const rb__acct *b = &th[i]->before, *a = &th[i]->after;
         if (th[i]->rc && res->status == RB_OK) {
             res->status = th[i]->rc;
@@ -3631,64 +3787,201 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
         res->io_errors += w->io_errors;
         res->short_reads += w->short_reads;
         res->verify_mismatches += w->verify_mismatches;
-        if (!rc && w->io_errno) rc = w->io_errno;
-        if (b->majflt >= 0 && a->majflt >= 0) { tot.majflt += a->majflt - b->majflt; tot.minflt += a->minflt - b->minflt; any_acct |= 1; }
-        if (b->read_bytes >= 0 && a->read_bytes >= 0) { tot.read_bytes += a->read_bytes - b->read_bytes; any_acct |= 2; }
+        if (!*io_errno && w->io_errno) *io_errno = w->io_errno;
+        if (b->majflt >= 0 && a->majflt >= 0) {
+            tot->majflt += a->majflt - b->majflt;
+            tot->minflt += a->minflt - b->minflt;
+            *any |= 1;
+        }
+        if (b->read_bytes >= 0 && a->read_bytes >= 0) { tot->read_bytes += a->read_bytes - b->read_bytes; *any |= 2; }
         if (b->user_ns >= 0 && a->user_ns >= 0) {
-            tot.user_ns += a->user_ns - b->user_ns;
-            tot.sys_ns += a->sys_ns - b->sys_ns;
-            any_acct |= 4;
+            tot->user_ns += a->user_ns - b->user_ns;
+            tot->sys_ns += a->sys_ns - b->sys_ns;
+            *any |= 4;
         }
     }
-    if (res->status != RB_OK) goto cleanup;
-    res->iterations = c.iterations;
-    for (k = 1; k <= c.iterations; k++) {
-        uint64_t ops = 0;
-        double ms = (double)(stop[k] - start[k]) / 1e6, v;
-        for (i = 0; i < nthreads; i++) ops += th[i]->iter_ops[k];
-        v = ms > 0 ? (double)ops / ms : 0;
-        res->iter_ops_per_ms[k - 1] = v;
-        res->ops += ops;
-        res->seconds += ms / 1e3;
-        sum += v;
-        sq += v * v;
-    }
-    res->ops_per_ms = sum / c.iterations;
-    res->ops_per_ms_stddev =
-        c.iterations > 1 ? sqrt(RB__MAX(0.0, (sq - sum * sum / c.iterations) / (c.iterations - 1))) : 0;
-    res->iops = res->ops_per_ms * 1000.0 * c.reads_per_op;
-    res->bytes_per_sec = res->iops * (double)c.read_size;
-    if (any_acct & 1) { res->majflt = tot.majflt; res->minflt = tot.minflt; }
-    if ((any_acct & 4) && res->ops) {
-        double reads = (double)res->ops * c.reads_per_op;
-        res->cpu_user_ns_per_read = (double)tot.user_ns / reads;
-        res->cpu_sys_ns_per_read = (double)tot.sys_ns / reads;
-    }
-    if (any_acct & 2) {
-        double asked = (double)res->ops * c.reads_per_op * (double)c.read_size;
-        res->device_read_bytes = tot.read_bytes;
-        if (asked > 0 && !(s->flags & RB_S_NOIO)) res->read_amplification = (double)tot.read_bytes / asked;
-    }
+}
 
-    /* A number made of failed advice or failed reads is not the number of this strategy. */
+/* Phase 5: the rates. Per measured iteration, each thread's rate is its ops over its own
+   window (iteration start to the end of its last counted op) and the cell's rate is the sum
+   of its threads' rates, as JMH does. A thread that completed no op in an iteration (one op
+   outlasted it) has no window: it adds nothing to that iteration's rate, and a warning says
+   so. The mean and sample standard deviation are over the iterations (one iteration: no
+   spread, NAN, printed as null or "-"). */
+static void rb__statistics(const rb_config *c, rb__thread *const *th, rb_result *res)
+{
+    unsigned k, i, zero = 0;
+    uint64_t fewest = UINT64_MAX;
+    double sum = 0, dev = 0;
+    res->iterations = c->iterations;
+    for (k = 1; k <= c->iterations; k++) {
+        double v = 0, longest = 0;
+        for (i = 0; i < c->threads; i++) {
+            uint64_t ops = th[i]->iter_ops[k];
+            double ms = (double)(th[i]->iter_end[k] - th[i]->iter_start[k]) / 1e6;
+            fewest = RB__MIN(fewest, ops);
+            if (ops == 0 || ms <= 0) { zero++; continue; }
+            v += (double)ops / ms;
+            res->ops += ops;
+            longest = RB__MAX(longest, ms);
+        }
+        res->iter_ops_per_ms[k - 1] = v;
+        res->seconds += longest / 1e3;
+        sum += v;
+    }
+    res->min_thread_ops = fewest;
+    res->ops_per_ms = sum / c->iterations;
+    for (k = 0; k < c->iterations; k++) dev += (res->iter_ops_per_ms[k] - res->ops_per_ms) * (res->iter_ops_per_ms[k] - res->ops_per_ms);
+    res->ops_per_ms_stddev = c->iterations > 1 ? sqrt(dev / (c->iterations - 1)) : NAN;
+    res->iops = res->ops_per_ms * 1000.0 * c->reads_per_op;
+    res->bytes_per_sec = res->iops * (double)c->read_size;
+    if (zero)
+        rb__warn(res, "%u time%s a thread completed no op in an iteration (its op outlasted the iteration): it "
+                 "added nothing to that iteration's rate", zero, zero == 1 ? "" : "s");
+    else if (fewest < RB_FEW_OPS)
+        rb__warn(res, "a thread completed only %llu op%s in an iteration: with fewer than %u, one op more or less "
+                 "moves the rate by over 5%%; longer iterations make it finer", (unsigned long long)fewest,
+                 fewest == 1 ? "" : "s", RB_FEW_OPS);
+}
+
+/* What made the cell cold or warm, from the workers' own counters. */
+static void rb__accounting(const rb_config *c, const rb_strategy *s, const rb__acct *tot, int any, rb_result *res)
+{
+    if (any & 1) { res->majflt = tot->majflt; res->minflt = tot->minflt; }
+    if ((any & 4) && res->ops) {
+        double reads = (double)res->ops * c->reads_per_op;
+        res->cpu_user_ns_per_read = (double)tot->user_ns / reads;
+        res->cpu_sys_ns_per_read = (double)tot->sys_ns / reads;
+    }
+    if (any & 2) {
+        double asked = (double)res->ops * c->reads_per_op * (double)c->read_size;
+        res->device_read_bytes = tot->read_bytes;
+        if (asked > 0 && !(s->flags & RB_S_NOIO)) res->read_amplification = (double)tot->read_bytes / asked;
+    }
+}
+
+/* Phase 6: the verdict. A number made of failed advice or failed reads is not the number of
+   this strategy; a cache state other than the one asked for is said next to the number. */
+static void rb__verdict(const rb_config *c, int io_errno, rb_result *res)
+{
+    double pages = res->file_pages ? (double)res->file_pages : 1, before = (double)res->resident_before / pages;
     if (res->madvise_failed) {
         res->status = RB_ESYS;
-        rb__result_reason(res, "%llu of %llu madvise calls failed (%s)",
-                          (unsigned long long)res->madvise_failed,
+        rb__result_reason(res, "%llu of %llu madvise calls failed (%s)", (unsigned long long)res->madvise_failed,
                           (unsigned long long)res->madvise_calls, strerror(res->madvise_errno));
     } else if (res->io_errors || res->short_reads) {
         res->status = RB_EIO;
-        rb__result_reason(res, "%llu read errors (%s), %llu short reads",
-                          (unsigned long long)res->io_errors, rc ? strerror(rc) : "none",
-                          (unsigned long long)res->short_reads);
+        rb__result_reason(res, "%llu read errors (%s), %llu short reads", (unsigned long long)res->io_errors,
+                          io_errno ? strerror(io_errno) : "none", (unsigned long long)res->short_reads);
     } else if (res->verify_mismatches) {
         res->status = RB_EVERIFY;
-        rb__result_reason(res, "%llu reads did not match the setup pattern",
-                          (unsigned long long)res->verify_mismatches);
+        rb__result_reason(res, "%llu reads did not match the setup pattern", (unsigned long long)res->verify_mismatches);
     }
+    if (res->resident_before < 0) return;
+    if (c->prewarm > 0 && fabs(before - (c->prewarm < 1 ? c->prewarm : 1)) > 0.02)
+        rb__warn(res, "a prewarm of %.2f did not hold: %.1f%% of the file was resident when measuring started "
+                 "(memory pressure, or another process)", c->prewarm, 100.0 * before);
+    if (c->cache == RB_CACHE_KEEP && !(c->prewarm > 0) && res->resident_before < (int64_t)res->file_pages)
+        rb__warn(res, "the cache was kept and %.1f%% of the file was resident when measuring started: every cell "
+                 "reads the same seeded offsets, so later cells read what earlier cells loaded", 100.0 * before);
+}
+
+static void rb__result_init(rb_result *res, const rb_config *c, const rb_strategy *s)
+{
+    unsigned k;
+    memset(res, 0, sizeof *res);
+    rb_hist_init(&res->lat);
+    res->strategy = s->name;
+    res->threads = c->threads;
+    res->pattern = c->pattern;
+    res->read_size = c->read_size;
+    res->reads_per_op = c->reads_per_op;
+    res->verified = c->verify != 0;
+    res->resident_before = res->resident_after = res->resident_prepared = -1;
+    for (k = 0; k < RB_MAX_ITERATIONS; k++) res->iter_resident_before[k] = -1;
+    res->majflt = res->minflt = res->device_read_bytes = -1;
+    res->cpu_user_ns_per_read = res->cpu_sys_ns_per_read = -1;
+    res->read_amplification = -1;
+    res->ops_per_ms_stddev = NAN;
+#if !defined(RB__HAS_RUSAGE_THREAD)
+    res->per_process_faults = 1;
+#endif
+}
+
+RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
+{
+    rb_config c;
+    rb_target t;
+    rb__run run;
+    rb__thread **th = NULL;
+    rb__acct tot;
+    char why[RB_REASON_LEN];
+    int rc, bus_installed, any_acct, io_errno;
+    unsigned i;
+    struct sigaction old_bus;
+
+    if (!res) return RB_EINVAL;
+    why[0] = 0;
+    rc = rb__config_check(cfg, s, why, sizeof why);
+    if (rc != RB_OK) {
+        memset(res, 0, sizeof *res);
+        rb_hist_init(&res->lat);
+        res->strategy = s ? s->name : "?";
+        res->status = rc;
+        rb__result_reason(res, "%s", why);
+        return rc;
+    }
+    rb_config_defaults(cfg, &c);
+    rb__result_init(res, &c, s);
+    if ((rc = rb_cell_fits(&c, s, why, sizeof why)) != RB_OK) {   /* before allocating any of it */
+        res->status = rc;
+        rb__result_reason(res, "%s", why);
+        return rc;
+    }
+    if (rb__prepare_cache(&c, res) != RB_OK) return res->status;
+    rc = rb__target_open(&t, &c, s, why, sizeof why);
+    if (rc != RB_OK) {
+        res->status = rc;
+        rb__result_reason(res, "%s", why);
+        return rc;
+    }
+    t.res = res;
+    res->file_pages = (t.map_len + t.page - 1) / t.page;
+    memset(&run, 0, sizeof run);
+    run.s = s;
+    run.t = &t;
+    run.first_phase = c.warmup_ns > 0 ? 0 : 1;
+    run.end_phase = c.iterations + 1;
+    if (rb__ident_get(c.path, &run.ident) != 0) {
+        res->status = RB_ESYS;
+        rb__result_reason(res, "stat %s: %s", c.path, strerror(errno));
+        goto cleanup;
+    }
+    th = (rb__thread **)calloc(c.threads, sizeof *th);
+    if (!th) {
+        res->status = RB_ENOMEM;
+        rb__result_reason(res, "out of memory for %u threads", c.threads);
+        goto cleanup;
+    }
+    if (rb__threads_make(&run, th, res) != RB_OK) goto cleanup;
+
+    bus_installed = rb__sigbus_for_cell(s, res, &old_bus);
+    rc = rb__pool_start(&run.pool, c.threads, rb__worker_main, rb__thread_arg, th, why, sizeof why);
+    if (rc != RB_OK) rb__fail(&run, res, rc, why);
+    if (run.pool.tid) rb__coordinate(&run, res);   /* no tid: no thread and no barrier either */
+    rb__pool_join(&run.pool);
+    if (bus_installed && sigaction(SIGBUS, &old_bus, NULL) != 0)
+        rb__warn(res, "restoring the caller's SIGBUS handler: %s", strerror(errno));
+    res->resident_after = rb__resident(c.path);
+    /* merged even when the cell failed: its counters (short reads, failed advice) say why */
+    rb__merge(th, c.threads, res, &tot, &any_acct, &io_errno);
+    if (res->status != RB_OK) goto cleanup;
+    rb__statistics(&c, th, res);
+    rb__accounting(&c, s, &tot, any_acct, res);
+    rb__verdict(&c, io_errno, res);
 
 cleanup:
-    for (i = 0; th && i < nthreads; i++) {
+    for (i = 0; th && i < c.threads; i++) {
         if (!th[i]) continue;
         free(th[i]->w.buf);
         free(th[i]->w.expect);
@@ -5247,7 +5540,7 @@ static void rb__rule(FILE *f, unsigned n)
     fprintf(f, "|\n");
 }
 
-#define RB__LATCOLS (10u + RB_MAX_PERCENTILES)   /* the latency table's columns */
+#define RB__LATCOLS (11u + RB_MAX_PERCENTILES)   /* the latency table's columns */
 
 /* One ops/ms grid: a row per strategy, a column per thread count (or per read size when
    by_size), every column as wide as its widest cell. */
@@ -5289,6 +5582,13 @@ static void rb__grid(FILE *f, const rb_report *r, int md, int by_size, unsigned 
 }
 
 /* The latency table: one row per measured cell. Returns how many cells were not measured. */
+/* One latency figure in microseconds, "-" when there is none to give. */
+static void rb__lat_cell(const rb_hist *h, uint64_t ns, int known, char *buf)
+{
+    if (rb_hist_total(h) && known) snprintf(buf, 32, "%.2f", (double)ns / 1e3);
+    else snprintf(buf, 32, "-");
+}
+
 static unsigned rb__table_latency(FILE *f, const rb_report *r, int md, const double *pct, unsigned npct)
 {
     unsigned i, notes = 0;
@@ -5303,6 +5603,7 @@ static unsigned rb__table_latency(FILE *f, const rb_report *r, int md, const dou
     snprintf(lc[nl++], 32, "mean ops/ms");
     snprintf(lc[nl++], 32, "+-sd");
     snprintf(lc[nl++], 32, "outliers");
+    snprintf(lc[nl++], 32, "ops");   /* a rate from a handful of ops is coarse: show how many */
     snprintf(lc[nl++], 32, "min");
     snprintf(lc[nl++], 32, "mean");
     for (k = 0; k < npct; k++) rb__pct_label(pct[k], lc[nl++], 32);
@@ -5320,14 +5621,17 @@ static unsigned rb__table_latency(FILE *f, const rb_report *r, int md, const dou
         snprintf(lc[c++], 32, "%u", x->threads);
         rb_format_size(x->read_size, lc[c++], 32);
         snprintf(lc[c++], 32, x->ops_per_ms < 1 ? "%.3g" : "%.2f", x->ops_per_ms);
-        snprintf(lc[c++], 32, x->ops_per_ms_stddev < 1 ? "%.3g" : "%.2f", x->ops_per_ms_stddev);
+        if (x->ops_per_ms_stddev != x->ops_per_ms_stddev) snprintf(lc[c++], 32, "-");   /* one iteration */
+        else snprintf(lc[c++], 32, x->ops_per_ms_stddev < 1 ? "%.3g" : "%.2f", x->ops_per_ms_stddev);
         if (x->nsamples) snprintf(lc[c++], 32, "%u of %u", x->outliers, x->nsamples);
         else snprintf(lc[c++], 32, "-");
-        snprintf(lc[c++], 32, "%.2f", (double)x->lat.min / 1e3);
-        snprintf(lc[c++], 32, "%.2f", rb_hist_mean(&x->lat) / 1e3);
-        for (k = 0; k < npct; k++)
-            snprintf(lc[c++], 32, "%.2f", (double)rb_hist_percentile(&x->lat, pct[k]) / 1e3);
-        snprintf(lc[c++], 32, "%.2f", (double)x->lat.max / 1e3);
+        snprintf(lc[c++], 32, "%llu", (unsigned long long)x->ops);
+        rb__lat_cell(&x->lat, x->lat.min, 1, lc[c++]);   /* "-": no op fit in the window */
+        rb__lat_cell(&x->lat, (uint64_t)rb_hist_mean(&x->lat), 1, lc[c++]);
+        for (k = 0; k < npct; k++)   /* "-": too few ops for this percentile */
+            rb__lat_cell(&x->lat, rb_hist_percentile(&x->lat, pct[k]), rb_hist_percentile_known(&x->lat, pct[k]),
+                         lc[c++]);
+        rb__lat_cell(&x->lat, x->lat.max, 1, lc[c++]);
         if (x->madvise_calls) snprintf(lc[c++], 32, "%llu/%llu fail",
                                        (unsigned long long)x->madvise_calls,
                                        (unsigned long long)x->madvise_failed);
@@ -5409,6 +5713,13 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
         else
             fprintf(f, "%sops/ms, higher is better: %s %s reads, %u per op%s\n\n", md ? "**" : "", pat,
                     sz, any ? any->reads_per_op : 0, md ? "**" : "");
+        if (g == 0)
+            for (i = 0; i < r->count; i++)
+                if (r->results[i].verified) {
+                    fprintf(f, "%sverified run: every byte read was compared with the setup pattern; the times "
+                               "include the comparison, not comparable for speed%s\n\n", md ? "*" : "", md ? "*" : "");
+                    break;
+                }
         rb__grid(f, r, md, by_size, g);
     }
     if (r->rounds > 1 || (r->count && r->results[0].nsamples))
@@ -5453,7 +5764,8 @@ static void rb__report_csv(FILE *f, const rb_report *r)
                "iterations,evict_seconds,prewarm_seconds,file_pages,resident_pages_before,"
                "resident_pages_after,majflt,minflt,device_read_bytes,read_amplification,prefetch_calls,"
                "prefetch_skips,prefetch_mincore_calls,prefetch_advises,prefetch_failed,cpu_user_ns_per_read,"
-               "cpu_sys_ns_per_read,ops_per_ms_median,ops_per_ms_ci_lo,ops_per_ms_ci_hi,rounds,outliers,warnings\n");
+               "cpu_sys_ns_per_read,ops_per_ms_median,ops_per_ms_ci_lo,ops_per_ms_ci_hi,rounds,outliers,min_thread_ops,"
+               "resident_pages_prepared,verified,warnings\n");
     for (i = 0; i < r->count; i++) {
         const rb_result *x = &r->results[i];
         int ok = x->status == RB_OK;
@@ -5463,19 +5775,23 @@ static void rb__report_csv(FILE *f, const rb_report *r)
                 x->pattern == RB_SEQUENTIAL ? "sequential" : "random",
                 (unsigned long long)x->read_size, x->reads_per_op, rb__status_word(x->status));
         rb__csv_string(f, x->reason);
-        if (ok)
-            fprintf(f, ",%llu,%.6f,%.6f,%.6f,%.3f,%.3f,%llu,%.3f", (unsigned long long)x->ops,
-                    x->seconds, x->ops_per_ms, x->ops_per_ms_stddev, x->iops, x->bytes_per_sec,
-                    (unsigned long long)x->lat.min, rb_hist_mean(&x->lat));
-        else
+        if (ok) {
+            fprintf(f, ",%llu,%.6f,%.6f,", (unsigned long long)x->ops, x->seconds, x->ops_per_ms);
+            if (x->ops_per_ms_stddev == x->ops_per_ms_stddev) fprintf(f, "%.6f", x->ops_per_ms_stddev);
+            fprintf(f, ",%.3f,%.3f,", x->iops, x->bytes_per_sec);
+            if (rb_hist_total(&x->lat)) fprintf(f, "%llu,%.3f", (unsigned long long)x->lat.min, rb_hist_mean(&x->lat));
+            else fputc(',', f);
+        } else
             fprintf(f, ",,,,,,,,");
         for (k = 0; k < npct; k++) {
-            if (ok) fprintf(f, ",%llu", (unsigned long long)rb_hist_percentile(&x->lat, pct[k]));
+            if (ok && rb_hist_percentile_known(&x->lat, pct[k]))
+                fprintf(f, ",%llu", (unsigned long long)rb_hist_percentile(&x->lat, pct[k]));
             else fprintf(f, ",");
         }
         if (ok) {
-            fprintf(f, ",%llu,%llu,%llu,%llu,%llu,%llu,", (unsigned long long)x->lat.max,
-                    (unsigned long long)x->madvise_calls, (unsigned long long)x->madvise_failed,
+            fputc(',', f);
+            if (rb_hist_total(&x->lat)) fprintf(f, "%llu", (unsigned long long)x->lat.max);
+            fprintf(f, ",%llu,%llu,%llu,%llu,%llu,", (unsigned long long)x->madvise_calls, (unsigned long long)x->madvise_failed,
                     (unsigned long long)x->io_errors, (unsigned long long)x->short_reads,
                     (unsigned long long)x->verify_mismatches);
             for (k = 0; k < ns; k++) fprintf(f, "%s%.6f", k ? ";" : "", sv[k]);
@@ -5504,7 +5820,10 @@ static void rb__report_csv(FILE *f, const rb_report *r)
         } else {
             fprintf(f, ",,,,,,,,,,,,,,,,,,,,,,,,,,,,");
         }
-        fputc(',', f);   /* the warnings, one quoted field, separated by " | " */
+        if (ok) fprintf(f, ",%llu,", (unsigned long long)x->min_thread_ops);
+        else fprintf(f, ",,");
+        if (ok && x->resident_prepared >= 0) fprintf(f, "%lld", (long long)x->resident_prepared);
+        fprintf(f, ",%d,", x->verified);   /* then the warnings, one quoted field, separated by " | " */
         {
             char more[64], all[RB_MAX_WARNINGS * (RB_REASON_LEN + 3) + 64];
             size_t used = 0;
@@ -5699,10 +6018,12 @@ static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
         if (k) fputs(", ", f);
         rb_json_string(f, rb__warning(x, k, more, sizeof more));
     }
-    fputc(']', f);
+    fprintf(f, "], \"verified\": %s", x->verified ? "true" : "false");
     rb__json_cell_stats(f, x);
     fprintf(f, ", \"ops\": ");
     rb__json_u64(f, ok, x->ops);
+    fprintf(f, ", \"min_thread_ops\": ");
+    rb__json_u64(f, ok, x->min_thread_ops);
     fprintf(f, ", \"seconds\": ");
     rb__json_num_if(f, ok, x->seconds);
     fprintf(f, ", \"ops_per_ms\": ");
@@ -5715,8 +6036,13 @@ static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
     rb__json_num_if(f, ok, x->bytes_per_sec);
     fprintf(f, ", \"lat_ns\": ");
     if (ok) {
-        fprintf(f, "{\"min\": %llu, \"mean\": ", (unsigned long long)x->lat.min);
-        rb__json_num(f, rb_hist_mean(&x->lat));
+        /* no op in the window: min, mean and max are null; a percentile with too few values
+           to mean anything (rb_hist_percentile_known) is null */
+        int any = rb_hist_total(&x->lat) > 0;
+        fprintf(f, "{\"min\": ");
+        rb__json_u64(f, any, x->lat.min);
+        fprintf(f, ", \"mean\": ");
+        rb__json_num_if(f, any, rb_hist_mean(&x->lat));
         /* the four standard percentiles always, then any others asked for */
         for (k = 0; k < 4; k++) pcts[np++] = rb__default_pct[k];
         for (k = 0; r->percentiles && k < r->npercentiles && np < 4 + RB_MAX_PERCENTILES; k++) {
@@ -5726,10 +6052,12 @@ static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
         }
         for (k = 0; k < np; k++) {
             rb__pct_label(pcts[k], lbl, sizeof lbl);
-            fprintf(f, ", \"%s\": %llu", lbl, (unsigned long long)rb_hist_percentile(&x->lat, pcts[k]));
+            fprintf(f, ", \"%s\": ", lbl);
+            rb__json_u64(f, rb_hist_percentile_known(&x->lat, pcts[k]), rb_hist_percentile(&x->lat, pcts[k]));
         }
-        fprintf(f, ", \"max\": %llu, \"overflow\": %llu}", (unsigned long long)x->lat.max,
-                (unsigned long long)x->lat.overflow);
+        fprintf(f, ", \"max\": ");
+        rb__json_u64(f, any, x->lat.max);
+        fprintf(f, ", \"overflow\": %llu}", (unsigned long long)x->lat.overflow);
     } else {
         fputs("null", f);
     }
@@ -5763,12 +6091,27 @@ static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
     rb__json_int_or_null(f, measured ? x->resident_before : -1);
     fprintf(f, ", \"resident_pages_after\": ");
     rb__json_int_or_null(f, measured ? x->resident_after : -1);
+    fprintf(f, ", \"resident_pages_prepared\": ");
+    rb__json_int_or_null(f, measured ? x->resident_prepared : -1);
+    fprintf(f, ", \"resident_pages_before_each\": ");
+    if (ok) {   /* one per measured iteration, null where it could not be counted */
+        for (k = 0; k < x->iterations; k++) {
+            fputs(k ? ", " : "[", f);
+            rb__json_int_or_null(f, x->iter_resident_before[k]);
+        }
+        fputs(x->iterations ? "]" : "[]", f);
+    } else {
+        fputs("null", f);
+    }
     fprintf(f, ", \"residency_before\": ");
     rb__json_num_if(f, measured && x->resident_before >= 0 && x->file_pages,
                     (double)x->resident_before / (double)(x->file_pages ? x->file_pages : 1));
     fprintf(f, ", \"residency_after\": ");
     rb__json_num_if(f, measured && x->resident_after >= 0 && x->file_pages,
                     (double)x->resident_after / (double)(x->file_pages ? x->file_pages : 1));
+    fprintf(f, ", \"residency_prepared\": ");
+    rb__json_num_if(f, measured && x->resident_prepared >= 0 && x->file_pages,
+                    (double)x->resident_prepared / (double)(x->file_pages ? x->file_pages : 1));
     fprintf(f, ", \"majflt\": ");
     rb__json_int_or_null(f, measured ? x->majflt : -1);
     fprintf(f, ", \"minflt\": ");

@@ -5,6 +5,10 @@
 #include "readbench.h"
 #include "rbtest.h"
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 
 static rb_result res;
@@ -19,6 +23,15 @@ static const char *slurp(FILE *f)
     buf[n] = 0;
     fclose(f);
     return buf;
+}
+
+/* The text of the first warning of res that holds `part`, or NULL. */
+static const char *warning_with(const rb_result *x, const char *part)
+{
+    unsigned k;
+    for (k = 0; k < x->nwarnings; k++)
+        if (strstr(x->warnings[k], part)) return x->warnings[k];
+    return NULL;
 }
 
 static rb_report one_cell_report(const rb_result *x, const char *const *names, unsigned *threads,
@@ -80,7 +93,396 @@ static void warnings_reach_every_format(void)
     CHECKF(strstr(out, "\"3 more warnings were not kept\"]") != NULL, "%s", out);
 }
 
+/* A custom strategy whose op sleeps 300 ms: in a 1 s iteration each thread completes 3 ops
+   (ending at 300, 600 and 900 ms) and has a fourth in flight at the stop. Per-thread
+   windows: 3 ops / 900 ms = 0.00333 ops/ms per thread, the sum over threads for the cell.
+   The old runner counted the op in flight and divided by the coordinator's 1 s: 0.004 and
+   0.016 (+20%). */
+static int sleep_300ms_op(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    struct timespec ts = {0, 300000000};
+    (void)w; (void)off; (void)n;
+    while (nanosleep(&ts, &ts) != 0) {}
+    return 0;
+}
+
+static void slow_ops_use_per_thread_windows(void)
+{
+    rb_strategy slow = *rb_strategy_find("null");
+    unsigned t;
+    slow.name = "sleep-300ms";
+    slow.read_op = sleep_300ms_op;
+    for (t = 1; t <= 4; t += 3) {
+        rb_config c;
+        const char *out;
+        static const char *const names[] = {"sleep-300ms"};
+        unsigned th[1];
+        uint64_t sz[1];
+        rb_report r;
+        double want = t / 300.0;
+        memset(&c, 0, sizeof c);
+        c.path = rbt_small_file();
+        c.threads = t;
+        c.warmup_ns = RB_NONE;
+        c.duration_ns = 1000000000;
+        c.iterations = 1;
+        CHECKF(rb_run(&c, &slow, &res) == RB_OK, "%s", res.reason);
+        /* 0.00333 x threads when a 300 ms sleep lasts 300 ms; on a loaded machine a sleep
+           overshoots, so the exact reference is threads / mean op latency (the issue's own
+           check of the cold mmap cell), within 2% */
+        CHECKF(fabs(res.ops_per_ms - want) <= 0.05 * want, "%u threads: %.5f ops/ms, want %.5f", t, res.ops_per_ms, want);
+        want = t / (rb_hist_mean(&res.lat) / 1e6);
+        CHECKF(fabs(res.ops_per_ms - want) <= 0.02 * want, "%u threads: %.5f ops/ms, threads / mean latency %.5f", t,
+               res.ops_per_ms, want);
+        CHECKF(res.ops == 3u * t && res.min_thread_ops == 3, "%u threads: %llu ops, fewest %llu", t,
+               (unsigned long long)res.ops, (unsigned long long)res.min_thread_ops);
+        CHECK(rb_hist_total(&res.lat) == res.ops);
+        /* fewer than 20 ops: said in the result, with no CLI flag in the library's words */
+        CHECKF(warning_with(&res, "only 3 ops") && !strstr(warning_with(&res, "only 3 ops"), "--"), "%s",
+               res.warnings[0]);
+        /* one iteration: no spread to speak of (null, "-"), not 0 */
+        CHECK(res.ops_per_ms_stddev != res.ops_per_ms_stddev);
+        r = one_cell_report(&res, names, th, sz);
+        { FILE *f = tmpfile(); rb_report_json(f, &r); out = slurp(f); }
+        CHECKF(strstr(out, "\"ops_per_ms_stddev\": null") != NULL && strstr(out, "\"min_thread_ops\": 3,") != NULL,
+               "%s", out);
+        { FILE *f = tmpfile(); rb_report_table(f, &r, 0); out = slurp(f); }
+        CHECKF(strstr(out, "only 3 ops") != NULL && strstr(out, "        -") != NULL, "%s", out);
+    }
+}
+
+/* An op longer than the iteration: no op of the thread fits, so it adds nothing to the
+   rate (JMH), and the result says so instead of printing a rate that looks measured. */
+static int sleep_150ms_op(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    struct timespec ts = {0, 150000000};
+    (void)w; (void)off; (void)n;
+    while (nanosleep(&ts, &ts) != 0) {}
+    return 0;
+}
+
+static void an_op_longer_than_the_iteration_counts_nothing(void)
+{
+    rb_strategy slow = *rb_strategy_find("null");
+    rb_config c;
+    slow.name = "sleep-150ms";
+    slow.read_op = sleep_150ms_op;
+    memset(&c, 0, sizeof c);
+    c.path = rbt_small_file();
+    c.threads = 2;
+    c.warmup_ns = RB_NONE;
+    c.duration_ns = 100000000;
+    c.iterations = 2;
+    CHECKF(rb_run(&c, &slow, &res) == RB_OK, "%s", res.reason);
+    CHECKF(res.ops == 0 && res.ops_per_ms == 0, "%llu ops, %g ops/ms", (unsigned long long)res.ops, res.ops_per_ms);
+    CHECKF(warning_with(&res, "4 times a thread completed no op") != NULL, "%s", res.warnings[0]);
+}
+
+/* Many busy workers and a coordinator that hardly gets a CPU (SCHED_IDLE; the workers go
+   back to SCHED_OTHER in thread_init): the workers stop themselves at the deadline, so each
+   iteration still measures its duration and the cell ends on time. The old runner waited
+   for the coordinator to wake and move the epoch: its iteration lasted as long as that took. */
+static int spin_op(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    volatile unsigned k;
+    (void)off; (void)n;
+    for (k = 0; k < 20000; k++) w->sink += k;
+    return 0;
+}
+
+static int back_to_normal(rb_worker *w, char *why, size_t wl)
+{
+    struct sched_param sp;
+    (void)w;
+    memset(&sp, 0, sizeof sp);
+    if (pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp) != 0) {
+        snprintf(why, wl, "cannot leave SCHED_IDLE");
+        return RB_EPERM;
+    }
+    return RB_OK;
+}
+
+static void iterations_end_without_the_coordinator(void)
+{
+    rb_strategy busy = *rb_strategy_find("null");
+    struct sched_param sp;
+    struct timespec t0, t1;
+    rb_config c;
+    double wall;
+    int rc;
+    if (!rbt_is_root()) SKIP("leaving SCHED_IDLE again needs root (RLIMIT_NICE)");
+    busy.name = "spin";
+    busy.read_op = spin_op;
+    busy.thread_init = back_to_normal;
+    memset(&c, 0, sizeof c);
+    c.path = rbt_small_file();
+    c.threads = 8;
+    c.warmup_ns = RB_NONE;
+    c.duration_ns = 100000000;
+    c.iterations = 2;
+    memset(&sp, 0, sizeof sp);
+    if (pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp) != 0) SKIP("SCHED_IDLE refused");
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    rc = rb_run(&c, &busy, &res);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    CHECK(pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp) == 0);
+    wall = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    CHECKF(rc == RB_OK, "%s", res.reason);
+    /* a window ends with the thread's last op before the deadline: never after it */
+    CHECKF(res.seconds <= 0.2 && res.seconds > 0.1, "measured %.3f s for 2 x 100 ms", res.seconds);
+    CHECKF(wall < 0.6, "2 x 100 ms took %.3f s of wall time", wall);
+}
+
+/* A file renamed over the benchmark file in the middle of a cell: the rest of the cell
+   would measure another (warm) file. It is found at the next iteration boundary and the
+   cell ends with RB_ECHANGED. The op renames the file itself, after 20 ops of thread 0. */
+static const char *rename_from, *rename_to;
+static int renamed;
+
+static int renaming_op(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    if (w->index == 0 && ++w->cursor == 20 && !renamed) renamed = rename(rename_from, rename_to) == 0 ? 1 : -1;
+    return rb_strategy_find("pread")->read_op(w, off, n);
+}
+
+static void a_file_replaced_mid_cell_ends_it(void)
+{
+    rb_strategy s = *rb_strategy_find("pread");
+    rb_config c;
+    rb_error e;
+    const char *p = rbt_path("replaced.dat"), *other = rbt_path("replacement.dat");
+    CHECK(rb_setup_file(p, 1u << 20, 0, 1, NULL, NULL, &e) == RB_OK);
+    CHECK(rb_setup_file(other, 1u << 20, 0, 1, NULL, NULL, &e) == RB_OK);
+    rename_from = other;
+    rename_to = p;
+    renamed = 0;
+    s.name = "renaming-pread";
+    s.read_op = renaming_op;
+    memset(&c, 0, sizeof c);
+    c.path = p;
+    c.threads = 1;
+    c.pattern = RB_RANDOM;
+    c.warmup_ns = RB_NONE;
+    c.duration_ns = 50000000;
+    c.iterations = 4;
+    rb_run(&c, &s, &res);
+    CHECK(renamed == 1);
+    CHECKF(res.status == RB_ECHANGED && strstr(res.reason, "file changed during the run") != NULL &&
+           strstr(res.reason, "another file") != NULL, "status %d: %s", res.status, res.reason);
+    unlink(p);
+}
+
+/* "Resident before" is the residency when the first measured iteration starts: after an
+   eviction and an explicit warmup that read the file, it is what the warmup left, while the
+   figure after the eviction is kept as resident_prepared; and the result warns that the
+   warmup undid the prepared state. The old runner read it before the warmup (about 0%). */
+static void resident_before_is_read_when_measuring_starts(void)
+{
+    rb_config c;
+    rb_residency_info ri;
+    memset(&c, 0, sizeof c);
+    c.path = rbt_small_file();
+    c.threads = 1;
+    c.cache = RB_CACHE_EVICT;
+    c.warmup_ns = 300000000;
+    c.duration_ns = 20000000;
+    c.iterations = 1;
+    if (rb_residency(c.path, &ri, NULL) != RB_OK || !ri.trusted) SKIP("residency cannot be counted here");
+    CHECKF(rb_run(&c, rb_strategy_find("pread"), &res) == RB_OK, "%s", res.reason);
+    CHECKF(res.resident_prepared >= 0 && res.resident_prepared < (int64_t)res.file_pages / 10,
+           "prepared %lld of %llu pages", (long long)res.resident_prepared, (unsigned long long)res.file_pages);
+    CHECKF(res.resident_before > res.resident_prepared + 32 && res.resident_before == res.iter_resident_before[0],
+           "before %lld of %llu pages", (long long)res.resident_before, (unsigned long long)res.file_pages);
+    CHECK(warning_with(&res, "a warmup ran after the eviction") != NULL);
+    /* the default for an evicted cell is no warmup: then no such warning */
+    c.warmup_ns = 0;
+    CHECKF(rb_run(&c, rb_strategy_find("pread"), &res) == RB_OK, "%s", res.reason);
+    CHECK(warning_with(&res, "a warmup ran") == NULL && res.resident_before < (int64_t)res.file_pages / 10);
+}
+
+/* evict-each: every iteration starts from an empty cache (evicting again while readahead
+   is still in flight), and the residency before each one is recorded. */
+static void evict_each_records_every_iteration(void)
+{
+    rb_config c;
+    unsigned k;
+    rb_residency_info ri;
+    memset(&c, 0, sizeof c);
+    c.path = rbt_small_file();
+    c.threads = 2;
+    c.cache = RB_CACHE_EVICT_EACH;
+    c.warmup_ns = RB_NONE;
+    c.duration_ns = 30000000;
+    c.iterations = 4;
+    if (rb_residency(c.path, &ri, NULL) != RB_OK || !ri.trusted) SKIP("residency cannot be counted here");
+    CHECKF(rb_run(&c, rb_strategy_find("mmap"), &res) == RB_OK, "%s", res.reason);
+    for (k = 0; k < 4; k++)
+        CHECKF(res.iter_resident_before[k] == 0, "iteration %u started with %lld pages cached", k + 1,
+               (long long)res.iter_resident_before[k]);
+    CHECK(res.iter_resident_before[4] == -1 && res.resident_before == 0);
+    {
+        static const char *const names[] = {"mmap"};
+        unsigned th[1];
+        uint64_t sz[1];
+        rb_report r = one_cell_report(&res, names, th, sz);
+        FILE *f = tmpfile();
+        const char *out;
+        rb_report_json(f, &r);
+        out = slurp(f);
+        CHECKF(strstr(out, "\"resident_pages_before_each\": [0, 0, 0, 0]") != NULL, "%s", out);
+    }
+}
+
+/* With the cache kept, a cell that starts below 100% resident is warned about: every cell
+   reads the same seeded offsets, so a later cell reads what an earlier one loaded. */
+static void kept_cache_below_full_is_warned(void)
+{
+    rb_config c;
+    rb_error e;
+    rb_residency_info ri;
+    memset(&c, 0, sizeof c);
+    c.path = rbt_small_file();
+    c.threads = 1;
+    c.warmup_ns = RB_NONE;
+    c.duration_ns = 10000000;
+    c.iterations = 1;
+    if (rb_residency(c.path, &ri, NULL) != RB_OK || !ri.trusted) SKIP("residency cannot be counted here");
+    CHECK(rb_evict(c.path, &e) == RB_OK);
+    CHECKF(rb_run(&c, rb_strategy_find("pread"), &res) == RB_OK, "%s", res.reason);
+    CHECK(warning_with(&res, "later cells read what earlier cells loaded") != NULL);
+    CHECK(rb_load(c.path, &e) == RB_OK);
+    CHECKF(rb_run(&c, rb_strategy_find("pread"), &res) == RB_OK, "%s", res.reason);
+    CHECK(warning_with(&res, "later cells") == NULL);
+}
+
+/* A --verify run's numbers include the comparison: the result and every format say so. */
+static void verified_runs_are_flagged(void)
+{
+    static const char *const names[] = {"pread"};
+    unsigned th[1];
+    uint64_t sz[1];
+    rb_report r;
+    rb_config c;
+    const char *out;
+    memset(&c, 0, sizeof c);
+    c.path = rbt_small_file();
+    c.warmup_ns = RB_NONE;
+    c.duration_ns = 10000000;
+    c.iterations = 1;
+    c.verify = 1;
+    CHECKF(rb_run(&c, rb_strategy_find("pread"), &res) == RB_OK, "%s", res.reason);
+    CHECK(res.verified == 1);
+    r = one_cell_report(&res, names, th, sz);
+    { FILE *f = tmpfile(); rb_report_json(f, &r); out = slurp(f); }
+    CHECK(strstr(out, "\"verified\": true") != NULL);
+    { FILE *f = tmpfile(); rb_report_table(f, &r, 0); out = slurp(f); }
+    CHECK(strstr(out, "not comparable for speed") != NULL);
+    { FILE *f = tmpfile(); rb_report_csv(f, &r); out = slurp(f); }
+    CHECK(strstr(out, ",verified,warnings\n") != NULL && strstr(out, ",1,\"") != NULL);
+    c.verify = 0;
+    CHECKF(rb_run(&c, rb_strategy_find("pread"), &res) == RB_OK, "%s", res.reason);
+    CHECK(res.verified == 0);
+}
+
+/* The CLI: a preset sets no warmup (it would undo the state the preset made) and says so;
+   the hint for few ops is the CLI's, naming --duration; a slow cell's table shows its ops. */
+static void cli_presets_and_the_duration_hint(void)
+{
+    static char out[1 << 16], err[1 << 14];
+    char cmd[2048];
+    const char *bin = rbt_cli(), *ep = rbt_path("counting-stderr.txt");
+    FILE *p;
+    size_t n;
+    if (!bin) SKIP("../readbench is not built (run make test)");
+    snprintf(cmd, sizeof cmd, "'%s' run '%s' --scenario half-cold --strategies pread --threads 1 --duration 5ms "
+             "--iterations 1 --format json 2>'%s'", bin, rbt_small_file(), ep);
+    p = popen(cmd, "r");
+    if (!p) SKIP("popen failed");
+    n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    CHECK(pclose(p) == 0);
+    p = fopen(ep, "r");
+    n = p ? fread(err, 1, sizeof err - 1, p) : 0;
+    err[n] = 0;
+    if (p) fclose(p);
+    CHECKF(strstr(out, "\"warmup_ns\": 0") != NULL, "%s", out);
+    CHECKF(strstr(err, "--warmup 0") != NULL, "%s", err);
+    if (strstr(out, "\"min_thread_ops\": 1,") || strstr(out, "only "))   /* a 5 ms iteration: few ops */
+        CHECKF(strstr(err, "--duration") != NULL, "%s", err);
+}
+
+/* Percentile ranks are ceil(p/100 * n) exactly: checked in integers against every n up to
+   5000 for the usual percentiles; on a histogram of exact values (below 128 ns every value
+   is its own bucket) the percentile is the sorted array's element at that rank; p99.9 of
+   1000 values is the 999th, not the max (in floating point 99.9/100*1000 = 999.0000000000001). */
+static rb_hist ph;
+
+static void percentile_ranks_are_exact(void)
+{
+    static const double pct[] = {1, 12.5, 50, 75, 90, 99, 99.9, 99.99, 99.999, 33.3};
+    static const uint64_t num[] = {1, 125, 50, 75, 90, 99, 999, 9999, 99999, 333};
+    static const uint64_t den[] = {100, 1000, 100, 100, 100, 100, 1000, 10000, 100000, 1000};
+    uint64_t n, bad = 0;
+    unsigned k, i;
+    for (n = 1; n <= 5000; n++)
+        for (k = 0; k < sizeof pct / sizeof pct[0]; k++) {
+            uint64_t want = (num[k] * n + den[k] - 1) / den[k];
+            if (rb_percentile_rank(pct[k], n) != want && bad++ < 5)
+                fprintf(stderr, "    p%g of %llu: rank %llu, exact %llu\n", pct[k], (unsigned long long)n,
+                        (unsigned long long)rb_percentile_rank(pct[k], n), (unsigned long long)want);
+        }
+    CHECKF(bad == 0, "%llu wrong ranks", (unsigned long long)bad);
+    /* no overflow for huge counts: 99.9% of 10^18 is 999 x 10^15, 50% of 2^63 + 1 is 2^62 + 1 */
+    CHECK(rb_percentile_rank(99.9, 1000000000000000000ULL) == 999000000000000000ULL);
+    CHECK(rb_percentile_rank(50, ((uint64_t)1 << 63) + 1) == ((uint64_t)1 << 62) + 1);
+    for (n = 1; n <= 127; n++) {   /* values 0..n-1, each exact */
+        rb_hist_init(&ph);
+        for (i = 0; i < n; i++) rb_hist_record(&ph, i);
+        for (k = 0; k < sizeof pct / sizeof pct[0]; k++) {
+            uint64_t want = (num[k] * n + den[k] - 1) / den[k] - 1;   /* the value at that rank */
+            CHECKF(rb_hist_percentile(&ph, pct[k]) == want, "p%g of %llu values: %llu, exact %llu", pct[k],
+                   (unsigned long long)n, (unsigned long long)rb_hist_percentile(&ph, pct[k]), (unsigned long long)want);
+        }
+    }
+    /* more than 6 decimals: still ceil(p/100 * n) (99.90000001% of 10^9 is 999000000.1) */
+    CHECK(rb_percentile_rank(99.90000001, 1000000000) == 999000001);
+    CHECK(rb_percentile_rank(99.99999999, 1000) == 1000);
+    rb_hist_init(&ph);
+    for (i = 1; i < 1000; i++) rb_hist_record(&ph, 100);
+    rb_hist_record(&ph, 1000000000);
+    CHECKF(rb_hist_percentile(&ph, 99.9) == 100, "p99.9 of 1000 values: %llu", (unsigned long long)rb_hist_percentile(&ph, 99.9));
+}
+
+/* A percentile needs n >= 100 / (100 - p) values to mean anything: p99.9 of 999 values is
+   null (the max under another name), of 1000 it is known; p50 needs 2. */
+static void percentiles_of_too_few_values_are_null(void)
+{
+    unsigned i;
+    rb_hist_init(&ph);
+    CHECK(!rb_hist_percentile_known(&ph, 50));
+    for (i = 0; i < 999; i++) rb_hist_record(&ph, 1000 + i);
+    CHECK(rb_hist_percentile_known(&ph, 99) && !rb_hist_percentile_known(&ph, 99.9));
+    rb_hist_record(&ph, 5000);
+    CHECK(rb_hist_percentile_known(&ph, 99.9) && !rb_hist_percentile_known(&ph, 99.99));
+    rb_hist_init(&ph);
+    rb_hist_record(&ph, 7);
+    CHECK(!rb_hist_percentile_known(&ph, 50) && rb_hist_percentile_known(&ph, 100) && rb_hist_percentile_known(&ph, 0));
+    rb_hist_record(&ph, 9);
+    CHECK(rb_hist_percentile_known(&ph, 50) && !rb_hist_percentile_known(&ph, 90));
+}
+
 void suite_counting(void)
 {
+    RUN(percentile_ranks_are_exact);
+    RUN(percentiles_of_too_few_values_are_null);
+    RUN(cli_presets_and_the_duration_hint);
+    RUN(resident_before_is_read_when_measuring_starts);
+    RUN(evict_each_records_every_iteration);
+    RUN(kept_cache_below_full_is_warned);
+    RUN(verified_runs_are_flagged);
     RUN(warnings_reach_every_format);
+    RUN(slow_ops_use_per_thread_windows);
+    RUN(an_op_longer_than_the_iteration_counts_nothing);
+    RUN(iterations_end_without_the_coordinator);
+    RUN(a_file_replaced_mid_cell_ends_it);
 }

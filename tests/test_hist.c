@@ -22,6 +22,7 @@ static uint64_t lcg(uint64_t *s)
 static void check_against_exact(uint64_t *v, unsigned n)
 {
     static const double pcts[] = {1, 10, 50, 90, 99, 99.9, 99.99, 100};
+    static const uint64_t num[] = {1, 10, 50, 90, 99, 999, 9999, 1}, den[] = {100, 100, 100, 100, 100, 1000, 10000, 1};
     unsigned i;
     rb_hist_init(&h1);
     for (i = 0; i < n; i++) rb_hist_record(&h1, v[i]);
@@ -29,7 +30,7 @@ static void check_against_exact(uint64_t *v, unsigned n)
     CHECK(rb_hist_total(&h1) == n);
     CHECK(h1.min == v[0] && h1.max == v[n - 1]);
     for (i = 0; i < sizeof pcts / sizeof pcts[0]; i++) {
-        uint64_t rank = (uint64_t)ceil(pcts[i] / 100.0 * n), exact = v[(rank ? rank : 1) - 1];
+        uint64_t rank = (num[i] * n + den[i] - 1) / den[i], exact = v[(rank ? rank : 1) - 1];   /* exact ceil */
         uint64_t got = rb_hist_percentile(&h1, pcts[i]);
         double err = fabs((double)got - (double)exact) / (double)(exact ? exact : 1);
         CHECKF(err <= 1.0 / 128 + 1e-12, "p%g: got %llu, exact %llu, error %.5f", pcts[i],

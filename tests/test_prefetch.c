@@ -182,7 +182,8 @@ static void policy_strategies_end_to_end(void)
     c.verify = 1;
     for (i = 0; i < 4; i++) {
         CHECK(rb_run(&c, rb_strategy_find(names[i]), &r) == RB_OK);
-        CHECKF(r.prefetch.calls == r.ops * 16, "%s: %llu calls for %llu ops", names[i],
+        /* each thread's op in flight at the stop made its calls but is not counted */
+        CHECKF(r.prefetch.calls >= r.ops * 16 && r.prefetch.calls <= (r.ops + 2) * 16, "%s: %llu calls for %llu ops", names[i],
                (unsigned long long)r.prefetch.calls, (unsigned long long)r.ops);
         CHECK(r.prefetch.failed == 0 && r.madvise_failed == 0 && r.verify_mismatches == 0);
         CHECK(r.prefetch.advises == r.madvise_calls);

@@ -38,12 +38,20 @@ static void every_strategy_reads_the_right_bytes(void)
                 continue;
             }
             CHECKF(res.status == RB_OK, "%s: %s", s[i].name, res.reason);
-            CHECKF(res.ops > 0, "%s made no ops", s[i].name);
+            /* an op that outlasts a 40 ms iteration on a loaded machine is not counted: then
+               the result must say so */
+            if (res.ops == 0) {
+                fprintf(stderr, "    %s: no op fit in an iteration here\n", s[i].name);
+                CHECK(res.nwarnings > 0 && strstr(res.warnings[0], "completed no op") != NULL);
+                continue;
+            }
             CHECK(res.verify_mismatches == 0 && res.io_errors == 0 && res.short_reads == 0);
             CHECK(res.iterations == 2 && res.ops_per_ms > 0 && res.lat.min <= res.lat.max);
             CHECK(rb_hist_total(&res.lat) == res.ops);
+            /* each thread's op in flight at the stop of each iteration made its calls too */
             if (strstr(s[i].name, "backoff") || strstr(s[i].name, "adaptive"))
-                CHECK(res.prefetch.calls == res.ops * res.reads_per_op && res.madvise_failed == 0);
+                CHECK(res.prefetch.calls >= res.ops * res.reads_per_op &&
+                      res.prefetch.calls <= (res.ops + 2 * 2) * res.reads_per_op && res.madvise_failed == 0);
             else if (strstr(s[i].name, "willneed"))
                 CHECKF(res.madvise_calls >= res.ops * 16 && res.madvise_failed == 0,
                        "%s: %llu madvise calls, %llu failed", s[i].name,
@@ -241,7 +249,7 @@ static void cells_report_errors_instead_of_numbers(void)
     c.path = rbt_small_file();
     c.size = 1ull << 30;   /* more than the file has */
     CHECK(rb_run(&c, rb_strategy_find("mmap"), &res) == RB_ETOOSMALL);
-    CHECK(strstr(res.reason, "fewer than --size") != NULL);
+    CHECK(strstr(res.reason, "fewer than the") != NULL);
     c.size = 0;
     c.read_size = 16u << 20;   /* larger than the file */
     CHECK(rb_run(&c, rb_strategy_find("pread"), &res) == RB_EINVAL);
@@ -299,11 +307,8 @@ static void truncated_file_is_reported_not_fatal(void)
         CHECK(fd >= 0 && ftruncate(fd, 4096) == 0);
         close(fd);
         pthread_join(tid, NULL);
-        if (i == 2) {   /* pread past the new end: short reads, counted and reported */
-            CHECKF(a.r.status == RB_EIO && a.r.short_reads > 0, "pread: status %d (%s)", a.r.status, a.r.reason);
-            CHECK(strstr(a.r.reason, "short reads") != NULL);
-            continue;
-        }
+        if (i == 2)   /* pread past the new end: short reads, counted, and the size change named */
+            CHECKF(a.r.short_reads > 0 && strstr(a.r.reason, "size went from") != NULL, "pread: %s", a.r.reason);
         CHECKF(a.r.status == RB_ECHANGED, "%s: status %d (%s)", names[i], a.r.status, a.r.reason);
         CHECK(strstr(a.r.reason, "file changed during the run") != NULL);
     }
