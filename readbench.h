@@ -3258,6 +3258,8 @@ typedef struct rb__run {
     rb__pool pool;
     unsigned first_phase; /* 0 with warmup, else 1 */
     unsigned end_phase;   /* one past the last phase */
+    int quit;             /* the coordinator's decision, written only before a start barrier: every
+                             thread reads the same value after it (pool.failed may change meanwhile) */
     rb__ident ident;      /* the file when the cell started */
 } rb__run;
 /* What made a cell cold, per thread: faults (RUSAGE_THREAD) and the bytes this thread made
@@ -3421,7 +3423,8 @@ static void rb__worker_phase(rb__thread *th, unsigned p, uint64_t start, uint64_
 /* Phases: warmup (0, optional), then iterations 1..n. Every phase starts and ends on the
    barrier, with the coordinator: between the end of one phase and the start of the next
    every worker is parked, so the coordinator may evict, count residency and check the file.
-   Whether to go on is decided right after a start barrier, by everyone from the same flag. */
+   Whether to go on is the coordinator's decision (run->quit), made before a start barrier
+   and read by everyone after it. */
 static void *rb__worker_main(void *arg)
 {
     rb__thread *th = (rb__thread *)arg;
@@ -3440,7 +3443,7 @@ static void *rb__worker_main(void *arg)
     rb__barrier_wait(&run->pool.bar);   /* everyone is ready, or everyone leaves */
     for (p = run->first_phase;; p++) {
         start = rb__barrier_wait(&run->pool.bar);   /* phase start: all threads, and the coordinator */
-        if (p >= run->end_phase || RB__LOAD(&run->pool.failed)) break;
+        if (run->quit) break;
         if (p == 1) rb__acct_sample(&th->before, w->index);
         if (mapped) {
             if (sigsetjmp(jb, 1) != 0) {   /* back from a SIGBUS in read_op */
@@ -3748,8 +3751,11 @@ static void rb__coordinate(rb__run *run, rb_result *res)
     for (k = run->first_phase;; k++) {
         uint64_t until, now;
         if (!RB__LOAD(&run->pool.failed)) rb__between_phases(run, k, res);
+        /* Decided here, read by all after the barrier: a flag set once the barrier opened (the
+           stop flag seen by this thread first) must not make some threads skip the phase. */
+        run->quit = k >= run->end_phase || RB__LOAD(&run->pool.failed);
         until = rb__barrier_wait(&run->pool.bar) + (uint64_t)(k ? c->duration_ns : c->warmup_ns);
-        if (k >= run->end_phase || RB__LOAD(&run->pool.failed)) break;
+        if (run->quit) break;
         while ((now = rb__now_ns()) < until && !RB__LOAD(&run->pool.failed)) {
             if (c->stop && __atomic_load_n(c->stop, __ATOMIC_RELAXED)) {
                 rb__fail(run, res, RB_EINTR, "interrupted");
