@@ -48,18 +48,26 @@ static unsigned count(const char *hay, const char *needle)
     return n;
 }
 
-/* A strategy whose ops end on the next whole tick (1 ms, or 10 ms with a non-zero reads per op
-   of 10) of the monotonic clock: one op per tick per thread whatever the machine does (a late
-   wake-up shortens the next sleep; only a delay past a whole tick loses one), so two runs
-   measure the same rate. */
+/* A strategy whose ops end on whole ticks (1 ms, or 10 ms with a reads per op of 10) counted
+   from the thread's first op of an iteration: one op per tick per thread whatever the machine
+   does (a late wake-up shortens the next sleep; only a delay past a whole tick loses one), so
+   two runs measure the same rate. The ticks start with the thread's window, not at a wall-clock
+   tick: the rate is a thread's ops over its own window (from the iteration's start to its last
+   op's end), and a first op cut short by a wall-clock tick would move it by up to a tick in
+   ten. w->cursor (unused by random offsets) keeps where the last tick ended; an op that starts
+   after the next tick (a new iteration) starts a new count. */
 static int tick_op(rb_worker *w, const uint64_t *off, unsigned n)
 {
     struct timespec ts;
-    long tick = n == 10 ? 10000000 : 1000000;
+    uint64_t tick = n == 10 ? 10000000 : 1000000, now, next;
     (void)off;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    ts.tv_nsec = (ts.tv_nsec / tick + 1) * tick;
-    if (ts.tv_nsec >= 1000000000) { ts.tv_sec++; ts.tv_nsec -= 1000000000; }
+    now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    next = w->cursor + tick;
+    if (!w->cursor || now >= next) next = now + tick;
+    w->cursor = next;
+    ts.tv_sec = (time_t)(next / 1000000000u);
+    ts.tv_nsec = (long)(next % 1000000000u);
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0) {}
     w->sink++;
     return 0;
