@@ -154,11 +154,9 @@ static int setup(const char *path, uint64_t size, int flags)
    A signal during the probe removes that file, then exits 128 + the signal. */
 static int list(const char *path)
 {
-    unsigned n, i;
-    const rb_strategy *s = rb_strategies(&n);
     rb_config c;
     const char *td = getenv("TMPDIR");
-    char tmp[4096], why[256];
+    char tmp[4096];
     int fd = -1;
     memset(&c, 0, sizeof c);
     c.path = path;
@@ -181,11 +179,8 @@ static int list(const char *path)
         c.path = tmp;
     }
     c.read_size = 16384;
-    printf("%-22s %-4s %s\n", "strategy", "here", "what one op does / why not");
-    for (i = 0; i < n && !stop_signal; i++) {
-        int rc = rb_strategy_probe(&s[i], &c, why, sizeof why);
-        printf("%-22s %-4s %s\n", s[i].name, rc == RB_OK ? "yes" : "no", rc == RB_OK ? s[i].summary : why);
-    }
+    c.stop = &stop_signal;
+    rb_report_list(stdout, &c);
     if (!path && unlink(tmp) != 0) perror("readbench: unlink");
     return stop_signal ? 128 + stop_signal : 0;
 }

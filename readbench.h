@@ -82,6 +82,10 @@
    rb_strategy_probe(s, cfg, why, whylen)
                           whether strategy `s` can run here with `cfg`, and if not, why.
 
+   rb_report_list(f, cfg) every strategy, probed with `cfg` on its file: one line each saying
+                          whether it runs here and what one op does, or why not (readbench
+                          list); stops early when cfg->stop is set.
+
    rb_run(cfg, s, result)
                           runs one cell (one strategy, one thread count, one read size):
                           threads start on a barrier, run warmup, then cfg->iterations
@@ -713,6 +717,7 @@ RBDEF void rb_report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n, c
 
 RBDEF void rb_report_probe(FILE *f, const rb_probe_result *r, unsigned n, int format, const rb_env *env);
 RBDEF void rb_report_residency(FILE *f, const char *path, const rb_residency_info *ri, int evicted);
+RBDEF void rb_report_list(FILE *f, const rb_config *cfg);
 
 /* ---- the matrix: every cell, round after round ---- */
 #define RB_MAX_AXIS 64           /* values per axis: strategies, thread counts, read sizes */
@@ -6714,6 +6719,19 @@ static void rb__report_residency(FILE *f, const char *path, const rb_residency_i
             pages ? 100.0 * (double)res / (double)pages : 0.0);
     if (!strcmp(ri->method, "cachestat")) fprintf(f, ", %llu dirty, %llu under writeback", dirty, wb);
     fprintf(f, " [%s]\n", ri->method);
+}
+
+/* ---- the strategies that run here (readbench list): each is probed, none is run ---- */
+RBDEF void rb_report_list(FILE *f, const rb_config *cfg)
+{
+    unsigned n, i;
+    const rb_strategy *s = rb_strategies(&n);
+    char why[256];
+    fprintf(f, "%-22s %-4s %s\n", "strategy", "here", "what one op does / why not");
+    for (i = 0; i < n && !(cfg->stop && *cfg->stop); i++) {
+        int rc = rb_strategy_probe(&s[i], cfg, why, sizeof why);
+        fprintf(f, "%-22s %-4s %s\n", s[i].name, rc == RB_OK ? "yes" : "no", rc == RB_OK ? s[i].summary : why);
+    }
 }
 
 /* ---- the public writers: each runs in the C locale (see rb__numloc_enter) ---- */

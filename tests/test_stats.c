@@ -588,8 +588,35 @@ static void residency_lines(void)
     fclose(f);
 }
 
+/* `list` is the header's writer: a line per strategy, and none after a stop. */
+static void list_lines(void)
+{
+    rb_config c;
+    unsigned n, lines = 0;
+    volatile int stop = 0;
+    char buf[16384], *p;
+    FILE *f = tmpfile();
+    if (!f) SKIP("tmpfile() failed");
+    rb_strategies(&n);
+    memset(&c, 0, sizeof c);
+    c.path = rbt_small_file();
+    c.read_size = 4096;
+    c.stop = &stop;
+    rb_report_list(f, &c);
+    slurp(f, buf, sizeof buf);
+    for (p = buf; (p = strchr(p, '\n')); p++) lines++;
+    CHECKF(lines == n + 1 && strstr(buf, "strategy               here") == buf && strstr(buf, "\npread "), "%s", buf);
+    rewind(f); if (ftruncate(fileno(f), 0)) {}
+    stop = 1;
+    rb_report_list(f, &c);
+    slurp(f, buf, sizeof buf);
+    CHECKF(!strchr(buf, '\n') || !strchr(strchr(buf, '\n') + 1, '\n'), "%s", buf);
+    fclose(f);
+}
+
 void suite_stats(void)
 {
+    RUN(list_lines);
     RUN(residency_lines);
     RUN(json_reader_parses_and_refuses);
     RUN(diff_verdicts);
