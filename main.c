@@ -660,11 +660,11 @@ static int prefetch_cmd(int argc, char **argv)
         } else if ((v = optval(argc, argv, &i, "--ops"))) {
             if (uint_opt("--ops", v, 1, ~0u, &c.ops)) return 2;
         } else if ((v = optval(argc, argv, &i, "--policies"))) {
-            char copy[256], *tok, *save = NULL;
-            snprintf(copy, sizeof copy, "%s", v);
-            for (tok = strtok_r(copy, ",", &save); tok && npol < RB_PF_COUNT; tok = strtok_r(NULL, ",", &save))
-                if ((pol[npol++] = rb_prefetch_policy_find(tok)) < 0) return bad("unknown policy '%s'", tok);
-            if (!npol) return bad("malformed policy list '%s'", v);
+            unsigned np;
+            if (rb_parse_policy_list(v, pol, RB_PF_COUNT, &np))
+                return bad("--policies: each of always, backoff, backoff-nomincore, adaptive at most once, "
+                           "no empty item: not '%s'", v);
+            npol = (int)np;
         } else if ((v = optval(argc, argv, &i, "--advice"))) {
             if (!strcmp(v, "normal")) c.normal_mapping = 1;
             else if (strcmp(v, "random")) return bad("--advice must be random or normal, not '%s'", v);

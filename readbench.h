@@ -622,6 +622,7 @@ typedef struct rb_residency_info {
     uint64_t dirty, writeback;   /* cachestat only; dirty pages cannot be evicted */
     int trusted;           /* 0: the kernel would report every page resident (see below) */
     const char *method;    /* "cachestat" or "mincore" */
+    int no_backing;        /* tmpfs or ramfs: the page cache is the file's only copy, never evicted */
 } rb_residency_info;
 
 typedef struct rb_hog {
@@ -672,6 +673,8 @@ RBDEF int rb_parse_duration(const char *s, int64_t *out_ns);   /* RB_EINVAL malf
 RBDEF int rb_parse_uint_list(const char *s, unsigned *out, unsigned cap, unsigned *n);
 RBDEF int rb_parse_size_list(const char *s, uint64_t *out, unsigned cap, unsigned *n);
 RBDEF int rb_parse_double_list(const char *s, double *out, unsigned cap, unsigned *n);
+/* Prefetch policy names, each known and listed once, at most cap (RB_PF_COUNT: all of them). */
+RBDEF int rb_parse_policy_list(const char *s, int *out, unsigned cap, unsigned *n);
 RBDEF void rb_format_size(uint64_t bytes, char *buf, size_t len);
 
 /* ---- reports ---- */
@@ -2210,6 +2213,18 @@ RBDEF int rb_drop_caches(rb_error *err)
    Linux's mincore then reports every page resident (so it cannot be used to spy on other
    users' access) and newer kernels' cachestat answer EPERM. That case is marked untrusted
    instead of printed as a number. */
+/* tmpfs and ramfs keep a file only in the page cache: there is nothing to evict it to. */
+static int rb__no_backing(int fd)
+{
+#if defined(RB__LINUX)
+    struct statfs sf;
+    return fstatfs(fd, &sf) == 0 && ((unsigned long)sf.f_type == 0x01021994UL || (unsigned long)sf.f_type == 0x858458f6UL);
+#else
+    (void)fd;
+    return 0;
+#endif
+}
+
 static int rb__mincore_trusted(const struct stat *st, const char *path)
 {
 #if defined(RB__LINUX)
@@ -2260,6 +2275,7 @@ RBDEF int rb_residency(const char *path, rb_residency_info *out, rb_error *err)
         return oe.status;
     }
     out->trusted = rb__mincore_trusted(&st, path);
+    out->no_backing = rb__no_backing(fd);
     out->pages = ((uint64_t)st.st_size + page - 1) / page;
     if (st.st_size == 0) { close(fd); return RB_OK; }
 #if defined(RB__HAS_PROC)
@@ -3550,6 +3566,17 @@ RBDEF int rb_cell_fits(const rb_config *cfg, const rb_strategy *s, char *why, si
     return RB_ENOMEM;
 }
 
+/* Random offsets are multiples of align in [0, size - read_size]: an alignment past that
+   leaves offset 0 alone, and every read of the cell would read the same bytes. */
+static int rb__align_check(uint64_t align, int pattern, uint64_t size, uint64_t rs, char *why, size_t wl)
+{
+    if (align <= 1 || pattern != RB_RANDOM || rs > size || size - rs >= align) return RB_OK;
+    rb__fmt(why, wl, "an alignment of %llu leaves one offset (0) in the %llu bytes to read from with %llu-byte "
+            "reads: every read would read the same bytes", (unsigned long long)align, (unsigned long long)size,
+            (unsigned long long)rs);
+    return RB_EINVAL;
+}
+
 /* Opens the target (the file, and a mapping of this strategy's own) with defaults applied. */
 static int rb__target_open(rb_target *t, const rb_config *c, const rb_strategy *s, char *why,
                            size_t wl)
@@ -3572,6 +3599,8 @@ static int rb__target_open(rb_target *t, const rb_config *c, const rb_strategy *
             rb__fmt(why, wl, "read size %llu is larger than the %llu bytes to read from",
                      (unsigned long long)c->read_size, (unsigned long long)t->size);
             rc = RB_EINVAL;
+        } else {
+            rc = rb__align_check(c->align, c->pattern, t->size, c->read_size, why, wl);
         }
     }
     if (rc != RB_OK && s->close) s->close(t);
@@ -4460,6 +4489,12 @@ RBDEF int rb_probe(const char *path, int id, rb_probe_result *out)
             return out->status;
         }
         if (ri.resident == 0) break;
+        if (ri.no_backing) {   /* no cold read can be made of a file that lives in the cache */
+            out->status = RB_UNSUPPORTED;
+            rb__fmt(out->reason, sizeof out->reason, "the file is on tmpfs or ramfs: the page cache is its only "
+                    "copy, so it cannot be evicted and no read of it is cold");
+            return out->status;
+        }
         if (i == 200) {
             out->status = RB_ESYS;
             rb__fmt(out->reason, sizeof out->reason, "eviction did not evict: %llu pages stay cached (mapped by "
@@ -4957,6 +4992,23 @@ RBDEF int rb_parse_size_list(const char *s, uint64_t *out, unsigned cap, unsigne
     return rb__list(s, cap, n, out, rb__one_size);
 }
 
+/* Prefetch policy names ("always,backoff"): strict like every list, and each policy once. */
+static int rb__one_policy(const char *item, void *out, unsigned i)
+{
+    int p = rb_prefetch_policy_find(item);
+    unsigned k;
+    if (p < 0) return RB_EINVAL;
+    for (k = 0; k < i; k++)
+        if (((int *)out)[k] == p) return RB_EINVAL;
+    ((int *)out)[i] = p;
+    return RB_OK;
+}
+
+RBDEF int rb_parse_policy_list(const char *s, int *out, unsigned cap, unsigned *n)
+{
+    return rb__list(s, cap, n, out, rb__one_policy);
+}
+
 RBDEF int rb_parse_double_list(const char *s, double *out, unsigned cap, unsigned *n)
 {
     int rc;
@@ -5168,6 +5220,7 @@ RBDEF int rb_matrix_check(const rb_matrix *m, char *why, size_t wl)
                      (unsigned long long)have);
             return RB_EINVAL;
         }
+        if (have && rb__align_check(m->cfg.align, m->cfg.pattern, have, rs, why, wl) != RB_OK) return RB_EINVAL;
         /* named on purpose, direct I/O with a read size it cannot do is a mistake; in "every
            strategy" it is a cell that says why */
         for (i = 0; m->strategies && i < m->nstrategies; i++)
@@ -6295,8 +6348,12 @@ RBDEF void rb_report_probe(FILE *f, const rb_probe_result *r, unsigned n, int fo
     unsigned i;
     long ra = env ? env->read_ahead_kb : -1, page = env ? env->page_size : (long)rb__page_size();
     if (format == RB_FORMAT_JSON) { rb__probe_json(f, r, n, env); return; }
-    fprintf(f, "pages one cold read adds to the page cache (read_ahead_kb %ld = %ld pages of %ld bytes)\n\n",
-            ra, ra * 1024 / page, page);
+    if (ra >= 0)
+        fprintf(f, "pages one cold read adds to the page cache (read_ahead_kb %ld = %ld pages of %ld bytes)\n\n",
+                ra, ra * 1024 / page, page);
+    else
+        fprintf(f, "pages one cold read adds to the page cache (read_ahead_kb n/a: no block device; pages of %ld "
+                "bytes)\n\n", page);
     fprintf(f, "%-22s %8s %8s %-6s  %s\n", "case", "expected", "observed", "agrees", "description / reasoning");
     for (i = 0; i < n; i++) {
         if (r[i].status != RB_OK) {
@@ -6313,7 +6370,7 @@ RBDEF void rb_report_probe(FILE *f, const rb_probe_result *r, unsigned n, int fo
 /* The banner a table run prints on stderr: the facts that explain the numbers. */
 static void rb__env_print(FILE *f, const rb_env *e)
 {
-    char ram[32] = "?", avail[32] = "?", fsz[32] = "?";
+    char ram[32] = "?", avail[32] = "?", fsz[32] = "?", ra[32];
     if (e->ram_total > 0) snprintf(ram, sizeof ram, "%.1f GiB", (double)e->ram_total / 1073741824.0);
     if (e->ram_available > 0)
         snprintf(avail, sizeof avail, "%.1f GiB", (double)e->ram_available / 1073741824.0);
@@ -6323,8 +6380,10 @@ static void rb__env_print(FILE *f, const rb_env *e)
     fprintf(f, "# file %s", fsz);
     if (e->file_size >= 0 && e->ram_total > 0)
         fprintf(f, " (%.2fx RAM)", (double)e->file_size / (double)e->ram_total);
-    fprintf(f, " on %s, device %s (interrupts on CPU %s), read_ahead_kb %ld, %s, THP %s\n", e->fs[0] ? e->fs : "?",
-            e->device[0] ? e->device : "?", e->irq_cpus[0] ? e->irq_cpus : "?", e->read_ahead_kb,
+    if (e->read_ahead_kb >= 0) snprintf(ra, sizeof ra, "%ld", e->read_ahead_kb);
+    else snprintf(ra, sizeof ra, "%s", e->device[0] ? "?" : "n/a (no block device)");   /* tmpfs, overlay, ... */
+    fprintf(f, " on %s, device %s (interrupts on CPU %s), read_ahead_kb %s, %s, THP %s\n", e->fs[0] ? e->fs : "?",
+            e->device[0] ? e->device : "?", e->irq_cpus[0] ? e->irq_cpus : "?", ra,
             e->rotational < 0 ? "rotational ?" : e->rotational ? "rotational" : "non-rotational",
             e->thp[0] ? e->thp : "?");
     fprintf(f, "# clock %s: resolution %.0f ns, %.1f ns per read; %s%s; %s\n", e->clock, e->clock_res_ns,
@@ -6706,6 +6765,9 @@ static void rb__report_residency(FILE *f, const char *path, const rb_residency_i
         else if (dirty || wb)
             fprintf(f, "%s: evicted; %llu of %llu pages still cached: %llu dirty and %llu under writeback cannot be "
                     "dropped until written\n", path, res, pages, dirty, wb);
+        else if (ri->no_backing)
+            fprintf(f, "%s: on tmpfs/ramfs the page cache is the file's only copy: nothing can be evicted (%llu of "
+                    "%llu pages cached)\n", path, res, pages);
         else fprintf(f, "%s: evicted; %llu of %llu pages still cached: pages some process maps are never evicted "
                      "(check with lsof/fuser)\n", path, res, pages);
         return;

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -208,11 +209,13 @@ static void hog_plan_is_capped_and_strict(void)
     if (room < 0) SKIP("the available memory is unknown here");
     /* a huge ratio asks for nearly all the room: it gets the room less the margin, and says so */
     CHECK(rb_hog_plan("auto:1000000", 1 << 20, 0, &size, why, sizeof why) == RB_OK);
+    if (rb_mem_available() > room) room = rb_mem_available();   /* it moves: another process freed some */
     CHECKF(size <= (uint64_t)room - rb_mem_margin((uint64_t)room) && size > 0, "%llu of %lld", (unsigned long long)size,
            (long long)room);
     CHECKF(strstr(why, "capped") != NULL, "%s", why);
     /* what the run will allocate is left too */
     CHECK(rb_hog_plan("auto:1000000", 1 << 20, (uint64_t)256 << 20, &size, why, sizeof why) == RB_OK);
+    if (rb_mem_available() > room) room = rb_mem_available();
     CHECK(size <= (uint64_t)room - rb_mem_margin((uint64_t)room) - ((uint64_t)256 << 20));
     /* a file already larger than the room: nothing to pin */
     CHECK(rb_hog_plan("auto:1", (uint64_t)room * 2, 0, &size, why, sizeof why) == RB_OK && size == 0);
@@ -422,6 +425,82 @@ static void list_probes_in_tmpdir_and_cleans_up(void)
     CHECKF(dir_count(td) == 0, "%d files left in TMPDIR", dir_count(td));
 }
 
+/* Item 18: inputs that were accepted and made a run that measures nothing. */
+static void pointless_inputs_exit_2(void)
+{
+    const char *f = rbt_small_file();   /* 8 MiB */
+    char args[1024];
+    rb_config c;
+    rb_result r;
+    const char *pol[] = {"always,,backoff", ",always", "always,", "always,backoff,adaptive,backoff-nomincore,always",
+                         "always,always"};
+    unsigned i;
+    int rc;
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    /* --align at or past the readable size: every read at offset 0 */
+    snprintf(args, sizeof args, "run '%s' --align 8m --strategies pread --threads 1", f);
+    CHECKF(hcli(rbt_tmpdir(), args) == 2 && strstr(herr, "alignment"), "%s", herr);
+    snprintf(args, sizeof args, "run '%s' --align 4m --size 4m --strategies pread --threads 1", f);
+    CHECKF(hcli(rbt_tmpdir(), args) == 2 && strstr(herr, "alignment"), "%s", herr);
+    memset(&c, 0, sizeof c);
+    c.path = f;
+    c.align = (uint64_t)8 << 20;
+    c.warmup_ns = RB_NONE;
+    c.duration_ns = 1000000;
+    c.iterations = 1;
+    CHECK(rb_run(&c, rb_strategy_find("pread"), &r) == RB_EINVAL && strstr(r.reason, "alignment"));
+    c.align = (uint64_t)1 << 20;   /* 8 offsets: fine */
+    CHECKF(rb_run(&c, rb_strategy_find("pread"), &r) == RB_OK, "%s", r.reason);
+    /* probe on a file too small for it, list of a missing file */
+    snprintf(args, sizeof args, "probe '%s'", f);
+    CHECKF((rc = hcli(rbt_tmpdir(), args)) == 2 && strstr(herr, "64 MiB"), "probe of 8 MiB exited %d: %s", rc, herr);
+    CHECKF((rc = hcli(rbt_tmpdir(), "list missing.dat")) == 2, "list missing.dat exited %d", rc);
+    /* prefetch --policies: empty items, more than there are, duplicates */
+    for (i = 0; i < sizeof pol / sizeof pol[0]; i++) {
+        snprintf(args, sizeof args, "prefetch '%s' --policies '%s'", f, pol[i]);
+        CHECKF((rc = hcli(rbt_tmpdir(), args)) == 2, "--policies '%s' exited %d", pol[i], rc);
+    }
+}
+
+/* Item 20: the messages say what is true. */
+static void messages_say_what_is_true(void)
+{
+    const char *f = rbt_small_file(), *mine = rbt_path("users-notes.txt"), *shm;
+    char args[1024], shmf[256];
+    struct statfs sf;
+    FILE *w;
+    int i, rc;
+    rb_error e;
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    /* a pseudo file: not a regular file, and never "setup /proc/self/maps --force" */
+    rc = hcli(rbt_tmpdir(), "run /proc/self/maps");
+    CHECKF(rc == 2 && strstr(herr, "not a regular file") && !strstr(herr, "setup"), "%d: %s", rc, herr);
+    /* too small: --force only over a file readbench made; the user's own gets a new path */
+    w = fopen(mine, "w");
+    for (i = 0; w && i < 10000; i++) fprintf(w, "line %d of the user's notes\n", i);
+    if (w) fclose(w);
+    snprintf(args, sizeof args, "run '%s' --size 1g", mine);
+    rc = hcli(rbt_tmpdir(), args);
+    snprintf(args, sizeof args, "setup %s", mine);
+    CHECKF(rc == 2 && !strstr(herr, "--force") && !strstr(herr, args), "%d: %s", rc, herr);
+    snprintf(args, sizeof args, "run '%s' --size 1g", f);
+    rc = hcli(rbt_tmpdir(), args);
+    CHECKF(rc == 2 && strstr(herr, "--force") && strstr(herr, f), "%d: %s", rc, herr);
+    /* tmpfs: nothing can be evicted, and there is no block device to have a read_ahead_kb */
+    shm = "/dev/shm";
+    if (statfs(shm, &sf) != 0 || (unsigned long)sf.f_type != 0x01021994UL) SKIP("no tmpfs at /dev/shm");
+    snprintf(shmf, sizeof shmf, "%s/readbench-hostile-%d.dat", shm, (int)getpid());
+    CHECK(rb_setup_file(shmf, (uint64_t)1 << 20, 0, 1, NULL, NULL, &e) == RB_OK);
+    snprintf(args, sizeof args, "drop '%s'", shmf);
+    rc = hcli(rbt_tmpdir(), args);
+    CHECKF(rc == 0 && strstr(hout, "tmpfs/ramfs") && !strstr(hout, "process maps"), "%d: %s", rc, hout);
+    snprintf(args, sizeof args, "run '%s' --strategies null --threads 1 --warmup 0 --duration 10ms --iterations 1", shmf);
+    rc = hcli(rbt_tmpdir(), args);
+    CHECKF(rc == 0 && strstr(herr, "read_ahead_kb n/a (no block device)") && !strstr(herr, "read_ahead_kb -1"), "%d: %s",
+           rc, herr);
+    unlink(shmf);
+}
+
 void suite_hostile(void)
 {
     RUN(non_regular_files_exit_2_without_hanging);
@@ -431,4 +510,6 @@ void suite_hostile(void)
     RUN(memory_cgroup_limits_are_respected);
     RUN(truncation_during_prefetch_and_probe_is_file_changed);
     RUN(list_probes_in_tmpdir_and_cleans_up);
+    RUN(pointless_inputs_exit_2);
+    RUN(messages_say_what_is_true);
 }
