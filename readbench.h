@@ -441,7 +441,11 @@ typedef struct rb_target {
     uint64_t size;          /* readable bytes: offsets stay below */
     size_t page;
     int mincore_trusted;    /* this user owns or may write the file: mincore tells the truth */
-    uint64_t prefetch_counter;  /* the backoff counter every thread of this cell shares */
+    /* The backoff counter every thread of this cell shares, written by every thread's calls:
+       on a cache line of its own (the padding), not next to the fields every op reads. */
+    char pad_before_counter_[64];
+    uint64_t prefetch_counter;
+    char pad_after_counter_[56];
     struct rb_result *res;  /* where warnings about this cell go (close failures); may be NULL */
     void *user;             /* free for a custom strategy */
 } rb_target;
@@ -1162,7 +1166,13 @@ static void rb__offsets(rb_worker *w, uint64_t *off, unsigned n)
         }
     } else if (c->align > 1 || (w->t->s && (w->t->s->flags & RB_S_DIRECT))) {
         uint64_t a = c->align > 1 ? c->align : 1, npos;
-        if (w->t->s && (w->t->s->flags & RB_S_DIRECT) && a % w->t->page) a = w->t->page * a;
+        if (w->t->s && (w->t->s->flags & RB_S_DIRECT) && a % w->t->page) {
+            /* direct I/O needs page multiples: the smallest that is also a multiple of align,
+               lcm(align, page) (align 512 gives 4 KiB, not 512 pages = 2 MiB) */
+            uint64_t x = a, y = w->t->page;
+            while (y) { uint64_t t = x % y; x = y; y = t; }
+            a = a / x * w->t->page;
+        }
         npos = (size - rs) / a + 1;
         for (i = 0; i < n; i++) off[i] = rb__below(w->rng, npos) * a;
     } else {
@@ -3021,19 +3031,31 @@ static int rb__op_uring(rb_worker *w, const uint64_t *off, unsigned n)
     size_t rs = (size_t)w->t->cfg->read_size;
     unsigned done = 0;
     while (done < n) {
-        unsigned batch = RB__MIN(n - done, RB__URING_MAX), i, reaped = 0;
+        unsigned batch = RB__MIN(n - done, RB__URING_MAX), i, reaped = 0, submitted = 0, stalls = 0;
         int r;
         for (i = 0; i < batch; i++) {
             struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+            if (!sqe) { rb__read_error(w, EBUSY); return -1; }   /* the ring holds a whole batch: never */
             io_uring_prep_read(sqe, w->t->fd, w->buf + (size_t)i * rs, (unsigned)rs,
                                (uint64_t)off[done + i]);
             io_uring_sqe_set_data64(sqe, i);
         }
-        do r = io_uring_submit_and_wait(ring, batch); while (r == -EINTR);
-        if (r < 0) { rb__read_error(w, -r); return -1; }
+        /* The kernel may take fewer entries than were queued (io_uring_enter returns how many
+           it took: short of memory, or -EAGAIN/-EBUSY with completions to reap first). Waiting
+           for `batch` completions after a short submit would wait forever: wait only for what
+           was submitted, and submit the rest (still queued in the ring) as it goes. */
         while (reaped < batch) {
             struct io_uring_cqe *cqe;
             unsigned k;
+            if (submitted < batch) {
+                r = io_uring_submit(ring);
+                if (r > 0) submitted += (unsigned)r;
+                else if (r < 0 && r != -EINTR && r != -EAGAIN && r != -EBUSY) { rb__read_error(w, -r); return -1; }
+                if (reaped == submitted) {   /* nothing in flight to wait for: try again, bounded */
+                    if (++stalls > 1000) { rb__read_error(w, r < 0 ? -r : EAGAIN); return -1; }
+                    continue;
+                }
+            }
             r = io_uring_wait_cqe(ring, &cqe);
             if (r == -EINTR) continue;
             if (r < 0) { rb__read_error(w, -r); return -1; }

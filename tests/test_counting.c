@@ -276,6 +276,15 @@ static void a_file_replaced_mid_cell_ends_it(void)
    eviction and an explicit warmup that read the file, it is what the warmup left, while the
    figure after the eviction is kept as resident_prepared; and the result warns that the
    warmup undid the prepared state. The old runner read it before the warmup (about 0%). */
+/* The backoff counter every thread of a cell writes has a cache line of its own. */
+static void shared_counter_has_its_own_line(void)
+{
+    rb_target t;
+    uintptr_t c = (uintptr_t)&t.prefetch_counter;
+    CHECK(c - ((uintptr_t)&t.mincore_trusted + sizeof t.mincore_trusted) >= 56);
+    CHECK((uintptr_t)&t.res - c >= 64);
+}
+
 static void resident_before_is_read_when_measuring_starts(void)
 {
     rb_config c;
@@ -471,8 +480,66 @@ static void percentiles_of_too_few_values_are_null(void)
     CHECK(rb_hist_percentile_known(&ph, 50) && !rb_hist_percentile_known(&ph, 90));
 }
 
+/* --align below the page with a direct strategy: offsets are multiples of lcm(align, page),
+   not of align x page. The strategy is a direct row that records its offsets (no O_DIRECT
+   needed). Old code: align 512 gave 2 MiB steps, 4 distinct offsets in an 8 MiB file. */
+static uint64_t seen[1 << 16];
+static unsigned nseen;
+
+static int record_op(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    unsigned i;
+    (void)w;
+    for (i = 0; i < n && nseen < sizeof seen / sizeof seen[0]; i++) seen[nseen++] = off[i];
+    return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void direct_alignment_is_the_lcm(void)
+{
+    static const uint64_t aligns[] = {512, 2048, 6144};
+    rb_strategy rec = *rb_strategy_find("null");
+    long page = sysconf(_SC_PAGESIZE);
+    unsigned k, i, distinct;
+    rec.name = "record-direct";
+    rec.flags = RB_S_DIRECT;
+    rec.read_op = record_op;
+    for (k = 0; k < 3; k++) {
+        rb_config c;
+        uint64_t a = aligns[k], g = a, p = (uint64_t)page, l;
+        while (p) { uint64_t t = g % p; g = p; p = t; }
+        l = a / g * (uint64_t)page;   /* lcm */
+        memset(&c, 0, sizeof c);
+        c.path = rbt_small_file();
+        c.align = a;
+        c.read_size = (uint64_t)page;
+        c.warmup_ns = RB_NONE;
+        c.duration_ns = 20000000;
+        c.iterations = 1;
+        nseen = 0;
+        CHECKF(rb_run(&c, &rec, &res) == RB_OK, "%s", res.reason);
+        CHECK(nseen > 1000);
+        qsort(seen, nseen, sizeof seen[0], cmp_u64);
+        for (i = 0, distinct = 0; i < nseen; i++) {
+            CHECKF(seen[i] % l == 0 && seen[i] + c.read_size <= (8u << 20), "align %llu: offset %llu",
+                   (unsigned long long)a, (unsigned long long)seen[i]);
+            distinct += i == 0 || seen[i] != seen[i - 1];
+        }
+        /* positions: (8 MiB - page) / lcm + 1; most of them are drawn */
+        CHECKF(distinct > ((8u << 20) - (uint64_t)page) / l / 2, "align %llu: %u distinct offsets",
+               (unsigned long long)a, distinct);
+    }
+}
+
 void suite_counting(void)
 {
+    RUN(direct_alignment_is_the_lcm);
+    RUN(shared_counter_has_its_own_line);
     RUN(percentile_ranks_are_exact);
     RUN(percentiles_of_too_few_values_are_null);
     RUN(cli_presets_and_the_duration_hint);
