@@ -474,29 +474,7 @@ static int parse_run(int argc, char **argv, int i, opts *o)
 /* The progress lines on stderr: a round's start, then one line per cell as it runs. */
 static void on_progress(const rb_matrix_event *ev, void *user)
 {
-    const opts *o = (const opts *)user;
-    const rb_result *r = ev->result;
-    const rb_config *c = ev->cfg;
-    unsigned k;
-    if (o->quiet) return;
-    if (ev->kind == RB_EVENT_ROUND) {
-        if (ev->rounds < 2) return;
-        fprintf(stderr, "readbench: round %u of %u, cells in this order:", ev->round + 1, ev->rounds);
-        for (k = 0; k < ev->ncells; k++) fprintf(stderr, "%s%u", k ? "," : " ", ev->order[k]);
-        fprintf(stderr, "\n");
-    } else if (ev->kind == RB_EVENT_CELL) {
-        fprintf(stderr, "%-22s T%02u %6llu B ... ", ev->strategy, c->threads, (unsigned long long)c->read_size);
-    } else {
-        if (r->status == RB_OK) fprintf(stderr, "%10.2f ops/ms", r->ops_per_ms);
-        else fprintf(stderr, "%s: %s", r->status == RB_UNSUPPORTED ? "unsupported" : "ERROR", r->reason);
-        if (r->prewarm_seconds > 0) fprintf(stderr, "  (prewarm %.2f s)", r->prewarm_seconds);
-        if (r->evict_seconds > 0) fprintf(stderr, "  (evict %.3f s)", r->evict_seconds);
-        if (r->status == RB_OK && r->resident_before >= 0 && r->file_pages)
-            fprintf(stderr, "  resident %.1f%% -> %.1f%%", 100.0 * (double)r->resident_before / (double)r->file_pages,
-                    100.0 * (double)r->resident_after / (double)r->file_pages);
-        if (r->read_amplification >= 0) fprintf(stderr, "  amplification %.2f", r->read_amplification);
-        fprintf(stderr, "\n");   /* a prewarm that did not hold is in the result's warnings */
-    }
+    if (!((const opts *)user)->quiet) rb_report_progress(stderr, ev);
 }
 
 /* The file must exist and be large enough: say the exact command that fixes it. */

@@ -104,6 +104,11 @@
                           (rb_report_cell). rb_matrix_check refuses what cannot be a matrix
                           (duplicates, a read size past the file, direct with an unaligned size).
 
+   rb_report_progress(f, ev)
+                          a matrix event as progress text: a round's shuffled order (with two
+                          rounds or more), a cell's name before it runs, then the rest of its
+                          line (ops/ms or why not, prepare times, residency, amplification).
+
    rb_stats_of(x, n, seed, stats), rb_ratio_ci(...)
                           a cell's statistics: the median of its per-iteration rates, a 95%
                           bootstrap percentile interval (2000 seeded resamples with replacement;
@@ -743,6 +748,7 @@ typedef struct rb_matrix_event {
     const rb_result *result;     /* DONE: this round's result of the cell */
 } rb_matrix_event;
 typedef void (*rb_matrix_fn)(const rb_matrix_event *ev, void *user);
+RBDEF void rb_report_progress(FILE *f, const rb_matrix_event *ev);
 
 typedef struct rb_matrix {
     rb_config cfg;               /* every cell's settings; threads and read_size come from the axes;
@@ -6818,11 +6824,38 @@ RBDEF void rb_report_list(FILE *f, const rb_config *cfg)
     }
 }
 
+/* ---- a matrix's progress as it runs: a cell's name, then the rest of its line when done ---- */
+static void rb__report_progress(FILE *f, const rb_matrix_event *ev)
+{
+    const rb_result *r = ev->result;
+    const rb_config *c = ev->cfg;
+    unsigned k;
+    if (ev->kind == RB_EVENT_ROUND) {
+        if (ev->rounds < 2) return;
+        fprintf(f, "readbench: round %u of %u, cells in this order:", ev->round + 1, ev->rounds);
+        for (k = 0; k < ev->ncells; k++) fprintf(f, "%s%u", k ? "," : " ", ev->order[k]);
+        fprintf(f, "\n");
+    } else if (ev->kind == RB_EVENT_CELL) {
+        fprintf(f, "%-22s T%02u %6llu B ... ", ev->strategy, c->threads, (unsigned long long)c->read_size);
+    } else {
+        if (r->status == RB_OK) fprintf(f, "%10.2f ops/ms", r->ops_per_ms);
+        else fprintf(f, "%s: %s", r->status == RB_UNSUPPORTED ? "unsupported" : "ERROR", r->reason);
+        if (r->prewarm_seconds > 0) fprintf(f, "  (prewarm %.2f s)", r->prewarm_seconds);
+        if (r->evict_seconds > 0) fprintf(f, "  (evict %.3f s)", r->evict_seconds);
+        if (r->status == RB_OK && r->resident_before >= 0 && r->file_pages)
+            fprintf(f, "  resident %.1f%% -> %.1f%%", 100.0 * (double)r->resident_before / (double)r->file_pages,
+                    100.0 * (double)r->resident_after / (double)r->file_pages);
+        if (r->read_amplification >= 0) fprintf(f, "  amplification %.2f", r->read_amplification);
+        fprintf(f, "\n");   /* a prewarm that did not hold is in the result's warnings */
+    }
+}
+
 /* ---- the public writers: each runs in the C locale (see rb__numloc_enter) ---- */
 RBDEF void rb_report_table(FILE *f, const rb_report *r, int md) { RB__IN_C_LOCALE(rb__report_table(f, r, md)); }
 RBDEF void rb_report_csv(FILE *f, const rb_report *r) { RB__IN_C_LOCALE(rb__report_csv(f, r)); }
 RBDEF void rb_report_json(FILE *f, const rb_report *r) { RB__IN_C_LOCALE(rb__report_json(f, r)); }
 RBDEF void rb_env_print(FILE *f, const rb_env *e) { RB__IN_C_LOCALE(rb__env_print(f, e)); }
+RBDEF void rb_report_progress(FILE *f, const rb_matrix_event *ev) { RB__IN_C_LOCALE(rb__report_progress(f, ev)); }
 RBDEF void rb_report_residency(FILE *f, const char *path, const rb_residency_info *ri, int evicted)
 {
     RB__IN_C_LOCALE(rb__report_residency(f, path, ri, evicted));

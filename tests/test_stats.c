@@ -614,8 +614,38 @@ static void list_lines(void)
     fclose(f);
 }
 
+/* The matrix's progress text is the header's: a cell's name, then the rest of its line. */
+static void progress_lines(void)
+{
+    rb_matrix_event ev;
+    rb_config c;
+    rb_result r;
+    unsigned order[3] = {2, 0, 1};
+    char buf[1024];
+    FILE *f = tmpfile();
+    if (!f) SKIP("tmpfile() failed");
+    memset(&ev, 0, sizeof ev);
+    memset(&c, 0, sizeof c);
+    memset(&r, 0, sizeof r);
+    ev.kind = RB_EVENT_ROUND; ev.round = 0; ev.rounds = 1; ev.order = order; ev.ncells = 3;
+    rb_report_progress(f, &ev);
+    ev.rounds = 2;
+    rb_report_progress(f, &ev);
+    c.threads = 4; c.read_size = 16384;
+    ev.kind = RB_EVENT_CELL; ev.cfg = &c; ev.strategy = "pread";
+    rb_report_progress(f, &ev);
+    r.status = RB_OK; r.ops_per_ms = 12.5; r.resident_before = -1; r.read_amplification = -1;
+    ev.kind = RB_EVENT_DONE; ev.result = &r;
+    rb_report_progress(f, &ev);
+    slurp(f, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "readbench: round 1 of 2, cells in this order: 2,0,1\n"
+                        "pread                  T04  16384 B ...      12.50 ops/ms\n"), "%s", buf);
+    fclose(f);
+}
+
 void suite_stats(void)
 {
+    RUN(progress_lines);
     RUN(list_lines);
     RUN(residency_lines);
     RUN(json_reader_parses_and_refuses);
