@@ -667,13 +667,10 @@ static int prefetch_cmd(int argc, char **argv)
     for (i = 0; i < npol; i++)
         for (k = 0; k < 2; k++) {
             rb_pfx_result *x = &r[n++];
-            fprintf(stderr, "%-18s %-11s ... ", rb_prefetch_policy_name(pol[i]), k ? "fits" : "not cached");
+            rb_report_prefetch_progress(stderr, pol[i], (int)k, NULL);
             rb_prefetch_experiment(&c, pol[i], (int)k, x);
-            if (x->status != RB_OK) { failed++; fprintf(stderr, "ERROR: %s\n", x->reason); }
-            else fprintf(stderr, "p50 %llu ns with, %llu ns without (%.1f s; %s %.2f s)\n",
-                         (unsigned long long)rb_hist_percentile(&x->with, 50),
-                         (unsigned long long)rb_hist_percentile(&x->without, 50), x->seconds,
-                         k ? "prewarm" : "evict", x->prepare_seconds);
+            rb_report_prefetch_progress(stderr, pol[i], (int)k, x);
+            failed += x->status != RB_OK;
         }
     rb_report_prefetch(files[0].f ? files[0].f : stdout, r, n, oo.format, &env);
     if (files[1].f) rb_report_prefetch_svg(files[1].f, r, n, oo.title, oo.log_scale, &env);

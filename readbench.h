@@ -174,6 +174,10 @@
                           Lucene's PrefetchBench: the cost of a hint when data is cached and its
                           benefit when it is not, per policy.
 
+   rb_report_prefetch_progress(f, policy, fits, result)
+                          the experiment's progress line: with result NULL, the policy and case
+                          before it runs; then the p50s with and without the hint, or why not.
+
    rb_probe(path, case, result)
                           the readahead probe: the pages one cold read adds to the page cache,
                           per advice and mapping (cases 1-11 of the Lucene discussion, pread,
@@ -407,6 +411,7 @@ typedef struct rb_pfx_result {
 } rb_pfx_result;
 
 RBDEF int rb_prefetch_experiment(const rb_pfx_config *c, int policy, int fits, rb_pfx_result *out);
+RBDEF void rb_report_prefetch_progress(FILE *f, int policy, int fits, const rb_pfx_result *r);
 
 /* The readahead probe: what one cold read makes the kernel load, by advice and mapping.
    Each case starts from an evicted file and counts the pages one read (or each of the last
@@ -6850,11 +6855,26 @@ static void rb__report_progress(FILE *f, const rb_matrix_event *ev)
     }
 }
 
+/* ---- the prefetch experiment's progress: the case before it runs, then its p50s ---- */
+static void rb__report_prefetch_progress(FILE *f, int policy, int fits, const rb_pfx_result *x)
+{
+    if (!x) fprintf(f, "%-18s %-11s ... ", rb_prefetch_policy_name(policy), fits ? "fits" : "not cached");
+    else if (x->status != RB_OK) fprintf(f, "ERROR: %s\n", x->reason);
+    else fprintf(f, "p50 %llu ns with, %llu ns without (%.1f s; %s %.2f s)\n",
+                 (unsigned long long)rb_hist_percentile(&x->with, 50),
+                 (unsigned long long)rb_hist_percentile(&x->without, 50), x->seconds,
+                 fits ? "prewarm" : "evict", x->prepare_seconds);
+}
+
 /* ---- the public writers: each runs in the C locale (see rb__numloc_enter) ---- */
 RBDEF void rb_report_table(FILE *f, const rb_report *r, int md) { RB__IN_C_LOCALE(rb__report_table(f, r, md)); }
 RBDEF void rb_report_csv(FILE *f, const rb_report *r) { RB__IN_C_LOCALE(rb__report_csv(f, r)); }
 RBDEF void rb_report_json(FILE *f, const rb_report *r) { RB__IN_C_LOCALE(rb__report_json(f, r)); }
 RBDEF void rb_env_print(FILE *f, const rb_env *e) { RB__IN_C_LOCALE(rb__env_print(f, e)); }
+RBDEF void rb_report_prefetch_progress(FILE *f, int policy, int fits, const rb_pfx_result *r)
+{
+    RB__IN_C_LOCALE(rb__report_prefetch_progress(f, policy, fits, r));
+}
 RBDEF void rb_report_progress(FILE *f, const rb_matrix_event *ev) { RB__IN_C_LOCALE(rb__report_progress(f, ev)); }
 RBDEF void rb_report_residency(FILE *f, const char *path, const rb_residency_info *ri, int evicted)
 {

@@ -643,8 +643,26 @@ static void progress_lines(void)
     fclose(f);
 }
 
+/* The prefetch experiment's progress line is the header's: the case, then its p50s or why not. */
+static void prefetch_progress_line(void)
+{
+    rb_pfx_result x;
+    char buf[1024];
+    FILE *f = tmpfile();
+    if (!f) SKIP("tmpfile() failed");
+    memset(&x, 0, sizeof x);
+    x.status = RB_ESYS;
+    snprintf(x.reason, sizeof x.reason, "boom");
+    rb_report_prefetch_progress(f, 0, 1, NULL);
+    rb_report_prefetch_progress(f, 0, 1, &x);
+    slurp(f, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "always             fits        ... ERROR: boom\n"), "%s", buf);
+    fclose(f);
+}
+
 void suite_stats(void)
 {
+    RUN(prefetch_progress_line);
     RUN(progress_lines);
     RUN(list_lines);
     RUN(residency_lines);
