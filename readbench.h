@@ -358,7 +358,8 @@ enum {
 };
 
 typedef struct rb_prefetch_stats {
-    uint64_t calls, skips, mincore_calls, advises, failed;
+    uint64_t calls, skips, mincore_calls, advises, failed;   /* failed: madvise calls */
+    uint64_t mincore_failed;    /* residency checks that failed (counted apart: a different call) */
 } rb_prefetch_stats;
 
 /* 1: every page of [addr, addr + len) is resident; 0: some page is not; -1: could not tell.
@@ -2760,7 +2761,7 @@ RBDEF int rb_prefetch(rb_prefetcher *p, uint64_t off, uint64_t len)
         if (p->policy == RB_PF_BACKOFF) {
             p->st.mincore_calls++;
             r = p->resident(p->resident_ctx, p->map + start, (size_t)alen);
-            if (r < 0) { if (p->st.failed++ == 0) p->last_errno = errno; return -1; }
+            if (r < 0) { if (p->st.mincore_failed++ == 0 && !p->st.failed) p->last_errno = errno; return -1; }
             if (r == 1) { p->st.skips++; return 0; }
             __atomic_store_n(p->counter, 0, __ATOMIC_RELAXED);
         }
@@ -2775,7 +2776,10 @@ RBDEF int rb_prefetch(rb_prefetcher *p, uint64_t off, uint64_t len)
         }
         p->st.mincore_calls++;
         r = p->resident(p->resident_ctx, p->map + start, (size_t)alen);
-        if (r < 0) { if (p->st.failed++ == 0) p->last_errno = errno; return rb__pf_advise(p, start, alen); }
+        if (r < 0) {
+            if (p->st.mincore_failed++ == 0 && !p->st.failed) p->last_errno = errno;
+            return rb__pf_advise(p, start, alen);
+        }
         p->est = r == 0 ? p->est + (RB__PF_ONE - p->est) / 32u : p->est - p->est / 32u;
         if (p->est >= RB__PF_THRESHOLD) p->gap = RB__PF_COLD_GAP;
         else p->gap = r == 0 ? 1u : RB__MIN(p->gap * 2u, RB__PF_HOT_GAP);
@@ -3857,6 +3861,7 @@ static void rb__merge(rb__thread *const *th, unsigned n, rb_result *res, rb__acc
         res->prefetch.mincore_calls += w->pf.st.mincore_calls;
         res->prefetch.advises += w->pf.st.advises;
         res->prefetch.failed += w->pf.st.failed;
+        res->prefetch.mincore_failed += w->pf.st.mincore_failed;
         res->io_errors += w->io_errors;
         res->short_reads += w->short_reads;
         res->verify_mismatches += w->verify_mismatches;
@@ -3942,6 +3947,10 @@ static void rb__verdict(const rb_config *c, int io_errno, rb_result *res)
         res->status = RB_ESYS;
         rb__result_reason(res, "%llu of %llu madvise calls failed (%s)", (unsigned long long)res->madvise_failed,
                           (unsigned long long)res->madvise_calls, strerror(res->madvise_errno));
+    } else if (res->prefetch.mincore_failed) {
+        res->status = RB_ESYS;
+        rb__result_reason(res, "%llu of %llu mincore calls failed (%s)", (unsigned long long)res->prefetch.mincore_failed,
+                          (unsigned long long)res->prefetch.mincore_calls, strerror(res->madvise_errno));
     } else if (res->io_errors || res->short_reads) {
         res->status = RB_EIO;
         rb__result_reason(res, "%llu read errors (%s), %llu short reads", (unsigned long long)res->io_errors,
@@ -4256,13 +4265,14 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
             out->st.mincore_calls += th[i]->pf.st.mincore_calls;
             out->st.advises += th[i]->pf.st.advises;
             out->st.failed += th[i]->pf.st.failed;
+            out->st.mincore_failed += th[i]->pf.st.mincore_failed;
         }
-        if (out->status == RB_OK && out->st.failed) {
-            out->status = RB_ESYS;
+        if (out->status == RB_OK && (out->st.failed || out->st.mincore_failed)) {
             int e0 = 0;
+            out->status = RB_ESYS;
             for (i = 0; i < c.threads && !e0; i++) e0 = th[i]->pf.last_errno;
-            rb__fmt(out->reason, sizeof out->reason, "%llu madvise/mincore calls failed (%s)",
-                     (unsigned long long)out->st.failed, strerror(e0));
+            rb__fmt(out->reason, sizeof out->reason, "%llu madvise and %llu mincore calls failed (%s)",
+                     (unsigned long long)out->st.failed, (unsigned long long)out->st.mincore_failed, strerror(e0));
         }
     }
     for (i = 0; th && i < c.threads; i++) free(th[i]);
@@ -5376,6 +5386,7 @@ static void rb__merge_round(rb_result *acc, const rb_result *x)
         acc->prefetch.mincore_calls += x->prefetch.mincore_calls;
         acc->prefetch.advises += x->prefetch.advises;
         acc->prefetch.failed += x->prefetch.failed;
+        acc->prefetch.mincore_failed += x->prefetch.mincore_failed;
         acc->io_errors += x->io_errors;
         acc->short_reads += x->short_reads;
         acc->verify_mismatches += x->verify_mismatches;
@@ -5861,7 +5872,7 @@ static void rb__report_csv(FILE *f, const rb_report *r)
                "iterations,evict_seconds,prewarm_seconds,file_pages,resident_pages_before,"
                "resident_pages_after,majflt,minflt,device_read_bytes,read_amplification,prefetch_calls,"
                "prefetch_skips,prefetch_mincore_calls,prefetch_advises,prefetch_failed,cpu_user_ns_per_read,"
-               "cpu_sys_ns_per_read,ops_per_ms_median,ops_per_ms_ci_lo,ops_per_ms_ci_hi,rounds,outliers,min_thread_ops,"
+               "cpu_sys_ns_per_read,ops_per_ms_median,ops_per_ms_ci_lo,ops_per_ms_ci_hi,rounds,outliers,min_thread_ops,prefetch_mincore_failed,"
                "resident_pages_prepared,verified,warnings\n");
     for (i = 0; i < r->count; i++) {
         const rb_result *x = &r->results[i];
@@ -5917,8 +5928,9 @@ static void rb__report_csv(FILE *f, const rb_report *r)
         } else {
             fprintf(f, ",,,,,,,,,,,,,,,,,,,,,,,,,,,,");
         }
-        if (ok) fprintf(f, ",%llu,", (unsigned long long)x->min_thread_ops);
-        else fprintf(f, ",,");
+        if (ok) fprintf(f, ",%llu,%llu,", (unsigned long long)x->min_thread_ops,
+                        (unsigned long long)x->prefetch.mincore_failed);
+        else fprintf(f, ",,,");
         if (ok && x->resident_prepared >= 0) fprintf(f, "%lld", (long long)x->resident_prepared);
         fprintf(f, ",%d,", x->verified);   /* then the warnings, one quoted field, separated by " | " */
         {
@@ -6172,10 +6184,11 @@ static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
     rb__json_u64(f, measured, x->verify_mismatches);
     fprintf(f, ", \"prefetch\": ");
     if (measured)
-        fprintf(f, "{\"calls\": %llu, \"skips\": %llu, \"mincore_calls\": %llu, \"advises\": %llu, \"failed\": %llu}",
+        fprintf(f, "{\"calls\": %llu, \"skips\": %llu, \"mincore_calls\": %llu, \"advises\": %llu, \"failed\": %llu, "
+                   "\"mincore_failed\": %llu}",
                 (unsigned long long)x->prefetch.calls, (unsigned long long)x->prefetch.skips,
                 (unsigned long long)x->prefetch.mincore_calls, (unsigned long long)x->prefetch.advises,
-                (unsigned long long)x->prefetch.failed);
+                (unsigned long long)x->prefetch.failed, (unsigned long long)x->prefetch.mincore_failed);
     else
         fputs("null", f);
     fprintf(f, ", \"evict_seconds\": ");
@@ -6303,7 +6316,7 @@ static void rb__report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int
                 rb__json_str_or_null(f, r[i].reason);
                 if (r[i].status != RB_OK) {   /* every key in every row: unknown is null */
                     fprintf(f, ", \"lat_ns\": null, \"calls\": null, \"skips\": null, \"mincore_calls\": null, "
-                               "\"advises\": null, \"failed\": null, \"seconds\": null}");
+                               "\"advises\": null, \"failed\": null, \"mincore_failed\": null, \"seconds\": null}");
                     continue;
                 }
                 fprintf(f, ", \"lat_ns\": {\"min\": %llu, \"mean\": ", (unsigned long long)h->min);
@@ -6313,10 +6326,10 @@ static void rb__report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int
                 fprintf(f, ", \"p99.9\": %llu, \"max\": %llu}", (unsigned long long)rb_hist_percentile(h, 99.9),
                         (unsigned long long)h->max);
                 fprintf(f, ", \"calls\": %llu, \"skips\": %llu, \"mincore_calls\": %llu, \"advises\": %llu, "
-                           "\"failed\": %llu, \"seconds\": ",
+                           "\"failed\": %llu, \"mincore_failed\": %llu, \"seconds\": ",
                         (unsigned long long)r[i].st.calls, (unsigned long long)r[i].st.skips,
                         (unsigned long long)r[i].st.mincore_calls, (unsigned long long)r[i].st.advises,
-                        (unsigned long long)r[i].st.failed);
+                        (unsigned long long)r[i].st.failed, (unsigned long long)r[i].st.mincore_failed);
                 rb__json_num(f, r[i].seconds);
                 fputc('}', f);
             }
@@ -6334,9 +6347,11 @@ static void rb__report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int
         for (k = 0; k < 3; k++) fprintf(f, "%9llu ", (unsigned long long)rb_hist_percentile(&r[i].with, pct[k]));
         fprintf(f, "| ");
         for (k = 0; k < 3; k++) fprintf(f, "%9llu ", (unsigned long long)rb_hist_percentile(&r[i].without, pct[k]));
-        fprintf(f, "| %8llu %8llu %8llu %8llu %6llu\n", (unsigned long long)r[i].st.calls,
+        fprintf(f, "| %8llu %8llu %8llu %8llu %6llu", (unsigned long long)r[i].st.calls,
                 (unsigned long long)r[i].st.skips, (unsigned long long)r[i].st.mincore_calls,
                 (unsigned long long)r[i].st.advises, (unsigned long long)r[i].st.failed);
+        if (r[i].st.mincore_failed) fprintf(f, " (%llu mincore failed)", (unsigned long long)r[i].st.mincore_failed);
+        fputc('\n', f);
     }
 }
 

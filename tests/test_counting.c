@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "readbench.h"
 #include "rbtest.h"
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -536,8 +537,34 @@ static void direct_alignment_is_the_lcm(void)
     }
 }
 
+/* A residency check that fails is counted as such, apart from the advice that failed. */
+static int resident_fails(void *ctx, const unsigned char *addr, size_t len)
+{
+    (void)ctx; (void)addr; (void)len;
+    errno = ENOMEM;
+    return -1;
+}
+
+static void mincore_failures_are_counted_apart(void)
+{
+    static unsigned char page[1 << 16];
+    rb_prefetcher p;
+    unsigned i;
+    rb_prefetcher_init(&p, RB_PF_BACKOFF, page, sizeof page, NULL);
+    p.resident = resident_fails;
+    for (i = 0; i < 8; i++) rb_prefetch(&p, 0, 100);
+    CHECKF(p.st.mincore_failed == p.st.mincore_calls && p.st.mincore_calls > 0 && p.st.failed == 0,
+           "%llu of %llu mincore failed, %llu madvise failed", (unsigned long long)p.st.mincore_failed,
+           (unsigned long long)p.st.mincore_calls, (unsigned long long)p.st.failed);
+    rb_prefetcher_init(&p, RB_PF_ADAPTIVE, page, sizeof page, NULL);
+    p.resident = resident_fails;
+    for (i = 0; i < 8; i++) rb_prefetch(&p, 0, 100);
+    CHECK(p.st.mincore_failed > 0 && p.st.mincore_failed == p.st.mincore_calls);
+}
+
 void suite_counting(void)
 {
+    RUN(mincore_failures_are_counted_apart);
     RUN(direct_alignment_is_the_lcm);
     RUN(shared_counter_has_its_own_line);
     RUN(percentile_ranks_are_exact);
