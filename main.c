@@ -67,6 +67,14 @@ static int file_exit(int rc)
     return rc == RB_ENOFILE || rc == RB_ENOTREG || rc == RB_ETOOSMALL || rc == RB_EPERM ? 2 : 1;
 }
 
+/* prefetch and probe: a FILE they cannot use, and the command that makes one when it is missing. */
+static int file_refused(int rc, const rb_error *err, const char *path)
+{
+    fprintf(stderr, "readbench: %s%s%s%s\n", err->msg, rc == RB_ENOFILE ? "; create it with: readbench setup " : "",
+            rc == RB_ENOFILE ? path : "", rc == RB_ENOFILE ? " 4g" : "");
+    return file_exit(rc);
+}
+
 /* SIGINT/TERM/HUP/QUIT: the running cell stops at its next 20 ms check (rb_config.stop), setup
    at its next 8 MiB chunk; the cells finished so far are printed, the hog is released, no
    temporary file is left and the exit status is 128 + the first signal. Later signals are
@@ -655,11 +663,7 @@ static int prefetch_cmd(int argc, char **argv)
         }
     }
     if (!c.path) return bad("prefetch needs FILE%s", "");
-    if ((rc = rb_check_file(c.path, 1 << 20, &info, &err)) != RB_OK) {
-        fprintf(stderr, "readbench: %s%s%s%s\n", err.msg, rc == RB_ENOFILE ? "; create it with: readbench setup " : "",
-                rc == RB_ENOFILE ? c.path : "", rc == RB_ENOFILE ? " 4g" : "");
-        return file_exit(rc);
-    }
+    if ((rc = rb_check_file(c.path, 1 << 20, &info, &err)) != RB_OK) return file_refused(rc, &err, c.path);
     if (!npol) for (npol = 0; npol < RB_PF_COUNT; npol++) pol[npol] = npol;
     if ((i = open_outputs(files, oo.output, oo.svg, c.path, NULL)) != 0) return i;
     rb_env_collect(&env, c.path);
@@ -705,11 +709,8 @@ static int probe_cmd(int argc, char **argv)
         for (id = 1; id <= RB_PROBE_CASES && strcmp(rb_probe_case_name(id), only); id++) {}
         if (id > RB_PROBE_CASES) return bad("no probe case '%s' (1..11, pread, pread-fadv-random, pread-fadv-sequential, direct)", only);
     }
-    if ((rc = rb_probe_check(path, id, &err)) != RB_OK) {   /* never reads it: the probe counts page cache adds */
-        fprintf(stderr, "readbench: %s%s%s%s\n", err.msg, rc == RB_ENOFILE ? "; create it with: readbench setup " : "",
-                rc == RB_ENOFILE ? path : "", rc == RB_ENOFILE ? " 4g" : "");
-        return file_exit(rc);
-    }
+    /* never reads it: the probe counts page cache adds */
+    if ((rc = rb_probe_check(path, id, &err)) != RB_OK) return file_refused(rc, &err, path);
     if ((i = open_outputs(files, oo.output, NULL, path, NULL)) != 0) return i;
     out = files[0].f ? files[0].f : stdout;
     rb_env_collect(&env, path);
