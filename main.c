@@ -245,12 +245,19 @@ static int plan_hog(const char *spec, uint64_t file_size, uint64_t reserve, uint
     return 0;
 }
 
+static void release_hog(rb_hog *h)
+{
+    rb_error err;
+    if (rb_hog_release(h, &err) != RB_OK) fprintf(stderr, "readbench: %s\n", err.msg);
+}
+
 static int take_hog(uint64_t size, rb_hog *h)
 {
     rb_error err;
     if (!size) return 0;
     fprintf(stderr, "readbench: pinning %.2f GiB of memory (mlock)...\n", (double)size / 1073741824.0);
     if (rb_hog_take(h, size, &err) != RB_OK) { fprintf(stderr, "readbench: %s\n", err.msg); return 1; }
+    if (h->warning[0]) fprintf(stderr, "readbench: %s\n", h->warning);
     if (!h->locked)
         fprintf(stderr, "readbench: hog: mlock refused (RLIMIT_MEMLOCK, see `ulimit -l`); there is no swap, so "
                         "the touched memory stays resident all the same\n");
@@ -594,7 +601,7 @@ static int run(opts *o, int main_job)
     if (rb_run_matrix(&m, &rep) == RB_ENOMEM) {
         fprintf(stderr, "readbench: out of memory\n");
         close_outputs(files, 0);
-        rb_hog_release(&hog);
+        release_hog(&hog);
         rb_json_free(base);
         return 1;
     }
@@ -618,7 +625,7 @@ static int run(opts *o, int main_job)
                         "Cold reads (evicted before every iteration): readbench run %s --scenario cold\n",
                 o->c.path, o->c.path);
     rb_report_free(&rep);
-    rb_hog_release(&hog);
+    release_hog(&hog);
     return rc;
 }
 
@@ -811,7 +818,7 @@ static int command(int argc, char **argv)
         if ((rc = plan_hog(argv[2], 0, 0, &size)) != 0 || (rc = take_hog(size, &h)) != 0) return rc;
         fprintf(stderr, "readbench: holding it until Ctrl-C\n");
         while (!stop_signal) pause();
-        rb_hog_release(&h);
+        release_hog(&h);
         fprintf(stderr, "readbench: released\n");
         return 128 + stop_signal;
     }

@@ -146,9 +146,10 @@
                           make exactly `fraction` of the file's pages resident, a reproducible
                           random choice, the rest not ("50% cold" as a setting).
 
-   rb_hog_take(hog, size, err), rb_hog_release(hog), rb_mem_available()
+   rb_hog_take(hog, size, err), rb_hog_release(hog, err), rb_mem_available()
                           pin anonymous memory (mlock) so the page cache has less room: a machine
-                          with less RAM, made on this one. rb_mem_available() is the memory this
+                          with less RAM, made on this one. A hog taken with small pages (huge
+                          pages refused) says why in hog->warning; the library prints nothing. rb_mem_available() is the memory this
                           process may still take: MemAvailable, or less under a memory cgroup
                           limit (v1 or v2, the tightest up to the root).
 
@@ -644,12 +645,14 @@ typedef struct rb_hog {
     void *mem;
     uint64_t size;
     int locked;            /* 0: mlock was refused, but with no swap touched memory stays put */
+    char warning[RB_REASON_LEN];   /* "" or why the hog was taken the slow way (no huge pages): the
+                                      caller shows it; the library never prints */
 } rb_hog;
 
 RBDEF int rb_evict(const char *path, rb_error *err);
 RBDEF int rb_prewarm(const char *path, double fraction, uint64_t seed, rb_error *err);
 RBDEF int rb_hog_take(rb_hog *h, uint64_t size, rb_error *err);
-RBDEF void rb_hog_release(rb_hog *h);
+RBDEF int rb_hog_release(rb_hog *h, rb_error *err);
 RBDEF int64_t rb_mem_available(void);
 RBDEF uint64_t rb_mem_margin(uint64_t room);
 RBDEF int rb_hog_plan(const char *spec, uint64_t file_size, uint64_t reserve, uint64_t *size, char *why,
@@ -2568,6 +2571,7 @@ RBDEF int rb_hog_take(rb_hog *h, uint64_t size, rb_error *err)
     h->mem = NULL;
     h->size = 0;
     h->locked = 0;
+    h->warning[0] = 0;
     if (size == 0) return RB_OK;
     /* Raise the limit where we may; CAP_IPC_LOCK lets mlock past it even where we may not. */
     if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < size) {
@@ -2589,7 +2593,7 @@ RBDEF int rb_hog_take(rb_hog *h, uint64_t size, rb_error *err)
     /* Huge pages make pinning 20 GiB take seconds instead of a minute of 4 KiB faults. Only
        a speed-up: where THP is off this fails and the hog is the same, just slower to take. */
     if (madvise(m, (size_t)size, MADV_HUGEPAGE) != 0 && errno != EINVAL)
-        fprintf(stderr, "readbench: hog: madvise(MADV_HUGEPAGE): %s (continuing with small pages)\n",
+        rb__fmt(h->warning, sizeof h->warning, "hog: madvise(MADV_HUGEPAGE): %s (continuing with small pages)",
                 strerror(errno));
 #endif
     if (mlock(m, (size_t)size) == 0) {
@@ -2616,12 +2620,17 @@ RBDEF int rb_hog_take(rb_hog *h, uint64_t size, rb_error *err)
     return RB_OK;
 }
 
-RBDEF void rb_hog_release(rb_hog *h)
+/* The memory is forgotten either way: a failed munmap leaves nothing the caller could retry. */
+RBDEF int rb_hog_release(rb_hog *h, rb_error *err)
 {
-    if (h->mem && munmap(h->mem, (size_t)h->size) != 0)
-        fprintf(stderr, "readbench: releasing the hog: %s\n", strerror(errno));
+    int rc = RB_OK;
+    if (h->mem && munmap(h->mem, (size_t)h->size) != 0) {
+        rb__seterr(err, RB_ESYS, errno, "munmap", "releasing the hog: %s", strerror(errno));
+        rc = RB_ESYS;
+    }
     h->mem = NULL;
     h->size = 0;
+    return rc;
 }
 
 /* ---- aligned madvise ----------------------------------------------------------------

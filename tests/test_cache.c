@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "readbench.h"
 #include "rbtest.h"
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -128,7 +129,7 @@ static void hog_pins_what_it_says(void)
     during = vm_locked_kb();
     if (h.locked) CHECKF(during - before == 64 * 1024, "VmLck went from %ld to %ld kB", before, during);
     else fprintf(stderr, "    mlock refused (RLIMIT_MEMLOCK), no swap: the hog is touched, not locked\n");
-    rb_hog_release(&h);
+    CHECK(rb_hog_release(&h, &e) == RB_OK);
     CHECK(vm_locked_kb() == before);
     CHECK(h.mem == NULL && h.size == 0);
 }
@@ -177,11 +178,44 @@ static void drop_caches_needs_root(void)
     else CHECK(rc == RB_EPERM && strstr(e.msg, "root") != NULL);
 }
 
+/* The library never prints: a munmap that fails (here: an address no mapping starts at) comes
+   back as the status and the message, and stderr stays empty. */
+static void hog_release_reports_instead_of_printing(void)
+{
+    rb_hog h;
+    rb_error e;
+    const char *log = rbt_path("hog-stderr");
+    int saved, fd;
+    char buf[256] = "";
+    FILE *f;
+    size_t n = 0;
+    memset(&h, 0, sizeof h);
+    h.mem = (void *)1;   /* not page aligned: munmap says EINVAL */
+    h.size = 4096;
+    fflush(stderr);
+    saved = dup(2);
+    fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (saved < 0 || fd < 0) { CHECKF(0, "dup/open: %s", strerror(errno)); return; }
+    dup2(fd, 2);
+    close(fd);
+    memset(&e, 0, sizeof e);
+    CHECK(rb_hog_release(&h, &e) == RB_ESYS);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    if ((f = fopen(log, "r"))) { n = fread(buf, 1, sizeof buf - 1, f); fclose(f); }
+    CHECKF(n == 0, "the library wrote to stderr: %s", buf);
+    CHECKF(strstr(e.msg, "releasing the hog") != NULL, "message: %s", e.msg);
+    CHECK(e.status == RB_ESYS && e.err == EINVAL);
+    CHECK(h.mem == NULL && h.size == 0);
+}
+
 void suite_cache(void)
 {
     RUN(prewarm_makes_that_fraction_resident);
     RUN(mapped_pages_survive_fadvise_unless_unmapped);
     RUN(hog_pins_what_it_says);
+    RUN(hog_release_reports_instead_of_printing);
     RUN(amplification_normal_vs_random);
     RUN(drop_caches_needs_root);
 }
