@@ -46,7 +46,9 @@
 
    PUBLIC FUNCTIONS (one paragraph each)
 
-   rb_status_string(s)    the text of an rb_status (generated with the enum from one X-macro).
+   rb_status_string(s)    the text of an rb_status; rb_status_word(s) the word the output formats
+                          write in their status field ("ok", "unsupported", "interrupted", "not
+                          run", "error"). Both are generated with the enum from one X-macro.
 
    rb_setup_file(path, size, data_seed, flags, progress, err)
                           writes `size` bytes whose content is a pure function of
@@ -235,30 +237,34 @@
 extern "C" {
 #endif
 
-/* ---- status codes: one list makes both the enum and the strings ---- */
-#define RB_STATUS_LIST(X)                                             \
-    X(RB_OK, 0, "ok")                                                 \
-    X(RB_EINVAL, -1, "invalid argument")                              \
-    X(RB_ESYS, -2, "system call failed")                              \
-    X(RB_UNSUPPORTED, -3, "unsupported here")                         \
-    X(RB_ENOMEM, -4, "out of memory")                                 \
-    X(RB_EEXIST, -5, "file exists")                                   \
-    X(RB_ENOFILE, -6, "no such file")                                 \
-    X(RB_ETOOSMALL, -7, "file too small")                             \
-    X(RB_EIO, -8, "I/O errors or short reads during the run")         \
-    X(RB_EVERIFY, -9, "data read does not match the setup pattern")   \
-    X(RB_EPERM, -10, "permission denied")                             \
-    X(RB_ECHANGED, -11, "file changed during the run")                \
-    X(RB_EINTR, -12, "interrupted")                                   \
-    X(RB_ENOTREG, -13, "not a regular file")                          \
-    X(RB_ENOTRUN, -14, "not run")                                     \
-    X(RB_ERANGE, -15, "out of range")
+/* ---- status codes: one list makes the enum, the words and the strings ----
+   Columns: name, value, the word the output formats write in their status field (every failure
+   is "error" there, its text is in the reason), and the text rb_status_string returns. A status
+   added here has all three or does not compile. */
+#define RB_STATUS_LIST(X)                                                     \
+    X(RB_OK, 0, "ok", "ok")                                                   \
+    X(RB_EINVAL, -1, "error", "invalid argument")                             \
+    X(RB_ESYS, -2, "error", "system call failed")                             \
+    X(RB_UNSUPPORTED, -3, "unsupported", "unsupported here")                  \
+    X(RB_ENOMEM, -4, "error", "out of memory")                                \
+    X(RB_EEXIST, -5, "error", "file exists")                                  \
+    X(RB_ENOFILE, -6, "error", "no such file")                                \
+    X(RB_ETOOSMALL, -7, "error", "file too small")                            \
+    X(RB_EIO, -8, "error", "I/O errors or short reads during the run")        \
+    X(RB_EVERIFY, -9, "error", "data read does not match the setup pattern")  \
+    X(RB_EPERM, -10, "error", "permission denied")                            \
+    X(RB_ECHANGED, -11, "error", "file changed during the run")               \
+    X(RB_EINTR, -12, "interrupted", "interrupted")                            \
+    X(RB_ENOTREG, -13, "error", "not a regular file")                         \
+    X(RB_ENOTRUN, -14, "not run", "not run")                                  \
+    X(RB_ERANGE, -15, "error", "out of range")
 
-#define RB__STATUS_ENUM(name, value, text) name = value,
+#define RB__STATUS_ENUM(name, value, word, text) name = value,
 typedef enum rb_status { RB_STATUS_LIST(RB__STATUS_ENUM) RB__STATUS_END = 1 } rb_status;
 #undef RB__STATUS_ENUM
 
 RBDEF const char *rb_status_string(int status);
+RBDEF const char *rb_status_word(int status);
 
 /* Every reason, message and warning buffer in the library holds this many bytes. */
 #define RB_REASON_LEN 256
@@ -1055,9 +1061,17 @@ static int rb__path_missing(const char *path, rb_error *err)
 
 RBDEF const char *rb_status_string(int s)
 {
-#define RB__STATUS_CASE(name, value, text) \
+#define RB__STATUS_CASE(name, value, word, text) \
     case value: return text;
     switch (s) { RB_STATUS_LIST(RB__STATUS_CASE) default: return "unknown status"; }
+#undef RB__STATUS_CASE
+}
+
+RBDEF const char *rb_status_word(int s)
+{
+#define RB__STATUS_CASE(name, value, word, text) \
+    case value: return word;
+    switch (s) { RB_STATUS_LIST(RB__STATUS_CASE) default: return "error"; }
 #undef RB__STATUS_CASE
 }
 
@@ -5564,12 +5578,6 @@ static void rb__pct_label(double p, char *buf, size_t len)
     snprintf(buf, len, "p%.17g", p);
 }
 
-static const char *rb__status_word(int st)
-{
-    return st == RB_OK ? "ok" : st == RB_UNSUPPORTED ? "unsupported" : st == RB_EINTR ? "interrupted"
-         : st == RB_ENOTRUN ? "not run" : "error";
-}
-
 /* Every measured iteration's ops/ms: all rounds of a matrix run, or the one rb_run's. */
 static const double *rb__samples(const rb_result *x, unsigned *n)
 {
@@ -5853,7 +5861,7 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
             const rb_result *x = &r->results[i];
             if (x->status == RB_OK) continue;
             fprintf(f, "%s%s T%02u %s: %s: %s\n", md ? "- " : "  ", x->strategy, x->threads,
-                    (rb_format_size(x->read_size, sz, sizeof sz), sz), rb__status_word(x->status),
+                    (rb_format_size(x->read_size, sz, sizeof sz), sz), rb_status_word(x->status),
                     x->reason);
         }
     }
@@ -5890,7 +5898,7 @@ static void rb__report_csv(FILE *f, const rb_report *r)
         const double *sv = rb__samples(x, &ns);
         fprintf(f, "%s,%u,%s,%llu,%u,%s,", x->strategy, x->threads,
                 x->pattern == RB_SEQUENTIAL ? "sequential" : "random",
-                (unsigned long long)x->read_size, x->reads_per_op, rb__status_word(x->status));
+                (unsigned long long)x->read_size, x->reads_per_op, rb_status_word(x->status));
         rb__csv_string(f, x->reason);
         if (ok) {
             fprintf(f, ",%llu,%.6f,%.6f,", (unsigned long long)x->ops, x->seconds, x->ops_per_ms);
@@ -6128,7 +6136,7 @@ static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
     fprintf(f, ", \"threads\": %u, \"pattern\": \"%s\", \"read_size\": %llu, \"reads_per_op\": %u, "
                "\"status\": \"%s\", \"reason\": ",
             x->threads, x->pattern == RB_SEQUENTIAL ? "sequential" : "random",
-            (unsigned long long)x->read_size, x->reads_per_op, rb__status_word(x->status));
+            (unsigned long long)x->read_size, x->reads_per_op, rb_status_word(x->status));
     rb__json_str_or_null(f, x->reason);
     fprintf(f, ", \"warnings\": [");
     for (k = 0; k < rb__nwarn(x); k++) {
@@ -6321,7 +6329,7 @@ static void rb__report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int
                            "\"ops\": %llu, \"status\": \"%s\", \"reason\": ",
                         i || w ? "," : "", rb_prefetch_policy_name(r[i].policy), r[i].fits ? "true" : "false",
                         w ? "false" : "true", r[i].threads, (unsigned long long)rb_hist_total(h),
-                        rb__status_word(r[i].status));
+                        rb_status_word(r[i].status));
                 rb__json_str_or_null(f, r[i].reason);
                 if (r[i].status != RB_OK) {   /* every key in every row: unknown is null */
                     fprintf(f, ", \"lat_ns\": null, \"calls\": null, \"skips\": null, \"mincore_calls\": null, "
@@ -6352,7 +6360,7 @@ static void rb__report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int
             "with p50", "p90", "p99", "w/o p50", "p90", "p99", "calls", "skips", "mincore", "advises", "failed");
     for (i = 0; i < n; i++) {
         fprintf(f, "%-18s %-11s | ", rb_prefetch_policy_name(r[i].policy), r[i].fits ? "fits" : "not cached");
-        if (r[i].status != RB_OK) { fprintf(f, "%s: %s\n", rb__status_word(r[i].status), r[i].reason); continue; }
+        if (r[i].status != RB_OK) { fprintf(f, "%s: %s\n", rb_status_word(r[i].status), r[i].reason); continue; }
         for (k = 0; k < 3; k++) fprintf(f, "%9llu ", (unsigned long long)rb_hist_percentile(&r[i].with, pct[k]));
         fprintf(f, "| ");
         for (k = 0; k < 3; k++) fprintf(f, "%9llu ", (unsigned long long)rb_hist_percentile(&r[i].without, pct[k]));
@@ -6385,7 +6393,7 @@ static void rb__probe_json(FILE *f, const rb_probe_result *r, unsigned n, const 
         else rb_json_string(f, x->name);
         fprintf(f, ", \"description\": ");
         rb_json_string(f, x->description);
-        fprintf(f, ", \"status\": \"%s\", \"expected_pages\": ", rb__status_word(x->status));
+        fprintf(f, ", \"status\": \"%s\", \"expected_pages\": ", rb_status_word(x->status));
         if (x->status == RB_OK)
             fprintf(f, "%ld, \"observed_pages\": %ld, \"agrees\": %s, \"folio_effect\": %s", x->expected_pages,
                     x->observed_pages, x->agrees ? "true" : "false", x->folio_effect ? "true" : "false");
@@ -7257,7 +7265,7 @@ static int rb__dcells_report(const rb_report *r, rb__dcell **out, unsigned *n)
         c->threads = x->threads;
         c->read_size = x->read_size;
         c->pattern = x->pattern == RB_SEQUENTIAL ? "sequential" : "random";
-        c->status = rb__status_word(x->status);
+        c->status = rb_status_word(x->status);
         c->scenario = r->scenario ? r->scenario : "";
         c->cache = r->cfg ? r->cfg->cache : RB_CACHE_KEEP;
         c->prewarm = r->cfg ? r->cfg->prewarm : 0;

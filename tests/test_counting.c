@@ -562,8 +562,36 @@ static void mincore_failures_are_counted_apart(void)
     CHECK(p.st.mincore_failed > 0 && p.st.mincore_failed == p.st.mincore_calls);
 }
 
+/* One list gives every status its word (the output formats' status field) and its text: a
+   status cannot have one and lack the other, and no two statuses read the same. */
+static void every_status_has_a_word_and_a_text(void)
+{
+#define RBT_STATUS_ROW(name, value, word, text) {value, word, text},
+    static const struct { int value; const char *word, *text; } row[] = { RB_STATUS_LIST(RBT_STATUS_ROW) };
+#undef RBT_STATUS_ROW
+    unsigned i, j, n = (unsigned)(sizeof row / sizeof row[0]);
+    CHECK(n >= 16);
+    for (i = 0; i < n; i++) {
+        const char *w = rb_status_word(row[i].value), *t = rb_status_string(row[i].value);
+        CHECKF(w && *w && !strcmp(w, row[i].word), "status %d: word '%s'", row[i].value, w ? w : "(null)");
+        CHECKF(t && *t && !strcmp(t, row[i].text), "status %d: text '%s'", row[i].value, t ? t : "(null)");
+        CHECKF(strcmp(t, "unknown status") != 0, "status %d has no text", row[i].value);
+        CHECKF(!strcmp(w, "ok") || !strcmp(w, "unsupported") || !strcmp(w, "interrupted") ||
+               !strcmp(w, "not run") || !strcmp(w, "error"), "status %d: '%s' is not an output word", row[i].value, w);
+        CHECKF((row[i].value == RB_OK) == !strcmp(w, "ok"), "status %d: word '%s'", row[i].value, w);
+        for (j = 0; j < i; j++) {
+            CHECKF(row[i].value != row[j].value, "statuses %u and %u share the value %d", i, j, row[i].value);
+            CHECKF(strcmp(t, rb_status_string(row[j].value)) != 0, "statuses %d and %d both read '%s'",
+                   row[i].value, row[j].value, t);
+        }
+    }
+    CHECK(!strcmp(rb_status_word(RB_EIO), "error") && !strcmp(rb_status_word(RB_ENOTRUN), "not run"));
+    CHECK(!strcmp(rb_status_word(12345), "error") && !strcmp(rb_status_string(12345), "unknown status"));
+}
+
 void suite_counting(void)
 {
+    RUN(every_status_has_a_word_and_a_text);
     RUN(mincore_failures_are_counted_apart);
     RUN(direct_alignment_is_the_lcm);
     RUN(shared_counter_has_its_own_line);
