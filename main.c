@@ -47,7 +47,7 @@ static const char *usage =
     "  readbench prefetch FILE [--threads N] [--ops N] [--policies LIST] [--advice random|normal]\n"
     "                             [--format table|json] [--output FILE] [--svg FILE [--log] [--title TEXT]]\n"
     "                             the prefetch-overhead experiment (Lucene's PrefetchBench) per policy:\n"
-    "                             always, backoff, backoff-nomincore, adaptive\n"
+    "                             always, backoff, backoff-nomincore, adaptive, backoff-shared\n"
     "  readbench diff BASE.json NEW.json [--format table|markdown|json]\n"
     "                             per cell NEW/BASE of the median ops/ms, its 95% interval, and a verdict\n"
     "  readbench probe FILE [--case N|NAME] [--format table|json] [--output FILE]\n"
@@ -655,7 +655,7 @@ static int prefetch_cmd(int argc, char **argv)
         } else if ((v = optval(argc, argv, &i, "--policies"))) {
             unsigned np;
             if (rb_parse_policy_list(v, pol, RB_PF_COUNT, &np))
-                return bad("--policies: each of always, backoff, backoff-nomincore, adaptive at most once, "
+                return bad("--policies: each of always, backoff, backoff-nomincore, adaptive, backoff-shared at most once, "
                            "no empty item: not '%s'", v);
             npol = (int)np;
         } else if ((v = optval(argc, argv, &i, "--advice"))) {

@@ -169,8 +169,9 @@
 
    rb_prefetcher_init(p, policy, map, len, shared_counter), rb_prefetch(p, off, len)
                           MADV_WILLNEED on a page-aligned, clamped range, gated by a policy:
-                          always, Lucene's power-of-two backoff (with or without its mincore
-                          gate), or adaptive (a per-reader miss-rate estimate; see the
+                          always, Lucene's power-of-two backoff (per reader as in PR #13381,
+                          with or without its mincore gate, or one counter per file as in
+                          PR #15585), or adaptive (a per-reader miss-rate estimate; see the
                           implementation for why it beats backoff when some reads miss).
 
    rb_prefetch_experiment(cfg, policy, fits, result)
@@ -358,10 +359,13 @@ RBDEF uint64_t rb_hist_bucket_value(unsigned index);   /* past the last bucket: 
    rb_prefetch() in the implementation for the full reasoning. */
 enum {
     RB_PF_ALWAYS = 0,           /* advise on every call */
-    RB_PF_BACKOFF = 1,          /* Lucene: power-of-two skip, then mincore gate, reset on a miss */
-    RB_PF_BACKOFF_NOMINCORE = 2,/* the power-of-two skip alone (never resets) */
+    RB_PF_BACKOFF = 1,          /* Lucene PR #13381: power-of-two skip, then mincore gate, reset on
+                                   a miss; the counter is the reader's own (each clone starts at 0) */
+    RB_PF_BACKOFF_NOMINCORE = 2,/* the power-of-two skip alone (never resets), per reader */
     RB_PF_ADAPTIVE = 3,         /* per-reader miss-rate estimate from sampled residency checks */
-    RB_PF_COUNT = 4
+    RB_PF_BACKOFF_SHARED = 4,   /* Lucene PR #15585: backoff with one counter per file, shared by
+                                   every reader, incremented atomically */
+    RB_PF_COUNT = 5
 };
 
 typedef struct rb_prefetch_stats {
@@ -378,8 +382,8 @@ typedef struct rb_prefetcher {
     unsigned char *map;
     uint64_t map_len;
     size_t page;
-    uint64_t *counter;          /* backoff: shared by every reader of one input (Lucene's clones) */
-    uint64_t own_counter;       /* used when no shared counter is given */
+    uint64_t *counter;          /* backoff-shared: the file's counter; else &own_counter */
+    uint64_t own_counter;       /* backoff, backoff-nomincore: this reader's plain counter */
     int trust_mincore;          /* 0: mincore would say "all resident" regardless (see rb_residency) */
     rb_resident_fn resident;
     void *resident_ctx;
@@ -389,6 +393,8 @@ typedef struct rb_prefetcher {
     rb_prefetch_stats st;
 } rb_prefetcher;
 
+/* shared_counter: the file's counter, used by backoff-shared alone (NULL: this reader's own);
+   every other policy keeps its state in p. */
 RBDEF void rb_prefetcher_init(rb_prefetcher *p, int policy, void *map, uint64_t map_len,
                               uint64_t *shared_counter);
 RBDEF int rb_prefetch(rb_prefetcher *p, uint64_t off, uint64_t len);
@@ -459,8 +465,9 @@ typedef struct rb_target {
     uint64_t size;          /* readable bytes: offsets stay below */
     size_t page;
     int mincore_trusted;    /* this user owns or may write the file: mincore tells the truth */
-    /* The backoff counter every thread of this cell shares, written by every thread's calls:
-       on a cache line of its own (the padding), not next to the fields every op reads. */
+    /* The backoff-shared counter (PR #15585) every thread of this cell shares, written by
+       every thread's calls: on a cache line of its own (the padding), not next to the fields
+       every op reads. backoff (PR #13381) keeps a counter per thread, in its prefetcher. */
     char pad_before_counter_[64];
     uint64_t prefetch_counter;
     char pad_after_counter_[56];
@@ -2678,14 +2685,18 @@ RBDEF int rb_worker_advise(rb_worker *w, uint64_t off, uint64_t len, int advice)
 /* ---- prefetch policies ---------------------------------------------------------------
    always: every call is a madvise(WILLNEED), about 1 us even when every page is cached.
 
-   backoff (Lucene's MemorySegmentIndexInput.prefetch, exactly): a counter shared by every
-   clone of the input; when its value before the increment is neither 0 nor a power of two,
-   skip; otherwise ask mincore whether the range is resident and, only if some page is not,
+   backoff (Lucene's MemorySegmentIndexInput.prefetch as of PR #13381, exactly): a plain
+   counter of each reader (IndexInput; every clone starts its own at 0, nothing is shared);
+   when its value before the increment is neither 0 nor a power of two, skip; otherwise ask mincore whether the range is resident and, only if some page is not,
    reset the counter to 0 and advise. When everything is hot it checks at calls 1, 2, 4, 8,
    ... and costs almost nothing; when everything is cold every check misses and it advises
    about every other call. In between it fails: each hit lets the counter climb, so after a
    run of hits the next hundreds of calls are skipped unchecked, and the misses among them
    get no hint and fault synchronously, one at a time.
+
+   backoff-shared (PR #15585): the same logic with one counter per file, shared by every
+   reader and incremented with an atomic fetch-and-add, so N readers climb it N times as fast
+   (each one's checks get N times sparser) and one reader's miss resets the others' skipping.
 
    adaptive (ours): the question a hint answers is "is this range likely to miss?", so keep
    an estimate of exactly that, per reader: an exponentially weighted miss rate (weight 1/32),
@@ -2706,7 +2717,8 @@ RBDEF int rb_worker_advise(rb_worker *w, uint64_t off, uint64_t len, int advice)
 #define RB__PF_HOT_GAP 64u
 #define RB__PF_COLD_GAP 8u
 
-static const char *const rb__pf_names[RB_PF_COUNT] = {"always", "backoff", "backoff-nomincore", "adaptive"};
+static const char *const rb__pf_names[RB_PF_COUNT] = {"always", "backoff", "backoff-nomincore", "adaptive",
+                                                          "backoff-shared"};
 
 RBDEF const char *rb_prefetch_policy_name(int policy)
 {
@@ -2747,7 +2759,8 @@ RBDEF void rb_prefetcher_init(rb_prefetcher *p, int policy, void *map, uint64_t 
     p->map = (unsigned char *)map;
     p->map_len = map_len;
     p->page = rb__page_size();
-    p->counter = shared_counter ? shared_counter : &p->own_counter;
+    /* only backoff-shared shares: every other policy's state is the reader's own */
+    p->counter = policy == RB_PF_BACKOFF_SHARED && shared_counter ? shared_counter : &p->own_counter;
     p->trust_mincore = 1;
     p->resident = rb__mincore_resident;
     p->resident_ctx = (void *)(uintptr_t)p->page;
@@ -2776,17 +2789,19 @@ RBDEF int rb_prefetch(rb_prefetcher *p, uint64_t off, uint64_t len)
     switch (p->policy) {
     case RB_PF_BACKOFF:
     case RB_PF_BACKOFF_NOMINCORE:
-        /* Lucene's counter is a plain shared field, racy on purpose; relaxed atomics keep
-           those semantics (an update may be lost) without a data race. */
-        c = __atomic_load_n(p->counter, __ATOMIC_RELAXED);
-        __atomic_store_n(p->counter, c + 1, __ATOMIC_RELAXED);
+    case RB_PF_BACKOFF_SHARED:
+        /* #13381: a plain field only this reader touches; #15585: an atomic increment of the
+           file's counter (a reset races with other readers' increments, as in Lucene) */
+        if (p->policy == RB_PF_BACKOFF_SHARED) c = __atomic_fetch_add(p->counter, 1, __ATOMIC_RELAXED);
+        else c = (*p->counter)++;
         if (c != 0 && (c & (c - 1)) != 0) { p->st.skips++; return 0; }
-        if (p->policy == RB_PF_BACKOFF) {
+        if (p->policy != RB_PF_BACKOFF_NOMINCORE) {
             p->st.mincore_calls++;
             r = p->resident(p->resident_ctx, p->map + start, (size_t)alen);
             if (r < 0) { if (p->st.mincore_failed++ == 0 && !p->st.failed) p->last_errno = errno; return -1; }
             if (r == 1) { p->st.skips++; return 0; }
-            __atomic_store_n(p->counter, 0, __ATOMIC_RELAXED);
+            if (p->policy == RB_PF_BACKOFF_SHARED) __atomic_store_n(p->counter, 0, __ATOMIC_RELAXED);
+            else *p->counter = 0;
         }
         return rb__pf_advise(p, start, alen);
     case RB_PF_ADAPTIVE:
@@ -2887,13 +2902,16 @@ static int rb__op_mmap_willneed(rb_worker *w, const uint64_t *off, unsigned n)
     return rb__op_mmap(w, off, n);
 }
 
-/* The policy rows: every read of the op is hinted through this thread's prefetcher (which
-   shares the backoff counter with the cell's other threads, as Lucene's clones do), then
-   all are read. The row's name says the policy: the open's arg is the mapping's advice. */
+/* The policy rows: every read of the op is hinted through this thread's prefetcher (each
+   thread is one reader, a clone: backoff's counter is its own, backoff-shared's the cell's),
+   then all are read. The row's name says the policy after "mmap-" or "mmap-random-"; the
+   open's arg is the mapping's advice. */
 static int rb__thread_prefetcher(rb_worker *w, char *why, size_t wl)
 {
-    const char *name = w->t->s->name, *pol = strrchr(name, '-');
-    int policy = pol ? rb_prefetch_policy_find(pol + 1) : -1;
+    const char *name = w->t->s->name;
+    const char *pol = strncmp(name, "mmap-random-", 12) == 0 ? name + 12
+                    : strncmp(name, "mmap-", 5) == 0 ? name + 5 : NULL;
+    int policy = pol ? rb_prefetch_policy_find(pol) : -1;
     if (policy < 0) {
         rb__fmt(why, wl, "no prefetch policy in the strategy name %s", name);
         return RB_EINVAL;
@@ -3166,9 +3184,13 @@ static const rb_strategy rb__strategy_table[] = {
      RB_S_MMAP, MADV_NORMAL, rb__open_mmap, NULL, rb__op_mmap_willneed, NULL, rb__close_target},
     {"mmap-random-willneed", "MADV_RANDOM mapping; page-aligned MADV_WILLNEED for every read, then the reads",
      RB_S_MMAP, MADV_RANDOM, rb__open_mmap, NULL, rb__op_mmap_willneed, NULL, rb__close_target},
-    {"mmap-backoff", "NORMAL mapping; WILLNEED through Lucene's power-of-two backoff with the mincore gate",
+    {"mmap-backoff", "NORMAL mapping; WILLNEED through Lucene's power-of-two backoff and mincore gate, a counter per thread (#13381)",
      RB_S_MMAP, MADV_NORMAL, rb__open_mmap, rb__thread_prefetcher, rb__op_mmap_policy, NULL, rb__close_target},
-    {"mmap-random-backoff", "MADV_RANDOM mapping; WILLNEED through Lucene's power-of-two backoff",
+    {"mmap-random-backoff", "MADV_RANDOM mapping; WILLNEED through Lucene's backoff, a counter per thread (#13381)",
+     RB_S_MMAP, MADV_RANDOM, rb__open_mmap, rb__thread_prefetcher, rb__op_mmap_policy, NULL, rb__close_target},
+    {"mmap-backoff-shared", "NORMAL mapping; WILLNEED through Lucene's backoff, one atomic counter for all threads (#15585)",
+     RB_S_MMAP, MADV_NORMAL, rb__open_mmap, rb__thread_prefetcher, rb__op_mmap_policy, NULL, rb__close_target},
+    {"mmap-random-backoff-shared", "MADV_RANDOM mapping; WILLNEED through Lucene's backoff, one atomic counter (#15585)",
      RB_S_MMAP, MADV_RANDOM, rb__open_mmap, rb__thread_prefetcher, rb__op_mmap_policy, NULL, rb__close_target},
     {"mmap-adaptive", "NORMAL mapping; WILLNEED when this thread's estimated miss rate says it pays",
      RB_S_MMAP, MADV_NORMAL, rb__open_mmap, rb__thread_prefetcher, rb__op_mmap_policy, NULL, rb__close_target},
@@ -4168,13 +4190,15 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
     rb__pfx_thread **th;
     rb_error e;
     struct stat st;
-    uint64_t counter = 0, len, t0;
+    struct { char before[64]; uint64_t v; char after[56]; } counter;   /* backoff-shared's: a line of its own */
+    uint64_t len, t0;
     unsigned char *map;
     unsigned i;
     int fd, trusted;
 
     if (!out) return RB_EINVAL;
     if (rb__pfx_check(cfg, policy, fits, out) != RB_OK) return RB_EINVAL;
+    memset(&counter, 0, sizeof counter);
     c = *cfg;
     if (!c.threads) c.threads = 1;
     if (!c.ops) c.ops = 100000;
@@ -4245,7 +4269,9 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
         th[i]->len = len;
         rb_hist_init(&th[i]->with);
         rb_hist_init(&th[i]->without);
-        rb_prefetcher_init(&th[i]->pf, policy, map, len, &counter);   /* one input: one counter */
+        /* each thread reads through its own clone: backoff's counter is the clone's (#13381),
+           backoff-shared's the file's (#15585) */
+        rb_prefetcher_init(&th[i]->pf, policy, map, len, &counter.v);
         th[i]->pf.trust_mincore = trusted;
     }
     if (!th || i < c.threads) {

@@ -3,7 +3,7 @@
    and prints what the policy decided (calls, skips, residency checks, advice).
 
    build: cc -O2 -I.. prefetch_reader.c -o prefetch_reader -lpthread -lm
-   run:   ./prefetch_reader FILE [always|backoff|backoff-nomincore|adaptive] */
+   run:   ./prefetch_reader FILE [always|backoff|backoff-nomincore|adaptive|backoff-shared] */
 #define READBENCH_IMPLEMENTATION
 #include "readbench.h"
 

@@ -2,6 +2,7 @@
 #include "readbench.h"
 #include "rbtest.h"
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -81,17 +82,87 @@ static void backoff_checks_at_powers_of_two_and_resets_on_a_miss(void)
     CHECK(p.st.advises == 3);
 }
 
-static void backoff_counter_is_shared(void)
+/* Two threads, everything hot, each reader with its own fake residency source. */
+typedef struct pf_thread {
+    rb_prefetcher p;
+    fake f;
+    pthread_t tid;
+} pf_thread;
+
+static void *pf_thread_main(void *arg)
 {
-    rb_prefetcher a, b;
-    fake fa, fb;
-    uint64_t counter = 0;
+    pf_thread *t = (pf_thread *)arg;
     unsigned i;
-    setup_pf(&a, RB_PF_BACKOFF, &fa, &counter);
-    setup_pf(&b, RB_PF_BACKOFF, &fb, &counter);
-    for (i = 0; i < 64; i++) rb_prefetch(i % 2 ? &a : &b, 0, 10);
-    CHECK(counter == 64);
-    CHECK(fa.asked + fb.asked == 7);   /* 0,1,2,4,8,16,32 across both clones */
+    for (i = 0; i < 1000; i++) rb_prefetch(&t->p, 4096 * (uint64_t)i, 100);
+    return NULL;
+}
+
+static void run_two_readers(int policy, pf_thread *t, uint64_t *counter)
+{
+    unsigned i;
+    for (i = 0; i < 2; i++) setup_pf(&t[i].p, policy, &t[i].f, counter);
+    for (i = 0; i < 2; i++) CHECK(pthread_create(&t[i].tid, NULL, pf_thread_main, &t[i]) == 0);
+    for (i = 0; i < 2; i++) pthread_join(t[i].tid, NULL);
+}
+
+/* PR #13381: the counter is a plain field of each reader; a clone starts its own at 0. Two
+   threads given the file's counter still check at their own 0,1,2,4,...,512: 11 each. */
+static void backoff_counter_is_per_reader(void)
+{
+    pf_thread t[2];
+    uint64_t counter = 0;
+    run_two_readers(RB_PF_BACKOFF, t, &counter);
+    CHECKF(t[0].f.asked == 11 && t[1].f.asked == 11, "checks %u and %u, not 11 each", t[0].f.asked, t[1].f.asked);
+    CHECK(counter == 0 && t[0].p.own_counter == 1000 && t[1].p.own_counter == 1000);
+    run_two_readers(RB_PF_BACKOFF_NOMINCORE, t, &counter);
+    CHECK(t[0].p.st.advises == 11 && t[1].p.st.advises == 11 && counter == 0);   /* 0,1,2,...,512 */
+}
+
+/* PR #15585: one counter per file, atomic: 2000 calls over two threads check at the file's
+   0,1,2,...,1024 (12 in all), whoever makes them, and no increment is lost. */
+static void backoff_shared_counter_is_the_files(void)
+{
+    pf_thread t[2];
+    uint64_t counter = 0;
+    run_two_readers(RB_PF_BACKOFF_SHARED, t, &counter);
+    CHECKF(t[0].f.asked + t[1].f.asked == 12, "%u checks", t[0].f.asked + t[1].f.asked);
+    CHECK(counter == 2000);
+}
+
+/* With misses (every 3rd check): interleaved readers of a shared counter make the decisions
+   one reader makes over all the calls; per-reader counters each make the single-reader
+   decisions over their own calls. The residency source is one for the file in both cases. */
+static void backoff_interleaving_follows_the_counter(void)
+{
+    rb_prefetcher one, a, b;
+    fake f1, fab;
+    uint64_t counter = 0, shared = 0;
+    int single[600], got;
+    unsigned i, same = 0, advised = 0, advised_one = 0;
+    setup_pf(&one, RB_PF_BACKOFF, &f1, &counter);
+    f1.mode = 2;
+    f1.k = 3;
+    for (i = 0; i < 600; i++) advised_one += (single[i] = rb_prefetch(&one, 0, 10)) == 1;
+    setup_pf(&a, RB_PF_BACKOFF_SHARED, &fab, &shared);
+    setup_pf(&b, RB_PF_BACKOFF_SHARED, &f1, &shared);
+    b.resident_ctx = &fab;
+    fab.mode = 2;
+    fab.k = 3;
+    for (i = 0; i < 600; i++) {
+        got = rb_prefetch(i % 2 ? &b : &a, 0, 10);
+        same += got == single[i];
+        advised += got == 1;
+    }
+    CHECKF(same == 600 && advised == advised_one, "shared: %u of 600 decisions as one reader's, %u advised against %u",
+           same, advised, advised_one);
+    CHECK(a.st.advises + b.st.advises == advised_one && advised_one > 0);
+    /* per reader: each one's 300 calls decide as one reader's first 300 */
+    setup_pf(&a, RB_PF_BACKOFF, &fab, &shared);
+    setup_pf(&b, RB_PF_BACKOFF, &f1, &shared);
+    fab.mode = f1.mode = 2;
+    fab.k = f1.k = 3;
+    for (i = same = 0; i < 600; i++) same += rb_prefetch(i % 2 ? &b : &a, 0, 10) == single[i / 2];
+    CHECKF(same == 600, "per reader: %u of 600 decisions as one reader's", same);
 }
 
 static void backoff_nomincore_never_asks(void)
@@ -168,7 +239,8 @@ static void ranges_are_aligned_and_clamped(void)
 
 static void policy_strategies_end_to_end(void)
 {
-    const char *names[] = {"mmap-backoff", "mmap-random-backoff", "mmap-adaptive", "mmap-random-adaptive"};
+    const char *names[] = {"mmap-backoff", "mmap-random-backoff", "mmap-adaptive", "mmap-random-adaptive",
+                           "mmap-backoff-shared", "mmap-random-backoff-shared"};
     rb_config c;
     rb_result r;
     unsigned i;
@@ -180,8 +252,8 @@ static void policy_strategies_end_to_end(void)
     c.iterations = 1;
     c.read_size = 5000;   /* unaligned offsets, reads spanning pages */
     c.verify = 1;
-    for (i = 0; i < 4; i++) {
-        CHECK(rb_run(&c, rb_strategy_find(names[i]), &r) == RB_OK);
+    for (i = 0; i < 6; i++) {
+        CHECKF(rb_strategy_find(names[i]) && rb_run(&c, rb_strategy_find(names[i]), &r) == RB_OK, "%s", names[i]);
         /* each thread's op in flight at the stop made its calls but is not counted */
         CHECKF(r.prefetch.calls >= r.ops * 16 && r.prefetch.calls <= (r.ops + 2) * 16, "%s: %llu calls for %llu ops", names[i],
                (unsigned long long)r.prefetch.calls, (unsigned long long)r.ops);
@@ -192,6 +264,7 @@ static void policy_strategies_end_to_end(void)
     CHECK(rb_prefetch_policy_find("adaptive") == RB_PF_ADAPTIVE);
     CHECK(rb_prefetch_policy_find("nope") == -1);
     CHECK(strcmp(rb_prefetch_policy_name(RB_PF_BACKOFF_NOMINCORE), "backoff-nomincore") == 0);
+    CHECK(rb_prefetch_policy_find("backoff-shared") == RB_PF_BACKOFF_SHARED && RB_PF_COUNT == 5);
 }
 
 static void experiment_runs(void)
@@ -217,7 +290,9 @@ void suite_prefetch(void)
 {
     RUN(always_advises_every_call);
     RUN(backoff_checks_at_powers_of_two_and_resets_on_a_miss);
-    RUN(backoff_counter_is_shared);
+    RUN(backoff_counter_is_per_reader);
+    RUN(backoff_shared_counter_is_the_files);
+    RUN(backoff_interleaving_follows_the_counter);
     RUN(backoff_nomincore_never_asks);
     RUN(adaptive_learns_hot_cold_and_mixed);
     RUN(ranges_are_aligned_and_clamped);
