@@ -404,7 +404,12 @@ RBDEF int rb_prefetch_policy_find(const char *name);
 /* The prefetch-overhead experiment (Lucene's PrefetchBench): per op, 3 random 16-byte reads
    from clones of one input; even ops hint all 3 through the policy first, odd ops do not;
    `ops` ops per thread. fits: a 16 MiB slice, read into the cache first; else the whole
-   file, evicted first. Latency of ops with and without prefetch go to separate histograms. */
+   file, evicted first. Latency of ops with and without prefetch go to separate histograms.
+   Each result also says the residency of the range read (file or slice) before and after,
+   and how many reads hit: every read's page is checked with mincore before the op, outside
+   its timed part. "Not cached" caps the ops so that the pages the run loads stay under 5%
+   of the file (a RANDOM mapping loads one page per read); where that cannot hold (a NORMAL
+   mapping reads around each fault, a small file) the measured hits say so in `warning`. */
 typedef struct rb_pfx_config {
     const char *path;
     unsigned threads;       /* 0: 1 (Lucene's concurrent variant used 10) */
@@ -422,6 +427,10 @@ typedef struct rb_pfx_result {
     double seconds, prepare_seconds;   /* prepare (prewarm or evict) is never measured */
     rb_hist with, without;             /* per-op latency, ns */
     rb_prefetch_stats st;
+    unsigned ops_asked;                /* before "not cached" capped ops (see above) */
+    double resident_before, resident_after;   /* fraction of the range's pages; -1: unknown */
+    uint64_t reads_checked, reads_hit; /* reads whose page was checked, and found resident */
+    char warning[RB_REASON_LEN];       /* "" or why the figures are not what the case means */
 } rb_pfx_result;
 
 RBDEF int rb_prefetch_experiment(const rb_pfx_config *c, int policy, int fits, rb_pfx_result *out);
@@ -4134,8 +4143,23 @@ typedef struct rb__pfx_thread {
     rb_prefetcher pf;
     rb_hist with, without;
     uint64_t sink;
+    int check_hits;         /* mincore tells the truth here: count the reads that hit */
+    uint64_t checked, hit;
     int changed;            /* a SIGBUS: the file was truncated under the mapping */
 } rb__pfx_thread;
+
+/* Before the op's hints and outside its timing: was each read's page resident? */
+static void rb__pfx_count_hits(rb__pfx_thread *th, const uint64_t *off)
+{
+    size_t page = th->pf.page;
+    unsigned j;
+    for (j = 0; j < 3; j++) {
+        int r = rb__mincore_resident((void *)(uintptr_t)page, th->map + off[j] / page * page, 1);
+        if (r < 0) continue;
+        th->checked++;
+        th->hit += r == 1;
+    }
+}
 
 static void *rb__pfx_main(void *arg)
 {
@@ -4154,11 +4178,11 @@ static void *rb__pfx_main(void *arg)
     rb__sigbus_jmp = &jb;
     for (it = 0; it < th->c->ops; it++) {
         int prefetch = (it & 1u) == 0;
-        uint64_t t0 = rb__now_ns(), t1;
-        for (j = 0; j < 3; j++) {
-            off[j] = rb__below(rng, th->len - 16);
-            if (prefetch) rb_prefetch(&th->pf, off[j], 1);
-        }
+        uint64_t t0, t1;
+        for (j = 0; j < 3; j++) off[j] = rb__below(rng, th->len - 16);
+        if (th->check_hits) rb__pfx_count_hits(th, off);
+        t0 = rb__now_ns();
+        for (j = 0; prefetch && j < 3; j++) rb_prefetch(&th->pf, off[j], 1);
         for (j = 0; j < 3; j++) {
             memcpy(b[j], th->map + off[j], 16);
             th->sink += b[j][15];
@@ -4181,6 +4205,58 @@ static int rb__pfx_check(const rb_pfx_config *cfg, int policy, int fits, rb_pfx_
     if (!cfg || !cfg->path) rb__fmt(out->reason, sizeof out->reason, "no %s given (NULL)", cfg ? "file path" : "configuration");
     else rb__fmt(out->reason, sizeof out->reason, "no prefetch policy %d (0..%d)", policy, RB_PF_COUNT - 1);
     return RB_EINVAL;
+}
+
+/* The fraction of [map, map + len)'s pages in the page cache; -1 if mincore cannot tell. */
+static double rb__pfx_residency(const unsigned char *map, uint64_t len, int trusted)
+{
+    unsigned char vec[4096];
+    size_t page = rb__page_size();
+    uint64_t done = 0, pages = 0, in = 0;
+    if (!trusted) return -1;
+    while (done < len) {
+        size_t n = (size_t)RB__MIN(len - done, (uint64_t)sizeof vec * page), i;
+#if defined(RB__APPLE)
+        if (mincore((void *)(map + done), n, (char *)vec) != 0) return -1;
+#else
+        if (mincore((void *)(map + done), n, vec) != 0) return -1;
+#endif
+        for (i = 0; i < (n + page - 1) / page; i++) in += vec[i] & 1u;
+        pages += (n + page - 1) / page;
+        done += n;
+    }
+    return pages ? (double)in / (double)pages : -1;
+}
+
+/* "Not cached" must stay cold: the run loads at most threads x ops x 3 pages on a RANDOM
+   mapping (a read or a one-page hint each), so ops per thread stay under 5% of the file's
+   pages / (3 x threads); later reads then hit at most 5% (about half that on average). */
+static unsigned rb__pfx_cold_ops(unsigned ops, unsigned threads, uint64_t len)
+{
+    uint64_t cap = len / 20 / (3 * (uint64_t)rb__page_size() * threads);
+    return cap < ops ? (unsigned)RB__MAX(cap, (uint64_t)1) : ops;
+}
+
+/* The figures after the run, and whether the case was what its name says. */
+static void rb__pfx_verdict(rb_pfx_result *out, rb__pfx_thread **th, unsigned n, const unsigned char *map,
+                            uint64_t len, int trusted)
+{
+    unsigned i;
+    out->resident_after = rb__pfx_residency(map, len, trusted);
+    for (i = 0; i < n; i++) {
+        out->reads_checked += th[i]->checked;
+        out->reads_hit += th[i]->hit;
+    }
+    if (!trusted)
+        rb__fmt(out->warning, sizeof out->warning, "residency and hits unknown: mincore would report every "
+                "page resident to a user who neither owns nor may write the file");
+    else if (!out->fits && out->reads_checked && out->reads_hit * 20 >= out->reads_checked)
+        rb__fmt(out->warning, sizeof out->warning, "not cached, yet %.1f%% of the reads hit (5%% or more): "
+                "the file is too small for %u ops per thread%s", 100.0 * (double)out->reads_hit / (double)out->reads_checked,
+                out->ops, out->ops < out->ops_asked ? " (already capped)" : "");
+    else if (out->fits && out->reads_checked && out->reads_hit * 20 < out->reads_checked * 19)
+        rb__fmt(out->warning, sizeof out->warning, "fits, yet only %.1f%% of the reads hit: the prewarm did not hold",
+                100.0 * (double)out->reads_hit / (double)out->reads_checked);
 }
 
 RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits, rb_pfx_result *out)
@@ -4207,7 +4283,8 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
     out->policy = policy;
     out->fits = fits;
     out->threads = c.threads;
-    out->ops = c.ops;
+    out->ops = out->ops_asked = c.ops;
+    out->resident_before = out->resident_after = -1;
     rb_hist_init(&out->with);
     rb_hist_init(&out->without);
     fd = rb__open_regular(c.path, 0, &st, &e);
@@ -4218,6 +4295,7 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
     }
     trusted = rb__mincore_trusted(&st, c.path);
     len = fits ? RB__MIN(c.slice, (uint64_t)st.st_size) : (uint64_t)st.st_size;
+    if (!fits) out->ops = c.ops = rb__pfx_cold_ops(c.ops, c.threads, len);
     if (len < 4096) {
         close(fd);
         out->status = RB_ETOOSMALL;
@@ -4253,6 +4331,7 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
         munmap(map, (size_t)len);
         return RB_ESYS;
     }
+    out->resident_before = rb__pfx_residency(map, len, trusted);
     th = (rb__pfx_thread **)calloc(c.threads, sizeof *th);
     memset(&bar, 0, sizeof bar);
     bar.need = c.threads + 1;
@@ -4273,6 +4352,7 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
            backoff-shared's the file's (#15585) */
         rb_prefetcher_init(&th[i]->pf, policy, map, len, &counter.v);
         th[i]->pf.trust_mincore = trusted;
+        th[i]->check_hits = trusted;
     }
     if (!th || i < c.threads) {
         out->status = RB_ENOMEM;
@@ -4316,6 +4396,7 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
             out->st.failed += th[i]->pf.st.failed;
             out->st.mincore_failed += th[i]->pf.st.mincore_failed;
         }
+        if (out->status == RB_OK) rb__pfx_verdict(out, th, c.threads, map, len, trusted);
         if (out->status == RB_OK && (out->st.failed || out->st.mincore_failed)) {
             int e0 = 0;
             out->status = RB_ESYS;
@@ -6337,6 +6418,33 @@ static void rb__report_json(FILE *f, const rb_report *r)
     fprintf(f, "\n ]}\n");
 }
 
+/* A fraction (unknown below 0: null) as JSON, and as a table cell in percent. */
+static void rb__pfx_json_fraction(FILE *f, const char *key, double v)
+{
+    fprintf(f, ", \"%s\": ", key);
+    if (v < 0) fputs("null", f);
+    else rb__json_num(f, v);
+}
+
+static void rb__pfx_pct_cell(FILE *f, double v)
+{
+    if (v < 0) fprintf(f, " %6s", "?");
+    else fprintf(f, " %5.1f%%", 100.0 * v);
+}
+
+/* Residency before and after, and the reads that hit (the case's own figures, in both rows). */
+static void rb__report_pfx_hits_json(FILE *f, const rb_pfx_result *x)
+{
+    fprintf(f, ", \"ops_asked\": %u", x->ops_asked);
+    rb__pfx_json_fraction(f, "resident_before", x->resident_before);
+    rb__pfx_json_fraction(f, "resident_after", x->resident_after);
+    fprintf(f, ", \"reads_checked\": %llu, \"reads_hit\": %llu", (unsigned long long)x->reads_checked,
+            (unsigned long long)x->reads_hit);
+    rb__pfx_json_fraction(f, "hit_fraction", x->reads_checked ? (double)x->reads_hit / (double)x->reads_checked : -1);
+    fputs(", \"warning\": ", f);
+    rb__json_str_or_null(f, x->warning);
+}
+
 /* The prefetch experiment's report: one row per (policy, fits), with and without prefetch
    side by side (table), or one JSON row per (policy, fits, prefetch). */
 static void rb__report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int format, const rb_env *env)
@@ -6359,7 +6467,9 @@ static void rb__report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int
                 rb__json_str_or_null(f, r[i].reason);
                 if (r[i].status != RB_OK) {   /* every key in every row: unknown is null */
                     fprintf(f, ", \"lat_ns\": null, \"calls\": null, \"skips\": null, \"mincore_calls\": null, "
-                               "\"advises\": null, \"failed\": null, \"mincore_failed\": null, \"seconds\": null}");
+                               "\"advises\": null, \"failed\": null, \"mincore_failed\": null, \"seconds\": null, "
+                               "\"ops_asked\": null, \"resident_before\": null, \"resident_after\": null, "
+                               "\"reads_checked\": null, \"reads_hit\": null, \"hit_fraction\": null, \"warning\": null}");
                     continue;
                 }
                 fprintf(f, ", \"lat_ns\": {\"min\": %llu, \"mean\": ", (unsigned long long)h->min);
@@ -6374,16 +6484,19 @@ static void rb__report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int
                         (unsigned long long)r[i].st.mincore_calls, (unsigned long long)r[i].st.advises,
                         (unsigned long long)r[i].st.failed, (unsigned long long)r[i].st.mincore_failed);
                 rb__json_num(f, r[i].seconds);
+                rb__report_pfx_hits_json(f, &r[i]);
                 fputc('}', f);
             }
         fprintf(f, "\n ]}\n");
         return;
     }
     fprintf(f, "prefetch overhead: per op 3 random 16-byte reads; even ops hint all 3 first, odd ops do not;\n"
-               "%u ops per thread, %u thread%s; latency per op in ns\n\n", n ? r[0].ops : 0, n ? r[0].threads : 0,
-            n && r[0].threads == 1 ? "" : "s");
-    fprintf(f, "%-18s %-11s | %9s %9s %9s | %9s %9s %9s | %8s %8s %8s %8s %6s\n", "policy", "data",
-            "with p50", "p90", "p99", "w/o p50", "p90", "p99", "calls", "skips", "mincore", "advises", "failed");
+               "ops per thread in the ops column (not cached: capped to stay cold), %u thread%s; latency per op in ns;\n"
+               "resident: of the range read, before and after; hits: reads whose page was resident before the op\n\n",
+            n ? r[0].threads : 0, n && r[0].threads == 1 ? "" : "s");
+    fprintf(f, "%-18s %-11s | %9s %9s %9s | %9s %9s %9s | %8s %8s %8s %8s %6s | %7s %7s %7s %7s\n", "policy", "data",
+            "with p50", "p90", "p99", "w/o p50", "p90", "p99", "calls", "skips", "mincore", "advises", "failed",
+            "ops", "res bef", "res aft", "hits");
     for (i = 0; i < n; i++) {
         fprintf(f, "%-18s %-11s | ", rb_prefetch_policy_name(r[i].policy), r[i].fits ? "fits" : "not cached");
         if (r[i].status != RB_OK) { fprintf(f, "%s: %s\n", rb_status_word(r[i].status), r[i].reason); continue; }
@@ -6393,8 +6506,13 @@ static void rb__report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int
         fprintf(f, "| %8llu %8llu %8llu %8llu %6llu", (unsigned long long)r[i].st.calls,
                 (unsigned long long)r[i].st.skips, (unsigned long long)r[i].st.mincore_calls,
                 (unsigned long long)r[i].st.advises, (unsigned long long)r[i].st.failed);
+        fprintf(f, " | %7u", r[i].ops);
+        rb__pfx_pct_cell(f, r[i].resident_before);
+        rb__pfx_pct_cell(f, r[i].resident_after);
+        rb__pfx_pct_cell(f, r[i].reads_checked ? (double)r[i].reads_hit / (double)r[i].reads_checked : -1);
         if (r[i].st.mincore_failed) fprintf(f, " (%llu mincore failed)", (unsigned long long)r[i].st.mincore_failed);
         fputc('\n', f);
+        if (r[i].warning[0]) fprintf(f, "  warning: %s\n", r[i].warning);
     }
 }
 
@@ -6918,10 +7036,11 @@ static void rb__report_prefetch_progress(FILE *f, int policy, int fits, const rb
 {
     if (!x) fprintf(f, "%-18s %-11s ... ", rb_prefetch_policy_name(policy), fits ? "fits" : "not cached");
     else if (x->status != RB_OK) fprintf(f, "ERROR: %s\n", x->reason);
-    else fprintf(f, "p50 %llu ns with, %llu ns without (%.1f s; %s %.2f s)\n",
+    else fprintf(f, "p50 %llu ns with, %llu ns without (%.1f s; %s %.2f s; %llu of %llu reads hit)%s%s\n",
                  (unsigned long long)rb_hist_percentile(&x->with, 50),
                  (unsigned long long)rb_hist_percentile(&x->without, 50), x->seconds,
-                 fits ? "prewarm" : "evict", x->prepare_seconds);
+                 fits ? "prewarm" : "evict", x->prepare_seconds, (unsigned long long)x->reads_hit,
+                 (unsigned long long)x->reads_checked, x->warning[0] ? ": " : "", x->warning);
 }
 
 /* ---- the public writers: each runs in the C locale (see rb__numloc_enter) ---- */

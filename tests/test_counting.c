@@ -286,6 +286,53 @@ static void shared_counter_has_its_own_line(void)
     CHECK((uintptr_t)&t.res - c >= 64);
 }
 
+/* The prefetch experiment says what state it measured: "not cached" starts near 0% resident
+   and caps its ops so that under 5% of the reads hit (or warns); "fits" hits about 100%. The
+   old result had no residency or hit figures, and ran the asked ops on any file size. */
+static void prefetch_experiment_reports_residency_and_hits(void)
+{
+    rb_pfx_config c;
+    rb_pfx_result r;
+    rb_residency_info ri;
+    memset(&c, 0, sizeof c);
+    c.path = rbt_small_file();
+    c.ops = 20000;
+    c.threads = 2;
+    c.slice = 1 << 20;
+    if (rb_residency(c.path, &ri, NULL) != RB_OK || !ri.trusted) SKIP("residency cannot be counted here");
+    CHECKF(rb_prefetch_experiment(&c, RB_PF_ALWAYS, 0, &r) == RB_OK, "%s", r.reason);
+    CHECKF(r.resident_before >= 0 && r.resident_before < 0.02, "not cached: %.3f resident before", r.resident_before);
+    CHECK(r.resident_after >= r.resident_before && r.resident_after <= 1);
+    CHECK(r.ops_asked == 20000 && r.ops < r.ops_asked);   /* 20000 ops would warm an 8 MiB file */
+    CHECK(r.reads_checked == (uint64_t)r.ops * 3 * 2);
+    CHECKF(r.reads_hit * 20 < r.reads_checked || strstr(r.warning, "hit") != NULL,
+           "not cached: %llu of %llu hit, warning '%s'", (unsigned long long)r.reads_hit,
+           (unsigned long long)r.reads_checked, r.warning);
+    CHECKF(rb_prefetch_experiment(&c, RB_PF_BACKOFF, 1, &r) == RB_OK, "%s", r.reason);
+    CHECK(r.ops == 20000 && r.reads_checked == 20000ull * 3 * 2);
+    CHECKF(r.reads_hit * 100 >= r.reads_checked * 99 && r.resident_before > 0.99 && r.resident_after > 0.99,
+           "fits: %llu of %llu hit, %.3f -> %.3f resident", (unsigned long long)r.reads_hit,
+           (unsigned long long)r.reads_checked, r.resident_before, r.resident_after);
+    CHECK(r.warning[0] == 0);
+}
+
+/* A file too small to stay cold: the result says the hits were not under 5%. */
+static void prefetch_experiment_warns_when_not_cold(void)
+{
+    rb_pfx_config c;
+    rb_pfx_result r;
+    rb_residency_info ri;
+    memset(&c, 0, sizeof c);
+    c.path = rbt_small_file();
+    c.ops = 20000;
+    c.normal_mapping = 1;   /* read-around loads far more than a page per read */
+    if (rb_residency(c.path, &ri, NULL) != RB_OK || !ri.trusted) SKIP("residency cannot be counted here");
+    CHECKF(rb_prefetch_experiment(&c, RB_PF_BACKOFF_NOMINCORE, 0, &r) == RB_OK, "%s", r.reason);
+    if (r.reads_hit * 20 < r.reads_checked) SKIP("read-around loaded little here (read_ahead_kb small)");
+    CHECKF(strstr(r.warning, "not cached, yet") != NULL, "%llu of %llu hit, warning '%s'",
+           (unsigned long long)r.reads_hit, (unsigned long long)r.reads_checked, r.warning);
+}
+
 static void resident_before_is_read_when_measuring_starts(void)
 {
     rb_config c;
@@ -607,4 +654,6 @@ void suite_counting(void)
     RUN(an_op_longer_than_the_iteration_counts_nothing);
     RUN(iterations_end_without_the_coordinator);
     RUN(a_file_replaced_mid_cell_ends_it);
+    RUN(prefetch_experiment_reports_residency_and_hits);
+    RUN(prefetch_experiment_warns_when_not_cold);
 }
