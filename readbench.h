@@ -4133,11 +4133,9 @@ cleanup:
    readahead; with a 4 GiB file and an 8 MiB read_ahead_kb, NORMAL read-around would cache
    the whole file within a few hundred faults and the "does not fit" case would turn warm. */
 typedef struct rb__pfx_thread {
-    pthread_t tid;
-    rb__barrier *bar;
+    rb__barrier *bar;      /* the pool's: the threads start together (rb__pool_start) */
     const rb_pfx_config *c;
     unsigned index;
-    int started;
     unsigned char *map;
     uint64_t len;
     rb_prefetcher pf;
@@ -4259,10 +4257,12 @@ static void rb__pfx_verdict(rb_pfx_result *out, rb__pfx_thread **th, unsigned n,
                 100.0 * (double)out->reads_hit / (double)out->reads_checked);
 }
 
+static void *rb__pfx_arg(void *ctx, unsigned i) { return ((rb__pfx_thread **)ctx)[i]; }
+
 RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits, rb_pfx_result *out)
 {
     rb_pfx_config c;
-    rb__barrier bar;
+    rb__pool pool;
     rb__pfx_thread **th;
     rb_error e;
     struct stat st;
@@ -4333,15 +4333,11 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
     }
     out->resident_before = rb__pfx_residency(map, len, trusted);
     th = (rb__pfx_thread **)calloc(c.threads, sizeof *th);
-    memset(&bar, 0, sizeof bar);
-    bar.need = c.threads + 1;
-    pthread_mutex_init(&bar.mu, NULL);
-    pthread_cond_init(&bar.cv, NULL);
     for (i = 0; th && i < c.threads; i++) {
         th[i] = (rb__pfx_thread *)rb__aligned_alloc(64, sizeof(rb__pfx_thread));
         if (!th[i]) break;
         memset(th[i], 0, sizeof(rb__pfx_thread));
-        th[i]->bar = &bar;
+        th[i]->bar = &pool.bar;
         th[i]->c = &c;
         th[i]->index = i;
         th[i]->map = map;
@@ -4359,23 +4355,16 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
         rb__fmt(out->reason, sizeof out->reason, "out of memory");
     } else {
         struct sigaction old_bus;
-        int bus = rb__sigbus_install(&old_bus);
-        for (i = 0; i < c.threads; i++) {
-            int err = pthread_create(&th[i]->tid, NULL, rb__pfx_main, th[i]);
-            if (err) {
-                out->status = RB_ESYS;
-                rb__fmt(out->reason, sizeof out->reason, "pthread_create: %s", strerror(err));
-                pthread_mutex_lock(&bar.mu);
-                bar.need = i + 1;   /* let the started ones go; they run, results are dropped */
-                pthread_mutex_unlock(&bar.mu);
-                break;
-            }
-            th[i]->started = 1;
+        int bus = rb__sigbus_install(&old_bus), rc;
+        char why[RB_REASON_LEN];
+        /* a thread that could not be made: the started ones run, their results are dropped */
+        if ((rc = rb__pool_start(&pool, c.threads, rb__pfx_main, rb__pfx_arg, th, why, sizeof why)) != RB_OK) {
+            out->status = rc;
+            rb__fmt(out->reason, sizeof out->reason, "%s", why);
         }
-        rb__barrier_wait(&bar);
+        if (pool.tid) rb__barrier_wait(&pool.bar);   /* no tid: no thread and no barrier either */
         t0 = rb__now_ns();
-        for (i = 0; i < c.threads; i++)
-            if (th[i]->started) pthread_join(th[i]->tid, NULL);
+        rb__pool_join(&pool);
         out->seconds = (double)(rb__now_ns() - t0) / 1e9;
         if (bus && sigaction(SIGBUS, &old_bus, NULL) != 0 && out->status == RB_OK) {
             out->status = RB_ESYS;
@@ -4407,8 +4396,6 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
     }
     for (i = 0; th && i < c.threads; i++) free(th[i]);
     free(th);
-    pthread_mutex_destroy(&bar.mu);
-    pthread_cond_destroy(&bar.cv);
     if (munmap(map, (size_t)len) != 0 && out->status == RB_OK) {
         out->status = RB_ESYS;
         rb__fmt(out->reason, sizeof out->reason, "munmap: %s", strerror(errno));

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 
 static rb_result res;
 
@@ -636,8 +638,61 @@ static void every_status_has_a_word_and_a_text(void)
     CHECK(!strcmp(rb_status_word(12345), "error") && !strcmp(rb_status_string(12345), "unknown status"));
 }
 
+/* The prefetch experiment starts its threads through the runner's launcher: a thread that
+   cannot be made (address space for its stack refused) ends the run with the launcher's
+   "thread k of n" reason, the started ones are let through the barrier and joined, no hang. */
+static void prefetch_threads_go_through_the_pool(void)
+{
+    const char *path = rbt_path("pfx-pool");
+    int fd[2], st = 0;
+    char reason[RB_REASON_LEN] = "";
+    ssize_t got;
+    pid_t pid;
+    rb_error e;
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    SKIP("a sanitizer reserves more address space than the limit this test sets");
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+    SKIP("a sanitizer reserves more address space than the limit this test sets");
+#endif
+#endif
+    if (rb_setup_file(path, 1 << 20, 1, 0, NULL, NULL, &e) != RB_OK) { CHECKF(0, "%s", e.msg); return; }
+    if (pipe(fd) != 0) { CHECKF(0, "pipe: %s", strerror(errno)); return; }
+    fflush(NULL);
+    if ((pid = fork()) == 0) {
+        rb_pfx_config c;
+        rb_pfx_result r;
+        struct rlimit rl;
+        unsigned long vm_pages = 0;
+        FILE *sf = fopen("/proc/self/statm", "r");
+        if (!sf || fscanf(sf, "%lu", &vm_pages) != 1) _exit(5);
+        fclose(sf);
+        /* what this process maps now plus 256 MiB: ~30 stacks of 8 MiB, far from 1000 */
+        rl.rlim_cur = rl.rlim_max = (rlim_t)vm_pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)256 << 20);
+        close(fd[0]);
+        memset(&c, 0, sizeof c);
+        c.path = path;
+        c.threads = 1000;
+        c.ops = 100;
+        if (setrlimit(RLIMIT_AS, &rl) != 0) _exit(3);
+        rb_prefetch_experiment(&c, RB_PF_ALWAYS, 1, &r);
+        if (write(fd[1], r.reason, strlen(r.reason)) < 0) _exit(4);
+        _exit(r.status == RB_ESYS ? 0 : 1);
+    }
+    close(fd[1]);
+    if (pid < 0) { close(fd[0]); CHECKF(0, "fork: %s", strerror(errno)); return; }
+    got = read(fd[0], reason, sizeof reason - 1);
+    close(fd[0]);
+    if (got > 0) reason[got] = 0;
+    waitpid(pid, &st, 0);
+    unlink(path);
+    CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 0, "exit %d: %s", WIFEXITED(st) ? WEXITSTATUS(st) : -1, reason);
+    CHECKF(strstr(reason, "pthread_create (thread ") && strstr(reason, " of 1000)"), "reason: %s", reason);
+}
+
 void suite_counting(void)
 {
+    RUN(prefetch_threads_go_through_the_pool);
     RUN(every_status_has_a_word_and_a_text);
     RUN(mincore_failures_are_counted_apart);
     RUN(direct_alignment_is_the_lcm);
