@@ -408,9 +408,10 @@ static int parse_run(int argc, char **argv, int i, opts *o)
             if (rb_parse_uint_list(v, o->threads, MAXL, &o->nthreads)) return bad("malformed thread list '%s'", v);
             for (k = 0; k < o->nthreads; k++) {
                 if (o->threads[k] == 0) return bad("thread count must be at least 1: '%s'", v);
-                if (o->threads[k] > 1024) {   /* absurd, not wrong: cap it and say so */
-                    fprintf(stderr, "readbench: %u threads is more than this tool runs; capped at 1024\n", o->threads[k]);
-                    o->threads[k] = 1024;
+                if (o->threads[k] > RB_MAX_THREADS) {   /* absurd, not wrong: cap it and say so */
+                    fprintf(stderr, "readbench: %u threads is more than this tool runs; capped at %u\n", o->threads[k],
+                            RB_MAX_THREADS);
+                    o->threads[k] = RB_MAX_THREADS;
                 }
             }
         } else if ((v = optval(argc, argv, &i, "--cpus"))) {
@@ -586,8 +587,10 @@ static int run(opts *o, int main_job)
     if (o->hog && (rc = plan_hog(o->hog, info.size, rb_matrix_memory(&m), &hog_size)) != 0) return rc;   /* before any output */
     if (o->baseline && (!(base = rb_json_load(o->baseline, why, sizeof why)) ||
                         rb_diff_make(base, NULL, NULL, 0, NULL, why, sizeof why) != RB_OK)) {
+        char msg[sizeof why + 300];   /* a load error names the file already; a missing key does not */
+        snprintf(msg, sizeof msg, "%.280s%s%s", base ? o->baseline : "", base ? ": " : "", why);
         rb_json_free(base);
-        return bad("--baseline: %s", why);
+        return bad("--baseline: %s", msg);
     }
     if ((rc = open_outputs(files, o->out.output, o->out.svg, o->c.path, o->baseline)) != 0) { rb_json_free(base); return rc; }
     catch_signals();
@@ -649,7 +652,7 @@ static int prefetch_cmd(int argc, char **argv)
         if (took == 2) return 2;
         else if (took) continue;
         else if ((v = optval(argc, argv, &i, "--threads"))) {
-            if (uint_opt("--threads", v, 1, 1024, &c.threads)) return 2;
+            if (uint_opt("--threads", v, 1, RB_MAX_THREADS, &c.threads)) return 2;
         } else if ((v = optval(argc, argv, &i, "--ops"))) {
             if (uint_opt("--ops", v, 1, ~0u, &c.ops)) return 2;
         } else if ((v = optval(argc, argv, &i, "--policies"))) {
@@ -752,10 +755,14 @@ static int diff_cmd(int argc, char **argv)
         else return bad("unexpected argument '%s'", argv[i]);
     }
     if (n < 2) return bad("diff needs BASE.json and NEW.json%s", "");
-    if ((doc[0] = rb_json_load(path[0], why, sizeof why)) && (doc[1] = rb_json_load(path[1], why, sizeof why)))
-        rc = rb_diff_make(doc[0], doc[1], NULL, 0, &d, why, sizeof why);
+    for (i = 0, rc = RB_OK; i < 2 && rc == RB_OK; i++)   /* a report without its keys is named */
+        if ((doc[i] = rb_json_load(path[i], why, sizeof why)) &&
+            (rc = rb_diff_make(doc[i], NULL, NULL, 0, NULL, why, sizeof why)) != RB_OK)
+            fprintf(stderr, "readbench: %s: %s\n", path[i], why);
+        else if (!doc[i]) { rc = RB_EINVAL; fprintf(stderr, "readbench: %s\n", why); }
+    if (rc == RB_OK) rc = rb_diff_make(doc[0], doc[1], NULL, 0, &d, why, sizeof why);
     if (rc == RB_OK) rb_report_diff(stdout, &d, format, path[0], path[1]);
-    else fprintf(stderr, "readbench: %s\n", why);
+    else if (doc[0] && doc[1]) fprintf(stderr, "readbench: %s\n", why);
     if (rc == RB_OK) rb_diff_free(&d);
     rb_json_free(doc[0]);
     rb_json_free(doc[1]);
@@ -835,8 +842,9 @@ static int command(int argc, char **argv)
             fprintf(stderr, "readbench: creating ./readbench.dat (1 GiB) for the default run; delete it when done\n");
             if (setup(o.c.path, (uint64_t)1 << 30, 0) != 0) return 1;
         }
-        fprintf(stderr, "readbench: reading readbench.dat once so the run starts warm\n");
-        if ((rc = rb_load(o.c.path, &err)) != RB_OK) { fprintf(stderr, "readbench: %s\n", err.msg); return file_exit(rc); }
+        if ((rc = rb_check_file(o.c.path, 0, NULL, &err)) == RB_OK)   /* a FIFO or /dev/zero: one line */
+            fprintf(stderr, "readbench: reading readbench.dat once so the run starts warm\n");
+        if (rc != RB_OK || (rc = rb_load(o.c.path, &err)) != RB_OK) { fprintf(stderr, "readbench: %s\n", err.msg); return file_exit(rc); }
         o.threads[0] = 1; o.threads[1] = 4; o.nthreads = 2;
         o.c.warmup_ns = 200000000;
         o.c.duration_ns = 500000000;

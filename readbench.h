@@ -284,6 +284,7 @@ enum { RB_RANDOM = 0, RB_SEQUENTIAL = 1 };
 
 #define RB_NONE (-1)                 /* for warmup_ns: no warmup at all */
 #define RB_MAX_ITERATIONS 100
+#define RB_MAX_THREADS 1024     /* more threads than this is a mistake, not a benchmark */
 #define RB_FEW_OPS 20                /* a thread with fewer ops in an iteration gets a warning */
 #define RB_DATA_SEED 0x7265616462656e63ULL   /* "readbenc" */
 
@@ -986,12 +987,38 @@ static size_t rb__utf8_cut(const char *s, size_t n)
     return n - i < need ? i : n;
 }
 
-/* vsnprintf that cuts between characters when the text does not fit. */
+/* Numbers are written and parsed in the C locale, whatever the host program chose. A program
+   that embeds the header and calls setlocale(LC_ALL, "") under de_DE would otherwise get
+   "ops_per_ms": 4,02 (invalid JSON), CSV rows with a field too many, and a parser that
+   refuses "99.9". uselocale() (POSIX 2008: glibc, musl, macOS via <xlocale.h>) switches the
+   calling thread alone, so another thread's locale and the process's setlocale stay as they
+   were; the public writers and parsers wrap their work in rb__numloc_enter/leave. If
+   newlocale fails (out of memory) the thread keeps its locale: nothing better is possible. */
+typedef struct rb__numloc { locale_t c, old; } rb__numloc;
+
+static void rb__numloc_enter(rb__numloc *l)
+{
+    l->c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+    l->old = l->c ? uselocale(l->c) : (locale_t)0;
+}
+
+static void rb__numloc_leave(rb__numloc *l)
+{
+    if (!l->c) return;
+    uselocale(l->old);
+    freelocale(l->c);
+}
+
+/* vsnprintf that cuts between characters when the text does not fit, in the C locale: a
+   reason or warning says "37.5%" whatever locale the host program set. */
 static void rb__vfmt(char *buf, size_t len, const char *fmt, va_list ap)
 {
     int n;
+    rb__numloc l;
     if (!len) return;
+    rb__numloc_enter(&l);
     n = vsnprintf(buf, len, fmt, ap);
+    rb__numloc_leave(&l);
     if (n < 0) buf[0] = 0;
     else if ((size_t)n >= len) buf[rb__utf8_cut(buf, len - 1)] = 0;
 }
@@ -1102,28 +1129,6 @@ static void *rb__aligned_alloc(size_t align, size_t len)
     void *p = NULL;
     if (posix_memalign(&p, align, len ? len : align) != 0) return NULL;
     return p;
-}
-
-/* Numbers are written and parsed in the C locale, whatever the host program chose. A program
-   that embeds the header and calls setlocale(LC_ALL, "") under de_DE would otherwise get
-   "ops_per_ms": 4,02 (invalid JSON), CSV rows with a field too many, and a parser that
-   refuses "99.9". uselocale() (POSIX 2008: glibc, musl, macOS via <xlocale.h>) switches the
-   calling thread alone, so another thread's locale and the process's setlocale stay as they
-   were; the public writers and parsers wrap their work in rb__numloc_enter/leave. If
-   newlocale fails (out of memory) the thread keeps its locale: nothing better is possible. */
-typedef struct rb__numloc { locale_t c, old; } rb__numloc;
-
-static void rb__numloc_enter(rb__numloc *l)
-{
-    l->c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-    l->old = l->c ? uselocale(l->c) : (locale_t)0;
-}
-
-static void rb__numloc_leave(rb__numloc *l)
-{
-    if (!l->c) return;
-    uselocale(l->old);
-    freelocale(l->c);
 }
 
 #define RB__IN_C_LOCALE(call)            \
@@ -1474,7 +1479,7 @@ RBDEF int rb_check_outputs(const char *const *outs, unsigned nout, const char *c
         }
         for (k = 0; k < nin; k++)
             if (ins[k] && rb_same_file(outs[i], ins[k])) {
-                rb__seterr(err, RB_EINVAL, 0, "stat", "%s is the input file %s: writing there would destroy it",
+                rb__seterr(err, RB_EINVAL, 0, "stat", "%s is the input %s: writing there would destroy it",
                            outs[i], ins[k]);
                 return RB_EINVAL;
             }
@@ -2080,6 +2085,8 @@ RBDEF int rb_check_file(const char *path, uint64_t need_size, rb_file_info *info
     size_t head, i;
     unsigned char *buf;
     ssize_t r;
+    rb_file_info mine;
+    if (!info) info = &mine;   /* the caller wants only the status */
     memset(info, 0, sizeof *info);
     fd = rb__open_regular(path, 0, &st, &e);
     if (fd < 0) {
@@ -3619,6 +3626,20 @@ static int rb__config_check(const rb_config *c, const rb_strategy *s, char *why,
         rb__fmt(why, wl, "the fraction to prewarm must be in [0, 1], not %g", c->prewarm);
         return RB_EINVAL;
     }
+    if (c->cache < RB_CACHE_KEEP || c->cache > RB_CACHE_EVICT_EACH) {
+        rb__fmt(why, wl, "no cache mode %d (RB_CACHE_KEEP, RB_CACHE_EVICT or RB_CACHE_EVICT_EACH)", c->cache);
+        return RB_EINVAL;
+    }
+    if (c->warmup_ns < 0 && c->warmup_ns != RB_NONE) {
+        rb__fmt(why, wl, "the warmup must be positive, 0 (the default) or RB_NONE, not %lld ns", (long long)c->warmup_ns);
+        return RB_EINVAL;
+    }
+    if (c->iterations > RB_MAX_ITERATIONS || c->threads > RB_MAX_THREADS) {
+        rb__fmt(why, wl, "%u %s is more than the %u this library runs", c->iterations > RB_MAX_ITERATIONS ?
+                c->iterations : c->threads, c->iterations > RB_MAX_ITERATIONS ? "iterations" : "threads",
+                c->iterations > RB_MAX_ITERATIONS ? RB_MAX_ITERATIONS : RB_MAX_THREADS);
+        return RB_EINVAL;
+    }
     return RB_OK;
 }
 
@@ -3729,6 +3750,16 @@ static void rb__fail(rb__run *run, rb_result *res, int status, const char *why)
         rb__result_reason(res, "%s", why);
     }
     RB__STORE(&run->pool.failed, 1);
+}
+
+/* Why pages are cached that should not be: on tmpfs or ramfs the page cache is the file's only
+   copy, so nothing can ever be evicted; elsewhere `otherwise` is the likely cause. */
+static const char *rb__why_cached(const char *path, const char *otherwise)
+{
+    rb_residency_info ri;
+    if (rb_residency(path, &ri, NULL) == RB_OK && ri.no_backing)
+        return "the file is on tmpfs or ramfs: with no backing store its pages cannot be evicted";
+    return otherwise;
 }
 
 static int64_t rb__resident(const char *path)
@@ -3855,8 +3886,8 @@ static void rb__between_phases(rb__run *run, unsigned k, rb_result *res)
         res->evict_seconds += (double)(rb__now_ns() - t0) / 1e9;
         if (rc != RB_OK) { rb__fail(run, res, rc, why); return; }
         if (left > 0)
-            rb__warn(res, "eviction left %lld pages cached before %s %u (under I/O, or mapped by another process)",
-                     (long long)left, k ? "iteration" : "warmup", k);
+            rb__warn(res, "eviction left %lld pages cached before %s %u (%s)", (long long)left,
+                     k ? "iteration" : "warmup", k, rb__why_cached(c->path, "under I/O, or mapped by another process"));
     }
     if (k >= 1) {
         res->iter_resident_before[k - 1] = rb__resident(c->path);
@@ -4012,11 +4043,18 @@ static void rb__verdict(const rb_config *c, int io_errno, rb_result *res)
     } else if (res->verify_mismatches) {
         res->status = RB_EVERIFY;
         rb__result_reason(res, "%llu reads did not match the setup pattern", (unsigned long long)res->verify_mismatches);
+    } else if (res->ops == 0) {   /* 0 ops/ms would read as "the slowest strategy", not "unmeasured" */
+        res->status = RB_EINVAL;
+        rb__result_reason(res, "no op completed inside any measured iteration (one op takes longer than an "
+                          "iteration): nothing was measured");
     }
     if (res->resident_before < 0) return;
     if (c->prewarm > 0 && fabs(before - (c->prewarm < 1 ? c->prewarm : 1)) > 0.02)
         rb__warn(res, "a prewarm of %.2f did not hold: %.1f%% of the file was resident when measuring started "
-                 "(memory pressure, or another process)", c->prewarm, 100.0 * before);
+                 "(%s)", c->prewarm, 100.0 * before, rb__why_cached(c->path, "memory pressure, or another process"));
+    if (c->cache == RB_CACHE_EVICT && !(c->prewarm > 0) && before > 0.02)
+        rb__warn(res, "the eviction did not hold: %.1f%% of the file was resident when measuring started (%s)",
+                 100.0 * before, rb__why_cached(c->path, "under I/O, or mapped by another process"));
     if (c->cache == RB_CACHE_KEEP && !(c->prewarm > 0) && res->resident_before < (int64_t)res->file_pages)
         rb__warn(res, "the cache was kept and %.1f%% of the file was resident when measuring started: every cell "
                  "reads the same seeded offsets, so later cells read what earlier cells loaded", 100.0 * before);
@@ -4195,13 +4233,15 @@ static void *rb__pfx_main(void *arg)
 /* What a caller can get wrong before anything is opened: policy 99 used to run as "always". */
 static int rb__pfx_check(const rb_pfx_config *cfg, int policy, int fits, rb_pfx_result *out)
 {
-    if (cfg && cfg->path && policy >= 0 && policy < RB_PF_COUNT) return RB_OK;
+    if (cfg && cfg->path && policy >= 0 && policy < RB_PF_COUNT && (fits == 0 || fits == 1)) return RB_OK;
     memset(out, 0, sizeof *out);
     out->policy = policy;
     out->fits = fits;
     out->status = RB_EINVAL;
     if (!cfg || !cfg->path) rb__fmt(out->reason, sizeof out->reason, "no %s given (NULL)", cfg ? "file path" : "configuration");
-    else rb__fmt(out->reason, sizeof out->reason, "no prefetch policy %d (0..%d)", policy, RB_PF_COUNT - 1);
+    else if (policy < 0 || policy >= RB_PF_COUNT)
+        rb__fmt(out->reason, sizeof out->reason, "no prefetch policy %d (0..%d)", policy, RB_PF_COUNT - 1);
+    else rb__fmt(out->reason, sizeof out->reason, "fits must be 0 (not cached) or 1 (fits), not %d", fits);
     return RB_EINVAL;
 }
 

@@ -559,6 +559,109 @@ static void too_small_suggests_force_only_over_setup_files(void)
     }
 }
 
+
+/* ---- what the independent sweep found after the fixes above ---- */
+
+/* Every rb_config field the runner would otherwise take silently is checked: a cache mode
+   that does not exist, a negative warmup other than RB_NONE, more iterations than the
+   result holds (they were cut to 100 with status ok), more threads than RB_MAX_THREADS
+   (100000 made 32418 threads before failing). */
+static void api_refuses_out_of_range_config(void)
+{
+    static rb_result res;
+    rb_pfx_config pc;
+    rb_pfx_result pr;
+    rb_error e;
+    unsigned k;
+    for (k = 0; k < 4; k++) {
+        rb_config c;
+        memset(&c, 0, sizeof c);
+        c.path = rbt_small_file();
+        c.duration_ns = 1000000;
+        c.warmup_ns = RB_NONE;
+        c.iterations = 1;
+        if (k == 0) c.cache = 9;
+        if (k == 1) c.warmup_ns = -7;
+        if (k == 2) c.iterations = RB_MAX_ITERATIONS + 1;
+        if (k == 3) c.threads = 100000;
+        CHECKF(rb_run(&c, rb_strategy_find("null"), &res) == RB_EINVAL && res.reason[0], "case %u: %d %s", k,
+               res.status, res.reason);
+    }
+    memset(&pc, 0, sizeof pc);
+    pc.path = rbt_small_file();
+    CHECKF(rb_prefetch_experiment(&pc, RB_PF_ALWAYS, 7, &pr) == RB_EINVAL && strstr(pr.reason, "fits"), "%s",
+           pr.reason);
+    CHECK(rb_check_file(rbt_small_file(), 0, NULL, &e) == RB_OK);   /* the status alone: no crash */
+}
+
+/* Warnings and reasons are formatted in the C locale too: "37,5%" was written into the JSON
+   warnings of an embedding program running under de_DE. */
+static void warnings_ignore_the_locale(void)
+{
+    static rb_result res;
+    char saved[256];
+    rb_config c;
+    rb_error e;
+    unsigned k, pct = 0;
+    if (!comma_locale(saved, sizeof saved))
+        SKIP("no locale with a decimal comma is installed and localedef could not make one");
+    memset(&c, 0, sizeof c);
+    c.path = rbt_small_file();
+    c.warmup_ns = RB_NONE;
+    c.duration_ns = 20000000;
+    c.iterations = 1;
+    c.threads = 1;
+    CHECK(rb_evict(c.path, &e) == RB_OK);   /* kept cache below 100%: a warning with a percentage */
+    CHECKF(rb_run(&c, rb_strategy_find("pread"), &res) == RB_OK, "%s", res.reason);
+    setlocale(LC_ALL, saved);
+    unsetenv("LOCPATH");
+    for (k = 0; k < res.nwarnings; k++) {
+        const char *w = res.warnings[k], *p;
+        for (p = strchr(w, '%'); p; p = strchr(p + 1, '%')) {
+            pct++;
+            CHECKF(p - w < 3 || p[-2] != ',', "%s", w);
+        }
+        if (strstr(w, "was resident when measuring started")) pct += 1000;   /* "0.0%": a decimal point */
+    }
+    CHECKF(pct > 1000, "no kept-cache warning with a percentage (%u warnings)", res.nwarnings);
+}
+
+/* The default job with ./readbench.dat a link to /dev/zero: one line, the refusal, not a
+   "reading readbench.dat once" line first. A report without the keys diff needs is named. */
+static void sweep_messages(void)
+{
+    const char *cli = rbt_cli(), *dir = rbt_path("defjob"), *bad = rbt_path("nokeys.json");
+    char cmd[2048], err[4096];
+    FILE *f;
+    size_t n;
+    int rc;
+    if (!cli) SKIP("the CLI is not built");
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && ln -sf /dev/zero '%s/readbench.dat' && cd '%s' && "
+             "timeout 20 '%s' 2>&1", dir, dir, dir, cli);
+    f = popen(cmd, "r");
+    CHECK(f != NULL);
+    if (!f) return;
+    n = fread(err, 1, sizeof err - 1, f);
+    err[n] = 0;
+    rc = pclose(f);
+    CHECKF(WIFEXITED(rc) && WEXITSTATUS(rc) == 2, "rc %d: %s", rc, err);
+    CHECKF(strstr(err, "not a regular file") && !strstr(err, "reading readbench.dat"), "%s", err);
+    f = fopen(bad, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    fputs("{\"x\": 1}\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "'%s' diff '%s' '%s' 2>&1", cli, bad, bad);
+    f = popen(cmd, "r");
+    CHECK(f != NULL);
+    if (!f) return;
+    n = fread(err, 1, sizeof err - 1, f);
+    err[n] = 0;
+    rc = pclose(f);
+    CHECKF(WIFEXITED(rc) && WEXITSTATUS(rc) == 2 && strstr(err, "nokeys.json: ") && strstr(err, "missing"), "rc %d: %s",
+           rc, err);
+}
+
 void suite_output(void)
 {
     RUN(api_lookups_take_null);
@@ -576,4 +679,7 @@ void suite_output(void)
     RUN(long_paths_keep_the_errno_text);
     RUN(durations_say_what_is_wrong);
     RUN(too_small_suggests_force_only_over_setup_files);
+    RUN(api_refuses_out_of_range_config);
+    RUN(warnings_ignore_the_locale);
+    RUN(sweep_messages);
 }
