@@ -1479,7 +1479,7 @@ RBDEF int rb_check_outputs(const char *const *outs, unsigned nout, const char *c
         }
         for (k = 0; k < nin; k++)
             if (ins[k] && rb_same_file(outs[i], ins[k])) {
-                rb__seterr(err, RB_EINVAL, 0, "stat", "%s is the input %s: writing there would destroy it",
+                rb__seterr(err, RB_EINVAL, 0, "stat", "%s is the input file %s: writing there would destroy it",
                            outs[i], ins[k]);
                 return RB_EINVAL;
             }
