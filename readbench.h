@@ -4639,6 +4639,58 @@ static long rb__probe_mean(rb__probe *pr, int k, uint64_t first, unsigned n)
     return (total + (long)n / 2) / (long)n;
 }
 
+/* Phase 1 of a case: start from nothing cached. Pages still under I/O from the previous case
+   (its async readahead) are locked and survive an eviction, so evict until none is left. */
+static int rb__probe_cold(const char *path, rb_probe_result *out)
+{
+    rb_error e;
+    unsigned i;
+    for (i = 0;; i++) {
+        rb_residency_info ri;
+        if (rb_evict(path, &e) != RB_OK) { out->status = e.status; rb__fmt(out->reason, sizeof out->reason, "%s", e.msg); return e.status; }
+        if (rb_residency(path, &ri, &e) != RB_OK || !ri.trusted) {
+            out->status = RB_ESYS;
+            rb__fmt(out->reason, sizeof out->reason, "cannot count cached pages: %s", ri.trusted ? e.msg : "untrusted");
+            return out->status;
+        }
+        if (ri.resident == 0) break;
+        if (ri.no_backing) {   /* no cold read can be made of a file that lives in the cache */
+            out->status = RB_UNSUPPORTED;
+            rb__fmt(out->reason, sizeof out->reason, "the file is on tmpfs or ramfs: the page cache is its only "
+                    "copy, so it cannot be evicted and no read of it is cold");
+            return out->status;
+        }
+        if (i == 200) {
+            out->status = RB_ESYS;
+            rb__fmt(out->reason, sizeof out->reason, "eviction did not evict: %llu pages stay cached (mapped by "
+                     "another process?)", (unsigned long long)ri.resident);
+            return out->status;
+        }
+        rb__sleep_ns(10000000);
+    }
+    return RB_OK;
+}
+
+/* Last phase: observed against expected; a power-of-two mismatch is the folio effect (the
+   page cache allocating large folios), not a wrong rule. */
+static void rb__probe_verdict(int id, long obs, long obs2, long seq, rb_probe_result *out)
+{
+    if (out->expected_pages < 0) {
+        out->status = RB_UNSUPPORTED;
+        rb__fmt(out->reason, sizeof out->reason, "read_ahead_kb is unknown here: no expectation to compare with");
+    }
+    out->observed_pages = obs;
+    out->agrees = obs == out->expected_pages;
+    if (id == 11) {   /* both halves must agree: report the NORMAL half, say the other */
+        out->agrees = obs == out->expected_pages && obs2 == seq;
+        rb__fmt(out->reason, sizeof out->reason, "via NORMAL %ld pages per read, via SEQUENTIAL %ld", obs, obs2);
+    }
+    if (!out->agrees && obs > 0 && out->expected_pages > 0) {
+        long a = RB__MAX(obs, out->expected_pages), b = RB__MIN(obs, out->expected_pages);
+        out->folio_effect = a % b == 0 && ((a / b) & (a / b - 1)) == 0;
+    }
+}
+
 RBDEF int rb_probe(const char *path, int id, rb_probe_result *out)
 {
     rb__probe pr;
@@ -4678,31 +4730,7 @@ RBDEF int rb_probe(const char *path, int id, rb_probe_result *out)
                  id >= 9 && id <= 11 ? "2 GiB" : "64 MiB");
         return out->status;
     }
-    /* Start from nothing cached. Pages still under I/O from the previous case (its async
-       readahead) are locked and survive an eviction, so evict until none is left. */
-    for (i = 0;; i++) {
-        rb_residency_info ri;
-        if (rb_evict(path, &e) != RB_OK) { out->status = e.status; rb__fmt(out->reason, sizeof out->reason, "%s", e.msg); return e.status; }
-        if (rb_residency(path, &ri, &e) != RB_OK || !ri.trusted) {
-            out->status = RB_ESYS;
-            rb__fmt(out->reason, sizeof out->reason, "cannot count cached pages: %s", ri.trusted ? e.msg : "untrusted");
-            return out->status;
-        }
-        if (ri.resident == 0) break;
-        if (ri.no_backing) {   /* no cold read can be made of a file that lives in the cache */
-            out->status = RB_UNSUPPORTED;
-            rb__fmt(out->reason, sizeof out->reason, "the file is on tmpfs or ramfs: the page cache is its only "
-                    "copy, so it cannot be evicted and no read of it is cold");
-            return out->status;
-        }
-        if (i == 200) {
-            out->status = RB_ESYS;
-            rb__fmt(out->reason, sizeof out->reason, "eviction did not evict: %llu pages stay cached (mapped by "
-                     "another process?)", (unsigned long long)ri.resident);
-            return out->status;
-        }
-        rb__sleep_ns(10000000);
-    }
+    if (rb__probe_cold(path, out) != RB_OK) return out->status;
 
     /* The expected counts, from the kernel's rules (mm/filemap.c, mm/readahead.c): a RANDOM
        mapping reads the faulting page only; SEQUENTIAL reads ra_pages from the fault on; NORMAL
@@ -4791,20 +4819,7 @@ RBDEF int rb_probe(const char *path, int id, rb_probe_result *out)
         rb__fmt(out->reason, sizeof out->reason, "%s", pr.why[0] ? pr.why : "could not count cached pages");
         return out->status;
     }
-    if (out->expected_pages < 0) {
-        out->status = RB_UNSUPPORTED;
-        rb__fmt(out->reason, sizeof out->reason, "read_ahead_kb is unknown here: no expectation to compare with");
-    }
-    out->observed_pages = obs;
-    out->agrees = obs == out->expected_pages;
-    if (id == 11) {   /* both halves must agree: report the NORMAL half, say the other */
-        out->agrees = obs == out->expected_pages && obs2 == seq;
-        rb__fmt(out->reason, sizeof out->reason, "via NORMAL %ld pages per read, via SEQUENTIAL %ld", obs, obs2);
-    }
-    if (!out->agrees && obs > 0 && out->expected_pages > 0) {
-        long a = RB__MAX(obs, out->expected_pages), b = RB__MIN(obs, out->expected_pages);
-        out->folio_effect = a % b == 0 && ((a / b) & (a / b - 1)) == 0;
-    }
+    rb__probe_verdict(id, obs, obs2, seq, out);
     return out->status;
 }
 
@@ -6259,6 +6274,63 @@ static void rb__json_num_if(FILE *f, int known, double v)
     else fputs("null", f);
 }
 
+/* The row's "what made it cold" fields: time outside the measurement, residency, faults,
+   device bytes and CPU per read; null where the cell measured nothing. */
+static void rb__json_coldness(FILE *f, const rb_result *x, int measured, int ok)
+{
+    unsigned k;
+    fprintf(f, ", \"evict_seconds\": ");
+    rb__json_num_if(f, measured, x->evict_seconds);
+    fprintf(f, ", \"prewarm_seconds\": ");
+    rb__json_num_if(f, measured, x->prewarm_seconds);
+    fprintf(f, ", \"file_pages\": ");
+    rb__json_u64(f, measured, x->file_pages);
+    fprintf(f, ", \"resident_pages_before\": ");
+    rb__json_int_or_null(f, measured ? x->resident_before : -1);
+    fprintf(f, ", \"resident_pages_after\": ");
+    rb__json_int_or_null(f, measured ? x->resident_after : -1);
+    fprintf(f, ", \"resident_pages_prepared\": ");
+    rb__json_int_or_null(f, measured ? x->resident_prepared : -1);
+    fprintf(f, ", \"resident_pages_before_each\": ");
+    if (ok) {   /* one per measured iteration, null where it could not be counted */
+        for (k = 0; k < x->iterations; k++) {
+            fputs(k ? ", " : "[", f);
+            rb__json_int_or_null(f, x->iter_resident_before[k]);
+        }
+        fputs(x->iterations ? "]" : "[]", f);
+    } else {
+        fputs("null", f);
+    }
+    fprintf(f, ", \"residency_before\": ");
+    rb__json_num_if(f, measured && x->resident_before >= 0 && x->file_pages,
+                    (double)x->resident_before / (double)(x->file_pages ? x->file_pages : 1));
+    fprintf(f, ", \"residency_after\": ");
+    rb__json_num_if(f, measured && x->resident_after >= 0 && x->file_pages,
+                    (double)x->resident_after / (double)(x->file_pages ? x->file_pages : 1));
+    fprintf(f, ", \"residency_prepared\": ");
+    rb__json_num_if(f, measured && x->resident_prepared >= 0 && x->file_pages,
+                    (double)x->resident_prepared / (double)(x->file_pages ? x->file_pages : 1));
+    fprintf(f, ", \"majflt\": ");
+    rb__json_int_or_null(f, measured ? x->majflt : -1);
+    fprintf(f, ", \"minflt\": ");
+    rb__json_int_or_null(f, measured ? x->minflt : -1);
+    fprintf(f, ", \"faults_per_process\": %s, \"device_read_bytes\": ",
+            !measured ? "null" : x->per_process_faults ? "true" : "false");
+    rb__json_int_or_null(f, measured ? x->device_read_bytes : -1);
+    fprintf(f, ", \"read_amplification\": ");
+    rb__json_num_if(f, measured && x->read_amplification >= 0, x->read_amplification);
+    fprintf(f, ", \"cpu_ns_per_read\": ");
+    if (measured && x->cpu_user_ns_per_read >= 0) {
+        fprintf(f, "{\"user\": ");
+        rb__json_num(f, x->cpu_user_ns_per_read);
+        fprintf(f, ", \"sys\": ");
+        rb__json_num(f, x->cpu_sys_ns_per_read);
+        fputc('}', f);
+    } else {
+        fputs("null", f);
+    }
+}
+
 static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
 {
     int ok = x->status == RB_OK, measured = ok || x->iterations > 0;
@@ -6342,56 +6414,7 @@ static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
                 (unsigned long long)x->prefetch.failed, (unsigned long long)x->prefetch.mincore_failed);
     else
         fputs("null", f);
-    fprintf(f, ", \"evict_seconds\": ");
-    rb__json_num_if(f, measured, x->evict_seconds);
-    fprintf(f, ", \"prewarm_seconds\": ");
-    rb__json_num_if(f, measured, x->prewarm_seconds);
-    fprintf(f, ", \"file_pages\": ");
-    rb__json_u64(f, measured, x->file_pages);
-    fprintf(f, ", \"resident_pages_before\": ");
-    rb__json_int_or_null(f, measured ? x->resident_before : -1);
-    fprintf(f, ", \"resident_pages_after\": ");
-    rb__json_int_or_null(f, measured ? x->resident_after : -1);
-    fprintf(f, ", \"resident_pages_prepared\": ");
-    rb__json_int_or_null(f, measured ? x->resident_prepared : -1);
-    fprintf(f, ", \"resident_pages_before_each\": ");
-    if (ok) {   /* one per measured iteration, null where it could not be counted */
-        for (k = 0; k < x->iterations; k++) {
-            fputs(k ? ", " : "[", f);
-            rb__json_int_or_null(f, x->iter_resident_before[k]);
-        }
-        fputs(x->iterations ? "]" : "[]", f);
-    } else {
-        fputs("null", f);
-    }
-    fprintf(f, ", \"residency_before\": ");
-    rb__json_num_if(f, measured && x->resident_before >= 0 && x->file_pages,
-                    (double)x->resident_before / (double)(x->file_pages ? x->file_pages : 1));
-    fprintf(f, ", \"residency_after\": ");
-    rb__json_num_if(f, measured && x->resident_after >= 0 && x->file_pages,
-                    (double)x->resident_after / (double)(x->file_pages ? x->file_pages : 1));
-    fprintf(f, ", \"residency_prepared\": ");
-    rb__json_num_if(f, measured && x->resident_prepared >= 0 && x->file_pages,
-                    (double)x->resident_prepared / (double)(x->file_pages ? x->file_pages : 1));
-    fprintf(f, ", \"majflt\": ");
-    rb__json_int_or_null(f, measured ? x->majflt : -1);
-    fprintf(f, ", \"minflt\": ");
-    rb__json_int_or_null(f, measured ? x->minflt : -1);
-    fprintf(f, ", \"faults_per_process\": %s, \"device_read_bytes\": ",
-            !measured ? "null" : x->per_process_faults ? "true" : "false");
-    rb__json_int_or_null(f, measured ? x->device_read_bytes : -1);
-    fprintf(f, ", \"read_amplification\": ");
-    rb__json_num_if(f, measured && x->read_amplification >= 0, x->read_amplification);
-    fprintf(f, ", \"cpu_ns_per_read\": ");
-    if (measured && x->cpu_user_ns_per_read >= 0) {
-        fprintf(f, "{\"user\": ");
-        rb__json_num(f, x->cpu_user_ns_per_read);
-        fprintf(f, ", \"sys\": ");
-        rb__json_num(f, x->cpu_sys_ns_per_read);
-        fputc('}', f);
-    } else {
-        fputs("null", f);
-    }
+    rb__json_coldness(f, x, measured, ok);
     fputc('}', f);
 }
 
@@ -6603,7 +6626,8 @@ RBDEF void rb_report_probe(FILE *f, const rb_probe_result *r, unsigned n, int fo
     }
 }
 
-/* The banner a table run prints on stderr: the facts that explain the numbers. */
+/* The banner a table run prints before it (the CLI sends it to the diagnostic stream): the
+   facts that explain the numbers. */
 static void rb__env_print(FILE *f, const rb_env *e)
 {
     char ram[32] = "?", avail[32] = "?", fsz[32] = "?", ra[32];

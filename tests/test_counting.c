@@ -690,6 +690,8 @@ static void prefetch_threads_go_through_the_pool(void)
     if (got > 0) reason[got] = 0;
     waitpid(pid, &st, 0);
     unlink(path);
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 1 && got <= 0)   /* status ok: every thread was made */
+        SKIP("all 1000 threads fitted under the limit (this libc's thread stacks are small, e.g. musl's 128 KiB)");
     CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 0, "exit %d: %s", WIFEXITED(st) ? WEXITSTATUS(st) : -1, reason);
     CHECKF(strstr(reason, "pthread_create (thread ") && strstr(reason, " of 1000)"), "reason: %s", reason);
 }
