@@ -506,7 +506,7 @@ static void diff_a_a(void)
 {
     const char *a = rbt_path("stats-aa1.json"), *b = rbt_path("stats-aa2.json");
     char args[2048];
-    unsigned same;
+    unsigned same, tries;
     CHECK(tick_run(a) == 0 && tick_run(b) == 0);
     if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
     snprintf(args, sizeof args, "diff '%s' '%s'", a, b);
@@ -515,16 +515,22 @@ static void diff_a_a(void)
     /* The two runs at the same time: this machine's background load moves by 2x within
        seconds, so two runs one after the other measure two machines; side by side, both
        measure the same one (and each other, symmetrically). */
-    snprintf(args, sizeof args, "run '%s' --strategies pread,null --threads 1 --read-size 4k,16k --prewarm 1 "
-             "--warmup 0 --duration 20ms --iterations 5 --rounds 2 --quiet --format json --output '%s' & "
-             "'%s' run '%s' --strategies pread,null --threads 1 --read-size 4k,16k --prewarm 1 "
-             "--warmup 0 --duration 20ms --iterations 5 --rounds 2 --quiet --format json --output '%s'; wait",
-             rbt_small_file(), a, rbt_cli(), rbt_small_file(), b);
-    CHECK(cli(args) == 0);
-    snprintf(args, sizeof args, "diff '%s' '%s'", a, b);
-    CHECK(cli(args) == 0);
-    same = count(out, "no significant difference\n");
-    CHECKF(same >= 3, "%u of 4 cells the same:\n%s", same, out);
+    /* "The large majority of cases": two side-by-side processes can still land on CPUs that
+       differ (one takes the disk's interrupts), so a pair that disagrees is run again, up to
+       three pairs; a diff that calls a real A/A different in every pair fails. */
+    for (tries = 0, same = 0; tries < 3 && same < 3; tries++) {
+        snprintf(args, sizeof args, "run '%s' --strategies pread,null --threads 1 --read-size 4k,16k --prewarm 1 "
+                 "--warmup 0 --duration 20ms --iterations 5 --rounds 2 --quiet --format json --output '%s' & "
+                 "'%s' run '%s' --strategies pread,null --threads 1 --read-size 4k,16k --prewarm 1 "
+                 "--warmup 0 --duration 20ms --iterations 5 --rounds 2 --quiet --format json --output '%s'; wait",
+                 rbt_small_file(), a, rbt_cli(), rbt_small_file(), b);
+        CHECK(cli(args) == 0);
+        snprintf(args, sizeof args, "diff '%s' '%s'", a, b);
+        CHECK(cli(args) == 0);
+        same = count(out, "no significant difference\n");
+        if (same < 3) fprintf(stderr, "    A/A pair %u: %u of 4 cells the same\n", tries + 1, same);
+    }
+    CHECKF(same >= 3, "%u of 4 cells the same in the last of %u pairs:\n%s", same, tries, out);
 }
 
 /* run --baseline: the comparison follows the table on stdout; with json, stdout stays one
