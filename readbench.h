@@ -284,8 +284,8 @@ enum { RB_RANDOM = 0, RB_SEQUENTIAL = 1 };
 
 #define RB_NONE (-1)                 /* for warmup_ns: no warmup at all */
 #define RB_MAX_ITERATIONS 100
-#define RB_MAX_THREADS 1024     /* more threads than this is a mistake, not a benchmark */
-#define RB_FEW_OPS 20                /* a thread with fewer ops in an iteration gets a warning */
+#define RB_MAX_THREADS 1024u    /* more threads than this is a mistake, not a benchmark */
+#define RB_FEW_OPS 20u               /* a thread with fewer ops in an iteration gets a warning */
 #define RB_DATA_SEED 0x7265616462656e63ULL   /* "readbenc" */
 
 /* Zero-filled means "all defaults" for every field. */
@@ -7478,6 +7478,7 @@ static void rb__diff_row(rb_diff_row *d, const rb__dcell *b, const rb__dcell *c,
     const rb__dcell *any = b ? b : c;
     rb_stats sb, sc;
     memset(d, 0, sizeof *d);
+    if (!any) return;   /* neither side: nothing to describe (the callers never ask) */
     snprintf(d->strategy, sizeof d->strategy, "%s", any->strategy);
     snprintf(d->pattern, sizeof d->pattern, "%s", any->pattern);
     snprintf(d->scenario, sizeof d->scenario, "%s", any->scenario);
