@@ -8,11 +8,15 @@
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#if defined(READBENCH_LIBURING)
+#include <liburing.h>
+#endif
 
 static rb_result res;
 
@@ -696,8 +700,92 @@ static void prefetch_threads_go_through_the_pool(void)
     CHECKF(strstr(reason, "pthread_create (thread ") && strstr(reason, " of 1000)"), "reason: %s", reason);
 }
 
+/* A kernel may take fewer io_uring entries than were queued (short of memory, or -EAGAIN
+   with completions to reap). The io_uring strategies submit through RB_TEST_URING_SUBMIT,
+   which tu_impl.c points here: while short_submits is above 0, a submit flushes one entry
+   of the ring to the kernel and leaves the rest queued (liburing flushes [sqe_head, sqe_tail)),
+   then waits as asked. Outside this test it is liburing's own. */
+#if defined(READBENCH_LIBURING)
+static int short_submits;             /* submits left that take one entry only */
+static unsigned short_submits_made;   /* how many did: the test fails if the hook never ran */
+
+int rbt_uring_submit(struct io_uring *ring, unsigned wait_nr);
+int rbt_uring_submit(struct io_uring *ring, unsigned wait_nr)
+{
+    unsigned tail = ring->sq.sqe_tail;
+    int r;
+    if (__atomic_load_n(&short_submits, __ATOMIC_RELAXED) <= 0 || tail - ring->sq.sqe_head < 2)
+        return io_uring_submit_and_wait(ring, wait_nr);
+    __atomic_fetch_sub(&short_submits, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&short_submits_made, 1u, __ATOMIC_RELAXED);
+    ring->sq.sqe_tail = ring->sq.sqe_head + 1;
+    r = io_uring_submit_and_wait(ring, wait_nr);
+    ring->sq.sqe_tail = tail;
+    return r;
+}
+#endif
+
+/* Every submit takes one entry of an op's 8: each op still completes, with the right bytes,
+   instead of waiting for 8 completions of which 1 was ever asked for. Run in a child under
+   alarm(): the old code waits forever there. */
+static void uring_short_submit_does_not_wait_forever(void)
+{
+#if !defined(READBENCH_LIBURING)
+    SKIP("built without liburing (the Makefile found no liburing.h or -luring)");
+#else
+    const rb_strategy *s = rb_strategy_find("io_uring");
+    char why[RB_REASON_LEN] = "", line[512] = "";
+    int fd[2], st = 0;
+    ssize_t got;
+    pid_t pid;
+    rb_config c;
+    memset(&c, 0, sizeof c);
+    c.path = rbt_small_file();
+    c.read_size = 4096;
+    c.reads_per_op = 8;
+    c.warmup_ns = RB_NONE;
+    c.duration_ns = 50000000;
+    c.iterations = 1;
+    c.verify = 1;
+    if (rb_strategy_probe(s, &c, why, sizeof why) != RB_OK) SKIP(why);
+    if (pipe(fd) != 0) { CHECKF(0, "pipe: %s", strerror(errno)); return; }
+    fflush(NULL);
+    if ((pid = fork()) == 0) {
+        int rc;
+        close(fd[0]);
+        alarm(15);
+        short_submits = 1000;
+        rc = rb_run(&c, s, &res);
+        snprintf(line, sizeof line, "%d %llu %llu %llu %llu %u %s", rc, (unsigned long long)res.ops,
+                 (unsigned long long)res.io_errors, (unsigned long long)res.short_reads,
+                 (unsigned long long)res.verify_mismatches, short_submits_made, res.reason);
+        if (write(fd[1], line, strlen(line)) < 0) _exit(4);
+        _exit(0);
+    }
+    close(fd[1]);
+    if (pid < 0) { close(fd[0]); CHECKF(0, "fork: %s", strerror(errno)); return; }
+    got = read(fd[0], line, sizeof line - 1);
+    close(fd[0]);
+    line[got > 0 ? got : 0] = 0;
+    waitpid(pid, &st, 0);
+    CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the run %s", WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM
+           ? "waited forever after a short submit (killed after 15 s)" : "ended abnormally");
+    if (got > 0) {
+        int rc = -1;
+        unsigned long long ops = 0, ioerr = 1, shortr = 1, bad = 1;
+        unsigned made = 0;
+        CHECKF(sscanf(line, "%d %llu %llu %llu %llu %u", &rc, &ops, &ioerr, &shortr, &bad, &made) == 6, "%s", line);
+        CHECKF(rc == RB_OK && ops > 0, "status %d, %llu ops: %s", rc, ops, line);
+        CHECKF(ioerr == 0 && shortr == 0 && bad == 0, "%llu errors, %llu short reads, %llu wrong bytes", ioerr,
+               shortr, bad);
+        CHECKF(made > 0, "no submit was made short: the hook did not run (%s)", line);
+    }
+#endif
+}
+
 void suite_counting(void)
 {
+    RUN(uring_short_submit_does_not_wait_forever);
     RUN(prefetch_threads_go_through_the_pool);
     RUN(every_status_has_a_word_and_a_text);
     RUN(mincore_failures_are_counted_apart);
