@@ -4281,11 +4281,13 @@ static unsigned rb__pfx_cold_ops(unsigned ops, unsigned threads, uint64_t len)
     return cap < ops ? (unsigned)RB__MAX(cap, (uint64_t)1) : ops;
 }
 
-/* The figures after the run, and whether the case was what its name says. */
+/* The figures after the run, and whether the case was what its name says; a failed hint or
+   residency check fails the case (its numbers would describe hints that were not given). */
 static void rb__pfx_verdict(rb_pfx_result *out, rb__pfx_thread **th, unsigned n, const unsigned char *map,
                             uint64_t len, int trusted)
 {
     unsigned i;
+    int e0 = 0;
     out->resident_after = rb__pfx_residency(map, len, trusted);
     for (i = 0; i < n; i++) {
         out->reads_checked += th[i]->checked;
@@ -4301,22 +4303,152 @@ static void rb__pfx_verdict(rb_pfx_result *out, rb__pfx_thread **th, unsigned n,
     else if (out->fits && out->reads_checked && out->reads_hit * 20 < out->reads_checked * 19)
         rb__fmt(out->warning, sizeof out->warning, "fits, yet only %.1f%% of the reads hit: the prewarm did not hold",
                 100.0 * (double)out->reads_hit / (double)out->reads_checked);
+    if (!out->st.failed && !out->st.mincore_failed) return;
+    out->status = RB_ESYS;
+    for (i = 0; i < n && !e0; i++) e0 = th[i]->pf.last_errno;
+    rb__fmt(out->reason, sizeof out->reason, "%llu madvise and %llu mincore calls failed (%s)",
+             (unsigned long long)out->st.failed, (unsigned long long)out->st.mincore_failed, strerror(e0));
 }
 
 static void *rb__pfx_arg(void *ctx, unsigned i) { return ((rb__pfx_thread **)ctx)[i]; }
+
+/* Phase 1: the cache state the case names (evicted; for "fits" the slice read back in), set
+   before the mapping exists so nothing of ours maps the file yet; then the mapping. NULL with
+   out->status set when something fails. */
+static unsigned char *rb__pfx_prepare(rb_pfx_config *c, int fits, rb_pfx_result *out, uint64_t *len_out,
+                                      int *trusted)
+{
+    rb_error e;
+    struct stat st;
+    uint64_t len, t0;
+    unsigned char *map;
+    int fd = rb__open_regular(c->path, 0, &st, &e);
+    if (fd < 0) {
+        out->status = e.status;
+        rb__fmt(out->reason, sizeof out->reason, "%s", e.msg);
+        return NULL;
+    }
+    *trusted = rb__mincore_trusted(&st, c->path);
+    len = fits ? RB__MIN(c->slice, (uint64_t)st.st_size) : (uint64_t)st.st_size;
+    if (!fits) out->ops = c->ops = rb__pfx_cold_ops(c->ops, c->threads, len);
+    if (len < 4096) {
+        close(fd);
+        out->status = RB_ETOOSMALL;
+        rb__fmt(out->reason, sizeof out->reason, "the file is too small for this experiment");
+        return NULL;
+    }
+    t0 = rb__now_ns();
+    if (rb_evict(c->path, &e) != RB_OK) {
+        close(fd);
+        out->status = e.status;
+        rb__fmt(out->reason, sizeof out->reason, "%s", e.msg);
+        return NULL;
+    }
+    if (fits) {   /* read the slice into the cache */
+        unsigned char *buf = (unsigned char *)malloc(1 << 20);
+        uint64_t o;
+        for (o = 0; buf && o < len; o += 1 << 20)
+            if (pread(fd, buf, (size_t)RB__MIN((uint64_t)1 << 20, len - o), (off_t)o) < 0) break;
+        free(buf);
+    }
+    out->prepare_seconds = (double)(rb__now_ns() - t0) / 1e9;
+    map = (unsigned char *)mmap(NULL, (size_t)len, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (map == (unsigned char *)MAP_FAILED) {
+        out->status = RB_ESYS;
+        rb__fmt(out->reason, sizeof out->reason, "mmap: %s", strerror(errno));
+        return NULL;
+    }
+    if (!c->normal_mapping && madvise(map, (size_t)len, MADV_RANDOM) != 0) {
+        out->status = RB_ESYS;
+        rb__fmt(out->reason, sizeof out->reason, "madvise(MADV_RANDOM): %s", strerror(errno));
+        munmap(map, (size_t)len);
+        return NULL;
+    }
+    *len_out = len;
+    return map;
+}
+
+/* Phase 2: a block per thread (cache-line aligned), each reading through its own clone:
+   backoff's counter is the clone's (#13381), backoff-shared's the file's (#15585). NULL
+   entries where memory ran out; NULL if even the array did not fit. */
+static rb__pfx_thread **rb__pfx_threads_make(const rb_pfx_config *c, int policy, unsigned char *map,
+                                             uint64_t len, int trusted, rb__pool *pool, uint64_t *counter)
+{
+    rb__pfx_thread **th = (rb__pfx_thread **)calloc(c->threads, sizeof *th);
+    unsigned i;
+    for (i = 0; th && i < c->threads; i++) {
+        th[i] = (rb__pfx_thread *)rb__aligned_alloc(64, sizeof(rb__pfx_thread));
+        if (!th[i]) break;
+        memset(th[i], 0, sizeof(rb__pfx_thread));
+        th[i]->bar = &pool->bar;
+        th[i]->c = c;
+        th[i]->index = i;
+        th[i]->map = map;
+        th[i]->len = len;
+        rb_hist_init(&th[i]->with);
+        rb_hist_init(&th[i]->without);
+        rb_prefetcher_init(&th[i]->pf, policy, map, len, counter);
+        th[i]->pf.trust_mincore = trusted;
+        th[i]->check_hits = trusted;
+    }
+    return th;
+}
+
+/* Phase 3: the threads run (released together, timed from the barrier to the last join);
+   a thread that could not be made ends the case, the started ones run and are dropped. */
+static void rb__pfx_run(rb_pfx_result *out, rb__pool *pool, rb__pfx_thread **th, unsigned n)
+{
+    struct sigaction old_bus;
+    int bus = rb__sigbus_install(&old_bus), rc;
+    char why[RB_REASON_LEN];
+    uint64_t t0;
+    unsigned i;
+    if ((rc = rb__pool_start(pool, n, rb__pfx_main, rb__pfx_arg, th, why, sizeof why)) != RB_OK) {
+        out->status = rc;
+        rb__fmt(out->reason, sizeof out->reason, "%s", why);
+    }
+    if (pool->tid) rb__barrier_wait(&pool->bar);   /* no tid: no thread and no barrier either */
+    t0 = rb__now_ns();
+    rb__pool_join(pool);
+    out->seconds = (double)(rb__now_ns() - t0) / 1e9;
+    if (bus && sigaction(SIGBUS, &old_bus, NULL) != 0 && out->status == RB_OK) {
+        out->status = RB_ESYS;
+        rb__fmt(out->reason, sizeof out->reason, "restoring the SIGBUS handler: %s", strerror(errno));
+    }
+    for (i = 0; out->status == RB_OK && i < n; i++)
+        if (th[i]->changed) {
+            out->status = RB_ECHANGED;
+            rb__fmt(out->reason, sizeof out->reason, "%s", RB__SIGBUS_WHY);
+        }
+}
+
+/* Phase 4: the threads' histograms and counters into the result. */
+static void rb__pfx_merge(rb_pfx_result *out, rb__pfx_thread **th, unsigned n)
+{
+    unsigned i;
+    for (i = 0; i < n; i++) {
+        rb_hist_merge(&out->with, &th[i]->with);
+        rb_hist_merge(&out->without, &th[i]->without);
+        out->st.calls += th[i]->pf.st.calls;
+        out->st.skips += th[i]->pf.st.skips;
+        out->st.mincore_calls += th[i]->pf.st.mincore_calls;
+        out->st.advises += th[i]->pf.st.advises;
+        out->st.failed += th[i]->pf.st.failed;
+        out->st.mincore_failed += th[i]->pf.st.mincore_failed;
+    }
+}
 
 RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits, rb_pfx_result *out)
 {
     rb_pfx_config c;
     rb__pool pool;
     rb__pfx_thread **th;
-    rb_error e;
-    struct stat st;
     struct { char before[64]; uint64_t v; char after[56]; } counter;   /* backoff-shared's: a line of its own */
-    uint64_t len, t0;
+    uint64_t len = 0;
     unsigned char *map;
     unsigned i;
-    int fd, trusted;
+    int trusted = 0;
 
     if (!out) return RB_EINVAL;
     if (rb__pfx_check(cfg, policy, fits, out) != RB_OK) return RB_EINVAL;
@@ -4333,111 +4465,18 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
     out->resident_before = out->resident_after = -1;
     rb_hist_init(&out->with);
     rb_hist_init(&out->without);
-    fd = rb__open_regular(c.path, 0, &st, &e);
-    if (fd < 0) {
-        out->status = e.status;
-        rb__fmt(out->reason, sizeof out->reason, "%s", e.msg);
-        return e.status;
-    }
-    trusted = rb__mincore_trusted(&st, c.path);
-    len = fits ? RB__MIN(c.slice, (uint64_t)st.st_size) : (uint64_t)st.st_size;
-    if (!fits) out->ops = c.ops = rb__pfx_cold_ops(c.ops, c.threads, len);
-    if (len < 4096) {
-        close(fd);
-        out->status = RB_ETOOSMALL;
-        rb__fmt(out->reason, sizeof out->reason, "the file is too small for this experiment");
-        return RB_ETOOSMALL;
-    }
-    /* set the cache state before the mapping exists: nothing of ours maps the file yet */
-    t0 = rb__now_ns();
-    if (rb_evict(c.path, &e) != RB_OK) {
-        close(fd);
-        out->status = e.status;
-        rb__fmt(out->reason, sizeof out->reason, "%s", e.msg);
-        return e.status;
-    }
-    if (fits) {   /* read the slice into the cache */
-        unsigned char *buf = (unsigned char *)malloc(1 << 20);
-        uint64_t o;
-        for (o = 0; buf && o < len; o += 1 << 20)
-            if (pread(fd, buf, (size_t)RB__MIN((uint64_t)1 << 20, len - o), (off_t)o) < 0) break;
-        free(buf);
-    }
-    out->prepare_seconds = (double)(rb__now_ns() - t0) / 1e9;
-    map = (unsigned char *)mmap(NULL, (size_t)len, PROT_READ, MAP_SHARED, fd, 0);
-    close(fd);
-    if (map == (unsigned char *)MAP_FAILED) {
-        out->status = RB_ESYS;
-        rb__fmt(out->reason, sizeof out->reason, "mmap: %s", strerror(errno));
-        return RB_ESYS;
-    }
-    if (!c.normal_mapping && madvise(map, (size_t)len, MADV_RANDOM) != 0) {
-        out->status = RB_ESYS;
-        rb__fmt(out->reason, sizeof out->reason, "madvise(MADV_RANDOM): %s", strerror(errno));
-        munmap(map, (size_t)len);
-        return RB_ESYS;
-    }
+    if ((map = rb__pfx_prepare(&c, fits, out, &len, &trusted)) == NULL) return out->status;
     out->resident_before = rb__pfx_residency(map, len, trusted);
-    th = (rb__pfx_thread **)calloc(c.threads, sizeof *th);
-    for (i = 0; th && i < c.threads; i++) {
-        th[i] = (rb__pfx_thread *)rb__aligned_alloc(64, sizeof(rb__pfx_thread));
-        if (!th[i]) break;
-        memset(th[i], 0, sizeof(rb__pfx_thread));
-        th[i]->bar = &pool.bar;
-        th[i]->c = &c;
-        th[i]->index = i;
-        th[i]->map = map;
-        th[i]->len = len;
-        rb_hist_init(&th[i]->with);
-        rb_hist_init(&th[i]->without);
-        /* each thread reads through its own clone: backoff's counter is the clone's (#13381),
-           backoff-shared's the file's (#15585) */
-        rb_prefetcher_init(&th[i]->pf, policy, map, len, &counter.v);
-        th[i]->pf.trust_mincore = trusted;
-        th[i]->check_hits = trusted;
-    }
+    th = rb__pfx_threads_make(&c, policy, map, len, trusted, &pool, &counter.v);
+    for (i = 0; th && i < c.threads && th[i]; i++) {}
     if (!th || i < c.threads) {
         out->status = RB_ENOMEM;
         rb__fmt(out->reason, sizeof out->reason, "out of memory");
     } else {
-        struct sigaction old_bus;
-        int bus = rb__sigbus_install(&old_bus), rc;
-        char why[RB_REASON_LEN];
-        /* a thread that could not be made: the started ones run, their results are dropped */
-        if ((rc = rb__pool_start(&pool, c.threads, rb__pfx_main, rb__pfx_arg, th, why, sizeof why)) != RB_OK) {
-            out->status = rc;
-            rb__fmt(out->reason, sizeof out->reason, "%s", why);
-        }
-        if (pool.tid) rb__barrier_wait(&pool.bar);   /* no tid: no thread and no barrier either */
-        t0 = rb__now_ns();
-        rb__pool_join(&pool);
-        out->seconds = (double)(rb__now_ns() - t0) / 1e9;
-        if (bus && sigaction(SIGBUS, &old_bus, NULL) != 0 && out->status == RB_OK) {
-            out->status = RB_ESYS;
-            rb__fmt(out->reason, sizeof out->reason, "restoring the SIGBUS handler: %s", strerror(errno));
-        }
-        for (i = 0; out->status == RB_OK && i < c.threads; i++)
-            if (th[i]->changed) {
-                out->status = RB_ECHANGED;
-                rb__fmt(out->reason, sizeof out->reason, "%s", RB__SIGBUS_WHY);
-            }
-        for (i = 0; out->status == RB_OK && i < c.threads; i++) {
-            rb_hist_merge(&out->with, &th[i]->with);
-            rb_hist_merge(&out->without, &th[i]->without);
-            out->st.calls += th[i]->pf.st.calls;
-            out->st.skips += th[i]->pf.st.skips;
-            out->st.mincore_calls += th[i]->pf.st.mincore_calls;
-            out->st.advises += th[i]->pf.st.advises;
-            out->st.failed += th[i]->pf.st.failed;
-            out->st.mincore_failed += th[i]->pf.st.mincore_failed;
-        }
-        if (out->status == RB_OK) rb__pfx_verdict(out, th, c.threads, map, len, trusted);
-        if (out->status == RB_OK && (out->st.failed || out->st.mincore_failed)) {
-            int e0 = 0;
-            out->status = RB_ESYS;
-            for (i = 0; i < c.threads && !e0; i++) e0 = th[i]->pf.last_errno;
-            rb__fmt(out->reason, sizeof out->reason, "%llu madvise and %llu mincore calls failed (%s)",
-                     (unsigned long long)out->st.failed, (unsigned long long)out->st.mincore_failed, strerror(e0));
+        rb__pfx_run(out, &pool, th, c.threads);
+        if (out->status == RB_OK) {
+            rb__pfx_merge(out, th, c.threads);
+            rb__pfx_verdict(out, th, c.threads, map, len, trusted);
         }
     }
     for (i = 0; th && i < c.threads; i++) free(th[i]);
@@ -4697,6 +4736,92 @@ static void rb__probe_verdict(int id, long obs, long obs2, long seq, rb_probe_re
     }
 }
 
+/* One case: its expected count and why, then its reads; 1 if a step failed, 0 with
+   out->status RB_UNSUPPORTED if the case cannot run here. The expected counts come from the
+   kernel's rules (mm/filemap.c, mm/readahead.c): a RANDOM
+   mapping reads the faulting page only; SEQUENTIAL reads ra_pages from the fault on; NORMAL
+   reads ra_pages around the fault until the file has missed more than 100 times
+   (mmap_miss, kept per open file), then the faulting page only; the last advice given to
+   a mapping is the one that holds; a standalone small pread reads what it asked. */
+static int rb__probe_case(rb__probe *pr, int id, uint64_t mid, long seq, int fault_around, rb_probe_result *out,
+                          long *obs, long *obs2)
+{
+    unsigned i;
+    int fail = 0;
+    switch (id) {
+    case 1: case 2: case 3: case 4: {
+        /* 1, 2: RANDOM opened first, then SEQUENTIAL; 3, 4: the other order */
+        int first = id <= 2 ? MADV_RANDOM : MADV_SEQUENTIAL, second = id <= 2 ? MADV_SEQUENTIAL : MADV_RANDOM;
+        int via_random = id == 1 || id == 4, k = (via_random ? MADV_RANDOM : MADV_SEQUENTIAL) == first ? 0 : 1;
+        out->expected_pages = via_random ? 1 : seq;
+        out->reasoning = via_random ? "advice is per mapping: the RANDOM mapping reads the faulting page only"
+                                    : "advice is per mapping: the SEQUENTIAL one reads read_ahead_kb from the fault on";
+        fail = rb__probe_map(pr, 0, first) || rb__probe_map(pr, 1, second);
+        if (!fail) *obs = rb__probe_touch(pr, k, mid);
+        break;
+    }
+    case 5: case 7:
+        out->expected_pages = seq;
+        out->reasoning = "one mapping keeps the last advice (SEQUENTIAL) until someone advises it again";
+        fail = rb__probe_map(pr, 0, MADV_RANDOM) || rb__probe_advise(pr, 0, MADV_SEQUENTIAL);
+        if (!fail && id == 7) fail = rb__probe_touch(pr, 0, mid - 32 * RB__PROBE_MIB) < 0;   /* the user's read */
+        if (!fail) *obs = rb__probe_touch(pr, 0, mid);
+        break;
+    case 6: case 8:
+        out->expected_pages = 1;
+        out->reasoning = "one mapping keeps the last advice (RANDOM): the faulting page only";
+        fail = rb__probe_map(pr, 0, MADV_SEQUENTIAL) || rb__probe_advise(pr, 0, MADV_RANDOM);
+        if (!fail && id == 8) fail = rb__probe_touch(pr, 0, mid - 32 * RB__PROBE_MIB) < 0;
+        if (!fail) *obs = rb__probe_touch(pr, 0, mid);
+        break;
+    case 9: case 10: case 11:
+        /* mmap_miss (per open file) stops NORMAL read-around past 100 misses, but the pages
+           fault-around maps right after a read-around count as hits and pay the misses back
+           (filemap_map_pages); with fault-around on, isolated cold faults never reach 100. */
+        out->expected_pages = id == 10 || fault_around ? seq : 1;
+        out->reasoning = id == 10 ? "SEQUENTIAL faults never consult mmap_miss: read_ahead_kb every time"
+                       : fault_around ? "fault-around maps pages the read-around just loaded, each a hit against "
+                                        "mmap_miss, so 100 isolated misses never stop read-around"
+                                      : "fault-around is off: after 100 misses (mmap_miss > 100) NORMAL read-around "
+                                        "stops: one page";
+        fail = rb__probe_map(pr, 0, id == 10 ? MADV_SEQUENTIAL : MADV_NORMAL);
+        if (!fail && id == 11) fail = rb__probe_map(pr, 1, MADV_SEQUENTIAL);
+        for (i = 0; !fail && i < 100; i++)
+            fail = rb__probe_touch(pr, 0, 16 * RB__PROBE_MIB * (i + 1)) < 0;
+        /* counted reads past the warm-up misses (the last at 1600 MiB, plus its readahead) */
+        if (!fail) *obs = rb__probe_mean(pr, 0, 1632 * RB__PROBE_MIB, 5);
+        if (!fail && id == 11) *obs2 = rb__probe_mean(pr, 1, (1632 + 5 * 32) * RB__PROBE_MIB, 5);
+        if (id == 11) out->reasoning = "SEQUENTIAL reads read_ahead_kb whatever NORMAL's mmap_miss says "
+                                       "(it is per open file, and never consulted for SEQUENTIAL)";
+        break;
+    default:
+        if (id == 15) {
+#if defined(RB__HAS_O_DIRECT)
+            out->expected_pages = 0;
+            out->reasoning = "O_DIRECT reads into the caller's buffer, past the page cache";
+            *obs = rb__probe_pread(pr, 0, 1, mid);
+#else
+            out->status = RB_UNSUPPORTED;
+            rb__fmt(out->reason, sizeof out->reason, "no O_DIRECT in this build");
+            return 0;
+#endif
+        } else {
+            out->expected_pages = 1;
+            out->reasoning = id == 12 ? "a standalone small random read is read as is (no readahead state yet)"
+                           : id == 13 ? "FADV_RANDOM forces reading exactly what was asked"
+                                      : "FADV_SEQUENTIAL doubles the window, but a first read in the middle "
+                                        "is still a standalone random read";
+#if defined(RB__HAS_FADVISE)
+            *obs = rb__probe_pread(pr, id == 13 ? POSIX_FADV_RANDOM : id == 14 ? POSIX_FADV_SEQUENTIAL : 0, 0, mid);
+#else
+            *obs = rb__probe_pread(pr, 0, 0, mid);
+#endif
+        }
+        if (*obs == -2) fail = 1;
+    }
+    return fail;
+}
+
 RBDEF int rb_probe(const char *path, int id, rb_probe_result *out)
 {
     rb__probe pr;
@@ -4705,8 +4830,7 @@ RBDEF int rb_probe(const char *path, int id, rb_probe_result *out)
     struct stat st;
     uint64_t mid;
     long seq, obs = -1, obs2 = -1;
-    unsigned i;
-    int idx = id - 1, fail = 0, fault_around, bus;
+    int idx = id - 1, fail, fault_around, bus;
     struct sigaction old_bus;
 
     memset(out, 0, sizeof *out);
@@ -4738,88 +4862,14 @@ RBDEF int rb_probe(const char *path, int id, rb_probe_result *out)
     }
     if (rb__probe_cold(path, out) != RB_OK) return out->status;
 
-    /* The expected counts, from the kernel's rules (mm/filemap.c, mm/readahead.c): a RANDOM
-       mapping reads the faulting page only; SEQUENTIAL reads ra_pages from the fault on; NORMAL
-       reads ra_pages around the fault until the file has missed more than 100 times
-       (mmap_miss, kept per open file), then the faulting page only; the last advice given to
-       a mapping is the one that holds; a standalone small pread reads what it asked. */
     bus = id <= 11 && rb__sigbus_install(&old_bus);   /* cases 1-11 read a mapping: truncated, RB_ECHANGED */
-    switch (id) {
-    case 1: case 2: case 3: case 4: {
-        /* 1, 2: RANDOM opened first, then SEQUENTIAL; 3, 4: the other order */
-        int first = id <= 2 ? MADV_RANDOM : MADV_SEQUENTIAL, second = id <= 2 ? MADV_SEQUENTIAL : MADV_RANDOM;
-        int via_random = id == 1 || id == 4, k = (via_random ? MADV_RANDOM : MADV_SEQUENTIAL) == first ? 0 : 1;
-        out->expected_pages = via_random ? 1 : seq;
-        out->reasoning = via_random ? "advice is per mapping: the RANDOM mapping reads the faulting page only"
-                                    : "advice is per mapping: the SEQUENTIAL one reads read_ahead_kb from the fault on";
-        fail = rb__probe_map(&pr, 0, first) || rb__probe_map(&pr, 1, second);
-        if (!fail) obs = rb__probe_touch(&pr, k, mid);
-        break;
-    }
-    case 5: case 7:
-        out->expected_pages = seq;
-        out->reasoning = "one mapping keeps the last advice (SEQUENTIAL) until someone advises it again";
-        fail = rb__probe_map(&pr, 0, MADV_RANDOM) || rb__probe_advise(&pr, 0, MADV_SEQUENTIAL);
-        if (!fail && id == 7) fail = rb__probe_touch(&pr, 0, mid - 32 * RB__PROBE_MIB) < 0;   /* the user's read */
-        if (!fail) obs = rb__probe_touch(&pr, 0, mid);
-        break;
-    case 6: case 8:
-        out->expected_pages = 1;
-        out->reasoning = "one mapping keeps the last advice (RANDOM): the faulting page only";
-        fail = rb__probe_map(&pr, 0, MADV_SEQUENTIAL) || rb__probe_advise(&pr, 0, MADV_RANDOM);
-        if (!fail && id == 8) fail = rb__probe_touch(&pr, 0, mid - 32 * RB__PROBE_MIB) < 0;
-        if (!fail) obs = rb__probe_touch(&pr, 0, mid);
-        break;
-    case 9: case 10: case 11:
-        /* mmap_miss (per open file) stops NORMAL read-around past 100 misses, but the pages
-           fault-around maps right after a read-around count as hits and pay the misses back
-           (filemap_map_pages); with fault-around on, isolated cold faults never reach 100. */
-        out->expected_pages = id == 10 || fault_around ? seq : 1;
-        out->reasoning = id == 10 ? "SEQUENTIAL faults never consult mmap_miss: read_ahead_kb every time"
-                       : fault_around ? "fault-around maps pages the read-around just loaded, each a hit against "
-                                        "mmap_miss, so 100 isolated misses never stop read-around"
-                                      : "fault-around is off: after 100 misses (mmap_miss > 100) NORMAL read-around "
-                                        "stops: one page";
-        fail = rb__probe_map(&pr, 0, id == 10 ? MADV_SEQUENTIAL : MADV_NORMAL);
-        if (!fail && id == 11) fail = rb__probe_map(&pr, 1, MADV_SEQUENTIAL);
-        for (i = 0; !fail && i < 100; i++)
-            fail = rb__probe_touch(&pr, 0, 16 * RB__PROBE_MIB * (i + 1)) < 0;
-        /* counted reads past the warm-up misses (the last at 1600 MiB, plus its readahead) */
-        if (!fail) obs = rb__probe_mean(&pr, 0, 1632 * RB__PROBE_MIB, 5);
-        if (!fail && id == 11) obs2 = rb__probe_mean(&pr, 1, (1632 + 5 * 32) * RB__PROBE_MIB, 5);
-        if (id == 11) out->reasoning = "SEQUENTIAL reads read_ahead_kb whatever NORMAL's mmap_miss says "
-                                       "(it is per open file, and never consulted for SEQUENTIAL)";
-        break;
-    default:
-        if (id == 15) {
-#if defined(RB__HAS_O_DIRECT)
-            out->expected_pages = 0;
-            out->reasoning = "O_DIRECT reads into the caller's buffer, past the page cache";
-            obs = rb__probe_pread(&pr, 0, 1, mid);
-#else
-            out->status = RB_UNSUPPORTED;
-            rb__fmt(out->reason, sizeof out->reason, "no O_DIRECT in this build");
-            return out->status;
-#endif
-        } else {
-            out->expected_pages = 1;
-            out->reasoning = id == 12 ? "a standalone small random read is read as is (no readahead state yet)"
-                           : id == 13 ? "FADV_RANDOM forces reading exactly what was asked"
-                                      : "FADV_SEQUENTIAL doubles the window, but a first read in the middle "
-                                        "is still a standalone random read";
-#if defined(RB__HAS_FADVISE)
-            obs = rb__probe_pread(&pr, id == 13 ? POSIX_FADV_RANDOM : id == 14 ? POSIX_FADV_SEQUENTIAL : 0, 0, mid);
-#else
-            obs = rb__probe_pread(&pr, 0, 0, mid);
-#endif
-        }
-        if (obs == -2) fail = 1;
-    }
+    fail = rb__probe_case(&pr, id, mid, seq, fault_around, out, &obs, &obs2);
     rb__probe_unmap(&pr);
     if (bus && sigaction(SIGBUS, &old_bus, NULL) != 0 && !fail) {
         fail = 1;
         rb__fmt(pr.why, sizeof pr.why, "restoring the SIGBUS handler: %s", strerror(errno));
     }
+    if (out->status != RB_OK) return out->status;   /* the case cannot run here */
     if (fail || obs < 0) {
         out->status = pr.changed ? RB_ECHANGED : RB_ESYS;
         rb__fmt(out->reason, sizeof out->reason, "%s", pr.why[0] ? pr.why : "could not count cached pages");
