@@ -199,6 +199,25 @@
    rb_parse_size / rb_parse_duration / rb_parse_u64 / rb_parse_uint_list / rb_parse_size_list
                           the CLI's parsers, public so embedders and the tests share them.
 
+   rb_settings_set(s, key, value, as, why, whylen), rb_settings_matrix(s, m)
+                          a run described in words, one setting at a time ("threads", "1,4";
+                          "scenario", "cold"), each checked against the library's rules here
+                          and nowhere else; a refusal says why, naming the setting as the
+                          caller spells it (`as`, "--threads"). rb_pfx_settings_set likewise
+                          for the prefetch experiment; rb_settings_quick, the first-look matrix.
+
+   rb_scenarios(&n), rb_scenario_find(name)
+                          the Lucene cases as presets (warm, pressure, half-cold, cold,
+                          sequential-cold): a table of what each makes of the page cache, with
+                          no warmup (it would change the state the preset made).
+
+   rb_report_summary(f, report, interrupted, hint), rb_report_title(s, hog_as, buf, len)
+                          how a matrix run ended (cells failed, cells interrupted, cells with too
+                          few ops to time finely, then the caller's hint), and a chart's title
+                          naming the case measured. rb_report_setup_progress / _setup_done,
+                          rb_report_hog and rb_report_file say the rest of what a command says;
+                          rb_report_list_here is `readbench list`; rb_diff_files `readbench diff`.
+
    rb_report_*            table, markdown, csv and json writers (rb_report_write with one
                           RB_FORMAT_* for all; rb_report_probe for the probe) for a report;
                           rb_report_svg and rb_report_prefetch_svg draw them as an SVG bar
@@ -460,6 +479,9 @@ RBDEF const char *rb_probe_case_name(int id);   /* "1".."11", "pread", ...; NULL
 /* Whether path can be probed by case id (0: by the cases that need the least) without reading
    it: a regular file (RB_ENOTREG, RB_ENOFILE) of the size the case needs (RB_ETOOSMALL). */
 RBDEF int rb_probe_check(const char *path, int id, rb_error *err);
+/* Case id, or every case (id 0), into out (RB_PROBE_CASES at most); *failed: the cases that could
+   not run (unsupported here is not a failure); *disagree: those that ran and did not match. */
+RBDEF unsigned rb_probe_cases(const char *path, int id, rb_probe_result *out, unsigned *failed, unsigned *disagree);
 
 /* ---- strategies ---- */
 typedef struct rb_strategy rb_strategy;
@@ -718,6 +740,8 @@ RBDEF int rb_parse_double_list(const char *s, double *out, unsigned cap, unsigne
 /* Prefetch policy names, each known and listed once, at most cap (RB_PF_COUNT: all of them). */
 RBDEF int rb_parse_policy_list(const char *s, int *out, unsigned cap, unsigned *n);
 RBDEF void rb_format_size(uint64_t bytes, char *buf, size_t len);
+/* A size as rb_parse_size reads it back, in the largest unit that divides it: "64m", "1g", "1000". */
+RBDEF void rb_format_size_arg(uint64_t bytes, char *buf, size_t len);
 
 /* ---- reports ---- */
 /* Every writer takes one of these (json is 1 so that the old "json flag" calls still mean json). */
@@ -763,6 +787,10 @@ RBDEF void rb_report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n, c
 RBDEF void rb_report_probe(FILE *f, const rb_probe_result *r, unsigned n, int format, const rb_env *env);
 RBDEF void rb_report_residency(FILE *f, const char *path, const rb_residency_info *ri, int evicted);
 RBDEF void rb_report_list(FILE *f, const rb_config *cfg);
+/* The same, as `readbench list` runs it: on cfg->path (checked first), or with no path on a 1 MiB
+   file of its own in TMPDIR (else /tmp), never the current directory (it may be read-only, and
+   it is the user's), removed after, a stop included. RB_EINTR: cfg->stop ended it. */
+RBDEF int rb_report_list_here(FILE *f, const rb_config *cfg, rb_error *err);
 
 /* ---- the matrix: every cell, round after round ---- */
 #define RB_MAX_AXIS 64           /* values per axis: strategies, thread counts, read sizes */
@@ -782,6 +810,10 @@ typedef struct rb_matrix_event {
 } rb_matrix_event;
 typedef void (*rb_matrix_fn)(const rb_matrix_event *ev, void *user);
 RBDEF void rb_report_progress(FILE *f, const rb_matrix_event *ev);
+/* Ready-made callbacks writing to the FILE * given as their user pointer (stderr, say): the
+   matrix's progress as rb_report_progress writes it, and rb_config.log's lines as "readbench: LINE". */
+RBDEF void rb_report_progress_to(const rb_matrix_event *ev, void *file);
+RBDEF void rb_log_to(void *file, const char *line);
 
 typedef struct rb_matrix {
     rb_config cfg;               /* every cell's settings; threads and read_size come from the axes;
@@ -805,6 +837,76 @@ RBDEF int rb_run_matrix(const rb_matrix *m, rb_report *rep);
 RBDEF void rb_report_free(rb_report *rep);
 /* Percentiles a report can label: each in (0, 100], none twice, at most RB_MAX_PERCENTILES. */
 RBDEF int rb_percentiles_check(const double *p, unsigned n, char *why, size_t whylen);
+
+/* ---- settings from text, the scenarios, and a run's summary ----
+   What a command line (or a job file) says, one setting at a time, checked against the
+   library's rules here and nowhere else. Keys: strategies (a list, or "all"), threads,
+   read-size, reads-per-op, pattern, size, warmup, duration, iterations, rounds, align, seed,
+   cpus, verify (no value), percentiles, cache, prewarm, hog, scenario. A message names the
+   setting as the caller spells it (`as`: "--threads" for a CLI; NULL: the key itself); the
+   library names no flag of its own. A value is kept by pointer where it stays text (hog). */
+typedef struct rb_scenario {
+    const char *name;            /* "warm", "pressure", "half-cold", "cold", "sequential-cold" */
+    double prewarm;              /* rb_config.prewarm; 0: left as it is */
+    int cache;                   /* rb_config.cache (RB_CACHE_KEEP: left as it is) */
+    int pattern;                 /* rb_config.pattern (RB_RANDOM: left as it is) */
+    const char *hog;             /* an rb_hog_plan spec ("auto:1.2"), or NULL */
+    const char *note;            /* what it makes of the page cache, or NULL */
+} rb_scenario;
+RBDEF const rb_scenario *rb_scenarios(unsigned *count);
+RBDEF const rb_scenario *rb_scenario_find(const char *name);   /* NULL: no such scenario */
+
+typedef struct rb_settings {
+    rb_config cfg;                                 /* every cell's settings */
+    const rb_strategy *strategies[RB_MAX_AXIS]; unsigned nstrategies;   /* 0: every strategy */
+    unsigned threads[RB_MAX_AXIS]; unsigned nthreads;                  /* 0: 1, 4, 8, 16 */
+    uint64_t read_sizes[RB_MAX_AXIS]; unsigned nread_sizes;             /* 0: 16 KiB */
+    unsigned cpus[RB_MAX_AXIS];                    /* cfg.ncpus of them; see rb_settings_matrix */
+    double percentiles[RB_MAX_PERCENTILES + 1]; unsigned npercentiles;  /* 0: 50, 90, 99, 99.9 */
+    unsigned rounds;                               /* 0: 1 */
+    const char *hog;                               /* an rb_hog_plan spec, or NULL */
+    const rb_scenario *scenario;                   /* the last scenario set, or NULL */
+} rb_settings;
+/* RB_OK; RB_OK with why not empty: taken with a change to tell the user (an absurd thread count
+   is capped); RB_EINVAL: why is the one line that says what is wrong (an unknown key too). */
+RBDEF int rb_settings_set(rb_settings *s, const char *key, const char *value, const char *as, char *why,
+                          size_t whylen);
+/* The matrix s describes: the default axes filled into s, m's axes and cfg.cpus pointing into s. */
+RBDEF void rb_settings_matrix(rb_settings *s, rb_matrix *m);
+/* The report's fields the settings decide that rb_run_matrix does not: percentiles, scenario. */
+RBDEF void rb_settings_report(const rb_settings *s, rb_report *rep);
+/* The quick matrix a first look runs: threads 1 and 4, 3 iterations of 0.5 s after a 0.2 s warmup. */
+RBDEF void rb_settings_quick(rb_settings *s);
+/* The prefetch experiment's settings (keys threads, ops, policies, advice), the same way. */
+typedef struct rb_pfx_settings {
+    rb_pfx_config cfg;
+    int policies[RB_PF_COUNT]; unsigned npolicies;   /* 0: every policy, in the table's order */
+} rb_pfx_settings;
+RBDEF int rb_pfx_settings_set(rb_pfx_settings *s, const char *key, const char *value, const char *as, char *why,
+                              size_t whylen);
+/* Every policy of s, each not cached then fitting in the cache: two results per policy into out
+   (2 * RB_PF_COUNT at most), rb_report_prefetch_progress lines on progress (NULL: none).
+   Returns how many results; *failed: how many did not run. */
+RBDEF unsigned rb_prefetch_experiments(const rb_pfx_settings *s, rb_pfx_result *out, FILE *progress,
+                                       unsigned *failed);
+/* A probe case by its name ("1".."11", "pread", ...): its id, or 0 with why listing the names. */
+RBDEF int rb_probe_case_find(const char *name, char *why, size_t whylen);
+
+/* A chart's title naming the case measured: the scenario, or what the settings make of the page
+   cache; a hog is named in parentheses as the caller spells that setting (hog_as: "--hog"). */
+RBDEF void rb_report_title(const rb_settings *s, const char *hog_as, char *buf, size_t len);
+/* How a matrix run ended, on f (stderr): with interrupted, how many cells finished; else how
+   many failed; then how many cells had a thread with fewer than RB_FEW_OPS ops in an iteration,
+   followed by ": hint" (the caller's way to lengthen one; NULL: none). Returns the cells that
+   failed (a strategy unsupported here has not failed). */
+RBDEF unsigned rb_report_summary(FILE *f, const rb_report *r, int interrupted, const char *hint);
+/* rb_setup_file's progress as a bar ("writing: 42% ..."), last: the final call; then its outcome. */
+RBDEF void rb_report_setup_progress(FILE *f, uint64_t done, uint64_t total, int last);
+RBDEF void rb_report_setup_done(FILE *f, const char *path, uint64_t size, double seconds);
+/* What rb_check_file found that makes a file's numbers wrong (sparse, zeros), one line each. */
+RBDEF void rb_report_file(FILE *f, const char *path, const rb_file_info *info);
+/* A hog: h NULL before rb_hog_take (the size it pins), then what it got (warnings, room left). */
+RBDEF void rb_report_hog(FILE *f, uint64_t size, const rb_hog *h);
 
 /* ---- statistics ---- */
 typedef struct rb_stats {
@@ -834,6 +936,9 @@ RBDEF rb_json *rb_json_parse(const char *text, size_t len, char *why, size_t why
 RBDEF rb_json *rb_json_load(const char *path, char *why, size_t whylen);   /* a regular file only */
 RBDEF void rb_json_free(rb_json *v);
 RBDEF const rb_json *rb_json_get(const rb_json *obj, const char *key);
+/* A readbench run report read back: NULL with why (naming path) when it cannot be read, is not
+   JSON, or lacks what a comparison needs. */
+RBDEF rb_json *rb_json_load_report(const char *path, char *why, size_t whylen);
 
 #define RB_DIFF_NOISE 0.01   /* a change the whole interval does not put beyond 1% is no change */
 enum { RB_DIFF_FASTER, RB_DIFF_SLOWER, RB_DIFF_SAME, RB_DIFF_NOT_COMPARABLE, RB_DIFF_BASE_ONLY, RB_DIFF_NEW_ONLY };
@@ -858,7 +963,14 @@ typedef struct rb_diff {
 RBDEF int rb_diff_make(const rb_json *base, const rb_json *cur, const rb_report *cur_report, uint64_t seed,
                        rb_diff *d, char *why, size_t whylen);
 RBDEF void rb_diff_free(rb_diff *d);
+/* Two saved run reports compared (readbench diff): RB_EINVAL with why naming the file that is not
+   one, RB_ENOMEM. */
+RBDEF int rb_diff_files(const char *base_path, const char *new_path, rb_diff *d, char *why, size_t whylen);
 RBDEF void rb_report_diff(FILE *f, const rb_diff *d, int format, const char *base_name, const char *new_name);
+/* A report just run next to a saved one (base, rb_json_load_report): the diff, "this run" as NEW.
+   RB_OK, or the reason in why. */
+RBDEF int rb_report_baseline(FILE *f, const rb_json *base, const rb_report *r, int format, const char *base_name,
+                             char *why, size_t whylen);
 
 #ifdef __cplusplus
 }
@@ -4488,6 +4600,24 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
     return out->status;
 }
 
+/* Every policy of the settings, each not cached then fitting in the cache, with its progress. */
+RBDEF unsigned rb_prefetch_experiments(const rb_pfx_settings *s, rb_pfx_result *out, FILE *progress,
+                                       unsigned *failed)
+{
+    unsigned i, n = 0, np = s->npolicies ? s->npolicies : (unsigned)RB_PF_COUNT;
+    int fits;
+    *failed = 0;
+    for (i = 0; i < np; i++)
+        for (fits = 0; fits < 2; fits++) {
+            int policy = s->npolicies ? s->policies[i] : (int)i;
+            if (progress) rb_report_prefetch_progress(progress, policy, fits, NULL);
+            rb_prefetch_experiment(&s->cfg, policy, fits, &out[n]);
+            if (progress) rb_report_prefetch_progress(progress, policy, fits, &out[n]);
+            *failed += out[n++].status != RB_OK;
+        }
+    return n;
+}
+
 /* ---- the readahead probe ---------------------------------------------------------------
    Reads touch the first byte of a page. Measured reads are 32 MiB apart and each is counted
    over a window from 12 MiB before it to 20 MiB after it (read-around is centered on the
@@ -4877,6 +5007,20 @@ RBDEF int rb_probe(const char *path, int id, rb_probe_result *out)
     }
     rb__probe_verdict(id, obs, obs2, seq, out);
     return out->status;
+}
+
+/* The cases in order (or one), counting the failures and the disagreements. */
+RBDEF unsigned rb_probe_cases(const char *path, int id, rb_probe_result *out, unsigned *failed, unsigned *disagree)
+{
+    unsigned n = 0;
+    int i;
+    *failed = *disagree = 0;
+    for (i = id ? id : 1; i <= (id ? id : RB_PROBE_CASES); i++, n++) {
+        rb_probe(path, i, &out[n]);
+        if (out[n].status != RB_OK && out[n].status != RB_UNSUPPORTED) ++*failed;
+        else if (out[n].status == RB_OK && !out[n].agrees) ++*disagree;
+    }
+    return n;
 }
 
 /* ---- environment --------------------------------------------------------------------
@@ -5293,6 +5437,14 @@ RBDEF void rb_format_size(uint64_t b, char *buf, size_t len)
     unsigned u = 0;
     while (u < 5 && b >= 1024 && b % 1024 == 0) { b /= 1024; u++; }
     snprintf(buf, len, "%llu %s", (unsigned long long)b, unit[u]);
+}
+
+RBDEF void rb_format_size_arg(uint64_t b, char *buf, size_t len)
+{
+    static const char unit[] = "\0kmg";
+    unsigned u = 0;
+    while (u < 3 && b && b % 1024 == 0) { b /= 1024; u++; }
+    snprintf(buf, len, "%llu%.1s", (unsigned long long)b, unit + u);
 }
 
 /* ---- statistics ------------------------------------------------------------------------
@@ -5746,6 +5898,306 @@ RBDEF int rb_run_matrix(const rb_matrix *m, rb_report *rep)
     rep->order = st->order;
     rep->round_seed = seed;
     return stopped ? RB_EINTR : RB_OK;
+}
+
+/* ---- settings from text, and the scenarios ----------------------------------------------
+   Every rule about what a setting may be lives here once: the CLI only finds the key for an
+   option, and rb_run and rb_matrix_check still refuse what an embedder sets directly. The
+   scenarios are the Lucene cases as presets; none sets a warmup, which would change the state
+   the preset prepared before measuring starts. */
+static const rb_scenario rb__scenarios[] = {
+    {"warm", 1, RB_CACHE_KEEP, RB_RANDOM, NULL, "every page resident"},
+    {"pressure", 1, RB_CACHE_KEEP, RB_RANDOM, "auto:1.2", "the file is 1.2x the memory left; the cache keeps what fits"},
+    {"half-cold", 0.5, RB_CACHE_KEEP, RB_RANDOM, NULL, "half the pages resident"},
+    {"cold", 0, RB_CACHE_EVICT_EACH, RB_RANDOM, NULL, NULL},
+    {"sequential-cold", 0, RB_CACHE_EVICT_EACH, RB_SEQUENTIAL, NULL, NULL},
+};
+
+RBDEF const rb_scenario *rb_scenarios(unsigned *count)
+{
+    if (count) *count = (unsigned)(sizeof rb__scenarios / sizeof rb__scenarios[0]);
+    return rb__scenarios;
+}
+
+RBDEF const rb_scenario *rb_scenario_find(const char *name)
+{
+    unsigned i, n;
+    const rb_scenario *t = rb_scenarios(&n);
+    for (i = 0; name && i < n; i++)
+        if (!strcmp(t[i].name, name)) return &t[i];
+    return NULL;
+}
+
+/* A table's names for a message: "a, b or c" (last: " or "), or "a, b, c" (last: ", "). */
+static void rb__names(char *buf, size_t len, const char *const *names, size_t stride, unsigned n, const char *last)
+{
+    size_t used = 0;
+    unsigned i;
+    buf[0] = 0;
+    for (i = 0; i < n && used < len; i++) {
+        const char *name = *(const char *const *)((const char *)names + i * stride);
+        int w = snprintf(buf + used, len - used, "%s%s", i == 0 ? "" : i + 1 == n ? last : ", ", name);
+        used += w > 0 ? (size_t)w : 0;
+    }
+}
+
+/* A count in [lo, hi]. */
+static int rb__set_uint(const char *as, const char *v, unsigned lo, unsigned hi, unsigned *out, char *why, size_t wl)
+{
+    unsigned n, x;
+    if (!rb_parse_uint_list(v, &x, 1, &n) && x >= lo && x <= hi) { *out = x; return RB_OK; }
+    rb__fmt(why, wl, "%s must be %u..%u: '%s'", as, lo, hi, v);
+    return RB_EINVAL;
+}
+
+/* A duration: malformed and too large are different mistakes, said as such. */
+static int rb__set_duration(const char *as, const char *v, int64_t *ns, char *why, size_t wl)
+{
+    int rc = rb_parse_duration(v, ns);
+    if (rc == RB_ERANGE) rb__fmt(why, wl, "%s is too large: '%s'", as, v);
+    else if (rc) rb__fmt(why, wl, "malformed duration '%s': a number and ns, us, ms, s, m or h, e.g. 500ms", v);
+    return rc ? RB_EINVAL : RB_OK;
+}
+
+/* "all", or strategy names, each known, none empty. */
+static int rb__set_strategies(rb_settings *s, const char *v, char *why, size_t wl)
+{
+    const char *p = v;
+    s->nstrategies = 0;
+    if (!strcmp(v, "all")) return RB_OK;
+    for (;;) {
+        char name[64];
+        size_t len = strcspn(p, ",");
+        const rb_strategy *st;
+        if (len == 0) break;   /* an empty item: "", ",a", "a,,b", "a," */
+        snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), p);
+        if (len >= sizeof name || !(st = rb_strategy_find(name))) {
+            rb__fmt(why, wl, "unknown strategy '%s'", name);
+            return RB_EINVAL;
+        }
+        if (s->nstrategies == RB_MAX_AXIS) { rb__fmt(why, wl, "too many strategies: '%s'", v); return RB_EINVAL; }
+        s->strategies[s->nstrategies++] = st;
+        if (!p[len]) return RB_OK;
+        p += len + 1;
+    }
+    rb__fmt(why, wl, "malformed strategy list '%s'", v);
+    return RB_EINVAL;
+}
+
+/* Thread counts: at least 1; past RB_MAX_THREADS absurd rather than wrong, so capped and said. */
+static int rb__set_threads(rb_settings *s, const char *v, char *why, size_t wl)
+{
+    unsigned k, n;
+    if (rb_parse_uint_list(v, s->threads, RB_MAX_AXIS, &n)) { rb__fmt(why, wl, "malformed thread list '%s'", v); return RB_EINVAL; }
+    s->nthreads = n;
+    for (k = 0; k < n; k++)
+        if (s->threads[k] == 0) { rb__fmt(why, wl, "thread count must be at least 1: '%s'", v); return RB_EINVAL; }
+    for (k = 0; k < n; k++)
+        if (s->threads[k] > RB_MAX_THREADS) {
+            rb__fmt(why, wl, "%u threads is more than this tool runs; capped at %u", s->threads[k], RB_MAX_THREADS);
+            s->threads[k] = RB_MAX_THREADS;
+        }
+    return RB_OK;
+}
+
+static int rb__set_read_sizes(rb_settings *s, const char *v, char *why, size_t wl)
+{
+    unsigned k;
+    if (rb_parse_size_list(v, s->read_sizes, RB_MAX_AXIS, &s->nread_sizes)) {
+        rb__fmt(why, wl, "malformed size list '%s'", v);
+        return RB_EINVAL;
+    }
+    for (k = 0; k < s->nread_sizes; k++)
+        if (s->read_sizes[k] == 0 || s->read_sizes[k] > ((uint64_t)1 << 30)) {
+            rb__fmt(why, wl, "read size must be between 1 byte and 1 GiB: '%s'", v);
+            return RB_EINVAL;
+        }
+    return RB_OK;
+}
+
+/* CPUs to pin to: each one this process may run on, or pinning refused where it cannot be. */
+static int rb__set_cpus(rb_settings *s, const char *as, const char *v, char *why, size_t wl)
+{
+    unsigned k;
+    if (rb_parse_uint_list(v, s->cpus, RB_MAX_AXIS, &s->cfg.ncpus)) {
+        rb__fmt(why, wl, "malformed CPU list '%s'", v);
+        return RB_EINVAL;
+    }
+    for (k = 0; k < s->cfg.ncpus; k++) {
+        int ok = rb_cpu_allowed(s->cpus[k]);
+        if (ok < 0) rb__fmt(why, wl, "%s: pinning threads to CPUs is not supported here (CPU %u)", as, s->cpus[k]);
+        else if (!ok) rb__fmt(why, wl, "%s: CPU %u is not one this process may run on (see taskset -p)", as, s->cpus[k]);
+        if (ok <= 0) return RB_EINVAL;
+    }
+    return RB_OK;
+}
+
+static int rb__set_choice(const char *as, const char *v, const char *const *names, unsigned n, int *out,
+                          char *why, size_t wl)
+{
+    char list[128];
+    unsigned i;
+    for (i = 0; i < n; i++)
+        if (!strcmp(v, names[i])) { *out = (int)i; return RB_OK; }
+    rb__names(list, sizeof list, names, sizeof *names, n, " or ");
+    rb__fmt(why, wl, "%s must be %s, not '%s'", as, list, v);
+    return RB_EINVAL;
+}
+
+static int rb__set_scenario(rb_settings *s, const char *v, char *why, size_t wl)
+{
+    unsigned n;
+    const rb_scenario *sc = rb_scenario_find(v), *all = rb_scenarios(&n);
+    char list[128];
+    if (!sc) {
+        rb__names(list, sizeof list, &all[0].name, sizeof *all, n, " or ");
+        rb__fmt(why, wl, "scenario must be %s, not '%s'", list, v);
+        return RB_EINVAL;
+    }
+    if (sc->prewarm > 0) s->cfg.prewarm = sc->prewarm;
+    if (sc->cache != RB_CACHE_KEEP) s->cfg.cache = sc->cache;
+    if (sc->pattern != RB_RANDOM) s->cfg.pattern = sc->pattern;
+    if (sc->hog) s->hog = sc->hog;
+    s->cfg.warmup_ns = RB_NONE;
+    s->scenario = sc;
+    return RB_OK;
+}
+
+/* The axes and lists (the keys that are not one number of rb_config). */
+static int rb__set_list(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl)
+{
+    if (!strcmp(key, "strategies")) return rb__set_strategies(s, v, why, wl);
+    if (!strcmp(key, "threads")) return rb__set_threads(s, v, why, wl);
+    if (!strcmp(key, "read-size")) return rb__set_read_sizes(s, v, why, wl);
+    if (!strcmp(key, "cpus")) return rb__set_cpus(s, as, v, why, wl);
+    if (!strcmp(key, "scenario")) return rb__set_scenario(s, v, why, wl);
+    if (!strcmp(key, "rounds")) return rb__set_uint(as, v, 1, RB_MAX_ROUNDS, &s->rounds, why, wl);
+    if (!strcmp(key, "percentiles")) {
+        if (!rb_parse_double_list(v, s->percentiles, RB_MAX_PERCENTILES + 1, &s->npercentiles))
+            return rb_percentiles_check(s->percentiles, s->npercentiles, why, wl);
+        rb__fmt(why, wl, "malformed percentile list '%s'", v);
+        return RB_EINVAL;
+    }
+    if (!strcmp(key, "hog")) {
+        if (*v) { s->hog = v; return RB_OK; }
+        rb__fmt(why, wl, "%s needs a size", as);
+        return RB_EINVAL;
+    }
+    rb__fmt(why, wl, "no setting '%s'", key);
+    return RB_EINVAL;
+}
+
+RBDEF int rb_settings_set(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl)
+{
+    static const char *const patterns[] = {"random", "sequential"}, *const caches[] = {"keep", "evict", "evict-each"};
+    rb_config *c = &s->cfg;
+    uint64_t u;
+    double d;
+    unsigned n;
+    int rc = RB_OK;
+    why[0] = 0;
+    if (!as) as = key;
+    if (!v) v = "";
+    if (!strcmp(key, "verify")) c->verify = 1;
+    else if (!strcmp(key, "reads-per-op")) rc = rb__set_uint(as, v, 1, 65536, &c->reads_per_op, why, wl);
+    else if (!strcmp(key, "iterations")) rc = rb__set_uint(as, v, 1, RB_MAX_ITERATIONS, &c->iterations, why, wl);
+    else if (!strcmp(key, "pattern")) {
+        rc = rb__set_choice(key, v, patterns, 2, &c->pattern, why, wl);   /* said without dashes, as always */
+    } else if (!strcmp(key, "cache")) rc = rb__set_choice(as, v, caches, 3, &c->cache, why, wl);
+    else if (!strcmp(key, "size")) {
+        if (rb_parse_size(v, &u) || u == 0) { rb__fmt(why, wl, "malformed size '%s'", v); rc = RB_EINVAL; }
+        else c->size = u;
+    } else if (!strcmp(key, "prewarm")) {
+        if (rb_parse_double_list(v, &d, 1, &n) || d > 1) {
+            rb__fmt(why, wl, "%s needs a fraction in [0, 1], not '%s'", as, v);
+            rc = RB_EINVAL;
+        } else if ((c->prewarm = d) == 0) c->cache = RB_CACHE_EVICT;   /* nothing resident is an eviction */
+    } else if (!strcmp(key, "align")) {
+        if (rb_parse_size(v, &u) || u == 0 || (u & (u - 1))) {
+            rb__fmt(why, wl, "%s must be a power of two: '%s'", as, v);
+            rc = RB_EINVAL;
+        } else c->align = u;
+    } else if (!strcmp(key, "seed")) {
+        if (rb_parse_u64(v, &c->seed)) { rb__fmt(why, wl, "malformed seed '%s' (decimal digits only)", v); rc = RB_EINVAL; }
+    } else if (!strcmp(key, "warmup")) {
+        if ((rc = rb__set_duration(as, v, &c->warmup_ns, why, wl)) == RB_OK && !c->warmup_ns) c->warmup_ns = RB_NONE;
+    } else if (!strcmp(key, "duration")) {
+        int64_t ns;
+        if ((rc = rb__set_duration(as, v, &ns, why, wl)) == RB_OK && ns < 1000000) {
+            rb__fmt(why, wl, "%s must be at least 1ms: '%s'", as, v);
+            rc = RB_EINVAL;
+        } else if (rc == RB_OK) c->duration_ns = ns;
+    } else rc = rb__set_list(s, key, v, as, why, wl);
+    return rc;
+}
+
+RBDEF void rb_settings_matrix(rb_settings *s, rb_matrix *m)
+{
+    static const unsigned threads[] = {1, 4, 8, 16};
+    if (!s->nthreads) {
+        memcpy(s->threads, threads, sizeof threads);
+        s->nthreads = 4;
+    }
+    if (!s->nread_sizes) { s->read_sizes[0] = 16384; s->nread_sizes = 1; }
+    memset(m, 0, sizeof *m);
+    m->cfg = s->cfg;
+    m->cfg.cpus = s->cfg.ncpus ? s->cpus : NULL;
+    m->strategies = s->nstrategies ? s->strategies : NULL;
+    m->nstrategies = s->nstrategies;
+    m->threads = s->threads;
+    m->nthreads = s->nthreads;
+    m->read_sizes = s->read_sizes;
+    m->nread_sizes = s->nread_sizes;
+    m->rounds = s->rounds;
+}
+
+RBDEF void rb_settings_report(const rb_settings *s, rb_report *rep)
+{
+    rep->percentiles = s->npercentiles ? s->percentiles : NULL;
+    rep->npercentiles = s->npercentiles;
+    rep->scenario = s->scenario ? s->scenario->name : NULL;
+}
+
+RBDEF void rb_settings_quick(rb_settings *s)
+{
+    s->threads[0] = 1;
+    s->threads[1] = 4;
+    s->nthreads = 2;
+    s->cfg.warmup_ns = 200000000;
+    s->cfg.duration_ns = 500000000;
+    s->cfg.iterations = 3;
+}
+
+RBDEF int rb_pfx_settings_set(rb_pfx_settings *s, const char *key, const char *v, const char *as, char *why,
+                              size_t wl)
+{
+    static const char *const advice[] = {"random", "normal"};
+    why[0] = 0;
+    if (!as) as = key;
+    if (!v) v = "";
+    if (!strcmp(key, "threads")) return rb__set_uint(as, v, 1, RB_MAX_THREADS, &s->cfg.threads, why, wl);
+    if (!strcmp(key, "ops")) return rb__set_uint(as, v, 1, ~0u, &s->cfg.ops, why, wl);
+    if (!strcmp(key, "advice")) return rb__set_choice(as, v, advice, 2, &s->cfg.normal_mapping, why, wl);
+    if (!strcmp(key, "policies")) {
+        char list[128];
+        if (!rb_parse_policy_list(v, s->policies, RB_PF_COUNT, &s->npolicies)) return RB_OK;
+        rb__names(list, sizeof list, rb__pf_names, sizeof *rb__pf_names, RB_PF_COUNT, ", ");
+        rb__fmt(why, wl, "%s: each of %s at most once, no empty item: not '%s'", as, list, v);
+        s->npolicies = 0;
+        return RB_EINVAL;
+    }
+    rb__fmt(why, wl, "no setting '%s'", key);
+    return RB_EINVAL;
+}
+
+RBDEF int rb_probe_case_find(const char *name, char *why, size_t wl)
+{
+    int id;
+    for (id = 1; id <= RB_PROBE_CASES; id++)
+        if (name && !strcmp(rb_probe_case_name(id), name)) return id;
+    rb__fmt(why, wl, "no probe case '%s' (1..11, %s, %s, %s, %s)", name ? name : "", rb_probe_case_name(12),
+            rb_probe_case_name(13), rb_probe_case_name(14), rb_probe_case_name(15));
+    return 0;
 }
 
 /* ---- reports -------------------------------------------------------------------------
@@ -7112,6 +7564,42 @@ RBDEF void rb_report_list(FILE *f, const rb_config *cfg)
     }
 }
 
+static int rb__stop_asked(uint64_t done, uint64_t total, void *stop)
+{
+    (void)done;
+    (void)total;
+    return stop && *(volatile int *)stop;
+}
+
+RBDEF int rb_report_list_here(FILE *f, const rb_config *cfg, rb_error *err)
+{
+    rb_config c = *cfg;
+    const char *td = getenv("TMPDIR");
+    char tmp[4096];
+    int fd, rc;
+    if (cfg->path) {   /* only a regular file: a FIFO would block the probe's open */
+        if ((rc = rb_check_file(cfg->path, 0, NULL, err)) != RB_OK) return rc;
+    } else {   /* a small file of our own, so direct and io_uring are probed for real */
+        snprintf(tmp, sizeof tmp, "%s/readbench-probe-XXXXXX", td && *td ? td : "/tmp");
+        if ((fd = mkstemp(tmp)) < 0) {
+            rb__seterr(err, RB_ESYS, errno, "mkstemp", "cannot create %s: %s", tmp, strerror(errno));
+            return RB_ESYS;
+        }
+        close(fd);
+        if ((rc = rb_setup_file(tmp, 1 << 20, 0, RB_OUT_REPLACE, rb__stop_asked, (void *)cfg->stop, err)) != RB_OK) {
+            if (unlink(tmp) != 0) rb__seterr(err, rc, errno, "unlink", "cannot remove %s: %s", tmp, strerror(errno));
+            return rc;
+        }
+        c.path = tmp;
+    }
+    rb_report_list(f, &c);
+    if (!cfg->path && unlink(tmp) != 0) {
+        rb__seterr(err, RB_ESYS, errno, "unlink", "cannot remove %s: %s", tmp, strerror(errno));
+        return RB_ESYS;
+    }
+    return cfg->stop && *cfg->stop ? RB_EINTR : RB_OK;
+}
+
 /* ---- a matrix's progress as it runs: a cell's name, then the rest of its line when done ---- */
 static void rb__report_progress(FILE *f, const rb_matrix_event *ev)
 {
@@ -7150,6 +7638,82 @@ static void rb__report_prefetch_progress(FILE *f, int policy, int fits, const rb
                  (unsigned long long)x->reads_checked, x->warning[0] ? ": " : "", x->warning);
 }
 
+/* ---- what a command says around a run: the chart's title, the run's end, setup, a hog ---- */
+static void rb__report_title(const rb_settings *s, const char *hog_as, char *buf, size_t len)
+{
+    const rb_config *c = &s->cfg;
+    const char *pat = c->pattern == RB_SEQUENTIAL ? "sequential" : "random";
+    char hog[RB_REASON_LEN] = "", state[64];
+    if (s->hog) snprintf(hog, sizeof hog, ", under memory pressure (%s %s)", hog_as ? hog_as : "hog", s->hog);
+    if (s->scenario) {
+        snprintf(buf, len, "readbench, scenario %s: %s reads%s", s->scenario->name, pat, hog);
+        return;
+    }
+    if (c->cache == RB_CACHE_EVICT_EACH) snprintf(state, sizeof state, "cold (evicted before every iteration)");
+    else if (c->prewarm >= 1) snprintf(state, sizeof state, "warm (every page resident)");
+    else if (c->prewarm > 0) snprintf(state, sizeof state, "%.0f%% of the pages resident", 100 * c->prewarm);
+    else if (c->cache == RB_CACHE_EVICT) snprintf(state, sizeof state, "evicted before each cell");
+    else snprintf(state, sizeof state, "page cache as found");
+    snprintf(buf, len, "readbench: %s reads, %s%s", pat, state, hog);
+}
+
+/* Interrupted and not run are not failures, nor is a strategy this machine cannot run. */
+static unsigned rb__report_summary(FILE *f, const rb_report *r, int interrupted, const char *hint)
+{
+    unsigned i, done = 0, failed = 0, few = 0;
+    for (i = 0; i < r->count; i++) {
+        int st = r->results[i].status;
+        done += st != RB_ENOTRUN && st != RB_EINTR;
+        failed += st != RB_OK && st != RB_UNSUPPORTED && st != RB_EINTR && st != RB_ENOTRUN;
+        few += st == RB_OK && r->results[i].min_thread_ops < RB_FEW_OPS;
+    }
+    if (interrupted)
+        fprintf(f, "readbench: interrupted: %u of %u cells finished; the others are marked \"interrupted\" or "
+                "\"not run\" in the report\n", done, r->count);
+    else if (failed)
+        fprintf(f, "readbench: %u cell%s failed (see above)\n", failed, failed == 1 ? "" : "s");
+    if (few)
+        fprintf(f, "readbench: %u cell%s had a thread with fewer than %u ops in an iteration (see the warnings)%s%s\n",
+                few, few == 1 ? "" : "s", RB_FEW_OPS, hint ? ": " : "", hint ? hint : "");
+    return failed;
+}
+
+static void rb__report_setup_progress(FILE *f, uint64_t done, uint64_t total, int last)
+{
+    fprintf(f, "\rwriting: %3.0f%% (%llu of %llu MiB)", total ? 100.0 * (double)done / (double)total : 100.0,
+            (unsigned long long)(done >> 20), (unsigned long long)(total >> 20));
+    if (done == total || last) fprintf(f, "\n");
+}
+
+static void rb__report_setup_done(FILE *f, const char *path, uint64_t size, double s)
+{
+    char sz[32];
+    rb_format_size(size, sz, sizeof sz);
+    fprintf(f, "readbench: wrote %s to %s in %.2f s (%.0f MiB/s)\n", sz, path, s, (double)size / 1048576.0 / s);
+}
+
+static void rb__report_file(FILE *f, const char *path, const rb_file_info *info)
+{
+    if (info->sparse)
+        fprintf(f, "readbench: warning: %s is sparse (%llu of %llu bytes allocated): holes are never read from the "
+                "device, so its numbers will be wrong\n", path, (unsigned long long)info->allocated,
+                (unsigned long long)info->size);
+    if (info->zero_head)
+        fprintf(f, "readbench: warning: the first MiB of %s is all zeros: a file of zeros (or holes) is not a "
+                "benchmark file; make one with readbench setup\n", path);
+}
+
+static void rb__report_hog(FILE *f, uint64_t size, const rb_hog *h)
+{
+    if (!h) { fprintf(f, "readbench: pinning %.2f GiB of memory (mlock)...\n", (double)size / 1073741824.0); return; }
+    if (h->warning[0]) fprintf(f, "readbench: %s\n", h->warning);
+    if (!h->locked)
+        fprintf(f, "readbench: hog: mlock refused (RLIMIT_MEMLOCK, see `ulimit -l`); there is no swap, so the "
+                "touched memory stays resident all the same\n");
+    fprintf(f, "readbench: pinned %.2f GiB; %.2f GiB left available\n", (double)size / 1073741824.0,
+            (double)rb_mem_available() / 1073741824.0);
+}
+
 /* ---- the public writers: each runs in the C locale (see rb__numloc_enter) ---- */
 RBDEF void rb_report_table(FILE *f, const rb_report *r, int md) { RB__IN_C_LOCALE(rb__report_table(f, r, md)); }
 RBDEF void rb_report_csv(FILE *f, const rb_report *r) { RB__IN_C_LOCALE(rb__report_csv(f, r)); }
@@ -7160,6 +7724,8 @@ RBDEF void rb_report_prefetch_progress(FILE *f, int policy, int fits, const rb_p
     RB__IN_C_LOCALE(rb__report_prefetch_progress(f, policy, fits, r));
 }
 RBDEF void rb_report_progress(FILE *f, const rb_matrix_event *ev) { RB__IN_C_LOCALE(rb__report_progress(f, ev)); }
+RBDEF void rb_report_progress_to(const rb_matrix_event *ev, void *file) { rb_report_progress((FILE *)file, ev); }
+RBDEF void rb_log_to(void *file, const char *line) { fprintf((FILE *)file, "readbench: %s\n", line); }
 RBDEF void rb_report_residency(FILE *f, const char *path, const rb_residency_info *ri, int evicted)
 {
     RB__IN_C_LOCALE(rb__report_residency(f, path, ri, evicted));
@@ -7176,6 +7742,29 @@ RBDEF void rb_report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n, c
                                   const rb_env *env)
 {
     RB__IN_C_LOCALE(rb__report_prefetch_svg(f, r, n, title, log_scale, env));
+}
+RBDEF void rb_report_title(const rb_settings *s, const char *hog_as, char *buf, size_t len)
+{
+    RB__IN_C_LOCALE(rb__report_title(s, hog_as, buf, len));
+}
+RBDEF unsigned rb_report_summary(FILE *f, const rb_report *r, int interrupted, const char *hint)
+{
+    unsigned failed;
+    RB__IN_C_LOCALE(failed = rb__report_summary(f, r, interrupted, hint));
+    return failed;
+}
+RBDEF void rb_report_setup_progress(FILE *f, uint64_t done, uint64_t total, int last)
+{
+    RB__IN_C_LOCALE(rb__report_setup_progress(f, done, total, last));
+}
+RBDEF void rb_report_setup_done(FILE *f, const char *path, uint64_t size, double seconds)
+{
+    RB__IN_C_LOCALE(rb__report_setup_done(f, path, size, seconds));
+}
+RBDEF void rb_report_hog(FILE *f, uint64_t size, const rb_hog *h) { RB__IN_C_LOCALE(rb__report_hog(f, size, h)); }
+RBDEF void rb_report_file(FILE *f, const char *path, const rb_file_info *info)
+{
+    RB__IN_C_LOCALE(rb__report_file(f, path, info));
 }
 
 /* ---- reading a report back: a small JSON parser -----------------------------------------
@@ -7616,6 +8205,16 @@ RBDEF rb_json *rb_json_load(const char *path, char *why, size_t wl)
     return doc;
 }
 
+RBDEF rb_json *rb_json_load_report(const char *path, char *why, size_t wl)
+{
+    char reason[RB_REASON_LEN];
+    rb_json *doc = rb_json_load(path, why, wl);
+    if (!doc || rb_diff_make(doc, NULL, NULL, 0, NULL, reason, sizeof reason) == RB_OK) return doc;
+    snprintf(why, wl, "%s: %s", path, reason);   /* a missing key: which file lacks it */
+    rb_json_free(doc);
+    return NULL;
+}
+
 RBDEF int rb_diff_make(const rb_json *base, const rb_json *cur, const rb_report *cur_report, uint64_t seed,
                        rb_diff *d, char *why, size_t wl)
 {
@@ -7637,6 +8236,26 @@ RBDEF void rb_diff_free(rb_diff *d)
 {
     free(d->rows);
     memset(d, 0, sizeof *d);
+}
+
+RBDEF int rb_report_baseline(FILE *f, const rb_json *base, const rb_report *r, int format, const char *base_name,
+                             char *why, size_t wl)
+{
+    rb_diff d;
+    int rc = rb_diff_make(base, NULL, r, 0, &d, why, wl);
+    if (rc == RB_OK) rb_report_diff(f, &d, format, base_name, "this run");
+    rb_diff_free(&d);
+    return rc;
+}
+
+RBDEF int rb_diff_files(const char *base_path, const char *new_path, rb_diff *d, char *why, size_t wl)
+{
+    rb_json *base = rb_json_load_report(base_path, why, wl), *cur = base ? rb_json_load_report(new_path, why, wl) : NULL;
+    int rc = cur ? rb_diff_make(base, cur, NULL, 0, d, why, wl) : RB_EINVAL;   /* rows own their text */
+    if (!cur) memset(d, 0, sizeof *d);
+    rb_json_free(base);
+    rb_json_free(cur);
+    return rc;
 }
 
 static const char *rb__verdict_word(int v)
