@@ -68,5 +68,11 @@ const char *rbt_path(const char *name);  /* rbt_tmpdir()/name, in a static ring 
 const char *rbt_small_file(void);   /* an 8 MiB setup file, made once */
 int rbt_is_root(void);
 const char *rbt_cli(void);          /* absolute path of ../readbench; NULL if it is not built */
+/* Runs the CLI with ARGS (shell words; redirections and `&` allowed) inside DIR, under
+   `timeout TIMEOUT` when not NULL ("120", "-s KILL 10": a hang is exit 124), stdin from /dev/null;
+   its stdout (a pipe, drained) into out, its stderr into err, each cut to fit and terminated.
+   Returns the exit status; -1: killed by a signal, or the CLI is not built. */
+int rbt_cli_run(const char *dir, const char *args, const char *timeout, char *out, size_t outlen, char *err,
+                size_t errlen);
 int rbt_have_python(const char *imports);  /* python3 -c 'import IMPORTS' works */
 #endif

@@ -13,26 +13,9 @@
 static char out[1 << 16], err[8192];
 static const char *bin = "";   /* set by have_binary */
 
-/* Runs ../readbench ARGS inside DIR; stdout into out, stderr into err; returns the exit status. */
-static int cli(const char *dir, const char *args)
+static int cli(const char *dir, const char *args)   /* rbt_cli_run, no timeout */
 {
-    char cmd[2048], ep[600];
-    FILE *p;
-    size_t n;
-    int st;
-    FILE *ef;
-    snprintf(ep, sizeof ep, "%s/stderr.txt", rbt_tmpdir());
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s 2>'%s'", dir, bin, args, ep);
-    p = popen(cmd, "r");
-    if (!p) return -1;
-    n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
-    st = pclose(p);
-    ef = fopen(ep, "r");
-    n = ef ? fread(err, 1, sizeof err - 1, ef) : 0;
-    err[n] = 0;
-    if (ef) fclose(ef);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return rbt_cli_run(dir, args, NULL, out, sizeof out, err, sizeof err);
 }
 
 static int dir_entries(const char *dir)
@@ -433,8 +416,194 @@ static void io_uring_disabled(void)
     CHECK(system(why) == 0);
 }
 
+
+/* ---- issue 12, structure: the presets, the settings' rules and the run's summary are the
+   header's (flag-free); the CLI has one option parser for every command ---- */
+
+/* Every preset resolves by name and makes the state it names, with no warmup (a warmup would
+   change that state); an unknown name fails, listing the table's names; no text names a flag. */
+static void scenarios_are_a_flag_free_table(void)
+{
+    static const char *const names[] = {"warm", "pressure", "half-cold", "cold", "sequential-cold"};
+    char why[RB_REASON_LEN];
+    unsigned n, i;
+    const rb_scenario *t = rb_scenarios(&n);
+    static rb_settings s;
+    CHECK(t && n >= sizeof names / sizeof names[0]);
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const rb_scenario *sc = rb_scenario_find(names[i]);
+        CHECKF(sc && !strcmp(sc->name, names[i]), "%s", names[i]);
+        memset(&s, 0, sizeof s);
+        s.cfg.warmup_ns = 5000000;
+        CHECKF(rb_settings_set(&s, "scenario", names[i], "--scenario", why, sizeof why) == RB_OK && s.scenario == sc &&
+               !why[0], "%s: %s", names[i], why);
+        CHECKF(s.cfg.warmup_ns == RB_NONE, "%s keeps a warmup", names[i]);
+    }
+    for (i = 0; i < n; i++)
+        CHECKF(!strstr(t[i].name, "--") && !(t[i].note && strstr(t[i].note, "--")) && !(t[i].hog && strstr(t[i].hog, "--")),
+               "scenario %s names a flag", t[i].name);
+    memset(&s, 0, sizeof s);
+    rb_settings_set(&s, "scenario", "warm", NULL, why, sizeof why);
+    CHECK(s.cfg.prewarm == 1 && s.cfg.cache == RB_CACHE_KEEP && !s.hog);
+    rb_settings_set(&s, "scenario", "half-cold", NULL, why, sizeof why);
+    CHECK(s.cfg.prewarm == 0.5);
+    memset(&s, 0, sizeof s);
+    rb_settings_set(&s, "scenario", "pressure", NULL, why, sizeof why);
+    CHECK(s.cfg.prewarm == 1 && s.hog && !strcmp(s.hog, "auto:1.2"));
+    memset(&s, 0, sizeof s);
+    rb_settings_set(&s, "scenario", "sequential-cold", NULL, why, sizeof why);
+    CHECK(s.cfg.cache == RB_CACHE_EVICT_EACH && s.cfg.pattern == RB_SEQUENTIAL);
+    CHECK(rb_settings_set(&s, "pattern", "random", NULL, why, sizeof why) == RB_OK && s.cfg.pattern == RB_RANDOM);
+    CHECK(rb_scenario_find("lukewarm") == NULL && rb_scenario_find("") == NULL && rb_scenario_find(NULL) == NULL);
+    CHECK(rb_settings_set(&s, "scenario", "lukewarm", "--scenario", why, sizeof why) == RB_EINVAL);
+    CHECKF(!strcmp(why, "scenario must be warm, pressure, half-cold, cold or sequential-cold, not 'lukewarm'") ||
+           (strstr(why, "warm, pressure, half-cold, cold") && strstr(why, "not 'lukewarm'")), "%s", why);
+}
+
+/* The settings' rules, said once in the header with the caller's name for the setting. */
+static void settings_check_values_in_the_callers_words(void)
+{
+    static rb_settings s;
+    rb_pfx_settings p;
+    rb_matrix m;
+    char why[RB_REASON_LEN];
+    memset(&s, 0, sizeof s);
+    memset(&p, 0, sizeof p);
+    CHECK(rb_settings_set(&s, "iterations", "101", "--iterations", why, sizeof why) == RB_EINVAL);
+    CHECKF(!strcmp(why, "--iterations must be 1..100: '101'"), "%s", why);
+    CHECK(rb_settings_set(&s, "iterations", "0", NULL, why, sizeof why) == RB_EINVAL);
+    CHECKF(!strcmp(why, "iterations must be 1..100: '0'"), "%s", why);   /* no flag of the library's own */
+    CHECK(rb_settings_set(&s, "duration", "0.5ms", "--duration", why, sizeof why) == RB_EINVAL && strstr(why, "at least 1ms"));
+    CHECK(rb_settings_set(&s, "duration", "99999999999h", "--duration", why, sizeof why) == RB_EINVAL &&
+          !strcmp(why, "--duration is too large: '99999999999h'"));
+    CHECK(rb_settings_set(&s, "warmup", "0", NULL, why, sizeof why) == RB_OK && s.cfg.warmup_ns == RB_NONE);
+    CHECK(rb_settings_set(&s, "prewarm", "0", NULL, why, sizeof why) == RB_OK && s.cfg.cache == RB_CACHE_EVICT);
+    CHECK(rb_settings_set(&s, "prewarm", "1.5", "--prewarm", why, sizeof why) == RB_EINVAL && strstr(why, "--prewarm needs"));
+    CHECK(rb_settings_set(&s, "align", "3000", "--align", why, sizeof why) == RB_EINVAL && strstr(why, "power of two"));
+    CHECK(rb_settings_set(&s, "cache", "sometimes", "--cache", why, sizeof why) == RB_EINVAL &&
+          !strcmp(why, "--cache must be keep, evict or evict-each, not 'sometimes'"));
+    CHECK(rb_settings_set(&s, "threads", "1,2000", "--threads", why, sizeof why) == RB_OK && strstr(why, "capped at 1024") &&
+          s.nthreads == 2 && s.threads[1] == RB_MAX_THREADS);
+    CHECK(rb_settings_set(&s, "threads", "0", "--threads", why, sizeof why) == RB_EINVAL);
+    CHECK(rb_settings_set(&s, "read-size", "2g", "--read-size", why, sizeof why) == RB_EINVAL && strstr(why, "1 GiB"));
+    CHECK(rb_settings_set(&s, "strategies", "pread,,mmap", NULL, why, sizeof why) == RB_EINVAL && strstr(why, "malformed"));
+    CHECK(rb_settings_set(&s, "strategies", "pread,", NULL, why, sizeof why) == RB_EINVAL && strstr(why, "malformed"));
+    CHECK(rb_settings_set(&s, "strategies", "nope", NULL, why, sizeof why) == RB_EINVAL && !strcmp(why, "unknown strategy 'nope'"));
+    CHECK(rb_settings_set(&s, "strategies", "pread,mmap", NULL, why, sizeof why) == RB_OK && s.nstrategies == 2);
+    CHECK(rb_settings_set(&s, "strategies", "all", NULL, why, sizeof why) == RB_OK && s.nstrategies == 0);
+    CHECK(rb_settings_set(&s, "seed", "0x10", NULL, why, sizeof why) == RB_EINVAL && strstr(why, "decimal"));
+    CHECK(rb_settings_set(&s, "hog", "", "--hog", why, sizeof why) == RB_EINVAL && !strcmp(why, "--hog needs a size"));
+    CHECK(rb_settings_set(&s, "frobnicate", "1", NULL, why, sizeof why) == RB_EINVAL && strstr(why, "frobnicate"));
+    memset(&s, 0, sizeof s);
+    rb_settings_matrix(&s, &m);   /* the defaults: every strategy, threads 1,4,8,16, 16 KiB */
+    CHECK(!m.strategies && m.nthreads == 4 && m.threads[3] == 16 && m.nread_sizes == 1 && m.read_sizes[0] == 16384);
+    CHECK(rb_pfx_settings_set(&p, "threads", "0", "--threads", why, sizeof why) == RB_EINVAL &&
+          !strcmp(why, "--threads must be 1..1024: '0'"));
+    CHECK(rb_pfx_settings_set(&p, "advice", "normal", "--advice", why, sizeof why) == RB_OK && p.cfg.normal_mapping == 1);
+    CHECK(rb_pfx_settings_set(&p, "policies", "always,always", "--policies", why, sizeof why) == RB_EINVAL &&
+          strstr(why, "--policies: each of always, backoff,"));
+    CHECK(rb_probe_case_find("pread", why, sizeof why) == 12 && rb_probe_case_find("3", why, sizeof why) == 3);
+    CHECK(rb_probe_case_find("12", why, sizeof why) == 0 && strstr(why, "no probe case '12' (1..11, pread,"));
+}
+
+/* How a run ended and what the chart is titled: the header's words, the CLI's hint appended. */
+static void summary_title_and_setup_lines(void)
+{
+    static rb_settings s;
+    static rb_result r[4];
+    rb_report rep;
+    char buf[512];
+    FILE *f = tmpfile();
+    size_t n;
+    memset(r, 0, sizeof r);
+    memset(&rep, 0, sizeof rep);
+    r[0].status = RB_OK; r[0].min_thread_ops = 5;
+    r[1].status = RB_UNSUPPORTED;
+    r[2].status = RB_ESYS;
+    r[3].status = RB_ENOTRUN;
+    rep.results = r;
+    rep.count = 4;
+    CHECK(f != NULL);
+    if (!f) return;
+    CHECK(rb_report_summary(f, &rep, 0, "HINT") == 1);
+    CHECK(rb_report_summary(f, &rep, 1, NULL) == 1);
+    rb_report_setup_progress(f, 1u << 20, 2u << 20, 0);
+    rb_report_setup_progress(f, 2u << 20, 2u << 20, 0);
+    rewind(f);
+    n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    CHECKF(!strcmp(buf, "readbench: 1 cell failed (see above)\n"
+                        "readbench: 1 cell had a thread with fewer than 20 ops in an iteration (see the warnings): HINT\n"
+                        "readbench: interrupted: 3 of 4 cells finished; the others are marked \"interrupted\" or \"not run\" "
+                        "in the report\n"
+                        "readbench: 1 cell had a thread with fewer than 20 ops in an iteration (see the warnings)\n"
+                        "\rwriting:  50% (1 of 2 MiB)\rwriting: 100% (2 of 2 MiB)\n"), "%s", buf);
+    memset(&s, 0, sizeof s);
+    rb_report_title(&s, "--hog", buf, sizeof buf);
+    CHECKF(!strcmp(buf, "readbench: random reads, page cache as found"), "%s", buf);
+    rb_settings_set(&s, "prewarm", "0.5", NULL, buf, sizeof buf);
+    rb_settings_set(&s, "hog", "auto:2", NULL, buf, sizeof buf);
+    rb_report_title(&s, "--hog", buf, sizeof buf);
+    CHECKF(!strcmp(buf, "readbench: random reads, 50% of the pages resident, under memory pressure (--hog auto:2)"), "%s", buf);
+    rb_settings_set(&s, "scenario", "sequential-cold", NULL, buf, sizeof buf);
+    rb_report_title(&s, NULL, buf, sizeof buf);
+    CHECKF(!strcmp(buf, "readbench, scenario sequential-cold: sequential reads, under memory pressure (hog auto:2)"), "%s", buf);
+    rb_format_size_arg((uint64_t)64 << 20, buf, sizeof buf);
+    CHECK(!strcmp(buf, "64m"));
+    rb_format_size_arg((uint64_t)1 << 30, buf, sizeof buf);
+    CHECK(!strcmp(buf, "1g"));
+    rb_format_size_arg(3072, buf, sizeof buf);
+    CHECK(!strcmp(buf, "3k"));
+    rb_format_size_arg(1000, buf, sizeof buf);
+    CHECK(!strcmp(buf, "1000"));
+}
+
+/* One parser for every command: an option no command takes is "unknown option", exit 2, one
+   line, nothing created, for list, drop, residency and hog too (they took it for a file); an
+   option of another command is unknown here; --name=VALUE works everywhere. */
+static void every_command_refuses_an_unknown_option(void)
+{
+    static const struct { const char *args, *option; } cases[] = {   /* %s: the test file */
+        {"run '%s' --bogus", "--bogus"}, {"'%s' --bogus", "--bogus"}, {"prefetch '%s' --bogus", "--bogus"},
+        {"probe '%s' --bogus", "--bogus"}, {"diff '%s' '%s' --bogus", "--bogus"}, {"setup x.dat 1m --bogus", "--bogus"},
+        {"list --bogus", "--bogus"}, {"drop '%s' --bogus", "--bogus"}, {"residency '%s' --bogus", "--bogus"},
+        {"hog 1m --bogus", "--bogus"}, {"probe '%s' --svg s.svg", "--svg"}, {"prefetch '%s' --quiet", "--quiet"},
+        {"setup x.dat 1m --log", "--log"}, {"run '%s' --verify=1", "--verify=1"},
+    };
+    const char *dir = rbt_path("unknown-option"), *f = rbt_small_file();
+    char args[1024], want[128];
+    unsigned i;
+    if (!have_binary()) SKIP("../readbench is not built (run make test)");
+    CHECK(mkdir(dir, 0755) == 0);
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int rc;
+        snprintf(args, sizeof args, cases[i].args, f, f);
+        snprintf(want, sizeof want, "readbench: unknown option '%s' (see readbench --help)\n", cases[i].option);
+        rc = cli(dir, args);
+        CHECKF(rc == 2 && !strcmp(err, want), "'%s': exit %d, %s", cases[i].args, rc, err);
+        CHECKF(out[0] == 0, "'%s' wrote to stdout", cases[i].args);
+    }
+    CHECK(dir_entries(dir) == 0);
+    snprintf(args, sizeof args, "run '%s' --strategies=null --threads=1 --duration=10ms --warmup=0 --iterations=1 --quiet "
+             "--format=csv", f);
+    CHECKF(cli(dir, args) == 0 && strstr(out, "null"), "%s", err);
+    /* the header's words, the option's name: the messages users saw before the parser moved */
+    snprintf(args, sizeof args, "run '%s' --iterations 101", f);
+    CHECK(cli(dir, args) == 2 && !strcmp(err, "readbench: --iterations must be 1..100: '101' (see readbench --help)\n"));
+    snprintf(args, sizeof args, "run '%s' --strategies null --threads 1 --duration 10ms --iterations 1 --quiet "
+             "--scenario half-cold", f);
+    CHECKF(cli(dir, args) == 0 && strstr(err, "readbench: scenario sets --prewarm 0.5 (half the pages resident) "
+                                         "--warmup 0\n"), "%s", err);
+    CHECK(dir_entries(dir) == 0);
+}
+
 void suite_cli(void)
 {
+    RUN(scenarios_are_a_flag_free_table);
+    RUN(settings_check_values_in_the_callers_words);
+    RUN(summary_title_and_setup_lines);
+    RUN(every_command_refuses_an_unknown_option);
     RUN(errors_table_rows);
     RUN(filesystem_refusing_o_direct);
     RUN(io_uring_disabled);

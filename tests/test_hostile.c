@@ -30,28 +30,11 @@ static char hout[1 << 16], herr[8192];
 #define RBT_ASAN 0
 #endif
 
-/* Runs the CLI with ARGS inside DIR under `timeout 10` (a hang fails the test as exit 124
-   instead of hanging the suite); stdout into hout, stderr into herr; returns the exit status. */
+/* The CLI inside DIR under `timeout -s KILL 10`: a hang fails the test as exit 124 instead of
+   hanging the suite (rbt_cli_run). */
 static int hcli(const char *dir, const char *args)
 {
-    char cmd[4096], op[600], ep[600];
-    FILE *f;
-    size_t n;
-    int st;
-    snprintf(op, sizeof op, "%s/hostile-out.txt", rbt_tmpdir());
-    snprintf(ep, sizeof ep, "%s/hostile-err.txt", rbt_tmpdir());
-    snprintf(cmd, sizeof cmd, "cd '%s' && timeout -s KILL 10 '%s' %s >'%s' 2>'%s' </dev/null", dir, rbt_cli(),
-             args, op, ep);
-    st = system(cmd);
-    f = fopen(op, "r");
-    n = f ? fread(hout, 1, sizeof hout - 1, f) : 0;
-    hout[n] = 0;
-    if (f) fclose(f);
-    f = fopen(ep, "r");
-    n = f ? fread(herr, 1, sizeof herr - 1, f) : 0;
-    herr[n] = 0;
-    if (f) fclose(f);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return rbt_cli_run(dir, args, "-s KILL 10", hout, sizeof hout, herr, sizeof herr);
 }
 
 static int dir_count(const char *dir)

@@ -3,6 +3,7 @@
    the threaded runner under TSan). Run from tests/ so that ../readbench is the CLI. */
 #include "readbench.h"
 #include "rbtest.h"
+#include <sys/wait.h>
 #include <unistd.h>
 
 rbt_state rbt;
@@ -62,6 +63,29 @@ const char *rbt_cli(void)
     char cwd[512];
     if (!bin[0] && getcwd(cwd, sizeof cwd)) snprintf(bin, sizeof bin, "%s/../readbench", cwd);
     return bin[0] && access(bin, X_OK) == 0 ? bin : NULL;
+}
+
+int rbt_cli_run(const char *dir, const char *args, const char *timeout, char *out, size_t outlen, char *err,
+                size_t errlen)
+{
+    char cmd[8192], ep[600];
+    FILE *p, *ef;
+    size_t n;
+    int st;
+    out[0] = err[0] = 0;
+    snprintf(ep, sizeof ep, "%s/cli-stderr.txt", rbt_tmpdir());
+    snprintf(cmd, sizeof cmd, "cd '%s' && %s%s%s'%s' %s </dev/null 2>'%s'", dir, timeout ? "timeout " : "",
+             timeout ? timeout : "", timeout ? " " : "", rbt_cli() ? rbt_cli() : "", args, ep);
+    if (!rbt_cli() || !(p = popen(cmd, "r"))) return -1;
+    n = fread(out, 1, outlen - 1, p);
+    out[n] = 0;
+    while (fread(err, 1, errlen, p) > 0) {}   /* drain: a writer must not block */
+    st = pclose(p);
+    ef = fopen(ep, "r");
+    n = ef ? fread(err, 1, errlen - 1, ef) : 0;
+    err[n] = 0;
+    if (ef) fclose(ef);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 int rbt_have_python(const char *imports)

@@ -21,27 +21,10 @@ static char out[1 << 16], err[8192];
 static const char *bin = "";
 static const char *quick = "--strategies null --threads 1 --warmup 0 --duration 10ms --iterations 1 --quiet";
 
-/* Runs ../readbench ARGS inside DIR; stdout into out, stderr into err; the exit status
-   (-1: killed by a signal; 124: still running after 120 s, as a FIFO used to make it). */
+/* The CLI inside DIR; 124: still running after 120 s, as a FIFO used to make it (rbt_cli_run). */
 static int cli(const char *dir, const char *args)
 {
-    char cmd[4096], ep[600];
-    FILE *p, *ef;
-    size_t n;
-    int st;
-    snprintf(ep, sizeof ep, "%s/safety-stderr.txt", rbt_tmpdir());
-    snprintf(cmd, sizeof cmd, "cd '%s' && timeout 120 '%s' %s 2>'%s'", dir, bin, args, ep);
-    p = popen(cmd, "r");
-    if (!p) return -1;
-    n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
-    while (fread(err, 1, sizeof err, p) > 0) {}   /* drain: a writer must not block */
-    st = pclose(p);
-    ef = fopen(ep, "r");
-    n = ef ? fread(err, 1, sizeof err - 1, ef) : 0;
-    err[n] = 0;
-    if (ef) fclose(ef);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return rbt_cli_run(dir, args, "120", out, sizeof out, err, sizeof err);
 }
 
 static int have_binary(void)

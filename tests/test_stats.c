@@ -10,25 +10,9 @@
 
 static char out[1 << 17], err[8192];
 
-/* Runs the CLI with ARGS in the test directory: stdout into out, stderr into err. */
-static int cli(const char *args)
+static int cli(const char *args)   /* the CLI in the test directory (rbt_cli_run) */
 {
-    char cmd[4096], ep[600];
-    FILE *p, *ef;
-    size_t n;
-    int st;
-    snprintf(ep, sizeof ep, "%s/stats-stderr.txt", rbt_tmpdir());
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s 2>'%s'", rbt_tmpdir(), rbt_cli(), args, ep);
-    p = popen(cmd, "r");
-    if (!p) return -1;
-    n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
-    st = pclose(p);
-    ef = fopen(ep, "r");
-    n = ef ? fread(err, 1, sizeof err - 1, ef) : 0;
-    err[n] = 0;
-    if (ef) fclose(ef);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return rbt_cli_run(rbt_tmpdir(), args, NULL, out, sizeof out, err, sizeof err);
 }
 
 static size_t slurp(FILE *f, char *buf, size_t len)
