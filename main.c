@@ -144,14 +144,6 @@ static const option options[] = {
     {"--force", 0, SETUP, K_FLAG, FIELD(force)}, {"--follow-symlinks", 0, SETUP, K_FLAG, FIELD(follow)},
 };
 
-/* --name VALUE and --name=VALUE (an option without a value: --name alone); NULL: not this one. */
-static const char *value_of(int argc, char **argv, int *i, const option *o)
-{
-    size_t l = strlen(o->name);
-    if (strncmp(argv[*i], o->name, l) != 0 || (argv[*i][l] && (argv[*i][l] != '=' || !o->arg))) return NULL;
-    return !o->arg ? "" : argv[*i][l] ? argv[*i] + l + 1 : *i + 1 < argc ? argv[++*i] : "";
-}
-
 static int take(cli *c, const option *o, const char *v)
 {
     const char *formats = c->cmd == RUN ? ",table,markdown,csv,json," : c->cmd == DIFF ? ",table,markdown,json," : ",table,json,";
@@ -174,17 +166,22 @@ static int take(cli *c, const option *o, const char *v)
     return 0;
 }
 
-/* The one parser of every command: its arguments (at most npos), and the options of c->cmd.
+/* The one parser of every command: its arguments (at most npos), and the options of c->cmd as
+   --name VALUE or --name=VALUE (a missing value is ""; an option without one is --name alone).
    "-" alone is an argument (a file name) where it always was, an unknown option elsewhere. */
 static int parse(int argc, char **argv, int i, unsigned npos, const char *needs, cli *c)
 {
     char what[64];
     unsigned n = 0, k;
     for (; i < argc; i++) {
-        const char *v = NULL;
-        for (k = 0; k < sizeof options / sizeof options[0] && !v; k++)
-            if ((options[k].cmds & c->cmd) && (v = value_of(argc, argv, &i, &options[k])) && take(c, &options[k], v))
-                return 2;
+        const char *v = NULL, *a = argv[i];
+        for (k = 0; k < sizeof options / sizeof options[0] && !v; k++) {
+            const option *o = &options[k];
+            size_t l = strlen(o->name);
+            if (!(o->cmds & c->cmd) || strncmp(a, o->name, l) || (a[l] && (a[l] != '=' || !o->arg))) continue;
+            v = !o->arg ? "" : a[l] ? a + l + 1 : i + 1 < argc ? argv[++i] : "";
+            if (take(c, o, v)) return 2;
+        }
         if (v) continue;
         if (argv[i][0] == '-' && (argv[i][1] || (c->cmd & ALL))) return bad("unknown option '%s'", argv[i]);
         if (n == npos) return bad("unexpected argument '%s'", argv[i]);
@@ -464,13 +461,8 @@ static int diff_cmd(cli *c)
 }
 
 /* ---- the commands ---- */
-static const struct command {
-    const char *name;
-    int cmd;
-    unsigned npos;                             /* arguments that are no option, at most */
-    const char *needs;                         /* what the npos arguments are, if they must be there */
-    int (*fn)(cli *c);
-} commands[] = {
+/* npos: the arguments that are no option, at most; needs: what they are, if they must be there */
+static const struct command { const char *name; int cmd; unsigned npos; const char *needs; int (*fn)(cli *c); } commands[] = {
     {"run", RUN, 1, NULL, run}, {"prefetch", PREFETCH, 1, "FILE", prefetch_cmd}, {"probe", PROBE, 1, "FILE", probe_cmd},
     {"diff", DIFF, 2, "BASE.json and NEW.json", diff_cmd}, {"setup", SETUP, 2, "FILE and SIZE", setup_cmd},
     {"list", OTHER, 1, NULL, list_cmd}, {"drop", OTHER, 1, NULL, drop_cmd}, {"residency", OTHER, 1, "FILE", residency_cmd},
