@@ -155,6 +155,7 @@ static int take(cli *c, const option *o, const char *v)
     else if (o->kind == K_FORMAT) {   /* the formats this command writes */
         snprintf(why, sizeof why, ",%.40s,", v);
         if ((c->format = rb_format_find(v)) >= 0 && strstr(formats, why)) return 0;
+        if (c->cmd == DIFF) return bad("diff --format must be table, markdown or json, not '%s'", v);
         fprintf(stderr, "readbench: --format must be one of %s not '%s' (see readbench --help)\n", formats + 1, v);
         return 2;
     }
