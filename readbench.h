@@ -218,6 +218,19 @@
                           rb_report_hog and rb_report_file say the rest of what a command says;
                           rb_report_list_here is `readbench list`; rb_diff_files `readbench diff`.
 
+   rb_parse_pattern(spec, cfg, why, len), rb_pattern_check(cfg, ...), rb_pattern_name(cfg, buf, len)
+                          access patterns as fio's random_distribution names them: zipf:THETA,
+                          pareto:H, normal:SIGMA, plus hotset:FRACTION:PROB, random, sequential;
+                          runs:N[:PATTERN] makes each drawn offset the start of N back-to-back
+                          reads; :contiguous keeps hot blocks in rank order instead of scattered
+                          by a seeded permutation. The canonical name is what outputs show.
+
+   rb_sampler_init(s, cfg, size, page, direct, ...), rb_sampler_seed(s, w, seed, i, n),
+   rb_sampler_offsets(s, w, off, n), rb_sampler_block(s, rank), rb_sampler_rank(s, block)
+                          the offsets a cell's threads read (what rb_run uses): zipf by
+                          rejection-inversion (O(1) per draw), the permutation a cycle-walking
+                          Feistel network (no table, any file size).
+
    rb_report_*            table, markdown, csv and json writers (rb_report_write with one
                           RB_FORMAT_* for all; rb_report_probe for the probe) for a report;
                           rb_report_svg and rb_report_prefetch_svg draw them as an SVG bar
@@ -300,7 +313,17 @@ typedef struct rb_error {
     char msg[RB_REASON_LEN];   /* one line for the user */
 } rb_error;
 
-enum { RB_RANDOM = 0, RB_SEQUENTIAL = 1 };
+/* Access patterns (rb_config.pattern): uniform random, sequential, and the skewed ones, each
+   with its parameters in pattern_arg (see "access patterns" below and rb_parse_pattern). */
+enum {
+    RB_RANDOM = 0,       /* uniform over the file */
+    RB_SEQUENTIAL = 1,   /* a per-thread cursor */
+    RB_ZIPF = 2,         /* zipf:THETA: block of rank k with probability ~ 1/k^THETA */
+    RB_PARETO = 3,       /* pareto:H: the first H of the ranks take 1-H of the reads (fio's power law) */
+    RB_NORMAL = 4,       /* normal:SIGMA: a normal around the middle rank, SIGMA a fraction of the file */
+    RB_HOTSET = 5,       /* hotset:FRACTION:PROB: PROB of the reads in FRACTION of the blocks */
+    RB_PATTERN_COUNT = 6
+};
 
 #define RB_NONE (-1)                 /* for warmup_ns: no warmup at all */
 #define RB_MAX_ITERATIONS 100
@@ -315,7 +338,13 @@ typedef struct rb_config {
     uint64_t read_size;     /* bytes per read; 0: 16 KiB */
     unsigned reads_per_op;  /* reads per op; 0: 16 for random, 128 for sequential */
     unsigned threads;       /* worker threads; 0: 1 */
-    int pattern;            /* RB_RANDOM or RB_SEQUENTIAL */
+    int pattern;            /* RB_RANDOM (0), RB_SEQUENTIAL, or a skewed RB_ZIPF .. RB_HOTSET */
+    double pattern_arg[2];  /* the skewed patterns' parameters: zipf theta; pareto h; normal sigma;
+                               hotset fraction, prob (rb_parse_pattern fills all four fields) */
+    unsigned run_length;    /* runs: every drawn offset starts a run of this many reads, the
+                               next ones sequential after it; 0 or 1: single reads */
+    int contiguous;         /* skewed: block ranks in file order (1) or scattered by a seeded
+                               permutation (0, the default: hot blocks are not one region) */
     uint64_t align;         /* random offsets are multiples of this; 0: unaligned (direct: page) */
     uint64_t seed;          /* offsets; each thread's generator is seeded from (seed, index) */
     uint64_t data_seed;     /* file content; 0: RB_DATA_SEED */
@@ -343,6 +372,56 @@ enum {
     RB_CACHE_EVICT = 1,      /* evict the file before each cell */
     RB_CACHE_EVICT_EACH = 2  /* evict before every iteration, warmup included (Lucene's case 4) */
 };
+
+/* ---- access patterns ----
+   A spec names a pattern the way fio's random_distribution does (zipf:THETA, pareto:H,
+   normal:SIGMA) plus hotset:FRACTION:PROB, random and sequential; runs:N[:DIST] makes every
+   drawn offset the start of N sequential reads; :contiguous keeps the skewed patterns' ranks
+   in file order. rb_parse_pattern sets pattern, pattern_arg, run_length and contiguous, or
+   says why not (RB_EINVAL, one line); rb_pattern_check judges the same four fields set by
+   hand; rb_pattern_name writes the canonical spec ("runs:16:zipf:1.2") that every output
+   format shows and diff matches on. */
+#define RB_PATTERN_LEN 64          /* the longest canonical spec, NUL included */
+#define RB_MAX_RUN 1048576u        /* reads per run at most */
+RBDEF int rb_parse_pattern(const char *spec, rb_config *c, char *why, size_t whylen);
+RBDEF int rb_pattern_check(const rb_config *c, char *why, size_t whylen);
+RBDEF const char *rb_pattern_name(const rb_config *c, char *buf, size_t len);
+
+/* The offsets of one cell. What the threads share is an rb_sampler, made once per cell and
+   read-only after; what each thread owns is in its rb_worker (generator, sequential cursor,
+   the run it is in). rb_run draws through exactly these functions; they are public so that a
+   test or an embedder can see the offsets a run would read without running it.
+   Skewed patterns draw a rank, 0 the hottest, over the file's blocks (a block: the page, or
+   the alignment when that is larger), map it to a block with a seeded permutation (unless
+   contiguous), then draw the offset inside the block: no read starts past size - read_size. */
+typedef struct rb_sampler {
+    int pattern;            /* RB_RANDOM .. RB_HOTSET */
+    unsigned run_length;    /* reads per run; 1: single reads */
+    int contiguous;
+    uint64_t read_size;
+    uint64_t limit;         /* the last offset a read may start at: size - read_size */
+    uint64_t step;          /* offsets are multiples of this (1: any byte); runs go on by read_size */
+    uint64_t npos;          /* random: offsets to choose from; sequential: reads in one pass */
+    uint64_t block;         /* skewed: step x ceil(page / step) bytes */
+    uint64_t nblocks;       /* skewed: blocks holding at least one offset, limit / block + 1 */
+    uint64_t hot;           /* hotset: ranks [0, hot) are the hot set */
+    double arg[2];          /* the parameters as given */
+    double k[3];            /* set up once: zipf's H(1.5) - 1, H(n + 0.5) and squeeze; pareto's exponent */
+    uint64_t key[4];        /* the permutation's round keys, from the seed */
+    unsigned half_bits;     /* the permutation works on 2 x half_bits bits */
+} rb_sampler;
+struct rb_worker;
+/* RB_EINVAL (why) for a pattern rb_pattern_check refuses or a read larger than size. c: with
+   defaults applied (read_size set); direct: offsets must be page multiples (lcm with align). */
+RBDEF int rb_sampler_init(rb_sampler *s, const rb_config *c, uint64_t size, uint64_t page, int direct,
+                          char *why, size_t whylen);
+/* Thread `index` of `nthreads`: its generator from (seed, index); a sequential cursor starts
+   index/nthreads into the file; no run in progress. */
+RBDEF void rb_sampler_seed(const rb_sampler *s, struct rb_worker *w, uint64_t seed, unsigned index, unsigned nthreads);
+RBDEF void rb_sampler_offsets(const rb_sampler *s, struct rb_worker *w, uint64_t *off, unsigned n);
+/* The permutation and its inverse, rank <-> block (the identity when contiguous). */
+RBDEF uint64_t rb_sampler_block(const rb_sampler *s, uint64_t rank);
+RBDEF uint64_t rb_sampler_rank(const rb_sampler *s, uint64_t block);
 
 /* ---- latency histogram ---- */
 #define RB_HIST_EXACT 128u      /* values below are their own bucket */
@@ -498,6 +577,7 @@ typedef struct rb_target {
     uint64_t size;          /* readable bytes: offsets stay below */
     size_t page;
     int mincore_trusted;    /* this user owns or may write the file: mincore tells the truth */
+    rb_sampler smp;         /* where the reads go (rb_sampler_init with size) */
     /* The backoff-shared counter (PR #15585) every thread of this cell shares, written by
        every thread's calls: on a cache line of its own (the padding), not next to the fields
        every op reads. backoff (PR #13381) keeps a counter per thread, in its prefetcher. */
@@ -518,6 +598,8 @@ typedef struct rb_worker {
     void *ring;             /* io_uring, when built with liburing */
     uint64_t rng[4];
     uint64_t cursor;        /* sequential position, in reads */
+    uint64_t run_next;      /* runs: the next read's offset */
+    unsigned run_left;      /* runs: reads left in the run */
     uint64_t madvise_calls, madvise_failed;
     int madvise_errno;      /* errno of the first failed madvise */
     uint64_t io_errors, short_reads, verify_mismatches;
@@ -603,6 +685,18 @@ typedef struct rb_result {
        strategy (the same system call costs the same in any harness), user is the copy out of a
        mapping plus the harness's own loop. -1: unknown. */
     double cpu_user_ns_per_read, cpu_sys_ns_per_read;
+    /* What the access pattern did to the cache (exact: a bitmap over the file's pages, see
+       rb__touch). A page read hits when its page was resident as its iteration started or was
+       read before in it: each cold page costs one miss, and readahead's help is not counted
+       (fault_hit_rate counts it, for the mmap strategies). */
+    char pattern_spec[RB_PATTERN_LEN];   /* rb_pattern_name of the cell's config: "zipf:1.2" */
+    int64_t iter_pages_touched[RB_MAX_ITERATIONS];   /* distinct pages each measured iteration read; -1 unknown */
+    double pages_touched;        /* their mean, over every round; -1: unknown */
+    unsigned touched_iterations; /* iterations in that mean */
+    uint64_t page_reads;         /* pages the counted reads spanned (a 16 KiB read at an odd offset: 5) */
+    uint64_t cold_pages;         /* pages first read in an iteration that were not resident as it started */
+    double hit_rate;             /* 1 - cold_pages / page_reads; -1: residency per page unknown here */
+    double fault_hit_rate;       /* mmap strategies: 1 - majflt / page_reads; -1: not measured */
     /* Statistics over every measured iteration of every round, filled by rb_run_matrix (rb_run
        alone leaves them zero: rb_stats_of computes them for any list of rates). */
     unsigned rounds;             /* rounds that measured this cell */
@@ -943,7 +1037,7 @@ RBDEF rb_json *rb_json_load_report(const char *path, char *why, size_t whylen);
 #define RB_DIFF_NOISE 0.01   /* a change the whole interval does not put beyond 1% is no change */
 enum { RB_DIFF_FASTER, RB_DIFF_SLOWER, RB_DIFF_SAME, RB_DIFF_NOT_COMPARABLE, RB_DIFF_BASE_ONLY, RB_DIFF_NEW_ONLY };
 typedef struct rb_diff_row {
-    char strategy[64], pattern[16], scenario[32];
+    char strategy[64], pattern[RB_PATTERN_LEN], scenario[32];
     unsigned threads;
     uint64_t read_size;
     int cache;
@@ -1315,32 +1409,267 @@ static uint64_t rb__below(uint64_t s[4], uint64_t n)
    random: uniform over [0, size - read_size], unaligned unless --align asks (fio aligns to
    the block size by default; direct I/O needs the page);
    sequential: a per-thread cursor advancing by read_size and wrapping; threads start
-   spread evenly over the file so they do not read the same pages. */
-static void rb__offsets(rb_worker *w, uint64_t *off, unsigned n)
+   spread evenly over the file so they do not read the same pages;
+   skewed (zipf, pareto, normal, hotset): a rank drawn from the distribution, 0 the hottest,
+   over the file's blocks; a seeded permutation turns the rank into a block, so the hot
+   blocks lie scattered over the file as a real index's hot terms do (fio hashes its ranks for
+   the same reason), or in rank order with contiguous; then an offset inside the block;
+   runs: each drawn offset starts a run, the next run_length - 1 reads follow it back to back
+   (a postings list, a range scan); a run that would pass the last offset ends there.
+   Everything a thread draws is a function of (seed, thread index): same seed, same offsets. */
+static const char *const rb__pattern_names[RB_PATTERN_COUNT] = {"random", "sequential", "zipf", "pareto", "normal",
+                                                                "hotset"};
+
+/* The one place that knows each pattern's parameters and their ranges (fio's where fio has
+   the pattern: zipf theta > 0, pareto h in (0, 1)); the parser and rb_run both ask it. */
+static int rb__pattern_check(const rb_config *c, char *why, size_t wl)
 {
-    const rb_config *c = w->t->cfg;
-    uint64_t rs = c->read_size, size = w->t->size;
+    double a = c->pattern_arg[0], b = c->pattern_arg[1];
+    if (c->pattern < RB_RANDOM || c->pattern >= RB_PATTERN_COUNT) {
+        rb__fmt(why, wl, "no access pattern %d (RB_RANDOM, RB_SEQUENTIAL, RB_ZIPF, RB_PARETO, RB_NORMAL or RB_HOTSET)",
+                c->pattern);
+        return RB_EINVAL;
+    }
+    if (c->run_length > RB_MAX_RUN) {
+        rb__fmt(why, wl, "runs of %u reads: at most %u", c->run_length, RB_MAX_RUN);
+        return RB_EINVAL;
+    }
+    if (c->run_length > 1 && c->pattern == RB_SEQUENTIAL) {
+        rb__fmt(why, wl, "runs of %u reads: a sequential pattern is one run already", c->run_length);
+        return RB_EINVAL;
+    }
+    /* Zipf by rejection-inversion is defined for every theta > 0, 1 included (fio's method
+       divides by 1 - theta and refuses 1.0); past 100 every read would hit the hottest block. */
+    if (c->pattern == RB_ZIPF && !(a > 0 && a <= 100)) {
+        rb__fmt(why, wl, "zipf:THETA needs a theta in (0, 100], not %g", a);
+        return RB_EINVAL;
+    }
+    if (c->pattern == RB_PARETO && !(a > 0 && a < 1)) {
+        rb__fmt(why, wl, "pareto:H needs an h in (0, 1) (0.2: 80%% of the reads in 20%% of the blocks), not %g", a);
+        return RB_EINVAL;
+    }
+    if (c->pattern == RB_NORMAL && !(a > 0 && a <= 1)) {
+        rb__fmt(why, wl, "normal:SIGMA needs a sigma in (0, 1] (a fraction of the file), not %g", a);
+        return RB_EINVAL;
+    }
+    if (c->pattern == RB_HOTSET && !(a > 0 && a <= 1 && b > 0 && b <= 1)) {
+        rb__fmt(why, wl, "hotset:FRACTION:PROB needs a fraction and a probability in (0, 1], not %g and %g", a, b);
+        return RB_EINVAL;
+    }
+    return RB_OK;
+}
+
+RBDEF int rb_pattern_check(const rb_config *c, char *why, size_t wl)
+{
+    int rc;
+    RB__IN_C_LOCALE(rc = rb__pattern_check(c, why, wl));   /* "not 1.5", never "not 1,5" */
+    return rc;
+}
+
+/* "runs:16:" (runs of uniform starts: "runs:16" alone), the name, the parameters with %g
+   (so that zipf:1.20 and zipf:1.2 name one pattern), ":contiguous". */
+static void rb__pattern_format(const rb_config *c, char *buf, size_t len)
+{
+    char runs[32] = "", args[64] = "";
+    int p = c->pattern >= RB_RANDOM && c->pattern < RB_PATTERN_COUNT ? c->pattern : RB_RANDOM;
+    if (c->run_length > 1) snprintf(runs, sizeof runs, "runs:%u%s", c->run_length, p == RB_RANDOM ? "" : ":");
+    if (p == RB_HOTSET) snprintf(args, sizeof args, ":%g:%g", c->pattern_arg[0], c->pattern_arg[1]);
+    else if (p >= RB_ZIPF) snprintf(args, sizeof args, ":%g", c->pattern_arg[0]);
+    snprintf(buf, len, "%s%s%s%s", runs, c->run_length > 1 && p == RB_RANDOM ? "" : rb__pattern_names[p], args,
+             p >= RB_ZIPF && c->contiguous ? ":contiguous" : "");
+}
+
+RBDEF const char *rb_pattern_name(const rb_config *c, char *buf, size_t len)
+{
+    RB__IN_C_LOCALE(rb__pattern_format(c, buf, len));   /* 1.2, not 1,2, whatever the caller's locale */
+    return buf;
+}
+
+/* The permutation: a keyed bijection of [0, nblocks) that needs no table (a file of 1 TiB has
+   2^28 blocks: an array would be 2 GiB). A balanced Feistel network on 2h bits, 2^2h the
+   smallest power of four >= nblocks, is a bijection of [0, 2^2h) whatever its round function
+   (here rb__mix64 of the half and a round key); cycle walking (apply it again until the value
+   is below nblocks) makes it one of [0, nblocks), at under four applications on average
+   since 2^2h < 4 nblocks (Black and Rogaway, "Ciphers with arbitrary finite domains", 2002).
+   The inverse runs the rounds backwards and walks the same way. */
+static uint64_t rb__feistel(const rb_sampler *s, uint64_t x, int inverse)
+{
+    unsigned h = s->half_bits, i;
+    uint64_t mask = ((uint64_t)1 << h) - 1, l = x >> h, r = x & mask, t;
+    for (i = 0; i < 4; i++) {
+        if (!inverse) { t = r; r = l ^ (rb__mix64(r ^ s->key[i]) & mask); l = t; }
+        else { t = l; l = r ^ (rb__mix64(l ^ s->key[3 - i]) & mask); r = t; }
+    }
+    return (l << h) | r;
+}
+
+RBDEF uint64_t rb_sampler_block(const rb_sampler *s, uint64_t rank)
+{
+    uint64_t x = rank;
+    if (s->contiguous || s->nblocks < 2) return rank;
+    do x = rb__feistel(s, x, 0); while (x >= s->nblocks);
+    return x;
+}
+
+RBDEF uint64_t rb_sampler_rank(const rb_sampler *s, uint64_t block)
+{
+    uint64_t x = block;
+    if (s->contiguous || s->nblocks < 2) return block;
+    do x = rb__feistel(s, x, 1); while (x >= s->nblocks);
+    return x;
+}
+
+/* Uniform in [0, 1) with 53 random bits. */
+static double rb__unit(uint64_t rng[4]) { return (double)(rb__rng_next(rng) >> 11) * (1.0 / 9007199254740992.0); }
+
+/* Zipf over ranks 1..n, P(k) ~ k^-s, by rejection-inversion: W. Hormann and G. Derflinger,
+   "Rejection-inversion to generate variates from monotone discrete distributions", ACM
+   TOMACS 6(3), 1996, in the form Apache Commons RNG's RejectionInversionZipfSampler uses.
+   The hat is h(x) = x^-s, continuous; u is drawn uniformly under its integral H between
+   1.5 and n + 0.5, inverted to x, rounded to k; k is kept when u lies under the part of the
+   hat that belongs to k (the squeeze k - x <= k[2] accepts most draws without a pow). O(1)
+   setup and O(1) expected work per draw for every n and s > 0, s = 1 included, where fio's
+   method (Gray et al., "Quickly generating billion-record synthetic databases", 1994) needs
+   zeta(n) summed over every rank at setup and is only approximate past the first two ranks.
+   expm1(x)/x and log1p(x)/x are written out near 0, where the quotient loses its digits. */
+static double rb__expm1_x(double x) { return fabs(x) > 1e-8 ? expm1(x) / x : 1 + x / 2 * (1 + x / 3 * (1 + x / 4)); }
+static double rb__log1p_x(double x) { return fabs(x) > 1e-8 ? log1p(x) / x : 1 - x * (0.5 - x * (1.0 / 3 - x / 4)); }
+static double rb__zipf_h(double x, double s) { return exp(-s * log(x)); }
+static double rb__zipf_H(double x, double s) { double lx = log(x); return rb__expm1_x((1 - s) * lx) * lx; }
+static double rb__zipf_Hinv(double y, double s)
+{
+    double t = y * (1 - s);
+    if (t < -1) t = -1;   /* rounding at the far end: x^(1-s) cannot go below 0 */
+    return exp(rb__log1p_x(t) * y);
+}
+
+static void rb__zipf_setup(rb_sampler *s)
+{
+    double th = s->arg[0], n = (double)s->nblocks;
+    s->k[0] = rb__zipf_H(1.5, th) - 1;   /* H(1.5) - h(1) */
+    s->k[1] = rb__zipf_H(n + 0.5, th);
+    s->k[2] = 2 - rb__zipf_Hinv(rb__zipf_H(2.5, th) - rb__zipf_h(2, th), th);
+}
+
+static uint64_t rb__zipf_rank(const rb_sampler *s, uint64_t rng[4])
+{
+    double th = s->arg[0], n = (double)s->nblocks;
+    for (;;) {
+        double u = s->k[1] + rb__unit(rng) * (s->k[0] - s->k[1]), x = rb__zipf_Hinv(u, th), kd = floor(x + 0.5);
+        if (!(kd >= 1)) kd = 1;   /* NaN included */
+        if (kd > n) kd = n;
+        if (kd - x <= s->k[2] || u >= rb__zipf_H(kd + 0.5, th) - rb__zipf_h(kd, th)) return (uint64_t)kd - 1;
+    }
+}
+
+/* A rank of a skewed pattern, in [0, nblocks). pareto is fio's: (n - 1) u^(log h / log(1-h)),
+   so the first h of the ranks take 1 - h of the draws. normal: around the middle rank with
+   sigma of the ranks (the file's middle when contiguous, as fio centres its normal), draws
+   outside the file drawn again. hotset: prob of the draws uniform in the hot ranks, the rest
+   uniform in the others. */
+static uint64_t rb__rank(const rb_sampler *s, uint64_t rng[4])
+{
+    uint64_t n = s->nblocks, r;
+    double x;
+    if (n < 2) return 0;
+    switch (s->pattern) {
+    case RB_ZIPF: return rb__zipf_rank(s, rng);
+    case RB_PARETO:
+        r = (uint64_t)((double)(n - 1) * pow(rb__unit(rng), s->k[0]));
+        return r < n ? r : n - 1;
+    case RB_NORMAL:
+        do {   /* Box-Muller: one normal from two uniforms, 1 - u in (0, 1] for the log */
+            double z = sqrt(-2 * log(1 - rb__unit(rng))) * cos(6.283185307179586 * rb__unit(rng));
+            x = 0.5 + s->arg[0] * z;
+        } while (!(x >= 0 && x < 1));
+        r = (uint64_t)(x * (double)n);
+        return r < n ? r : n - 1;
+    default:   /* RB_HOTSET */
+        if (s->hot >= n || rb__unit(rng) < s->arg[1]) return rb__below(rng, s->hot);
+        return s->hot + rb__below(rng, n - s->hot);
+    }
+}
+
+RBDEF int rb_sampler_init(rb_sampler *s, const rb_config *c, uint64_t size, uint64_t page, int direct, char *why,
+                          size_t wl)
+{
+    uint64_t a = c->align > 1 ? c->align : 1, bits;
+    int rc = rb_pattern_check(c, why, wl);
+    memset(s, 0, sizeof *s);
+    if (rc != RB_OK) return rc;
+    if (!c->read_size || c->read_size > size || !page) {
+        rb__fmt(why, wl, "read size %llu does not fit in the %llu bytes to read from", (unsigned long long)c->read_size,
+                (unsigned long long)size);
+        return RB_EINVAL;
+    }
+    if (direct && a % page) {
+        /* direct I/O needs page multiples: the smallest that is also a multiple of align,
+           lcm(align, page) (align 512 gives 4 KiB, not 512 pages = 2 MiB) */
+        uint64_t x = a, y = page;
+        while (y) { uint64_t t = x % y; x = y; y = t; }
+        a = a / x * page;
+    }
+    s->pattern = c->pattern;
+    s->run_length = c->run_length > 1 ? c->run_length : 1;
+    s->contiguous = c->contiguous != 0;
+    s->read_size = c->read_size;
+    s->limit = size - c->read_size;
+    s->step = a;
+    s->arg[0] = c->pattern_arg[0];
+    s->arg[1] = c->pattern_arg[1];
+    s->npos = c->pattern == RB_SEQUENTIAL ? s->limit / c->read_size + 1 : s->limit / a + 1;
+    if (c->pattern < RB_ZIPF) return RB_OK;
+    s->block = a * ((page + a - 1) / a);
+    s->nblocks = s->limit / s->block + 1;
+    if (c->pattern == RB_ZIPF) rb__zipf_setup(s);
+    if (c->pattern == RB_PARETO) s->k[0] = log(s->arg[0]) / log(1 - s->arg[0]);
+    if (c->pattern == RB_HOTSET) {
+        double h = floor(s->arg[0] * (double)s->nblocks + 0.5);
+        s->hot = h < 1 ? 1 : h >= (double)s->nblocks ? s->nblocks : (uint64_t)h;
+    }
+    for (s->half_bits = 1, bits = 4; bits < s->nblocks && s->half_bits < 32; s->half_bits++) bits <<= 2;
+    rb__rng_seed(s->key, c->seed, 0x7065726d75746cULL);   /* "permutl": not the prewarm's stream */
+    return RB_OK;
+}
+
+RBDEF void rb_sampler_seed(const rb_sampler *s, rb_worker *w, uint64_t seed, unsigned index, unsigned nthreads)
+{
+    rb__rng_seed(w->rng, seed, index);
+    w->cursor = s->pattern == RB_SEQUENTIAL && nthreads ? s->npos * index / nthreads : 0;
+    w->run_next = 0;
+    w->run_left = 0;
+}
+
+/* One drawn offset: uniform keeps the draw it always made (one rb__below per read), so a
+   seed reads the offsets it read before skewed patterns existed. */
+static uint64_t rb__draw(const rb_sampler *s, uint64_t rng[4])
+{
+    uint64_t b, in;
+    if (s->pattern == RB_RANDOM) return rb__below(rng, s->npos) * s->step;
+    b = rb_sampler_block(s, rb__rank(s, rng));
+    in = b == s->nblocks - 1 ? (s->limit - b * s->block) / s->step + 1 : s->block / s->step;   /* the last block: partial */
+    return b * s->block + rb__below(rng, in) * s->step;
+}
+
+RBDEF void rb_sampler_offsets(const rb_sampler *s, rb_worker *w, uint64_t *off, unsigned n)
+{
     unsigned i;
-    if (c->pattern == RB_SEQUENTIAL) {
-        uint64_t npos = (size - rs) / rs + 1;
+    if (s->pattern == RB_SEQUENTIAL) {
         for (i = 0; i < n; i++) {
-            off[i] = w->cursor * rs;
-            if (++w->cursor >= npos) w->cursor = 0;
+            off[i] = w->cursor * s->read_size;
+            if (++w->cursor >= s->npos) w->cursor = 0;
         }
-    } else if (c->align > 1 || (w->t->s && (w->t->s->flags & RB_S_DIRECT))) {
-        uint64_t a = c->align > 1 ? c->align : 1, npos;
-        if (w->t->s && (w->t->s->flags & RB_S_DIRECT) && a % w->t->page) {
-            /* direct I/O needs page multiples: the smallest that is also a multiple of align,
-               lcm(align, page) (align 512 gives 4 KiB, not 512 pages = 2 MiB) */
-            uint64_t x = a, y = w->t->page;
-            while (y) { uint64_t t = x % y; x = y; y = t; }
-            a = a / x * w->t->page;
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        if (w->run_left && w->run_next <= s->limit) {
+            off[i] = w->run_next;
+            w->run_left--;
+        } else {
+            off[i] = rb__draw(s, w->rng);
+            w->run_left = s->run_length - 1;
         }
-        npos = (size - rs) / a + 1;
-        for (i = 0; i < n; i++) off[i] = rb__below(w->rng, npos) * a;
-    } else {
-        uint64_t npos = size - rs + 1;
-        for (i = 0; i < n; i++) off[i] = rb__below(w->rng, npos);
+        w->run_next = off[i] + s->read_size;
     }
 }
 
@@ -2493,6 +2822,45 @@ RBDEF int rb_residency(const char *path, rb_residency_info *out, rb_error *err)
     return RB_OK;
 }
 
+/* Page by page, which of the first `size` bytes of path are in the page cache: bit i of bits
+   for page i. 0: done; -1: not known here (mincore would say "all resident" to this user, see
+   rb_residency, or a call failed). A mapping of our own that nothing touches: mincore of a
+   file mapping reports the page cache, whether or not any process maps the page. */
+static int rb__resident_bits(const char *path, uint64_t size, size_t page, uint64_t *bits)
+{
+    struct stat st;
+    rb_error e;
+    size_t chunk = (size_t)1 << 16;
+    uint64_t off, pages = (size + page - 1) / page;
+    unsigned char *map, *vec;
+    int fd = rb__open_regular(path, 0, &st, &e), ok = 1;
+    if (fd < 0) return -1;
+    if (!rb__mincore_trusted(&st, path) || (uint64_t)st.st_size < size || !size) {
+        close(fd);
+        return -1;
+    }
+    map = (unsigned char *)mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (map == (unsigned char *)MAP_FAILED) return -1;
+    vec = (unsigned char *)malloc(chunk);
+    ok = vec != NULL;
+    memset(bits, 0, (size_t)((pages + 63) / 64) * sizeof(uint64_t));
+    for (off = 0; ok && off < pages; off += chunk) {
+        size_t n = (size_t)RB__MIN((uint64_t)chunk, pages - off), i;
+        size_t len = (size_t)RB__MIN((uint64_t)n * page, size - off * page);
+#if defined(RB__APPLE)
+        ok = mincore(map + off * page, len, (char *)vec) == 0;
+#else
+        ok = mincore(map + off * page, len, vec) == 0;
+#endif
+        for (i = 0; ok && i < n; i++)
+            if (vec[i] & 1u) bits[(off + i) >> 6] |= (uint64_t)1 << ((off + i) & 63);
+    }
+    free(vec);
+    if (munmap(map, (size_t)size) != 0) ok = 0;
+    return ok ? 0 : -1;
+}
+
 /* --prewarm: load the whole file, then evict a reproducible random (1 - fraction) of its
    pages with posix_fadvise(DONTNEED), runs of evicted pages coalesced into one call. Loading
    everything and evicting some takes seconds; loading a random subset page by page would be
@@ -3498,6 +3866,12 @@ typedef struct rb__run {
     int quit;             /* the coordinator's decision, written only before a start barrier: every
                              thread reads the same value after it (pool.failed may change meanwhile) */
     rb__ident ident;      /* the file when the cell started */
+    /* What the pattern does to the cache (rb__touch, rb__tally): a bit per page of the file
+       the reads touched in this phase, shared by the workers; a bit per page resident when
+       the phase started, the coordinator's alone. NULL: not counted (out of memory). */
+    uint64_t *touched, *resident, nwords;
+    int resident_known[RB_MAX_ITERATIONS + 1];
+    int64_t iter_touched[RB_MAX_ITERATIONS + 1], iter_cold[RB_MAX_ITERATIONS + 1];   /* -1: unknown */
 } rb__run;
 /* What made a cell cold, per thread: faults (RUSAGE_THREAD) and the bytes this thread made
    the device read (/proc/thread-self/io read_bytes, counted when the I/O is submitted, so
@@ -3551,9 +3925,79 @@ typedef struct rb__thread {
     rb__acct before, after;
     uint64_t iter_ops[RB_MAX_ITERATIONS + 1];
     uint64_t iter_start[RB_MAX_ITERATIONS + 1], iter_end[RB_MAX_ITERATIONS + 1];   /* ns */
+    uint64_t iter_page_reads[RB_MAX_ITERATIONS + 1];   /* pages the counted ops' reads spanned */
     rb_hist hist;
 } rb__thread;
 
+
+/* ---- what the pattern did to the cache ----
+   Per measured iteration: the distinct pages its reads touched, and how many of them were
+   not resident when it started. Exact, not a sketch: one bit per page of the file (32 KiB
+   for a 1 GiB file, 32 MiB for 1 TiB), shared by the cell's workers. A bit is tested before
+   it is set, so a page already marked (every hot page after its first read) costs one plain
+   load and no write to a shared cache line; only a first touch pays an atomic OR. The
+   coordinator counts and clears the bits between iterations, with every worker parked. */
+static unsigned rb__popcount(uint64_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_popcountll(v);
+#else
+    unsigned n = 0;
+    for (; v; v &= v - 1) n++;
+    return n;
+#endif
+}
+
+/* Marks the pages [off, off + len) spans (bits NULL: nothing is counted); returns how many. */
+static uint64_t rb__touch(uint64_t *bits, uint64_t off, uint64_t len, uint64_t page)
+{
+    uint64_t first = off / page, last = (off + len - 1) / page, q;
+    for (q = first; bits && q <= last; q++) {
+        uint64_t *word = &bits[q >> 6], m = (uint64_t)1 << (q & 63);
+        if (!(__atomic_load_n(word, __ATOMIC_RELAXED) & m)) __atomic_fetch_or(word, m, __ATOMIC_RELAXED);
+    }
+    return last - first + 1;
+}
+
+/* The bitmaps of a cell: allocated once it knows its size; without memory for them the cell
+   runs all the same and says what it could not count. */
+static void rb__touch_alloc(rb__run *run, rb_result *res)
+{
+    uint64_t pages = (run->t->size + run->t->page - 1) / run->t->page;
+    unsigned k;
+    for (k = 0; k <= RB_MAX_ITERATIONS; k++) run->iter_touched[k] = run->iter_cold[k] = -1;
+    run->nwords = (pages + 63) / 64;
+    run->touched = (uint64_t *)calloc((size_t)run->nwords, sizeof(uint64_t));
+    run->resident = (uint64_t *)calloc((size_t)run->nwords, sizeof(uint64_t));
+    if (run->touched && run->resident) return;
+    free(run->touched);
+    free(run->resident);
+    run->touched = run->resident = NULL;
+    rb__warn(res, "no memory for two bitmaps of %llu pages: the pages touched and the hit rate are not counted",
+             (unsigned long long)pages);
+}
+
+/* Before measured phase k (the eviction of evict-each done): what is resident, page by page;
+   the touched bits start empty. */
+static void rb__touch_start(rb__run *run, unsigned k)
+{
+    if (!run->touched) return;
+    memset(run->touched, 0, (size_t)run->nwords * sizeof(uint64_t));
+    run->resident_known[k] = rb__resident_bits(run->t->cfg->path, run->t->size, run->t->page, run->resident) == 0;
+}
+
+/* After measured phase k: its distinct pages, and those not resident when it started. */
+static void rb__tally(rb__run *run, unsigned k)
+{
+    uint64_t i, d = 0, cold = 0;
+    if (!run->touched) return;
+    for (i = 0; i < run->nwords; i++) {
+        d += rb__popcount(run->touched[i]);
+        cold += rb__popcount(run->touched[i] & ~run->resident[i]);
+    }
+    run->iter_touched[k] = (int64_t)d;
+    run->iter_cold[k] = run->resident_known[k] ? (int64_t)cold : -1;
+}
 
 /* A file truncated under a mapping makes the next access to the vanished part raise SIGBUS,
    which would kill the process and every result with it. The mmap strategies' workers arm a
@@ -3637,9 +4081,11 @@ static void rb__worker_phase(rb__thread *th, unsigned p, uint64_t start, uint64_
     const rb_config *c = w->t->cfg;
     int (*read_op)(rb_worker *, const uint64_t *, unsigned) = run->s->read_op;
     uint64_t deadline = start + (uint64_t)(p ? c->duration_ns : c->warmup_ns), ops = 0, end = start, t0, t1;
-    unsigned n = c->reads_per_op;
+    uint64_t page_reads = 0, pages;
+    unsigned n = c->reads_per_op, i;
     for (t0 = rb__now_ns(); t0 < deadline && !RB__LOAD(&run->pool.failed); t0 = t1) {
-        rb__offsets(w, off, n);
+        rb_sampler_offsets(&w->t->smp, w, off, n);
+        for (i = 0, pages = 0; i < n; i++) pages += rb__touch(run->touched, off[i], c->read_size, w->t->page);
         if (read_op(w, off, n) != 0) {
             th->rc = RB_EIO;
             rb__fmt(th->why, sizeof th->why, "a read failed fatally (%s)", strerror(w->io_errno));
@@ -3649,10 +4095,12 @@ static void rb__worker_phase(rb__thread *th, unsigned p, uint64_t start, uint64_
         t1 = rb__now_ns();
         if (t1 > deadline) break;   /* in flight at the stop */
         ops++;
+        page_reads += pages;
         end = t1;
         if (p > 0) rb_hist_record(&th->hist, t1 - t0);
     }
     th->iter_ops[p] = ops;
+    th->iter_page_reads[p] = page_reads;
     th->iter_start[p] = start;
     th->iter_end[p] = end;
 }
@@ -3736,10 +4184,7 @@ static int rb__config_check(const rb_config *c, const rb_strategy *s, char *why,
         rb__fmt(why, wl, "the duration must be positive, not %lld ns", (long long)c->duration_ns);
         return RB_EINVAL;
     }
-    if (c->pattern != RB_RANDOM && c->pattern != RB_SEQUENTIAL) {
-        rb__fmt(why, wl, "no access pattern %d (RB_RANDOM or RB_SEQUENTIAL)", c->pattern);
-        return RB_EINVAL;
-    }
+    if (rb_pattern_check(c, why, wl) != RB_OK) return RB_EINVAL;
     if (!(c->prewarm >= 0 && c->prewarm <= 1)) {
         rb__fmt(why, wl, "the fraction to prewarm must be in [0, 1], not %g", c->prewarm);
         return RB_EINVAL;
@@ -3800,7 +4245,7 @@ RBDEF int rb_cell_fits(const rb_config *cfg, const rb_strategy *s, char *why, si
    leaves offset 0 alone, and every read of the cell would read the same bytes. */
 static int rb__align_check(uint64_t align, int pattern, uint64_t size, uint64_t rs, char *why, size_t wl)
 {
-    if (align <= 1 || pattern != RB_RANDOM || rs > size || size - rs >= align) return RB_OK;
+    if (align <= 1 || pattern == RB_SEQUENTIAL || rs > size || size - rs >= align) return RB_OK;
     rb__fmt(why, wl, "an alignment of %llu leaves one offset (0) in the %llu bytes to read from with %llu-byte "
             "reads: every read would read the same bytes", (unsigned long long)align, (unsigned long long)size,
             (unsigned long long)rs);
@@ -3832,6 +4277,8 @@ static int rb__target_open(rb_target *t, const rb_config *c, const rb_strategy *
         } else {
             rc = rb__align_check(c->align, c->pattern, t->size, c->read_size, why, wl);
         }
+        if (rc == RB_OK)
+            rc = rb_sampler_init(&t->smp, c, t->size, t->page, (s->flags & RB_S_DIRECT) != 0, why, wl);
     }
     if (rc != RB_OK && s->close) s->close(t);
     return rc;
@@ -3960,11 +4407,7 @@ static int rb__threads_make(rb__run *run, rb__thread **th, rb_result *res)
         if (c->verify) w->expect = (unsigned char *)malloc((size_t)c->read_size);
         if (!w->buf || (c->verify && !w->expect)) break;
         memset(w->buf, 0, buf_len);
-        rb__rng_seed(w->rng, c->seed, i);
-        if (c->pattern == RB_SEQUENTIAL) {
-            uint64_t npos = (t->size - c->read_size) / c->read_size + 1;
-            w->cursor = npos * i / n;
-        }
+        rb_sampler_seed(&t->smp, w, c->seed, i, n);
     }
     if (i == n) return RB_OK;
     res->status = RB_ENOMEM;
@@ -3996,6 +4439,7 @@ static void rb__between_phases(rb__run *run, unsigned k, rb_result *res)
         rb__fail(run, res, RB_ECHANGED, why);
         return;
     }
+    if (k >= 2) rb__tally(run, k - 1);   /* measured phase k - 1 just ended */
     if (k >= run->end_phase) return;
     if (c->cache == RB_CACHE_EVICT_EACH) {
         uint64_t t0 = rb__now_ns();
@@ -4010,6 +4454,7 @@ static void rb__between_phases(rb__run *run, unsigned k, rb_result *res)
     if (k >= 1) {
         res->iter_resident_before[k - 1] = rb__resident(c->path);
         if (k == 1) res->resident_before = res->iter_resident_before[0];
+        rb__touch_start(run, k);
     }
 }
 
@@ -4141,6 +4586,34 @@ static void rb__accounting(const rb_config *c, const rb_strategy *s, const rb__a
     }
 }
 
+/* What the pattern did to the cache, from the coordinator's counts (rb__tally) and the
+   workers' page reads: distinct pages per iteration, and the hit rate. A page read hits when
+   its page was resident as the iteration started or was read before in it, so each cold page
+   costs one miss; what readahead brought in meanwhile counts as a miss here, and as a hit in
+   fault_hit_rate (mmap: a read that faulted with I/O is a major fault). */
+static void rb__pattern_figures(const rb_config *c, const rb_strategy *s, const rb__run *run,
+                                rb__thread *const *th, rb_result *res)
+{
+    unsigned k, i, known = 0, cold_known = 1;
+    double touched = 0;
+    for (k = 1; k <= c->iterations; k++) {
+        uint64_t reads = 0;
+        for (i = 0; i < c->threads; i++) reads += th[i]->iter_page_reads[k];
+        res->page_reads += reads;
+        res->iter_pages_touched[k - 1] = run->iter_touched[k];
+        if (run->iter_touched[k] >= 0) { touched += (double)run->iter_touched[k]; known++; }
+        if (run->iter_cold[k] >= 0) res->cold_pages += (uint64_t)run->iter_cold[k];
+        else cold_known = 0;
+    }
+    res->touched_iterations = known;
+    if (known == c->iterations && known) res->pages_touched = touched / known;
+    if ((s->flags & RB_S_NOIO) || !res->page_reads) return;   /* the null strategy reads nothing */
+    if (cold_known && known == c->iterations)
+        res->hit_rate = RB__MAX(0.0, 1.0 - (double)res->cold_pages / (double)res->page_reads);
+    if ((s->flags & RB_S_MMAP) && res->majflt >= 0 && !res->per_process_faults)
+        res->fault_hit_rate = RB__MAX(0.0, 1.0 - (double)res->majflt / (double)res->page_reads);
+}
+
 /* Phase 6: the verdict. A number made of failed advice or failed reads is not the number of
    this strategy; a cache state other than the one asked for is said next to the number. */
 static void rb__verdict(const rb_config *c, int io_errno, rb_result *res)
@@ -4186,9 +4659,12 @@ static void rb__result_init(rb_result *res, const rb_config *c, const rb_strateg
     res->strategy = s->name;
     res->threads = c->threads;
     res->pattern = c->pattern;
+    rb_pattern_name(c, res->pattern_spec, sizeof res->pattern_spec);
     res->read_size = c->read_size;
     res->reads_per_op = c->reads_per_op;
     res->verified = c->verify != 0;
+    for (k = 0; k < RB_MAX_ITERATIONS; k++) res->iter_pages_touched[k] = -1;
+    res->pages_touched = res->hit_rate = res->fault_hit_rate = -1;
     res->resident_before = res->resident_after = res->resident_prepared = -1;
     for (k = 0; k < RB_MAX_ITERATIONS; k++) res->iter_resident_before[k] = -1;
     res->majflt = res->minflt = res->device_read_bytes = -1;
@@ -4256,6 +4732,7 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
         goto cleanup;
     }
     if (rb__threads_make(&run, th, res) != RB_OK) goto cleanup;
+    rb__touch_alloc(&run, res);
 
     bus_installed = rb__sigbus_for_cell(s, res, &old_bus);
     rc = rb__pool_start(&run.pool, c.threads, rb__worker_main, rb__thread_arg, th, why, sizeof why);
@@ -4270,6 +4747,7 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
     if (res->status != RB_OK) goto cleanup;
     rb__statistics(&c, th, res);
     rb__accounting(&c, s, &tot, any_acct, res);
+    rb__pattern_figures(&c, s, &run, th, res);
     rb__verdict(&c, io_errno, res);
 
 cleanup:
@@ -4280,6 +4758,8 @@ cleanup:
         free(th[i]);
     }
     free(th);
+    free(run.touched);
+    free(run.resident);
     if (s->close) s->close(&t);
     return res->status;
 }
@@ -5431,6 +5911,83 @@ RBDEF int rb_parse_double_list(const char *s, double *out, unsigned cap, unsigne
     return rc;
 }
 
+/* --pattern SPEC: random | sequential | zipf:THETA | pareto:H | normal:SIGMA |
+   hotset:FRACTION:PROB, a skewed one optionally followed by :contiguous, and runs:N or
+   runs:N:PATTERN in front of any but sequential. Numbers in the C locale ("1.2" under de_DE
+   too); a sign is allowed so that "zipf:-1" is refused for its range, not its spelling. */
+static int rb__pattern_number(const char *tok, const char *what, double *out, char *why, size_t wl)
+{
+    char *end = NULL;
+    double v = 0;
+    if (*tok) RB__IN_C_LOCALE(v = strtod(tok, &end));
+    if (!*tok || !end || *end) {
+        rb__fmt(why, wl, "%s: '%s' is not a number", what, tok);
+        return RB_EINVAL;
+    }
+    *out = v;
+    return RB_OK;
+}
+
+RBDEF int rb_parse_pattern(const char *spec, rb_config *c, char *why, size_t wl)
+{
+    static const char *const usage[RB_PATTERN_COUNT] = {"random", "sequential", "zipf:THETA", "pareto:H",
+                                                        "normal:SIGMA", "hotset:FRACTION:PROB"};
+    char buf[128], *tok[8], *q;
+    unsigned n = 1, i = 0, j, need;
+    uint64_t run = 1;
+    rb_config t = *c;
+    int p;
+    if (!spec || !*spec || strlen(spec) >= sizeof buf) {
+        rb__fmt(why, wl, "a pattern is random, sequential, zipf:THETA, pareto:H, normal:SIGMA or hotset:FRACTION:PROB");
+        return RB_EINVAL;
+    }
+    memcpy(buf, spec, strlen(spec) + 1);
+    tok[0] = buf;
+    for (q = buf; *q; q++)
+        if (*q == ':') {
+            *q = 0;
+            if (n == 8) { rb__fmt(why, wl, "pattern '%s' has too many parts", spec); return RB_EINVAL; }
+            tok[n++] = q + 1;
+        }
+    if (!strcmp(tok[0], "runs")) {
+        if (n < 2 || rb_parse_u64(tok[1], &run) != RB_OK || run < 1 || run > RB_MAX_RUN) {
+            rb__fmt(why, wl, "runs:N needs N, the reads of one run, from 1 to %u: not '%s'", RB_MAX_RUN, n < 2 ? "" : tok[1]);
+            return RB_EINVAL;
+        }
+        i = 2;
+    }
+    for (p = 0; i < n && p < RB_PATTERN_COUNT && strcmp(tok[i], rb__pattern_names[p]); p++) {}
+    if (i == n) p = RB_RANDOM;   /* runs:N alone: uniform starts */
+    else if (p == RB_PATTERN_COUNT) {
+        rb__fmt(why, wl, "no access pattern '%s': random, sequential, zipf:THETA, pareto:H, normal:SIGMA, "
+                "hotset:FRACTION:PROB, runs:N[:PATTERN]; add :contiguous to keep hot blocks together", tok[i]);
+        return RB_EINVAL;
+    }
+    need = p == RB_HOTSET ? 2 : p >= RB_ZIPF ? 1 : 0;
+    for (j = 0; j < need; j++) {
+        if (i + 1 + j >= n) { rb__fmt(why, wl, "%s needs %s", rb__pattern_names[p], usage[p]); return RB_EINVAL; }
+        if (rb__pattern_number(tok[i + 1 + j], usage[p], &t.pattern_arg[j], why, wl) != RB_OK) return RB_EINVAL;
+    }
+    if (!need) t.pattern_arg[0] = t.pattern_arg[1] = 0;
+    if (need == 1) t.pattern_arg[1] = 0;
+    t.contiguous = 0;
+    for (j = i + 1 + need; j < n; j++) {
+        if (p >= RB_ZIPF && !t.contiguous && !strcmp(tok[j], "contiguous")) { t.contiguous = 1; continue; }
+        rb__fmt(why, wl, "pattern '%s': unexpected ':%s' (%s%s)", spec, tok[j], usage[p],
+                p >= RB_ZIPF ? "[:contiguous]" : "");
+        return RB_EINVAL;
+    }
+    t.pattern = p;
+    t.run_length = (unsigned)run;
+    if (rb_pattern_check(&t, why, wl) != RB_OK) return RB_EINVAL;
+    c->pattern = t.pattern;
+    c->pattern_arg[0] = t.pattern_arg[0];
+    c->pattern_arg[1] = t.pattern_arg[1];
+    c->run_length = t.run_length;
+    c->contiguous = t.contiguous;
+    return RB_OK;
+}
+
 RBDEF void rb_format_size(uint64_t b, char *buf, size_t len)
 {
     static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
@@ -5634,6 +6191,7 @@ RBDEF int rb_matrix_check(const rb_matrix *m, char *why, size_t wl)
     unsigned i, z, nz = m->read_sizes ? m->nread_sizes : 1;
     struct stat st;
     int rc = rb__check_axes(m, why, wl);
+    if (rc == RB_OK) rc = rb_pattern_check(&m->cfg, why, wl);
     if (rc != RB_OK) return rc;
     if (!have && m->cfg.path && stat(m->cfg.path, &st) == 0 && S_ISREG(st.st_mode)) have = (uint64_t)st.st_size;
     for (z = 0; z < nz; z++) {
@@ -5690,7 +6248,7 @@ RBDEF void rb_report_free(rb_report *rep)
    runs), the sample store and the round orders. */
 static int rb__matrix_alloc(const rb_matrix *m, rb__matrix_store *st)
 {
-    unsigned n, i;
+    unsigned n, i, k;
     const rb_strategy *all = rb_strategies(&n);
     rb_config_defaults(&m->cfg, &st->cfg);
     st->ns = m->strategies ? m->nstrategies : RB__MIN(n, RB_MAX_AXIS);
@@ -5717,6 +6275,9 @@ static int rb__matrix_alloc(const rb_matrix *m, rb__matrix_store *st)
         x->threads = st->threads[t];
         x->read_size = st->sizes[z];
         x->pattern = st->cfg.pattern;
+        rb_pattern_name(&st->cfg, x->pattern_spec, sizeof x->pattern_spec);
+        for (k = 0; k < RB_MAX_ITERATIONS; k++) x->iter_pages_touched[k] = -1;
+        x->pages_touched = x->hit_rate = x->fault_hit_rate = -1;
         x->status = RB_ENOTRUN;
         x->samples = st->samples + (size_t)i * st->cap;
         x->resident_before = x->resident_after = x->majflt = x->minflt = x->device_read_bytes = -1;
@@ -5740,6 +6301,28 @@ static void rb__round_order(const rb__matrix_store *st, uint64_t seed, unsigned 
         order[i - 1] = order[j];
         order[j] = t;
     }
+}
+
+/* The pattern's figures of two rounds: the mean of the distinct pages over all their
+   iterations, the hit rates from the summed counts (unknown if either round's was). */
+static void rb__merge_touched(rb_result *acc, const rb_result *x)
+{
+    unsigned n = acc->touched_iterations + x->touched_iterations;
+    if (acc->pages_touched >= 0 && x->pages_touched >= 0 && n)
+        acc->pages_touched = (acc->pages_touched * acc->touched_iterations + x->pages_touched * x->touched_iterations) / n;
+    else
+        acc->pages_touched = -1;
+    acc->touched_iterations = n;
+    acc->page_reads += x->page_reads;
+    acc->cold_pages += x->cold_pages;
+    if (acc->hit_rate >= 0 && x->hit_rate >= 0 && acc->page_reads)
+        acc->hit_rate = RB__MAX(0.0, 1.0 - (double)acc->cold_pages / (double)acc->page_reads);
+    else
+        acc->hit_rate = -1;
+    if (acc->fault_hit_rate >= 0 && x->fault_hit_rate >= 0 && acc->majflt >= 0 && acc->page_reads)
+        acc->fault_hit_rate = RB__MAX(0.0, 1.0 - (double)acc->majflt / (double)acc->page_reads);
+    else
+        acc->fault_hit_rate = -1;
 }
 
 /* Adds one round's measured result of a cell to what its earlier rounds measured. */
@@ -5781,6 +6364,7 @@ static void rb__merge_round(rb_result *acc, const rb_result *x)
         }
         acc->warnings_dropped += x->warnings_dropped;
         if (acc->majflt >= 0 && x->majflt >= 0) { acc->majflt += x->majflt; acc->minflt += x->minflt; }
+        rb__merge_touched(acc, x);
         if (acc->device_read_bytes >= 0 && x->device_read_bytes >= 0) {
             acc->device_read_bytes += x->device_read_bytes;
             if (acc->read_amplification >= 0 && acc->ops)
@@ -6056,7 +6640,11 @@ static int rb__set_scenario(rb_settings *s, const char *v, char *why, size_t wl)
     }
     if (sc->prewarm > 0) s->cfg.prewarm = sc->prewarm;
     if (sc->cache != RB_CACHE_KEEP) s->cfg.cache = sc->cache;
-    if (sc->pattern != RB_RANDOM) s->cfg.pattern = sc->pattern;
+    if (sc->pattern != RB_RANDOM) {   /* the preset's pattern whole: no runs or parameters of another */
+        s->cfg.pattern = sc->pattern;
+        s->cfg.run_length = 0;
+        s->cfg.contiguous = 0;
+    }
     if (sc->hog) s->hog = sc->hog;
     s->cfg.warmup_ns = RB_NONE;
     s->scenario = sc;
@@ -6089,7 +6677,7 @@ static int rb__set_list(rb_settings *s, const char *key, const char *v, const ch
 
 RBDEF int rb_settings_set(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl)
 {
-    static const char *const patterns[] = {"random", "sequential"}, *const caches[] = {"keep", "evict", "evict-each"};
+    static const char *const caches[] = {"keep", "evict", "evict-each"};
     rb_config *c = &s->cfg;
     uint64_t u;
     double d;
@@ -6101,9 +6689,8 @@ RBDEF int rb_settings_set(rb_settings *s, const char *key, const char *v, const 
     if (!strcmp(key, "verify")) c->verify = 1;
     else if (!strcmp(key, "reads-per-op")) rc = rb__set_uint(as, v, 1, 65536, &c->reads_per_op, why, wl);
     else if (!strcmp(key, "iterations")) rc = rb__set_uint(as, v, 1, RB_MAX_ITERATIONS, &c->iterations, why, wl);
-    else if (!strcmp(key, "pattern")) {
-        rc = rb__set_choice(key, v, patterns, 2, &c->pattern, why, wl);   /* said without dashes, as always */
-    } else if (!strcmp(key, "cache")) rc = rb__set_choice(as, v, caches, 3, &c->cache, why, wl);
+    else if (!strcmp(key, "pattern")) rc = rb_parse_pattern(v, c, why, wl);   /* the spec's own words */
+    else if (!strcmp(key, "cache")) rc = rb__set_choice(as, v, caches, 3, &c->cache, why, wl);
     else if (!strcmp(key, "size")) {
         if (rb_parse_size(v, &u) || u == 0) { rb__fmt(why, wl, "malformed size '%s'", v); rc = RB_EINVAL; }
         else c->size = u;
@@ -6472,6 +7059,45 @@ static void rb__table_cold(FILE *f, const rb_report *r, int md)
     }
 }
 
+/* What the pattern did to the cache: distinct pages per iteration, and the hit rates. */
+static void rb__table_pattern(FILE *f, const rb_report *r, int md)
+{
+    static const char *const head[] = {"strategy", "threads", "read", "pages/iter", "of file", "hit", "fault hit"};
+    char lc[7][32];
+    const char *lcells[7];
+    int lw[7];
+    unsigned i, k, any = 0;
+    for (i = 0; i < r->count; i++) any |= r->results[i].status == RB_OK && r->results[i].pages_touched >= 0;
+    if (!any) return;
+    fprintf(f, "\n%swhat the pattern did to the cache: distinct pages read per iteration; page reads that found "
+               "their page cached (resident as the iteration began, or read earlier in it); mmap: page reads "
+               "without a major fault%s\n\n", md ? "**" : "", md ? "**" : "");
+    for (k = 0; k < 7; k++) { lcells[k] = head[k]; lw[k] = RB__MAX(9, (int)strlen(head[k])); }
+    for (i = 0; i < r->nstrategies; i++) lw[0] = RB__MAX(lw[0], (int)strlen(r->strategies[i]));
+    rb__row(f, md, lcells, 7, lw);
+    if (md) rb__rule(f, 7);
+    for (k = 0; k < 7; k++) lcells[k] = lc[k];
+    for (i = 0; i < r->count; i++) {
+        const rb_result *x = &r->results[i];
+        if (x->status != RB_OK) continue;
+        snprintf(lc[0], 32, "%s", x->strategy);
+        snprintf(lc[1], 32, "%u", x->threads);
+        rb_format_size(x->read_size, lc[2], 32);
+        if (x->pages_touched >= 0) {
+            snprintf(lc[3], 32, "%.0f", x->pages_touched);
+            snprintf(lc[4], 32, "%.1f%%", 100.0 * x->pages_touched / (double)(x->file_pages ? x->file_pages : 1));
+        } else {
+            snprintf(lc[3], 32, "?");
+            snprintf(lc[4], 32, "?");
+        }
+        if (x->hit_rate >= 0) snprintf(lc[5], 32, "%.1f%%", 100.0 * x->hit_rate);
+        else snprintf(lc[5], 32, "?");
+        if (x->fault_hit_rate >= 0) snprintf(lc[6], 32, "%.1f%%", 100.0 * x->fault_hit_rate);
+        else snprintf(lc[6], 32, "-");
+        rb__row(f, md, lcells, 7, lw);
+    }
+}
+
 static void rb__report_table(FILE *f, const rb_report *r, int md)
 {
     const double *pct = r->percentiles ? r->percentiles : rb__default_pct;
@@ -6480,8 +7106,9 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
     unsigned ngroups = by_size ? 1 : r->nread_sizes;
     char sz[32];
     unsigned notes = 0;
-    const char *pat = r->cfg && r->cfg->pattern == RB_SEQUENTIAL ? "sequential" : "random";
+    char pat[RB_PATTERN_LEN] = "random";
 
+    if (r->cfg) rb_pattern_name(r->cfg, pat, sizeof pat);
     if (npct > RB_MAX_PERCENTILES) npct = RB_MAX_PERCENTILES;
     for (g = 0; g < ngroups; g++) {
         uint64_t rs = r->read_sizes[by_size ? 0 : g];
@@ -6511,6 +7138,7 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
 
     notes = rb__table_latency(f, r, md, pct, npct);
     rb__table_cold(f, r, md);
+    rb__table_pattern(f, r, md);
     rb__table_warnings(f, r, md);
     if (notes) {
         fprintf(f, "\n%snot measured%s\n\n", md ? "**" : "", md ? "**" : "");
@@ -6547,15 +7175,14 @@ static void rb__report_csv(FILE *f, const rb_report *r)
                "resident_pages_after,majflt,minflt,device_read_bytes,read_amplification,prefetch_calls,"
                "prefetch_skips,prefetch_mincore_calls,prefetch_advises,prefetch_failed,cpu_user_ns_per_read,"
                "cpu_sys_ns_per_read,ops_per_ms_median,ops_per_ms_ci_lo,ops_per_ms_ci_hi,rounds,outliers,min_thread_ops,prefetch_mincore_failed,"
-               "resident_pages_prepared,verified,warnings\n");
+               "resident_pages_prepared,pages_touched,hit_rate,fault_hit_rate,verified,warnings\n");
     for (i = 0; i < r->count; i++) {
         const rb_result *x = &r->results[i];
         int ok = x->status == RB_OK;
         unsigned ns;
         const double *sv = rb__samples(x, &ns);
         fprintf(f, "%s,%u,%s,%llu,%u,%s,", x->strategy, x->threads,
-                x->pattern == RB_SEQUENTIAL ? "sequential" : "random",
-                (unsigned long long)x->read_size, x->reads_per_op, rb_status_word(x->status));
+                x->pattern_spec, (unsigned long long)x->read_size, x->reads_per_op, rb_status_word(x->status));
         rb__csv_string(f, x->reason);
         if (ok) {
             fprintf(f, ",%llu,%.6f,%.6f,", (unsigned long long)x->ops, x->seconds, x->ops_per_ms);
@@ -6606,6 +7233,12 @@ static void rb__report_csv(FILE *f, const rb_report *r)
                         (unsigned long long)x->prefetch.mincore_failed);
         else fprintf(f, ",,,");
         if (ok && x->resident_prepared >= 0) fprintf(f, "%lld", (long long)x->resident_prepared);
+        fputc(',', f);
+        if (ok && x->pages_touched >= 0) fprintf(f, "%.1f", x->pages_touched);
+        fputc(',', f);
+        if (ok && x->hit_rate >= 0) fprintf(f, "%.6f", x->hit_rate);
+        fputc(',', f);
+        if (ok && x->fault_hit_rate >= 0) fprintf(f, "%.6f", x->fault_hit_rate);
         fprintf(f, ",%d,", x->verified);   /* then the warnings, one quoted field, separated by " | " */
         {
             char more[64], all[RB_MAX_WARNINGS * (RB_REASON_LEN + 3) + 64];
@@ -6839,6 +7472,32 @@ static void rb__json_coldness(FILE *f, const rb_result *x, int measured, int ok)
     }
 }
 
+/* What the pattern did to the cache: null where it was not measured. */
+static void rb__json_touched(FILE *f, const rb_result *x, int measured)
+{
+    unsigned k;
+    fprintf(f, ", \"pages_touched\": ");
+    rb__json_num_if(f, measured && x->pages_touched >= 0, x->pages_touched);
+    fprintf(f, ", \"iter_pages_touched\": ");
+    if (measured && x->iterations) {
+        for (k = 0; k < x->iterations && k < RB_MAX_ITERATIONS; k++) {
+            fputs(k ? ", " : "[", f);
+            rb__json_int_or_null(f, x->iter_pages_touched[k]);
+        }
+        fputc(']', f);
+    } else {
+        fputs("null", f);
+    }
+    fprintf(f, ", \"page_reads\": ");
+    rb__json_u64(f, measured, x->page_reads);
+    fprintf(f, ", \"cold_pages\": ");
+    rb__json_u64(f, measured && x->hit_rate >= 0, x->cold_pages);
+    fprintf(f, ", \"hit_rate\": ");
+    rb__json_num_if(f, measured && x->hit_rate >= 0, x->hit_rate);
+    fprintf(f, ", \"fault_hit_rate\": ");
+    rb__json_num_if(f, measured && x->fault_hit_rate >= 0, x->fault_hit_rate);
+}
+
 static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
 {
     int ok = x->status == RB_OK, measured = ok || x->iterations > 0;
@@ -6849,8 +7508,7 @@ static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
     rb_json_string(f, x->strategy);
     fprintf(f, ", \"threads\": %u, \"pattern\": \"%s\", \"read_size\": %llu, \"reads_per_op\": %u, "
                "\"status\": \"%s\", \"reason\": ",
-            x->threads, x->pattern == RB_SEQUENTIAL ? "sequential" : "random",
-            (unsigned long long)x->read_size, x->reads_per_op, rb_status_word(x->status));
+            x->threads, x->pattern_spec, (unsigned long long)x->read_size, x->reads_per_op, rb_status_word(x->status));
     rb__json_str_or_null(f, x->reason);
     fprintf(f, ", \"warnings\": [");
     for (k = 0; k < rb__nwarn(x); k++) {
@@ -6923,6 +7581,7 @@ static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
     else
         fputs("null", f);
     rb__json_coldness(f, x, measured, ok);
+    rb__json_touched(f, x, measured);
     fputc('}', f);
 }
 
@@ -6930,6 +7589,7 @@ static void rb__report_json(FILE *f, const rb_report *r)
 {
     unsigned i;
     const rb_config *c = r->cfg;
+    char pat[RB_PATTERN_LEN];
     fprintf(f, "{\"readbench\": \"%s\",\n \"env\": ", RB_VERSION);
     if (r->env) rb__env_json(f, r->env);
     else fputs("null", f);
@@ -6939,8 +7599,7 @@ static void rb__report_json(FILE *f, const rb_report *r)
         rb__json_str_or_null(f, c->path);
         fprintf(f, ", \"size\": %llu, \"align\": %llu, \"pattern\": \"%s\", \"reads_per_op\": %u, \"seed\": %llu, "
                    "\"warmup_ns\": %lld, \"duration_ns\": %lld, \"iterations\": %u, \"verify\": %s",
-                (unsigned long long)c->size, (unsigned long long)c->align,
-                c->pattern == RB_SEQUENTIAL ? "sequential" : "random",
+                (unsigned long long)c->size, (unsigned long long)c->align, rb_pattern_name(c, pat, sizeof pat),
                 c->reads_per_op, (unsigned long long)c->seed, (long long)c->warmup_ns,
                 (long long)c->duration_ns, c->iterations, c->verify ? "true" : "false");
         fprintf(f, ", \"cache\": \"%s\", \"prewarm\": ", c->cache == RB_CACHE_EVICT_EACH ? "evict-each"
@@ -7403,7 +8062,8 @@ static void rb__report_svg(FILE *f, const rb_report *r, const char *title, int l
     rb__panel *p;
     rb__bar *bars;
     char env[1536], cfg[512], sz[32];
-    const char *pat = r->cfg && r->cfg->pattern == RB_SEQUENTIAL ? "sequential" : "random";
+    char pat[RB_PATTERN_LEN] = "random";
+    if (r->cfg) rb_pattern_name(r->cfg, pat, sizeof pat);
     if (nseries > RB_MAX_AXIS) nseries = RB_MAX_AXIS;   /* rb_matrix_check allows no more */
     p = (rb__panel *)calloc(npanels ? npanels : 1, sizeof *p);
     bars = (rb__bar *)calloc((size_t)(npanels ? npanels : 1) * (ng ? ng : 1) * (nseries ? nseries : 1), sizeof *bars);
@@ -7622,6 +8282,7 @@ static void rb__report_progress(FILE *f, const rb_matrix_event *ev)
             fprintf(f, "  resident %.1f%% -> %.1f%%", 100.0 * (double)r->resident_before / (double)r->file_pages,
                     100.0 * (double)r->resident_after / (double)r->file_pages);
         if (r->read_amplification >= 0) fprintf(f, "  amplification %.2f", r->read_amplification);
+        if (r->status == RB_OK && r->hit_rate >= 0 && r->page_reads) fprintf(f, "  hit %.1f%%", 100.0 * r->hit_rate);
         fprintf(f, "\n");   /* a prewarm that did not hold is in the result's warnings */
     }
 }
@@ -7642,8 +8303,8 @@ static void rb__report_prefetch_progress(FILE *f, int policy, int fits, const rb
 static void rb__report_title(const rb_settings *s, const char *hog_as, char *buf, size_t len)
 {
     const rb_config *c = &s->cfg;
-    const char *pat = c->pattern == RB_SEQUENTIAL ? "sequential" : "random";
-    char hog[RB_REASON_LEN] = "", state[64];
+    char hog[RB_REASON_LEN] = "", state[64], pat[RB_PATTERN_LEN];
+    rb__pattern_format(c, pat, sizeof pat);   /* in the C locale already (rb_report_title) */
     if (s->hog) snprintf(hog, sizeof hog, ", under memory pressure (%s %s)", hog_as ? hog_as : "hog", s->hog);
     if (s->scenario) {
         snprintf(buf, len, "readbench, scenario %s: %s reads%s", s->scenario->name, pat, hog);
@@ -8105,7 +8766,7 @@ static int rb__dcells_report(const rb_report *r, rb__dcell **out, unsigned *n)
         c->strategy = x->strategy;
         c->threads = x->threads;
         c->read_size = x->read_size;
-        c->pattern = x->pattern == RB_SEQUENTIAL ? "sequential" : "random";
+        c->pattern = x->pattern_spec;
         c->status = rb_status_word(x->status);
         c->scenario = r->scenario ? r->scenario : "";
         c->cache = r->cfg ? r->cfg->cache : RB_CACHE_KEEP;

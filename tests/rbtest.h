@@ -61,6 +61,7 @@ void suite_hostile(void);  /* hangs, crashes, resource limits, non-regular files
 void suite_output(void);   /* well-formed, locale-free, complete output */
 void suite_counting(void); /* the runner's counting: per-thread windows, residency timing */
 void suite_stats(void);    /* rounds, medians, confidence intervals, diff */
+void suite_patterns(void); /* access patterns: distributions, offsets, what they did to the cache */
 
 /* shared helpers (test_main.c) */
 const char *rbt_tmpdir(void);       /* a fresh directory for this run's files */

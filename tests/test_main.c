@@ -120,6 +120,7 @@ int main(void)
     suite("output", suite_output);
     suite("counting", suite_counting);
     suite("stats", suite_stats);
+    suite("patterns", suite_patterns);
     suite("compile", suite_compile);
     if (tmpdir[0]) {
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
