@@ -1346,6 +1346,217 @@ static void *rb__aligned_alloc(size_t align, size_t len)
         rb__numloc_leave(&rb__l);        \
     } while (0)
 
+/* ---- platform primitives ------------------------------------------------------------
+   Every difference between Linux, macOS and the portable build (RB_NO_LINUX) is one of the
+   small functions below; the rest of the header calls them and holds no platform #if. (The
+   io_uring strategy, which exists on Linux alone, is compiled in or out as a whole.) A
+   primitive this platform lacks does nothing and says so: it returns RB_UNSUPPORTED, or for
+   the /proc and /sys readers NULL or -1 with errno ENOSYS, so a caller's fallback is
+   ordinary code. Otherwise a primitive returns RB_OK, or RB_ESYS with errno set. */
+
+/* The open flag that reads past the page cache (O_DIRECT); 0 where open() has none. macOS
+   turns caching off on an open descriptor instead: rb__plat_nocache. */
+#if defined(RB__HAS_O_DIRECT)
+#define RB__O_DIRECT O_DIRECT
+#else
+#define RB__O_DIRECT 0
+#endif
+
+/* Switch O_DIRECT on or off on an open descriptor (the setup writer's: tmpfs before 6.6 and
+   ramfs refuse it, and a short tail must be written without it). */
+static int rb__plat_set_direct(int fd, int on)
+{
+    int fl;
+    if (!RB__O_DIRECT) return RB_UNSUPPORTED;
+    fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, on ? fl | RB__O_DIRECT : fl & ~RB__O_DIRECT) != 0) return RB_ESYS;
+    return RB_OK;
+}
+
+/* The magic number of the filesystem fd is on (statfs f_type, Linux); 0: unknown. It names
+   the pseudo filesystems (procfs, sysfs) and those with no backing store (tmpfs, ramfs). */
+static unsigned long rb__plat_fs_magic(int fd)
+{
+#if defined(RB__LINUX)
+    struct statfs sf;
+    return fstatfs(fd, &sf) == 0 ? (unsigned long)sf.f_type : 0;
+#else
+    (void)fd;
+    return 0;
+#endif
+}
+
+/* mincore: bit 0 of vec[i] says whether page i of [addr, addr + len) is in the page cache,
+   mapped by us or not. The same call everywhere, but macOS declares the vector as char. 0,
+   or -1 with errno. */
+static int rb__plat_mincore(const void *addr, size_t len, unsigned char *vec)
+{
+#if defined(RB__APPLE)
+    return mincore((void *)(uintptr_t)addr, len, (char *)vec);
+#else
+    return mincore((void *)(uintptr_t)addr, len, vec);
+#endif
+}
+
+/* Whether mincore (and cachestat) tell this caller the truth about the file st describes:
+   Linux reports every page resident to a user who neither owns the file nor may write it
+   (so that residency cannot be used to spy on other users' reads). */
+static int rb__plat_mincore_trusted(const struct stat *st, const char *path)
+{
+#if defined(RB__LINUX)
+    return st->st_uid == geteuid() || geteuid() == 0 || access(path, W_OK) == 0;
+#else
+    (void)st; (void)path;
+    return 1;
+#endif
+}
+
+/* cachestat() (Linux 6.5+): a range's cached, dirty and writeback pages in one call; len 0
+   is to the end of the file. Newer kernels answer EPERM where mincore would lie. */
+#if defined(RB__HAS_PROC) && !defined(__NR_cachestat)
+#define __NR_cachestat 451   /* one number on every architecture (unified syscall table) */
+#endif
+struct rb__cachestat_range { uint64_t off, len; };
+struct rb__cachestat { uint64_t nr_cache, nr_dirty, nr_writeback, nr_evicted, nr_recently_evicted; };
+
+static int rb__plat_cachestat(int fd, uint64_t off, uint64_t len, struct rb__cachestat *cs)
+{
+    memset(cs, 0, sizeof *cs);
+#if defined(RB__HAS_PROC)
+    {
+        struct rb__cachestat_range r;
+        r.off = off;
+        r.len = len;
+        return syscall(__NR_cachestat, fd, &r, cs, 0) == 0 ? RB_OK : RB_ESYS;
+    }
+#else
+    (void)fd; (void)off; (void)len;
+    return RB_UNSUPPORTED;
+#endif
+}
+
+/* Drop the clean cached pages of [off, off + len) (len 0: to the end of the file); pages
+   that are mapped, dirty or under writeback stay. Linux: posix_fadvise(DONTNEED); macOS:
+   msync(MS_INVALIDATE) on a mapping of the range. On failure *what names the call. */
+static int rb__plat_drop_range(int fd, uint64_t off, uint64_t len, const char **what)
+{
+#if defined(RB__HAS_FADVISE)
+    int e = posix_fadvise(fd, (off_t)off, (off_t)len, POSIX_FADV_DONTNEED);   /* returns the error */
+    *what = "posix_fadvise(DONTNEED)";
+    if (e == 0) return RB_OK;
+    errno = e;
+    return RB_ESYS;
+#else
+    struct stat st;
+    void *m;
+    int e = 0;
+    if (len == 0) {
+        if (fstat(fd, &st) != 0) { *what = "fstat"; return RB_ESYS; }
+        if ((uint64_t)st.st_size <= off) return RB_OK;
+        len = (uint64_t)st.st_size - off;
+    }
+    m = mmap(NULL, (size_t)len, PROT_READ, MAP_SHARED, fd, (off_t)off);
+    if (m == MAP_FAILED) { *what = "mmap"; return RB_ESYS; }
+    if (msync(m, (size_t)len, MS_INVALIDATE) != 0) { e = errno; *what = "msync(MS_INVALIDATE)"; }
+    if (munmap(m, (size_t)len) != 0 && e == 0) { e = errno; *what = "munmap"; }
+    errno = e;
+    return e ? RB_ESYS : RB_OK;
+#endif
+}
+
+/* Write fd's dirty pages, so that a drop can take them: fdatasync where pages are dropped
+   with posix_fadvise (msync(MS_INVALIDATE) on macOS is not preceded by one). */
+static int rb__plat_sync_data(int fd)
+{
+#if defined(RB__HAS_FADVISE)
+    return fdatasync(fd) == 0 ? RB_OK : RB_ESYS;
+#else
+    (void)fd;
+    return RB_UNSUPPORTED;
+#endif
+}
+
+/* posix_fadvise(RANDOM or SEQUENTIAL) for the whole of fd: how the kernel reads ahead for
+   this open file. macOS has no such hint. */
+enum { RB__HINT_NONE = 0, RB__HINT_RANDOM = 1, RB__HINT_SEQUENTIAL = 2 };
+
+static int rb__plat_fadvise(int fd, int hint)
+{
+#if defined(RB__HAS_FADVISE)
+    int e = posix_fadvise(fd, 0, 0, hint == RB__HINT_RANDOM ? POSIX_FADV_RANDOM
+                                    : hint == RB__HINT_SEQUENTIAL ? POSIX_FADV_SEQUENTIAL : POSIX_FADV_NORMAL);
+    if (e == 0) return RB_OK;
+    errno = e;
+    return RB_ESYS;
+#else
+    (void)fd; (void)hint;
+    return RB_UNSUPPORTED;
+#endif
+}
+
+/* Drop every clean page of every file (root): Linux writes /proc/sys/vm/drop_caches, macOS
+   runs purge(8). The message says what it needs. */
+static int rb__plat_drop_caches(rb_error *err)
+{
+#if defined(RB__HAS_PROC)
+    int fd;
+    sync();
+    fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+    if (fd < 0 || write(fd, "1\n", 2) != 2) {
+        int e = errno;
+        if (fd >= 0) close(fd);
+        rb__seterr(err, (e == EACCES || e == EPERM || e == EROFS) ? RB_EPERM : RB_ESYS, e,
+                   fd < 0 ? "open" : "write",
+                   "cannot write /proc/sys/vm/drop_caches: %s (it needs root; evicting one file with "
+                   "`readbench drop FILE` does not)", strerror(e));
+        return err ? err->status : RB_ESYS;
+    }
+    if (close(fd) != 0) {
+        rb__seterr(err, RB_ESYS, errno, "close", "drop_caches: %s", strerror(errno));
+        return RB_ESYS;
+    }
+    return RB_OK;
+#elif defined(RB__APPLE)
+    int r;
+    sync();
+    r = system("purge");
+    if (r != 0) {
+        rb__seterr(err, RB_EPERM, 0, "purge", "purge failed (status %d): it needs root", r);
+        return RB_EPERM;
+    }
+    return RB_OK;
+#else
+    rb__seterr(err, RB_UNSUPPORTED, 0, "", "dropping every cache is not built in (RB_NO_LINUX); "
+               "evict one file with `readbench drop FILE`");
+    return RB_UNSUPPORTED;
+#endif
+}
+
+/* Transparent huge pages for an anonymous mapping (the memory hog): only a speed-up. */
+static int rb__plat_hugepages(void *m, size_t len)
+{
+#if defined(MADV_HUGEPAGE) && defined(RB__HAS_PROC)
+    return madvise(m, len, MADV_HUGEPAGE) == 0 ? RB_OK : RB_ESYS;
+#else
+    (void)m; (void)len;
+    return RB_UNSUPPORTED;
+#endif
+}
+
+/* Linux's /proc and /sys, the source of memory limits. Where this build reads neither
+   (macOS, RB_NO_LINUX) it fails with errno ENOSYS and every figure read through it stays
+   unknown. */
+static FILE *rb__plat_proc_fopen(const char *path)
+{
+#if defined(RB__HAS_PROC)
+    return fopen(path, "r");
+#else
+    (void)path;
+    errno = ENOSYS;
+    return NULL;
+#endif
+}
+
 /* ---- clock --------------------------------------------------------------------------
    One monotonic clock read per op boundary: the end of one op is the start of the next,
    so the harness pays one vDSO clock_gettime (about 20 ns) per op, not two. */
@@ -2261,10 +2472,8 @@ static void *rb__writer_main(void *arg)
         len = wr->len[slot];
         off = wr->off[slot];
         pthread_mutex_unlock(&wr->mu);
-#if defined(RB__HAS_O_DIRECT)
         if (wr->direct && len % 4096 != 0) {   /* a short tail: O_DIRECT would refuse it */
-            int fl = fcntl(wr->fd, F_GETFL);
-            if (fl < 0 || fcntl(wr->fd, F_SETFL, fl & ~O_DIRECT) < 0) {
+            if (rb__plat_set_direct(wr->fd, 0) != RB_OK) {
                 pthread_mutex_lock(&wr->mu);
                 wr->err = errno; wr->call = "fcntl";
                 pthread_cond_broadcast(&wr->cv);
@@ -2273,7 +2482,6 @@ static void *rb__writer_main(void *arg)
             }
             wr->direct = 0;
         }
-#endif
         while (done < len) {
             ssize_t r = pwrite(wr->fd, wr->buf[slot] + done, len - done, (off_t)(off + done));
             if (r < 0 && errno == EINTR) continue;
@@ -2386,12 +2594,7 @@ RBDEF int rb_setup_file(const char *path, uint64_t size, uint64_t data_seed, int
     }
     memset(&wr, 0, sizeof wr);
     wr.fd = o.fd;
-#if defined(RB__HAS_O_DIRECT)
-    {   /* tmpfs (before 6.6) and ramfs refuse O_DIRECT: then buffered writes */
-        int fl = fcntl(o.fd, F_GETFL);
-        wr.direct = fl >= 0 && fcntl(o.fd, F_SETFL, fl | O_DIRECT) == 0;
-    }
-#endif
+    wr.direct = rb__plat_set_direct(o.fd, 1) == RB_OK;   /* tmpfs (before 6.6) and ramfs refuse: buffered */
     wr.buf[0] = (unsigned char *)rb__aligned_alloc(rb__page_size(), RB__SETUP_CHUNK);
     wr.buf[1] = (unsigned char *)rb__aligned_alloc(rb__page_size(), RB__SETUP_CHUNK);
     if (!wr.buf[0] || !wr.buf[1]) {
@@ -2428,10 +2631,7 @@ RBDEF int rb_setup_file(const char *path, uint64_t size, uint64_t data_seed, int
 /* A pseudo filesystem: its files are made up on read, their size says nothing. */
 static const char *rb__pseudo_fs(int fd)
 {
-#if defined(RB__LINUX)
-    struct statfs sf;
-    if (fstatfs(fd, &sf) != 0) return NULL;
-    switch ((unsigned long)sf.f_type) {
+    switch (rb__plat_fs_magic(fd)) {
     case 0x9fa0UL: return "procfs";
     case 0x62656572UL: return "sysfs";
     case 0x64626720UL: return "debugfs";
@@ -2440,12 +2640,8 @@ static const char *rb__pseudo_fs(int fd)
     case 0x73636673UL: return "securityfs";
     case 0x62656570UL: return "configfs";
     case 0xcafe4a11UL: return "bpffs";
-    default: return NULL;
+    default: return NULL;   /* 0 included: unknown */
     }
-#else
-    (void)fd;
-    return NULL;
-#endif
 }
 
 static int rb__not_regular(rb_error *err, const char *path, const char *what)
@@ -2575,49 +2771,21 @@ RBDEF int rb_check_file(const char *path, uint64_t need_size, rb_file_info *info
 RBDEF int rb_evict(const char *path, rb_error *err)
 {
     char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
+    const char *what = "";
     rb_error oe;
     int fd = rb__open_regular(path, 0, NULL, &oe), rc = RB_OK;
     if (fd < 0) {
         if (err) *err = oe;
         return oe.status;
     }
-#if defined(RB__HAS_FADVISE)
-    if (fdatasync(fd) != 0 && errno != EINVAL) {
+    if (rb__plat_sync_data(fd) == RB_ESYS && errno != EINVAL) {
         rb__seterr(err, RB_ESYS, errno, "fdatasync", "fdatasync %s: %s", rb__short_path(path, sp), strerror(errno));
         rc = RB_ESYS;
-    } else {
-        int e = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);   /* returns the error */
-        if (e != 0) {
-            rb__seterr(err, RB_ESYS, e, "posix_fadvise", "posix_fadvise(DONTNEED) on %s: %s", rb__short_path(path, sp),
-                       strerror(e));
-            rc = RB_ESYS;
-        }
+    } else if (rb__plat_drop_range(fd, 0, 0, &what) != RB_OK) {
+        int e = errno;
+        rb__seterr(err, RB_ESYS, e, what, "%s on %s: %s", what, rb__short_path(path, sp), strerror(e));
+        rc = RB_ESYS;
     }
-#else
-    {   /* macOS: no posix_fadvise; msync(MS_INVALIDATE) on a mapping drops the cached pages */
-        struct stat st;
-        if (fstat(fd, &st) != 0) {
-            rb__seterr(err, RB_ESYS, errno, "fstat", "cannot stat %s: %s", rb__short_path(path, sp), strerror(errno));
-            rc = RB_ESYS;
-        } else if (st.st_size > 0) {
-            void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
-            if (m == MAP_FAILED) {
-                rb__seterr(err, RB_ESYS, errno, "mmap", "mmap %s: %s", rb__short_path(path, sp), strerror(errno));
-                rc = RB_ESYS;
-            } else {
-                if (msync(m, (size_t)st.st_size, MS_INVALIDATE) != 0) {
-                    rb__seterr(err, RB_ESYS, errno, "msync", "msync(MS_INVALIDATE) %s: %s", rb__short_path(path, sp),
-                               strerror(errno));
-                    rc = RB_ESYS;
-                }
-                if (munmap(m, (size_t)st.st_size) != 0 && rc == RB_OK) {
-                    rb__seterr(err, RB_ESYS, errno, "munmap", "munmap: %s", strerror(errno));
-                    rc = RB_ESYS;
-                }
-            }
-        }
-    }
-#endif
     close(fd);
     return rc;
 }
@@ -2645,20 +2813,15 @@ static int rb__load(const char *path, int sequential, rb_error *err)
         rb__seterr(err, RB_ENOMEM, ENOMEM, "malloc", "out of memory");
         return RB_ENOMEM;
     }
-#if defined(RB__HAS_FADVISE)
-    {   /* a hint: SEQUENTIAL reads ahead in large folios; RANDOM reads just what is asked */
-        int e = posix_fadvise(fd, 0, 0, sequential ? POSIX_FADV_SEQUENTIAL : POSIX_FADV_RANDOM);
-        if (e != 0 && !sequential) {
-            rb__seterr(err, RB_ESYS, e, "posix_fadvise", "posix_fadvise(RANDOM) on %s: %s", rb__short_path(path, sp),
-                       strerror(e));
-            free(buf);
-            close(fd);
-            return RB_ESYS;
-        }
+    /* a hint: SEQUENTIAL reads ahead in large folios; RANDOM reads just what is asked */
+    if (rb__plat_fadvise(fd, sequential ? RB__HINT_SEQUENTIAL : RB__HINT_RANDOM) == RB_ESYS && !sequential) {
+        int e = errno;
+        rb__seterr(err, RB_ESYS, e, "posix_fadvise", "posix_fadvise(RANDOM) on %s: %s", rb__short_path(path, sp),
+                   strerror(e));
+        free(buf);
+        close(fd);
+        return RB_ESYS;
     }
-#else
-    (void)sequential;
-#endif
     for (;;) {
         ssize_t r = pread(fd, buf, len, (off_t)off);
         if (r < 0 && errno == EINTR) continue;
@@ -2675,41 +2838,8 @@ static int rb__load(const char *path, int sequential, rb_error *err)
     return rc;
 }
 
-RBDEF int rb_drop_caches(rb_error *err)
-{
-#if defined(RB__HAS_PROC)
-    int fd;
-    sync();
-    fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
-    if (fd < 0 || write(fd, "1\n", 2) != 2) {
-        int e = errno;
-        if (fd >= 0) close(fd);
-        rb__seterr(err, (e == EACCES || e == EPERM || e == EROFS) ? RB_EPERM : RB_ESYS, e,
-                   fd < 0 ? "open" : "write",
-                   "cannot write /proc/sys/vm/drop_caches: %s (it needs root; evicting one file with "
-                   "`readbench drop FILE` does not)", strerror(e));
-        return err ? err->status : RB_ESYS;
-    }
-    if (close(fd) != 0) {
-        rb__seterr(err, RB_ESYS, errno, "close", "drop_caches: %s", strerror(errno));
-        return RB_ESYS;
-    }
-    return RB_OK;
-#elif defined(RB__APPLE)
-    int r;
-    sync();
-    r = system("purge");
-    if (r != 0) {
-        rb__seterr(err, RB_EPERM, 0, "purge", "purge failed (status %d): it needs root", r);
-        return RB_EPERM;
-    }
-    return RB_OK;
-#else
-    rb__seterr(err, RB_UNSUPPORTED, 0, "", "dropping every cache is not built in (RB_NO_LINUX); "
-               "evict one file with `readbench drop FILE`");
-    return RB_UNSUPPORTED;
-#endif
-}
+/* Every clean page of every file: root's tool, and a platform's own (rb__plat_drop_caches). */
+RBDEF int rb_drop_caches(rb_error *err) { return rb__plat_drop_caches(err); }
 
 /* cachestat() (Linux 6.5+) counts a range's cached, dirty and writeback pages in one call.
    mincore() says which pages of a mapping are in the page cache, even pages this process
@@ -2720,47 +2850,9 @@ RBDEF int rb_drop_caches(rb_error *err)
 /* tmpfs and ramfs keep a file only in the page cache: there is nothing to evict it to. */
 static int rb__no_backing(int fd)
 {
-#if defined(RB__LINUX)
-    struct statfs sf;
-    return fstatfs(fd, &sf) == 0 && ((unsigned long)sf.f_type == 0x01021994UL || (unsigned long)sf.f_type == 0x858458f6UL);
-#else
-    (void)fd;
-    return 0;
-#endif
+    unsigned long magic = rb__plat_fs_magic(fd);
+    return magic == 0x01021994UL || magic == 0x858458f6UL;
 }
-
-static int rb__mincore_trusted(const struct stat *st, const char *path)
-{
-#if defined(RB__LINUX)
-    return st->st_uid == geteuid() || geteuid() == 0 || access(path, W_OK) == 0;
-#else
-    (void)st; (void)path;
-    return 1;
-#endif
-}
-
-#if defined(RB__HAS_PROC)
-#ifndef __NR_cachestat
-#define __NR_cachestat 451   /* one number on every architecture (unified syscall table) */
-#endif
-struct rb__cachestat_range { uint64_t off, len; };
-struct rb__cachestat { uint64_t nr_cache, nr_dirty, nr_writeback, nr_evicted, nr_recently_evicted; };
-
-static int rb__cachestat(int fd, rb_residency_info *out)
-{
-    struct rb__cachestat_range r;
-    struct rb__cachestat cs;
-    r.off = 0;
-    r.len = 0;   /* to the end of the file */
-    memset(&cs, 0, sizeof cs);
-    if (syscall(__NR_cachestat, fd, &r, &cs, 0) != 0) return -1;
-    out->resident = cs.nr_cache;
-    out->dirty = cs.nr_dirty;
-    out->writeback = cs.nr_writeback;
-    out->method = "cachestat";
-    return 0;
-}
-#endif
 
 RBDEF int rb_residency(const char *path, rb_residency_info *out, rb_error *err)
 {
@@ -2769,8 +2861,9 @@ RBDEF int rb_residency(const char *path, rb_residency_info *out, rb_error *err)
     size_t page = rb__page_size(), chunk_pages = 1u << 16;
     uint64_t off;
     unsigned char *map, *vec;
+    struct rb__cachestat cs;
     rb_error oe;
-    int fd;
+    int fd, rc;
     memset(out, 0, sizeof *out);
     out->method = "mincore";
     fd = rb__open_regular(path, 0, &st, &oe);
@@ -2778,14 +2871,20 @@ RBDEF int rb_residency(const char *path, rb_residency_info *out, rb_error *err)
         if (err) *err = oe;
         return oe.status;
     }
-    out->trusted = rb__mincore_trusted(&st, path);
+    out->trusted = rb__plat_mincore_trusted(&st, path);
     out->no_backing = rb__no_backing(fd);
     out->pages = ((uint64_t)st.st_size + page - 1) / page;
     if (st.st_size == 0) { close(fd); return RB_OK; }
-#if defined(RB__HAS_PROC)
-    if (rb__cachestat(fd, out) == 0) { close(fd); return RB_OK; }
-    if (errno == EPERM) out->trusted = 0;   /* and mincore would lie: say so, print nothing */
-#endif
+    rc = rb__plat_cachestat(fd, 0, 0, &cs);   /* 0: to the end of the file */
+    if (rc == RB_OK) {
+        out->resident = cs.nr_cache;
+        out->dirty = cs.nr_dirty;
+        out->writeback = cs.nr_writeback;
+        out->method = "cachestat";
+        close(fd);
+        return RB_OK;
+    }
+    if (rc == RB_ESYS && errno == EPERM) out->trusted = 0;   /* and mincore would lie: say so, print nothing */
     map = (unsigned char *)mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
     close(fd);
     if (map == (unsigned char *)MAP_FAILED) {
@@ -2801,12 +2900,7 @@ RBDEF int rb_residency(const char *path, rb_residency_info *out, rb_error *err)
     for (off = 0; off < (uint64_t)st.st_size; off += (uint64_t)chunk_pages * page) {
         size_t len = (size_t)RB__MIN((uint64_t)chunk_pages * page, (uint64_t)st.st_size - off), i;
         size_t n = (len + page - 1) / page;
-#if defined(RB__APPLE)
-        int r = mincore(map + off, len, (char *)vec);
-#else
-        int r = mincore(map + off, len, vec);
-#endif
-        if (r != 0) {
+        if (rb__plat_mincore(map + off, len, vec) != 0) {
             rb__seterr(err, RB_ESYS, errno, "mincore", "mincore %s: %s", rb__short_path(path, sp), strerror(errno));
             free(vec);
             munmap(map, (size_t)st.st_size);
@@ -2899,23 +2993,13 @@ RBDEF int rb_prewarm(const char *path, double fraction, uint64_t seed, rb_error 
         int evict = i < pages && (rb__rng_next(rng) >> 32) >= cut;
         if (evict) { run++; continue; }
         if (run) {
-#if defined(RB__HAS_FADVISE)
-            int e = posix_fadvise(fd, (off_t)((i - run) * page), (off_t)(run * page), POSIX_FADV_DONTNEED);
-            if (e != 0) {
-                rb__seterr(err, RB_ESYS, e, "posix_fadvise", "posix_fadvise(DONTNEED): %s", strerror(e));
+            const char *what = "";
+            if (rb__plat_drop_range(fd, (i - run) * page, run * page, &what) != RB_OK) {
+                int e = errno;
+                rb__seterr(err, RB_ESYS, e, what, "%s: %s", what, strerror(e));
                 close(fd);
                 return RB_ESYS;
             }
-#else
-            void *m = mmap(NULL, (size_t)(run * page), PROT_READ, MAP_SHARED, fd, (off_t)((i - run) * page));
-            if (m == MAP_FAILED || msync(m, (size_t)(run * page), MS_INVALIDATE) != 0) {
-                rb__seterr(err, RB_ESYS, errno, "msync", "msync(MS_INVALIDATE): %s", strerror(errno));
-                if (m != MAP_FAILED) munmap(m, (size_t)(run * page));
-                close(fd);
-                return RB_ESYS;
-            }
-            munmap(m, (size_t)(run * page));
-#endif
             run = 0;
         }
     }
@@ -2925,11 +3009,11 @@ RBDEF int rb_prewarm(const char *path, double fraction, uint64_t seed, rb_error 
 
 /* ---- memory pressure ------------------------------------------------------------------
    A machine with less RAM, made on this one: pin anonymous memory the page cache cannot
-   take back. mlock faults every page in; RLIMIT_MEMLOCK is raised where we may. */
-#if defined(RB__HAS_PROC)
+   take back. mlock faults every page in; RLIMIT_MEMLOCK is raised where we may. The
+   figures come from /proc and /sys: -1 (unknown) where there are none. */
 static long long rb__meminfo(const char *key)
 {
-    FILE *f = fopen("/proc/meminfo", "r");
+    FILE *f = rb__plat_proc_fopen("/proc/meminfo");
     char line[256];
     long long v = -1;
     size_t kl = strlen(key);
@@ -2948,7 +3032,7 @@ static long long rb__cg_value(const char *dir, const char *file, const char *key
     long long v = -1;
     size_t kl = key ? strlen(key) : 0;
     FILE *f;
-    if ((size_t)snprintf(p, sizeof p, "%s/%s", dir, file) >= sizeof p || !(f = fopen(p, "r"))) return -1;
+    if ((size_t)snprintf(p, sizeof p, "%s/%s", dir, file) >= sizeof p || !(f = rb__plat_proc_fopen(p))) return -1;
     while (fgets(line, sizeof line, f)) {
         if (key && (strncmp(line, key, kl) != 0 || line[kl] != ' ')) continue;
         v = strncmp(line + kl, "max", 3) == 0 ? -2 : strtoll(line + kl, NULL, 10);
@@ -2969,7 +3053,7 @@ static long long rb__cgroup_room(void)
     const char *base = NULL;
     long long best = -1;
     int v2 = 0;
-    FILE *f = fopen("/proc/self/cgroup", "r");
+    FILE *f = rb__plat_proc_fopen("/proc/self/cgroup");
     if (!f) return -1;
     while (!path && fgets(line, sizeof line, f)) {   /* "4:memory:/a/b" (v1) or "0::/a/b" (v2) */
         char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL, ctl[256];
@@ -2998,16 +3082,11 @@ static long long rb__cgroup_room(void)
     }
     return best;
 }
-#endif
 
 RBDEF int64_t rb_mem_available(void)
 {
-#if defined(RB__HAS_PROC)
     long long host = rb__meminfo("MemAvailable"), cg = rb__cgroup_room();
     return cg >= 0 && (host < 0 || cg < host) ? cg : host;
-#else
-    return -1;
-#endif
 }
 
 /* Memory figures for a message: 1.50 GiB, 300 MiB. */
@@ -3073,14 +3152,7 @@ RBDEF int rb_hog_plan(const char *spec, uint64_t file_size, uint64_t reserve, ui
 }
 
 /* Is there swap? Without it anonymous memory cannot leave RAM, locked or not. */
-static int rb__no_swap(void)
-{
-#if defined(RB__HAS_PROC)
-    return rb__meminfo("SwapTotal") == 0;
-#else
-    return 0;
-#endif
-}
+static int rb__no_swap(void) { return rb__meminfo("SwapTotal") == 0; }
 
 RBDEF int rb_hog_take(rb_hog *h, uint64_t size, rb_error *err)
 {
@@ -3107,13 +3179,11 @@ RBDEF int rb_hog_take(rb_hog *h, uint64_t size, rb_error *err)
                    strerror(errno));
         return RB_ENOMEM;
     }
-#if defined(MADV_HUGEPAGE) && defined(RB__HAS_PROC)
     /* Huge pages make pinning 20 GiB take seconds instead of a minute of 4 KiB faults. Only
        a speed-up: where THP is off this fails and the hog is the same, just slower to take. */
-    if (madvise(m, (size_t)size, MADV_HUGEPAGE) != 0 && errno != EINVAL)
+    if (rb__plat_hugepages(m, (size_t)size) == RB_ESYS && errno != EINVAL)
         rb__fmt(h->warning, sizeof h->warning, "hog: madvise(MADV_HUGEPAGE): %s (continuing with small pages)",
                 strerror(errno));
-#endif
     if (mlock(m, (size_t)size) == 0) {
         h->locked = 1;
     } else {
@@ -3236,11 +3306,7 @@ static int rb__mincore_resident(void *ctx, const unsigned char *addr, size_t len
     size_t page = (size_t)(uintptr_t)ctx, done = 0;
     while (done < len) {
         size_t n = RB__MIN(len - done, sizeof vec * page), i;
-#if defined(RB__APPLE)
-        if (mincore((void *)(addr + done), n, (char *)vec) != 0) return -1;
-#else
-        if (mincore((void *)(addr + done), n, vec) != 0) return -1;
-#endif
+        if (rb__plat_mincore(addr + done, n, vec) != 0) return -1;
         for (i = 0; i < (n + page - 1) / page; i++)
             if (!(vec[i] & 1u)) return 0;
         done += n;
@@ -3365,7 +3431,7 @@ static int rb__open_mmap(rb_target *t, char *why, size_t wl)
     t->map = (unsigned char *)m;
     {   /* the rule Linux applies before mincore tells the truth (see rb_residency) */
         struct stat st;
-        t->mincore_trusted = fstat(t->fd, &st) == 0 && rb__mincore_trusted(&st, t->cfg->path);
+        t->mincore_trusted = fstat(t->fd, &st) == 0 && rb__plat_mincore_trusted(&st, t->cfg->path);
     }
     if (t->s->arg != MADV_NORMAL && madvise(m, (size_t)t->map_len, t->s->arg) != 0) {
         rb__fmt(why, wl, "madvise(%s) on the whole mapping: %s",
@@ -4920,7 +4986,7 @@ static unsigned char *rb__pfx_prepare(rb_pfx_config *c, int fits, rb_pfx_result 
         rb__fmt(out->reason, sizeof out->reason, "%s", e.msg);
         return NULL;
     }
-    *trusted = rb__mincore_trusted(&st, c->path);
+    *trusted = rb__plat_mincore_trusted(&st, c->path);
     len = fits ? RB__MIN(c->slice, (uint64_t)st.st_size) : (uint64_t)st.st_size;
     if (!fits) out->ops = c->ops = rb__pfx_cold_ops(c->ops, c->threads, len);
     if (len < 4096) {
