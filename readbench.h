@@ -2929,7 +2929,7 @@ static int rb__resident_bits(const char *path, uint64_t size, size_t page, uint6
     unsigned char *map, *vec;
     int fd = rb__open_regular(path, 0, &st, &e), ok = 1;
     if (fd < 0) return -1;
-    if (!rb__mincore_trusted(&st, path) || (uint64_t)st.st_size < size || !size) {
+    if (!rb__plat_mincore_trusted(&st, path) || (uint64_t)st.st_size < size || !size) {
         close(fd);
         return -1;
     }
@@ -2942,11 +2942,7 @@ static int rb__resident_bits(const char *path, uint64_t size, size_t page, uint6
     for (off = 0; ok && off < pages; off += chunk) {
         size_t n = (size_t)RB__MIN((uint64_t)chunk, pages - off), i;
         size_t len = (size_t)RB__MIN((uint64_t)n * page, size - off * page);
-#if defined(RB__APPLE)
-        ok = mincore(map + off * page, len, (char *)vec) == 0;
-#else
-        ok = mincore(map + off * page, len, vec) == 0;
-#endif
+        ok = rb__plat_mincore(map + off * page, len, vec) == 0;
         for (i = 0; ok && i < n; i++)
             if (vec[i] & 1u) bits[(off + i) >> 6] |= (uint64_t)1 << ((off + i) & 63);
     }
