@@ -231,6 +231,15 @@
                           rejection-inversion (O(1) per draw), the permutation a cycle-walking
                           Feistel network (no table, any file size).
 
+   rb_advise_decide(in, advice)
+                          the decision as a pure function of results (strategies x columns, a
+                          column a cache state at a thread count): each cell as a fraction of
+                          its column's best (the regret table), the safe choice (the best worst
+                          case), the best per column, ties where the intervals cannot separate
+                          two cells, a reason per deciding cell from its own fields, and the
+                          environment that decides the answer (read_ahead_kb, THP, MGLRU,
+                          file/RAM, interrupts on one CPU, threads above the CPUs).
+
    rb_report_*            table, markdown, csv and json writers (rb_report_write with one
                           RB_FORMAT_* for all; rb_report_probe for the probe) for a report;
                           rb_report_svg and rb_report_prefetch_svg draw them as an SVG bar
@@ -1065,6 +1074,58 @@ RBDEF void rb_report_diff(FILE *f, const rb_diff *d, int format, const char *bas
    RB_OK, or the reason in why. */
 RBDEF int rb_report_baseline(FILE *f, const rb_json *base, const rb_report *r, int format, const char *base_name,
                              char *why, size_t whylen);
+
+/* ---- advise: which strategy to use, computed from the results ----
+   A decision, not a table: every strategy that runs here, in every cache state the program
+   may meet (the scenario presets: warm, half-cold, cold, pressure) at each thread count; each
+   cell as a fraction of the best in its column (the regret table); the safe choice is the
+   strategy whose worst column is best. Differences inside the measurement's intervals are
+   ties, said as ties. rb_advise_decide is a pure function of the results (tested on
+   synthetic ones); rb_advise measures them within a time budget. */
+enum { RB_STATE_WARM = 0, RB_STATE_HALF_COLD = 1, RB_STATE_COLD = 2, RB_STATE_PRESSURE = 3, RB_STATE_COUNT = 4 };
+RBDEF const char *rb_state_name(int state);   /* "warm", "half-cold", "cold", "pressure"; NULL: none */
+RBDEF int rb_state_find(const char *name);     /* RB_STATE_*; -1: no such state */
+/* Cache-state names, each known and listed once, at most cap. */
+RBDEF int rb_parse_state_list(const char *s, int *out, unsigned cap, unsigned *n);
+
+#define RB_ADVISE_MAX_CONDITIONS 16   /* columns: states x thread counts */
+#define RB_ADVISE_MAX_LINES 24        /* verdict, reasons, warnings: lines each */
+
+typedef struct rb_advise_input {
+    const rb_result *const *cells;   /* [strategy * nconditions + condition]; NULL or not RB_OK: not measured */
+    const char *const *strategies; unsigned nstrategies;   /* rows */
+    const char *const *conditions; unsigned nconditions;   /* columns: "warm", "cold T02" */
+    const char *const *missing;   /* per column, why nothing was measured there; NULL or "": not said */
+    const rb_env *env;            /* for the environment warnings; NULL: none */
+    uint64_t read_size;           /* 0: 16 KiB */
+    unsigned max_threads;         /* the largest thread count measured */
+    int lru_gen;                  /* the multi-generational LRU: 1 on, 0 off, -1 unknown */
+    uint64_t seed;                /* the bootstrap of the ratio intervals */
+} rb_advise_input;
+
+typedef struct rb_advice {
+    unsigned nstrategies, nconditions;
+    /* each cell's median over the best median of its column; NaN: not measured */
+    double fraction[RB_MAX_AXIS][RB_ADVISE_MAX_CONDITIONS];
+    /* 1: not significantly slower than the column's best (the best itself included);
+       0: significantly slower; -1: not measured */
+    signed char tied[RB_MAX_AXIS][RB_ADVISE_MAX_CONDITIONS];
+    int best[RB_ADVISE_MAX_CONDITIONS];   /* the strategy with the highest median; -1: column empty */
+    double worst[RB_MAX_AXIS];            /* the lowest fraction over the measured columns; NaN: none,
+                                             or a column where the others measured and it did not */
+    int worst_condition[RB_MAX_AXIS];     /* where; -1 */
+    int safe;                             /* the best worst case: the choice when the state is unknown; -1 */
+    unsigned char safe_tied[RB_MAX_AXIS]; /* 1: its worst case is not significantly below the safe choice's */
+    unsigned measured;                    /* columns with at least one measured cell */
+    char verdict[RB_ADVISE_MAX_LINES][RB_REASON_LEN];
+    unsigned nverdict;
+    char reasons[RB_ADVISE_MAX_LINES][RB_REASON_LEN];    /* one line each, from the deciding cells */
+    unsigned nreasons;
+    char warnings[RB_ADVISE_MAX_LINES][RB_REASON_LEN];   /* the environment that decides the answer */
+    unsigned nwarnings;
+} rb_advice;
+/* RB_OK, or RB_EINVAL for more rows or columns than rb_advice holds. */
+RBDEF int rb_advise_decide(const rb_advise_input *in, rb_advice *out);
 
 #ifdef __cplusplus
 }
@@ -9074,6 +9135,342 @@ static void rb__report_diff(FILE *f, const rb_diff *d, int format, const char *b
 RBDEF void rb_report_diff(FILE *f, const rb_diff *d, int format, const char *base_name, const char *new_name)
 {
     RB__IN_C_LOCALE(rb__report_diff(f, d, format, base_name, new_name));
+}
+
+/* ---- advise: the decision ------------------------------------------------------------
+   The question a user brings is "which one should my program use?", and the cache state
+   it will meet is usually unknown: a strategy that wins warm and collapses cold (plain mmap
+   with 8 MiB read-around) is a bet, not an answer. So every cell becomes a fraction of the
+   best cell of its column (the regret table), each strategy's worst fraction over the
+   columns is its worst case, and the safe choice is the strategy whose worst case is best
+   (minimax regret). A difference decides only when the measurement can tell it: two cells
+   differ significantly when their 95% intervals do not overlap and the bootstrap interval of
+   their ratio (as readbench diff computes it) lies wholly beyond RB_DIFF_NOISE; otherwise
+   they are a tie, and the verdict names every strategy in it rather than picking one. A
+   column nothing could be measured in (pressure where no memory can be pinned) is named and
+   left out: the verdict covers the rest. */
+static const char *const rb__state_names[RB_STATE_COUNT] = {"warm", "half-cold", "cold", "pressure"};
+
+RBDEF const char *rb_state_name(int state)
+{
+    return state >= 0 && state < RB_STATE_COUNT ? rb__state_names[state] : NULL;
+}
+
+RBDEF int rb_state_find(const char *name)
+{
+    int k;
+    for (k = 0; name && k < RB_STATE_COUNT; k++)
+        if (!strcmp(rb__state_names[k], name)) return k;
+    return -1;
+}
+
+static int rb__one_state(const char *item, void *out, unsigned i)
+{
+    int s = rb_state_find(item);
+    unsigned k;
+    if (s < 0) return RB_EINVAL;
+    for (k = 0; k < i; k++)
+        if (((int *)out)[k] == s) return RB_EINVAL;
+    ((int *)out)[i] = s;
+    return RB_OK;
+}
+
+RBDEF int rb_parse_state_list(const char *s, int *out, unsigned cap, unsigned *n)
+{
+    return rb__list(s, cap, n, out, rb__one_state);
+}
+
+/* A cell's headline figure (the median of a matrix run; the mean of a lone rb_run). */
+static double rb__adv_value(const rb_result *x) { return x->nsamples ? x->ops_per_ms_median : x->ops_per_ms; }
+
+static const rb_result *rb__adv_cell(const rb_advise_input *in, unsigned s, unsigned c)
+{
+    const rb_result *x = in->cells[(size_t)s * in->nconditions + c];
+    return x && x->status == RB_OK && rb__adv_value(x) == rb__adv_value(x) ? x : NULL;
+}
+
+/* 1: b is not significantly slower than a (the faster one). A cell without an interval (one
+   sample) cannot be told apart from anything: a tie. */
+static int rb__adv_tied(const rb_result *a, const rb_result *b, uint64_t seed)
+{
+    unsigned na, nb;
+    const double *xa, *xb;
+    double r, lo, hi;
+    if (a == b || a->ci_lo != a->ci_lo || b->ci_hi != b->ci_hi || b->ci_hi >= a->ci_lo) return 1;
+    xa = rb__samples(a, &na);
+    xb = rb__samples(b, &nb);
+    if (rb_ratio_ci(xa, na, xb, nb, seed, &r, &lo, &hi) != 0) return 0;   /* apart, and no ratio to doubt it */
+    return !(hi < 1 - RB_DIFF_NOISE);
+}
+
+/* A fraction as the tables print it: "100%", "62%", "0.46%", "0.021%". */
+static void rb__adv_pct(double f, char *buf, size_t len)
+{
+    if (f != f) snprintf(buf, len, "-");
+    else if (f >= 0.1) snprintf(buf, len, "%.0f%%", 100 * f);
+    else snprintf(buf, len, "%.2g%%", 100 * f);
+}
+
+static void rb__adv_line(char (*lines)[RB_REASON_LEN], unsigned *n, const char *fmt, ...) RB__PRINTF(3, 4);
+static void rb__adv_line(char (*lines)[RB_REASON_LEN], unsigned *n, const char *fmt, ...)
+{
+    va_list ap;
+    if (*n >= RB_ADVISE_MAX_LINES) return;
+    va_start(ap, fmt);
+    rb__vfmt(lines[(*n)++], RB_REASON_LEN, fmt, ap);
+    va_end(ap);
+}
+
+/* Phase 1, per column: the best median, each cell's fraction of it, and who is tied with it. */
+static void rb__adv_columns(const rb_advise_input *in, rb_advice *a)
+{
+    unsigned s, c;
+    for (c = 0; c < in->nconditions; c++) {
+        const rb_result *best = NULL;
+        a->best[c] = -1;
+        for (s = 0; s < in->nstrategies; s++) {
+            const rb_result *x = rb__adv_cell(in, s, c);
+            if (x && (!best || rb__adv_value(x) > rb__adv_value(best))) { best = x; a->best[c] = (int)s; }
+        }
+        a->measured += best != NULL;
+        for (s = 0; s < in->nstrategies; s++) {
+            const rb_result *x = rb__adv_cell(in, s, c);
+            a->fraction[s][c] = NAN;
+            a->tied[s][c] = -1;
+            if (!x) continue;
+            a->fraction[s][c] = rb__adv_value(best) > 0 ? rb__adv_value(x) / rb__adv_value(best) : 1;
+            a->tied[s][c] = (signed char)rb__adv_tied(best, x, in->seed ^ rb__mix64((uint64_t)s * 64 + c));
+        }
+    }
+}
+
+/* Phase 2: each strategy's worst case over the measured columns, with an interval (the
+   lowest lower bound and the lowest upper bound of its cells, over each column's best median),
+   then the safe choice and who ties with it. A strategy missing from a column that others
+   measured has no worst case: it cannot be the safe choice. */
+static void rb__adv_worst(const rb_advise_input *in, rb_advice *a)
+{
+    double lo[RB_MAX_AXIS], hi[RB_MAX_AXIS];
+    unsigned s, c;
+    a->safe = -1;
+    for (s = 0; s < in->nstrategies; s++) {
+        a->worst[s] = lo[s] = hi[s] = NAN;
+        a->worst_condition[s] = -1;
+        for (c = 0; c < in->nconditions; c++) {
+            const rb_result *x = rb__adv_cell(in, s, c), *b;
+            double m, l, h;
+            if (a->best[c] < 0) continue;
+            if (!x) { a->worst[s] = NAN; a->worst_condition[s] = (int)c; break; }
+            b = rb__adv_cell(in, (unsigned)a->best[c], c);
+            m = rb__adv_value(b) > 0 ? rb__adv_value(b) : 1;
+            l = x->ci_lo == x->ci_lo ? x->ci_lo / m : a->fraction[s][c];
+            h = x->ci_hi == x->ci_hi ? x->ci_hi / m : a->fraction[s][c];
+            if (a->worst_condition[s] < 0 || a->fraction[s][c] < a->worst[s]) {
+                a->worst[s] = a->fraction[s][c];
+                a->worst_condition[s] = (int)c;
+            }
+            lo[s] = lo[s] == lo[s] ? RB__MIN(lo[s], l) : l;
+            hi[s] = hi[s] == hi[s] ? RB__MIN(hi[s], h) : h;
+        }
+        if (a->worst[s] == a->worst[s] && (a->safe < 0 || a->worst[s] > a->worst[a->safe])) a->safe = (int)s;
+    }
+    for (s = 0; a->safe >= 0 && s < in->nstrategies; s++)
+        a->safe_tied[s] = (int)s != a->safe && a->worst[s] == a->worst[s] && hi[s] >= lo[a->safe];
+}
+
+/* "a, b and 2 more": the strategies with flag set, except `but`. */
+static void rb__adv_names(const rb_advise_input *in, const unsigned char *flag, int but, char *buf, size_t len)
+{
+    unsigned s, n = 0, total = 0;
+    buf[0] = 0;
+    for (s = 0; s < in->nstrategies; s++) total += flag[s] && (int)s != but;
+    for (s = 0; s < in->nstrategies; s++) {
+        size_t l = strlen(buf);
+        if (!flag[s] || (int)s == but) continue;
+        if (n == 4 && total > 5) { rb__fmt(buf + l, len - l, " and %u more", total - 4); return; }
+        rb__fmt(buf + l, len - l, "%s%s", n ? ", " : "", in->strategies[s]);
+        n++;
+    }
+}
+
+/* Phase 3: the verdict, in words. */
+static void rb__adv_verdict(const rb_advise_input *in, rb_advice *a)
+{
+    unsigned s, c;
+    char names[160], p[16], q[16];
+    unsigned char flag[RB_MAX_AXIS];
+    if (!a->measured) {
+        rb__adv_line(a->verdict, &a->nverdict, "nothing was measured: no verdict");
+        return;
+    }
+    for (c = 0; c < in->nconditions; c++)
+        if (a->best[c] < 0)
+            rb__adv_line(a->verdict, &a->nverdict, "%s: not measured (%s); the verdict covers the other %u column%s",
+                         in->conditions[c], in->missing && in->missing[c] && *in->missing[c] ? in->missing[c]
+                         : "no strategy ran", a->measured, a->measured == 1 ? "" : "s");
+    if (a->safe < 0) {
+        rb__adv_line(a->verdict, &a->nverdict, "no strategy was measured in every column: no safe choice");
+    } else {
+        rb__adv_pct(a->worst[a->safe], p, sizeof p);
+        rb__adv_names(in, a->safe_tied, a->safe, names, sizeof names);
+        rb__adv_line(a->verdict, &a->nverdict, "safe choice when the cache state is unknown: %s (at worst %s of the "
+                     "best, %s)%s%s%s", in->strategies[a->safe], p, in->conditions[a->worst_condition[a->safe]],
+                     names[0] ? "; tied within the intervals with " : "", names,
+                     names[0] ? ": the measurements cannot order them" : "");
+    }
+    for (c = 0; c < in->nconditions; c++) {
+        int b = a->best[c];
+        const rb_result *bx;
+        char tail[160] = "";
+        if (b < 0) continue;
+        bx = rb__adv_cell(in, (unsigned)b, c);
+        for (s = 0; s < in->nstrategies; s++) flag[s] = a->tied[s][c] == 1;
+        rb__adv_names(in, flag, b, names, sizeof names);
+        if (a->safe >= 0 && a->safe != b) {
+            rb__adv_pct(a->fraction[a->safe][c], q, sizeof q);
+            rb__fmt(tail, sizeof tail, "; the safe choice reaches %s of it (%s)", q,
+                    a->tied[a->safe][c] == 1 ? "a tie: inside the intervals" : "significant");
+        }
+        rb__adv_line(a->verdict, &a->nverdict, "best %s: %s, %.3g ops/ms%s%s%s", in->conditions[c], in->strategies[b],
+                     rb__adv_value(bx), names[0] ? ", tied with " : "", names, tail);
+    }
+    /* a column's winner whose worst case is far below: the bet it is */
+    for (s = 0; s < in->nstrategies; s++) {
+        int wins = -1;
+        for (c = 0; c < in->nconditions && wins < 0; c++)
+            if (a->best[c] == (int)s) wins = (int)c;
+        if (wins < 0 || (int)s == a->safe || !(a->worst[s] < 0.5) || a->worst_condition[s] < 0) continue;
+        rb__adv_pct(a->worst[s], p, sizeof p);
+        rb__adv_line(a->verdict, &a->nverdict, "%s is the best in %s but falls to %s of the best in %s: a bet on "
+                     "the cache state", in->strategies[s], in->conditions[wins], p,
+                     in->conditions[a->worst_condition[s]]);
+    }
+}
+
+/* One reason: what a cell measured that explains its place (device bytes per read and read
+   amplification, faults, skipped hints, residency, time per op), from the result's fields. */
+static void rb__adv_reason(const rb_advise_input *in, const rb_advice *a, unsigned s, unsigned c, char *buf, size_t len)
+{
+    const rb_result *x = rb__adv_cell(in, s, c);
+    double reads = x ? (double)x->ops * (x->reads_per_op ? x->reads_per_op : 1) : 0;
+    char p[16], sz[32], rs[32];
+    size_t l;
+    if (!x) return;
+    rb__adv_pct(a->fraction[s][c], p, sizeof p);
+    rb__fmt(buf, len, "%s, %s (%s of the best): ", in->strategies[s], in->conditions[c], p);
+    l = strlen(buf);
+    if (x->device_read_bytes == 0) {
+        rb__fmt(buf + l, len - l, "the device read nothing (every read from the page cache)");
+    } else if (x->device_read_bytes > 0 && reads > 0) {
+        double per = (double)x->device_read_bytes / reads;
+        if (per >= 1048576) rb__fmt(sz, sizeof sz, "%.3g MiB", per / 1048576);
+        else if (per >= 1024) rb__fmt(sz, sizeof sz, "%.3g KiB", per / 1024);
+        else rb__fmt(sz, sizeof sz, "%.0f B", per);
+        rb_format_size(x->read_size, rs, sizeof rs);
+        rb__fmt(buf + l, len - l, "each %s read made the device read %s", rs, sz);
+        l = strlen(buf);
+        if (x->read_amplification >= 0) rb__fmt(buf + l, len - l, " (amplification %.3g", x->read_amplification);
+        l = strlen(buf);
+        if (x->read_amplification > 4 && in->env && in->env->read_ahead_kb > 0)
+            rb__fmt(buf + l, len - l, ", read_ahead_kb %ld", in->env->read_ahead_kb);
+        l = strlen(buf);
+        if (x->read_amplification >= 0) rb__fmt(buf + l, len - l, ")");
+    }
+    l = strlen(buf);
+    if (x->prefetch.calls > 0)
+        rb__fmt(buf + l, len - l, "; skipped %.0f%% of its hints", 100.0 * (double)x->prefetch.skips / (double)x->prefetch.calls);
+    l = strlen(buf);
+    if (x->majflt >= 0 && reads > 0)
+        rb__fmt(buf + l, len - l, "%s %.2g major faults per read", x->prefetch.calls > 0 ? " while there were" : ";",
+                (double)x->majflt / reads);
+    l = strlen(buf);
+    if (x->resident_before >= 0 && x->file_pages)
+        rb__fmt(buf + l, len - l, "; %.0f%% of the file resident at the start",
+                100.0 * (double)x->resident_before / (double)x->file_pages);
+    l = strlen(buf);
+    if (rb_hist_total(&x->lat)) {
+        double us = rb_hist_mean(&x->lat) / 1e3;
+        rb__fmt(buf + l, len - l, us < 1000 ? "; %.3g us per op" : "; %.3g ms per op", us < 1000 ? us : us / 1e3);
+    }
+    l = strlen(buf);
+    if (l >= 2 && !strcmp(buf + l - 2, ": ")) rb__fmt(buf + l, len - l, "no coldness figures were recorded");
+}
+
+/* Phase 4: the reasons, from the cells that decide: the safe choice at its worst, and each
+   column's winner at its own worst (why it is not the safe choice, or why it is). */
+static void rb__adv_reasons(const rb_advise_input *in, rb_advice *a)
+{
+    unsigned char done[RB_MAX_AXIS];
+    unsigned c, k;
+    memset(done, 0, sizeof done);
+    for (k = 0; k <= in->nconditions; k++) {
+        int s = k == 0 ? a->safe : a->best[k - 1];
+        if (s < 0 || done[s] || a->worst_condition[s] < 0) continue;
+        done[s] = 1;
+        c = (unsigned)a->worst_condition[s];
+        if (!rb__adv_cell(in, (unsigned)s, c)) {
+            const rb_result *x = in->cells[(size_t)s * in->nconditions + c];
+            rb__adv_line(a->reasons, &a->nreasons, "%s, %s: not measured (%s), so it cannot be the safe choice",
+                         in->strategies[s], in->conditions[c], x && x->reason[0] ? x->reason : "no result");
+            continue;
+        }
+        if (a->nreasons < RB_ADVISE_MAX_LINES)
+            rb__adv_reason(in, a, (unsigned)s, c, a->reasons[a->nreasons++], RB_REASON_LEN);
+    }
+}
+
+/* Phase 5: the environment that decides the answer here and may differ where it will run. */
+static void rb__adv_warnings(const rb_advise_input *in, rb_advice *a)
+{
+    const rb_env *e = in->env;
+    uint64_t rs = in->read_size ? in->read_size : 16384;
+    char sz[32], rsz[32];
+    if (e && e->read_ahead_kb > 0 && (uint64_t)e->read_ahead_kb * 1024 >= 8 * rs) {
+        rb_format_size((uint64_t)e->read_ahead_kb * 1024, sz, sizeof sz);
+        rb_format_size(rs, rsz, sizeof rsz);
+        rb__adv_line(a->warnings, &a->nwarnings, "read_ahead_kb is %ld: a cold fault on a NORMAL mapping reads up to "
+                     "%s around it, %.0fx the %s read; with a smaller read_ahead_kb plain mmap loses less when reads miss",
+                     e->read_ahead_kb, sz, (double)e->read_ahead_kb * 1024 / (double)rs, rsz);
+    }
+    if (e && !strcmp(e->thp, "always"))
+        rb__adv_line(a->warnings, &a->nwarnings, "transparent huge pages are 'always' here: faults and memory pressure "
+                     "behave differently under 'madvise' or 'never'; compare on the production setting");
+    if (in->lru_gen == 1)
+        rb__adv_line(a->warnings, &a->nwarnings, "the multi-generational LRU is on (/sys/kernel/mm/lru_gen/enabled): "
+                     "which pages pressure evicts differs from the classic LRU, and so may the half-cold and "
+                     "pressure columns on a kernel without it");
+    if (e && e->file_size >= 0 && e->ram_total > 0) {
+        double ratio = (double)e->file_size / (double)e->ram_total;
+        if (ratio < 0.5)
+            rb__adv_line(a->warnings, &a->nwarnings, "the file is %.2gx RAM: it can stay cached, so a program that "
+                         "has memory to spare sees the warm column; the others are what it meets after a restart or "
+                         "when other data takes the memory", ratio);
+        else if (ratio > 1)
+            rb__adv_line(a->warnings, &a->nwarnings, "the file is %.2gx RAM: it cannot all stay cached, and the warm "
+                         "column is out of reach for reads spread over it", ratio);
+    }
+    if (e && e->irq_cpus[0] && !strpbrk(e->irq_cpus, ",-") && e->cpus > 1)
+        rb__adv_line(a->warnings, &a->nwarnings, "the disk's interrupts all go to CPU %s: a reader waiting on the "
+                     "disk is faster on that CPU than on the others, so unpinned cold figures wander with the "
+                     "scheduler", e->irq_cpus);
+    if (e && e->cpus > 0 && in->max_threads > (unsigned)e->cpus)
+        rb__adv_line(a->warnings, &a->nwarnings, "%u threads on %ld CPUs: columns above %ld threads measure the "
+                     "scheduler as much as the read path", in->max_threads, e->cpus, e->cpus);
+}
+
+RBDEF int rb_advise_decide(const rb_advise_input *in, rb_advice *out)
+{
+    memset(out, 0, sizeof *out);
+    out->safe = -1;
+    if (in->nstrategies > RB_MAX_AXIS || in->nconditions > RB_ADVISE_MAX_CONDITIONS) return RB_EINVAL;
+    out->nstrategies = in->nstrategies;
+    out->nconditions = in->nconditions;
+    rb__adv_columns(in, out);
+    rb__adv_worst(in, out);
+    rb__adv_verdict(in, out);
+    rb__adv_reasons(in, out);
+    rb__adv_warnings(in, out);
+    return RB_OK;
 }
 
 #ifdef __cplusplus

@@ -62,6 +62,7 @@ void suite_output(void);   /* well-formed, locale-free, complete output */
 void suite_counting(void); /* the runner's counting: per-thread windows, residency timing */
 void suite_stats(void);    /* rounds, medians, confidence intervals, diff */
 void suite_patterns(void); /* access patterns: distributions, offsets, what they did to the cache */
+void suite_advise(void);   /* the decision, rb_advise, its writers, readbench advise */
 
 /* shared helpers (test_main.c) */
 const char *rbt_tmpdir(void);       /* a fresh directory for this run's files */

@@ -121,6 +121,7 @@ int main(void)
     suite("counting", suite_counting);
     suite("stats", suite_stats);
     suite("patterns", suite_patterns);
+    suite("advise", suite_advise);
     suite("compile", suite_compile);
     if (tmpdir[0]) {
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

@@ -1,0 +1,267 @@
+/* suite advise: the decision (rb_advise_decide on synthetic results: the safe choice, ties,
+   a missing state, the reasons and the environment warnings), rb_advise itself on a small
+   file, its writers, and `readbench advise`. */
+#define _GNU_SOURCE
+#include "readbench.h"
+#include "rbtest.h"
+#include <math.h>
+
+/* Synthetic results: n samples spread evenly over center +- spread/2 (a fraction of center),
+   with the median and 95% interval rb_stats_of gives them, as rb_run_matrix fills them. */
+#define NS 4
+#define NC 3
+#define NSAMP 9
+static rb_result cells[NS * NC];
+static double store[NS * NC][NSAMP];
+static const rb_result *ptr[NS * NC];
+static rb_advice adv;
+
+static void synth(unsigned k, const char *name, double center, double spread)
+{
+    rb_result *x = &cells[k];
+    rb_stats st;
+    unsigned i;
+    memset(x, 0, sizeof *x);
+    x->strategy = name;
+    x->status = RB_OK;
+    x->threads = 1;
+    x->read_size = 16384;
+    x->reads_per_op = 16;
+    x->resident_before = x->resident_after = x->majflt = x->minflt = x->device_read_bytes = -1;
+    x->read_amplification = x->cpu_user_ns_per_read = x->cpu_sys_ns_per_read = -1;
+    for (i = 0; i < NSAMP; i++) store[k][i] = center * (1 + spread * ((double)i / (NSAMP - 1) - 0.5));
+    x->samples = store[k];
+    x->nsamples = NSAMP;
+    x->rounds = 1;
+    rb_stats_of(store[k], NSAMP, 7 + k, &st);
+    x->ops_per_ms = x->ops_per_ms_median = st.median;
+    x->ci_lo = st.ci_lo;
+    x->ci_hi = st.ci_hi;
+    ptr[k] = x;
+}
+
+static void not_measured(unsigned k, const char *name, int status, const char *why)
+{
+    memset(&cells[k], 0, sizeof cells[k]);
+    cells[k].strategy = name;
+    cells[k].status = status;
+    cells[k].ops_per_ms_median = cells[k].ci_lo = cells[k].ci_hi = NAN;
+    snprintf(cells[k].reason, sizeof cells[k].reason, "%s", why);
+    ptr[k] = &cells[k];
+}
+
+static const char *const names[NS] = {"mmap", "pread", "io_uring", "direct"};
+
+static void input(rb_advise_input *in, unsigned ns, const char *const *conds, unsigned nc)
+{
+    memset(in, 0, sizeof *in);
+    in->cells = ptr;
+    in->strategies = names;
+    in->nstrategies = ns;
+    in->conditions = conds;
+    in->nconditions = nc;
+    in->lru_gen = -1;
+    in->seed = 42;
+}
+
+static const char *line_with(char (*lines)[RB_REASON_LEN], unsigned n, const char *needle)
+{
+    unsigned i;
+    for (i = 0; i < n; i++)
+        if (strstr(lines[i], needle)) return lines[i];
+    return NULL;
+}
+
+static void dump(const rb_advice *a)
+{
+    unsigned i;
+    for (i = 0; i < a->nverdict; i++) fprintf(stderr, "      verdict: %s\n", a->verdict[i]);
+    for (i = 0; i < a->nreasons; i++) fprintf(stderr, "      why: %s\n", a->reasons[i]);
+    for (i = 0; i < a->nwarnings; i++) fprintf(stderr, "      env: %s\n", a->warnings[i]);
+}
+
+/* The Lucene lesson: mmap wins warm by a clear margin and collapses cold (8 MiB read around
+   each fault). The safe choice is the one whose worst column is best, never the warm winner. */
+static void best_warm_collapsing_cold_is_not_safe(void)
+{
+    static const char *const conds[2] = {"warm", "cold"};
+    rb_advise_input in;
+    rb_env env;
+    const char *l;
+    synth(0 * 2 + 0, "mmap", 28.0, 0.05);
+    synth(0 * 2 + 1, "mmap", 0.005, 0.2);
+    synth(1 * 2 + 0, "pread", 20.0, 0.05);
+    synth(1 * 2 + 1, "pread", 0.7, 0.05);
+    synth(2 * 2 + 0, "io_uring", 15.0, 0.05);
+    synth(2 * 2 + 1, "io_uring", 1.8, 0.05);
+    cells[1].read_amplification = 450;   /* mmap cold: what a reason line is made of */
+    cells[1].ops = 100;
+    cells[1].device_read_bytes = (int64_t)100 * 16 * 16384 * 450;
+    cells[1].majflt = 1600;
+    memset(&env, 0, sizeof env);
+    env.read_ahead_kb = 8192;
+    env.file_size = env.ram_total = -1;
+    input(&in, 3, conds, 2);
+    in.env = &env;
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF(adv.best[0] == 0, "best warm %d", adv.best[0]);
+    CHECKF(adv.best[1] == 2, "best cold %d", adv.best[1]);
+    CHECKF(adv.safe == 2, "safe %d (worst: mmap %g, pread %g, io_uring %g)", adv.safe, adv.worst[0], adv.worst[1],
+           adv.worst[2]);
+    CHECK(!adv.safe_tied[0] && !adv.safe_tied[1]);
+    CHECK(fabs(adv.worst[0] - 0.005 / 1.8) < 1e-3 && adv.worst_condition[0] == 1);
+    CHECK(fabs(adv.fraction[2][0] - 15.0 / 28.0) < 1e-6);
+    CHECK(adv.tied[1][0] == 0 && adv.tied[0][1] == 0);   /* far apart: significant */
+    CHECKF(line_with(adv.verdict, adv.nverdict, "safe choice when the cache state is unknown: io_uring") != NULL,
+           "no safe-choice line");
+    CHECKF(line_with(adv.verdict, adv.nverdict, "mmap is the best in warm but falls to") != NULL, "no bet line");
+    CHECKF((l = line_with(adv.verdict, adv.nverdict, "best warm: mmap")) && strstr(l, "(significant)"), "%s",
+           l ? l : "no best-warm line");
+    CHECKF((l = line_with(adv.reasons, adv.nreasons, "mmap, cold")) && strstr(l, "amplification 450") &&
+           strstr(l, "read_ahead_kb 8192") && strstr(l, "each 16 KiB read made the device read 7.03 MiB"),
+           "%s", l ? l : "no mmap reason");
+    if (rbt.cur_failed) dump(&adv);
+}
+
+/* Two cells whose intervals overlap are a tie, said as one, never broken by the medians;
+   the same two cells far apart are a significant difference. */
+static void overlapping_intervals_give_a_tie(void)
+{
+    static const char *const conds[1] = {"cold"};
+    rb_advise_input in;
+    const char *l;
+    synth(0, "mmap", 1.00, 0.3);
+    synth(1, "pread", 0.97, 0.3);
+    synth(2, "io_uring", 0.40, 0.1);
+    CHECK(cells[0].ci_lo < cells[1].ci_hi);   /* the premise: they overlap */
+    input(&in, 3, conds, 1);
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECK(adv.best[0] == 0 && adv.safe == 0);
+    CHECKF(adv.tied[1][0] == 1, "pread not tied with mmap: %d", adv.tied[1][0]);
+    CHECK(adv.tied[2][0] == 0);
+    CHECKF(adv.safe_tied[1] && !adv.safe_tied[2], "safe ties %d %d", adv.safe_tied[1], adv.safe_tied[2]);
+    CHECKF((l = line_with(adv.verdict, adv.nverdict, "safe choice")) && strstr(l, "tied within the intervals with pread")
+           && !strstr(l, "io_uring"), "%s", l ? l : "no safe line");
+    CHECKF((l = line_with(adv.verdict, adv.nverdict, "best cold: mmap")) && strstr(l, "tied with pread"), "%s",
+           l ? l : "no best line");
+    /* apart: pread's samples well below mmap's */
+    synth(1, "pread", 0.60, 0.1);
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECK(adv.tied[1][0] == 0 && !adv.safe_tied[1]);
+    CHECKF((l = line_with(adv.verdict, adv.nverdict, "safe choice")) && !strstr(l, "tied"), "%s", l ? l : "none");
+    /* one sample each: no interval, so nothing can be told apart */
+    synth(0, "mmap", 1.0, 0);
+    synth(1, "pread", 0.5, 0);
+    cells[0].nsamples = cells[1].nsamples = 1;
+    cells[0].ci_lo = cells[0].ci_hi = cells[1].ci_lo = cells[1].ci_hi = NAN;
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECK(adv.tied[1][0] == 1);
+    if (rbt.cur_failed) dump(&adv);
+}
+
+/* Pressure could not be made here: the column is named with its reason, the verdict covers
+   the rest. A strategy missing from a column the others measured cannot be the safe choice. */
+static void missing_state_is_said(void)
+{
+    static const char *const conds[NC] = {"warm", "cold", "pressure"};
+    static const char *const missing[NC] = {"", NULL, "no memory pressure here: the available memory is unknown"};
+    rb_advise_input in;
+    const char *l;
+    unsigned s;
+    for (s = 0; s < NS; s++) not_measured(s * NC + 2, names[s], RB_ENOTRUN, "the run ended before this cell");
+    synth(0 * NC + 0, "mmap", 28.0, 0.05);
+    synth(0 * NC + 1, "mmap", 0.005, 0.2);
+    synth(1 * NC + 0, "pread", 20.0, 0.05);
+    synth(1 * NC + 1, "pread", 0.7, 0.05);
+    synth(2 * NC + 0, "io_uring", 30.0, 0.05);   /* the best warm, but it failed cold */
+    not_measured(2 * NC + 1, "io_uring", RB_EIO, "I/O errors or short reads during the run");
+    not_measured(3 * NC + 0, "direct", RB_UNSUPPORTED, "the filesystem refuses O_DIRECT");
+    not_measured(3 * NC + 1, "direct", RB_UNSUPPORTED, "the filesystem refuses O_DIRECT");
+    input(&in, NS, conds, NC);
+    in.missing = missing;
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF(adv.measured == 2, "%u columns measured", adv.measured);
+    CHECK(adv.best[2] == -1);
+    CHECKF(adv.safe == 1, "safe %d", adv.safe);
+    CHECK(adv.worst[2] != adv.worst[2] && adv.worst_condition[2] == 1);   /* io_uring: none */
+    CHECK(adv.worst[3] != adv.worst[3] && adv.tied[3][0] == -1);
+    CHECKF((l = line_with(adv.verdict, adv.nverdict, "pressure: not measured")) &&
+           strstr(l, "the available memory is unknown") && strstr(l, "the verdict covers the other 2 columns"), "%s",
+           l ? l : "no missing line");
+    CHECK(line_with(adv.verdict, adv.nverdict, "safe choice when the cache state is unknown: pread") != NULL);
+    CHECKF((l = line_with(adv.reasons, adv.nreasons, "io_uring, cold: not measured")) && strstr(l, "I/O errors"), "%s",
+           l ? l : "no io_uring line");
+    /* nothing at all */
+    for (s = 0; s < NS * NC; s++) not_measured(s, names[s / NC], RB_ENOTRUN, "not run");
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECK(adv.measured == 0 && adv.safe == -1 && adv.nverdict == 1);
+    /* more columns than the advice holds */
+    in.nconditions = RB_ADVISE_MAX_CONDITIONS + 1;
+    CHECK(rb_advise_decide(&in, &adv) == RB_EINVAL);
+    if (rbt.cur_failed) dump(&adv);
+}
+
+/* Each environment fact that decides the answer is said, and none that does not apply. */
+static void environment_warnings(void)
+{
+    static const char *const conds[1] = {"warm"};
+    rb_advise_input in;
+    rb_env env;
+    synth(0, "mmap", 1, 0.1);
+    memset(&env, 0, sizeof env);
+    env.read_ahead_kb = 8192;
+    snprintf(env.thp, sizeof env.thp, "always");
+    env.file_size = (long long)1 << 30;
+    env.ram_total = (long long)24 << 30;
+    snprintf(env.irq_cpus, sizeof env.irq_cpus, "1");
+    env.cpus = 2;
+    input(&in, 1, conds, 1);
+    in.env = &env;
+    in.max_threads = 4;
+    in.lru_gen = 1;
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF(adv.nwarnings == 6, "%u warnings", adv.nwarnings);
+    CHECK(line_with(adv.warnings, adv.nwarnings, "read_ahead_kb is 8192: a cold fault on a NORMAL mapping reads up "
+                    "to 8 MiB around it, 512x the 16 KiB read") != NULL);
+    CHECK(line_with(adv.warnings, adv.nwarnings, "transparent huge pages are 'always'") != NULL);
+    CHECK(line_with(adv.warnings, adv.nwarnings, "multi-generational LRU is on") != NULL);
+    CHECK(line_with(adv.warnings, adv.nwarnings, "the file is 0.042x RAM") != NULL);
+    CHECK(line_with(adv.warnings, adv.nwarnings, "interrupts all go to CPU 1") != NULL);
+    CHECK(line_with(adv.warnings, adv.nwarnings, "4 threads on 2 CPUs") != NULL);
+    env.read_ahead_kb = 128;
+    in.read_size = 65536;
+    snprintf(env.thp, sizeof env.thp, "madvise");
+    snprintf(env.irq_cpus, sizeof env.irq_cpus, "0,1");
+    env.file_size = (long long)20 << 30;
+    in.max_threads = 2;
+    in.lru_gen = 0;
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF(adv.nwarnings == 0, "%u: %s", adv.nwarnings, adv.warnings[0]);   /* 0.83x RAM, 2x, madvise, ... */
+    env.file_size = (long long)30 << 30;
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF(adv.nwarnings == 1 && strstr(adv.warnings[0], "1.2x RAM: it cannot all stay cached"), "%s",
+           adv.nwarnings ? adv.warnings[0] : "none");
+    if (rbt.cur_failed) dump(&adv);
+}
+
+static void state_names_and_lists(void)
+{
+    int st[RB_STATE_COUNT];
+    unsigned n;
+    CHECK(rb_state_find("half-cold") == RB_STATE_HALF_COLD && rb_state_find("hot") == -1);
+    CHECK(!strcmp(rb_state_name(RB_STATE_PRESSURE), "pressure") && rb_state_name(RB_STATE_COUNT) == NULL);
+    CHECK(rb_parse_state_list("cold,warm", st, RB_STATE_COUNT, &n) == RB_OK && n == 2 && st[0] == RB_STATE_COLD);
+    CHECK(rb_parse_state_list("cold,cold", st, RB_STATE_COUNT, &n) == RB_EINVAL);
+    CHECK(rb_parse_state_list("cold,", st, RB_STATE_COUNT, &n) == RB_EINVAL);
+    CHECK(rb_parse_state_list("tepid", st, RB_STATE_COUNT, &n) == RB_EINVAL);
+}
+
+
+void suite_advise(void)
+{
+    RUN(best_warm_collapsing_cold_is_not_safe);
+    RUN(overlapping_intervals_give_a_tie);
+    RUN(missing_state_is_said);
+    RUN(environment_warnings);
+    RUN(state_names_and_lists);
+}
