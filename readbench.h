@@ -240,6 +240,20 @@
                           environment that decides the answer (read_ahead_kb, THP, MGLRU,
                           file/RAM, interrupts on one CPU, threads above the CPUs).
 
+   rb_advise(config, run, err), rb_advise_free(run)
+                          measures what rb_advise_decide needs: every strategy that can run
+                          here (the others listed with why) in the cache states warm,
+                          half-cold, cold and pressure (the presets of `run --scenario`) at
+                          each thread count, through rb_run_matrix, within a time budget: one
+                          round of every cell, then rounds of only the cells still tied with
+                          the best of their column while the budget lasts. A state that cannot
+                          be made here (no memory to pin) is said in its columns.
+
+   rb_advise_write(f, run, format), rb_advise_svg(f, run, title)
+                          the regret table, verdict, reasons and warnings as a table, markdown
+                          or JSON (each a field); the heat map (strategies x columns, colour
+                          the fraction of the best, the number in every cell).
+
    rb_report_*            table, markdown, csv and json writers (rb_report_write with one
                           RB_FORMAT_* for all; rb_report_probe for the probe) for a report;
                           rb_report_svg and rb_report_prefetch_svg draw them as an SVG bar
@@ -1126,6 +1140,50 @@ typedef struct rb_advice {
 } rb_advice;
 /* RB_OK, or RB_EINVAL for more rows or columns than rb_advice holds. */
 RBDEF int rb_advise_decide(const rb_advise_input *in, rb_advice *out);
+
+typedef struct rb_advise_config {
+    rb_config cfg;                /* path, pattern, read size, reads per op, seed, stop, log; the cache
+                                     state, warmup, iterations and duration are advise's (below) */
+    const rb_strategy *const *strategies; unsigned nstrategies;   /* NULL: every one that does I/O */
+    const unsigned *threads; unsigned nthreads;   /* NULL: 1 and the number of CPUs */
+    const int *states; unsigned nstates;           /* NULL: warm, half-cold, cold, pressure */
+    int64_t budget_ns;            /* 0: 3 minutes; the first round runs whole in any case */
+    unsigned max_rounds;          /* 0: 8; at most 50 */
+    int quick;                    /* the first run's short advise: warm and cold, the main strategy
+                                     families, a 70 s budget (for fields left zero) */
+    rb_matrix_fn progress;        /* each cell, through rb_run_matrix; may be NULL */
+    void *user;
+} rb_advise_config;
+
+typedef struct rb_advise_run {
+    rb_advice advice;
+    rb_env env;
+    rb_config cfg;                /* as run, defaults applied (iterations and duration per cell) */
+    unsigned nstrategies, nconditions, nthreads, nstates;
+    const char *strategies[RB_MAX_AXIS];
+    unsigned threads[RB_MAX_AXIS];
+    int states[RB_STATE_COUNT];
+    char condition_names[RB_ADVISE_MAX_CONDITIONS][32];
+    const char *conditions[RB_ADVISE_MAX_CONDITIONS];
+    char missing[RB_ADVISE_MAX_CONDITIONS][RB_REASON_LEN];   /* "" or why the column was not measured */
+    char skipped[RB_ADVISE_MAX_LINES][RB_REASON_LEN];        /* strategies that cannot run here, and why */
+    unsigned nskipped;
+    rb_result *cells;             /* [strategy * nconditions + condition], owned */
+    double *samples;              /* owned: every cell's ops/ms samples */
+    unsigned rounds;              /* rounds started (the first covers every cell) */
+    double seconds, budget_seconds;
+    int interrupted;
+} rb_advise_run;
+/* RB_OK; RB_EINVAL (why in err) for settings that cannot be an advise; RB_ENOMEM; RB_EINTR when
+   cfg.stop ended it (what was measured is decided on). Free with rb_advise_free in every case. */
+RBDEF int rb_advise(const rb_advise_config *ac, rb_advise_run *out, rb_error *err);
+RBDEF void rb_advise_free(rb_advise_run *r);
+/* RB_FORMAT_TABLE, RB_FORMAT_MARKDOWN or RB_FORMAT_JSON: the regret table, verdict, reasons
+   and warnings. */
+RBDEF void rb_advise_write(FILE *f, const rb_advise_run *r, int format);
+/* The regret table as an SVG heat map: strategies x columns, colour the fraction of the best
+   (log scale), the number written in every cell. title NULL: "readbench advise". */
+RBDEF void rb_advise_svg(FILE *f, const rb_advise_run *r, const char *title);
 
 #ifdef __cplusplus
 }
@@ -9471,6 +9529,700 @@ RBDEF int rb_advise_decide(const rb_advise_input *in, rb_advice *out)
     rb__adv_reasons(in, out);
     rb__adv_warnings(in, out);
     return RB_OK;
+}
+
+/* ---- advise: measuring ---------------------------------------------------------------
+   Every strategy that can run here, in each cache state at each thread count, as the
+   scenario presets set them (below: the same settings as `run --scenario`). A budget buys
+   rounds: the first runs every cell (through rb_run_matrix, one column at a time, so the
+   pressure state pins its memory once per round), the later ones only the cells still tied
+   with the best of their column, because only those can change the verdict; a column whose
+   best stands apart is done. Each later round runs when what the first round measured per
+   cell of that state says it fits in what is left of the budget. */
+typedef struct rb__adv_preset {
+    double prewarm;
+    int cache;
+    const char *hog;    /* rb_hog_plan's spec, or NULL */
+    const char *what;
+} rb__adv_preset;
+static const rb__adv_preset rb__adv_presets[RB_STATE_COUNT] = {
+    {1.0, RB_CACHE_KEEP, NULL, "every page resident"},
+    {0.5, RB_CACHE_KEEP, NULL, "a seeded half of the pages resident"},
+    {0.0, RB_CACHE_EVICT_EACH, NULL, "evicted before every iteration"},
+    {1.0, RB_CACHE_KEEP, "auto:1.2", "memory pinned so the file is 1.2x what is left, prewarmed"}};
+
+/* The first run's short list: one of each family (plain and RANDOM mappings, WILLNEED always,
+   adaptive and Lucene's backoff, the system calls, the ring, direct I/O). */
+static const char *const rb__adv_quick[] = {"mmap", "mmap-random", "mmap-random-willneed", "mmap-random-adaptive",
+                                            "mmap-backoff", "pread", "io_uring", "direct"};
+#define RB__ADV_BUDGET_NS ((int64_t)180 * 1000000000)
+#define RB__ADV_QUICK_BUDGET_NS ((int64_t)70 * 1000000000)
+#define RB__ADV_ROUNDS 8u
+#define RB__ADV_MAX_ROUNDS 50u   /* the sample store is rounds x iterations per cell */
+
+typedef struct rb__adv {
+    const rb_advise_config *ac;
+    rb_advise_run *r;
+    rb_config base;                       /* as given, plus advise's iterations, duration, no warmup */
+    const rb_strategy *strat[RB_MAX_AXIS];
+    unsigned char want[RB_MAX_AXIS * RB_ADVISE_MAX_CONDITIONS];   /* [s * nc + c]: run this round */
+    double cost[RB_STATE_COUNT];          /* seconds per cell in the first round, preparation included */
+    unsigned max_rounds, cap;
+    uint64_t seed, t0;
+    int lru_gen;
+} rb__adv;
+
+static int rb__adv_lru_gen(void)
+{
+#if defined(RB__HAS_PROC)
+    char b[32];
+    if (rb__read_text("/sys/kernel/mm/lru_gen/enabled", b, sizeof b) != 0) return -1;
+    return strtoul(b, NULL, 16) != 0;   /* "0x0007": a mask of its features, 0 off */
+#else
+    return -1;
+#endif
+}
+
+/* Setup, phase 1: the states and thread counts (the columns) and the strategies (the rows);
+   a strategy that cannot run here is listed with its reason instead. */
+static int rb__adv_axes(rb__adv *v, rb_error *err)
+{
+    const rb_advise_config *ac = v->ac;
+    rb_advise_run *r = v->r;
+    unsigned i, k, n, nc = 0;
+    const rb_strategy *all = rb_strategies(&n);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    char why[RB_REASON_LEN];
+    static const int quick_states[2] = {RB_STATE_WARM, RB_STATE_COLD};
+    static const int all_states[RB_STATE_COUNT] = {RB_STATE_WARM, RB_STATE_HALF_COLD, RB_STATE_COLD, RB_STATE_PRESSURE};
+    const int *st = ac->states ? ac->states : ac->quick ? quick_states : all_states;
+    unsigned nst = ac->states ? ac->nstates : ac->quick ? 2 : RB_STATE_COUNT;
+    for (i = 0; i < nst; i++) {
+        for (k = 0; k < i && nst <= RB_STATE_COUNT; k++)
+            if (st[k] == st[i]) break;
+        if (nst > RB_STATE_COUNT || !rb_state_name(st[i]) || k < i) {
+            rb__seterr(err, RB_EINVAL, 0, "", "the cache states must be warm, half-cold, cold or pressure, each once");
+            return RB_EINVAL;
+        }
+        r->states[r->nstates++] = st[i];
+    }
+    if (ac->threads) {
+        if (!ac->nthreads || ac->nthreads > RB_MAX_AXIS) {
+            rb__seterr(err, RB_EINVAL, 0, "", "1 to %u thread counts", RB_MAX_AXIS);
+            return RB_EINVAL;
+        }
+        for (r->nthreads = 0; r->nthreads < ac->nthreads; r->nthreads++) r->threads[r->nthreads] = ac->threads[r->nthreads];
+    } else {
+        r->threads[0] = 1;
+        r->nthreads = 1;
+        if (cpus > 1) r->threads[r->nthreads++] = (unsigned)RB__MIN(cpus, (long)RB_MAX_THREADS);
+    }
+    if (!r->nstates || r->nstates * r->nthreads > RB_ADVISE_MAX_CONDITIONS) {
+        rb__seterr(err, RB_EINVAL, 0, "", "at most %u columns (cache states x thread counts), not %u",
+                   RB_ADVISE_MAX_CONDITIONS, r->nstates * r->nthreads);
+        return RB_EINVAL;
+    }
+    r->nconditions = r->nstates * r->nthreads;
+    for (k = 0; k < r->nstates; k++)
+        for (i = 0; i < r->nthreads; i++, nc++) {
+            if (r->nthreads == 1) snprintf(r->condition_names[nc], 32, "%s", rb_state_name(r->states[k]));
+            else snprintf(r->condition_names[nc], 32, "%s T%02u", rb_state_name(r->states[k]), r->threads[i]);
+            r->conditions[nc] = r->condition_names[nc];
+        }
+    n = ac->strategies ? ac->nstrategies : ac->quick ? (unsigned)(sizeof rb__adv_quick / sizeof *rb__adv_quick) : n;
+    for (i = 0; i < n; i++) {
+        const rb_strategy *s = ac->strategies ? ac->strategies[i] : ac->quick ? rb_strategy_find(rb__adv_quick[i]) : &all[i];
+        int rc;
+        if (!s || (!ac->strategies && (s->flags & RB_S_NOIO))) continue;
+        if ((rc = rb_strategy_probe(s, &v->base, why, sizeof why)) == RB_UNSUPPORTED) {
+            rb__adv_line(r->skipped, &r->nskipped, "%s: %s", s->name, why);
+            continue;
+        }
+        if (rc != RB_OK) { rb__seterr(err, rc, 0, "", "%s", why); return rc; }
+        if (r->nstrategies == RB_MAX_AXIS) { rb__seterr(err, RB_EINVAL, 0, "", "at most %u strategies", RB_MAX_AXIS); return RB_EINVAL; }
+        v->strat[r->nstrategies] = s;
+        r->strategies[r->nstrategies++] = s->name;
+    }
+    if (!r->nstrategies) { rb__seterr(err, RB_UNSUPPORTED, 0, "", "no strategy can run here"); return RB_UNSUPPORTED; }
+    return RB_OK;
+}
+
+/* Setup, phase 2: the settings every cell shares, the time per cell the budget allows (half of
+   it for the first round: 100 ms to 1 s per iteration), the matrix's own checks, the store. */
+static int rb__adv_setup(rb__adv *v, rb_error *err)
+{
+    const rb_advise_config *ac = v->ac;
+    rb_advise_run *r = v->r;
+    rb_matrix m;
+    char why[RB_REASON_LEN];
+    unsigned i, ncells;
+    int64_t budget = ac->budget_ns > 0 ? ac->budget_ns : ac->quick ? RB__ADV_QUICK_BUDGET_NS : RB__ADV_BUDGET_NS;
+    int rc;
+    if ((rc = rb_check_file(ac->cfg.path, ac->cfg.size, NULL, err)) != RB_OK) return rc;
+    v->base = ac->cfg;
+    v->base.warmup_ns = RB_NONE;   /* a warmup would change the state each preset prepared */
+    v->base.iterations = ac->cfg.iterations ? ac->cfg.iterations : 3;
+    v->base.cache = RB_CACHE_KEEP;
+    v->base.prewarm = 0;
+    if ((rc = rb__adv_axes(v, err)) != RB_OK) return rc;
+    ncells = r->nstrategies * r->nconditions;
+    if (!ac->cfg.duration_ns) {
+        int64_t d = budget / 2 / (int64_t)ncells / (int64_t)v->base.iterations;
+        v->base.duration_ns = RB__MAX(RB__MIN(d, (int64_t)1000000000), (int64_t)100000000);
+    }
+    memset(&m, 0, sizeof m);
+    m.cfg = v->base;
+    m.strategies = v->strat;
+    m.nstrategies = r->nstrategies;
+    m.threads = r->threads;
+    m.nthreads = r->nthreads;
+    if ((rc = rb_matrix_check(&m, why, sizeof why)) != RB_OK) { rb__seterr(err, rc, 0, "", "%s", why); return rc; }
+    rb_config_defaults(&v->base, &r->cfg);
+    r->budget_seconds = (double)budget / 1e9;
+    v->max_rounds = ac->max_rounds ? RB__MIN(ac->max_rounds, RB__ADV_MAX_ROUNDS) : RB__ADV_ROUNDS;
+    v->cap = v->max_rounds * r->cfg.iterations;
+    v->seed = rb__mix64(r->cfg.seed ^ 0x616476697365ULL);   /* "advise" */
+    v->lru_gen = rb__adv_lru_gen();
+    r->cells = (rb_result *)calloc(ncells, sizeof *r->cells);
+    r->samples = (double *)calloc((size_t)ncells * v->cap, sizeof *r->samples);
+    if (!r->cells || !r->samples) { rb__seterr(err, RB_ENOMEM, ENOMEM, "calloc", "out of memory"); return RB_ENOMEM; }
+    for (i = 0; i < ncells; i++) {
+        rb_result *x = &r->cells[i];
+        x->strategy = r->strategies[i / r->nconditions];
+        x->threads = r->threads[i % r->nconditions % r->nthreads];
+        x->read_size = r->cfg.read_size;
+        x->pattern = r->cfg.pattern;
+        x->status = RB_ENOTRUN;
+        x->samples = r->samples + (size_t)i * v->cap;
+        x->resident_before = x->resident_after = x->majflt = x->minflt = x->device_read_bytes = -1;
+        x->read_amplification = x->cpu_user_ns_per_read = x->cpu_sys_ns_per_read = -1;
+        x->ops_per_ms_median = x->ci_lo = x->ci_hi = NAN;
+        snprintf(x->reason, sizeof x->reason, "the run ended before this cell");
+    }
+    rb_env_collect(&r->env, ac->cfg.path);
+    return RB_OK;
+}
+
+/* A cell's figures over all its samples, after a round added some (as rb_run_matrix's). */
+static void rb__adv_stats(rb_result *x, uint64_t seed)
+{
+    rb_stats s;
+    double sum = 0, sq = 0;
+    unsigned k;
+    if (x->status != RB_OK || !x->nsamples) return;
+    rb_stats_of(x->samples, x->nsamples, seed, &s);
+    x->ops_per_ms_median = s.median;
+    x->ci_lo = s.ci_lo;
+    x->ci_hi = s.ci_hi;
+    x->outliers = s.outliers;
+    if (x->nsamples < 2) return;
+    for (k = 0; k < x->nsamples; k++) { sum += x->samples[k]; sq += x->samples[k] * x->samples[k]; }
+    x->ops_per_ms = sum / x->nsamples;
+    x->ops_per_ms_stddev = sqrt(RB__MAX(0.0, (sq - sum * sum / x->nsamples) / (x->nsamples - 1)));
+    x->iops = x->ops_per_ms * 1000.0 * x->reads_per_op;
+    x->bytes_per_sec = x->iops * (double)x->read_size;
+}
+
+/* One column's wanted strategies, once, through rb_run_matrix (in an order shuffled per round
+   and column), each result merged into the run's cell as rb_run_matrix merges its rounds. */
+static int rb__adv_batch(rb__adv *v, const rb_config *cfg, unsigned c)
+{
+    rb_advise_run *r = v->r;
+    const rb_strategy *list[RB_MAX_AXIS];
+    unsigned idx[RB_MAX_AXIS], n = 0, s, i;
+    uint64_t rng[4];
+    rb_matrix m;
+    rb_report rep;
+    int rc;
+    for (s = 0; s < r->nstrategies; s++)
+        if (v->want[s * r->nconditions + c]) idx[n++] = s;
+    if (!n) return RB_OK;
+    rb__rng_seed(rng, v->seed, ((uint64_t)r->rounds << 8) + c);
+    for (i = n; i > 1; i--) {
+        unsigned j = (unsigned)rb__below(rng, i), t = idx[i - 1];
+        idx[i - 1] = idx[j];
+        idx[j] = t;
+    }
+    for (i = 0; i < n; i++) list[i] = v->strat[idx[i]];
+    memset(&m, 0, sizeof m);
+    m.cfg = *cfg;
+    m.strategies = list;
+    m.nstrategies = n;
+    m.threads = &r->threads[c % r->nthreads];
+    m.nthreads = 1;
+    m.rounds = 1;
+    m.progress = v->ac->progress;
+    m.user = v->ac->user;
+    rc = rb_run_matrix(&m, &rep);
+    for (i = 0; i < rep.count && i < n; i++) {
+        rb_result *acc = &r->cells[(size_t)idx[i] * r->nconditions + c];
+        const rb_result *x = &rep.results[i];
+        if (x->status == RB_OK) {
+            rb__merge_round(acc, x);
+            rb__adv_stats(acc, v->seed ^ rb__mix64((uint64_t)idx[i] * 64 + c));
+        } else if (acc->status != RB_OK) {   /* a failure, or a first round cut short */
+            double *store = (double *)acc->samples;
+            *acc = *x;
+            acc->samples = store;
+            acc->nsamples = acc->rounds = 0;
+        }
+    }
+    rb_report_free(&rep);
+    return rc;
+}
+
+/* Pins the pressure state's memory (none when the file alone is already past what is
+   available). An error: the state cannot be made here, and its columns say why. */
+static int rb__adv_hog(rb__adv *v, const rb__adv_preset *p, unsigned k, rb_hog *hog)
+{
+    rb_advise_run *r = v->r;
+    rb_matrix m;
+    rb_error e;
+    uint64_t size = 0;
+    char why[RB_REASON_LEN] = "";
+    unsigned t;
+    int rc;
+    memset(&m, 0, sizeof m);
+    m.cfg = v->base;
+    m.strategies = v->strat;
+    m.nstrategies = r->nstrategies;
+    m.threads = r->threads;
+    m.nthreads = r->nthreads;
+    rc = rb_hog_plan(p->hog, r->env.file_size > 0 ? (uint64_t)r->env.file_size : 0, rb_matrix_memory(&m), &size, why,
+                     sizeof why);
+    if (rc == RB_OK && size) {
+        rc = rb_hog_take(hog, size, &e);
+        if (rc != RB_OK) rb__fmt(why, sizeof why, "%s", e.msg);
+        else if (hog->warning[0]) rb__log(&r->cfg, "advise: %s", hog->warning);
+    } else if (rc == RB_OK && why[0]) {
+        rb__log(&r->cfg, "advise: pressure: %s", why);
+    }
+    for (t = 0; rc != RB_OK && t < r->nthreads; t++)
+        if (!r->missing[k * r->nthreads + t][0])
+            rb__fmt(r->missing[k * r->nthreads + t], RB_REASON_LEN, "no memory pressure here: %s", why);
+    return rc;
+}
+
+/* One state's columns, each with the cells wanted this round. */
+static int rb__adv_state(rb__adv *v, unsigned k)
+{
+    rb_advise_run *r = v->r;
+    const rb__adv_preset *p = &rb__adv_presets[r->states[k]];
+    rb_config c = v->base;
+    rb_hog hog;
+    rb_error e;
+    unsigned t;
+    int rc = RB_OK;
+    c.prewarm = p->prewarm;
+    c.cache = p->cache;
+    memset(&hog, 0, sizeof hog);
+    if (p->hog && rb__adv_hog(v, p, k, &hog) != RB_OK) return RB_OK;   /* said in its columns */
+    for (t = 0; t < r->nthreads && rc == RB_OK; t++) rc = rb__adv_batch(v, &c, k * r->nthreads + t);
+    if (hog.mem && rb_hog_release(&hog, &e) != RB_OK) rb__log(&r->cfg, "advise: %s", e.msg);
+    return rc;
+}
+
+/* The verdict on what is measured so far (rb_advise_decide over the run's cells). */
+static void rb__adv_decide_now(rb__adv *v)
+{
+    rb_advise_run *r = v->r;
+    const rb_result *cells[RB_MAX_AXIS * RB_ADVISE_MAX_CONDITIONS];
+    const char *missing[RB_ADVISE_MAX_CONDITIONS];
+    rb_advise_input in;
+    unsigned i;
+    for (i = 0; i < r->nstrategies * r->nconditions; i++) cells[i] = &r->cells[i];
+    for (i = 0; i < r->nconditions; i++) missing[i] = r->missing[i];
+    memset(&in, 0, sizeof in);
+    in.cells = cells;
+    in.strategies = r->strategies;
+    in.nstrategies = r->nstrategies;
+    in.conditions = r->conditions;
+    in.nconditions = r->nconditions;
+    in.missing = missing;
+    in.env = &r->env;
+    in.read_size = r->cfg.read_size;
+    for (i = 0; i < r->nthreads; i++) in.max_threads = RB__MAX(in.max_threads, r->threads[i]);
+    in.lru_gen = v->lru_gen;
+    in.seed = v->seed;
+    rb_advise_decide(&in, &r->advice);
+}
+
+/* The cells of state k still tied with their column's best (a column with one such cell, its
+   best, is settled): they are what the next round runs. Returns how many. */
+static unsigned rb__adv_contested(rb__adv *v, unsigned k)
+{
+    rb_advise_run *r = v->r;
+    const rb_advice *a = &r->advice;
+    unsigned s, t, n = 0;
+    for (t = 0; t < r->nthreads; t++) {
+        unsigned c = k * r->nthreads + t, tied = 0;
+        for (s = 0; s < r->nstrategies; s++) tied += a->tied[s][c] == 1;
+        for (s = 0; s < r->nstrategies; s++) {
+            v->want[s * r->nconditions + c] = tied > 1 && a->tied[s][c] == 1;
+            n += v->want[s * r->nconditions + c];
+        }
+    }
+    return n;
+}
+
+static int rb__adv_rounds(rb__adv *v)
+{
+    rb_advise_run *r = v->r;
+    unsigned k, round;
+    int rc = RB_OK;
+    memset(v->want, 1, sizeof v->want);
+    r->rounds = 1;
+    for (k = 0; k < r->nstates && rc == RB_OK; k++) {
+        uint64_t t = rb__now_ns();
+        rb__log(&r->cfg, "advise: round 1, %s (%s): %u strateg%s x %u thread count%s", rb_state_name(r->states[k]),
+                rb__adv_presets[r->states[k]].what, r->nstrategies, r->nstrategies == 1 ? "y" : "ies", r->nthreads,
+                r->nthreads == 1 ? "" : "s");
+        rc = rb__adv_state(v, k);
+        v->cost[k] = (double)(rb__now_ns() - t) / 1e9 / (double)(r->nstrategies * r->nthreads);
+    }
+    for (round = 1; round < v->max_rounds && rc == RB_OK; round++) {
+        unsigned ran = 0;
+        rb__adv_decide_now(v);
+        r->rounds = round + 1;
+        for (k = 0; k < r->nstates && rc == RB_OK; k++) {
+            unsigned n = rb__adv_contested(v, k);
+            double spent = (double)(rb__now_ns() - v->t0) / 1e9;
+            if (!n || spent + n * v->cost[k] > r->budget_seconds) continue;
+            rb__log(&r->cfg, "advise: round %u, %s: %u cell%s still tied with the best of their column", round + 1,
+                    rb_state_name(r->states[k]), n, n == 1 ? "" : "s");
+            rc = rb__adv_state(v, k);
+            ran += n;
+        }
+        if (!ran) { r->rounds = round; break; }
+    }
+    return rc;
+}
+
+RBDEF int rb_advise(const rb_advise_config *ac, rb_advise_run *r, rb_error *err)
+{
+    rb__adv *v = (rb__adv *)calloc(1, sizeof *v);
+    rb_error e;
+    int rc;
+    memset(r, 0, sizeof *r);
+    r->advice.safe = -1;
+    if (!err) err = &e;
+    memset(err, 0, sizeof *err);
+    if (!v) { rb__seterr(err, RB_ENOMEM, ENOMEM, "calloc", "out of memory"); return RB_ENOMEM; }
+    v->ac = ac;
+    v->r = r;
+    if (!ac || !ac->cfg.path) {
+        rb__seterr(err, RB_EINVAL, 0, "", "no file path given (NULL)");
+        free(v);
+        return RB_EINVAL;
+    }
+    rc = rb__adv_setup(v, err);
+    if (rc == RB_OK) {
+        v->t0 = rb__now_ns();
+        rc = rb__adv_rounds(v);
+        r->seconds = (double)(rb__now_ns() - v->t0) / 1e9;
+        r->interrupted = rc == RB_EINTR;
+        if (rc != RB_OK && rc != RB_EINTR) rb__seterr(err, rc, 0, "", "%s", rb_status_string(rc));
+        rb__adv_decide_now(v);
+    }
+    free(v);
+    return rc;
+}
+
+RBDEF void rb_advise_free(rb_advise_run *r)
+{
+    free(r->cells);
+    free(r->samples);
+    r->cells = NULL;
+    r->samples = NULL;
+}
+
+/* ---- advise: the writers ---------------------------------------------------------------
+   The regret table (ops/ms with its interval and the fraction of the column's best, the
+   worst fraction last), then the verdict, the reasons and the environment, one line each. */
+static const rb_result *rb__adv_run_cell(const rb_advise_run *r, unsigned s, unsigned c)
+{
+    return &r->cells[(size_t)s * r->nconditions + c];
+}
+
+static void rb__adv_cell_text(const rb_advise_run *r, unsigned s, unsigned c, char *buf, size_t len)
+{
+    const rb_advice *a = &r->advice;
+    char v[48], p[16];
+    rb__cell_text(rb__adv_run_cell(r, s, c), v, sizeof v);
+    if (a->tied[s][c] < 0) { snprintf(buf, len, "%s", v); return; }
+    rb__adv_pct(a->fraction[s][c], p, sizeof p);
+    rb__fmt(buf, len, "%s  %s%s", v, p, a->best[c] == (int)s ? " *" : a->tied[s][c] == 1 ? " =" : "  ");
+}
+
+static void rb__adv_lines(FILE *f, int md, const char *heading, const char (*lines)[RB_REASON_LEN], unsigned n)
+{
+    unsigned i;
+    if (!n) return;
+    fprintf(f, "\n%s%s%s\n%s", md ? "**" : "", heading, md ? "**" : "", md ? "\n" : "");
+    for (i = 0; i < n; i++) fprintf(f, "%s%s\n", md ? "- " : "  ", lines[i]);
+}
+
+static void rb__adv_grid(FILE *f, const rb_advise_run *r, int md)
+{
+    unsigned nc = r->nconditions + 2, s, c;
+    char (*cell)[64] = (char (*)[64])calloc((size_t)(r->nstrategies + 1) * nc, 64);
+    const char *cells[RB_ADVISE_MAX_CONDITIONS + 2];
+    int width[RB_ADVISE_MAX_CONDITIONS + 2];
+    if (!cell) { fprintf(f, "(out of memory)\n"); return; }
+    snprintf(cell[0], 64, "strategy");
+    for (c = 0; c < r->nconditions; c++) snprintf(cell[c + 1], 64, "%s", r->conditions[c]);
+    snprintf(cell[nc - 1], 64, "worst");
+    for (s = 0; s < r->nstrategies; s++) {
+        char (*row)[64] = cell + (size_t)(s + 1) * nc;
+        const rb_advice *a = &r->advice;
+        snprintf(row[0], 64, "%s", r->strategies[s]);
+        for (c = 0; c < r->nconditions; c++) rb__adv_cell_text(r, s, c, row[c + 1], 64);
+        rb__adv_pct(a->worst[s], row[nc - 1], 64);
+        if (a->worst_condition[s] >= 0 && a->worst[s] == a->worst[s])
+            rb__fmt(row[nc - 1] + strlen(row[nc - 1]), 64 - strlen(row[nc - 1]), " %s%s", r->conditions[a->worst_condition[s]],
+                     (int)s == a->safe ? " (safe)" : a->safe_tied[s] ? " (= safe)" : "");
+    }
+    for (c = 0; c < nc; c++) {
+        width[c] = 0;
+        for (s = 0; s <= r->nstrategies; s++) width[c] = RB__MAX(width[c], rb__dlen(cell[(size_t)s * nc + c]));
+    }
+    for (s = 0; s <= r->nstrategies; s++) {
+        for (c = 0; c < nc; c++) cells[c] = cell[(size_t)s * nc + c];
+        rb__row(f, md, cells, nc, width);
+        if (md && s == 0) rb__rule(f, nc);
+    }
+    free(cell);
+}
+
+static void rb__advise_table(FILE *f, const rb_advise_run *r, int md)
+{
+    char rs[32];
+    rb_format_size(r->cfg.read_size, rs, sizeof rs);
+    fprintf(f, "%sreadbench advise%s: %s %s reads, %u per op; ops/ms (median \xc2\xb1 95%% interval) and the %% of the "
+               "best in its column\n\n", md ? "**" : "", md ? "**" : "", r->cfg.pattern == RB_SEQUENTIAL ? "sequential"
+               : "random", rs, r->cfg.reads_per_op);
+    rb__adv_grid(f, r, md);
+    fprintf(f, "\n%s* the best of its column; = tied with it (inside the intervals); worst: the lowest %% over the "
+               "columns%s\n", md ? "*" : "", md ? "*" : "");
+    rb__adv_lines(f, md, "verdict", r->advice.verdict, r->advice.nverdict);
+    rb__adv_lines(f, md, "why", r->advice.reasons, r->advice.nreasons);
+    rb__adv_lines(f, md, "environment", r->advice.warnings, r->advice.nwarnings);
+    rb__adv_lines(f, md, "cannot run here", r->skipped, r->nskipped);
+    fprintf(f, "\n%s%u round%s in %.0f s (budget %.0f s): the first ran every cell, later ones only the cells tied "
+               "with the best of their column; each cell %u x %.2g s per round, no warmup (each state is prepared "
+               "before every cell)%s%s\n", md ? "*" : "", r->rounds, r->rounds == 1 ? "" : "s", r->seconds,
+            r->budget_seconds, r->cfg.iterations, (double)r->cfg.duration_ns / 1e9,
+            r->interrupted ? "; interrupted: the verdict covers what was measured" : "", md ? "*" : "");
+}
+
+static void rb__adv_json_lines(FILE *f, const char *key, const char (*lines)[RB_REASON_LEN], unsigned n)
+{
+    unsigned i;
+    fprintf(f, ",\n \"%s\": [", key);
+    for (i = 0; i < n; i++) {
+        fputs(i ? ", " : "", f);
+        rb_json_string(f, lines[i]);
+    }
+    fputc(']', f);
+}
+
+static void rb__adv_json_cell(FILE *f, const rb_advise_run *r, unsigned s, unsigned c)
+{
+    const rb_result *x = rb__adv_run_cell(r, s, c);
+    const rb_advice *a = &r->advice;
+    unsigned k;
+    char more[64];
+    fprintf(f, "%s{\"condition\": ", c ? ", " : "");
+    rb_json_string(f, r->conditions[c]);
+    fprintf(f, ", \"status\": \"%s\", \"reason\": ", rb_status_word(x->status));
+    rb__json_str_or_null(f, x->status == RB_OK ? NULL : x->reason);
+    fprintf(f, ", \"ops_per_ms_median\": ");
+    rb__json_num(f, x->status == RB_OK ? rb__adv_value(x) : NAN);
+    fprintf(f, ", \"ops_per_ms_ci\": [");
+    rb__json_num(f, x->status == RB_OK ? x->ci_lo : NAN);
+    fputs(", ", f);
+    rb__json_num(f, x->status == RB_OK ? x->ci_hi : NAN);
+    fprintf(f, "], \"fraction_of_best\": ");
+    rb__json_num(f, a->fraction[s][c]);
+    fprintf(f, ", \"best\": %s, \"tied_with_best\": %s, \"samples\": %u, \"rounds\": %u, \"read_amplification\": ",
+            a->best[c] == (int)s ? "true" : "false", a->tied[s][c] == 1 ? "true" : "false", x->nsamples, x->rounds);
+    rb__json_num(f, x->status == RB_OK && x->read_amplification >= 0 ? x->read_amplification : NAN);
+    fprintf(f, ", \"device_read_bytes\": ");
+    rb__json_int_or_null(f, x->status == RB_OK ? x->device_read_bytes : -1);
+    fprintf(f, ", \"majflt\": ");
+    rb__json_int_or_null(f, x->status == RB_OK ? x->majflt : -1);
+    fprintf(f, ", \"warnings\": [");
+    for (k = 0; k < rb__nwarn(x); k++) {
+        fputs(k ? ", " : "", f);
+        rb_json_string(f, rb__warning(x, k, more, sizeof more));
+    }
+    fputs("]}", f);
+}
+
+static void rb__advise_json(FILE *f, const rb_advise_run *r)
+{
+    const rb_advice *a = &r->advice;
+    unsigned s, c, k;
+    fprintf(f, "{\"readbench_advise\": 1, \"version\": \"%s\", \"file\": ", RB_VERSION);
+    rb__json_str_or_null(f, r->cfg.path);
+    fprintf(f, ",\n \"config\": {\"pattern\": \"%s\", \"read_size\": %llu, \"reads_per_op\": %u, \"iterations\": %u, "
+               "\"duration_s\": ", r->cfg.pattern == RB_SEQUENTIAL ? "sequential" : "random",
+            (unsigned long long)r->cfg.read_size, r->cfg.reads_per_op, r->cfg.iterations);
+    rb__json_num(f, (double)r->cfg.duration_ns / 1e9);
+    fprintf(f, ", \"budget_s\": ");
+    rb__json_num(f, r->budget_seconds);
+    fprintf(f, ", \"seed\": %llu, \"threads\": [", (unsigned long long)r->cfg.seed);
+    for (k = 0; k < r->nthreads; k++) fprintf(f, "%s%u", k ? ", " : "", r->threads[k]);
+    fprintf(f, "], \"states\": [");
+    for (k = 0; k < r->nstates; k++) fprintf(f, "%s\"%s\"", k ? ", " : "", rb_state_name(r->states[k]));
+    fprintf(f, "]},\n \"env\": ");
+    rb__env_json(f, &r->env);
+    fprintf(f, ",\n \"rounds\": %u, \"seconds\": ", r->rounds);
+    rb__json_num(f, r->seconds);
+    fprintf(f, ", \"interrupted\": %s,\n \"conditions\": [", r->interrupted ? "true" : "false");
+    for (c = 0; c < r->nconditions; c++) {
+        fprintf(f, "%s{\"name\": ", c ? ", " : "");
+        rb_json_string(f, r->conditions[c]);
+        fprintf(f, ", \"state\": \"%s\", \"threads\": %u, \"measured\": %s, \"missing\": ",
+                rb_state_name(r->states[c / r->nthreads]), r->threads[c % r->nthreads], a->best[c] >= 0 ? "true" : "false");
+        rb__json_str_or_null(f, a->best[c] >= 0 ? NULL : r->missing[c][0] ? r->missing[c] : "no strategy ran");
+        fputc('}', f);
+    }
+    fprintf(f, "],\n \"table\": [");
+    for (s = 0; s < r->nstrategies; s++) {
+        fprintf(f, "%s\n  {\"strategy\": ", s ? "," : "");
+        rb_json_string(f, r->strategies[s]);
+        fprintf(f, ", \"cells\": [");
+        for (c = 0; c < r->nconditions; c++) rb__adv_json_cell(f, r, s, c);
+        fprintf(f, "], \"worst_fraction\": ");
+        rb__json_num(f, a->worst[s]);
+        fprintf(f, ", \"worst_condition\": ");
+        rb__json_str_or_null(f, a->worst_condition[s] >= 0 ? r->conditions[a->worst_condition[s]] : NULL);
+        fputc('}', f);
+    }
+    fprintf(f, "],\n \"verdict\": {\"safe_choice\": ");
+    rb__json_str_or_null(f, a->safe >= 0 ? r->strategies[a->safe] : NULL);
+    fprintf(f, ", \"safe_tied\": [");
+    for (s = 0, k = 0; s < r->nstrategies; s++)
+        if (a->safe_tied[s]) { fputs(k++ ? ", " : "", f); rb_json_string(f, r->strategies[s]); }
+    fprintf(f, "], \"best\": [");
+    for (c = 0; c < r->nconditions; c++) {
+        fprintf(f, "%s{\"condition\": ", c ? ", " : "");
+        rb_json_string(f, r->conditions[c]);
+        fprintf(f, ", \"strategy\": ");
+        rb__json_str_or_null(f, a->best[c] >= 0 ? r->strategies[a->best[c]] : NULL);
+        fprintf(f, ", \"tied\": [");
+        for (s = 0, k = 0; s < r->nstrategies; s++)
+            if (a->tied[s][c] == 1 && (int)s != a->best[c]) { fputs(k++ ? ", " : "", f); rb_json_string(f, r->strategies[s]); }
+        fputs("]}", f);
+    }
+    fputc(']', f);
+    rb__adv_json_lines(f, "lines", a->verdict, a->nverdict);
+    fputc('}', f);
+    rb__adv_json_lines(f, "reasons", a->reasons, a->nreasons);
+    rb__adv_json_lines(f, "warnings", a->warnings, a->nwarnings);
+    rb__adv_json_lines(f, "cannot_run", r->skipped, r->nskipped);
+    fprintf(f, "\n}\n");
+}
+
+/* The heat map: a row per strategy, a column per cache state and thread count, the worst
+   last. Colour is the fraction of the column's best on a log scale (red at 0.1% and below,
+   yellow at 3%, green at 100%): the cells that matter differ by 10x and 100x, which a linear
+   scale would paint all the same red. Every cell writes its fraction and its ops/ms. */
+#define RB__HEAT_W 118u
+#define RB__HEAT_H 34u
+
+static void rb__adv_colour(double f, char *buf, size_t len)
+{
+    static const int stop[3][3] = {{0xd7, 0x30, 0x27}, {0xfe, 0xe0, 0x8b}, {0x1a, 0x98, 0x50}};
+    double t = f > 0 ? 1 + log10(f) / 3 : 0, u;
+    int k, i, rgb[3];
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    k = t < 0.5 ? 0 : 1;
+    u = (t - 0.5 * k) * 2;
+    for (i = 0; i < 3; i++) rgb[i] = (int)(stop[k][i] + (stop[k + 1][i] - stop[k][i]) * u + 0.5);
+    snprintf(buf, len, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+}
+
+static void rb__adv_svg_cell(FILE *f, unsigned x, unsigned y, double frac, const char *big, const char *small,
+                             const char *tip)
+{
+    char col[16] = "#eeeeee";
+    if (frac == frac) rb__adv_colour(frac, col, sizeof col);
+    fputs("<g><title>", f);
+    rb__xml(f, tip);
+    fprintf(f, "</title><rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"%s\" stroke=\"white\"/>"
+               "<text x=\"%u\" y=\"%u\" font-size=\"12\" text-anchor=\"middle\" font-weight=\"bold\">", x, y,
+            RB__HEAT_W, RB__HEAT_H, col, x + RB__HEAT_W / 2, y + 15);
+    rb__xml(f, big);
+    fprintf(f, "</text><text x=\"%u\" y=\"%u\" font-size=\"10\" text-anchor=\"middle\">", x + RB__HEAT_W / 2, y + 28);
+    rb__xml(f, small);
+    fprintf(f, "</text></g>\n");
+}
+
+static void rb__advise_svg(FILE *f, const rb_advise_run *r, const char *title)
+{
+    const rb_advice *a = &r->advice;
+    unsigned s, c, name = 60, left, w, h, y0 = 112;
+    char env[1536], big[32], small[64], tip[RB_REASON_LEN + 96];
+    for (s = 0; s < r->nstrategies; s++) name = RB__MAX(name, 7 * (unsigned)strlen(r->strategies[s]));
+    left = 16 + name;
+    w = RB__MAX(720u, left + (r->nconditions + 1) * RB__HEAT_W + 24);
+    h = y0 + (r->nstrategies + 1) * RB__HEAT_H + 40 + 15 * (RB__MIN(a->nverdict, 6u) + 1);
+    rb__svg_env_line(&r->env, env, sizeof env);
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" "
+               "height=\"%u\" viewBox=\"0 0 %u %u\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n"
+               "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"16\" y=\"28\" font-size=\"18\" "
+               "font-weight=\"bold\">", w, h, w, h);
+    rb__xml(f, title && *title ? title : "readbench advise");
+    fprintf(f, "</text>\n<text x=\"16\" y=\"48\" font-size=\"11\" fill=\"#444\">");
+    rb__xml(f, env);
+    fprintf(f, "</text>\n<text x=\"16\" y=\"64\" font-size=\"11\" fill=\"#444\">each cell: %% of the best ops/ms in "
+               "its column (colour, log scale: red 0.1%%, yellow 3%%, green 100%%) and its median ops/ms; grey: not "
+               "measured</text>\n");
+    for (c = 0; c <= r->nconditions; c++) {
+        fprintf(f, "<text x=\"%u\" y=\"%u\" font-size=\"12\" text-anchor=\"middle\" font-weight=\"bold\">",
+                left + c * RB__HEAT_W + RB__HEAT_W / 2, y0 - 8);
+        rb__xml(f, c < r->nconditions ? r->conditions[c] : "worst");
+        fprintf(f, "</text>\n");
+    }
+    for (s = 0; s < r->nstrategies; s++) {
+        unsigned y = y0 + s * RB__HEAT_H;
+        fprintf(f, "<text x=\"%u\" y=\"%u\" font-size=\"12\" text-anchor=\"end\"%s>", left - 8, y + 21,
+                (int)s == a->safe ? " font-weight=\"bold\"" : "");
+        rb__xml(f, r->strategies[s]);
+        fprintf(f, "</text>\n");
+        for (c = 0; c < r->nconditions; c++) {
+            const rb_result *x = rb__adv_run_cell(r, s, c);
+            rb__adv_pct(a->fraction[s][c], big, sizeof big);
+            rb__cell_text(x, small, sizeof small);
+            if (a->tied[s][c] < 0) snprintf(big, sizeof big, "%s", x->status == RB_UNSUPPORTED ? "n/a" : "-");
+            rb__fmt(tip, sizeof tip, "%s, %s: %s%s%s", r->strategies[s], r->conditions[c], small,
+                    x->status == RB_OK ? " ops/ms" : ": ", x->status == RB_OK ? "" : x->reason);
+            rb__adv_svg_cell(f, left + c * RB__HEAT_W, y, a->fraction[s][c], big, small, tip);
+        }
+        rb__adv_pct(a->worst[s], big, sizeof big);
+        snprintf(small, sizeof small, "%s", a->worst_condition[s] >= 0 ? r->conditions[a->worst_condition[s]] : "");
+        rb__fmt(tip, sizeof tip, "%s: worst %s (%s)", r->strategies[s], big, small);
+        rb__adv_svg_cell(f, left + r->nconditions * RB__HEAT_W, y, a->worst[s], big, small, tip);
+    }
+    for (c = 0; c < RB__MIN(a->nverdict, 6u); c++) {
+        fprintf(f, "<text x=\"16\" y=\"%u\" font-size=\"11\">", y0 + r->nstrategies * RB__HEAT_H + 28 + 15 * c);
+        rb__xml(f, a->verdict[c]);
+        fprintf(f, "</text>\n");
+    }
+    fprintf(f, "</svg>\n");
+}
+
+RBDEF void rb_advise_write(FILE *f, const rb_advise_run *r, int format)
+{
+    if (format == RB_FORMAT_JSON) RB__IN_C_LOCALE(rb__advise_json(f, r));
+    else RB__IN_C_LOCALE(rb__advise_table(f, r, format == RB_FORMAT_MARKDOWN));
+}
+
+RBDEF void rb_advise_svg(FILE *f, const rb_advise_run *r, const char *title)
+{
+    RB__IN_C_LOCALE(rb__advise_svg(f, r, title));
 }
 
 #ifdef __cplusplus

@@ -5,6 +5,8 @@
 #include "readbench.h"
 #include "rbtest.h"
 #include <math.h>
+#include <time.h>
+#include <unistd.h>
 
 /* Synthetic results: n samples spread evenly over center +- spread/2 (a fraction of center),
    with the median and 95% interval rb_stats_of gives them, as rb_run_matrix fills them. */
@@ -256,6 +258,218 @@ static void state_names_and_lists(void)
     CHECK(rb_parse_state_list("tepid", st, RB_STATE_COUNT, &n) == RB_EINVAL);
 }
 
+/* Custom strategies for rb_advise: an op takes `arg` ms, on whole ticks counted from the
+   thread's first op (as test_stats' tick), so two of 1 ms tie and one of 5 ms stands apart. */
+static int ms_op(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    struct timespec ts;
+    uint64_t tick = (uint64_t)w->t->s->arg * 1000000u, now, next;
+    (void)off;
+    (void)n;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    next = w->cursor + tick;
+    if (!w->cursor || now >= next) next = now + tick;
+    w->cursor = next;
+    ts.tv_sec = (time_t)(next / 1000000000u);
+    ts.tv_nsec = (long)(next % 1000000000u);
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0) {}
+    w->sink++;
+    return 0;
+}
+static int ms_open(rb_target *t, char *why, size_t wl) { return rb_strategy_find("null")->open(t, why, wl); }
+static void ms_close(rb_target *t) { rb_strategy_find("null")->close(t); }
+static const rb_strategy fast = {"fast", "1 ms per op", RB_S_NOIO, 1, ms_open, NULL, ms_op, NULL, ms_close};
+static const rb_strategy twin = {"twin", "1 ms per op too", RB_S_NOIO, 1, ms_open, NULL, ms_op, NULL, ms_close};
+static const rb_strategy slow = {"slow", "5 ms per op", RB_S_NOIO, 5, ms_open, NULL, ms_op, NULL, ms_close};
+
+static unsigned cell_events;
+static void count_cells(const rb_matrix_event *ev, void *user)
+{
+    (void)user;
+    cell_events += ev->kind == RB_EVENT_CELL;
+}
+
+static void advise_config(rb_advise_config *ac, const rb_strategy **list, unsigned *th, int *st)
+{
+    memset(ac, 0, sizeof *ac);
+    ac->cfg.path = rbt_small_file();
+    ac->cfg.read_size = 4096;
+    ac->cfg.duration_ns = 50000000;
+    ac->cfg.iterations = 3;
+    list[0] = &fast;
+    list[1] = &twin;
+    list[2] = &slow;
+    ac->strategies = list;
+    ac->nstrategies = 3;
+    th[0] = 1;
+    ac->threads = th;
+    ac->nthreads = 1;
+    st[0] = RB_STATE_WARM;
+    st[1] = RB_STATE_COLD;
+    ac->states = st;
+    ac->nstates = 2;
+    ac->budget_ns = 20000000000LL;
+    ac->max_rounds = 3;
+    ac->progress = count_cells;
+}
+
+static rb_advise_run run;
+
+/* The first round runs every cell; later rounds only the cells still tied with their
+   column's best: fast and twin tie (1 ms each), slow (5 ms) stands apart after one round. */
+static void later_rounds_run_only_tied_cells(void)
+{
+    const rb_strategy *list[3];
+    unsigned th[1], c;
+    int st[2], rc;
+    rb_advise_config ac;
+    rb_error e;
+    advise_config(&ac, list, th, st);
+    cell_events = 0;
+    rc = rb_advise(&ac, &run, &e);
+    CHECKF(rc == RB_OK, "%d: %s", rc, e.msg);
+    CHECK(run.nstrategies == 3 && run.nconditions == 2 && !strcmp(run.conditions[1], "cold"));
+    CHECKF(run.rounds == 3, "%u rounds", run.rounds);
+    for (c = 0; c < 2; c++) {
+        CHECKF(run.cells[0 * 2 + c].nsamples == 9 && run.cells[1 * 2 + c].nsamples == 9, "%s: %u and %u samples",
+               run.conditions[c], run.cells[0 * 2 + c].nsamples, run.cells[1 * 2 + c].nsamples);
+        CHECKF(run.cells[2 * 2 + c].nsamples == 3, "slow: %u samples", run.cells[2 * 2 + c].nsamples);
+        CHECK(run.advice.tied[2][c] == 0);
+        CHECKF(run.advice.tied[0][c] == 1 && run.advice.tied[1][c] == 1, "%d %d", run.advice.tied[0][c],
+               run.advice.tied[1][c]);
+    }
+    CHECKF(cell_events == 6 + 4 + 4, "%u cells run", cell_events);
+    CHECK((run.advice.safe == 0 && run.advice.safe_tied[1]) || (run.advice.safe == 1 && run.advice.safe_tied[0]));
+    CHECK(run.cfg.warmup_ns == 0 && run.cfg.iterations == 3);
+    rb_advise_free(&run);
+    /* a budget spent by the first round: no second one */
+    ac.budget_ns = 1;
+    cell_events = 0;
+    CHECK(rb_advise(&ac, &run, &e) == RB_OK);
+    CHECKF(run.rounds == 1 && cell_events == 6 && run.cells[0].nsamples == 3, "%u rounds, %u cells", run.rounds,
+           cell_events);
+    rb_advise_free(&run);
+}
+
+/* What cannot be an advise is refused before anything runs, with a reason. */
+static void advise_refuses_bad_settings(void)
+{
+    const rb_strategy *list[3];
+    unsigned th[1];
+    int st[2];
+    rb_advise_config ac;
+    rb_error e;
+    advise_config(&ac, list, th, st);
+    st[1] = RB_STATE_WARM;
+    cell_events = 0;
+    CHECK(rb_advise(&ac, &run, &e) == RB_EINVAL && strstr(e.msg, "each once"));
+    rb_advise_free(&run);
+    st[1] = RB_STATE_COLD;
+    ac.cfg.read_size = (uint64_t)1 << 30;
+    CHECKF(rb_advise(&ac, &run, &e) == RB_EINVAL && strstr(e.msg, "larger than"), "%s", e.msg);
+    rb_advise_free(&run);
+    ac.cfg.read_size = 4096;
+    ac.cfg.path = rbt_path("no-such-file");
+    CHECK(rb_advise(&ac, &run, &e) == RB_ENOFILE);
+    rb_advise_free(&run);
+    CHECK(cell_events == 0);
+}
+
+/* The writers: the table says the verdict, the JSON parses and carries table, verdict and
+   reasons as fields, the SVG has a cell per strategy and column with its number. */
+static void advise_writers(void)
+{
+    static char doc[1 << 17];
+    const rb_strategy *list[3];
+    unsigned th[1];
+    int st[2];
+    rb_advise_config ac;
+    rb_error e;
+    rb_json *j;
+    const rb_json *t, *v;
+    char why[200];
+    FILE *f;
+    size_t n;
+    advise_config(&ac, list, th, st);
+    ac.max_rounds = 1;
+    CHECK(rb_advise(&ac, &run, &e) == RB_OK);
+    f = tmpfile();
+    CHECK(f != NULL);
+    if (!f) return;
+    rb_advise_write(f, &run, RB_FORMAT_TABLE);
+    rewind(f);
+    n = fread(doc, 1, sizeof doc - 1, f);
+    doc[n] = 0;
+    CHECKF(strstr(doc, "safe choice when the cache state is unknown: ") && strstr(doc, "worst") &&
+           strstr(doc, "cold") && strstr(doc, "slow") && strstr(doc, "1 round in"), "%s", doc);
+    rewind(f);
+    CHECK(ftruncate(fileno(f), 0) == 0);
+    rb_advise_write(f, &run, RB_FORMAT_MARKDOWN);
+    fflush(f);
+    rewind(f);
+    n = fread(doc, 1, sizeof doc - 1, f);
+    doc[n] = 0;
+    CHECKF(strstr(doc, "| strategy |") && strstr(doc, "|---|") && strstr(doc, "**verdict**"), "%s", doc);
+    rewind(f);
+    CHECK(ftruncate(fileno(f), 0) == 0);
+    rb_advise_write(f, &run, RB_FORMAT_JSON);
+    fflush(f);
+    rewind(f);
+    n = fread(doc, 1, sizeof doc - 1, f);
+    doc[n] = 0;
+    j = rb_json_parse(doc, n, why, sizeof why);
+    CHECKF(j != NULL, "%s", why);
+    if (j) {
+        CHECK((t = rb_json_get(j, "table")) && t->type == RB_JSON_ARRAY && t->n == 3);
+        CHECK((v = rb_json_get(j, "verdict")) && v->type == RB_JSON_OBJECT);
+        CHECK(v && rb_json_get(v, "safe_choice") && rb_json_get(v, "safe_choice")->type == RB_JSON_STRING);
+        CHECK(v && rb_json_get(v, "lines") && rb_json_get(v, "lines")->n == run.advice.nverdict);
+        CHECK(rb_json_get(j, "reasons") && rb_json_get(j, "reasons")->type == RB_JSON_ARRAY);
+        CHECK(rb_json_get(j, "warnings") && rb_json_get(j, "conditions")->n == 2);
+        rb_json_free(j);
+    }
+    rewind(f);
+    CHECK(ftruncate(fileno(f), 0) == 0);
+    rb_advise_svg(f, &run, "a <title> & more");
+    fflush(f);
+    rewind(f);
+    n = fread(doc, 1, sizeof doc - 1, f);
+    doc[n] = 0;
+    {
+        unsigned rects = 0;
+        const char *p;
+        for (p = doc; (p = strstr(p, "<rect")); p++) rects++;
+        CHECKF(rects == 1 + 3 * (2 + 1), "%u rects", rects);   /* the background, then every cell and the worst */
+    }
+    CHECK(strstr(doc, "a &lt;title&gt; &amp; more") && strstr(doc, "100%") && strstr(doc, "</svg>"));
+    fclose(f);
+    rb_advise_free(&run);
+}
+
+/* The first run's short advise: warm and cold, 1 thread and the CPU count, one strategy of
+   each family (those that cannot run here listed as such). */
+static void quick_advise_shape(void)
+{
+    rb_advise_config ac;
+    rb_error e;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int rc;
+    memset(&ac, 0, sizeof ac);
+    ac.cfg.path = rbt_small_file();
+    ac.cfg.duration_ns = 10000000;
+    ac.cfg.iterations = 2;
+    ac.budget_ns = 1;
+    ac.quick = 1;
+    rc = rb_advise(&ac, &run, &e);
+    CHECKF(rc == RB_OK, "%d: %s", rc, e.msg);
+    CHECK(run.nstates == 2 && run.states[0] == RB_STATE_WARM && run.states[1] == RB_STATE_COLD);
+    CHECKF(run.nthreads == (cpus > 1 ? 2u : 1u) && run.threads[0] == 1 && (cpus < 2 || run.threads[1] == (unsigned)cpus),
+           "%u thread counts", run.nthreads);
+    CHECKF(run.nstrategies + run.nskipped == 8, "%u strategies, %u cannot run", run.nstrategies, run.nskipped);
+    CHECK(run.rounds == 1 && run.advice.measured == run.nconditions && run.advice.nverdict > 0);
+    rb_advise_free(&run);
+}
 
 void suite_advise(void)
 {
@@ -264,4 +478,8 @@ void suite_advise(void)
     RUN(missing_state_is_said);
     RUN(environment_warnings);
     RUN(state_names_and_lists);
+    RUN(later_rounds_run_only_tied_cells);
+    RUN(advise_refuses_bad_settings);
+    RUN(advise_writers);
+    RUN(quick_advise_shape);
 }
