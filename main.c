@@ -4,9 +4,15 @@
 #define READBENCH_IMPLEMENTATION
 #include "readbench.h"
 
-static const char *usage =
-    "usage: readbench                          create ./readbench.dat (1 GiB) if missing, run the default matrix\n"
+static const char *const usage[] = {   /* two strings: a C99 compiler need accept only 4095 bytes in one */
+    "usage: readbench                          create ./readbench.dat (1 GiB) if missing, run a short advise on it\n"
     "       readbench [run] FILE [options]     measure the read strategies on FILE\n"
+    "       readbench advise FILE [--pattern P] [--threads LIST] [--read-size S] [--strategies LIST] [--seed N]\n"
+    "                [--states LIST] [--budget TIME] [--format table|markdown|json] [--output FILE] [--svg FILE]\n"
+    "                                          which strategy to use: every one in every cache state (warm,\n"
+    "                                          half-cold, cold, pressure) within the budget (default 3m), the\n"
+    "                                          regret table, the safe choice and the best per state, and why\n",
+
     "       readbench setup FILE SIZE [--force] [--follow-symlinks]\n"
     "                                          write a benchmark file (content checkable with --verify); --force\n"
     "                                          replaces a regular file atomically, --follow-symlinks a link's target\n"
@@ -52,7 +58,7 @@ static const char *usage =
     "  readbench diff BASE.json NEW.json [--format table|markdown|json]\n"
     "                             per cell NEW/BASE of the median ops/ms, its 95% interval, and a verdict\n"
     "  readbench probe FILE [--case N|NAME] [--format table|json] [--output FILE]\n"
-    "                             what one cold read makes the kernel load, by advice and mapping\n";
+    "                             what one cold read makes the kernel load, by advice and mapping\n"};
 
 static int bad(const char *fmt, const char *arg)   /* bad input: one line, exit 2 */
 {
@@ -116,14 +122,14 @@ static void catch_signals(void)
    An option belongs to the commands in its mask. Its value (--name VALUE or --name=VALUE; a missing
    one is "") goes to a field of the cli, or to the header's settings, which check it and say why not
    in words that use the option's name ("--iterations must be 1..100: '101'"). */
-enum { RUN = 1, PREFETCH = 2, PROBE = 4, DIFF = 8, SETUP = 16, OTHER = 32 };
+enum { RUN = 1, PREFETCH = 2, PROBE = 4, DIFF = 8, SETUP = 16, OTHER = 32, ADVISE = 64 };
 enum { CHARTS = RUN | PREFETCH, ALL = RUN | PREFETCH | PROBE };
 enum { K_FLAG, K_PATH, K_TEXT, K_FORMAT, K_RUN, K_PREFETCH };
 
 typedef struct cli {
     int cmd;                                   /* one of RUN ... OTHER */
     const char *pos[2], *path;                 /* the arguments that are no option; path: pos[0] */
-    const char *output, *svg, *title, *baseline, *probe_case;
+    const char *output, *svg, *title, *baseline, *probe_case, *budget, *states;
     int format, log_scale, quiet, force, follow, quick;   /* quick: the main job */
     rb_settings s;                             /* run */
     rb_pfx_settings p;                         /* prefetch */
@@ -131,16 +137,18 @@ typedef struct cli {
 
 #define FIELD(f) offsetof(cli, f)
 #define SET(name) {"--" name, 1, RUN, K_RUN, 0}          /* rb_settings_set(name) */
+#define SETA(name) {"--" name, 1, RUN | ADVISE, K_RUN, 0}   /* the same, for advise too */
 #define PFX(name) {"--" name, 1, PREFETCH, K_PREFETCH, 0} /* rb_pfx_settings_set(name) */
 /* arg: it takes a value; cmds: the commands that take it; field: where K_FLAG, K_PATH, K_TEXT go */
 typedef struct option { const char *name; int arg, cmds, kind; size_t field; } option;
 static const option options[] = {
-    {"--format", 1, ALL | DIFF, K_FORMAT, 0}, {"--output", 1, ALL, K_PATH, FIELD(output)},
-    {"--svg", 1, CHARTS, K_PATH, FIELD(svg)}, {"--title", 1, CHARTS, K_TEXT, FIELD(title)},
-    {"--log", 0, CHARTS, K_FLAG, FIELD(log_scale)}, {"--quiet", 0, RUN, K_FLAG, FIELD(quiet)},
+    {"--format", 1, ALL | DIFF | ADVISE, K_FORMAT, 0}, {"--output", 1, ALL | ADVISE, K_PATH, FIELD(output)},
+    {"--svg", 1, CHARTS | ADVISE, K_PATH, FIELD(svg)}, {"--title", 1, CHARTS | ADVISE, K_TEXT, FIELD(title)},
+    {"--log", 0, CHARTS, K_FLAG, FIELD(log_scale)}, {"--quiet", 0, RUN | ADVISE, K_FLAG, FIELD(quiet)},
     {"--baseline", 1, RUN, K_PATH, FIELD(baseline)}, {"--verify", 0, RUN, K_RUN, 0},
-    SET("strategies"), SET("threads"), SET("read-size"), SET("reads-per-op"), SET("pattern"), SET("size"),
-    SET("warmup"), SET("duration"), SET("iterations"), SET("rounds"), SET("align"), SET("seed"), SET("cpus"),
+    {"--budget", 1, ADVISE, K_TEXT, FIELD(budget)}, {"--states", 1, ADVISE, K_TEXT, FIELD(states)},
+    SETA("strategies"), SETA("threads"), SETA("read-size"), SET("reads-per-op"), SETA("pattern"), SET("size"),
+    SET("warmup"), SET("duration"), SET("iterations"), SET("rounds"), SET("align"), SETA("seed"), SET("cpus"),
     SET("percentiles"), SET("cache"), SET("prewarm"), SET("hog"), SET("scenario"),
     PFX("threads"), PFX("ops"), PFX("policies"), PFX("advice"), {"--case", 1, PROBE, K_TEXT, FIELD(probe_case)},
     {"--force", 0, SETUP, K_FLAG, FIELD(force)}, {"--follow-symlinks", 0, SETUP, K_FLAG, FIELD(follow)},
@@ -148,7 +156,8 @@ static const option options[] = {
 
 static int take(cli *c, const option *o, const char *v)
 {
-    const char *formats = c->cmd == RUN ? ",table,markdown,csv,json," : c->cmd == DIFF ? ",table,markdown,json," : ",table,json,";
+    const char *formats = c->cmd == RUN ? ",table,markdown,csv,json," : c->cmd & (DIFF | ADVISE) ? ",table,markdown,json,"
+                                                                                               : ",table,json,";
     char why[RB_REASON_LEN];
     int rc;
     if (o->kind == K_FLAG) *(int *)((char *)c + o->field) = 1;
@@ -382,34 +391,69 @@ static int run(cli *c)
         rep.env = &env;
         rc = write_outputs(c, &rep, files, base);
         rb_report_free(&rep);
-        if (c->quick)
-            fprintf(stderr, "\nThat was a quick matrix (threads 1,4; 3 x 0.5 s per cell, warm file). The full one:\n"
-                            "  readbench run %s --threads 1,4,8,16 --duration 1s --iterations 5\n"
-                            "Cold reads (evicted before every iteration): readbench run %s --scenario cold\n",
-                    c->path, c->path);
     }
     rb_json_free(base);
     if (rb_hog_release(&hog, &err) != RB_OK) fail(0, err.msg);
     return rc;
 }
 
-/* The main job: the quick matrix on ./readbench.dat, made (1 GiB) and read once if need be. */
+/* ---- advise: every strategy in every cache state; the regret table, the verdict and why ---- */
+static int advise(cli *c)
+{
+    rb_advise_config ac; rb_advise_run r; rb_outfile files[2]; rb_error err; rb_file_info info;
+    int st[RB_STATE_COUNT], rc;
+    memset(&ac, 0, sizeof ac);
+    if (c->s.nread_sizes > 1) return bad("advise takes one --read-size%s", "");
+    if (c->states && rb_parse_state_list(c->states, st, RB_STATE_COUNT, &ac.nstates))
+        return bad("--states takes warm, half-cold, cold and pressure, each at most once: not '%s'", c->states);
+    if (c->budget && (rb_parse_duration(c->budget, &ac.budget_ns) || ac.budget_ns < 1000000000))
+        return bad("--budget must be a duration of at least 1s, e.g. 90s or 3m: not '%s'", c->budget);
+    c->s.cfg.path = c->path;
+    if ((rc = check_file(c, &info)) != 0) return rc;
+    ac.cfg = c->s.cfg;
+    ac.cfg.read_size = c->s.nread_sizes ? c->s.read_sizes[0] : 0;
+    ac.cfg.stop = &stop_signal;
+    ac.cfg.log = rb_log_to;
+    ac.cfg.log_user = ac.user = stderr;
+    ac.progress = c->quiet ? NULL : rb_report_progress_to;
+    ac.strategies = c->s.nstrategies ? c->s.strategies : NULL;
+    ac.nstrategies = c->s.nstrategies;
+    ac.threads = c->s.nthreads ? c->s.threads : NULL;
+    ac.nthreads = c->s.nthreads;
+    ac.states = c->states ? st : NULL;
+    ac.quick = c->quick;
+    if ((rc = open_outputs(files, c, c->svg)) != 0) return rc;
+    catch_signals();
+    if ((rc = rb_advise(&ac, &r, &err)) == RB_OK || rc == RB_EINTR) {
+        rb_advise_write(files[0].f ? files[0].f : stdout, &r, c->format);
+        if (files[1].f) rb_advise_svg(files[1].f, &r, c->title);
+    }
+    rb_advise_free(&r);
+    if (close_outputs(files, rc == RB_OK || rc == RB_EINTR)) return 1;
+    if (rc != RB_OK && rc != RB_EINTR) return fail(rc == RB_EINVAL ? 2 : 1, err.msg);
+    return stop_signal ? fail(128 + stop_signal, "interrupted: the verdict covers the cells measured before") : 0;
+}
+
+/* The main job: a short advise on ./readbench.dat (made, 1 GiB, if missing), then how to run the full one. */
 static int main_job(cli *c)
 {
     struct stat st; rb_error err;
     int rc;
+    c->cmd = ADVISE;
     c->path = c->pos[0] = "readbench.dat";
     c->pos[1] = "1g";
     if (stat(c->path, &st) != 0) {
         fprintf(stderr, "readbench: creating ./readbench.dat (1 GiB) for the default run; delete it when done\n");
         if (setup_cmd(c) != 0) return 1;
     }
-    if ((rc = rb_check_file(c->path, 0, NULL, &err)) == RB_OK)   /* a FIFO or /dev/zero: one line */
-        fprintf(stderr, "readbench: reading readbench.dat once so the run starts warm\n");
-    if (rc != RB_OK || (rc = rb_load(c->path, &err)) != RB_OK) return fail(file_exit(rc), err.msg);
-    rb_settings_quick(&c->s);
+    if ((rc = rb_check_file(c->path, 0, NULL, &err)) != RB_OK) return fail(file_exit(rc), err.msg);   /* a FIFO: one line */
+    fprintf(stderr, "readbench: a short advise on readbench.dat: warm and cold, 1 thread and one per CPU, one strategy "
+                    "of each family (about 80 s)\n");
     c->quick = 1;
-    return run(c);
+    if ((rc = advise(c)) == 0)
+        fprintf(stderr, "\nThe full advise (every strategy; warm, half-cold, cold and under memory pressure; 3 minutes):\n"
+                        "  readbench advise readbench.dat\n");
+    return rc;
 }
 
 /* ---- prefetch, probe, diff ---- */
@@ -469,13 +513,14 @@ static const struct command { const char *name; int cmd; unsigned npos; const ch
     {"run", RUN, 1, NULL, run}, {"prefetch", PREFETCH, 1, "FILE", prefetch_cmd}, {"probe", PROBE, 1, "FILE", probe_cmd},
     {"diff", DIFF, 2, "BASE.json and NEW.json", diff_cmd}, {"setup", SETUP, 2, "FILE and SIZE", setup_cmd},
     {"list", OTHER, 1, NULL, list_cmd}, {"drop", OTHER, 1, NULL, drop_cmd}, {"residency", OTHER, 1, "FILE", residency_cmd},
-    {"hog", OTHER, 1, "SIZE", hog_cmd},
+    {"hog", OTHER, 1, "SIZE", hog_cmd}, {"advise", ADVISE, 1, "FILE", advise},
 };
 
 /* A report that never reached stdout (a full disk, /dev/full, a closed pipe) is a failure. */
 int main(int argc, char **argv)
 {
     static cli c;   /* an rb_settings is large for a stack */
+    static char help[1 << 13];   /* --help's text, more than stdio's first 4 KiB buffer holds */
     const struct command *k = commands;   /* a first argument that is no command: run FILE */
     unsigned i;
     int rc, bad_out;
@@ -483,7 +528,8 @@ int main(int argc, char **argv)
         if (!strcmp(argv[1], commands[i].name)) k = &commands[i];
     c.cmd = k->cmd;
     if (argc < 2) rc = main_job(&c);
-    else if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) rc = fputs(usage, stdout) < 0;
+    else if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) rc = setvbuf(stdout, help, _IOFBF, sizeof help) != 0 ||   /* whole in it: a failed write shows at the flush */
+             fputs(usage[0], stdout) < 0 || fputs(usage[1], stdout) < 0;
     else if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) rc = printf("readbench %s\n", RB_VERSION) < 0;
     else rc = parse(argc, argv, k == commands && strcmp(argv[1], "run") ? 1 : 2, k->npos, k->needs, &c) ? 2 : k->fn(&c);
     errno = 0;

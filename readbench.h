@@ -9538,19 +9538,8 @@ RBDEF int rb_advise_decide(const rb_advise_input *in, rb_advice *out)
    pressure state pins its memory once per round), the later ones only the cells still tied
    with the best of their column, because only those can change the verdict; a column whose
    best stands apart is done. Each later round runs when what the first round measured per
-   cell of that state says it fits in what is left of the budget. */
-typedef struct rb__adv_preset {
-    double prewarm;
-    int cache;
-    const char *hog;    /* rb_hog_plan's spec, or NULL */
-    const char *what;
-} rb__adv_preset;
-static const rb__adv_preset rb__adv_presets[RB_STATE_COUNT] = {
-    {1.0, RB_CACHE_KEEP, NULL, "every page resident"},
-    {0.5, RB_CACHE_KEEP, NULL, "a seeded half of the pages resident"},
-    {0.0, RB_CACHE_EVICT_EACH, NULL, "evicted before every iteration"},
-    {1.0, RB_CACHE_KEEP, "auto:1.2", "memory pinned so the file is 1.2x what is left, prewarmed"}};
-
+   cell of that state says it fits in what is left of the budget. The states are the scenario
+   table's (rb_scenarios): an advise measures exactly what `run --scenario` measures. */
 /* The first run's short list: one of each family (plain and RANDOM mappings, WILLNEED always,
    adaptive and Lucene's backoff, the system calls, the ring, direct I/O). */
 static const char *const rb__adv_quick[] = {"mmap", "mmap-random", "mmap-random-willneed", "mmap-random-adaptive",
@@ -9773,7 +9762,7 @@ static int rb__adv_batch(rb__adv *v, const rb_config *cfg, unsigned c)
 
 /* Pins the pressure state's memory (none when the file alone is already past what is
    available). An error: the state cannot be made here, and its columns say why. */
-static int rb__adv_hog(rb__adv *v, const rb__adv_preset *p, unsigned k, rb_hog *hog)
+static int rb__adv_hog(rb__adv *v, const rb_scenario *p, unsigned k, rb_hog *hog)
 {
     rb_advise_run *r = v->r;
     rb_matrix m;
@@ -9807,12 +9796,13 @@ static int rb__adv_hog(rb__adv *v, const rb__adv_preset *p, unsigned k, rb_hog *
 static int rb__adv_state(rb__adv *v, unsigned k)
 {
     rb_advise_run *r = v->r;
-    const rb__adv_preset *p = &rb__adv_presets[r->states[k]];
+    const rb_scenario *p = rb_scenario_find(rb_state_name(r->states[k]));
     rb_config c = v->base;
     rb_hog hog;
     rb_error e;
     unsigned t;
     int rc = RB_OK;
+    if (!p) return RB_EINVAL;   /* every state is a scenario of the table */
     c.prewarm = p->prewarm;
     c.cache = p->cache;
     memset(&hog, 0, sizeof hog);
@@ -9865,6 +9855,13 @@ static unsigned rb__adv_contested(rb__adv *v, unsigned k)
     return n;
 }
 
+/* What a state makes of the page cache, for the progress lines. */
+static const char *rb__adv_what(int state)
+{
+    const rb_scenario *p = rb_scenario_find(rb_state_name(state));
+    return p && p->note ? p->note : p && p->cache == RB_CACHE_EVICT_EACH ? "evicted before every iteration" : "";
+}
+
 static int rb__adv_rounds(rb__adv *v)
 {
     rb_advise_run *r = v->r;
@@ -9875,7 +9872,7 @@ static int rb__adv_rounds(rb__adv *v)
     for (k = 0; k < r->nstates && rc == RB_OK; k++) {
         uint64_t t = rb__now_ns();
         rb__log(&r->cfg, "advise: round 1, %s (%s): %u strateg%s x %u thread count%s", rb_state_name(r->states[k]),
-                rb__adv_presets[r->states[k]].what, r->nstrategies, r->nstrategies == 1 ? "y" : "ies", r->nthreads,
+                rb__adv_what(r->states[k]), r->nstrategies, r->nstrategies == 1 ? "y" : "ies", r->nthreads,
                 r->nthreads == 1 ? "" : "s");
         rc = rb__adv_state(v, k);
         v->cost[k] = (double)(rb__now_ns() - t) / 1e9 / (double)(r->nstrategies * r->nthreads);

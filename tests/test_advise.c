@@ -6,6 +6,7 @@
 #include "rbtest.h"
 #include <math.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Synthetic results: n samples spread evenly over center +- spread/2 (a fraction of center),
@@ -471,6 +472,71 @@ static void quick_advise_shape(void)
     rb_advise_free(&run);
 }
 
+static char cout[1 << 17], cerr[1 << 15];
+
+/* readbench advise end to end (JSON on stdout, the heat map, progress on stderr), and every bad
+   input: exit 2 with one line, nothing created. */
+static void advise_command(void)
+{
+    static const char *const bad[] = {"--states warm,warm", "--states tepid", "--budget 0", "--budget 5x",
+                                      "--format csv", "--read-size 4k,8k", "--threads 0", "--bogus"};
+    const char *dir = rbt_tmpdir(), *svg = rbt_path("advise.svg");
+    char args[2048], why[200];
+    rb_json *j;
+    FILE *f;
+    unsigned i;
+    int rc;
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    snprintf(args, sizeof args, "advise '%s' --strategies pread,mmap-random --threads 1 --states warm,cold "
+             "--budget 2s --format json --svg '%s'", rbt_small_file(), svg);
+    rc = rbt_cli_run(dir, args, "120", cout, sizeof cout, cerr, sizeof cerr);
+    CHECKF(rc == 0, "exit %d: %s", rc, cerr);
+    j = rb_json_parse(cout, strlen(cout), why, sizeof why);
+    CHECKF(j && rb_json_get(j, "verdict") && rb_json_get(j, "table") && rb_json_get(j, "table")->n == 2, "%s: %.300s",
+           why, cout);
+    rb_json_free(j);
+    CHECKF(strstr(cerr, "advise: round 1, warm") && strstr(cerr, "pread "), "%s", cerr);
+    f = fopen(svg, "r");
+    CHECK(f != NULL);
+    if (f) {
+        size_t n = fread(cout, 1, sizeof cout - 1, f);
+        cout[n] = 0;
+        fclose(f);
+        CHECK(strstr(cout, "<svg") && strstr(cout, "</svg>"));
+    }
+    CHECK(unlink(svg) == 0);
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(args, sizeof args, "advise '%s' --budget 2s --svg '%s' %s", rbt_small_file(), svg, bad[i]);
+        rc = rbt_cli_run(dir, args, "60", cout, sizeof cout, cerr, sizeof cerr);
+        CHECKF(rc == 2 && strchr(cerr, '\n') && strchr(cerr, '\n') == strrchr(cerr, '\n') &&
+               access(svg, F_OK) != 0, "'%s': exit %d: %s", bad[i], rc, cerr);
+    }
+    rc = rbt_cli_run(dir, "advise", "60", cout, sizeof cout, cerr, sizeof cerr);
+    CHECKF(rc == 2 && strstr(cerr, "advise needs FILE"), "%d: %s", rc, cerr);
+    snprintf(args, sizeof args, "advise '%s'", rbt_path("missing.dat"));
+    rc = rbt_cli_run(dir, args, "60", cout, sizeof cout, cerr, sizeof cerr);
+    CHECKF(rc == 2 && strstr(cerr, "create it with: readbench setup"), "%d: %s", rc, cerr);
+}
+
+/* `readbench` alone: a short advise on ./readbench.dat (warm first), progress on stderr; a
+   Ctrl-C prints the table and verdict of what was measured and exits 130. */
+static void first_run_is_a_short_advise(void)
+{
+    const char *dir = rbt_path("firstrun");
+    char dat[600];
+    rb_error e;
+    int rc;
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    CHECK(mkdir(dir, 0755) == 0);
+    snprintf(dat, sizeof dat, "%s/readbench.dat", dir);
+    CHECK(rb_setup_file(dat, 8u << 20, 0, 0, NULL, NULL, &e) == RB_OK);
+    rc = rbt_cli_run(dir, "", "--preserve-status -s INT 5", cout, sizeof cout, cerr, sizeof cerr);
+    CHECKF(rc == 130, "exit %d: %s", rc, cerr);
+    CHECKF(strstr(cerr, "a short advise on readbench.dat") && strstr(cerr, "advise: round 1, warm") &&
+           strstr(cerr, "interrupted"), "%s", cerr);
+    CHECKF(strstr(cout, "readbench advise:") && strstr(cout, "verdict") && strstr(cout, "warm T01"), "%s", cout);
+}
+
 void suite_advise(void)
 {
     RUN(best_warm_collapsing_cold_is_not_safe);
@@ -482,4 +548,6 @@ void suite_advise(void)
     RUN(advise_refuses_bad_settings);
     RUN(advise_writers);
     RUN(quick_advise_shape);
+    RUN(advise_command);
+    RUN(first_run_is_a_short_advise);
 }
