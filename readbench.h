@@ -9993,11 +9993,11 @@ static void rb__adv_grid(FILE *f, const rb_advise_run *r, int md)
 
 static void rb__advise_table(FILE *f, const rb_advise_run *r, int md)
 {
-    char rs[32];
+    char rs[32], pat[96];
     rb_format_size(r->cfg.read_size, rs, sizeof rs);
     fprintf(f, "%sreadbench advise%s: %s %s reads, %u per op; ops/ms (median \xc2\xb1 95%% interval) and the %% of the "
-               "best in its column\n\n", md ? "**" : "", md ? "**" : "", r->cfg.pattern == RB_SEQUENTIAL ? "sequential"
-               : "random", rs, r->cfg.reads_per_op);
+               "best in its column\n\n", md ? "**" : "", md ? "**" : "", rb_pattern_name(&r->cfg, pat, sizeof pat), rs,
+            r->cfg.reads_per_op);
     rb__adv_grid(f, r, md);
     fprintf(f, "\n%s* the best of its column; = tied with it (inside the intervals); worst: the lowest %% over the "
                "columns%s\n", md ? "*" : "", md ? "*" : "");
@@ -10060,10 +10060,12 @@ static void rb__advise_json(FILE *f, const rb_advise_run *r)
 {
     const rb_advice *a = &r->advice;
     unsigned s, c, k;
+    char pat[96];
     fprintf(f, "{\"readbench_advise\": 1, \"version\": \"%s\", \"file\": ", RB_VERSION);
     rb__json_str_or_null(f, r->cfg.path);
-    fprintf(f, ",\n \"config\": {\"pattern\": \"%s\", \"read_size\": %llu, \"reads_per_op\": %u, \"iterations\": %u, "
-               "\"duration_s\": ", r->cfg.pattern == RB_SEQUENTIAL ? "sequential" : "random",
+    fprintf(f, ",\n \"config\": {\"pattern\": ");
+    rb_json_string(f, rb_pattern_name(&r->cfg, pat, sizeof pat));
+    fprintf(f, ", \"read_size\": %llu, \"reads_per_op\": %u, \"iterations\": %u, \"duration_s\": ",
             (unsigned long long)r->cfg.read_size, r->cfg.reads_per_op, r->cfg.iterations);
     rb__json_num(f, (double)r->cfg.duration_ns / 1e9);
     fprintf(f, ", \"budget_s\": ");
