@@ -24,6 +24,7 @@ static const char *const usage[] = {   /* two strings: a C99 compiler need accep
     "  --threads LIST          thread counts (default 1,4,8,16)\n"
     "  --read-size LIST        bytes per read (default 16k); with one thread count the columns become read sizes\n"
     "  --reads-per-op N        reads per op (default 16 random, 128 sequential); ops/ms counts ops\n"
+    "  --iodepth N             reads io_uring-qd keeps in flight per thread (default: reads per op; at most 4096)\n"
     "  --pattern P             random (default), sequential, zipf:THETA, pareto:H, normal:SIGMA or\n"
     "                          hotset:FRACTION:PROB (:contiguous keeps hot blocks together); runs:N[:P]: each\n"
     "                          drawn offset starts N back-to-back reads, e.g. runs:16:zipf:1.2\n"
@@ -147,7 +148,7 @@ static const option options[] = {
     {"--log", 0, CHARTS, K_FLAG, FIELD(log_scale)}, {"--quiet", 0, RUN | ADVISE, K_FLAG, FIELD(quiet)},
     {"--baseline", 1, RUN, K_PATH, FIELD(baseline)}, {"--verify", 0, RUN, K_RUN, 0},
     {"--budget", 1, ADVISE, K_TEXT, FIELD(budget)}, {"--states", 1, ADVISE, K_TEXT, FIELD(states)},
-    SETA("strategies"), SETA("threads"), SETA("read-size"), SET("reads-per-op"), SETA("pattern"), SET("size"),
+    SETA("strategies"), SETA("threads"), SETA("read-size"), SET("reads-per-op"), SET("iodepth"), SETA("pattern"), SET("size"),
     SET("warmup"), SET("duration"), SET("iterations"), SET("rounds"), SET("align"), SETA("seed"), SET("cpus"),
     SET("percentiles"), SET("cache"), SET("prewarm"), SET("hog"), SET("scenario"),
     PFX("threads"), PFX("ops"), PFX("policies"), PFX("advice"), {"--case", 1, PROBE, K_TEXT, FIELD(probe_case)},

@@ -27,8 +27,13 @@
         mmap-random-willneed
       pread, read            yes                    yes
       direct                 O_DIRECT               F_NOCACHE        a filesystem that allows it
+      mmap-populate          5.14+                  no               MADV_POPULATE_READ
+      pread-fadvise          yes                    no               posix_fadvise
+      pread-nowait           4.14+ (RWF_NOWAIT)     no               a filesystem that allows it
+      pread-dontcache        6.14+ (RWF_DONTCACHE)  no               ext4, xfs, btrfs, ...
       io_uring               liburing               no               READBENCH_LIBURING + -luring
       io_uring-direct        liburing + O_DIRECT    no
+      io_uring-qd(-direct)   liburing               no               the same; rb_config.iodepth
       null                   yes                    yes              (the harness's own cost)
 
    rb_drop_caches() needs root (it writes /proc/sys/vm/drop_caches, or runs purge on
@@ -352,6 +357,8 @@ enum {
 #define RB_MAX_ITERATIONS 100
 #define RB_MAX_THREADS 1024u    /* more threads than this is a mistake, not a benchmark */
 #define RB_FEW_OPS 20u               /* a thread with fewer ops in an iteration gets a warning */
+#define RB_MAX_IODEPTH 4096u         /* reads in flight per thread (a ring's entries) */
+#define RB_MAX_HELPERS 4u            /* helper threads per worker (pread-nowait's pool) */
 #define RB_DATA_SEED 0x7265616462656e63ULL   /* "readbenc" */
 
 /* Zero-filled means "all defaults" for every field. */
@@ -360,6 +367,8 @@ typedef struct rb_config {
     uint64_t size;          /* bytes of the file to read from; 0: the whole file */
     uint64_t read_size;     /* bytes per read; 0: 16 KiB */
     unsigned reads_per_op;  /* reads per op; 0: 16 for random, 128 for sequential */
+    unsigned iodepth;       /* io_uring-qd: reads each thread keeps in flight across ops (fio's
+                               iodepth); 0: reads_per_op, at most RB_MAX_IODEPTH */
     unsigned threads;       /* worker threads; 0: 1 */
     int pattern;            /* RB_RANDOM (0), RB_SEQUENTIAL, or a skewed RB_ZIPF .. RB_HOTSET */
     double pattern_arg[2];  /* the skewed patterns' parameters: zipf theta; pareto h; normal sigma;
@@ -630,6 +639,22 @@ typedef struct rb_worker {
     uint64_t sink;          /* keeps the compiler from discarding what was read */
     unsigned char *expect;  /* verify scratch */
     rb_prefetcher pf;       /* the prefetch-policy strategies' per-thread prefetcher */
+    uint64_t fadvise_calls, fadvise_failed;   /* posix_fadvise hints (pread-fadvise) */
+    int fadvise_errno;      /* errno of the first failed posix_fadvise */
+    uint64_t nowait_reads, nowait_served;     /* pread-nowait: reads tried with RWF_NOWAIT, and
+                                                 those it served whole without blocking */
+    unsigned inflight_max;  /* io_uring-qd: the most reads it had in flight at once */
+    rb_hist *read_lat;      /* the runner's per-read latency histogram, for strategies whose
+                               reads outlive their op (io_uring-qd); record only while measuring */
+    int measuring;          /* the running phase is a measured iteration, not the warmup */
+    /* Set by a thread_init whose reads outlive their op: the runner calls it after each
+       phase's last op, untimed, to finish what is in flight (nothing of one phase may land
+       in the next, after an eviction). NULL: nothing to finish. */
+    void (*phase_end)(struct rb_worker *w);
+    /* Threads that do this worker's I/O (pread-nowait's pool): their faults, CPU time and
+       device reads are counted as the worker's (Linux thread ids, set by thread_init). */
+    int helper_tid[RB_MAX_HELPERS];
+    unsigned nhelpers;
     void *user;
 } rb_worker;
 
@@ -638,7 +663,8 @@ enum {
     RB_S_DIRECT = 1u << 1,   /* bypasses the page cache: page-aligned offsets and sizes */
     RB_S_OPTIONAL = 1u << 2, /* needs a library or kernel feature that may be missing */
     RB_S_NOIO = 1u << 3,     /* does no I/O (the harness's own cost) */
-    RB_S_BATCH = 1u << 4     /* needs a buffer slot per read of the op */
+    RB_S_BATCH = 1u << 4,    /* needs a buffer slot per read of the op */
+    RB_S_QUEUE = 1u << 5     /* keeps cfg.iodepth reads in flight across ops: a slot per read in flight */
 };
 
 struct rb_strategy {
@@ -691,8 +717,17 @@ typedef struct rb_result {
     uint64_t madvise_calls, madvise_failed;
     int madvise_errno;
     rb_prefetch_stats prefetch;  /* the policy strategies' counters, all threads */
+    uint64_t fadvise_calls, fadvise_failed;   /* posix_fadvise hints (pread-fadvise) */
+    int fadvise_errno;
+    uint64_t nowait_reads, nowait_served;     /* pread-nowait: served / reads is the fraction of
+                                                 reads RWF_NOWAIT served without blocking */
     uint64_t io_errors, short_reads, verify_mismatches;
     rb_hist lat;                 /* per-op latency, ns, all threads */
+    unsigned inflight_max;       /* io_uring-qd: the most reads one thread had in flight (its iodepth
+                                    reached); 0 for the others */
+    rb_hist read_lat;            /* per-read latency, ns (submission to completion), for the
+                                    strategies whose reads outlive their op (io_uring-qd); empty
+                                    for the others */
     /* how cold the cell really was; -1 where this OS gives no such figure */
     double evict_seconds, prewarm_seconds;   /* spent outside the measurement */
     uint64_t file_pages;
@@ -958,7 +993,7 @@ RBDEF int rb_percentiles_check(const double *p, unsigned n, char *why, size_t wh
 /* ---- settings from text, the scenarios, and a run's summary ----
    What a command line (or a job file) says, one setting at a time, checked against the
    library's rules here and nowhere else. Keys: strategies (a list, or "all"), threads,
-   read-size, reads-per-op, pattern, size, warmup, duration, iterations, rounds, align, seed,
+   read-size, reads-per-op, iodepth, pattern, size, warmup, duration, iterations, rounds, align, seed,
    cpus, verify (no value), percentiles, cache, prewarm, hog, scenario. A message names the
    setting as the caller spells it (`as`: "--threads" for a CLI; NULL: the key itself); the
    library names no flag of its own. A value is kept by pointer where it stays text (hog). */
@@ -1253,6 +1288,22 @@ RBDEF void rb_advise_svg(FILE *f, const rb_advise_run *r, const char *title);
 #define RB__HAS_URING 1
 #include <liburing.h>
 #endif
+/* preadv2's per-read flags: RWF_NOWAIT (4.14) and RWF_DONTCACHE (6.14, include/uapi/linux/fs.h;
+   libc headers older than the kernel lack it). A kernel or filesystem without one answers
+   EOPNOTSUPP, found when the strategy opens. */
+#include <sys/uio.h>
+#if defined(RWF_NOWAIT)
+#define RB__HAS_PREADV2 1
+#if !defined(RWF_DONTCACHE)
+#define RWF_DONTCACHE 0x00000080
+#endif
+#endif
+/* A synchronous prefault of a range (5.14, the same value on every architecture); an older
+   kernel answers EINVAL, found when the strategy opens. */
+#if !defined(MADV_POPULATE_READ)
+#define MADV_POPULATE_READ 22
+#endif
+#define RB__HAS_POPULATE 1
 #endif
 #if defined(RB__APPLE) && defined(F_NOCACHE)
 #define RB__HAS_F_NOCACHE 1
@@ -3519,6 +3570,13 @@ static void rb__read_error(rb_worker *w, int e)
     if (w->io_errors++ == 0) w->io_errno = e;
 }
 
+/* A read's data arrived whole: keep it from being optimized away, check it with --verify. */
+static void rb__read_done(rb_worker *w, const unsigned char *buf, uint64_t off, size_t rs)
+{
+    w->sink += buf[rs - 1];
+    if (w->t->cfg->verify) rb_worker_check(w, buf, off, rs);
+}
+
 /* ---- strategies: mmap ---------------------------------------------------------------- */
 static int rb__open_file(rb_target *t, int flags, char *why, size_t wl)
 {
@@ -3616,8 +3674,7 @@ static int rb__pread_one(rb_worker *w, int fd, unsigned char *buf, uint64_t off,
     do r = pread(fd, buf, rs, (off_t)off); while (r < 0 && errno == EINTR);
     if (r < 0) { rb__read_error(w, errno); return -1; }
     if ((size_t)r != rs) { w->short_reads++; return -1; }
-    w->sink += buf[rs - 1];
-    if (w->t->cfg->verify) rb_worker_check(w, buf, off, rs);
+    rb__read_done(w, buf, off, rs);
     return 0;
 }
 
@@ -3708,6 +3765,336 @@ static int rb__open_direct(rb_target *t, char *why, size_t wl)
     return RB_UNSUPPORTED;
 #endif
 }
+
+/* ---- strategies: a hint before each read, uncached and non-blocking reads --------------
+   pread-fadvise is mmap-willneed for a program that reads with pread (apache/lucene #13337):
+   posix_fadvise(WILLNEED) on every read's range of the op (page-aligned, as for madvise)
+   starts asynchronous readahead of all n ranges, then the preads find the I/O in flight.
+   mmap-populate is the synchronous counterpart on a mapping: MADV_POPULATE_READ faults every
+   read's range in (page tables too) before the reads, so on a cold file it is n blocking
+   faults one after the other, each reading around as a NORMAL mapping's fault does.
+   pread-dontcache reads through the page cache but drops what it loaded once copied
+   (RWF_DONTCACHE, 6.14): pages already cached stay and are served from it.
+   Each probe asks the kernel once without touching the file's pages: advice over an empty
+   range, or a read at the end of the file (no readahead there). */
+enum { RB__RW_NOWAIT = 1, RB__RW_DONTCACHE = 2 };   /* the preadv2 rows' arg: which flag */
+
+/* The two calls as primitives, whole functions per platform: posix_fadvise returns the
+   error number (it does not set errno); ENOSYS where there is no such call. */
+#if defined(RB__HAS_FADVISE)
+static int rb__fadvise(int fd, uint64_t off, uint64_t len, int willneed)
+{
+    return posix_fadvise(fd, (off_t)off, (off_t)len, willneed ? POSIX_FADV_WILLNEED : POSIX_FADV_NORMAL);
+}
+#else
+static int rb__fadvise(int fd, uint64_t off, uint64_t len, int willneed)
+{
+    (void)fd; (void)off; (void)len; (void)willneed;
+    return ENOSYS;
+}
+#endif
+
+#if defined(RB__HAS_POPULATE)
+static int rb__populate(rb_worker *w, uint64_t off, uint64_t len)
+{
+    return rb_worker_advise(w, off, len, MADV_POPULATE_READ);
+}
+
+static int rb__populate_probe(rb_target *t, char *why, size_t wl)
+{
+    if (madvise(t->map, 0, MADV_POPULATE_READ) == 0) return RB_OK;   /* length 0: validated, nothing read */
+    rb__fmt(why, wl, "madvise(MADV_POPULATE_READ) refused (Linux 5.14+): %s", strerror(errno));
+    return RB_UNSUPPORTED;
+}
+#else
+static int rb__populate(rb_worker *w, uint64_t off, uint64_t len)
+{
+    (void)w; (void)off; (void)len;
+    return -1;   /* never called: the probe refused the strategy */
+}
+
+static int rb__populate_probe(rb_target *t, char *why, size_t wl)
+{
+    (void)t;
+    rb__fmt(why, wl, "MADV_POPULATE_READ is Linux-only (5.14+)");
+    return RB_UNSUPPORTED;
+}
+#endif
+
+static int rb__open_pread_fadvise(rb_target *t, char *why, size_t wl)
+{
+    int rc = rb__open_file(t, 0, why, wl), e;
+    if (rc) return rc;
+    e = rb__fadvise(t->fd, 0, 0, 0);   /* the default advice, over nothing: no change */
+    if (e == 0) return RB_OK;
+    rb__fmt(why, wl, "posix_fadvise refused: %s", strerror(e));
+    return RB_UNSUPPORTED;
+}
+
+/* Every call and every failure counted, as for madvise. */
+static void rb__worker_fadvise(rb_worker *w, uint64_t off, uint64_t len)
+{
+    uint64_t start, alen;
+    int e;
+    if (!rb_page_range(off, len, w->t->page, w->t->map_len, &start, &alen)) return;
+    w->fadvise_calls++;
+    e = rb__fadvise(w->t->fd, start, alen, 1);
+    if (e != 0 && w->fadvise_failed++ == 0) w->fadvise_errno = e;
+}
+
+static int rb__op_pread_fadvise(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    uint64_t rs = w->t->cfg->read_size;
+    unsigned i;
+    for (i = 0; i < n; i++) rb__worker_fadvise(w, off[i], rs);
+    return rb__op_pread(w, off, n);
+}
+
+static int rb__open_mmap_populate(rb_target *t, char *why, size_t wl)
+{
+    int rc = rb__open_mmap(t, why, wl);
+    return rc ? rc : rb__populate_probe(t, why, wl);
+}
+
+static int rb__op_mmap_populate(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    uint64_t rs = w->t->cfg->read_size;
+    unsigned i;
+    for (i = 0; i < n; i++) rb__populate(w, off[i], rs);
+    return rb__op_mmap(w, off, n);
+}
+
+#if defined(RB__HAS_PREADV2)
+static ssize_t rb__preadv2(int fd, unsigned char *buf, size_t len, uint64_t off, int flags)
+{
+    struct iovec iov;
+    ssize_t r;
+    iov.iov_base = buf;
+    iov.iov_len = len;
+    do r = preadv2(fd, &iov, 1, (off_t)off, flags); while (r < 0 && errno == EINTR);
+    return r;
+}
+
+/* One read at the end of the file: the flag is checked before anything else, and there is
+   nothing to read or read ahead. 0 or EAGAIN: the flag is taken. */
+static int rb__preadv2_probe(rb_target *t, int flags, const char *name, char *why, size_t wl)
+{
+    unsigned char b[64];
+    int e;
+    if (rb__preadv2(t->fd, b, sizeof b, t->map_len, flags) >= 0 || errno == EAGAIN) return RB_OK;
+    e = errno;
+    rb__fmt(why, wl, "the kernel or filesystem refuses preadv2(%s)%s: %s", name,
+            flags == RWF_DONTCACHE ? " (uncached reads: Linux 6.14+, ext4, xfs, btrfs...)" : "", strerror(e));
+    return e == EOPNOTSUPP || e == EINVAL || e == ENOSYS ? RB_UNSUPPORTED : RB_ESYS;
+}
+
+static int rb__open_preadv2(rb_target *t, char *why, size_t wl)
+{
+    int rc = rb__open_file(t, 0, why, wl);
+    if (rc) return rc;
+    if (t->s->arg == RB__RW_NOWAIT) return rb__preadv2_probe(t, RWF_NOWAIT, "RWF_NOWAIT", why, wl);
+    return rb__preadv2_probe(t, RWF_DONTCACHE, "RWF_DONTCACHE", why, wl);
+}
+
+static int rb__op_pread_dontcache(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    size_t rs = (size_t)w->t->cfg->read_size;
+    unsigned i;
+    for (i = 0; i < n; i++) {
+        ssize_t r = rb__preadv2(w->t->fd, w->buf, rs, off[i], RWF_DONTCACHE);
+        if (r < 0) rb__read_error(w, errno);
+        else if ((size_t)r != rs) w->short_reads++;
+        else rb__read_done(w, w->buf, off[i], rs);
+    }
+    return 0;
+}
+#else
+static int rb__open_preadv2(rb_target *t, char *why, size_t wl)
+{
+    (void)t;
+    rb__fmt(why, wl, "preadv2 with RWF_NOWAIT/RWF_DONTCACHE is Linux-only (and not in this libc's headers)");
+    return RB_UNSUPPORTED;
+}
+#define rb__op_pread_dontcache rb__op_null
+#endif
+
+/* ---- strategies: reads that never block the reader --------------------------------------
+   pread-nowait tries each read with preadv2(RWF_NOWAIT), which copies what is cached and
+   answers EAGAIN (or a short read) where it would have to wait for the device. The rest of
+   such a read goes to a small pool of helper threads of this worker, which pread it; the
+   reader goes on trying the op's other reads meanwhile, and the op ends when the helpers have
+   finished its reads. That is the shape of a server that must not block its event loop. Two
+   kernel facts shape the numbers: on a miss RWF_NOWAIT starts the readahead before it answers
+   EAGAIN (filemap_get_pages), so the helper's pread waits for I/O already started; and a miss
+   costs the reader a system call that returns nothing. The result says how many reads were
+   served without blocking (nowait_served of nowait_reads, measured iterations only). The
+   helpers are part of the worker: their faults, CPU time and device reads are counted with
+   its own (their thread ids in w->helper_tid), and they inherit its CPU when pinned. */
+#if defined(RB__HAS_PREADV2)
+typedef struct rb__nw_task {
+    unsigned k;              /* the read of the op */
+    uint64_t off;            /* its offset */
+    size_t got;              /* bytes RWF_NOWAIT had copied already */
+    ssize_t res;             /* the helper's pread of the rest */
+    int err;
+} rb__nw_task;
+
+typedef struct rb__nw_pool {
+    pthread_mutex_t mu;
+    pthread_cond_t work, done;   /* work: a task queued, or quit; done: a task finished or a helper started */
+    rb__nw_task *task;           /* this op's hand-offs (reads_per_op of them at most) */
+    unsigned queued, taken, finished;
+    int quit, ready;             /* ready: mu and the conditions were made (the pool can be torn down) */
+    rb_worker *w;
+    pthread_t tid[RB_MAX_HELPERS];
+    unsigned started, announced;
+} rb__nw_pool;
+
+static void *rb__nw_helper(void *arg)
+{
+    rb__nw_pool *p = (rb__nw_pool *)arg;
+    rb_worker *w = p->w;
+    size_t rs = (size_t)w->t->cfg->read_size;
+    pthread_mutex_lock(&p->mu);
+    w->helper_tid[p->announced++] = (int)syscall(SYS_gettid);
+    pthread_cond_broadcast(&p->done);
+    for (;;) {
+        rb__nw_task *t;
+        ssize_t r;
+        int e;
+        while (!p->quit && p->taken == p->queued) pthread_cond_wait(&p->work, &p->mu);
+        if (p->quit) break;
+        t = &p->task[p->taken++];
+        pthread_mutex_unlock(&p->mu);
+        do r = pread(w->t->fd, w->buf + (size_t)t->k * rs + t->got, rs - t->got, (off_t)(t->off + t->got));
+        while (r < 0 && errno == EINTR);
+        e = r < 0 ? errno : 0;
+        pthread_mutex_lock(&p->mu);
+        t->res = r;
+        t->err = e;
+        p->finished++;
+        pthread_cond_broadcast(&p->done);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+static void rb__thread_nowait_fini(rb_worker *w)
+{
+    rb__nw_pool *p = (rb__nw_pool *)w->user;
+    unsigned i;
+    if (!p) return;
+    if (p->ready) {
+        pthread_mutex_lock(&p->mu);
+        p->quit = 1;
+        pthread_cond_broadcast(&p->work);
+        pthread_mutex_unlock(&p->mu);
+        for (i = 0; i < p->started; i++) pthread_join(p->tid[i], NULL);
+        pthread_mutex_destroy(&p->mu);
+        pthread_cond_destroy(&p->work);
+        pthread_cond_destroy(&p->done);
+    }
+    free(p->task);
+    free(p);
+    w->user = NULL;
+    w->nhelpers = 0;
+}
+
+/* The pool: up to RB_MAX_HELPERS threads (no more than the reads of an op), small stacks
+   (a helper only preads), each announcing its thread id before the worker goes on. */
+static int rb__thread_nowait(rb_worker *w, char *why, size_t wl)
+{
+    rb__nw_pool *p = (rb__nw_pool *)calloc(1, sizeof *p);
+    unsigned i, n = RB__MIN(RB_MAX_HELPERS, w->t->cfg->reads_per_op);
+    pthread_attr_t attr;
+    int e = 0;
+    if (p) p->task = (rb__nw_task *)calloc(w->buf_len / w->t->cfg->read_size, sizeof *p->task);
+    w->user = p;
+    if (!p || !p->task) { rb__fmt(why, wl, "out of memory for the helper pool"); return RB_ENOMEM; }
+    p->w = w;
+    if (pthread_mutex_init(&p->mu, NULL) != 0 || pthread_cond_init(&p->work, NULL) != 0 ||
+        pthread_cond_init(&p->done, NULL) != 0) {
+        rb__fmt(why, wl, "pthread_mutex_init/pthread_cond_init failed");
+        return RB_ESYS;
+    }
+    p->ready = 1;
+    if (pthread_attr_init(&attr) != 0) { rb__fmt(why, wl, "pthread_attr_init failed"); return RB_ESYS; }
+    pthread_attr_setstacksize(&attr, (size_t)256 << 10);   /* a failure leaves the default: fine */
+    for (i = 0; i < n && e == 0; i++)
+        if ((e = pthread_create(&p->tid[i], &attr, rb__nw_helper, p)) == 0) p->started++;
+    pthread_attr_destroy(&attr);
+    pthread_mutex_lock(&p->mu);
+    while (p->announced < p->started) pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+    w->nhelpers = p->started;
+    if (e == 0) return RB_OK;
+    rb__fmt(why, wl, "pthread_create (helper %u of %u): %s", p->started + 1, n, strerror(e));
+    return RB_ESYS;
+}
+
+/* Hands the rest of read k to the helpers. */
+static void rb__nw_handoff(rb__nw_pool *p, unsigned k, uint64_t off, size_t got)
+{
+    pthread_mutex_lock(&p->mu);
+    p->task[p->queued].k = k;
+    p->task[p->queued].off = off;
+    p->task[p->queued].got = got;
+    p->queued++;
+    pthread_cond_signal(&p->work);
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* Waits for the op's hand-offs, then counts them as the reader's own reads. */
+static void rb__nw_collect(rb_worker *w, rb__nw_pool *p, const uint64_t *off)
+{
+    size_t rs = (size_t)w->t->cfg->read_size;
+    unsigned i;
+    pthread_mutex_lock(&p->mu);
+    while (p->finished < p->queued) pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+    for (i = 0; i < p->queued; i++) {
+        const rb__nw_task *t = &p->task[i];
+        if (t->res < 0) rb__read_error(w, t->err);
+        else if ((size_t)t->res != rs - t->got) w->short_reads++;
+        else rb__read_done(w, w->buf + (size_t)t->k * rs, off[t->k], rs);
+    }
+}
+
+/* One batch: as many reads as the worker has buffer slots (all of an op, up to 4096). */
+static void rb__nw_batch(rb_worker *w, rb__nw_pool *p, const uint64_t *off, unsigned n)
+{
+    size_t rs = (size_t)w->t->cfg->read_size;
+    unsigned i;
+    pthread_mutex_lock(&p->mu);   /* the helpers are idle: the last batch collected everything */
+    p->queued = p->taken = p->finished = 0;
+    pthread_mutex_unlock(&p->mu);
+    for (i = 0; i < n; i++) {
+        unsigned char *buf = w->buf + (size_t)i * rs;
+        ssize_t r = rb__preadv2(w->t->fd, buf, rs, off[i], RWF_NOWAIT);
+        if (w->measuring) w->nowait_reads++;
+        if (r >= 0 && (size_t)r == rs) {
+            if (w->measuring) w->nowait_served++;
+            rb__read_done(w, buf, off[i], rs);
+        } else if (r >= 0 || errno == EAGAIN) {
+            rb__nw_handoff(p, i, off[i], r > 0 ? (size_t)r : 0);   /* would block: the rest to a helper */
+        } else {
+            rb__read_error(w, errno);
+        }
+    }
+    if (p->queued) rb__nw_collect(w, p, off);
+}
+
+static int rb__op_pread_nowait(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    unsigned slots = (unsigned)(w->buf_len / w->t->cfg->read_size), done;
+    for (done = 0; done < n; done += slots) rb__nw_batch(w, (rb__nw_pool *)w->user, off + done, RB__MIN(n - done, slots));
+    return 0;
+}
+#else
+#define rb__thread_nowait NULL
+#define rb__thread_nowait_fini NULL
+#define rb__op_pread_nowait rb__op_null
+#endif
 
 /* ---- strategies: io_uring ------------------------------------------------------------
    A ring per thread; the op's reads are submitted in one io_uring_enter and all reaped
@@ -3828,6 +4215,166 @@ static int rb__open_uring(rb_target *t, char *why, size_t wl)
 #define rb__op_uring rb__op_null
 #endif
 
+/* ---- strategies: io_uring at a queue depth -------------------------------------------
+   fio's iodepth: the ring is kept at cfg.iodepth reads in flight across op boundaries. An op
+   hands its n offsets to the ring as slots free up (each completion frees a slot and the next
+   read is queued at once) and ends when its last read is submitted; its reads complete while
+   the next op queues. In steady state an op is the time the device takes for n reads at depth
+   N. Each read's own latency, from queueing to reaping (fio's slat + clat), goes to the
+   per-read histogram. At a phase's end (w->phase_end) the reads in flight are reaped and not
+   counted: nothing of a warmup lands in an iteration, or after an eviction. */
+#if defined(RB__HAS_URING)
+typedef struct rb__qd {
+    struct io_uring ring;
+    unsigned depth, nfree, pending, inflight;   /* pending: queued, not yet taken by the kernel */
+    unsigned *free;          /* free buffer slots, a stack */
+    uint64_t *slot_off;      /* per slot: the offset it reads */
+    uint64_t *slot_t0;       /* per slot: when its read was queued */
+    int ring_ready;
+} rb__qd;
+
+static void rb__qd_free(rb__qd *q)
+{
+    if (!q) return;
+    if (q->ring_ready) io_uring_queue_exit(&q->ring);
+    free(q->free);
+    free(q->slot_off);
+    free(q->slot_t0);
+    free(q);
+}
+
+/* A completion: its slot goes back to the stack; its read is checked and timed. */
+static void rb__qd_complete(rb_worker *w, rb__qd *q, const struct io_uring_cqe *cqe)
+{
+    unsigned k = (unsigned)io_uring_cqe_get_data64(cqe);
+    size_t rs = (size_t)w->t->cfg->read_size;
+    uint64_t now = rb__now_ns();
+    if (cqe->res < 0) rb__read_error(w, -cqe->res);
+    else if ((size_t)cqe->res != rs) w->short_reads++;
+    else {
+        rb__read_done(w, w->buf + (size_t)k * rs, q->slot_off[k], rs);
+        if (w->measuring && w->read_lat) rb_hist_record(w->read_lat, now - q->slot_t0[k]);
+    }
+    q->inflight--;
+    q->free[q->nfree++] = k;
+}
+
+/* Waits for one completion when `wait`, then takes every one that is ready. */
+static int rb__qd_reap(rb_worker *w, rb__qd *q, int wait)
+{
+    struct io_uring_cqe *cqe;
+    int r;
+    if (wait) {
+        do r = io_uring_wait_cqe(&q->ring, &cqe); while (r == -EINTR);
+        if (r < 0) { rb__read_error(w, -r); return -1; }
+    }
+    while (io_uring_peek_cqe(&q->ring, &cqe) == 0) {
+        rb__qd_complete(w, q, cqe);
+        io_uring_cqe_seen(&q->ring, cqe);
+    }
+    return 0;
+}
+
+/* Submits what is queued. The kernel may take fewer (short of memory, or -EAGAIN/-EBUSY with
+   completions to reap first): the rest stay queued in the ring for the next call, and with
+   nothing in flight to wait for it retries, bounded, as rb__op_uring does. */
+static int rb__qd_submit(rb_worker *w, rb__qd *q)
+{
+    unsigned stalls = 0;
+    while (q->pending) {
+        int r = io_uring_submit(&q->ring);
+        if (r > 0) {
+            unsigned took = RB__MIN((unsigned)r, q->pending);
+            q->pending -= took;
+            q->inflight += took;
+            w->inflight_max = RB__MAX(w->inflight_max, q->inflight);
+            continue;
+        }
+        if (r < 0 && r != -EINTR && r != -EAGAIN && r != -EBUSY) { rb__read_error(w, -r); return -1; }
+        if (q->inflight) return 0;
+        if (++stalls > 1000) { rb__read_error(w, r < 0 ? -r : EAGAIN); return -1; }
+    }
+    return 0;
+}
+
+static int rb__qd_queue(rb_worker *w, rb__qd *q, uint64_t off)
+{
+    size_t rs = (size_t)w->t->cfg->read_size;
+    struct io_uring_sqe *sqe = io_uring_get_sqe(&q->ring);
+    unsigned k;
+    if (!sqe) { rb__read_error(w, EBUSY); return -1; }   /* the ring has an entry per slot: never */
+    k = q->free[--q->nfree];
+    io_uring_prep_read(sqe, w->t->fd, w->buf + (size_t)k * rs, (unsigned)rs, off);
+    io_uring_sqe_set_data64(sqe, k);
+    q->slot_off[k] = off;
+    q->slot_t0[k] = rb__now_ns();
+    q->pending++;
+    return 0;
+}
+
+static int rb__op_uring_qd(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    rb__qd *q = (rb__qd *)w->ring;
+    unsigned i = 0;
+    while (i < n) {
+        while (i < n && q->nfree)
+            if (rb__qd_queue(w, q, off[i++]) != 0) return -1;
+        if (rb__qd_submit(w, q) != 0) return -1;
+        if (i < n && rb__qd_reap(w, q, q->nfree == 0) != 0) return -1;
+    }
+    return 0;
+}
+
+/* The phase is over: submit what is queued, reap everything in flight (not timed). */
+static void rb__qd_drain(rb_worker *w)
+{
+    rb__qd *q = (rb__qd *)w->ring;
+    if (!q || rb__qd_submit(w, q) != 0) return;
+    while (q->inflight && rb__qd_reap(w, q, 1) == 0) {}
+}
+
+static void rb__thread_uring_qd_fini(rb_worker *w)
+{
+    rb__qd_drain(w);
+    rb__qd_free((rb__qd *)w->ring);
+    w->ring = NULL;
+}
+
+static int rb__thread_uring_qd(rb_worker *w, char *why, size_t wl)
+{
+    unsigned depth = w->t->cfg->iodepth, i;
+    rb__qd *q = (rb__qd *)calloc(1, sizeof *q);
+    int r;
+    if (q) {
+        q->free = (unsigned *)malloc(depth * sizeof *q->free);
+        q->slot_off = (uint64_t *)malloc(depth * sizeof *q->slot_off);
+        q->slot_t0 = (uint64_t *)malloc(depth * sizeof *q->slot_t0);
+    }
+    if (!q || !q->free || !q->slot_off || !q->slot_t0) {
+        rb__qd_free(q);
+        rb__fmt(why, wl, "out of memory");
+        return RB_ENOMEM;
+    }
+    r = io_uring_queue_init(depth, &q->ring, 0);
+    if (r < 0) {
+        rb__qd_free(q);
+        rb__fmt(why, wl, "io_uring_queue_init(%u): %s", depth, strerror(-r));
+        return RB_UNSUPPORTED;
+    }
+    q->ring_ready = 1;
+    q->depth = depth;
+    for (i = 0; i < depth; i++) q->free[q->nfree++] = depth - 1 - i;
+    w->ring = q;
+    w->phase_end = rb__qd_drain;
+    return RB_OK;
+}
+#else
+#define rb__thread_uring_qd NULL
+#define rb__thread_uring_qd_fini NULL
+#define rb__op_uring_qd rb__op_null
+#endif
+
+
 /* ---- strategies: null ----------------------------------------------------------------
    No I/O at all: what remains is the harness (offsets, clock, histogram, epoch check). It
    opens the file only to draw offsets from the same range as the others. */
@@ -3879,10 +4426,20 @@ static const rb_strategy rb__strategy_table[] = {
      RB_S_MMAP, MADV_NORMAL, rb__open_mmap, rb__thread_prefetcher, rb__op_mmap_policy, NULL, rb__close_target},
     {"mmap-random-adaptive", "MADV_RANDOM mapping; WILLNEED when the estimated miss rate says it pays",
      RB_S_MMAP, MADV_RANDOM, rb__open_mmap, rb__thread_prefetcher, rb__op_mmap_policy, NULL, rb__close_target},
+    {"mmap-populate", "NORMAL mapping; MADV_POPULATE_READ (a synchronous prefault) on every read's range, then the reads",
+     RB_S_MMAP | RB_S_OPTIONAL, MADV_NORMAL, rb__open_mmap_populate, NULL, rb__op_mmap_populate, NULL,
+     rb__close_target},
     {"pread", "pread(2) into the thread's buffer, one shared descriptor",
      0, 0, rb__open_pread, NULL, rb__op_pread, NULL, rb__close_target},
     {"read", "lseek + read on a per-thread descriptor (fio's sync engine)",
      0, 0, rb__open_pread, rb__thread_own_fd, rb__op_read, rb__thread_close_fd, rb__close_target},
+    {"pread-fadvise", "posix_fadvise(WILLNEED) on every read's page-aligned range of the op, then the preads",
+     RB_S_OPTIONAL, 0, rb__open_pread_fadvise, NULL, rb__op_pread_fadvise, NULL, rb__close_target},
+    {"pread-nowait", "preadv2(RWF_NOWAIT); a read that would block goes to the worker's helper threads",
+     RB_S_OPTIONAL | RB_S_BATCH, RB__RW_NOWAIT, rb__open_preadv2, rb__thread_nowait, rb__op_pread_nowait,
+     rb__thread_nowait_fini, rb__close_target},
+    {"pread-dontcache", "preadv2(RWF_DONTCACHE): buffered, the pages it loaded dropped after the copy (6.14+)",
+     RB_S_OPTIONAL, RB__RW_DONTCACHE, rb__open_preadv2, NULL, rb__op_pread_dontcache, NULL, rb__close_target},
     {"direct", "pread with O_DIRECT (F_NOCACHE on macOS): page-aligned buffer, offsets and size",
      RB_S_DIRECT, 0, rb__open_direct, NULL, rb__op_pread, NULL, rb__close_target},
     {"io_uring", "a ring per thread; the op's reads submitted together, then all reaped",
@@ -3891,6 +4448,12 @@ static const rb_strategy rb__strategy_table[] = {
     {"io_uring-direct", "io_uring with O_DIRECT",
      RB_S_OPTIONAL | RB_S_BATCH | RB_S_DIRECT, 1, rb__open_uring, rb__thread_uring, rb__op_uring,
      rb__thread_uring_fini, rb__close_target},
+    {"io_uring-qd", "a ring per thread kept at iodepth reads in flight across ops (fio's iodepth)",
+     RB_S_OPTIONAL | RB_S_QUEUE, 0, rb__open_uring, rb__thread_uring_qd, rb__op_uring_qd,
+     rb__thread_uring_qd_fini, rb__close_target},
+    {"io_uring-qd-direct", "io_uring-qd with O_DIRECT",
+     RB_S_OPTIONAL | RB_S_QUEUE | RB_S_DIRECT, 1, rb__open_uring, rb__thread_uring_qd, rb__op_uring_qd,
+     rb__thread_uring_qd_fini, rb__close_target},
     {"null", "no I/O: the harness's own cost per op (offsets, clock, histogram)",
      RB_S_NOIO, 0, rb__open_pread, NULL, rb__op_null, NULL, rb__close_target},
 };
@@ -4095,6 +4658,54 @@ static void rb__acct_sample(rb__acct *a, unsigned index)
 #endif
 }
 
+/* A helper thread's figures (pread-nowait's pool), added to its worker's: faults and CPU
+   time from /proc/self/task/TID/stat (clock ticks: 10 ms steps, coarse but not biased over
+   an iteration), device bytes from its io. A helper that cannot be read makes the worker's
+   figure unknown (-1) rather than smaller than it was. */
+#if defined(RB__HAS_PROC)
+static void rb__acct_add_task(rb__acct *a, int tid)
+{
+    char path[64], buf[1024], *p = NULL;
+    long long minflt = 0, majflt = 0, ut = 0, st = 0, tick = sysconf(_SC_CLK_TCK);
+    int fd, got = 0;
+    ssize_t r;
+    snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
+    fd = open(path, O_RDONLY);
+    r = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+    if (fd >= 0) close(fd);
+    if (r > 0) {
+        buf[r] = 0;
+        p = strrchr(buf, ')');   /* the thread's name may hold spaces and ')': fields follow the last one */
+        got = p && tick > 0 && sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %lld %*u %lld %*u %lld %lld", &minflt,
+                                      &majflt, &ut, &st) == 4;
+    }
+    if (!got) a->majflt = a->minflt = a->user_ns = a->sys_ns = -1;
+    if (got && a->majflt >= 0) { a->majflt += majflt; a->minflt += minflt; }
+    if (got && a->user_ns >= 0) { a->user_ns += ut * (1000000000 / tick); a->sys_ns += st * (1000000000 / tick); }
+    snprintf(path, sizeof path, "/proc/self/task/%d/io", tid);
+    fd = open(path, O_RDONLY);
+    r = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+    if (fd >= 0) close(fd);
+    if (r > 0) buf[r] = 0;
+    p = r > 0 ? strstr(buf, "\nread_bytes:") : NULL;
+    if (p && a->read_bytes >= 0) a->read_bytes += atoll(p + 12);
+    else a->read_bytes = -1;
+}
+#else
+static void rb__acct_add_task(rb__acct *a, int tid)
+{
+    (void)a;   /* no helper threads here: pread-nowait is Linux-only */
+    (void)tid;
+}
+#endif
+
+static void rb__acct_worker(rb__acct *a, const rb_worker *w)
+{
+    unsigned i;
+    rb__acct_sample(a, w->index);
+    for (i = 0; i < w->nhelpers; i++) rb__acct_add_task(a, w->helper_tid[i]);
+}
+
 /* Each thread's block is allocated on its own, cache-line aligned: the counters a worker
    bumps on every op never share a line with another worker's. Per measured iteration k it
    keeps its ops, and where its window ends: the end of its last counted op. */
@@ -4108,6 +4719,7 @@ typedef struct rb__thread {
     uint64_t iter_start[RB_MAX_ITERATIONS + 1], iter_end[RB_MAX_ITERATIONS + 1];   /* ns */
     uint64_t iter_page_reads[RB_MAX_ITERATIONS + 1];   /* pages the counted ops' reads spanned */
     rb_hist hist;
+    rb_hist read_hist;      /* per read, for the strategies whose reads outlive their op */
 } rb__thread;
 
 
@@ -4297,7 +4909,8 @@ static void *rb__worker_main(void *arg)
     rb__run *run = th->run;
     rb_worker *w = &th->w;
     const rb_config *c = w->t->cfg;
-    uint64_t *off = (uint64_t *)malloc(sizeof(uint64_t) * c->reads_per_op), start;
+    uint64_t *off = (uint64_t *)malloc(sizeof(uint64_t) * c->reads_per_op);
+    volatile uint64_t start;   /* assigned in the loop that holds the sigsetjmp: kept in memory */
     int mapped = (run->s->flags & RB_S_MMAP) != 0;
     unsigned p;
     sigjmp_buf jb;
@@ -4310,7 +4923,8 @@ static void *rb__worker_main(void *arg)
     for (p = run->first_phase;; p++) {
         start = rb__barrier_wait(&run->pool.bar);   /* phase start: all threads, and the coordinator */
         if (run->quit) break;
-        if (p == 1) rb__acct_sample(&th->before, w->index);
+        if (p == 1) rb__acct_worker(&th->before, w);
+        w->measuring = p > 0;
         if (mapped) {
             if (sigsetjmp(jb, 1) != 0) {   /* back from a SIGBUS in read_op */
                 rb__sigbus_jmp = NULL;
@@ -4324,7 +4938,9 @@ static void *rb__worker_main(void *arg)
         rb__worker_phase(th, p, start, off);
         rb__sigbus_jmp = NULL;
     phase_end:
-        if (p + 1 == run->end_phase) rb__acct_sample(&th->after, w->index);
+        w->measuring = 0;
+        if (w->phase_end) w->phase_end(w);   /* reads still in flight: finished, not counted */
+        if (p + 1 == run->end_phase) rb__acct_worker(&th->after, w);
         rb__barrier_wait(&run->pool.bar);   /* phase end: nobody reads while the coordinator works */
     }
     if (run->s->thread_fini) run->s->thread_fini(w);
@@ -4341,6 +4957,7 @@ RBDEF void rb_config_defaults(const rb_config *in, rb_config *c)
     *c = *in;
     if (!c->read_size) c->read_size = 16384;
     if (!c->reads_per_op) c->reads_per_op = c->pattern == RB_SEQUENTIAL ? 128 : 16;
+    if (!c->iodepth) c->iodepth = RB__MIN(c->reads_per_op, RB_MAX_IODEPTH);
     if (!c->threads) c->threads = 1;
     if (!c->data_seed) c->data_seed = RB_DATA_SEED;
     if (c->warmup_ns == 0)
@@ -4378,6 +4995,11 @@ static int rb__config_check(const rb_config *c, const rb_strategy *s, char *why,
         rb__fmt(why, wl, "the warmup must be positive, 0 (the default) or RB_NONE, not %lld ns", (long long)c->warmup_ns);
         return RB_EINVAL;
     }
+    if (c->iodepth > RB_MAX_IODEPTH) {
+        rb__fmt(why, wl, "an iodepth of %u is more than the %u reads in flight this library keeps", c->iodepth,
+                RB_MAX_IODEPTH);
+        return RB_EINVAL;
+    }
     if (c->iterations > RB_MAX_ITERATIONS || c->threads > RB_MAX_THREADS) {
         rb__fmt(why, wl, "%u %s is more than the %u this library runs", c->iterations > RB_MAX_ITERATIONS ?
                 c->iterations : c->threads, c->iterations > RB_MAX_ITERATIONS ? "iterations" : "threads",
@@ -4387,15 +5009,23 @@ static int rb__config_check(const rb_config *c, const rb_strategy *s, char *why,
     return RB_OK;
 }
 
+/* Read buffers per thread: a slot per read of the op (at most 4096) for the batch strategies,
+   one per read in flight for the queue ones, else one. c has its defaults applied. */
+static uint64_t rb__slots(const rb_config *c, const rb_strategy *s)
+{
+    if (s && (s->flags & RB_S_QUEUE)) return c->iodepth;
+    return (s && (s->flags & RB_S_BATCH)) ? RB__MIN(c->reads_per_op, 4096u) : 1u;
+}
+
 /* What a cell allocates, computed before it allocates anything: per thread its block, its
-   read buffer (a slot per read of the op for the batch strategies), the op's offsets and the
-   --verify scratch. The file's pages are page cache, not counted here. Saturates. */
+   read buffers (rb__slots), the op's offsets and the --verify scratch. The file's pages are
+   page cache, not counted here. Saturates. */
 RBDEF uint64_t rb_cell_memory(const rb_config *cfg, const rb_strategy *s)
 {
     rb_config c;
     uint64_t per, slots;
     rb_config_defaults(cfg, &c);
-    slots = (s && (s->flags & RB_S_BATCH)) ? RB__MIN(c.reads_per_op, 4096u) : 1u;
+    slots = rb__slots(&c, s);
     if (c.read_size > UINT64_MAX / 4 / slots) return UINT64_MAX;
     per = sizeof(rb__thread) + c.read_size * slots + (c.verify ? c.read_size : 0) + 8u * (uint64_t)c.reads_per_op;
     return per > UINT64_MAX / c.threads ? UINT64_MAX : per * c.threads;
@@ -4418,7 +5048,8 @@ RBDEF int rb_cell_fits(const rb_config *cfg, const rb_strategy *s, char *why, si
     rb__mem_text(margin, m, sizeof m);
     rb__fmt(why, whylen, "%u thread%s of %s buffers need %s, more than the %s this process may use less %s "
              "(memory available, cgroup limit included)", cfg->threads ? cfg->threads : 1,
-             (cfg->threads ? cfg->threads : 1) == 1 ? "" : "s", s && (s->flags & RB_S_BATCH) ? "batch" : "read", a, b, m);
+             (cfg->threads ? cfg->threads : 1) == 1 ? "" : "s", s && (s->flags & (RB_S_BATCH | RB_S_QUEUE)) ? "batch" : "read",
+             a, b, m);
     return RB_ENOMEM;
 }
 
@@ -4571,16 +5202,18 @@ static int rb__threads_make(rb__run *run, rb__thread **th, rb_result *res)
     rb_target *t = run->t;
     const rb_config *c = t->cfg;
     unsigned i, n = c->threads;
-    size_t buf_len = (size_t)c->read_size * ((run->s->flags & RB_S_BATCH) ? RB__MIN(c->reads_per_op, 4096u) : 1u);
+    size_t buf_len = (size_t)(c->read_size * rb__slots(c, run->s));
     for (i = 0; i < n; i++) {
         rb_worker *w;
         th[i] = (rb__thread *)rb__aligned_alloc(64, sizeof(rb__thread));
         if (!th[i]) break;
         memset(th[i], 0, sizeof(rb__thread));
         rb_hist_init(&th[i]->hist);
+        rb_hist_init(&th[i]->read_hist);
         th[i]->run = run;
         w = &th[i]->w;
         w->t = t;
+        w->read_lat = &th[i]->read_hist;
         w->index = i;
         w->fd = -1;
         w->buf_len = buf_len;
@@ -4691,6 +5324,13 @@ static void rb__merge(rb__thread *const *th, unsigned n, rb_result *res, rb__acc
         res->prefetch.advises += w->pf.st.advises;
         res->prefetch.failed += w->pf.st.failed;
         res->prefetch.mincore_failed += w->pf.st.mincore_failed;
+        res->fadvise_calls += w->fadvise_calls;
+        res->fadvise_failed += w->fadvise_failed;
+        if (!res->fadvise_errno) res->fadvise_errno = w->fadvise_errno;
+        res->nowait_reads += w->nowait_reads;
+        res->nowait_served += w->nowait_served;
+        res->inflight_max = RB__MAX(res->inflight_max, w->inflight_max);
+        rb_hist_merge(&res->read_lat, &th[i]->read_hist);
         res->io_errors += w->io_errors;
         res->short_reads += w->short_reads;
         res->verify_mismatches += w->verify_mismatches;
@@ -4804,6 +5444,10 @@ static void rb__verdict(const rb_config *c, int io_errno, rb_result *res)
         res->status = RB_ESYS;
         rb__result_reason(res, "%llu of %llu madvise calls failed (%s)", (unsigned long long)res->madvise_failed,
                           (unsigned long long)res->madvise_calls, strerror(res->madvise_errno));
+    } else if (res->fadvise_failed) {
+        res->status = RB_ESYS;
+        rb__result_reason(res, "%llu of %llu posix_fadvise calls failed (%s)", (unsigned long long)res->fadvise_failed,
+                          (unsigned long long)res->fadvise_calls, strerror(res->fadvise_errno));
     } else if (res->prefetch.mincore_failed) {
         res->status = RB_ESYS;
         rb__result_reason(res, "%llu of %llu mincore calls failed (%s)", (unsigned long long)res->prefetch.mincore_failed,
@@ -4837,6 +5481,7 @@ static void rb__result_init(rb_result *res, const rb_config *c, const rb_strateg
     unsigned k;
     memset(res, 0, sizeof *res);
     rb_hist_init(&res->lat);
+    rb_hist_init(&res->read_lat);
     res->strategy = s->name;
     res->threads = c->threads;
     res->pattern = c->pattern;
@@ -4875,6 +5520,7 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
     if (rc != RB_OK) {
         memset(res, 0, sizeof *res);
         rb_hist_init(&res->lat);
+        rb_hist_init(&res->read_lat);
         res->strategy = s ? s->name : "?";
         res->status = rc;
         rb__result_reason(res, "%s", why);
@@ -6531,6 +7177,12 @@ static void rb__merge_round(rb_result *acc, const rb_result *x)
         acc->prefetch.advises += x->prefetch.advises;
         acc->prefetch.failed += x->prefetch.failed;
         acc->prefetch.mincore_failed += x->prefetch.mincore_failed;
+        acc->fadvise_calls += x->fadvise_calls;
+        acc->fadvise_failed += x->fadvise_failed;
+        acc->nowait_reads += x->nowait_reads;
+        acc->nowait_served += x->nowait_served;
+        acc->inflight_max = RB__MAX(acc->inflight_max, x->inflight_max);
+        rb_hist_merge(&acc->read_lat, &x->read_lat);
         acc->io_errors += x->io_errors;
         acc->short_reads += x->short_reads;
         acc->verify_mismatches += x->verify_mismatches;
@@ -6869,6 +7521,7 @@ RBDEF int rb_settings_set(rb_settings *s, const char *key, const char *v, const 
     if (!v) v = "";
     if (!strcmp(key, "verify")) c->verify = 1;
     else if (!strcmp(key, "reads-per-op")) rc = rb__set_uint(as, v, 1, 65536, &c->reads_per_op, why, wl);
+    else if (!strcmp(key, "iodepth")) rc = rb__set_uint(as, v, 1, RB_MAX_IODEPTH, &c->iodepth, why, wl);
     else if (!strcmp(key, "iterations")) rc = rb__set_uint(as, v, 1, RB_MAX_ITERATIONS, &c->iterations, why, wl);
     else if (!strcmp(key, "pattern")) rc = rb_parse_pattern(v, c, why, wl);   /* the spec's own words */
     else if (!strcmp(key, "cache")) rc = rb__set_choice(as, v, caches, 3, &c->cache, why, wl);
@@ -7142,7 +7795,7 @@ static void rb__lat_cell(const rb_hist *h, uint64_t ns, int known, char *buf)
 static unsigned rb__table_latency(FILE *f, const rb_report *r, int md, const double *pct, unsigned npct)
 {
     unsigned i, notes = 0;
-    char lc[RB__LATCOLS][32];
+    char lc[RB__LATCOLS][64];   /* 64: the advice column's longest text */
     const char *lcells[RB__LATCOLS];
     int lw[RB__LATCOLS];
     unsigned nl = 0, k;
@@ -7185,30 +7838,79 @@ static unsigned rb__table_latency(FILE *f, const rb_report *r, int md, const dou
         if (x->madvise_calls) snprintf(lc[c++], 32, "%llu/%llu fail",
                                        (unsigned long long)x->madvise_calls,
                                        (unsigned long long)x->madvise_failed);
+        else if (x->fadvise_calls) snprintf(lc[c++], 64, "%llu/%llu fail (fadvise)",   /* pread-fadvise's calls */
+                                            (unsigned long long)x->fadvise_calls,
+                                            (unsigned long long)x->fadvise_failed);
         else snprintf(lc[c++], 32, "-");
         rb__row(f, md, lcells, nl, lw);
     }
     return notes;
 }
 
-/* What made each cell warm or cold: residency, faults, device reads, CPU per read. */
+/* The latency of each read, for the strategies whose reads outlive their op (io_uring-qd: from
+   queueing to reaping); the table is there only when a cell has such figures. */
+static void rb__table_read_latency(FILE *f, const rb_report *r, int md, const double *pct, unsigned npct)
+{
+    char lc[RB__LATCOLS][32];
+    const char *lcells[RB__LATCOLS];
+    int lw[RB__LATCOLS];
+    unsigned i, k, nl = 0, any = 0;
+    for (i = 0; i < r->count; i++) any |= r->results[i].status == RB_OK && rb_hist_total(&r->results[i].read_lat) > 0;
+    if (!any) return;
+    fprintf(f, "\n%slatency per read, microseconds (reads kept in flight across ops: queued to reaped)%s\n\n",
+            md ? "**" : "", md ? "**" : "");
+    snprintf(lc[nl++], 32, "strategy");
+    snprintf(lc[nl++], 32, "threads");
+    snprintf(lc[nl++], 32, "read");
+    snprintf(lc[nl++], 32, "reads");
+    snprintf(lc[nl++], 32, "in flight");   /* at most, per thread: the depth the ring reached */
+    snprintf(lc[nl++], 32, "min");
+    snprintf(lc[nl++], 32, "mean");
+    for (k = 0; k < npct; k++) rb__pct_label(pct[k], lc[nl++], 32);
+    snprintf(lc[nl++], 32, "max");
+    for (k = 0; k < nl; k++) { lcells[k] = lc[k]; lw[k] = RB__MAX(9, (int)strlen(lc[k])); }
+    for (i = 0; i < r->nstrategies; i++) lw[0] = RB__MAX(lw[0], (int)strlen(r->strategies[i]));
+    rb__row(f, md, lcells, nl, lw);
+    if (md) rb__rule(f, nl);
+    for (i = 0; i < r->count; i++) {
+        const rb_result *x = &r->results[i];
+        const rb_hist *h = &x->read_lat;
+        unsigned c = 0;
+        if (x->status != RB_OK || !rb_hist_total(h)) continue;
+        snprintf(lc[c++], 32, "%s", x->strategy);
+        snprintf(lc[c++], 32, "%u", x->threads);
+        rb_format_size(x->read_size, lc[c++], 32);
+        snprintf(lc[c++], 32, "%llu", (unsigned long long)rb_hist_total(h));
+        snprintf(lc[c++], 32, "%u", x->inflight_max);
+        rb__lat_cell(h, h->min, 1, lc[c++]);
+        rb__lat_cell(h, (uint64_t)rb_hist_mean(h), 1, lc[c++]);
+        for (k = 0; k < npct; k++)
+            rb__lat_cell(h, rb_hist_percentile(h, pct[k]), rb_hist_percentile_known(h, pct[k]), lc[c++]);
+        rb__lat_cell(h, h->max, 1, lc[c++]);
+        rb__row(f, md, lcells, nl, lw);
+    }
+}
+
+/* What made each cell warm or cold: residency, faults, device reads, CPU per read, and for
+   pread-nowait the share of reads RWF_NOWAIT served without blocking. */
+#define RB__COLDCOLS 13u
 static void rb__table_cold(FILE *f, const rb_report *r, int md)
 {
     unsigned i;
-    static const char *const head[] = {"strategy", "threads", "read", "resident", "after", "majflt",
-                                       "minflt", "dev MiB", "amplif", "usr+sys us/read", "evict s",
-                                       "prewarm s"};
-    char lc[12][32];
-    const char *lcells[12];
-    int lw[12];
+    static const char *const head[RB__COLDCOLS] = {"strategy", "threads", "read", "resident", "after", "majflt",
+                                                   "minflt", "dev MiB", "amplif", "usr+sys us/read", "evict s",
+                                                   "prewarm s", "no-wait"};
+    char lc[RB__COLDCOLS][32];
+    const char *lcells[RB__COLDCOLS];
+    int lw[RB__COLDCOLS];
     unsigned k;
     fprintf(f, "\n%swhat made it cold: page-cache residency before and after, faults and device reads "
                "of the workers while measured%s\n\n", md ? "**" : "", md ? "**" : "");
-    for (k = 0; k < 12; k++) { lcells[k] = head[k]; lw[k] = RB__MAX(9, (int)strlen(head[k])); }
+    for (k = 0; k < RB__COLDCOLS; k++) { lcells[k] = head[k]; lw[k] = RB__MAX(9, (int)strlen(head[k])); }
     for (i = 0; i < r->nstrategies; i++) lw[0] = RB__MAX(lw[0], (int)strlen(r->strategies[i]));
-    rb__row(f, md, lcells, 12, lw);
-    if (md) rb__rule(f, 12);
-    for (k = 0; k < 12; k++) lcells[k] = lc[k];
+    rb__row(f, md, lcells, RB__COLDCOLS, lw);
+    if (md) rb__rule(f, RB__COLDCOLS);
+    for (k = 0; k < RB__COLDCOLS; k++) lcells[k] = lc[k];
     for (i = 0; i < r->count; i++) {
         const rb_result *x = &r->results[i];
         double pages = x->file_pages ? (double)x->file_pages : 1;
@@ -7236,7 +7938,9 @@ static void rb__table_cold(FILE *f, const rb_report *r, int md)
         else snprintf(lc[9], 32, "?");
         snprintf(lc[10], 32, "%.3f", x->evict_seconds);
         snprintf(lc[11], 32, "%.2f", x->prewarm_seconds);
-        rb__row(f, md, lcells, 12, lw);
+        if (x->nowait_reads) snprintf(lc[12], 32, "%.1f%%", 100.0 * (double)x->nowait_served / (double)x->nowait_reads);
+        else snprintf(lc[12], 32, "-");
+        rb__row(f, md, lcells, RB__COLDCOLS, lw);
     }
 }
 
@@ -7318,6 +8022,7 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
                 r->rounds > 1 ? "shuffled order)" : "", md ? "*" : "");
 
     notes = rb__table_latency(f, r, md, pct, npct);
+    rb__table_read_latency(f, r, md, pct, npct);
     rb__table_cold(f, r, md);
     rb__table_pattern(f, r, md);
     rb__table_warnings(f, r, md);
@@ -7343,6 +8048,28 @@ static void rb__csv_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* pread-fadvise's calls, pread-nowait's reads and fraction served, io_uring-qd's reads in
+   flight at most and latency per read (mean and each percentile): empty where there is none. */
+static void rb__csv_strategy_extras(FILE *f, const rb_result *x, const double *pct, unsigned npct)
+{
+    int ok = x->status == RB_OK, lat = ok && rb_hist_total(&x->read_lat) > 0;
+    unsigned k;
+    if (ok) fprintf(f, ",%llu,%llu,", (unsigned long long)x->fadvise_calls, (unsigned long long)x->fadvise_failed);
+    else fprintf(f, ",,,");
+    if (ok && x->nowait_reads)
+        fprintf(f, "%llu,%.6f", (unsigned long long)x->nowait_reads, (double)x->nowait_served / (double)x->nowait_reads);
+    else fputc(',', f);
+    fputc(',', f);
+    if (ok && x->inflight_max) fprintf(f, "%u", x->inflight_max);
+    fputc(',', f);
+    if (lat) fprintf(f, "%.3f", rb_hist_mean(&x->read_lat));
+    for (k = 0; k < npct; k++) {
+        fputc(',', f);
+        if (lat && rb_hist_percentile_known(&x->read_lat, pct[k]))
+            fprintf(f, "%llu", (unsigned long long)rb_hist_percentile(&x->read_lat, pct[k]));
+    }
+}
+
 static void rb__report_csv(FILE *f, const rb_report *r)
 {
     const double *pct = r->percentiles ? r->percentiles : rb__default_pct;
@@ -7356,7 +8083,10 @@ static void rb__report_csv(FILE *f, const rb_report *r)
                "resident_pages_after,majflt,minflt,device_read_bytes,read_amplification,prefetch_calls,"
                "prefetch_skips,prefetch_mincore_calls,prefetch_advises,prefetch_failed,cpu_user_ns_per_read,"
                "cpu_sys_ns_per_read,ops_per_ms_median,ops_per_ms_ci_lo,ops_per_ms_ci_hi,rounds,outliers,min_thread_ops,prefetch_mincore_failed,"
-               "resident_pages_prepared,pages_touched,hit_rate,fault_hit_rate,verified,warnings\n");
+               "resident_pages_prepared,fadvise_calls,fadvise_failed,nowait_reads,nowait_fraction,inflight_max,"
+               "read_lat_mean_ns");
+    for (k = 0; k < npct; k++) { rb__pct_label(pct[k], lbl, sizeof lbl); fprintf(f, ",read_lat_%s_ns", lbl); }
+    fprintf(f, ",pages_touched,hit_rate,fault_hit_rate,verified,warnings\n");
     for (i = 0; i < r->count; i++) {
         const rb_result *x = &r->results[i];
         int ok = x->status == RB_OK;
@@ -7414,6 +8144,7 @@ static void rb__report_csv(FILE *f, const rb_report *r)
                         (unsigned long long)x->prefetch.mincore_failed);
         else fprintf(f, ",,,");
         if (ok && x->resident_prepared >= 0) fprintf(f, "%lld", (long long)x->resident_prepared);
+        rb__csv_strategy_extras(f, x, pct, npct);
         fputc(',', f);
         if (ok && x->pages_touched >= 0) fprintf(f, "%.1f", x->pages_touched);
         fputc(',', f);
@@ -7679,12 +8410,60 @@ static void rb__json_touched(FILE *f, const rb_result *x, int measured)
     rb__json_num_if(f, measured && x->fault_hit_rate >= 0, x->fault_hit_rate);
 }
 
-static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
+/* A latency histogram as an object: min, mean, the four standard percentiles, then any
+   others asked for, max. With no value in it, min, mean and max are null; a percentile with
+   too few values to mean anything (rb_hist_percentile_known) is null. */
+static void rb__json_lat(FILE *f, const rb_report *r, const rb_hist *h)
 {
-    int ok = x->status == RB_OK, measured = ok || x->iterations > 0;
     double pcts[4 + RB_MAX_PERCENTILES];
     unsigned np = 0, k;
     char lbl[32];
+    int any = rb_hist_total(h) > 0;
+    fprintf(f, "{\"min\": ");
+    rb__json_u64(f, any, h->min);
+    fprintf(f, ", \"mean\": ");
+    rb__json_num_if(f, any, rb_hist_mean(h));
+    for (k = 0; k < 4; k++) pcts[np++] = rb__default_pct[k];
+    for (k = 0; r->percentiles && k < r->npercentiles && np < 4 + RB_MAX_PERCENTILES; k++) {
+        unsigned m, dup = 0;
+        for (m = 0; m < np; m++) dup |= pcts[m] == r->percentiles[k];
+        if (!dup) pcts[np++] = r->percentiles[k];
+    }
+    for (k = 0; k < np; k++) {
+        rb__pct_label(pcts[k], lbl, sizeof lbl);
+        fprintf(f, ", \"%s\": ", lbl);
+        rb__json_u64(f, rb_hist_percentile_known(h, pcts[k]), rb_hist_percentile(h, pcts[k]));
+    }
+    fprintf(f, ", \"max\": ");
+    rb__json_u64(f, any, h->max);
+    fprintf(f, ", \"overflow\": %llu}", (unsigned long long)h->overflow);
+}
+
+/* The new strategies' own figures: posix_fadvise calls (pread-fadvise), the fraction of reads
+   RWF_NOWAIT served (pread-nowait), the latency of each read (io_uring-qd); null elsewhere. */
+static void rb__json_strategy_extras(FILE *f, const rb_report *r, const rb_result *x, int measured, int ok)
+{
+    fprintf(f, ", \"fadvise\": ");
+    if (measured)
+        fprintf(f, "{\"calls\": %llu, \"failed\": %llu}", (unsigned long long)x->fadvise_calls,
+                (unsigned long long)x->fadvise_failed);
+    else
+        fputs("null", f);
+    fprintf(f, ", \"nowait_reads\": ");
+    rb__json_u64(f, measured && x->nowait_reads, x->nowait_reads);
+    fprintf(f, ", \"nowait_fraction\": ");
+    rb__json_num_if(f, ok && x->nowait_reads, (double)x->nowait_served / (double)(x->nowait_reads ? x->nowait_reads : 1));
+    fprintf(f, ", \"inflight_max\": ");
+    rb__json_u64(f, measured && x->inflight_max, x->inflight_max);
+    fprintf(f, ", \"lat_per_read_ns\": ");
+    if (ok && rb_hist_total(&x->read_lat)) rb__json_lat(f, r, &x->read_lat);
+    else fputs("null", f);
+}
+
+static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
+{
+    int ok = x->status == RB_OK, measured = ok || x->iterations > 0;
+    unsigned k;
     fprintf(f, "{\"strategy\": ");
     rb_json_string(f, x->strategy);
     fprintf(f, ", \"threads\": %u, \"pattern\": \"%s\", \"read_size\": %llu, \"reads_per_op\": %u, "
@@ -7714,32 +8493,8 @@ static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
     fprintf(f, ", \"bytes_per_sec\": ");
     rb__json_num_if(f, ok, x->bytes_per_sec);
     fprintf(f, ", \"lat_ns\": ");
-    if (ok) {
-        /* no op in the window: min, mean and max are null; a percentile with too few values
-           to mean anything (rb_hist_percentile_known) is null */
-        int any = rb_hist_total(&x->lat) > 0;
-        fprintf(f, "{\"min\": ");
-        rb__json_u64(f, any, x->lat.min);
-        fprintf(f, ", \"mean\": ");
-        rb__json_num_if(f, any, rb_hist_mean(&x->lat));
-        /* the four standard percentiles always, then any others asked for */
-        for (k = 0; k < 4; k++) pcts[np++] = rb__default_pct[k];
-        for (k = 0; r->percentiles && k < r->npercentiles && np < 4 + RB_MAX_PERCENTILES; k++) {
-            unsigned m, dup = 0;
-            for (m = 0; m < np; m++) dup |= pcts[m] == r->percentiles[k];
-            if (!dup) pcts[np++] = r->percentiles[k];
-        }
-        for (k = 0; k < np; k++) {
-            rb__pct_label(pcts[k], lbl, sizeof lbl);
-            fprintf(f, ", \"%s\": ", lbl);
-            rb__json_u64(f, rb_hist_percentile_known(&x->lat, pcts[k]), rb_hist_percentile(&x->lat, pcts[k]));
-        }
-        fprintf(f, ", \"max\": ");
-        rb__json_u64(f, any, x->lat.max);
-        fprintf(f, ", \"overflow\": %llu}", (unsigned long long)x->lat.overflow);
-    } else {
-        fputs("null", f);
-    }
+    if (ok) rb__json_lat(f, r, &x->lat);   /* no op in the window: min, mean and max are null */
+    else fputs("null", f);
     fprintf(f, ", \"madvise\": ");
     if (measured)
         fprintf(f, "{\"calls\": %llu, \"failed\": %llu}", (unsigned long long)x->madvise_calls,
@@ -7761,6 +8516,7 @@ static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
                 (unsigned long long)x->prefetch.failed, (unsigned long long)x->prefetch.mincore_failed);
     else
         fputs("null", f);
+    rb__json_strategy_extras(f, r, x, measured, ok);
     rb__json_coldness(f, x, measured, ok);
     rb__json_touched(f, x, measured);
     fputc('}', f);
@@ -7783,6 +8539,11 @@ static void rb__report_json(FILE *f, const rb_report *r)
                 (unsigned long long)c->size, (unsigned long long)c->align, rb_pattern_name(c, pat, sizeof pat),
                 c->reads_per_op, (unsigned long long)c->seed, (long long)c->warmup_ns,
                 (long long)c->duration_ns, c->iterations, c->verify ? "true" : "false");
+        {   /* the reads io_uring-qd keeps in flight, by the default's rule when not given */
+            rb_config d;
+            rb_config_defaults(c, &d);
+            fprintf(f, ", \"iodepth\": %u", d.iodepth);
+        }
         fprintf(f, ", \"cache\": \"%s\", \"prewarm\": ", c->cache == RB_CACHE_EVICT_EACH ? "evict-each"
                 : c->cache == RB_CACHE_EVICT ? "evict" : "keep");
         rb__json_num(f, c->prewarm);

@@ -63,6 +63,7 @@ void suite_counting(void); /* the runner's counting: per-thread windows, residen
 void suite_stats(void);    /* rounds, medians, confidence intervals, diff */
 void suite_patterns(void); /* access patterns: distributions, offsets, what they did to the cache */
 void suite_advise(void);   /* the decision, rb_advise, its writers, readbench advise */
+void suite_strategies(void);   /* pread-fadvise, mmap-populate, pread-dontcache, pread-nowait, io_uring-qd */
 
 /* shared helpers (test_main.c) */
 const char *rbt_tmpdir(void);       /* a fresh directory for this run's files */

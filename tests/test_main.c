@@ -122,6 +122,7 @@ int main(void)
     suite("stats", suite_stats);
     suite("patterns", suite_patterns);
     suite("advise", suite_advise);
+    suite("strategies", suite_strategies);
     suite("compile", suite_compile);
     if (tmpdir[0]) {
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

@@ -52,7 +52,7 @@ static void every_strategy_reads_the_right_bytes(void)
             if (strstr(s[i].name, "backoff") || strstr(s[i].name, "adaptive"))
                 CHECK(res.prefetch.calls >= res.ops * res.reads_per_op &&
                       res.prefetch.calls <= (res.ops + 2 * 2) * res.reads_per_op && res.madvise_failed == 0);
-            else if (strstr(s[i].name, "willneed"))
+            else if (strstr(s[i].name, "willneed") || strstr(s[i].name, "populate"))
                 CHECKF(res.madvise_calls >= res.ops * 16 && res.madvise_failed == 0,
                        "%s: %llu madvise calls, %llu failed", s[i].name,
                        (unsigned long long)res.madvise_calls, (unsigned long long)res.madvise_failed);
