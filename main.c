@@ -69,17 +69,10 @@ static int bad(const char *fmt, const char *arg)   /* bad input: one line, exit 
     return 2;
 }
 
-static int fail(int status, const char *msg)   /* a library's message, and the exit status */
-{
-    fprintf(stderr, "readbench: %s\n", msg);
-    return status;
-}
+static int fail(int status, const char *msg) { fprintf(stderr, "readbench: %s\n", msg); return status; }
 
 /* A library status about the user's file: bad input (exit 2), or a run-time failure (1). */
-static int file_exit(int rc)
-{
-    return rc == RB_ENOFILE || rc == RB_ENOTREG || rc == RB_ETOOSMALL || rc == RB_EPERM ? 2 : 1;
-}
+static int file_exit(int rc) { return rc == RB_ENOFILE || rc == RB_ENOTREG || rc == RB_ETOOSMALL || rc == RB_EPERM ? 2 : 1; }
 
 /* A FILE refused: the command that makes one when missing, and (run) when too small (small_hint 1:
    readbench setup did not make it, so never --force over it; 2: it did). */
@@ -101,16 +94,12 @@ static int refused(int rc, const rb_error *err, const char *path, const char *si
    at once would leave a temporary file behind. SA_RESTART: a write of the report is not EINTR. */
 static volatile int stop_signal;
 
-static void on_signal(int sig)
-{
-    if (!stop_signal) stop_signal = sig;
-}
+static void on_signal(int sig) { if (!stop_signal) stop_signal = sig; }
 
 static void catch_signals(void)
 {
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-    struct sigaction sa;
-    unsigned i;
+    struct sigaction sa; unsigned i;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sa.sa_flags = SA_RESTART;
@@ -157,10 +146,8 @@ static const option options[] = {
 
 static int take(cli *c, const option *o, const char *v)
 {
-    const char *formats = c->cmd == RUN ? ",table,markdown,csv,json," : c->cmd & (DIFF | ADVISE) ? ",table,markdown,json,"
-                                                                                               : ",table,json,";
-    char why[RB_REASON_LEN];
-    int rc;
+    const char *formats = c->cmd == RUN ? ",table,markdown,csv,json," : c->cmd & (DIFF | ADVISE) ? ",table,markdown,json," : ",table,json,";
+    char why[RB_REASON_LEN]; int rc;
     if (o->kind == K_FLAG) *(int *)((char *)c + o->field) = 1;
     else if (o->kind == K_PATH && !*v) return bad("%s needs a file name", o->name);
     else if (o->kind == K_PATH || o->kind == K_TEXT) *(const char **)((char *)c + o->field) = v;
@@ -184,8 +171,7 @@ static int take(cli *c, const option *o, const char *v)
    "-" alone is an argument (a file name) where it always was, an unknown option elsewhere. */
 static int parse(int argc, char **argv, int i, unsigned npos, const char *needs, cli *c)
 {
-    char what[64];
-    unsigned n = 0, k;
+    char what[64]; unsigned n = 0, k;
     for (; i < argc; i++) {
         const char *v = NULL, *a = argv[i];
         for (k = 0; k < sizeof options / sizeof options[0] && !v; k++) {
@@ -209,8 +195,7 @@ static int parse(int argc, char **argv, int i, unsigned npos, const char *needs,
 static int open_outputs(rb_outfile *o, const cli *c, const char *svg)   /* exit 0, 1 or 2 */
 {
     const char *paths[2] = {c->output, svg}, *inputs[2] = {c->path, c->baseline};
-    rb_error err;
-    int rc = rb_outfiles_open(o, paths, 2, inputs, 2, &err);
+    rb_error err; int rc = rb_outfiles_open(o, paths, 2, inputs, 2, &err);
     return rc == RB_OK ? 0 : fail(rc == RB_EINVAL || rc == RB_ENOTREG ? 2 : 1, err.msg);
 }
 
@@ -230,8 +215,7 @@ static int progress_bar(uint64_t done, uint64_t total, void *user)
 /* setup FILE SIZE [--force] [--follow-symlinks] */
 static int setup_cmd(cli *c)
 {
-    rb_error err; struct timespec a, b; struct stat st;
-    uint64_t size;
+    rb_error err; struct timespec a, b; struct stat st; uint64_t size;
     int rc, draw = isatty(2), link, flags = (c->force ? RB_OUT_REPLACE : 0) | (c->follow ? RB_OUT_FOLLOW : 0);
     if (rb_parse_size(c->pos[1], &size) || size == 0) return bad("malformed size '%s'", c->pos[1]);
     clock_gettime(CLOCK_MONOTONIC, &a);
@@ -251,10 +235,8 @@ static int setup_cmd(cli *c)
 /* list [FILE]: every strategy and whether it runs here (no FILE: on a temporary one of the header's). */
 static int list_cmd(cli *c)
 {
-    rb_error err;
-    int rc;
-    c->s.cfg.path = c->path;
-    c->s.cfg.read_size = 16384;
+    rb_error err; int rc;
+    c->s.cfg.path = c->path;   /* read_size 0: 16 KiB */
     c->s.cfg.stop = &stop_signal;
     if (!c->path) catch_signals();
     if ((rc = rb_report_list_here(stdout, &c->s.cfg, &err)) == RB_EINTR || stop_signal) return 128 + stop_signal;
@@ -273,8 +255,7 @@ static int drop_cmd(cli *c)
 
 static int residency_cmd(cli *c)
 {
-    rb_error err; rb_residency_info ri;
-    int rc;
+    rb_error err; rb_residency_info ri; int rc;
     if ((rc = rb_residency(c->path, &ri, &err)) != RB_OK) return fail(file_exit(rc), err.msg);
     rb_report_residency(stdout, c->path, &ri, 0);
     return ri.trusted ? 0 : 1;
@@ -303,12 +284,9 @@ static int take_hog(uint64_t size, rb_hog *h)
 
 static int hog_cmd(cli *c)
 {
-    rb_error err; rb_hog h;
-    uint64_t size = 0;
-    int rc;
+    rb_error err; rb_hog h; uint64_t size = 0; int rc;
     if (strncmp(c->path, "auto:", 5) == 0) return bad("readbench hog needs a size; auto: works with run%s", "");
-    catch_signals();
-    memset(&h, 0, sizeof h);
+    catch_signals(); memset(&h, 0, sizeof h);
     if ((rc = plan_hog(c->path, 0, 0, &size)) != 0 || (rc = take_hog(size, &h)) != 0) return rc;
     fprintf(stderr, "readbench: holding it until Ctrl-C\n");
     while (!stop_signal) pause();
@@ -317,8 +295,7 @@ static int hog_cmd(cli *c)
     return 128 + stop_signal;
 }
 
-/* ---- run ---- */
-/* The file must exist and be large enough (else the command that makes one); sparse or zeros: said. */
+/* ---- run: the file must exist and be large enough (else the command that makes one); sparse or zeros: said. */
 static int check_file(const cli *c, rb_file_info *info)
 {
     rb_error err; char need[32];
@@ -329,8 +306,7 @@ static int check_file(const cli *c, rb_file_info *info)
     return rc == RB_OK ? 0 : rc == RB_ESYS ? 1 : 2;
 }
 
-/* A scenario in this command's words: the options it stands for (explicit ones after it win). */
-static void say_scenario(const rb_scenario *sc)
+static void say_scenario(const rb_scenario *sc)   /* the options a scenario stands for, in this command's words */
 {
     char pw[32] = "";
     if (sc->prewarm > 0) snprintf(pw, sizeof pw, " --prewarm %g", sc->prewarm);
@@ -343,8 +319,7 @@ static void say_scenario(const rb_scenario *sc)
 /* The report on stdout (or --output), the comparison, the chart, and how the run ended. */
 static int write_outputs(const cli *c, rb_report *rep, rb_outfile *files, const rb_json *base)
 {
-    FILE *out = files[0].f ? files[0].f : stdout;
-    char text[RB_REASON_LEN];
+    FILE *out = files[0].f ? files[0].f : stdout; char text[RB_REASON_LEN];
     int tab = c->format == RB_FORMAT_TABLE || c->format == RB_FORMAT_MARKDOWN;
     rb_report_write(out, rep, c->format);
     /* after the results; with json or csv on stderr, so stdout stays one document */
@@ -363,10 +338,8 @@ static int write_outputs(const cli *c, rb_report *rep, rb_outfile *files, const 
 static int run(cli *c)
 {
     rb_file_info info; rb_env env; rb_report rep; rb_matrix m; rb_hog hog; rb_outfile files[2]; rb_error err;
-    rb_json *base = NULL;
-    char why[RB_REASON_LEN + 300];
-    uint64_t hog_size = 0;
-    int rc;
+    rb_json *base = NULL; char why[RB_REASON_LEN + 300];
+    uint64_t hog_size = 0; int rc;
     if (!(c->s.cfg.path = c->path)) return bad("no FILE to read%s", "");
     rb_settings_matrix(&c->s, &m);
     if ((rc = check_file(c, &info)) != 0) return rc;
@@ -375,8 +348,7 @@ static int run(cli *c)
     if (c->baseline && !(base = rb_json_load_report(c->baseline, why, sizeof why))) return bad("--baseline: %s", why);
     if ((rc = open_outputs(files, c, c->svg)) != 0) { rb_json_free(base); return rc; }
     catch_signals();
-    m.cfg.stop = &stop_signal;
-    m.cfg.log = rb_log_to;   /* the library's diagnostics that are not part of a result */
+    m.cfg.stop = &stop_signal; m.cfg.log = rb_log_to;   /* the library's diagnostics that are not part of a result */
     m.cfg.log_user = m.user = stderr;
     m.progress = c->quiet ? NULL : rb_report_progress_to;   /* a round's order, then a line per cell */
     if (c->s.scenario) say_scenario(c->s.scenario);
@@ -413,14 +385,11 @@ static int advise(cli *c)
     if ((rc = check_file(c, &info)) != 0) return rc;
     ac.cfg = c->s.cfg;
     ac.cfg.read_size = c->s.nread_sizes ? c->s.read_sizes[0] : 0;
-    ac.cfg.stop = &stop_signal;
-    ac.cfg.log = rb_log_to;
+    ac.cfg.stop = &stop_signal; ac.cfg.log = rb_log_to;
     ac.cfg.log_user = ac.user = stderr;
     ac.progress = c->quiet ? NULL : rb_report_progress_to;
-    ac.strategies = c->s.nstrategies ? c->s.strategies : NULL;
-    ac.nstrategies = c->s.nstrategies;
-    ac.threads = c->s.nthreads ? c->s.threads : NULL;
-    ac.nthreads = c->s.nthreads;
+    ac.strategies = c->s.nstrategies ? c->s.strategies : NULL; ac.nstrategies = c->s.nstrategies;
+    ac.threads = c->s.nthreads ? c->s.threads : NULL; ac.nthreads = c->s.nthreads;
     ac.states = c->states ? st : NULL;
     ac.quick = c->quick;
     if ((rc = open_outputs(files, c, c->svg)) != 0) return rc;
@@ -438,8 +407,7 @@ static int advise(cli *c)
 /* The main job: a short advise on ./readbench.dat (made, 1 GiB, if missing), then how to run the full one. */
 static int main_job(cli *c)
 {
-    struct stat st; rb_error err;
-    int rc;
+    struct stat st; rb_error err; int rc;
     c->cmd = ADVISE;
     c->path = c->pos[0] = "readbench.dat";
     c->pos[1] = "1g";
@@ -457,18 +425,15 @@ static int main_job(cli *c)
     return rc;
 }
 
-/* ---- prefetch, probe, diff ---- */
 /* readbench prefetch FILE: each policy, data not cached then fitting in the cache. */
 static int prefetch_cmd(cli *c)
 {
     rb_pfx_result r[2 * RB_PF_COUNT]; rb_outfile files[2]; rb_error err; rb_env env;
-    unsigned n, failed;
-    int rc;
+    unsigned n, failed; int rc;
     c->p.cfg.path = c->path;
     if ((rc = rb_check_file(c->path, 1 << 20, NULL, &err)) != RB_OK) return refused(rc, &err, c->path, "4g", 0);
     if ((rc = open_outputs(files, c, c->svg)) != 0) return rc;
-    rb_env_collect(&env, c->path);
-    rb_env_print(stderr, &env);
+    rb_env_collect(&env, c->path); rb_env_print(stderr, &env);
     n = rb_prefetch_experiments(&c->p, r, stderr, &failed);
     rb_report_prefetch(files[0].f ? files[0].f : stdout, r, n, c->format, &env);
     if (files[1].f) rb_report_prefetch_svg(files[1].f, r, n, c->title, c->log_scale, &env);
@@ -480,15 +445,12 @@ static int prefetch_cmd(cli *c)
 static int probe_cmd(cli *c)
 {
     rb_probe_result r[RB_PROBE_CASES]; rb_outfile files[2]; rb_error err; rb_env env;
-    unsigned n, failed, disagree;
-    int rc, id = 0;
-    char why[RB_REASON_LEN];
+    unsigned n, failed, disagree; int rc, id = 0; char why[RB_REASON_LEN];
     if (c->probe_case && !(id = rb_probe_case_find(c->probe_case, why, sizeof why))) return bad("%s", why);
     /* never reads it: the probe counts page cache adds */
     if ((rc = rb_probe_check(c->path, id, &err)) != RB_OK) return refused(rc, &err, c->path, "4g", 0);
     if ((rc = open_outputs(files, c, NULL)) != 0) return rc;
-    rb_env_collect(&env, c->path);
-    rb_env_print(stderr, &env);
+    rb_env_collect(&env, c->path); rb_env_print(stderr, &env);
     n = rb_probe_cases(c->path, id, r, &failed, &disagree);
     rb_report_probe(files[0].f ? files[0].f : stdout, r, n, c->format, &env);
     if (close_outputs(files, 1)) return 1;
@@ -499,16 +461,13 @@ static int probe_cmd(cli *c)
 /* readbench diff BASE.json NEW.json: each cell's NEW/BASE with its interval and a verdict. */
 static int diff_cmd(cli *c)
 {
-    char why[RB_REASON_LEN + 300];
-    rb_diff d;
-    int rc;
+    char why[RB_REASON_LEN + 300]; rb_diff d; int rc;
     if ((rc = rb_diff_files(c->pos[0], c->pos[1], &d, why, sizeof why)) != RB_OK) return fail(rc == RB_ENOMEM ? 1 : 2, why);
     rb_report_diff(stdout, &d, c->format, c->pos[0], c->pos[1]);
     rb_diff_free(&d);
     return 0;
 }
 
-/* ---- the commands ---- */
 /* npos: the arguments that are no option, at most; needs: what they are, if they must be there */
 static const struct command { const char *name; int cmd; unsigned npos; const char *needs; int (*fn)(cli *c); } commands[] = {
     {"run", RUN, 1, NULL, run}, {"prefetch", PREFETCH, 1, "FILE", prefetch_cmd}, {"probe", PROBE, 1, "FILE", probe_cmd},
@@ -523,8 +482,7 @@ int main(int argc, char **argv)
     static cli c;   /* an rb_settings is large for a stack */
     static char help[1 << 13];   /* --help's text, more than stdio's first 4 KiB buffer holds */
     const struct command *k = commands;   /* a first argument that is no command: run FILE */
-    unsigned i;
-    int rc, bad_out;
+    unsigned i; int rc, bad_out;
     for (i = 0; argc > 1 && i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name)) k = &commands[i];
     c.cmd = k->cmd;
