@@ -417,7 +417,7 @@ static int main_job(cli *c)
     }
     if ((rc = rb_check_file(c->path, 0, NULL, &err)) != RB_OK) return fail(file_exit(rc), err.msg);   /* a FIFO: one line */
     fprintf(stderr, "readbench: a short advise on readbench.dat: warm and cold, 1 thread and one per CPU, one strategy "
-                    "of each family (about 80 s)\n");
+                    "of each family (about a minute)\n");
     c->quick = 1;
     if ((rc = advise(c)) == 0)
         fprintf(stderr, "\nThe full advise (every strategy; warm, half-cold, cold and under memory pressure; 3 minutes):\n"

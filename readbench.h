@@ -10760,8 +10760,8 @@ static void rb__advise_table(FILE *f, const rb_advise_run *r, int md)
                "best in its column\n\n", md ? "**" : "", md ? "**" : "", rb_pattern_name(&r->cfg, pat, sizeof pat), rs,
             r->cfg.reads_per_op);
     rb__adv_grid(f, r, md);
-    fprintf(f, "\n%s* the best of its column; = tied with it (inside the intervals); worst: the lowest %% over the "
-               "columns%s\n", md ? "*" : "", md ? "*" : "");
+    fprintf(f, "\n%s the best of its column; = tied with it (inside the intervals); worst: the lowest %% over the "
+               "columns%s\n", md ? "_\\*" : "*", md ? "_" : "");
     rb__adv_lines(f, md, "verdict", r->advice.verdict, r->advice.nverdict);
     rb__adv_lines(f, md, "why", r->advice.reasons, r->advice.nreasons);
     rb__adv_lines(f, md, "environment", r->advice.warnings, r->advice.nwarnings);
