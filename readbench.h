@@ -209,7 +209,7 @@
                           "scenario", "cold"), each checked against the library's rules here
                           and nowhere else; a refusal says why, naming the setting as the
                           caller spells it (`as`, "--threads"). rb_pfx_settings_set likewise
-                          for the prefetch experiment; rb_settings_quick, the first-look matrix.
+                          for the prefetch experiment.
 
    rb_scenarios(&n), rb_scenario_find(name)
                           the Lucene cases as presets (warm, pressure, half-cold, cold,
@@ -1027,8 +1027,6 @@ RBDEF int rb_settings_set(rb_settings *s, const char *key, const char *value, co
 RBDEF void rb_settings_matrix(rb_settings *s, rb_matrix *m);
 /* The report's fields the settings decide that rb_run_matrix does not: percentiles, scenario. */
 RBDEF void rb_settings_report(const rb_settings *s, rb_report *rep);
-/* The quick matrix a first look runs: threads 1 and 4, 3 iterations of 0.5 s after a 0.2 s warmup. */
-RBDEF void rb_settings_quick(rb_settings *s);
 /* The prefetch experiment's settings (keys threads, ops, policies, advice), the same way. */
 typedef struct rb_pfx_settings {
     rb_pfx_config cfg;
@@ -7577,16 +7575,6 @@ RBDEF void rb_settings_report(const rb_settings *s, rb_report *rep)
     rep->percentiles = s->npercentiles ? s->percentiles : NULL;
     rep->npercentiles = s->npercentiles;
     rep->scenario = s->scenario ? s->scenario->name : NULL;
-}
-
-RBDEF void rb_settings_quick(rb_settings *s)
-{
-    s->threads[0] = 1;
-    s->threads[1] = 4;
-    s->nthreads = 2;
-    s->cfg.warmup_ns = 200000000;
-    s->cfg.duration_ns = 500000000;
-    s->cfg.iterations = 3;
 }
 
 RBDEF int rb_pfx_settings_set(rb_pfx_settings *s, const char *key, const char *v, const char *as, char *why,
