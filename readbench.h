@@ -1522,6 +1522,33 @@ static void *rb__aligned_alloc(size_t align, size_t len)
    the /proc and /sys readers NULL or -1 with errno ENOSYS, so a caller's fallback is
    ordinary code. Otherwise a primitive returns RB_OK, or RB_ESYS with errno set. */
 
+/* Build facts the environment report records. */
+#if defined(RB__HAS_URING)
+#define RB__BUILT_LIBURING 1
+#else
+#define RB__BUILT_LIBURING 0
+#endif
+#if defined(__clang__) && defined(__VERSION__)
+#define RB__COMPILER "clang " __VERSION__
+#elif defined(__GNUC__) && defined(__VERSION__)
+#define RB__COMPILER "gcc " __VERSION__
+#elif defined(__VERSION__)
+#define RB__COMPILER __VERSION__
+#else
+#define RB__COMPILER ""
+#endif
+#if defined(RB_BUILD_FLAGS)
+#define RB__BUILD_FLAGS RB_BUILD_FLAGS
+#else
+#define RB__BUILD_FLAGS NULL
+#endif
+/* Why the io_uring strategies cannot run in a build without them. */
+#if defined(RB__LINUX) && !defined(RB_NO_LINUX)
+#define RB__NO_URING_WHY "built without liburing (install liburing-dev and rebuild)"
+#else
+#define RB__NO_URING_WHY "io_uring is Linux-only"
+#endif
+
 /* The open flag that reads past the page cache (O_DIRECT); 0 where open() has none. macOS
    turns caching off on an open descriptor instead: rb__plat_nocache. */
 #if defined(RB__HAS_O_DIRECT)
@@ -1539,6 +1566,17 @@ static int rb__plat_set_direct(int fd, int on)
     fl = fcntl(fd, F_GETFL);
     if (fl < 0 || fcntl(fd, F_SETFL, on ? fl | RB__O_DIRECT : fl & ~RB__O_DIRECT) != 0) return RB_ESYS;
     return RB_OK;
+}
+
+/* macOS's F_NOCACHE on fd; fd < 0 only asks whether this platform has it. */
+static int rb__plat_nocache(int fd)
+{
+#if defined(RB__HAS_F_NOCACHE)
+    return fd < 0 || fcntl(fd, F_NOCACHE, 1) == 0 ? RB_OK : RB_ESYS;
+#else
+    (void)fd;
+    return RB_UNSUPPORTED;
+#endif
 }
 
 /* The magic number of the filesystem fd is on (statfs f_type, Linux); 0: unknown. It names
@@ -1711,9 +1749,51 @@ static int rb__plat_hugepages(void *m, size_t len)
 #endif
 }
 
-/* Linux's /proc and /sys, the source of memory limits. Where this build reads neither
-   (macOS, RB_NO_LINUX) it fails with errno ENOSYS and every figure read through it stays
-   unknown. */
+/* The calling thread's own faults and CPU time (RUSAGE_THREAD); ru NULL only asks whether
+   this platform has them. Elsewhere getrusage counts the whole process. */
+static int rb__plat_thread_rusage(struct rusage *ru)
+{
+#if defined(RB__HAS_RUSAGE_THREAD)
+    return !ru || getrusage(RUSAGE_THREAD, ru) == 0 ? RB_OK : RB_ESYS;
+#else
+    (void)ru;
+    return RB_UNSUPPORTED;
+#endif
+}
+
+/* Run the calling thread on CPU cpu alone (RB_EINVAL: past CPU_SETSIZE), and whether this
+   process may run on it (1 yes, 0 no, -1 unknown). */
+static int rb__plat_pin_cpu(unsigned cpu)
+{
+#if defined(RB__HAS_AFFINITY)
+    cpu_set_t set;
+    if (cpu >= CPU_SETSIZE) return RB_EINVAL;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    return sched_setaffinity(0, sizeof set, &set) == 0 ? RB_OK : RB_ESYS;   /* 0: the calling thread */
+#else
+    (void)cpu;
+    return RB_UNSUPPORTED;
+#endif
+}
+
+static int rb__plat_cpu_allowed(unsigned cpu)
+{
+#if defined(RB__HAS_AFFINITY)
+    cpu_set_t set;
+    if (cpu >= CPU_SETSIZE) return 0;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return -1;
+    return CPU_ISSET(cpu, &set) ? 1 : 0;
+#else
+    (void)cpu;
+    return -1;
+#endif
+}
+
+/* Linux's /proc and /sys, the source of most environment figures, of memory limits and of
+   a thread's device reads. Where this build reads neither (macOS, RB_NO_LINUX) they fail
+   with errno ENOSYS and every figure read through them stays unknown. rb__plat_proc_read
+   reads a whole file (up to cap - 1 bytes) and ends it with a NUL: its length, or -1. */
 static FILE *rb__plat_proc_fopen(const char *path)
 {
 #if defined(RB__HAS_PROC)
@@ -1722,6 +1802,56 @@ static FILE *rb__plat_proc_fopen(const char *path)
     (void)path;
     errno = ENOSYS;
     return NULL;
+#endif
+}
+
+static ssize_t rb__plat_proc_read(const char *path, char *buf, size_t cap)
+{
+#if defined(RB__HAS_PROC)
+    ssize_t got = 0, r = 0;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return -1;
+    while ((size_t)got < cap - 1 && (r = read(fd, buf + got, cap - 1 - (size_t)got)) > 0) got += r;
+    close(fd);
+    if (r < 0) return -1;
+    buf[got] = 0;
+    return got;
+#else
+    (void)path; (void)buf; (void)cap;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+static ssize_t rb__plat_proc_readlink(const char *path, char *buf, size_t cap)
+{
+#if defined(RB__HAS_PROC)
+    return readlink(path, buf, cap);
+#else
+    (void)path; (void)buf; (void)cap;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+/* What macOS tells through sysctl and statfs: the CPU's name, the RAM, the filesystem's
+   type (Linux: /proc and /sys, read by rb_env_collect through the readers above). */
+static int rb__plat_sysctl_env(rb_env *env, const char *path)
+{
+#if defined(RB__APPLE)
+    size_t len = sizeof env->cpu;
+    int64_t mem = 0;
+    if (sysctlbyname("machdep.cpu.brand_string", env->cpu, &len, NULL, 0) != 0) env->cpu[0] = 0;
+    len = sizeof mem;
+    if (sysctlbyname("hw.memsize", &mem, &len, NULL, 0) == 0) env->ram_total = mem;
+    if (path) {
+        struct statfs sf;
+        if (statfs(path, &sf) == 0) snprintf(env->fs, sizeof env->fs, "%s", sf.f_fstypename);
+    }
+    return RB_OK;
+#else
+    (void)env; (void)path;
+    return RB_UNSUPPORTED;
 #endif
 }
 
@@ -3720,7 +3850,6 @@ static int rb__op_read(rb_worker *w, const uint64_t *off, unsigned n)
 
 /* O_DIRECT (F_NOCACHE on macOS). Some filesystems (tmpfs) refuse O_DIRECT at open, others
    only at the first read: one aligned read at open time finds out which. */
-#if defined(RB__HAS_O_DIRECT) || defined(RB__HAS_F_NOCACHE)
 static int rb__direct_probe(rb_target *t, char *why, size_t wl)
 {
     unsigned char *probe = (unsigned char *)rb__aligned_alloc(t->page, t->page);
@@ -3734,7 +3863,6 @@ static int rb__direct_probe(rb_target *t, char *why, size_t wl)
     }
     return RB_OK;
 }
-#endif
 
 static int rb__open_direct(rb_target *t, char *why, size_t wl)
 {
@@ -3744,24 +3872,23 @@ static int rb__open_direct(rb_target *t, char *why, size_t wl)
                  t->page);
         return RB_UNSUPPORTED;
     }
-#if defined(RB__HAS_O_DIRECT)
-    rc = rb__open_file(t, O_DIRECT, why, wl);
-    if (rc == RB_UNSUPPORTED)
-        rb__fmt(why, wl, "the filesystem refuses O_DIRECT (open: %s)", strerror(EINVAL));
-    return rc ? rc : rb__direct_probe(t, why, wl);
-#elif defined(RB__HAS_F_NOCACHE)
-    rc = rb__open_file(t, 0, why, wl);
+    if (RB__O_DIRECT) {
+        rc = rb__open_file(t, RB__O_DIRECT, why, wl);
+        if (rc == RB_UNSUPPORTED)
+            rb__fmt(why, wl, "the filesystem refuses O_DIRECT (open: %s)", strerror(EINVAL));
+        return rc ? rc : rb__direct_probe(t, why, wl);
+    }
+    if (rb__plat_nocache(-1) == RB_UNSUPPORTED) {
+        rb__fmt(why, wl, "no O_DIRECT in this build (RB_NO_LINUX or no _GNU_SOURCE)");
+        return RB_UNSUPPORTED;
+    }
+    rc = rb__open_file(t, 0, why, wl);   /* macOS: F_NOCACHE on the open descriptor */
     if (rc) return rc;
-    if (fcntl(t->fd, F_NOCACHE, 1) != 0) {
+    if (rb__plat_nocache(t->fd) != RB_OK) {
         rb__fmt(why, wl, "fcntl(F_NOCACHE): %s", strerror(errno));
         return RB_UNSUPPORTED;
     }
     return rb__direct_probe(t, why, wl);
-#else
-    (void)rc;
-    rb__fmt(why, wl, "no O_DIRECT in this build (RB_NO_LINUX or no _GNU_SOURCE)");
-    return RB_UNSUPPORTED;
-#endif
 }
 
 /* ---- strategies: a hint before each read, uncached and non-blocking reads --------------
@@ -4201,11 +4328,7 @@ static int rb__op_uring(rb_worker *w, const uint64_t *off, unsigned n)
 static int rb__open_uring(rb_target *t, char *why, size_t wl)
 {
     (void)t;
-#if defined(RB__LINUX) && !defined(RB_NO_LINUX)
-    rb__fmt(why, wl, "built without liburing (install liburing-dev and rebuild)");
-#else
-    rb__fmt(why, wl, "io_uring is Linux-only");
-#endif
+    rb__fmt(why, wl, "%s", RB__NO_URING_WHY);
     return RB_UNSUPPORTED;
 }
 #define rb__thread_uring NULL
@@ -4627,33 +4750,21 @@ static int64_t rb__tv_ns(struct timeval tv) { return (int64_t)tv.tv_sec * 100000
 static void rb__acct_sample(rb__acct *a, unsigned index)
 {
     struct rusage ru;
+    char buf[1024], *p;
+    int rc = rb__plat_thread_rusage(&ru);
     a->majflt = a->minflt = a->read_bytes = a->user_ns = a->sys_ns = -1;
-#if defined(RB__HAS_RUSAGE_THREAD)
-    (void)index;
-    if (getrusage(RUSAGE_THREAD, &ru) == 0) {
-#else
-    /* Only per-process figures here: thread 0 samples them for everyone. */
-    if (index != 0) { a->majflt = a->minflt = a->user_ns = a->sys_ns = 0; }
-    else if (getrusage(RUSAGE_SELF, &ru) == 0) {
-#endif
+    if (rc == RB_UNSUPPORTED) {   /* only per-process figures here: thread 0 samples them for everyone */
+        if (index == 0) rc = getrusage(RUSAGE_SELF, &ru) == 0 ? RB_OK : RB_ESYS;
+        else a->majflt = a->minflt = a->user_ns = a->sys_ns = 0;
+    }
+    if (rc == RB_OK) {
         a->majflt = ru.ru_majflt;
         a->minflt = ru.ru_minflt;
         a->user_ns = rb__tv_ns(ru.ru_utime);
         a->sys_ns = rb__tv_ns(ru.ru_stime);
     }
-#if defined(RB__HAS_PROC)
-    {
-        char buf[1024], *p;
-        int fd = open("/proc/thread-self/io", O_RDONLY);
-        ssize_t r = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
-        if (fd >= 0) close(fd);
-        if (r > 0) {
-            buf[r] = 0;
-            p = strstr(buf, "\nread_bytes:");
-            if (p) a->read_bytes = atoll(p + 12);
-        }
-    }
-#endif
+    if (rb__plat_proc_read("/proc/thread-self/io", buf, sizeof buf) > 0 && (p = strstr(buf, "\nread_bytes:")) != NULL)
+        a->read_bytes = atoll(p + 12);
 }
 
 /* A helper thread's figures (pread-nowait's pool), added to its worker's: faults and CPU
@@ -4828,34 +4939,17 @@ static int rb__sigbus_install(struct sigaction *old)
    does. The coordinator stays unpinned: it sleeps, and must not take a worker's CPU. */
 static int rb__pin(unsigned cpu, char *why, size_t wl)
 {
-#if defined(RB__HAS_AFFINITY)
-    cpu_set_t set;
-    if (cpu >= CPU_SETSIZE) { rb__fmt(why, wl, "CPU %u is beyond CPU_SETSIZE", cpu); return RB_EINVAL; }
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    if (sched_setaffinity(0, sizeof set, &set) != 0) {   /* 0: the calling thread */
-        rb__fmt(why, wl, "cannot run on CPU %u: %s", cpu, strerror(errno));
-        return RB_EINVAL;
+    switch (rb__plat_pin_cpu(cpu)) {
+    case RB_OK: return RB_OK;
+    case RB_EINVAL: rb__fmt(why, wl, "CPU %u is beyond CPU_SETSIZE", cpu); return RB_EINVAL;
+    case RB_UNSUPPORTED:
+        rb__fmt(why, wl, "pinning threads to CPU %u: not supported on this platform", cpu);
+        return RB_UNSUPPORTED;
+    default: rb__fmt(why, wl, "cannot run on CPU %u: %s", cpu, strerror(errno)); return RB_EINVAL;
     }
-    return RB_OK;
-#else
-    rb__fmt(why, wl, "pinning threads to CPU %u: not supported on this platform", cpu);
-    return RB_UNSUPPORTED;
-#endif
 }
 
-RBDEF int rb_cpu_allowed(unsigned cpu)
-{
-#if defined(RB__HAS_AFFINITY)
-    cpu_set_t set;
-    if (cpu >= CPU_SETSIZE) return 0;
-    if (sched_getaffinity(0, sizeof set, &set) != 0) return -1;
-    return CPU_ISSET(cpu, &set) ? 1 : 0;
-#else
-    (void)cpu;
-    return -1;
-#endif
-}
+RBDEF int rb_cpu_allowed(unsigned cpu) { return rb__plat_cpu_allowed(cpu); }
 
 
 /* One phase of one worker. The window starts when the barrier opened (`start`, the same for
@@ -5495,9 +5589,7 @@ static void rb__result_init(rb_result *res, const rb_config *c, const rb_strateg
     res->cpu_user_ns_per_read = res->cpu_sys_ns_per_read = -1;
     res->read_amplification = -1;
     res->ops_per_ms_stddev = NAN;
-#if !defined(RB__HAS_RUSAGE_THREAD)
-    res->per_process_faults = 1;
-#endif
+    res->per_process_faults = rb__plat_thread_rusage(NULL) == RB_UNSUPPORTED;
 }
 
 RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
@@ -5677,11 +5769,7 @@ static double rb__pfx_residency(const unsigned char *map, uint64_t len, int trus
     if (!trusted) return -1;
     while (done < len) {
         size_t n = (size_t)RB__MIN(len - done, (uint64_t)sizeof vec * page), i;
-#if defined(RB__APPLE)
-        if (mincore((void *)(map + done), n, (char *)vec) != 0) return -1;
-#else
-        if (mincore((void *)(map + done), n, vec) != 0) return -1;
-#endif
+        if (rb__plat_mincore(map + done, n, vec) != 0) return -1;
         for (i = 0; i < (n + page - 1) / page; i++) in += vec[i] & 1u;
         pages += (n + page - 1) / page;
         done += n;
@@ -5947,18 +6035,13 @@ static long rb__probe_count(rb__probe *pr, uint64_t pos)
 {
     uint64_t lo = pos > 12 * RB__PROBE_MIB ? pos - 12 * RB__PROBE_MIB : 0;
     uint64_t hi = RB__MIN(pr->size, pos + 20 * RB__PROBE_MIB);
-#if defined(RB__HAS_PROC)
-    {
-        struct rb__cachestat_range r;
+    {   /* cachestat where the kernel has it */
         struct rb__cachestat cs;
         int fd = rb__open_regular(pr->path, 0, NULL, NULL);
-        r.off = lo;
-        r.len = hi - lo;
-        if (fd >= 0 && syscall(__NR_cachestat, fd, &r, &cs, 0) == 0) { close(fd); return (long)cs.nr_cache; }
+        if (fd >= 0 && rb__plat_cachestat(fd, lo, hi - lo, &cs) == RB_OK) { close(fd); return (long)cs.nr_cache; }
         if (fd >= 0) close(fd);
     }
-#endif
-    {
+    {   /* else mincore over a mapping of the window */
         int fd = rb__open_regular(pr->path, 0, NULL, NULL);
         size_t n = (size_t)((hi - lo) / pr->page), i;
         unsigned char *m, *vec = (unsigned char *)malloc(n ? n : 1);
@@ -5967,11 +6050,7 @@ static long rb__probe_count(rb__probe *pr, uint64_t pos)
         m = (unsigned char *)mmap(NULL, (size_t)(hi - lo), PROT_READ, MAP_SHARED, fd, (off_t)lo);
         close(fd);
         if (m == (unsigned char *)MAP_FAILED) { free(vec); return -1; }
-#if defined(RB__APPLE)
-        if (mincore(m, (size_t)(hi - lo), (char *)vec) != 0) c = -1;
-#else
-        if (mincore(m, (size_t)(hi - lo), vec) != 0) c = -1;
-#endif
+        if (rb__plat_mincore(m, (size_t)(hi - lo), vec) != 0) c = -1;
         for (i = 0; c >= 0 && i < n; i++) c += vec[i] & 1u;
         munmap(m, (size_t)(hi - lo));
         free(vec);
@@ -6034,24 +6113,24 @@ static long rb__probe_touch(rb__probe *pr, int k, uint64_t pos)
     return before < 0 || after < 0 ? -1 : after - before;
 }
 
-static long rb__probe_pread(rb__probe *pr, int fadv, int direct, uint64_t pos)
+/* A pread of one byte (a page with direct) through a fresh descriptor, after the hint
+   (RB__HINT_*; where the platform has none the read goes unhinted). */
+static long rb__probe_pread(rb__probe *pr, int hint, int direct, uint64_t pos)
 {
     long before, after;
     unsigned char *buf = (unsigned char *)rb__aligned_alloc(pr->page, pr->page);
-    int fd, flags = 0;
+    int fd;
     ssize_t r;
     rb_error e;
-#if defined(RB__HAS_O_DIRECT)
-    if (direct) flags |= O_DIRECT;
-#endif
     if (!buf) return -1;
-    fd = rb__open_regular(pr->path, flags, NULL, &e);
+    fd = rb__open_regular(pr->path, direct ? RB__O_DIRECT : 0, NULL, &e);
     if (fd < 0) { rb__fmt(pr->why, sizeof pr->why, "%s", e.msg); free(buf); return -2; }
-#if defined(RB__HAS_FADVISE)
-    if (fadv && posix_fadvise(fd, 0, 0, fadv) != 0) { rb__fmt(pr->why, sizeof pr->why, "posix_fadvise failed"); close(fd); free(buf); return -1; }
-#else
-    (void)fadv;
-#endif
+    if (hint && rb__plat_fadvise(fd, hint) == RB_ESYS) {
+        rb__fmt(pr->why, sizeof pr->why, "posix_fadvise failed");
+        close(fd);
+        free(buf);
+        return -1;
+    }
     before = rb__probe_count(pr, pos);
     r = pread(fd, buf, direct ? pr->page : 1, (off_t)pos);
     after = rb__probe_count(pr, pos);
@@ -6230,27 +6309,21 @@ static int rb__probe_case(rb__probe *pr, int id, uint64_t mid, long seq, int fau
                                        "(it is per open file, and never consulted for SEQUENTIAL)";
         break;
     default:
-        if (id == 15) {
-#if defined(RB__HAS_O_DIRECT)
-            out->expected_pages = 0;
-            out->reasoning = "O_DIRECT reads into the caller's buffer, past the page cache";
-            *obs = rb__probe_pread(pr, 0, 1, mid);
-#else
+        if (id == 15 && !RB__O_DIRECT) {
             out->status = RB_UNSUPPORTED;
             rb__fmt(out->reason, sizeof out->reason, "no O_DIRECT in this build");
             return 0;
-#endif
+        } else if (id == 15) {
+            out->expected_pages = 0;
+            out->reasoning = "O_DIRECT reads into the caller's buffer, past the page cache";
+            *obs = rb__probe_pread(pr, RB__HINT_NONE, 1, mid);
         } else {
             out->expected_pages = 1;
             out->reasoning = id == 12 ? "a standalone small random read is read as is (no readahead state yet)"
                            : id == 13 ? "FADV_RANDOM forces reading exactly what was asked"
                                       : "FADV_SEQUENTIAL doubles the window, but a first read in the middle "
                                         "is still a standalone random read";
-#if defined(RB__HAS_FADVISE)
-            *obs = rb__probe_pread(pr, id == 13 ? POSIX_FADV_RANDOM : id == 14 ? POSIX_FADV_SEQUENTIAL : 0, 0, mid);
-#else
-            *obs = rb__probe_pread(pr, 0, 0, mid);
-#endif
+            *obs = rb__probe_pread(pr, id == 13 ? RB__HINT_RANDOM : id == 14 ? RB__HINT_SEQUENTIAL : RB__HINT_NONE, 0, mid);
         }
         if (*obs == -2) fail = 1;
     }
@@ -6330,17 +6403,12 @@ RBDEF unsigned rb_probe_cases(const char *path, int id, rb_probe_result *out, un
 
 /* ---- environment --------------------------------------------------------------------
    What decides a result and is easy to forget when quoting it. Anything that cannot be
-   read (a container without /sys, macOS) stays unknown and prints as null. */
-#if defined(RB__HAS_PROC)
+   read (a container without /sys, macOS) stays unknown and prints as null: the /proc and
+   /sys readers below fail where there are none (rb__plat_proc_fopen and its kin). */
 static int rb__read_text(const char *path, char *buf, size_t len)
 {
-    int fd = open(path, O_RDONLY);
-    ssize_t r;
-    if (fd < 0) return -1;
-    r = read(fd, buf, len - 1);
-    close(fd);
+    ssize_t r = rb__plat_proc_read(path, buf, len);
     if (r < 0) return -1;
-    buf[r] = 0;
     while (r > 0 && (buf[r - 1] == '\n' || buf[r - 1] == ' ')) buf[--r] = 0;
     return 0;
 }
@@ -6365,7 +6433,7 @@ static void rb__env_storage(rb_env *env, const char *path)
     if (!path || stat(path, &st) != 0) return;
     maj = major(st.st_dev);
     min = minor(st.st_dev);
-    f = fopen("/proc/self/mountinfo", "r");
+    f = rb__plat_proc_fopen("/proc/self/mountinfo");
     if (f) {   /* getline: a mount point can make a line of any length */
         while (getline(&line, &cap, f) > 0)
             if (rb_mountinfo_fs(line, maj, min, env->fs, sizeof env->fs) == 0) break;
@@ -6373,7 +6441,7 @@ static void rb__env_storage(rb_env *env, const char *path)
         fclose(f);
     }
     snprintf(p, sizeof p, "/sys/dev/block/%u:%u", maj, min);
-    n = readlink(p, link, sizeof link - 1);
+    n = rb__plat_proc_readlink(p, link, sizeof link - 1);
     if (n > 0) {
         const char *base;
         link[n] = 0;
@@ -6396,30 +6464,22 @@ static void rb__env_storage(rb_env *env, const char *path)
        woken locally, elsewhere by an inter-processor interrupt (1.6x in IOPS on the project's
        VM). The driver node is what the disk's `device` link names (a partition: its parent's). */
     snprintf(p, sizeof p, "/sys/dev/block/%u:%u/device", maj, min);
-    n = readlink(p, link, sizeof link - 1);
+    n = rb__plat_proc_readlink(p, link, sizeof link - 1);
     if (n <= 0) {
         snprintf(p, sizeof p, "/sys/dev/block/%u:%u/../device", maj, min);
-        n = readlink(p, link, sizeof link - 1);
+        n = rb__plat_proc_readlink(p, link, sizeof link - 1);
     }
     if (n > 0) {
         const size_t cap = (size_t)1 << 20;   /* /proc/interrupts; a huge machine's is cut off */
         char *text = (char *)malloc(cap);
         const char *base;
-        int fd = text ? open("/proc/interrupts", O_RDONLY) : -1;
-        ssize_t got = 0, r;
         link[n] = 0;
         base = strrchr(link, '/');
-        while (fd >= 0 && (size_t)got < cap - 1 && (r = read(fd, text + got, cap - 1 - (size_t)got)) > 0)
-            got += r;
-        if (fd >= 0) close(fd);
-        if (got > 0) {
-            text[got] = 0;
+        if (text && rb__plat_proc_read("/proc/interrupts", text, cap) > 0)
             rb_irq_cpus(text, base ? base + 1 : link, env->irq_cpus, sizeof env->irq_cpus);
-        }
         free(text);
     }
 }
-#endif
 
 RBDEF int rb_mountinfo_fs(const char *line, unsigned maj, unsigned min, char *fs, size_t fslen)
 {
@@ -6505,23 +6565,9 @@ RBDEF void rb_env_collect(rb_env *env, const char *path)
         snprintf(env->os, sizeof env->os, "%s", u.sysname);
         snprintf(env->kernel, sizeof env->kernel, "%s", u.release);
     }
-#if defined(RB__HAS_URING)
-    env->liburing = 1;
-#endif
-#if defined(__VERSION__)
-    snprintf(env->compiler, sizeof env->compiler, "%s%s",
-#if defined(__clang__)
-             "clang ",
-#elif defined(__GNUC__)
-             "gcc ",
-#else
-             "",
-#endif
-             __VERSION__);
-#endif
-#if defined(RB_BUILD_FLAGS)
-    env->flags = RB_BUILD_FLAGS;
-#endif
+    env->liburing = RB__BUILT_LIBURING;
+    snprintf(env->compiler, sizeof env->compiler, "%s", RB__COMPILER);
+    env->flags = RB__BUILD_FLAGS;
     if (path && stat(path, &st) == 0) env->file_size = (long long)st.st_size;
     env->clock = "CLOCK_MONOTONIC";
     if (clock_getres(CLOCK_MONOTONIC, &res) == 0)
@@ -6530,9 +6576,8 @@ RBDEF void rb_env_collect(rb_env *env, const char *path)
     for (i = 0; i < 100000; i++) t1 = rb__now_ns();
     t1 = rb__now_ns();
     env->clock_cost_ns = (double)(t1 - t0) / 100001.0;
-#if defined(RB__HAS_PROC)
-    {
-        FILE *f = fopen("/proc/cpuinfo", "r");
+    {   /* Linux: /proc and /sys (nothing elsewhere) */
+        FILE *f = rb__plat_proc_fopen("/proc/cpuinfo");
         char line[512];
         if (f) {
             while (fgets(line, sizeof line, f)) {
@@ -6556,19 +6601,7 @@ RBDEF void rb_env_collect(rb_env *env, const char *path)
         env->fault_around_bytes = rb__read_long("/sys/kernel/debug/fault_around_bytes");
         rb__env_storage(env, path);
     }
-#elif defined(RB__APPLE)
-    {
-        size_t len = sizeof env->cpu;
-        int64_t mem = 0;
-        if (sysctlbyname("machdep.cpu.brand_string", env->cpu, &len, NULL, 0) != 0) env->cpu[0] = 0;
-        len = sizeof mem;
-        if (sysctlbyname("hw.memsize", &mem, &len, NULL, 0) == 0) env->ram_total = mem;
-        if (path) {
-            struct statfs sf;
-            if (statfs(path, &sf) == 0) snprintf(env->fs, sizeof env->fs, "%s", sf.f_fstypename);
-        }
-    }
-#endif
+    rb__plat_sysctl_env(env, path);   /* macOS: sysctl and statfs (nothing elsewhere) */
 }
 
 /* ---- parsing -------------------------------------------------------------------------
