@@ -10343,15 +10343,11 @@ typedef struct rb__adv {
     int lru_gen;
 } rb__adv;
 
-static int rb__adv_lru_gen(void)
+static int rb__adv_lru_gen(void)   /* -1: unknown (no /sys here) */
 {
-#if defined(RB__HAS_PROC)
     char b[32];
     if (rb__read_text("/sys/kernel/mm/lru_gen/enabled", b, sizeof b) != 0) return -1;
     return strtoul(b, NULL, 16) != 0;   /* "0x0007": a mask of its features, 0 off */
-#else
-    return -1;
-#endif
 }
 
 /* Setup, phase 1: the states and thread counts (the columns) and the strategies (the rows);
