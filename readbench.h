@@ -594,6 +594,23 @@ RBDEF int rb_probe_check(const char *path, int id, rb_error *err);
    not run (unsupported here is not a failure); *disagree: those that ran and did not match. */
 RBDEF unsigned rb_probe_cases(const char *path, int id, rb_probe_result *out, unsigned *failed, unsigned *disagree);
 
+/* ---- prefetch accounting ----
+   What became of the hints a strategy gave, one hint in RB_PA_EVERY per thread followed to
+   its read (see rb__pa_hinted in the implementation): redundant (the range was resident when
+   hinted), useful (the read found it resident), late (the read still had to wait for a page),
+   wasted (pages of the range were evicted between the hint and the read). */
+#define RB_PA_EVERY 16u     /* one hint in this many is followed, per thread */
+#define RB_PA_PENDING 16u   /* sampled hints waiting for their read at once, per thread */
+typedef struct rb_prefetch_accounting {
+    uint64_t hints;        /* hints given: WILLNEED by madvise or posix_fadvise, through any policy */
+    uint64_t sampled;      /* of them, followed: redundant + useful + late + wasted + failed */
+    uint64_t redundant, useful, late, wasted;
+    uint64_t failed;       /* a residency check failed: not classified */
+    uint64_t wasted_unknown;   /* late ones where cachestat could not say whether pages were evicted */
+    uint64_t untrusted;    /* hints not followed: residency cannot be trusted here (mincore lies) */
+} rb_prefetch_accounting;
+typedef struct rb__pa_sample { unsigned k; uint64_t start, len; int64_t evicted; } rb__pa_sample;
+
 /* ---- strategies ---- */
 typedef struct rb_strategy rb_strategy;
 struct rb_result;
@@ -655,6 +672,9 @@ typedef struct rb_worker {
        device reads are counted as the worker's (Linux thread ids, set by thread_init). */
     int helper_tid[RB_MAX_HELPERS];
     unsigned nhelpers;
+    rb_prefetch_accounting pa;    /* what became of this thread's hints (sampled) */
+    rb__pa_sample pa_pending[RB_PA_PENDING];   /* sampled hints whose read has not come yet */
+    unsigned pa_npending;
     void *user;
 } rb_worker;
 
@@ -717,6 +737,8 @@ typedef struct rb_result {
     uint64_t madvise_calls, madvise_failed;
     int madvise_errno;
     rb_prefetch_stats prefetch;  /* the policy strategies' counters, all threads */
+    rb_prefetch_accounting prefetch_accounting;   /* what became of the hints, sampled; hints 0:
+                                                     the strategy gives none */
     uint64_t fadvise_calls, fadvise_failed;   /* posix_fadvise hints (pread-fadvise) */
     int fadvise_errno;
     uint64_t nowait_reads, nowait_served;     /* pread-nowait: served / reads is the fraction of
@@ -3705,6 +3727,93 @@ static void rb__read_done(rb_worker *w, const unsigned char *buf, uint64_t off, 
     if (w->t->cfg->verify) rb_worker_check(w, buf, off, rs);
 }
 
+/* ---- prefetch accounting ---------------------------------------------------------------
+   What became of the hints a strategy gave (WILLNEED by madvise or posix_fadvise, through
+   every policy), for one hint in RB_PA_EVERY per thread. Right after the hint, mincore over
+   its range: every page in means it was in before the hint too (mincore counts only pages
+   whose data has arrived, and a hint's own I/O takes far longer than the microsecond between
+   the two calls): redundant. Otherwise the hint is followed to its read, and just before the
+   read mincore asks again: every page in, useful; a page still missing, the read will wait
+   for it: late, unless pages of the range were evicted in between (cachestat's evicted count
+   over the range grew since the hint: pressure took what the hint had loaded): wasted.
+   Without cachestat (before 6.5, EPERM, macOS) wasted cannot be told from late: counted late
+   and said (wasted_unknown). Where mincore lies (a file this user neither owns nor may
+   write) nothing is classified (untrusted). The checks run inside the timed op: a sampled
+   hint costs two mincore calls and two cachestat calls at most, about 1 us per 16 hints. */
+
+/* The evicted pages cachestat counts over [off, off + len): -1 where it cannot say. */
+static int64_t rb__pa_evicted(int fd, uint64_t off, uint64_t len)
+{
+    struct rb__cachestat cs;
+    if (rb__plat_cachestat(fd, off, len, &cs) != RB_OK) return -1;
+    return (int64_t)cs.nr_evicted;
+}
+
+/* A hint was given for read k of the op, over the page-aligned [start, start + len) of the
+   target's mapping (pread-fadvise maps the file for this alone, and never reads the map). */
+static void rb__pa_hinted(rb_worker *w, unsigned k, uint64_t start, uint64_t len)
+{
+    rb_prefetch_accounting *a = &w->pa;
+    rb__pa_sample *s;
+    int r;
+    if (a->hints++ % RB_PA_EVERY != 0) return;
+    if (!w->t->mincore_trusted || !w->t->map) { a->untrusted++; return; }
+    if (w->pa_npending == RB_PA_PENDING) return;   /* the op's earlier samples fill the list */
+    a->sampled++;
+    r = rb__mincore_resident((void *)(uintptr_t)w->t->page, w->t->map + start, (size_t)len);
+    if (r < 0) { a->failed++; return; }
+    if (r == 1) { a->redundant++; return; }
+    s = &w->pa_pending[w->pa_npending++];
+    s->k = k;
+    s->start = start;
+    s->len = len;
+    s->evicted = rb__pa_evicted(w->t->fd, start, len);
+}
+
+/* Read k of the op is about to happen: if its hint was followed, classify it. */
+static void rb__pa_reading(rb_worker *w, unsigned k)
+{
+    rb_prefetch_accounting *a = &w->pa;
+    rb__pa_sample s;
+    unsigned i;
+    int r;
+    int64_t ev;
+    for (i = 0; i < w->pa_npending && w->pa_pending[i].k != k; i++) {}
+    if (i == w->pa_npending) return;
+    s = w->pa_pending[i];
+    w->pa_pending[i] = w->pa_pending[--w->pa_npending];
+    r = rb__mincore_resident((void *)(uintptr_t)w->t->page, w->t->map + s.start, (size_t)s.len);
+    ev = r == 0 && s.evicted >= 0 ? rb__pa_evicted(w->t->fd, s.start, s.len) : -1;
+    if (r < 0) a->failed++;
+    else if (r == 1) a->useful++;
+    else if (ev >= 0 && ev > s.evicted) a->wasted++;
+    else {
+        a->late++;
+        if (ev < 0) a->wasted_unknown++;
+    }
+}
+
+/* The op is over: a followed hint whose read never came (the op failed) is dropped. */
+static void rb__pa_op_end(rb_worker *w)
+{
+    w->pa.sampled -= w->pa_npending;
+    w->pa_npending = 0;
+}
+
+/* Adds one thread's (or one round's) accounting to a cell's. */
+static void rb__pa_add(rb_prefetch_accounting *into, const rb_prefetch_accounting *a)
+{
+    into->hints += a->hints;
+    into->sampled += a->sampled;
+    into->redundant += a->redundant;
+    into->useful += a->useful;
+    into->late += a->late;
+    into->wasted += a->wasted;
+    into->failed += a->failed;
+    into->wasted_unknown += a->wasted_unknown;
+    into->untrusted += a->untrusted;
+}
+
 /* ---- strategies: mmap ---------------------------------------------------------------- */
 static int rb__open_file(rb_target *t, int flags, char *why, size_t wl)
 {
@@ -3749,6 +3858,7 @@ static int rb__op_mmap(rb_worker *w, const uint64_t *off, unsigned n)
     int verify = w->t->cfg->verify;
     unsigned i;
     for (i = 0; i < n; i++) {
+        if (w->pa_npending) rb__pa_reading(w, i);
         memcpy(w->buf, m + off[i], rs);
         w->sink += w->buf[rs - 1];
         if (verify) rb_worker_check(w, w->buf, off[i], rs);
@@ -3760,10 +3870,16 @@ static int rb__op_mmap(rb_worker *w, const uint64_t *off, unsigned n)
    all n ranges, so the faults that follow find I/O already in flight (queue depth n). */
 static int rb__op_mmap_willneed(rb_worker *w, const uint64_t *off, unsigned n)
 {
-    uint64_t rs = w->t->cfg->read_size;
+    uint64_t rs = w->t->cfg->read_size, start, alen;
     unsigned i;
-    for (i = 0; i < n; i++) rb_worker_advise(w, off[i], rs, MADV_WILLNEED);
-    return rb__op_mmap(w, off, n);
+    int rc;
+    for (i = 0; i < n; i++)
+        if (rb_worker_advise(w, off[i], rs, MADV_WILLNEED) == 0 &&
+            rb_page_range(off[i], rs, w->t->page, w->t->map_len, &start, &alen))
+            rb__pa_hinted(w, i, start, alen);
+    rc = rb__op_mmap(w, off, n);
+    rb__pa_op_end(w);
+    return rc;
 }
 
 /* The policy rows: every read of the op is hinted through this thread's prefetcher (each
@@ -3787,10 +3903,15 @@ static int rb__thread_prefetcher(rb_worker *w, char *why, size_t wl)
 
 static int rb__op_mmap_policy(rb_worker *w, const uint64_t *off, unsigned n)
 {
-    uint64_t rs = w->t->cfg->read_size;
+    uint64_t rs = w->t->cfg->read_size, start, alen;
     unsigned i;
-    for (i = 0; i < n; i++) rb_prefetch(&w->pf, off[i], rs);
-    return rb__op_mmap(w, off, n);
+    int rc;
+    for (i = 0; i < n; i++)
+        if (rb_prefetch(&w->pf, off[i], rs) == 1 && rb_page_range(off[i], rs, w->t->page, w->t->map_len, &start, &alen))
+            rb__pa_hinted(w, i, start, alen);   /* advised: a hint given */
+    rc = rb__op_mmap(w, off, n);
+    rb__pa_op_end(w);
+    return rc;
 }
 
 /* ---- strategies: system calls -------------------------------------------------------- */
@@ -3810,7 +3931,10 @@ static int rb__op_pread(rb_worker *w, const uint64_t *off, unsigned n)
 {
     size_t rs = (size_t)w->t->cfg->read_size;
     unsigned i;
-    for (i = 0; i < n; i++) rb__pread_one(w, w->t->fd, w->buf, off[i], rs);
+    for (i = 0; i < n; i++) {
+        if (w->pa_npending) rb__pa_reading(w, i);
+        rb__pread_one(w, w->t->fd, w->buf, off[i], rs);
+    }
     return 0;
 }
 
@@ -3946,9 +4070,10 @@ static int rb__populate_probe(rb_target *t, char *why, size_t wl)
 }
 #endif
 
+/* The file is also mapped, never read through: the accounting asks mincore about it. */
 static int rb__open_pread_fadvise(rb_target *t, char *why, size_t wl)
 {
-    int rc = rb__open_file(t, 0, why, wl), e;
+    int rc = rb__open_mmap(t, why, wl), e;
     if (rc) return rc;
     e = rb__fadvise(t->fd, 0, 0, 0);   /* the default advice, over nothing: no change */
     if (e == 0) return RB_OK;
@@ -3956,23 +4081,27 @@ static int rb__open_pread_fadvise(rb_target *t, char *why, size_t wl)
     return RB_UNSUPPORTED;
 }
 
-/* Every call and every failure counted, as for madvise. */
-static void rb__worker_fadvise(rb_worker *w, uint64_t off, uint64_t len)
+/* Every call and every failure counted, as for madvise; a hint given is accounted. */
+static void rb__worker_fadvise(rb_worker *w, unsigned k, uint64_t off, uint64_t len)
 {
     uint64_t start, alen;
     int e;
     if (!rb_page_range(off, len, w->t->page, w->t->map_len, &start, &alen)) return;
     w->fadvise_calls++;
     e = rb__fadvise(w->t->fd, start, alen, 1);
-    if (e != 0 && w->fadvise_failed++ == 0) w->fadvise_errno = e;
+    if (e == 0) rb__pa_hinted(w, k, start, alen);
+    else if (w->fadvise_failed++ == 0) w->fadvise_errno = e;
 }
 
 static int rb__op_pread_fadvise(rb_worker *w, const uint64_t *off, unsigned n)
 {
     uint64_t rs = w->t->cfg->read_size;
     unsigned i;
-    for (i = 0; i < n; i++) rb__worker_fadvise(w, off[i], rs);
-    return rb__op_pread(w, off, n);
+    int rc;
+    for (i = 0; i < n; i++) rb__worker_fadvise(w, i, off[i], rs);
+    rc = rb__op_pread(w, off, n);
+    rb__pa_op_end(w);
+    return rc;
 }
 
 static int rb__open_mmap_populate(rb_target *t, char *why, size_t wl)
@@ -5416,6 +5545,7 @@ static void rb__merge(rb__thread *const *th, unsigned n, rb_result *res, rb__acc
         res->prefetch.advises += w->pf.st.advises;
         res->prefetch.failed += w->pf.st.failed;
         res->prefetch.mincore_failed += w->pf.st.mincore_failed;
+        rb__pa_add(&res->prefetch_accounting, &w->pa);
         res->fadvise_calls += w->fadvise_calls;
         res->fadvise_failed += w->fadvise_failed;
         if (!res->fadvise_errno) res->fadvise_errno = w->fadvise_errno;
@@ -7208,6 +7338,7 @@ static void rb__merge_round(rb_result *acc, const rb_result *x)
         acc->prefetch.advises += x->prefetch.advises;
         acc->prefetch.failed += x->prefetch.failed;
         acc->prefetch.mincore_failed += x->prefetch.mincore_failed;
+        rb__pa_add(&acc->prefetch_accounting, &x->prefetch_accounting);
         acc->fadvise_calls += x->fadvise_calls;
         acc->fadvise_failed += x->fadvise_failed;
         acc->nowait_reads += x->nowait_reads;
@@ -7912,15 +8043,27 @@ static void rb__table_read_latency(FILE *f, const rb_report *r, int md, const do
     }
 }
 
-/* What made each cell warm or cold: residency, faults, device reads, CPU per read, and for
-   pread-nowait the share of reads RWF_NOWAIT served without blocking. */
-#define RB__COLDCOLS 13u
+/* The hints' fate in percent of those classified, redundant/useful/late/wasted ("-": no hint
+   classified); a "?" after it: wasted could not be told from late (no cachestat). */
+static void rb__pa_cell(const rb_prefetch_accounting *a, char *buf)
+{
+    uint64_t n = a->sampled - a->failed;
+    double d = n ? (double)n : 1;
+    if (!n) { snprintf(buf, 32, "-"); return; }
+    snprintf(buf, 32, "%.0f/%.0f/%.0f/%.0f%s", 100.0 * (double)a->redundant / d, 100.0 * (double)a->useful / d,
+             100.0 * (double)a->late / d, 100.0 * (double)a->wasted / d, a->wasted_unknown ? "?" : "");
+}
+
+/* What made each cell warm or cold: residency, faults, device reads, CPU per read, for
+   pread-nowait the share of reads RWF_NOWAIT served without blocking, and what became of the
+   hints (prefetch accounting). */
+#define RB__COLDCOLS 14u
 static void rb__table_cold(FILE *f, const rb_report *r, int md)
 {
     unsigned i;
     static const char *const head[RB__COLDCOLS] = {"strategy", "threads", "read", "resident", "after", "majflt",
                                                    "minflt", "dev MiB", "amplif", "usr+sys us/read", "evict s",
-                                                   "prewarm s", "no-wait"};
+                                                   "prewarm s", "no-wait", "hints r/u/l/w %"};
     char lc[RB__COLDCOLS][32];
     const char *lcells[RB__COLDCOLS];
     int lw[RB__COLDCOLS];
@@ -7961,6 +8104,7 @@ static void rb__table_cold(FILE *f, const rb_report *r, int md)
         snprintf(lc[11], 32, "%.2f", x->prewarm_seconds);
         if (x->nowait_reads) snprintf(lc[12], 32, "%.1f%%", 100.0 * (double)x->nowait_served / (double)x->nowait_reads);
         else snprintf(lc[12], 32, "-");
+        rb__pa_cell(&x->prefetch_accounting, lc[13]);
         rb__row(f, md, lcells, RB__COLDCOLS, lw);
     }
 }
@@ -8082,6 +8226,14 @@ static void rb__csv_strategy_extras(FILE *f, const rb_result *x, const double *p
     else fputc(',', f);
     fputc(',', f);
     if (ok && x->inflight_max) fprintf(f, "%u", x->inflight_max);
+    if (ok && x->prefetch_accounting.hints) {
+        const rb_prefetch_accounting *a = &x->prefetch_accounting;
+        fprintf(f, ",%llu,%llu,%llu,%llu,%llu,%llu", (unsigned long long)a->hints, (unsigned long long)a->sampled,
+                (unsigned long long)a->redundant, (unsigned long long)a->useful, (unsigned long long)a->late,
+                (unsigned long long)a->wasted);
+    } else {
+        fprintf(f, ",,,,,,");
+    }
     fputc(',', f);
     if (lat) fprintf(f, "%.3f", rb_hist_mean(&x->read_lat));
     for (k = 0; k < npct; k++) {
@@ -8105,7 +8257,7 @@ static void rb__report_csv(FILE *f, const rb_report *r)
                "prefetch_skips,prefetch_mincore_calls,prefetch_advises,prefetch_failed,cpu_user_ns_per_read,"
                "cpu_sys_ns_per_read,ops_per_ms_median,ops_per_ms_ci_lo,ops_per_ms_ci_hi,rounds,outliers,min_thread_ops,prefetch_mincore_failed,"
                "resident_pages_prepared,fadvise_calls,fadvise_failed,nowait_reads,nowait_fraction,inflight_max,"
-               "read_lat_mean_ns");
+               "pa_hints,pa_sampled,pa_redundant,pa_useful,pa_late,pa_wasted,read_lat_mean_ns");
     for (k = 0; k < npct; k++) { rb__pct_label(pct[k], lbl, sizeof lbl); fprintf(f, ",read_lat_%s_ns", lbl); }
     fprintf(f, ",pages_touched,hit_rate,fault_hit_rate,verified,warnings\n");
     for (i = 0; i < r->count; i++) {
@@ -8460,6 +8612,32 @@ static void rb__json_lat(FILE *f, const rb_report *r, const rb_hist *h)
     fprintf(f, ", \"overflow\": %llu}", (unsigned long long)h->overflow);
 }
 
+/* What became of the hints (null for a strategy that gives none): the counts, and each class
+   as a fraction of the hints classified. */
+static void rb__json_accounting(FILE *f, const rb_prefetch_accounting *a, int ok)
+{
+    uint64_t n = a->sampled - a->failed;
+    double d = n ? (double)n : 1;
+    fprintf(f, ", \"prefetch_accounting\": ");
+    if (!ok || !a->hints) { fputs("null", f); return; }
+    fprintf(f, "{\"hints\": %llu, \"sample_every\": %u, \"sampled\": %llu, \"redundant\": %llu, \"useful\": %llu, "
+               "\"late\": %llu, \"wasted\": %llu, \"failed\": %llu, \"untrusted\": %llu, \"wasted_known\": %s, "
+               "\"fractions\": ", (unsigned long long)a->hints, RB_PA_EVERY, (unsigned long long)a->sampled,
+            (unsigned long long)a->redundant, (unsigned long long)a->useful, (unsigned long long)a->late,
+            (unsigned long long)a->wasted, (unsigned long long)a->failed, (unsigned long long)a->untrusted,
+            a->wasted_unknown ? "false" : "true");
+    if (!n) { fputs("null}", f); return; }
+    fprintf(f, "{\"redundant\": ");
+    rb__json_num(f, (double)a->redundant / d);
+    fprintf(f, ", \"useful\": ");
+    rb__json_num(f, (double)a->useful / d);
+    fprintf(f, ", \"late\": ");
+    rb__json_num(f, (double)a->late / d);
+    fprintf(f, ", \"wasted\": ");
+    rb__json_num(f, (double)a->wasted / d);
+    fputs("}}", f);
+}
+
 /* The new strategies' own figures: posix_fadvise calls (pread-fadvise), the fraction of reads
    RWF_NOWAIT served (pread-nowait), the latency of each read (io_uring-qd); null elsewhere. */
 static void rb__json_strategy_extras(FILE *f, const rb_report *r, const rb_result *x, int measured, int ok)
@@ -8474,6 +8652,7 @@ static void rb__json_strategy_extras(FILE *f, const rb_report *r, const rb_resul
     rb__json_u64(f, measured && x->nowait_reads, x->nowait_reads);
     fprintf(f, ", \"nowait_fraction\": ");
     rb__json_num_if(f, ok && x->nowait_reads, (double)x->nowait_served / (double)(x->nowait_reads ? x->nowait_reads : 1));
+    rb__json_accounting(f, &x->prefetch_accounting, ok);
     fprintf(f, ", \"inflight_max\": ");
     rb__json_u64(f, measured && x->inflight_max, x->inflight_max);
     fprintf(f, ", \"lat_per_read_ns\": ");

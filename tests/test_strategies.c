@@ -12,6 +12,18 @@
 
 static rb_result res;
 
+/* ASan's shadow memory does not fit a small memory cgroup (as in test_hostile.c). */
+#if defined(__SANITIZE_ADDRESS__)
+#define RBT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RBT_ASAN 1
+#endif
+#endif
+#ifndef RBT_ASAN
+#define RBT_ASAN 0
+#endif
+
 static const char *const news[] = {"pread-fadvise", "mmap-populate", "pread-dontcache", "pread-nowait",
                                    "io_uring-qd", "io_uring-qd-direct"};
 #define NNEW (sizeof news / sizeof news[0])
@@ -232,7 +244,7 @@ static void every_format_has_the_new_figures(void)
     CHECK(cli(args) == 0 && strstr(out, "latency per read") && strstr(out, "| no-wait"));
     snprintf(args, sizeof args, "run '%s' %s --format csv", rbt_small_file(), run);
     CHECK(cli(args) == 0);
-    CHECKF(strstr(out, ",nowait_fraction,inflight_max,read_lat_mean_ns,read_lat_p50_ns,") != NULL, "%s", out);
+    CHECKF(strstr(out, ",nowait_fraction,inflight_max,pa_hints,pa_sampled,pa_redundant,") != NULL, "%s", out);
     if (!rbt_have_python("json")) SKIP("python3 is not installed: no JSON parser to check with");
     snprintf(args, sizeof args, "run '%s' %s --format json > '%s'", rbt_small_file(), run, j);
     CHECK(cli(args) == 0);
@@ -254,6 +266,129 @@ static void every_format_has_the_new_figures(void)
     CHECK(system(py) == 0);
 }
 
+/* ---- prefetch accounting ---- */
+
+/* The fraction of the classified hints in one class. */
+static double pa_frac(const rb_prefetch_accounting *a, uint64_t v)
+{
+    uint64_t n = a->sampled - a->failed;
+    return n ? (double)v / (double)n : -1;
+}
+
+/* A warm file: every hint is redundant. A cold file with each read right after its hint (one
+   read per op): every hint is useful or late, never wasted without pressure. A strategy that
+   gives no hint has no accounting. */
+static void accounting_warm_and_cold(void)
+{
+    static const char *const hinting[] = {"mmap-random-willneed", "pread-fadvise", "mmap-random-adaptive"};
+    const char *big = rbt_path("pa-256m.dat");
+    rb_config c = quick(rbt_small_file(), 1);
+    rb_error e;
+    unsigned i;
+    c.verify = 0;
+    c.prewarm = 1;
+    for (i = 0; i < 3; i++) {
+        const rb_prefetch_accounting *a = &res.prefetch_accounting;
+        if (!ran(hinting[i], &c)) continue;
+        if (!strstr(hinting[i], "adaptive")) CHECK(a->hints >= res.ops * res.reads_per_op);
+        if (!a->hints) continue;   /* adaptive, warm: it stopped hinting, as it should */
+        CHECKF(a->sampled > a->failed && pa_frac(a, a->redundant) >= 0.95, "%s warm: %llu of %llu redundant",
+               hinting[i], (unsigned long long)a->redundant, (unsigned long long)a->sampled);
+    }
+    if (ran("pread", &c)) CHECK(res.prefetch_accounting.hints == 0);
+    CHECK(rb_setup_file(big, (uint64_t)256 << 20, 0, 1, NULL, NULL, &e) == RB_OK);
+    c.path = big;
+    c.prewarm = 0;
+    c.cache = RB_CACHE_EVICT_EACH;
+    c.reads_per_op = 1;
+    c.duration_ns = 150000000;
+    for (i = 0; i < 2; i++) {
+        const rb_prefetch_accounting *a = &res.prefetch_accounting;
+        if (!ran(hinting[i], &c)) continue;
+        if (res.resident_before < 0 || res.resident_before * 10 > (int64_t)res.file_pages) {
+            fprintf(stderr, "    %s: the file could not be evicted here: no cold case\n", hinting[i]);
+            continue;
+        }
+        CHECKF(a->sampled > a->failed && pa_frac(a, a->useful + a->late) >= 0.9,
+               "%s cold: %llu sampled, %llu redundant, %llu useful, %llu late, %llu wasted", hinting[i],
+               (unsigned long long)a->sampled, (unsigned long long)a->redundant, (unsigned long long)a->useful,
+               (unsigned long long)a->late, (unsigned long long)a->wasted);
+    }
+    unlink(big);
+}
+
+/* The memory cgroup (v1) this process is in, as test_hostile finds it. */
+static int own_memcg(char *dir, size_t len)
+{
+    char line[1024];
+    FILE *f = fopen("/proc/self/cgroup", "r");
+    int found = 0;
+    while (f && !found && fgets(line, sizeof line, f)) {
+        char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+        if (!c2 || !strstr(c1, "memory")) continue;
+        c2[1 + strcspn(c2 + 1, "\n")] = 0;
+        snprintf(dir, len, "/sys/fs/cgroup/memory%s", strcmp(c2 + 1, "/") ? c2 + 1 : "");
+        found = 1;
+    }
+    if (f) fclose(f);
+    return found && access(dir, W_OK) == 0;
+}
+
+static int write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    int ok = f && fputs(text, f) >= 0;
+    if (f && fclose(f) != 0) ok = 0;
+    return ok;
+}
+
+/* Pressure between hint and read: in a 64 MiB memory cgroup, an op hints 96 MiB (192 reads
+   of 512 KiB) before it reads the first: what the first hints loaded is evicted before its
+   read, and the accounting says wasted. */
+static void accounting_wasted_under_pressure(void)
+{
+    char own[1024], cg[1200], line[4096], py[1024];
+    const char *big = rbt_path("pa-wasted.dat"), *j = rbt_path("pa-wasted.json");
+    rb_error e;
+    pid_t pid;
+    int st;
+    if (!rbt_is_root()) SKIP("needs root to make a memory cgroup");
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    if (RBT_ASAN) SKIP("built with ASan: its shadow memory does not fit the 64 MiB cgroup");
+    if (!rbt_have_python("json")) SKIP("python3 is not installed: no JSON parser to check with");
+    if (!own_memcg(own, sizeof own)) SKIP("no writable cgroup v1 memory controller (/sys/fs/cgroup/memory)");
+    snprintf(cg, sizeof cg, "%s/readbench-strat-%d", own, (int)getpid());
+    if (mkdir(cg, 0755) != 0) SKIP("cannot create a child memory cgroup here");
+    snprintf(line, sizeof line, "%s/memory.limit_in_bytes", cg);
+    CHECK(write_text(line, "67108864\n"));
+    CHECK(rb_setup_file(big, (uint64_t)256 << 20, 0, 1, NULL, NULL, &e) == RB_OK);
+    snprintf(line, sizeof line, "timeout -s KILL 120 '%s' run '%s' --strategies mmap-random-willneed --threads 1 "
+             "--read-size 512k --reads-per-op 192 --scenario cold --duration 6s --iterations 1 --format json "
+             "--quiet > '%s' 2>/dev/null", rbt_cli(), big, j);
+    snprintf(cg + strlen(cg), sizeof cg - strlen(cg), "/cgroup.procs");
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0) {
+        if (!write_text(cg, "0\n")) _exit(126);
+        execl("/bin/sh", "sh", "-c", line, (char *)NULL);
+        _exit(127);
+    }
+    CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) <= 1);   /* 1: the cell failed */
+    cg[strlen(cg) - strlen("/cgroup.procs")] = 0;
+    if (rmdir(cg) != 0) fprintf(stderr, "    could not remove %s\n", cg);
+    snprintf(py, sizeof py, "python3 -c '\n"
+             "import json\n"
+             "r=json.load(open(\"%s\"))[\"results\"][0]\n"
+             "a=r[\"prefetch_accounting\"]\n"
+             "if r[\"status\"]!=\"ok\" and \"no op completed\" in r[\"reason\"]: exit(3)\n"
+             "assert r[\"status\"]==\"ok\" and a[\"wasted_known\"] and a[\"wasted\"]>0, (r[\"reason\"], a)\n"
+             "'", j);
+    st = system(py);
+    unlink(big);
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 3) SKIP("the disk was too slow here for one op of 96 MiB in 6 s (a loaded machine)");
+    CHECK(st == 0);
+}
+
 void suite_strategies(void)
 {
     RUN(new_strategies_read_the_right_bytes);
@@ -263,4 +398,6 @@ void suite_strategies(void)
     RUN(refused_rows_say_why);
     RUN(io_uring_qd_disabled);
     RUN(every_format_has_the_new_figures);
+    RUN(accounting_warm_and_cold);
+    RUN(accounting_wasted_under_pressure);
 }
