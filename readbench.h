@@ -1704,22 +1704,32 @@ static int rb__plat_sync_data(int fd)
 #endif
 }
 
-/* posix_fadvise(RANDOM or SEQUENTIAL) for the whole of fd: how the kernel reads ahead for
-   this open file. macOS has no such hint. */
-enum { RB__HINT_NONE = 0, RB__HINT_RANDOM = 1, RB__HINT_SEQUENTIAL = 2 };
+enum { RB__HINT_NONE = 0, RB__HINT_RANDOM = 1, RB__HINT_SEQUENTIAL = 2, RB__HINT_WILLNEED = 3 };
 
-static int rb__plat_fadvise(int fd, int hint)
+/* posix_fadvise over [off, off + len) (len 0: to the end of the file). It returns the error
+   number rather than setting errno, so this does too: 0, or the error (ENOSYS where there is
+   no such call). */
+static int rb__plat_fadvise_range(int fd, uint64_t off, uint64_t len, int hint)
 {
 #if defined(RB__HAS_FADVISE)
-    int e = posix_fadvise(fd, 0, 0, hint == RB__HINT_RANDOM ? POSIX_FADV_RANDOM
-                                    : hint == RB__HINT_SEQUENTIAL ? POSIX_FADV_SEQUENTIAL : POSIX_FADV_NORMAL);
+    return posix_fadvise(fd, (off_t)off, (off_t)len, hint == RB__HINT_RANDOM ? POSIX_FADV_RANDOM
+                         : hint == RB__HINT_SEQUENTIAL ? POSIX_FADV_SEQUENTIAL
+                         : hint == RB__HINT_WILLNEED ? POSIX_FADV_WILLNEED : POSIX_FADV_NORMAL);
+#else
+    (void)fd; (void)off; (void)len; (void)hint;
+    return ENOSYS;
+#endif
+}
+
+/* posix_fadvise(RANDOM or SEQUENTIAL) for the whole of fd: how the kernel reads ahead for
+   this open file. macOS has no such hint (RB_UNSUPPORTED); RB_ESYS with errno set when the
+   kernel refuses it. */
+static int rb__plat_fadvise(int fd, int hint)
+{
+    int e = rb__plat_fadvise_range(fd, 0, 0, hint);
     if (e == 0) return RB_OK;
     errno = e;
-    return RB_ESYS;
-#else
-    (void)fd; (void)hint;
-    return RB_UNSUPPORTED;
-#endif
+    return e == ENOSYS ? RB_UNSUPPORTED : RB_ESYS;
 }
 
 /* Drop every clean page of every file (root): Linux writes /proc/sys/vm/drop_caches, macOS
@@ -4028,21 +4038,6 @@ static int rb__open_direct(rb_target *t, char *why, size_t wl)
    range, or a read at the end of the file (no readahead there). */
 enum { RB__RW_NOWAIT = 1, RB__RW_DONTCACHE = 2 };   /* the preadv2 rows' arg: which flag */
 
-/* The two calls as primitives, whole functions per platform: posix_fadvise returns the
-   error number (it does not set errno); ENOSYS where there is no such call. */
-#if defined(RB__HAS_FADVISE)
-static int rb__fadvise(int fd, uint64_t off, uint64_t len, int willneed)
-{
-    return posix_fadvise(fd, (off_t)off, (off_t)len, willneed ? POSIX_FADV_WILLNEED : POSIX_FADV_NORMAL);
-}
-#else
-static int rb__fadvise(int fd, uint64_t off, uint64_t len, int willneed)
-{
-    (void)fd; (void)off; (void)len; (void)willneed;
-    return ENOSYS;
-}
-#endif
-
 #if defined(RB__HAS_POPULATE)
 static int rb__populate(rb_worker *w, uint64_t off, uint64_t len)
 {
@@ -4075,7 +4070,7 @@ static int rb__open_pread_fadvise(rb_target *t, char *why, size_t wl)
 {
     int rc = rb__open_mmap(t, why, wl), e;
     if (rc) return rc;
-    e = rb__fadvise(t->fd, 0, 0, 0);   /* the default advice, over nothing: no change */
+    e = rb__plat_fadvise_range(t->fd, 0, 0, RB__HINT_NONE);   /* the default advice, over nothing: no change */
     if (e == 0) return RB_OK;
     rb__fmt(why, wl, "posix_fadvise refused: %s", strerror(e));
     return RB_UNSUPPORTED;
@@ -4088,7 +4083,7 @@ static void rb__worker_fadvise(rb_worker *w, unsigned k, uint64_t off, uint64_t 
     int e;
     if (!rb_page_range(off, len, w->t->page, w->t->map_len, &start, &alen)) return;
     w->fadvise_calls++;
-    e = rb__fadvise(w->t->fd, start, alen, 1);
+    e = rb__plat_fadvise_range(w->t->fd, start, alen, RB__HINT_WILLNEED);
     if (e == 0) rb__pa_hinted(w, k, start, alen);
     else if (w->fadvise_failed++ == 0) w->fadvise_errno = e;
 }
@@ -4899,20 +4894,15 @@ static void rb__acct_sample(rb__acct *a, unsigned index)
 /* A helper thread's figures (pread-nowait's pool), added to its worker's: faults and CPU
    time from /proc/self/task/TID/stat (clock ticks: 10 ms steps, coarse but not biased over
    an iteration), device bytes from its io. A helper that cannot be read makes the worker's
-   figure unknown (-1) rather than smaller than it was. */
-#if defined(RB__HAS_PROC)
+   figure unknown (-1) rather than smaller than it was (and so does a platform with no /proc,
+   where pread-nowait never runs). */
 static void rb__acct_add_task(rb__acct *a, int tid)
 {
     char path[64], buf[1024], *p = NULL;
     long long minflt = 0, majflt = 0, ut = 0, st = 0, tick = sysconf(_SC_CLK_TCK);
-    int fd, got = 0;
-    ssize_t r;
+    int got = 0;
     snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
-    fd = open(path, O_RDONLY);
-    r = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
-    if (fd >= 0) close(fd);
-    if (r > 0) {
-        buf[r] = 0;
+    if (rb__plat_proc_read(path, buf, sizeof buf) > 0) {
         p = strrchr(buf, ')');   /* the thread's name may hold spaces and ')': fields follow the last one */
         got = p && tick > 0 && sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %lld %*u %lld %*u %lld %lld", &minflt,
                                       &majflt, &ut, &st) == 4;
@@ -4921,21 +4911,10 @@ static void rb__acct_add_task(rb__acct *a, int tid)
     if (got && a->majflt >= 0) { a->majflt += majflt; a->minflt += minflt; }
     if (got && a->user_ns >= 0) { a->user_ns += ut * (1000000000 / tick); a->sys_ns += st * (1000000000 / tick); }
     snprintf(path, sizeof path, "/proc/self/task/%d/io", tid);
-    fd = open(path, O_RDONLY);
-    r = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
-    if (fd >= 0) close(fd);
-    if (r > 0) buf[r] = 0;
-    p = r > 0 ? strstr(buf, "\nread_bytes:") : NULL;
+    p = rb__plat_proc_read(path, buf, sizeof buf) > 0 ? strstr(buf, "\nread_bytes:") : NULL;
     if (p && a->read_bytes >= 0) a->read_bytes += atoll(p + 12);
     else a->read_bytes = -1;
 }
-#else
-static void rb__acct_add_task(rb__acct *a, int tid)
-{
-    (void)a;   /* no helper threads here: pread-nowait is Linux-only */
-    (void)tid;
-}
-#endif
 
 static void rb__acct_worker(rb__acct *a, const rb_worker *w)
 {
