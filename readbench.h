@@ -984,7 +984,7 @@ typedef struct rb_matrix_event {
 } rb_matrix_event;
 typedef void (*rb_matrix_fn)(const rb_matrix_event *ev, void *user);
 RBDEF void rb_report_progress(FILE *f, const rb_matrix_event *ev);
-/* Ready-made callbacks writing to the FILE * given as their user pointer (stderr, say): the
+/* Ready-made callbacks writing to the FILE * given as their user pointer (the error stream, say): the
    matrix's progress as rb_report_progress writes it, and rb_config.log's lines as "readbench: LINE". */
 RBDEF void rb_report_progress_to(const rb_matrix_event *ev, void *file);
 RBDEF void rb_log_to(void *file, const char *line);
@@ -1067,7 +1067,7 @@ RBDEF int rb_probe_case_find(const char *name, char *why, size_t whylen);
 /* A chart's title naming the case measured: the scenario, or what the settings make of the page
    cache; a hog is named in parentheses as the caller spells that setting (hog_as: "--hog"). */
 RBDEF void rb_report_title(const rb_settings *s, const char *hog_as, char *buf, size_t len);
-/* How a matrix run ended, on f (stderr): with interrupted, how many cells finished; else how
+/* How a matrix run ended, on f (the error stream): with interrupted, how many cells finished; else how
    many failed; then how many cells had a thread with fewer than RB_FEW_OPS ops in an iteration,
    followed by ": hint" (the caller's way to lengthen one; NULL: none). Returns the cells that
    failed (a strategy unsupported here has not failed). */
