@@ -1,6 +1,6 @@
-/* libFuzzer target: the CLI's option parser (main.c's parse_run) and the library's size,
-   duration and list parsers, on arguments cut from the input at newlines. Only parsing runs:
-   parse_run never touches a file. */
+/* libFuzzer target: the CLI's one option parser (main.c's parse, for every command's options)
+   and the library's size, duration and list parsers, on arguments cut from the input at
+   newlines. Only parsing runs: parse never touches a file. */
 #define main readbench_cli_main
 #include "../../main.c"
 #undef main
@@ -15,7 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int64_t ns;
     unsigned un[8], cnt;
     double d[8];
-    opts o;
+    cli o;
+    unsigned k;
     memcpy(buf, data, n);
     buf[n] = 0;
     argv[0] = (char *)"readbench";
@@ -31,7 +32,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         rb_parse_size_list(argv[i], sizes, 8, &cnt);
         rb_parse_double_list(argv[i], d, 8, &cnt);
     }
-    memset(&o, 0, sizeof o);
-    parse_run(argc, argv, 2, &o);
+    for (k = 0; k < sizeof commands / sizeof commands[0]; k++) {
+        memset(&o, 0, sizeof o);
+        o.cmd = commands[k].cmd;
+        parse(argc, argv, 2, commands[k].npos, commands[k].needs, &o);
+    }
     return 0;
 }
