@@ -70,6 +70,7 @@ const char *rbt_tmpdir(void);       /* a fresh directory for this run's files */
 const char *rbt_path(const char *name);  /* rbt_tmpdir()/name, in a static ring of buffers */
 const char *rbt_small_file(void);   /* an 8 MiB setup file, made once */
 int rbt_is_root(void);
+int rbt_own_memcg(char *dir, size_t len);   /* this process's cgroup v1 memory directory, if writable */
 const char *rbt_cli(void);          /* absolute path of ../readbench; NULL if it is not built */
 /* Runs the CLI with ARGS (shell words; redirections and `&` allowed) inside DIR, under
    `timeout TIMEOUT` when not NULL ("120", "-s KILL 10": a hang is exit 124), stdin from /dev/null;

@@ -207,23 +207,6 @@ static void hog_plan_is_capped_and_strict(void)
     CHECK(rb_hog_plan("1m", 0, 0, &size, why, sizeof why) == RB_OK && size == (1u << 20));
 }
 
-/* The memory cgroup (v1) this process is in: its directory under /sys/fs/cgroup/memory. */
-static int own_memcg(char *dir, size_t len)
-{
-    char line[1024];
-    FILE *f = fopen("/proc/self/cgroup", "r");
-    int found = 0;
-    while (f && !found && fgets(line, sizeof line, f)) {
-        char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-        if (!c2 || !strstr(c1, "memory")) continue;
-        c2[1 + strcspn(c2 + 1, "\n")] = 0;
-        snprintf(dir, len, "/sys/fs/cgroup/memory%s", strcmp(c2 + 1, "/") ? c2 + 1 : "");
-        found = 1;
-    }
-    if (f) fclose(f);
-    return found && access(dir, W_OK) == 0;
-}
-
 static int write_file(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -267,7 +250,7 @@ static void memory_cgroup_limits_are_respected(void)
 #endif
     if (!rbt_is_root()) SKIP("needs root to make a memory cgroup");
     if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
-    if (!own_memcg(own, sizeof own)) SKIP("no writable cgroup v1 memory controller (/sys/fs/cgroup/memory)");
+    if (!rbt_own_memcg(own, sizeof own)) SKIP("no writable cgroup v1 memory controller (/sys/fs/cgroup/memory)");
     snprintf(cg, sizeof cg, "%s/readbench-hostile-%d", own, (int)getpid());
     if (mkdir(cg, 0755) != 0) SKIP("cannot create a child memory cgroup here");
     snprintf(line, sizeof line, "%s/memory.limit_in_bytes", cg);

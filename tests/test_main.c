@@ -102,6 +102,23 @@ static void suite(const char *name, void (*fn)(void))
     fn();
 }
 
+/* The memory cgroup (v1) this process is in, for the tests that run a child under a limit. */
+int rbt_own_memcg(char *dir, size_t len)
+{
+    char line[1024];
+    FILE *f = fopen("/proc/self/cgroup", "r");
+    int found = 0;
+    while (f && !found && fgets(line, sizeof line, f)) {
+        char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+        if (!c2 || !strstr(c1, "memory")) continue;
+        c2[1 + strcspn(c2 + 1, "\n")] = 0;
+        snprintf(dir, len, "/sys/fs/cgroup/memory%s", strcmp(c2 + 1, "/") ? c2 + 1 : "");
+        found = 1;
+    }
+    if (f) fclose(f);
+    return found && access(dir, W_OK) == 0;
+}
+
 int main(void)
 {
     char cmd[600];

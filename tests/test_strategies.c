@@ -341,23 +341,6 @@ static void accounting_warm_and_cold(void)
     unlink(big);
 }
 
-/* The memory cgroup (v1) this process is in, as test_hostile finds it. */
-static int own_memcg(char *dir, size_t len)
-{
-    char line[1024];
-    FILE *f = fopen("/proc/self/cgroup", "r");
-    int found = 0;
-    while (f && !found && fgets(line, sizeof line, f)) {
-        char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-        if (!c2 || !strstr(c1, "memory")) continue;
-        c2[1 + strcspn(c2 + 1, "\n")] = 0;
-        snprintf(dir, len, "/sys/fs/cgroup/memory%s", strcmp(c2 + 1, "/") ? c2 + 1 : "");
-        found = 1;
-    }
-    if (f) fclose(f);
-    return found && access(dir, W_OK) == 0;
-}
-
 static int write_text(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -380,7 +363,7 @@ static void accounting_wasted_under_pressure(void)
     if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
     if (RBT_ASAN) SKIP("built with ASan: its shadow memory does not fit the 64 MiB cgroup");
     if (!rbt_have_python("json")) SKIP("python3 is not installed: no JSON parser to check with");
-    if (!own_memcg(own, sizeof own)) SKIP("no writable cgroup v1 memory controller (/sys/fs/cgroup/memory)");
+    if (!rbt_own_memcg(own, sizeof own)) SKIP("no writable cgroup v1 memory controller (/sys/fs/cgroup/memory)");
     snprintf(cg, sizeof cg, "%s/readbench-strat-%d", own, (int)getpid());
     if (mkdir(cg, 0755) != 0) SKIP("cannot create a child memory cgroup here");
     snprintf(line, sizeof line, "%s/memory.limit_in_bytes", cg);
