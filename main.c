@@ -4,7 +4,7 @@
 #define READBENCH_IMPLEMENTATION
 #include "readbench.h"
 
-static const char *const usage[] = {   /* two strings: a C99 compiler need accept only 4095 bytes in one */
+static const char *const usage[] = {   /* a C99 compiler need accept only 4095 bytes in one string */
     "usage: readbench                          create ./readbench.dat (1 GiB) if missing, run a short advise on it\n"
     "       readbench [run] FILE [options]     measure the read strategies on FILE\n"
     "       readbench advise FILE [--pattern P] [--threads LIST] [--read-size S] [--strategies LIST] [--seed N]\n"
@@ -19,36 +19,14 @@ static const char *const usage[] = {   /* two strings: a C99 compiler need accep
     "       readbench list [FILE]              every strategy, and whether it runs here\n"
     "       readbench drop [FILE]              evict FILE from the page cache; no FILE: drop all caches (root)\n"
     "\n"
-    "run options (lists are comma-separated; sizes take k/m/g/t or KiB/MiB/GiB/TiB):\n"
-    "  --strategies LIST|all   which strategies (default all; see `readbench list`)\n"
-    "  --threads LIST          thread counts (default 1,4,8,16)\n"
-    "  --read-size LIST        bytes per read (default 16k); with one thread count the columns become read sizes\n"
-    "  --reads-per-op N        reads per op (default 16 random, 128 sequential); ops/ms counts ops\n"
-    "  --iodepth N             reads io_uring-qd keeps in flight per thread (default: reads per op; at most 4096)\n"
-    "  --pattern P             random (default), sequential, zipf:THETA, pareto:H, normal:SIGMA or\n"
-    "                          hotset:FRACTION:PROB (:contiguous keeps hot blocks together); runs:N[:P]: each\n"
-    "                          drawn offset starts N back-to-back reads, e.g. runs:16:zipf:1.2\n"
-    "  --size SIZE             read only the first SIZE bytes of FILE (default: all of it)\n"
-    "  --warmup TIME           warmup per cell, e.g. 500ms, 1s; 0 for none (default 1s; none after --cache evict\n"
-    "                          or with --prewarm below 1, where it would undo the prepared state)\n"
-    "  --duration TIME         one measured iteration (default 1s)\n"
-    "  --iterations N          measured iterations per cell (default 5, at most 100)\n"
-    "  --rounds N              the whole matrix N times in shuffled order; cells show median +- 95% CI\n"
-    "  --align SIZE            random offsets are multiples of SIZE (default: unaligned; fio aligns to bs)\n"
-    "  --seed N                offsets seed (default 0)\n"
-    "  --cpus LIST             pin worker i to CPU LIST[i % n] (fio's cpus_allowed); default: unpinned\n"
-    "  --verify                check every byte read against the setup pattern\n"
+    "run options (lists are comma-separated; sizes take k/m/g/t or KiB/MiB/GiB/TiB):\n",   /* then the settings */
+
+    "\noutputs:\n"
     "  --format F              table (default), markdown, csv or json\n"
     "  --output FILE           write the report there instead of stdout\n"
-    "  --percentiles LIST      latency percentiles (default 50,90,99,99.9)\n"
     "  --baseline FILE.json    after the results, compare with an earlier --format json run (see diff)\n"
     "  --quiet                 no progress lines on stderr\n"
     "  --svg FILE              also draw the ops/ms as an SVG bar chart (--log: log scale; --title TEXT)\n"
-    "\ncache and memory (time spent here is shown, never measured):\n"
-    "  --cache C               keep (default), evict (before each cell), evict-each (before every iteration)\n"
-    "  --prewarm F             make fraction F (0..1) of the file's pages resident before each cell, the rest not\n"
-    "  --hog SIZE|auto:R       pin SIZE of memory for the run; auto:R leaves available memory = file size / R\n"
-    "  --scenario S            warm, pressure, half-cold, cold or sequential-cold (the Lucene cases; prints what it sets)\n"
     "\nother commands:\n"
     "  readbench residency FILE   how much of FILE is in the page cache\n"
     "  readbench hog SIZE         pin SIZE of memory until Ctrl-C\n"
@@ -119,15 +97,13 @@ enum { K_FLAG, K_PATH, K_TEXT, K_FORMAT, K_RUN, K_PREFETCH };
 typedef struct cli {
     int cmd;                                   /* one of RUN ... OTHER */
     const char *pos[2], *path;                 /* the arguments that are no option; path: pos[0] */
-    const char *output, *svg, *title, *baseline, *probe_case, *budget, *states;
+    const char *output, *svg, *title, *baseline, *probe_case;
     int format, log_scale, quiet, force, follow, quick;   /* quick: the main job */
     rb_settings s;                             /* run */
     rb_pfx_settings p;                         /* prefetch */
 } cli;
 
 #define FIELD(f) offsetof(cli, f)
-#define SET(name) {"--" name, 1, RUN, K_RUN, 0}          /* rb_settings_set(name) */
-#define SETA(name) {"--" name, 1, RUN | ADVISE, K_RUN, 0}   /* the same, for advise too */
 #define PFX(name) {"--" name, 1, PREFETCH, K_PREFETCH, 0} /* rb_pfx_settings_set(name) */
 /* arg: it takes a value; cmds: the commands that take it; field: where K_FLAG, K_PATH, K_TEXT go */
 typedef struct option { const char *name; int arg, cmds, kind; size_t field; } option;
@@ -135,11 +111,7 @@ static const option options[] = {
     {"--format", 1, ALL | DIFF | ADVISE, K_FORMAT, 0}, {"--output", 1, ALL | ADVISE, K_PATH, FIELD(output)},
     {"--svg", 1, CHARTS | ADVISE, K_PATH, FIELD(svg)}, {"--title", 1, CHARTS | ADVISE, K_TEXT, FIELD(title)},
     {"--log", 0, CHARTS, K_FLAG, FIELD(log_scale)}, {"--quiet", 0, RUN | ADVISE, K_FLAG, FIELD(quiet)},
-    {"--baseline", 1, RUN, K_PATH, FIELD(baseline)}, {"--verify", 0, RUN, K_RUN, 0},
-    {"--budget", 1, ADVISE, K_TEXT, FIELD(budget)}, {"--states", 1, ADVISE, K_TEXT, FIELD(states)},
-    SETA("strategies"), SETA("threads"), SETA("read-size"), SET("reads-per-op"), SET("iodepth"), SETA("pattern"), SET("size"),
-    SET("warmup"), SET("duration"), SET("iterations"), SET("rounds"), SET("align"), SETA("seed"), SET("cpus"),
-    SET("percentiles"), SET("cache"), SET("prewarm"), SET("hog"), SET("scenario"),
+    {"--baseline", 1, RUN, K_PATH, FIELD(baseline)},
     PFX("threads"), PFX("ops"), PFX("policies"), PFX("advice"), {"--case", 1, PROBE, K_TEXT, FIELD(probe_case)},
     {"--force", 0, SETUP, K_FLAG, FIELD(force)}, {"--follow-symlinks", 0, SETUP, K_FLAG, FIELD(follow)},
 };
@@ -166,29 +138,60 @@ static int take(cli *c, const option *o, const char *v)
     return 0;
 }
 
+/* The option a names for this command (up to a '='): main.c's own, or a setting of the header's
+   table (rb_settings_docs), spelled --KEY; name holds that spelling. */
+static int lookup(const cli *c, const char *a, option *o, char *name, size_t len)
+{
+    size_t l = strcspn(a, "="), k;
+    const rb_setting_doc *d;
+    for (k = 0; k < sizeof options / sizeof options[0]; k++)
+        if ((options[k].cmds & c->cmd) && strlen(options[k].name) == l && !strncmp(a, options[k].name, l)) {
+            *o = options[k];
+            return 1;
+        }
+    if (!(c->cmd & (RUN | ADVISE)) || strncmp(a, "--", 2) || l >= len) return 0;
+    snprintf(name, len, "%.*s", (int)l, a);
+    if (!(d = rb_settings_doc_find(name + 2)) || !(d->uses & (c->cmd == RUN ? RB_FOR_RUN : RB_FOR_ADVISE))) return 0;
+    o->name = name; o->arg = d->value[0] != 0; o->cmds = c->cmd; o->kind = K_RUN; o->field = 0;
+    return 1;
+}
+
 /* The one parser of every command: its arguments (at most npos), and the options of c->cmd as
    --name VALUE or --name=VALUE (a missing value is ""; an option without one is --name alone).
    "-" alone is an argument (a file name) where it always was, an unknown option elsewhere. */
 static int parse(int argc, char **argv, int i, unsigned npos, const char *needs, cli *c)
 {
-    char what[64]; unsigned n = 0, k;
+    char what[64], name[64]; unsigned n = 0;
     for (; i < argc; i++) {
-        const char *v = NULL, *a = argv[i];
-        for (k = 0; k < sizeof options / sizeof options[0] && !v; k++) {
-            const option *o = &options[k];
-            size_t l = strlen(o->name);
-            if (!(o->cmds & c->cmd) || strncmp(a, o->name, l) || (a[l] && (a[l] != '=' || !o->arg))) continue;
-            v = !o->arg ? "" : a[l] ? a + l + 1 : i + 1 < argc ? argv[++i] : "";
-            if (take(c, o, v)) return 2;
+        const char *a = argv[i], *v; option o; size_t l = strcspn(a, "=");
+        if (lookup(c, a, &o, name, sizeof name) && (!a[l] || o.arg)) {
+            v = !o.arg ? "" : a[l] ? a + l + 1 : i + 1 < argc ? argv[++i] : "";
+            if (take(c, &o, v)) return 2;
+            continue;
         }
-        if (v) continue;
-        if (argv[i][0] == '-' && (argv[i][1] || (c->cmd & ALL))) return bad("unknown option '%s'", argv[i]);
-        if (n == npos) return bad("unexpected argument '%s'", argv[i]);
+        if (a[0] == '-' && (a[1] || (c->cmd & ALL))) return bad("unknown option '%s'", a);
+        if (n == npos) return bad("unexpected argument '%s'", a);
         c->pos[n++] = argv[i];
     }
     c->path = c->pos[0];
     snprintf(what, sizeof what, "%s needs %s", argv[1], needs ? needs : "");
     return needs && n < npos ? bad("%s", what) : 0;
+}
+
+/* --help: the commands, every setting of the header's table as --KEY VALUE, then the rest. */
+static int help(void)
+{
+    unsigned i, n; const rb_setting_doc *d = rb_settings_docs(&n); char left[64]; size_t l; int bad_out;
+    bad_out = fputs(usage[0], stdout) < 0 || fputs(usage[1], stdout) < 0;
+    for (i = 0; i < n; i++) {
+        const char *h = d[i].help;
+        if (d[i].heading) printf("\n%s:\n", d[i].heading);
+        snprintf(left, sizeof left, "--%s %s", d[i].key, d[i].value);
+        printf("  %-23s", left);
+        for (l = 0; *h; h += l + (h[l] != 0))
+            printf("%s%.*s\n", h == d[i].help ? " " : "                          ", (int)(l = strcspn(h, "\n")), h);
+    }
+    return fputs(usage[2], stdout) < 0 || bad_out;
 }
 
 /* ---- outputs: --output and --svg, checked and written the one careful way (readbench.h) ---- */
@@ -374,23 +377,13 @@ static int run(cli *c)
 static int advise(cli *c)
 {
     rb_advise_config ac; rb_advise_run r; rb_outfile files[2]; rb_error err; rb_file_info info;
-    int st[RB_STATE_COUNT], rc;
-    memset(&ac, 0, sizeof ac);
-    if (c->s.nread_sizes > 1) return bad("advise takes one --read-size%s", "");
-    if (c->states && rb_parse_state_list(c->states, st, RB_STATE_COUNT, &ac.nstates))
-        return bad("--states takes warm, half-cold, cold and pressure, each at most once: not '%s'", c->states);
-    if (c->budget && (rb_parse_duration(c->budget, &ac.budget_ns) || ac.budget_ns < 1000000000))
-        return bad("--budget must be a duration of at least 1s, e.g. 90s or 3m: not '%s'", c->budget);
-    c->s.cfg.path = c->path;
+    char why[RB_REASON_LEN]; int rc;
+    if (rb_settings_advise(&c->s, &ac, why, sizeof why) != RB_OK) return bad("%s (--read-size)", why);
+    c->s.cfg.path = ac.cfg.path = c->path;
     if ((rc = check_file(c, &info)) != 0) return rc;
-    ac.cfg = c->s.cfg;
-    ac.cfg.read_size = c->s.nread_sizes ? c->s.read_sizes[0] : 0;
     ac.cfg.stop = &stop_signal; ac.cfg.log = rb_log_to;
     ac.cfg.log_user = ac.user = stderr;
     ac.progress = c->quiet ? NULL : rb_report_progress_to;
-    ac.strategies = c->s.nstrategies ? c->s.strategies : NULL; ac.nstrategies = c->s.nstrategies;
-    ac.threads = c->s.nthreads ? c->s.threads : NULL; ac.nthreads = c->s.nthreads;
-    ac.states = c->states ? st : NULL;
     ac.quick = c->quick;
     if ((rc = open_outputs(files, c, c->svg)) != 0) return rc;
     catch_signals();
@@ -480,15 +473,14 @@ static const struct command { const char *name; int cmd; unsigned npos; const ch
 int main(int argc, char **argv)
 {
     static cli c;   /* an rb_settings is large for a stack */
-    static char help[1 << 13];   /* --help's text, more than stdio's first 4 KiB buffer holds */
+    static char text[1 << 13];   /* --help's text, more than stdio's first 4 KiB buffer holds */
     const struct command *k = commands;   /* a first argument that is no command: run FILE */
     unsigned i; int rc, bad_out;
     for (i = 0; argc > 1 && i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name)) k = &commands[i];
     c.cmd = k->cmd;
     if (argc < 2) rc = main_job(&c);
-    else if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) rc = setvbuf(stdout, help, _IOFBF, sizeof help) != 0 ||   /* whole in it: a failed write shows at the flush */
-             fputs(usage[0], stdout) < 0 || fputs(usage[1], stdout) < 0;
+    else if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) rc = setvbuf(stdout, text, _IOFBF, sizeof text) != 0 || help();   /* whole in it: a failed write shows at the flush */
     else if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) rc = printf("readbench %s\n", RB_VERSION) < 0;
     else rc = parse(argc, argv, k == commands && strcmp(argv[1], "run") ? 1 : 2, k->npos, k->needs, &c) ? 2 : k->fn(&c);
     errno = 0;

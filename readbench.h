@@ -1040,11 +1040,25 @@ typedef struct rb_settings {
     unsigned rounds;                               /* 0: 1 */
     const char *hog;                               /* an rb_hog_plan spec, or NULL */
     const rb_scenario *scenario;                   /* the last scenario set, or NULL */
+    int states[RB_MAX_AXIS]; unsigned nstates;     /* advise's cache states (RB_STATE_*); 0: all */
+    int64_t budget_ns;                             /* advise's time budget; 0: its default */
 } rb_settings;
 /* RB_OK; RB_OK with why not empty: taken with a change to tell the user (an absurd thread count
    is capped); RB_EINVAL: why is the one line that says what is wrong (an unknown key too). */
 RBDEF int rb_settings_set(rb_settings *s, const char *key, const char *value, const char *as, char *why,
                           size_t whylen);
+/* Every key rb_settings_set takes, documented once: what its value looks like ("" for none: a
+   switch), which commands of a driver use it (RB_FOR_*), a heading when it starts a group (or
+   NULL), and its help (more lines after each '\n'). A driver builds its options and its help
+   text from this table, so a new setting is one row here and no change to the driver. */
+enum { RB_FOR_RUN = 1u << 0, RB_FOR_ADVISE = 1u << 1 };
+typedef struct rb_setting_doc {
+    const char *key, *value;
+    unsigned uses;
+    const char *heading, *help;
+} rb_setting_doc;
+RBDEF const rb_setting_doc *rb_settings_docs(unsigned *count);
+RBDEF const rb_setting_doc *rb_settings_doc_find(const char *key);   /* NULL: no such setting */
 /* The matrix s describes: the default axes filled into s, m's axes and cfg.cpus pointing into s. */
 RBDEF void rb_settings_matrix(rb_settings *s, rb_matrix *m);
 /* The report's fields the settings decide that rb_run_matrix does not: percentiles, scenario. */
@@ -1232,6 +1246,9 @@ typedef struct rb_advise_run {
 /* RB_OK; RB_EINVAL (why in err) for settings that cannot be an advise; RB_ENOMEM; RB_EINTR when
    cfg.stop ended it (what was measured is decided on). Free with rb_advise_free in every case. */
 RBDEF int rb_advise(const rb_advise_config *ac, rb_advise_run *out, rb_error *err);
+/* The advise s describes (cfg, strategies, threads, states, budget; ac's other fields zero), or
+   RB_EINVAL with why (advise measures one read size). ac points into s. */
+RBDEF int rb_settings_advise(const rb_settings *s, rb_advise_config *ac, char *why, size_t whylen);
 RBDEF void rb_advise_free(rb_advise_run *r);
 /* RB_FORMAT_TABLE, RB_FORMAT_MARKDOWN or RB_FORMAT_JSON: the regret table, verdict, reasons
    and warnings. */
@@ -7640,6 +7657,18 @@ static int rb__set_list(rb_settings *s, const char *key, const char *v, const ch
         rb__fmt(why, wl, "malformed percentile list '%s'", v);
         return RB_EINVAL;
     }
+    if (!strcmp(key, "states")) {
+        if (!rb_parse_state_list(v, s->states, RB_STATE_COUNT, &s->nstates)) return RB_OK;
+        s->nstates = 0;
+        rb__fmt(why, wl, "%s takes warm, half-cold, cold and pressure, each at most once: not '%s'", as, v);
+        return RB_EINVAL;
+    }
+    if (!strcmp(key, "budget")) {
+        if (rb__set_duration(as, v, &s->budget_ns, why, wl) != RB_OK) return RB_EINVAL;
+        if (s->budget_ns >= 1000000000) return RB_OK;
+        rb__fmt(why, wl, "%s must be at least 1s, e.g. 90s or 3m: not '%s'", as, v);
+        return RB_EINVAL;
+    }
     if (!strcmp(key, "hog")) {
         if (*v) { s->hog = v; return RB_OK; }
         rb__fmt(why, wl, "%s needs a size", as);
@@ -7691,6 +7720,55 @@ RBDEF int rb_settings_set(rb_settings *s, const char *key, const char *v, const 
         } else if (rc == RB_OK) c->duration_ns = ns;
     } else rc = rb__set_list(s, key, v, as, why, wl);
     return rc;
+}
+
+#define RB__RA (RB_FOR_RUN | RB_FOR_ADVISE)
+static const rb_setting_doc rb__setting_docs[] = {
+    {"strategies", "LIST|all", RB__RA, NULL, "which strategies (default all; see `readbench list`)"},
+    {"threads", "LIST", RB__RA, NULL, "thread counts (default 1,4,8,16)"},
+    {"read-size", "LIST", RB__RA, NULL, "bytes per read (default 16k); with one thread count the columns become read sizes"},
+    {"reads-per-op", "N", RB_FOR_RUN, NULL, "reads per op (default 16 random, 128 sequential); ops/ms counts ops"},
+    {"iodepth", "N", RB_FOR_RUN, NULL, "reads io_uring-qd keeps in flight per thread (default: reads per op; at most 4096)"},
+    {"pattern", "P", RB__RA, NULL,
+     "random (default), sequential, zipf:THETA, pareto:H, normal:SIGMA or\n"
+     "hotset:FRACTION:PROB (:contiguous keeps hot blocks together); runs:N[:P]: each\n"
+     "drawn offset starts N back-to-back reads, e.g. runs:16:zipf:1.2"},
+    {"size", "SIZE", RB_FOR_RUN, NULL, "read only the first SIZE bytes of FILE (default: all of it)"},
+    {"warmup", "TIME", RB_FOR_RUN, NULL,
+     "warmup per cell, e.g. 500ms, 1s; 0 for none (default 1s; none after --cache evict\n"
+     "or with --prewarm below 1, where it would undo the prepared state)"},
+    {"duration", "TIME", RB_FOR_RUN, NULL, "one measured iteration (default 1s)"},
+    {"iterations", "N", RB_FOR_RUN, NULL, "measured iterations per cell (default 5, at most 100)"},
+    {"rounds", "N", RB_FOR_RUN, NULL, "the whole matrix N times in shuffled order; cells show median +- 95% CI"},
+    {"align", "SIZE", RB_FOR_RUN, NULL, "random offsets are multiples of SIZE (default: unaligned; fio aligns to bs)"},
+    {"seed", "N", RB__RA, NULL, "offsets seed (default 0)"},
+    {"cpus", "LIST", RB_FOR_RUN, NULL, "pin worker i to CPU LIST[i % n] (fio's cpus_allowed); default: unpinned"},
+    {"verify", "", RB_FOR_RUN, NULL, "check every byte read against the setup pattern"},
+    {"percentiles", "LIST", RB_FOR_RUN, NULL, "latency percentiles (default 50,90,99,99.9)"},
+    {"cache", "C", RB_FOR_RUN, "cache and memory (time spent here is shown, never measured)",
+     "keep (default), evict (before each cell), evict-each (before every iteration)"},
+    {"prewarm", "F", RB_FOR_RUN, NULL, "make fraction F (0..1) of the file's pages resident before each cell, the rest not"},
+    {"hog", "SIZE|auto:R", RB_FOR_RUN, NULL, "pin SIZE of memory for the run; auto:R leaves available memory = file size / R"},
+    {"scenario", "S", RB_FOR_RUN, NULL,
+     "warm, pressure, half-cold, cold or sequential-cold (the Lucene cases; prints what it sets)"},
+    {"states", "LIST", RB_FOR_ADVISE, NULL, "advise's cache states: warm, half-cold, cold, pressure (default all)"},
+    {"budget", "TIME", RB_FOR_ADVISE, NULL, "advise's time budget, at least 1s (default 3m)"},
+};
+#undef RB__RA
+
+RBDEF const rb_setting_doc *rb_settings_docs(unsigned *count)
+{
+    if (count) *count = (unsigned)(sizeof rb__setting_docs / sizeof rb__setting_docs[0]);
+    return rb__setting_docs;
+}
+
+RBDEF const rb_setting_doc *rb_settings_doc_find(const char *key)
+{
+    unsigned i, n;
+    const rb_setting_doc *d = rb_settings_docs(&n);
+    for (i = 0; key && i < n; i++)
+        if (!strcmp(d[i].key, key)) return &d[i];
+    return NULL;
 }
 
 RBDEF void rb_settings_matrix(rb_settings *s, rb_matrix *m)
@@ -10829,6 +10907,25 @@ static int rb__adv_rounds(rb__adv *v)
         if (!ran) { r->rounds = round; break; }
     }
     return rc;
+}
+
+RBDEF int rb_settings_advise(const rb_settings *s, rb_advise_config *ac, char *why, size_t wl)
+{
+    memset(ac, 0, sizeof *ac);
+    if (s->nread_sizes > 1) {
+        rb__fmt(why, wl, "advise measures one read size, not %u", s->nread_sizes);
+        return RB_EINVAL;
+    }
+    ac->cfg = s->cfg;
+    ac->cfg.read_size = s->nread_sizes ? s->read_sizes[0] : 0;
+    ac->strategies = s->nstrategies ? s->strategies : NULL;
+    ac->nstrategies = s->nstrategies;
+    ac->threads = s->nthreads ? s->threads : NULL;
+    ac->nthreads = s->nthreads;
+    ac->states = s->nstates ? s->states : NULL;
+    ac->nstates = s->nstates;
+    ac->budget_ns = s->budget_ns;
+    return RB_OK;
 }
 
 RBDEF int rb_advise(const rb_advise_config *ac, rb_advise_run *r, rb_error *err)

@@ -506,6 +506,45 @@ static void settings_check_values_in_the_callers_words(void)
     CHECK(rb_probe_case_find("12", why, sizeof why) == 0 && strstr(why, "no probe case '12' (1..11, pread,"));
 }
 
+/* The settings table is the CLI's options and its help: every key in it is one rb_settings_set
+   takes (an unknown key says "no setting"), each documented; advise's keys check their values. */
+static void every_setting_is_documented_and_taken(void)
+{
+    static rb_settings s;
+    rb_advise_config ac;
+    char why[RB_REASON_LEN];
+    unsigned i, n;
+    const rb_setting_doc *d = rb_settings_docs(&n);
+    for (i = 0; i < n; i++) {
+        memset(&s, 0, sizeof s);
+        rb_settings_set(&s, d[i].key, "", NULL, why, sizeof why);
+        CHECKF(!strstr(why, "no setting") && d[i].help[0] && d[i].uses && rb_settings_doc_find(d[i].key) == &d[i],
+               "%s: %s", d[i].key, why);
+        if (have_binary() && i == 0) CHECK(cli(rbt_tmpdir(), "--help") == 0);
+        if (have_binary()) {
+            char flag[64];
+            snprintf(flag, sizeof flag, "  --%s %s", d[i].key, d[i].value);
+            CHECKF(strstr(out, flag) != NULL, "--help lacks '%s'", flag);
+        }
+    }
+    CHECK(rb_settings_doc_find("frobnicate") == NULL && rb_settings_doc_find("budget")->uses == RB_FOR_ADVISE);
+    memset(&s, 0, sizeof s);
+    CHECK(rb_settings_set(&s, "budget", "500ms", "--budget", why, sizeof why) == RB_EINVAL && strstr(why, "--budget must be at least 1s"));
+    CHECK(rb_settings_set(&s, "budget", "soon", "--budget", why, sizeof why) == RB_EINVAL && strstr(why, "malformed duration"));
+    CHECK(rb_settings_set(&s, "states", "warm,warm", "--states", why, sizeof why) == RB_EINVAL && strstr(why, "--states takes"));
+    CHECK(rb_settings_set(&s, "states", "cold,warm", NULL, why, sizeof why) == RB_OK && s.nstates == 2 && s.states[0] == RB_STATE_COLD);
+    CHECK(rb_settings_set(&s, "budget", "90s", NULL, why, sizeof why) == RB_OK && s.budget_ns == (int64_t)90 * 1000000000);
+    CHECK(rb_settings_advise(&s, &ac, why, sizeof why) == RB_OK && ac.nstates == 2 && ac.states == s.states &&
+          ac.budget_ns == s.budget_ns && !ac.strategies && !ac.threads && ac.cfg.read_size == 0);
+    CHECK(rb_settings_set(&s, "read-size", "4k,16k", NULL, why, sizeof why) == RB_OK);
+    CHECK(rb_settings_advise(&s, &ac, why, sizeof why) == RB_EINVAL && strstr(why, "one read size"));
+    if (have_binary()) {
+        CHECK(cli(rbt_tmpdir(), "advise x --budget 0.5s") == 2 && strstr(err, "--budget must be at least 1s"));
+        CHECK(cli(rbt_tmpdir(), "run x --budget 5s") == 2 && strstr(err, "unknown option '--budget'"));
+        CHECK(cli(rbt_tmpdir(), "run x --verify=1") == 2 && strstr(err, "unknown option '--verify=1'"));
+    }
+}
+
 /* How a run ended and what the chart is titled: the header's words, the CLI's hint appended. */
 static void summary_title_and_setup_lines(void)
 {
@@ -602,6 +641,7 @@ void suite_cli(void)
 {
     RUN(scenarios_are_a_flag_free_table);
     RUN(settings_check_values_in_the_callers_words);
+    RUN(every_setting_is_documented_and_taken);
     RUN(summary_title_and_setup_lines);
     RUN(every_command_refuses_an_unknown_option);
     RUN(errors_table_rows);
