@@ -643,6 +643,10 @@ typedef struct rb_worker {
     unsigned index;
     unsigned char *buf;     /* page-aligned; reads_per_op * read_size for io_uring */
     size_t buf_len;
+    /* The length of each read of the op, lens[i] for read i (a trace's reads have their own);
+       NULL: cfg.read_size for every read. read_size is then the longest read, so the slots of
+       buf stay read_size apart. A strategy asks rb_worker_read_len(w, i). */
+    const uint64_t *lens;
     int fd;                 /* per-thread descriptor for strategies that want one */
     void *ring;             /* io_uring, when built with liburing */
     uint64_t rng[4];
@@ -706,6 +710,7 @@ RBDEF int rb_strategy_probe(const rb_strategy *s, const rb_config *cfg, char *wh
 /* Helpers a custom strategy uses from its read_op. */
 RBDEF void rb_worker_check(rb_worker *w, const unsigned char *p, uint64_t off, size_t len);
 RBDEF int rb_worker_advise(rb_worker *w, uint64_t off, uint64_t len, int advice);
+RBDEF uint64_t rb_worker_read_len(const rb_worker *w, unsigned i);   /* bytes of read i of the op */
 RBDEF int rb_page_range(uint64_t off, uint64_t len, uint64_t page, uint64_t map_len,
                         uint64_t *start, uint64_t *alen);
 
@@ -3742,6 +3747,13 @@ RBDEF void rb_worker_check(rb_worker *w, const unsigned char *p, uint64_t off, s
     if (memcmp(w->expect, p, len) != 0) w->verify_mismatches++;
 }
 
+/* A trace's reads have lengths of their own (w->lens); every other cell reads read_size. */
+RBDEF uint64_t rb_worker_read_len(const rb_worker *w, unsigned i)
+{
+    return w->lens ? w->lens[i] : w->t->cfg->read_size;
+}
+#define RB__LEN(w, i) ((size_t)rb_worker_read_len((w), (i)))
+
 static void rb__read_error(rb_worker *w, int e)
 {
     if (w->io_errors++ == 0) w->io_errno = e;
@@ -3881,10 +3893,10 @@ static int rb__open_mmap(rb_target *t, char *why, size_t wl)
 static int rb__op_mmap(rb_worker *w, const uint64_t *off, unsigned n)
 {
     const unsigned char *m = w->t->map;
-    size_t rs = (size_t)w->t->cfg->read_size;
     int verify = w->t->cfg->verify;
     unsigned i;
     for (i = 0; i < n; i++) {
+        size_t rs = RB__LEN(w, i);
         if (w->pa_npending) rb__pa_reading(w, i);
         memcpy(w->buf, m + off[i], rs);
         w->sink += w->buf[rs - 1];
@@ -3897,12 +3909,12 @@ static int rb__op_mmap(rb_worker *w, const uint64_t *off, unsigned n)
    all n ranges, so the faults that follow find I/O already in flight (queue depth n). */
 static int rb__op_mmap_willneed(rb_worker *w, const uint64_t *off, unsigned n)
 {
-    uint64_t rs = w->t->cfg->read_size, start, alen;
+    uint64_t start, alen;
     unsigned i;
     int rc;
     for (i = 0; i < n; i++)
-        if (rb_worker_advise(w, off[i], rs, MADV_WILLNEED) == 0 &&
-            rb_page_range(off[i], rs, w->t->page, w->t->map_len, &start, &alen))
+        if (rb_worker_advise(w, off[i], RB__LEN(w, i), MADV_WILLNEED) == 0 &&
+            rb_page_range(off[i], RB__LEN(w, i), w->t->page, w->t->map_len, &start, &alen))
             rb__pa_hinted(w, i, start, alen);
     rc = rb__op_mmap(w, off, n);
     rb__pa_op_end(w);
@@ -3930,11 +3942,12 @@ static int rb__thread_prefetcher(rb_worker *w, char *why, size_t wl)
 
 static int rb__op_mmap_policy(rb_worker *w, const uint64_t *off, unsigned n)
 {
-    uint64_t rs = w->t->cfg->read_size, start, alen;
+    uint64_t start, alen;
     unsigned i;
     int rc;
     for (i = 0; i < n; i++)
-        if (rb_prefetch(&w->pf, off[i], rs) == 1 && rb_page_range(off[i], rs, w->t->page, w->t->map_len, &start, &alen))
+        if (rb_prefetch(&w->pf, off[i], RB__LEN(w, i)) == 1 &&
+            rb_page_range(off[i], RB__LEN(w, i), w->t->page, w->t->map_len, &start, &alen))
             rb__pa_hinted(w, i, start, alen);   /* advised: a hint given */
     rc = rb__op_mmap(w, off, n);
     rb__pa_op_end(w);
@@ -3956,11 +3969,10 @@ static int rb__pread_one(rb_worker *w, int fd, unsigned char *buf, uint64_t off,
 
 static int rb__op_pread(rb_worker *w, const uint64_t *off, unsigned n)
 {
-    size_t rs = (size_t)w->t->cfg->read_size;
     unsigned i;
     for (i = 0; i < n; i++) {
         if (w->pa_npending) rb__pa_reading(w, i);
-        rb__pread_one(w, w->t->fd, w->buf, off[i], rs);
+        rb__pread_one(w, w->t->fd, w->buf, off[i], RB__LEN(w, i));
     }
     return 0;
 }
@@ -3985,9 +3997,9 @@ static void rb__thread_close_fd(rb_worker *w)
 
 static int rb__op_read(rb_worker *w, const uint64_t *off, unsigned n)
 {
-    size_t rs = (size_t)w->t->cfg->read_size;
     unsigned i;
     for (i = 0; i < n; i++) {
+        size_t rs = RB__LEN(w, i);
         ssize_t r;
         if (lseek(w->fd, (off_t)off[i], SEEK_SET) == (off_t)-1) { rb__read_error(w, errno); continue; }
         do r = read(w->fd, w->buf, rs); while (r < 0 && errno == EINTR);
@@ -4107,10 +4119,9 @@ static void rb__worker_fadvise(rb_worker *w, unsigned k, uint64_t off, uint64_t 
 
 static int rb__op_pread_fadvise(rb_worker *w, const uint64_t *off, unsigned n)
 {
-    uint64_t rs = w->t->cfg->read_size;
     unsigned i;
     int rc;
-    for (i = 0; i < n; i++) rb__worker_fadvise(w, i, off[i], rs);
+    for (i = 0; i < n; i++) rb__worker_fadvise(w, i, off[i], RB__LEN(w, i));
     rc = rb__op_pread(w, off, n);
     rb__pa_op_end(w);
     return rc;
@@ -4124,9 +4135,8 @@ static int rb__open_mmap_populate(rb_target *t, char *why, size_t wl)
 
 static int rb__op_mmap_populate(rb_worker *w, const uint64_t *off, unsigned n)
 {
-    uint64_t rs = w->t->cfg->read_size;
     unsigned i;
-    for (i = 0; i < n; i++) rb__populate(w, off[i], rs);
+    for (i = 0; i < n; i++) rb__populate(w, off[i], RB__LEN(w, i));
     return rb__op_mmap(w, off, n);
 }
 
@@ -4164,9 +4174,9 @@ static int rb__open_preadv2(rb_target *t, char *why, size_t wl)
 
 static int rb__op_pread_dontcache(rb_worker *w, const uint64_t *off, unsigned n)
 {
-    size_t rs = (size_t)w->t->cfg->read_size;
     unsigned i;
     for (i = 0; i < n; i++) {
+        size_t rs = RB__LEN(w, i);
         ssize_t r = rb__preadv2(w->t->fd, w->buf, rs, off[i], RWF_DONTCACHE);
         if (r < 0) rb__read_error(w, errno);
         else if ((size_t)r != rs) w->short_reads++;
@@ -4200,6 +4210,7 @@ static int rb__open_preadv2(rb_target *t, char *why, size_t wl)
 typedef struct rb__nw_task {
     unsigned k;              /* the read of the op */
     uint64_t off;            /* its offset */
+    size_t len;              /* its length */
     size_t got;              /* bytes RWF_NOWAIT had copied already */
     ssize_t res;             /* the helper's pread of the rest */
     int err;
@@ -4232,7 +4243,7 @@ static void *rb__nw_helper(void *arg)
         if (p->quit) break;
         t = &p->task[p->taken++];
         pthread_mutex_unlock(&p->mu);
-        do r = pread(w->t->fd, w->buf + (size_t)t->k * rs + t->got, rs - t->got, (off_t)(t->off + t->got));
+        do r = pread(w->t->fd, w->buf + (size_t)t->k * rs + t->got, t->len - t->got, (off_t)(t->off + t->got));
         while (r < 0 && errno == EINTR);
         e = r < 0 ? errno : 0;
         pthread_mutex_lock(&p->mu);
@@ -4299,11 +4310,12 @@ static int rb__thread_nowait(rb_worker *w, char *why, size_t wl)
 }
 
 /* Hands the rest of read k to the helpers. */
-static void rb__nw_handoff(rb__nw_pool *p, unsigned k, uint64_t off, size_t got)
+static void rb__nw_handoff(rb__nw_pool *p, unsigned k, uint64_t off, size_t len, size_t got)
 {
     pthread_mutex_lock(&p->mu);
     p->task[p->queued].k = k;
     p->task[p->queued].off = off;
+    p->task[p->queued].len = len;
     p->task[p->queued].got = got;
     p->queued++;
     pthread_cond_signal(&p->work);
@@ -4321,13 +4333,14 @@ static void rb__nw_collect(rb_worker *w, rb__nw_pool *p, const uint64_t *off)
     for (i = 0; i < p->queued; i++) {
         const rb__nw_task *t = &p->task[i];
         if (t->res < 0) rb__read_error(w, t->err);
-        else if ((size_t)t->res != rs - t->got) w->short_reads++;
-        else rb__read_done(w, w->buf + (size_t)t->k * rs, off[t->k], rs);
+        else if ((size_t)t->res != t->len - t->got) w->short_reads++;
+        else rb__read_done(w, w->buf + (size_t)t->k * rs, off[t->k], t->len);
     }
 }
 
-/* One batch: as many reads as the worker has buffer slots (all of an op, up to 4096). */
-static void rb__nw_batch(rb_worker *w, rb__nw_pool *p, const uint64_t *off, unsigned n)
+/* One batch: as many reads as the worker has buffer slots (all of an op, up to 4096); they
+   are reads base.. of the op (their lengths). */
+static void rb__nw_batch(rb_worker *w, rb__nw_pool *p, const uint64_t *off, unsigned base, unsigned n)
 {
     size_t rs = (size_t)w->t->cfg->read_size;
     unsigned i;
@@ -4336,13 +4349,14 @@ static void rb__nw_batch(rb_worker *w, rb__nw_pool *p, const uint64_t *off, unsi
     pthread_mutex_unlock(&p->mu);
     for (i = 0; i < n; i++) {
         unsigned char *buf = w->buf + (size_t)i * rs;
-        ssize_t r = rb__preadv2(w->t->fd, buf, rs, off[i], RWF_NOWAIT);
+        size_t len = RB__LEN(w, base + i);
+        ssize_t r = rb__preadv2(w->t->fd, buf, len, off[i], RWF_NOWAIT);
         if (w->measuring) w->nowait_reads++;
-        if (r >= 0 && (size_t)r == rs) {
+        if (r >= 0 && (size_t)r == len) {
             if (w->measuring) w->nowait_served++;
-            rb__read_done(w, buf, off[i], rs);
+            rb__read_done(w, buf, off[i], len);
         } else if (r >= 0 || errno == EAGAIN) {
-            rb__nw_handoff(p, i, off[i], r > 0 ? (size_t)r : 0);   /* would block: the rest to a helper */
+            rb__nw_handoff(p, i, off[i], len, r > 0 ? (size_t)r : 0);   /* would block: the rest to a helper */
         } else {
             rb__read_error(w, errno);
         }
@@ -4353,7 +4367,8 @@ static void rb__nw_batch(rb_worker *w, rb__nw_pool *p, const uint64_t *off, unsi
 static int rb__op_pread_nowait(rb_worker *w, const uint64_t *off, unsigned n)
 {
     unsigned slots = (unsigned)(w->buf_len / w->t->cfg->read_size), done;
-    for (done = 0; done < n; done += slots) rb__nw_batch(w, (rb__nw_pool *)w->user, off + done, RB__MIN(n - done, slots));
+    for (done = 0; done < n; done += slots)
+        rb__nw_batch(w, (rb__nw_pool *)w->user, off + done, done, RB__MIN(n - done, slots));
     return 0;
 }
 #else
@@ -4443,7 +4458,7 @@ static int rb__op_uring(rb_worker *w, const uint64_t *off, unsigned n)
         for (i = 0; i < batch; i++) {
             struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
             if (!sqe) { rb__read_error(w, EBUSY); return -1; }   /* the ring holds a whole batch: never */
-            io_uring_prep_read(sqe, w->t->fd, w->buf + (size_t)i * rs, (unsigned)rs,
+            io_uring_prep_read(sqe, w->t->fd, w->buf + (size_t)i * rs, (unsigned)RB__LEN(w, done + i),
                                (uint64_t)off[done + i]);
             io_uring_sqe_set_data64(sqe, i);
         }
@@ -4468,10 +4483,10 @@ static int rb__op_uring(rb_worker *w, const uint64_t *off, unsigned n)
             if (r < 0) { rb__read_error(w, -r); return -1; }
             k = (unsigned)io_uring_cqe_get_data64(cqe);
             if (cqe->res < 0) rb__read_error(w, -cqe->res);
-            else if ((size_t)cqe->res != rs) w->short_reads++;
+            else if ((size_t)cqe->res != RB__LEN(w, done + k)) w->short_reads++;
             else {
                 w->sink += w->buf[(size_t)k * rs];
-                if (w->t->cfg->verify) rb_worker_check(w, w->buf + (size_t)k * rs, off[done + k], rs);
+                if (w->t->cfg->verify) rb_worker_check(w, w->buf + (size_t)k * rs, off[done + k], RB__LEN(w, done + k));
             }
             io_uring_cqe_seen(ring, cqe);
             reaped++;
@@ -4506,6 +4521,7 @@ typedef struct rb__qd {
     unsigned depth, nfree, pending, inflight;   /* pending: queued, not yet taken by the kernel */
     unsigned *free;          /* free buffer slots, a stack */
     uint64_t *slot_off;      /* per slot: the offset it reads */
+    size_t *slot_len;        /* per slot: how many bytes */
     uint64_t *slot_t0;       /* per slot: when its read was queued */
     int ring_ready;
 } rb__qd;
@@ -4516,6 +4532,7 @@ static void rb__qd_free(rb__qd *q)
     if (q->ring_ready) io_uring_queue_exit(&q->ring);
     free(q->free);
     free(q->slot_off);
+    free(q->slot_len);
     free(q->slot_t0);
     free(q);
 }
@@ -4527,9 +4544,9 @@ static void rb__qd_complete(rb_worker *w, rb__qd *q, const struct io_uring_cqe *
     size_t rs = (size_t)w->t->cfg->read_size;
     uint64_t now = rb__now_ns();
     if (cqe->res < 0) rb__read_error(w, -cqe->res);
-    else if ((size_t)cqe->res != rs) w->short_reads++;
+    else if ((size_t)cqe->res != q->slot_len[k]) w->short_reads++;
     else {
-        rb__read_done(w, w->buf + (size_t)k * rs, q->slot_off[k], rs);
+        rb__read_done(w, w->buf + (size_t)k * rs, q->slot_off[k], q->slot_len[k]);
         if (w->measuring && w->read_lat) rb_hist_record(w->read_lat, now - q->slot_t0[k]);
     }
     q->inflight--;
@@ -4574,16 +4591,17 @@ static int rb__qd_submit(rb_worker *w, rb__qd *q)
     return 0;
 }
 
-static int rb__qd_queue(rb_worker *w, rb__qd *q, uint64_t off)
+static int rb__qd_queue(rb_worker *w, rb__qd *q, uint64_t off, size_t len)
 {
     size_t rs = (size_t)w->t->cfg->read_size;
     struct io_uring_sqe *sqe = io_uring_get_sqe(&q->ring);
     unsigned k;
     if (!sqe) { rb__read_error(w, EBUSY); return -1; }   /* the ring has an entry per slot: never */
     k = q->free[--q->nfree];
-    io_uring_prep_read(sqe, w->t->fd, w->buf + (size_t)k * rs, (unsigned)rs, off);
+    io_uring_prep_read(sqe, w->t->fd, w->buf + (size_t)k * rs, (unsigned)len, off);
     io_uring_sqe_set_data64(sqe, k);
     q->slot_off[k] = off;
+    q->slot_len[k] = len;
     q->slot_t0[k] = rb__now_ns();
     q->pending++;
     return 0;
@@ -4594,8 +4612,8 @@ static int rb__op_uring_qd(rb_worker *w, const uint64_t *off, unsigned n)
     rb__qd *q = (rb__qd *)w->ring;
     unsigned i = 0;
     while (i < n) {
-        while (i < n && q->nfree)
-            if (rb__qd_queue(w, q, off[i++]) != 0) return -1;
+        for (; i < n && q->nfree; i++)
+            if (rb__qd_queue(w, q, off[i], RB__LEN(w, i)) != 0) return -1;
         if (rb__qd_submit(w, q) != 0) return -1;
         if (i < n && rb__qd_reap(w, q, q->nfree == 0) != 0) return -1;
     }
@@ -4625,9 +4643,10 @@ static int rb__thread_uring_qd(rb_worker *w, char *why, size_t wl)
     if (q) {
         q->free = (unsigned *)malloc(depth * sizeof *q->free);
         q->slot_off = (uint64_t *)malloc(depth * sizeof *q->slot_off);
+        q->slot_len = (size_t *)malloc(depth * sizeof *q->slot_len);
         q->slot_t0 = (uint64_t *)malloc(depth * sizeof *q->slot_t0);
     }
-    if (!q || !q->free || !q->slot_off || !q->slot_t0) {
+    if (!q || !q->free || !q->slot_off || !q->slot_len || !q->slot_t0) {
         rb__qd_free(q);
         rb__fmt(why, wl, "out of memory");
         return RB_ENOMEM;

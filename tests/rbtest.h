@@ -64,6 +64,7 @@ void suite_stats(void);    /* rounds, medians, confidence intervals, diff */
 void suite_patterns(void); /* access patterns: distributions, offsets, what they did to the cache */
 void suite_advise(void);   /* the decision, rb_advise, its writers, readbench advise */
 void suite_strategies(void);   /* pread-fadvise, mmap-populate, pread-dontcache, pread-nowait, io_uring-qd */
+void suite_replay(void);   /* trace replay: reads of their own lengths, the trace parsers */
 
 /* shared helpers (test_main.c) */
 const char *rbt_tmpdir(void);       /* a fresh directory for this run's files */

@@ -140,6 +140,7 @@ int main(void)
     suite("patterns", suite_patterns);
     suite("advise", suite_advise);
     suite("strategies", suite_strategies);
+    suite("replay", suite_replay);
     suite("compile", suite_compile);
     if (tmpdir[0]) {
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
