@@ -37,16 +37,14 @@ static const char *const usage[] = {   /* a C99 compiler need accept only 4095 b
     "  readbench diff BASE.json NEW.json [--format table|markdown|json]\n"
     "                             per cell NEW/BASE of the median ops/ms, its 95% interval, and a verdict\n"
     "  readbench probe FILE [--case N|NAME] [--format table|json] [--output FILE]\n"
-    "                             what one cold read makes the kernel load, by advice and mapping\n"};
+    "                             what one cold read makes the kernel load, by advice and mapping\n"
+    "  readbench warmup FILE [--chunk SIZE] [--methods LIST] [--format table|json] [--output FILE] [--svg FILE]\n"
+    "                             each way of making FILE resident, from evicted: its time and how much it loads\n"};
 
 static int bad(const char *fmt, const char *arg)   /* bad input: one line, exit 2 */
 {
-    fprintf(stderr, "readbench: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, " (see readbench --help)\n");
-    return 2;
+    fprintf(stderr, "readbench: "); fprintf(stderr, fmt, arg); fprintf(stderr, " (see readbench --help)\n"); return 2;
 }
-
 static int fail(int status, const char *msg) { fprintf(stderr, "readbench: %s\n", msg); return status; }
 
 /* A library status about the user's file: bad input (exit 2), or a run-time failure (1). */
@@ -90,9 +88,9 @@ static void catch_signals(void)
    An option belongs to the commands in its mask. Its value (--name VALUE or --name=VALUE; a missing
    one is "") goes to a field of the cli, or to the header's settings, which check it and say why not
    in words that use the option's name ("--iterations must be 1..100: '101'"). */
-enum { RUN = 1, PREFETCH = 2, PROBE = 4, DIFF = 8, SETUP = 16, OTHER = 32, ADVISE = 64 };
-enum { CHARTS = RUN | PREFETCH, ALL = RUN | PREFETCH | PROBE };
-enum { K_FLAG, K_PATH, K_TEXT, K_FORMAT, K_RUN, K_PREFETCH };
+enum { RUN = 1, PREFETCH = 2, PROBE = 4, DIFF = 8, SETUP = 16, OTHER = 32, ADVISE = 64, WARMUP = 128 };
+enum { CHARTS = RUN | PREFETCH, ALL = RUN | PREFETCH | PROBE | WARMUP };
+enum { K_FLAG, K_PATH, K_TEXT, K_FORMAT, K_RUN, K_PREFETCH, K_WARMUP };
 
 typedef struct cli {
     int cmd;                                   /* one of RUN ... OTHER */
@@ -101,6 +99,7 @@ typedef struct cli {
     int format, log_scale, quiet, force, follow, quick;   /* quick: the main job */
     rb_settings s;                             /* run */
     rb_pfx_settings p;                         /* prefetch */
+    rb_warmup_config w;                        /* warmup */
 } cli;
 
 #define FIELD(f) offsetof(cli, f)
@@ -109,11 +108,12 @@ typedef struct cli {
 typedef struct option { const char *name; int arg, cmds, kind; size_t field; } option;
 static const option options[] = {
     {"--format", 1, ALL | DIFF | ADVISE, K_FORMAT, 0}, {"--output", 1, ALL | ADVISE, K_PATH, FIELD(output)},
-    {"--svg", 1, CHARTS | ADVISE, K_PATH, FIELD(svg)}, {"--title", 1, CHARTS | ADVISE, K_TEXT, FIELD(title)},
+    {"--svg", 1, CHARTS | ADVISE | WARMUP, K_PATH, FIELD(svg)}, {"--title", 1, CHARTS | ADVISE | WARMUP, K_TEXT, FIELD(title)},
     {"--log", 0, CHARTS, K_FLAG, FIELD(log_scale)}, {"--quiet", 0, RUN | ADVISE, K_FLAG, FIELD(quiet)},
     {"--baseline", 1, RUN, K_PATH, FIELD(baseline)},
     PFX("threads"), PFX("ops"), PFX("policies"), PFX("advice"), {"--case", 1, PROBE, K_TEXT, FIELD(probe_case)},
     {"--force", 0, SETUP, K_FLAG, FIELD(force)}, {"--follow-symlinks", 0, SETUP, K_FLAG, FIELD(follow)},
+    {"--chunk", 1, WARMUP, K_WARMUP, 0}, {"--methods", 1, WARMUP, K_WARMUP, 0},   /* rb_warmup_set(name) */
 };
 
 static int take(cli *c, const option *o, const char *v)
@@ -130,9 +130,10 @@ static int take(cli *c, const option *o, const char *v)
         fprintf(stderr, "readbench: --format must be one of %s not '%s' (see readbench --help)\n", formats + 1, v);
         return 2;
     }
-    if (o->kind != K_RUN && o->kind != K_PREFETCH) return 0;
+    if (o->kind < K_RUN) return 0;
     rc = o->kind == K_RUN ? rb_settings_set(&c->s, o->name + 2, v, o->name, why, sizeof why)
-                          : rb_pfx_settings_set(&c->p, o->name + 2, v, o->name, why, sizeof why);
+       : o->kind == K_WARMUP ? rb_warmup_set(&c->w, o->name + 2, v, o->name, why, sizeof why)
+                             : rb_pfx_settings_set(&c->p, o->name + 2, v, o->name, why, sizeof why);
     if (rc != RB_OK) return bad("%s", why);
     if (why[0]) fail(0, why);   /* taken, with a change to know of (a count capped) */
     return 0;
@@ -202,11 +203,8 @@ static int open_outputs(rb_outfile *o, const cli *c, const char *svg)   /* exit 
     return rc == RB_OK ? 0 : fail(rc == RB_EINVAL || rc == RB_ENOTREG ? 2 : 1, err.msg);
 }
 
-static int close_outputs(rb_outfile *o, int keep)   /* keep: the reports are complete; exit 0 or 1 */
-{
-    rb_error err;
-    return rb_outfiles_close(o, 2, keep, &err) == RB_OK ? 0 : fail(1, err.msg);
-}
+/* keep: the reports are complete; exit 0 or 1 */
+static int close_outputs(rb_outfile *o, int keep) { rb_error err; return rb_outfiles_close(o, 2, keep, &err) ? fail(1, err.msg) : 0; }
 
 /* ---- setup, list, drop, residency, hog ---- */
 static int progress_bar(uint64_t done, uint64_t total, void *user)
@@ -221,8 +219,7 @@ static int setup_cmd(cli *c)
     rb_error err; struct timespec a, b; struct stat st; uint64_t size;
     int rc, draw = isatty(2), link, flags = (c->force ? RB_OUT_REPLACE : 0) | (c->follow ? RB_OUT_FOLLOW : 0);
     if (rb_parse_size(c->pos[1], &size) || size == 0) return bad("malformed size '%s'", c->pos[1]);
-    clock_gettime(CLOCK_MONOTONIC, &a);
-    catch_signals();
+    clock_gettime(CLOCK_MONOTONIC, &a); catch_signals();
     rc = rb_setup_file(c->path, size, 0, flags, progress_bar, draw ? &draw : NULL, &err);   /* a bar on a terminal */
     clock_gettime(CLOCK_MONOTONIC, &b);
     if (rc == RB_OK) {
@@ -239,8 +236,7 @@ static int setup_cmd(cli *c)
 static int list_cmd(cli *c)
 {
     rb_error err; int rc;
-    c->s.cfg.path = c->path;   /* read_size 0: 16 KiB */
-    c->s.cfg.stop = &stop_signal;
+    c->s.cfg.path = c->path; c->s.cfg.stop = &stop_signal;   /* read_size 0: 16 KiB */
     if (!c->path) catch_signals();
     if ((rc = rb_report_list_here(stdout, &c->s.cfg, &err)) == RB_EINTR || stop_signal) return 128 + stop_signal;
     return rc == RB_OK ? 0 : fail(file_exit(rc), err.msg);
@@ -255,13 +251,11 @@ static int drop_cmd(cli *c)
     else if (rb_residency(c->path, &ri, &err) == RB_OK) rb_report_residency(stdout, c->path, &ri, 1);
     return 0;
 }
-
 static int residency_cmd(cli *c)
 {
     rb_error err; rb_residency_info ri; int rc;
     if ((rc = rb_residency(c->path, &ri, &err)) != RB_OK) return fail(file_exit(rc), err.msg);
-    rb_report_residency(stdout, c->path, &ri, 0);
-    return ri.trusted ? 0 : 1;
+    rb_report_residency(stdout, c->path, &ri, 0); return ri.trusted ? 0 : 1;
 }
 
 /* The hog's size by the header's rule (rb_hog_plan): room left for the run's own buffers (reserve). */
@@ -383,8 +377,7 @@ static int advise(cli *c)
     if ((rc = check_file(c, &info)) != 0) return rc;
     ac.cfg.stop = &stop_signal; ac.cfg.log = rb_log_to;
     ac.cfg.log_user = ac.user = stderr;
-    ac.progress = c->quiet ? NULL : rb_report_progress_to;
-    ac.quick = c->quick;
+    ac.progress = c->quiet ? NULL : rb_report_progress_to; ac.quick = c->quick;
     if ((rc = open_outputs(files, c, c->svg)) != 0) return rc;
     catch_signals();
     if ((rc = rb_advise(&ac, &r, &err)) == RB_OK || rc == RB_EINTR) {
@@ -451,6 +444,21 @@ static int probe_cmd(cli *c)
     return failed ? 1 : 0;
 }
 
+/* readbench warmup FILE: each way of making FILE resident, from evicted: its time and what it loaded. */
+static int warmup_cmd(cli *c)
+{
+    rb_warmup_run r; rb_outfile files[2]; rb_error err; int rc;
+    if ((rc = rb_check_file(c->path, 1, NULL, &err)) != RB_OK) return refused(rc, &err, c->path, "1g", 0);
+    if ((rc = open_outputs(files, c, c->svg)) != 0) return rc;
+    catch_signals(); c->w.path = c->path; c->w.stop = &stop_signal;
+    if ((rc = rb_warmup(&c->w, &r, &err)) == RB_OK || rc == RB_EINTR) {
+        rb_env_print(stderr, &r.env); rb_warmup_write(files[0].f ? files[0].f : stdout, &r, c->format);
+        if (files[1].f) rb_warmup_svg(files[1].f, &r, c->title);
+    }
+    if (close_outputs(files, rc == RB_OK || rc == RB_EINTR)) return 1;
+    return rc != RB_OK && rc != RB_EINTR ? fail(file_exit(rc), err.msg) : stop_signal ? 128 + stop_signal : r.failed ? 1 : 0;
+}
+
 /* readbench diff BASE.json NEW.json: each cell's NEW/BASE with its interval and a verdict. */
 static int diff_cmd(cli *c)
 {
@@ -466,7 +474,7 @@ static const struct command { const char *name; int cmd; unsigned npos; const ch
     {"run", RUN, 1, NULL, run}, {"prefetch", PREFETCH, 1, "FILE", prefetch_cmd}, {"probe", PROBE, 1, "FILE", probe_cmd},
     {"diff", DIFF, 2, "BASE.json and NEW.json", diff_cmd}, {"setup", SETUP, 2, "FILE and SIZE", setup_cmd},
     {"list", OTHER, 1, NULL, list_cmd}, {"drop", OTHER, 1, NULL, drop_cmd}, {"residency", OTHER, 1, "FILE", residency_cmd},
-    {"hog", OTHER, 1, "SIZE", hog_cmd}, {"advise", ADVISE, 1, "FILE", advise},
+    {"hog", OTHER, 1, "SIZE", hog_cmd}, {"advise", ADVISE, 1, "FILE", advise}, {"warmup", WARMUP, 1, "FILE", warmup_cmd},
 };
 
 /* A report that never reached stdout (a full disk, /dev/full, a closed pipe) is a failure. */

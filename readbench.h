@@ -159,7 +159,8 @@
                           with less RAM, made on this one. A hog taken with small pages (huge
                           pages refused) says why in hog->warning; the library prints nothing. rb_mem_available() is the memory this
                           process may still take: MemAvailable, or less under a memory cgroup
-                          limit (v1 or v2, the tightest up to the root).
+                          limit (v1 or v2, the tightest up to the root; rb_memcg_read, whose
+                          parsers of /proc/self/cgroup, mountinfo and the cgroup files are public).
 
    rb_hog_plan(spec, file_size, reserve, &size, why, whylen), rb_mem_margin(room)
                           the hog's size for "SIZE" or "auto:R" (leave file_size / R available),
@@ -192,12 +193,24 @@
                           the readahead probe: the pages one cold read adds to the page cache,
                           per advice and mapping (cases 1-11 of the Lucene discussion, pread,
                           fadvise, O_DIRECT), against what read_ahead_kb predicts; no perf, no root.
+                          Then what one WILLNEED over 64 MiB and 1 GiB loads (the cap of
+                          max(read_ahead_kb, max_sectors_kb)), fadvise on a mapped file, two
+                          mappings of one descriptor, the pread window's growth over 8 reads, and
+                          MADV_COLD / MADV_PAGEOUT on a range mapped twice, each with its reasoning.
                           rb_probe_check(path, case, err) says beforehand, without reading the
                           file, whether it is a regular file large enough for the case.
 
+   rb_warmup(config, run, err), rb_warmup_write(f, run, format), rb_warmup_svg(f, run, title)
+                          how long each way of making a cold file resident takes and how much it
+                          loads: read, one MADV_WILLNEED, WILLNEED chunk by chunk, FADV_WILLNEED,
+                          MAP_POPULATE, MADV_POPULATE_READ, touching every page; each from an
+                          evicted file, the hints timed to the call and to their reads' end.
+
    rb_env_collect(env, path), rb_env_print(f, env)
-                          what decides the result: kernel, CPU, RAM, filesystem, block device
-                          and its read_ahead_kb, transparent huge pages, the clock's cost.
+                          what decides the result: kernel, CPU, RAM (what this process may take:
+                          a memory cgroup's limit included), filesystem, block device and its
+                          read_ahead_kb and max_sectors_kb, transparent huge pages, MGLRU, the
+                          clock's cost.
                           rb_mountinfo_fs and rb_irq_cpus are its parsers, on text, so that
                           lines of any length are tested without the machine having them.
 
@@ -572,18 +585,25 @@ RBDEF void rb_report_prefetch_progress(FILE *f, int policy, int fits, const rb_p
    Each case starts from an evicted file and counts the pages one read (or each of the last
    reads) adds to the page cache around it, against what this machine's read_ahead_kb
    predicts. Cases 1-11 are numbered as in the Lucene discussion; then pread, pread after
-   fadvise RANDOM and SEQUENTIAL, and O_DIRECT. */
-#define RB_PROBE_CASES 15
+   fadvise RANDOM and SEQUENTIAL, and O_DIRECT; then what hints over large ranges load, hints
+   and advice on a file that is also mapped, the pread readahead window's growth, and reclaim
+   advice (MADV_COLD, MADV_PAGEOUT) on a range mapped twice. */
+#define RB_PROBE_CASES 23
+#define RB_PROBE_SERIES 8     /* pread-window: pages added by each of the first 8 reads */
 typedef struct rb_probe_result {
-    int id;                   /* 1..15; 12.. are named */
-    const char *name;         /* "1" .. "11", "pread", "pread-fadv-random", ... */
+    int id;                   /* 1..23; 12.. are named */
+    const char *name;         /* "1" .. "11", "pread", "pread-fadv-random", ..., "willneed-64m" */
     const char *description;
     const char *reasoning;    /* why the expected count is what it is, one line */
-    long expected_pages, observed_pages;   /* observed: per read, the last read(s) of the case */
+    long expected_pages, observed_pages;   /* observed: per read, the last read(s) of the case; for
+                                              the hint cases the pages the hint added, for the
+                                              reclaim cases the pages that left the cache */
     int agrees;
     int folio_effect;         /* observed and expected differ by a power of two */
     int status;               /* RB_OK, RB_UNSUPPORTED, or an error */
     char reason[RB_REASON_LEN];
+    unsigned nseries;         /* pread-window: RB_PROBE_SERIES; else 0 */
+    long expected_series[RB_PROBE_SERIES], observed_series[RB_PROBE_SERIES];   /* pages per read */
 } rb_probe_result;
 RBDEF int rb_probe(const char *path, int id, rb_probe_result *out);
 RBDEF const char *rb_probe_case_name(int id);   /* "1".."11", "pread", ...; NULL if no such case */
@@ -880,6 +900,30 @@ RBDEF int rb_hog_take(rb_hog *h, uint64_t size, rb_error *err);
 RBDEF int rb_hog_release(rb_hog *h, rb_error *err);
 RBDEF int64_t rb_mem_available(void);
 RBDEF uint64_t rb_mem_margin(uint64_t room);
+
+/* The memory cgroup that bounds this process (v1 or v2): the tightest from its own cgroup up to
+   the root of the hierarchy's mount. rb_memcg_read: 0, or -1 where there is none to read. */
+typedef struct rb_memcg {
+    int version;              /* 1 or 2; 0: in no memory cgroup this build can read */
+    long long limit;          /* bytes; -1: no limit anywhere up the hierarchy */
+    long long usage;          /* bytes charged to the limiting cgroup; -1 unknown */
+    long long file_cache;     /* its page cache (active_file + inactive_file); -1 unknown */
+    long long room;           /* rb_memcg_room(limit, usage, file_cache); -1: no limit */
+    char dir[1024];           /* the limiting cgroup's directory ("" none) */
+} rb_memcg;
+RBDEF int rb_memcg_read(rb_memcg *out);
+/* Its parsers, pure functions on text. rb_memcg_path: from /proc/self/cgroup's text, the
+   process's memory cgroup (v1's memory line first, else v2's "0::" line) and its version; 0:
+   found. rb_memcg_mount: from one /proc/self/mountinfo line (any length), when it is that
+   hierarchy's mount, the cgroup's directory (mount point + the path below the mount's root);
+   0: it is. rb_memcg_limit: a limit file's text in bytes; -1 no limit (v2 "max", v1's
+   near-2^63 number), -2 malformed. rb_memcg_stat: "key N" of memory.stat; -1 missing.
+   rb_memcg_room: limit - usage + file_cache, within [0, limit]; -1 no limit. */
+RBDEF int rb_memcg_path(const char *proc_self_cgroup, int *version, char *path, size_t len);
+RBDEF int rb_memcg_mount(const char *mountinfo_line, int version, const char *path, char *dir, size_t len);
+RBDEF long long rb_memcg_limit(const char *text);
+RBDEF long long rb_memcg_stat(const char *memory_stat, const char *key);
+RBDEF long long rb_memcg_room(long long limit, long long usage, long long file_cache);
 RBDEF int rb_hog_plan(const char *spec, uint64_t file_size, uint64_t reserve, uint64_t *size, char *why,
                       size_t whylen);
 RBDEF int rb_load(const char *path, rb_error *err);
@@ -891,10 +935,16 @@ typedef struct rb_env {
     char os[128], kernel[128], cpu[128], fs[32], device[64], thp[32], compiler[128];
     const char *flags;
     long cpus;
-    long long ram_total, ram_available;     /* bytes; -1 unknown */
+    long long ram_total;          /* bytes; -1 unknown */
+    long long ram_available;      /* what this process may still take: MemAvailable, or the room its
+                                     memory cgroup leaves where that is less (rb_mem_available) */
+    long long cgroup_limit, cgroup_usage;   /* the memory cgroup that bounds it; -1: none, unknown */
     long page_size;
     long long file_size;
     long read_ahead_kb, rotational, fault_around_bytes;  /* -1 unknown */
+    long max_sectors_kb;    /* the device's largest request; -1 unknown. One WILLNEED loads at most
+                               max(read_ahead_kb, max_sectors_kb) (force_page_cache_ra) */
+    char lru_gen[16];       /* /sys/kernel/mm/lru_gen/enabled: "0x0007" (a mask, 0 off); "" absent */
     char irq_cpus[64];      /* CPUs that take the device's interrupts, "1" or "0,2"; "" unknown */
     const char *clock;
     double clock_res_ns, clock_cost_ns;
@@ -908,6 +958,69 @@ RBDEF int rb_irq_cpus(const char *interrupts, const char *name, char *out, size_
 /* From one line of /proc/self/mountinfo (any length): the filesystem type, when the line is
    the mount of device maj:min. 0: found. */
 RBDEF int rb_mountinfo_fs(const char *line, unsigned maj, unsigned min, char *fs, size_t fslen);
+
+/* ---- warm-up methods ----
+   How long each way of making a cold file resident takes, and how much of the file it loads
+   (readbench warmup). Every method starts from an evicted file. */
+enum {
+    RB_WARM_READ = 0,            /* read() of the whole file */
+    RB_WARM_WILLNEED = 1,        /* one madvise(MADV_WILLNEED) over the whole mapping */
+    RB_WARM_WILLNEED_CHUNKED = 2,/* madvise(MADV_WILLNEED) over each chunk in turn */
+    RB_WARM_FADVISE = 3,         /* posix_fadvise(POSIX_FADV_WILLNEED) over the whole file */
+    RB_WARM_MAP_POPULATE = 4,    /* mmap(MAP_POPULATE) */
+    RB_WARM_POPULATE_READ = 5,   /* madvise(MADV_POPULATE_READ) over the whole mapping */
+    RB_WARM_TOUCH = 6,           /* a read of one byte of every page of a mapping */
+    RB_WARM_COUNT = 7
+};
+
+typedef struct rb_warmup_config {
+    const char *path;
+    uint64_t chunk;               /* willneed-chunked: bytes per call, a multiple of the page; 0: 2 MiB */
+    int methods[RB_WARM_COUNT];   /* RB_WARM_*, run in this order */
+    unsigned nmethods;            /* 0: every method */
+    int64_t settle_ns;            /* the asynchronous hints: wait at most this for their reads; 0: 10 s */
+    volatile int *stop;           /* set and nonzero: the methods not yet run are "not run" */
+} rb_warmup_config;
+
+typedef struct rb_warmup_result {
+    int method;                   /* RB_WARM_* */
+    const char *name, *what;      /* "willneed", "one madvise(MADV_WILLNEED) over the whole mapping" */
+    int status;                   /* RB_OK, RB_UNSUPPORTED (why in reason), RB_ENOTRUN, or an error */
+    char reason[RB_REASON_LEN];   /* why not; or what to know (eviction failed, still reading at the cap) */
+    int evicted;                  /* the file was wholly evicted before the method ran */
+    uint64_t resident_before;     /* its pages that stayed cached (0 when evicted) */
+    double call_seconds;          /* the call(s) themselves */
+    double seconds;               /* until the pages were read in: later than the call for the hints */
+    int settled;                  /* 0: the hint's reads were still completing when the wait ended */
+    uint64_t pages, resident;     /* the file's pages; those cached and read in at the end */
+    double residency;             /* resident / pages */
+    double expected;              /* the residency the kernel's rules predict; -1: unknown */
+    double gb_per_s;              /* bytes made resident per second (1e9 bytes) */
+    int64_t device_read_bytes;    /* bytes this thread made the device read; -1 unknown */
+    unsigned calls, failed_calls;
+} rb_warmup_result;
+
+typedef struct rb_warmup_run {
+    rb_warmup_result results[RB_WARM_COUNT];
+    unsigned n, failed;           /* rows; rows that failed (unsupported or not run is no failure) */
+    const char *path;
+    uint64_t size, chunk;         /* the file's bytes; willneed-chunked's chunk */
+    uint64_t cap;                 /* what one WILLNEED loads at most here, bytes; 0: unknown */
+    double settle_seconds;        /* the wait's cap */
+    rb_env env;
+} rb_warmup_run;
+
+RBDEF const char *rb_warmup_method_name(int method);   /* "read", "willneed", ...; NULL: none */
+RBDEF int rb_warmup_method_find(const char *name);     /* RB_WARM_*; -1: none */
+/* One setting in words: "chunk" (a size) or "methods" (a list of names, each once); RB_EINVAL
+   with why, naming the setting as the caller spells it (as, "--chunk"). */
+RBDEF int rb_warmup_set(rb_warmup_config *c, const char *key, const char *value, const char *as, char *why,
+                        size_t whylen);
+/* RB_OK (each method's outcome in its row), RB_EINTR when c->stop ended it, or an error about
+   the file (why in err): not a regular file, empty, not readable. */
+RBDEF int rb_warmup(const rb_warmup_config *c, rb_warmup_run *out, rb_error *err);
+RBDEF void rb_warmup_write(FILE *f, const rb_warmup_run *r, int format);   /* RB_FORMAT_TABLE or _JSON */
+RBDEF void rb_warmup_svg(FILE *f, const rb_warmup_run *r, const char *title);
 
 /* ---- parsing ---- */
 RBDEF int rb_parse_size(const char *s, uint64_t *out);
@@ -1799,6 +1912,50 @@ static int rb__plat_hugepages(void *m, size_t len)
     return madvise(m, len, MADV_HUGEPAGE) == 0 ? RB_OK : RB_ESYS;
 #else
     (void)m; (void)len;
+    return RB_UNSUPPORTED;
+#endif
+}
+
+/* MADV_POPULATE_READ (Linux 5.14+): fault [m, m + len) of a mapping in, reading what is not
+   cached, and return once it is read. RB_UNSUPPORTED where the build or the kernel has none (an
+   older kernel answers EINVAL to an advice it does not know). */
+static int rb__plat_populate_read(void *m, size_t len)
+{
+#if defined(RB__HAS_POPULATE)
+    if (madvise(m, len, MADV_POPULATE_READ) == 0) return RB_OK;
+    return errno == EINVAL ? RB_UNSUPPORTED : RB_ESYS;
+#else
+    (void)m; (void)len;
+    errno = ENOSYS;
+    return RB_UNSUPPORTED;
+#endif
+}
+
+/* mmap's MAP_POPULATE (Linux): the mapping is faulted in, every page read, before mmap returns.
+   0 where there is no such flag. */
+static int rb__plat_map_populate(void)
+{
+#if defined(MAP_POPULATE) && defined(RB__HAS_PROC)
+    return MAP_POPULATE;
+#else
+    return 0;
+#endif
+}
+
+/* MADV_COLD (pageout 0) or MADV_PAGEOUT (1), Linux 5.4+: deactivate, or reclaim now, the pages
+   of a range that this mapping alone maps. RB_UNSUPPORTED where there is no such advice. */
+#if defined(RB__HAS_PROC) && !defined(MADV_COLD)
+#define MADV_COLD 20      /* include/uapi/asm-generic/mman-common.h, one value everywhere */
+#define MADV_PAGEOUT 21
+#endif
+static int rb__plat_reclaim_advice(void *m, size_t len, int pageout)
+{
+#if defined(RB__HAS_PROC)
+    if (madvise(m, len, pageout ? MADV_PAGEOUT : MADV_COLD) == 0) return RB_OK;
+    return errno == EINVAL ? RB_UNSUPPORTED : RB_ESYS;
+#else
+    (void)m; (void)len; (void)pageout;
+    errno = ENOSYS;
     return RB_UNSUPPORTED;
 #endif
 }
@@ -3206,16 +3363,40 @@ static int rb__no_backing(int fd)
     return magic == 0x01021994UL || magic == 0x858458f6UL;
 }
 
+/* The pages of [0, size) of fd that are cached and read in, by mincore over a mapping nothing
+   touches: mincore counts a page once its read has completed (the folio is up to date), where
+   cachestat counts it as soon as readahead inserts it, before its I/O. RB_OK, or RB_ESYS or
+   RB_ENOMEM with errno set and *what the failing call. */
+static int rb__mincore_count(int fd, uint64_t size, uint64_t *count, const char **what)
+{
+    size_t page = rb__page_size(), chunk_pages = (size_t)1 << 16;
+    unsigned char *map, *vec;
+    uint64_t off;
+    int rc = RB_OK;
+    *count = 0;
+    if (size == 0) return RB_OK;
+    map = (unsigned char *)mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, fd, 0);
+    if (map == (unsigned char *)MAP_FAILED) { *what = "mmap"; return RB_ESYS; }
+    if (!(vec = (unsigned char *)malloc(chunk_pages))) { rc = RB_ENOMEM; *what = "malloc"; errno = ENOMEM; }
+    for (off = 0; rc == RB_OK && off < size; off += (uint64_t)chunk_pages * page) {
+        size_t len = (size_t)RB__MIN((uint64_t)chunk_pages * page, size - off), i;
+        if (rb__plat_mincore(map + off, len, vec) != 0) { rc = RB_ESYS; *what = "mincore"; break; }
+        for (i = 0; i < (len + page - 1) / page; i++) *count += vec[i] & 1u;
+    }
+    free(vec);
+    if (munmap(map, (size_t)size) != 0 && rc == RB_OK) { rc = RB_ESYS; *what = "munmap"; }
+    return rc;
+}
+
 RBDEF int rb_residency(const char *path, rb_residency_info *out, rb_error *err)
 {
     char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
     struct stat st;
-    size_t page = rb__page_size(), chunk_pages = 1u << 16;
-    uint64_t off;
-    unsigned char *map, *vec;
+    size_t page = rb__page_size();
     struct rb__cachestat cs;
+    const char *what = "";
     rb_error oe;
-    int fd, rc;
+    int fd, rc, e;
     memset(out, 0, sizeof *out);
     out->method = "mincore";
     fd = rb__open_regular(path, 0, &st, &oe);
@@ -3237,35 +3418,36 @@ RBDEF int rb_residency(const char *path, rb_residency_info *out, rb_error *err)
         return RB_OK;
     }
     if (rc == RB_ESYS && errno == EPERM) out->trusted = 0;   /* and mincore would lie: say so, print nothing */
-    map = (unsigned char *)mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+    rc = rb__mincore_count(fd, (uint64_t)st.st_size, &out->resident, &what);
+    e = errno;
     close(fd);
-    if (map == (unsigned char *)MAP_FAILED) {
-        rb__seterr(err, RB_ESYS, errno, "mmap", "mmap %s: %s", rb__short_path(path, sp), strerror(errno));
-        return RB_ESYS;
-    }
-    vec = (unsigned char *)malloc(chunk_pages);
-    if (!vec) {
-        munmap(map, (size_t)st.st_size);
-        rb__seterr(err, RB_ENOMEM, ENOMEM, "malloc", "out of memory");
-        return RB_ENOMEM;
-    }
-    for (off = 0; off < (uint64_t)st.st_size; off += (uint64_t)chunk_pages * page) {
-        size_t len = (size_t)RB__MIN((uint64_t)chunk_pages * page, (uint64_t)st.st_size - off), i;
-        size_t n = (len + page - 1) / page;
-        if (rb__plat_mincore(map + off, len, vec) != 0) {
-            rb__seterr(err, RB_ESYS, errno, "mincore", "mincore %s: %s", rb__short_path(path, sp), strerror(errno));
-            free(vec);
-            munmap(map, (size_t)st.st_size);
-            return RB_ESYS;
+    if (rc != RB_OK) rb__seterr(err, rc, e, what, "%s %s: %s", what, rb__short_path(path, sp), strerror(e));
+    return rc;
+}
+
+/* Evict path until none of it is cached: pages still under I/O (an asynchronous hint's or a
+   fault's readahead) are locked and survive one eviction, so evict again, for up to 2 s. RB_OK
+   with *left 0 when it worked; RB_OK with *left > 0 when pages stay (mapped by another process,
+   or the file lives in the cache: *no_backing, tmpfs and ramfs); an error (why in err) when the
+   eviction fails or the cached pages cannot be counted, or counted truthfully (RB_EPERM). */
+static int rb__evict_cold(const char *path, uint64_t *left, int *no_backing, rb_error *err)
+{
+    unsigned i;
+    for (i = 0;; i++) {
+        rb_residency_info ri;
+        int rc = rb_evict(path, err);
+        if (rc == RB_OK) rc = rb_residency(path, &ri, err);
+        if (rc != RB_OK) return rc;
+        if (!ri.trusted) {
+            rb__seterr(err, RB_EPERM, 0, "mincore", "cannot count the file's cached pages truthfully (neither its "
+                       "owner nor allowed to write it): the kernel reports every page cached");
+            return RB_EPERM;
         }
-        for (i = 0; i < n; i++) out->resident += vec[i] & 1u;
+        *left = ri.resident;
+        *no_backing = ri.no_backing;
+        if (ri.resident == 0 || ri.no_backing || i == 200) return RB_OK;
+        rb__sleep_ns(10000000);
     }
-    free(vec);
-    if (munmap(map, (size_t)st.st_size) != 0) {
-        rb__seterr(err, RB_ESYS, errno, "munmap", "munmap: %s", strerror(errno));
-        return RB_ESYS;
-    }
-    return RB_OK;
 }
 
 /* Page by page, which of the first `size` bytes of path are in the page cache: bit i of bits
@@ -3372,69 +3554,203 @@ static long long rb__meminfo(const char *key)
     return v;
 }
 
-/* A memory cgroup's number: the first word of dir/file (key NULL), or the value of the line
-   "key N" in it. -1: no such file or key; -2: "max" (no limit, cgroup v2). */
-static long long rb__cg_value(const char *dir, const char *file, const char *key)
+/* ---- memory cgroups: the limit a container sets ----
+   Inside a 512 MiB cgroup the host's MemAvailable says 23 GiB: a hog sized from it was
+   OOM-killed. The cgroup is found as the kernel describes it: /proc/self/cgroup names the
+   process's cgroup per hierarchy ("4:memory:/a/b" in v1, "0::/a/b" in v2), relative to the
+   root of the hierarchy's mount, and /proc/self/mountinfo says where that mount is and which
+   part of the hierarchy it shows (its root field: a container that mounts its host's
+   hierarchy sees "/docker/ID" there). The parsers below are pure functions on that text. */
+RBDEF int rb_memcg_path(const char *text, int *version, char *path, size_t len)
 {
-    char p[1200], line[256];
-    long long v = -1;
-    size_t kl = key ? strlen(key) : 0;
-    FILE *f;
-    if ((size_t)snprintf(p, sizeof p, "%s/%s", dir, file) >= sizeof p || !(f = rb__plat_proc_fopen(p))) return -1;
-    while (fgets(line, sizeof line, f)) {
-        if (key && (strncmp(line, key, kl) != 0 || line[kl] != ' ')) continue;
-        v = strncmp(line + kl, "max", 3) == 0 ? -2 : strtoll(line + kl, NULL, 10);
-        break;
+    const char *line = text, *v2 = NULL;
+    size_t v2len = 0;
+    *version = 0;
+    if (len) path[0] = 0;
+    while (line && *line) {
+        const char *end = line + strcspn(line, "\n"), *c1 = strchr(line, ':'), *c2;
+        if (c1 && c1 < end && (c2 = (const char *)memchr(c1 + 1, ':', (size_t)(end - c1 - 1))) != NULL) {
+            const char *p;   /* the controller list between the colons: "memory" as a whole item */
+            for (p = c1 + 1; p + 6 <= c2; p++)
+                if (!strncmp(p, "memory", 6) && (p == c1 + 1 || p[-1] == ',') && (p + 6 == c2 || p[6] == ','))
+                    break;
+            if (p + 6 <= c2) {   /* v1's memory controller wins */
+                if ((size_t)(end - c2 - 1) >= len) return -1;
+                memcpy(path, c2 + 1, (size_t)(end - c2 - 1));
+                path[end - c2 - 1] = 0;
+                *version = 1;
+                return 0;
+            }
+            if (c2 == c1 + 1 && c1 - line == 1 && line[0] == '0') { v2 = c2 + 1; v2len = (size_t)(end - c2 - 1); }
+        }
+        line = *end ? end + 1 : NULL;
     }
-    fclose(f);
-    return v;
+    if (!v2 || v2len >= len) return -1;   /* a v2 line without a v1 memory line: the unified hierarchy */
+    memcpy(path, v2, v2len);
+    path[v2len] = 0;
+    *version = 2;
+    return 0;
 }
 
-/* The room a memory cgroup leaves this process: limit - usage + the file cache charged to it
-   (reclaimable, as in MemAvailable), the tightest from the process's own cgroup up to the
-   root. v1 at /sys/fs/cgroup/memory, v2 at /sys/fs/cgroup or /sys/fs/cgroup/unified.
-   -1: no limit anywhere. Inside a 512 MiB cgroup the host's MemAvailable says 23 GiB: a hog
-   sized from it was OOM-killed. */
-static long long rb__cgroup_room(void)
+/* One mountinfo field (space-separated) with its octal escapes (\040 is a space) undone. */
+static const char *rb__mi_field(const char *s, char *out, size_t len)
 {
-    char line[1024], dir[1100], *path = NULL;
-    const char *base = NULL;
-    long long best = -1;
-    int v2 = 0;
-    FILE *f = rb__plat_proc_fopen("/proc/self/cgroup");
-    if (!f) return -1;
-    while (!path && fgets(line, sizeof line, f)) {   /* "4:memory:/a/b" (v1) or "0::/a/b" (v2) */
-        char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL, ctl[256];
-        if (!c2) continue;
-        c2[1 + strcspn(c2 + 1, "\n")] = 0;
-        snprintf(ctl, sizeof ctl, ",%.*s,", (int)(c2 - c1 - 1), c1 + 1);   /* the controller list */
-        if (strstr(ctl, ",memory,")) { path = c2 + 1; base = "/sys/fs/cgroup/memory"; }
-        else if (c2 == c1 + 1 && c1 == line + 1 && line[0] == '0') { path = c2 + 1; v2 = 1; }
-    }
-    fclose(f);
-    if (!path) return -1;
-    if (v2) base = access("/sys/fs/cgroup/cgroup.controllers", F_OK) == 0 ? "/sys/fs/cgroup" : "/sys/fs/cgroup/unified";
-    if ((size_t)snprintf(dir, sizeof dir, "%s%s", base, path) >= sizeof dir) return -1;
-    for (;;) {
-        long long lim = rb__cg_value(dir, v2 ? "memory.max" : "memory.limit_in_bytes", NULL);
-        if (lim >= 0 && lim < (1LL << 60)) {   /* v1 says "no limit" with a number near 2^63 */
-            long long use = rb__cg_value(dir, v2 ? "memory.current" : "memory.usage_in_bytes", NULL);
-            long long in = rb__cg_value(dir, "memory.stat", v2 ? "inactive_file" : "total_inactive_file");
-            long long act = rb__cg_value(dir, "memory.stat", v2 ? "active_file" : "total_active_file");
-            long long room = lim - (use > 0 ? use : 0) + (in > 0 ? in : 0) + (act > 0 ? act : 0);
-            room = RB__MAX(0, RB__MIN(room, lim));
-            if (best < 0 || room < best) best = room;
+    size_t n = 0;
+    while (*s == ' ') s++;
+    for (; *s && *s != ' ' && *s != '\n'; s++) {
+        char c = *s;
+        if (c == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+            c = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+            s += 3;
         }
-        if (strlen(dir) <= strlen(base)) break;
+        if (n + 1 < len) out[n++] = c;
+    }
+    if (len) out[n] = 0;
+    return s;
+}
+
+RBDEF int rb_memcg_mount(const char *line, int version, const char *path, char *dir, size_t len)
+{
+    /* "34 30 0:31 /ROOT /MOUNT rw,relatime - cgroup cgroup rw,memory" (v1), "... - cgroup2 ..." */
+    char root[1024], mnt[1024], fs[32], src[64], opts[512];
+    const char *s = line, *dash = line ? strstr(line, " - ") : NULL, *o;
+    size_t rl;
+    int i;
+    if (len) dir[0] = 0;
+    if (!dash || !path || !len) return -1;
+    for (i = 0; i < 3; i++) s = rb__mi_field(s, root, sizeof root);   /* id, parent, maj:min */
+    s = rb__mi_field(s, root, sizeof root);
+    rb__mi_field(s, mnt, sizeof mnt);
+    s = rb__mi_field(dash + 3, fs, sizeof fs);
+    s = rb__mi_field(s, src, sizeof src);
+    rb__mi_field(s, opts, sizeof opts);
+    if (version == 2 && strcmp(fs, "cgroup2") != 0) return -1;
+    if (version == 1) {   /* a cgroup mount whose super options include "memory" */
+        for (o = opts; (o = strstr(o, "memory")) != NULL; o += 6)
+            if ((o == opts || o[-1] == ',') && (o[6] == 0 || o[6] == ',')) break;
+        if (strcmp(fs, "cgroup") != 0 || !o) return -1;
+    }
+    if (version != 1 && version != 2) return -1;
+    /* the process's cgroup below this mount: the mount shows the hierarchy from `root` down */
+    rl = strlen(root);
+    if (!strcmp(root, "/")) s = path;
+    else if (!strncmp(path, root, rl) && (path[rl] == '/' || path[rl] == 0)) s = path + rl;
+    else s = "";   /* not below it (a cgroup namespace): the mount is the process's own cgroup */
+    if (!strcmp(s, "/")) s = "";
+    if ((size_t)snprintf(dir, len, "%s%s", mnt, s) >= len) { dir[0] = 0; return -1; }
+    return 0;
+}
+
+RBDEF long long rb_memcg_limit(const char *text)
+{
+    char *end;
+    long long v;
+    if (!text) return -2;
+    while (*text == ' ') text++;
+    if (!strncmp(text, "max", 3)) return -1;   /* v2: no limit */
+    errno = 0;
+    v = strtoll(text, &end, 10);
+    if (end == text || errno || v < 0) return -2;
+    /* v1 says "no limit" with the largest page-aligned number (9223372036854771712 with 4 KiB
+       pages): no machine has an exabyte, so anything from 2^60 on is "no limit" */
+    return v >= (1LL << 60) ? -1 : v;
+}
+
+RBDEF long long rb_memcg_stat(const char *text, const char *key)
+{
+    size_t kl = strlen(key);
+    const char *line = text;
+    while (line && *line) {
+        if (!strncmp(line, key, kl) && line[kl] == ' ') return strtoll(line + kl + 1, NULL, 10);
+        line = strchr(line, '\n');
+        if (line) line++;
+    }
+    return -1;
+}
+
+/* The room a cgroup leaves: its limit less what is charged to it, plus the page cache among
+   the charges (active_file + inactive_file). The kernel reclaims that cache before it lets the
+   cgroup pass its limit, as the host's MemAvailable counts reclaimable cache as available: a
+   cgroup full of a previous run's cached file still has room for a hog. Never above the
+   limit, never below 0. -1: no limit. */
+RBDEF long long rb_memcg_room(long long limit, long long usage, long long file_cache)
+{
+    long long room;
+    if (limit < 0) return -1;
+    room = limit - (usage > 0 ? usage : 0) + (file_cache > 0 ? file_cache : 0);
+    return RB__MAX(0, RB__MIN(room, limit));
+}
+
+/* A cgroup file's text ("" where it cannot be read). */
+static void rb__memcg_file(const char *dir, const char *name, char *buf, size_t len)
+{
+    char p[1200];
+    buf[0] = 0;
+    if ((size_t)snprintf(p, sizeof p, "%s/%s", dir, name) >= sizeof p || rb__plat_proc_read(p, buf, len) < 0) buf[0] = 0;
+}
+
+/* The tightest cgroup from the process's own up to the mount's root: an ancestor's limit
+   binds its descendants, and its usage counts theirs (and their siblings'). */
+static void rb__memcg_walk(rb_memcg *out, const char *mnt)
+{
+    char dir[1024], text[8192];
+    int v2 = out->version == 2;
+    snprintf(dir, sizeof dir, "%s", out->dir);
+    out->dir[0] = 0;
+    for (;;) {
+        long long lim, use, cache;
+        rb__memcg_file(dir, v2 ? "memory.max" : "memory.limit_in_bytes", text, sizeof text);
+        lim = text[0] ? rb_memcg_limit(text) : -2;
+        if (lim >= 0) {
+            rb__memcg_file(dir, v2 ? "memory.current" : "memory.usage_in_bytes", text, sizeof text);
+            use = text[0] ? rb_memcg_limit(text) : -1;
+            /* v1's total_* count the whole subtree, as usage_in_bytes does; v2's memory.stat does */
+            rb__memcg_file(dir, "memory.stat", text, sizeof text);
+            cache = rb_memcg_stat(text, v2 ? "inactive_file" : "total_inactive_file");
+            if (cache >= 0 && rb_memcg_stat(text, v2 ? "active_file" : "total_active_file") >= 0)
+                cache += rb_memcg_stat(text, v2 ? "active_file" : "total_active_file");
+            if (out->room < 0 || rb_memcg_room(lim, use, cache) < out->room) {
+                out->limit = lim;
+                out->usage = use >= 0 ? use : -1;
+                out->file_cache = cache;
+                out->room = rb_memcg_room(lim, use, cache);
+                snprintf(out->dir, sizeof out->dir, "%s", dir);
+            }
+        }
+        if (strlen(dir) <= strlen(mnt) || !strrchr(dir, '/')) break;
         *strrchr(dir, '/') = 0;
     }
-    return best;
+}
+
+RBDEF int rb_memcg_read(rb_memcg *out)
+{
+    char text[4096], path[1024], *line = NULL, mnt[1024];
+    size_t cap = 0;
+    FILE *f;
+    int found = 0;
+    memset(out, 0, sizeof *out);
+    out->limit = out->usage = out->file_cache = out->room = -1;
+    if (rb__plat_proc_read("/proc/self/cgroup", text, sizeof text) < 0 ||
+        rb_memcg_path(text, &out->version, path, sizeof path) != 0)
+        return -1;
+    if (!(f = rb__plat_proc_fopen("/proc/self/mountinfo"))) return -1;
+    while (!found && getline(&line, &cap, f) > 0) {   /* a mount point can make a line of any length */
+        found = rb_memcg_mount(line, out->version, path, out->dir, sizeof out->dir) == 0;
+        if (found) rb_memcg_mount(line, out->version, "/", mnt, sizeof mnt);   /* the mount point alone */
+    }
+    free(line);
+    fclose(f);
+    if (!found) { out->version = 0; return -1; }
+    rb__memcg_walk(out, mnt);
+    return 0;
 }
 
 RBDEF int64_t rb_mem_available(void)
 {
-    long long host = rb__meminfo("MemAvailable"), cg = rb__cgroup_room();
-    return cg >= 0 && (host < 0 || cg < host) ? cg : host;
+    rb_memcg cg;
+    long long host = rb__meminfo("MemAvailable");
+    rb_memcg_read(&cg);
+    return cg.room >= 0 && (host < 0 || cg.room < host) ? cg.room : host;
 }
 
 /* Memory figures for a message: 1.50 GiB, 300 MiB. */
@@ -6189,12 +6505,15 @@ typedef struct rb__probe {
     unsigned char *maps[2];
     char why[RB_REASON_LEN];
     int changed;              /* a read raised SIGBUS: the file was truncated under the mapping */
+    long cap_pages;           /* what one WILLNEED loads at most: max(ra_pages, max_sectors_kb in pages) */
+    long expected2;           /* the cases with a second count: what it should be */
+    int owner;                /* may write the file or owns it: MADV_PAGEOUT reclaims its pages */
 } rb__probe;
 
-static long rb__probe_count(rb__probe *pr, uint64_t pos)
+/* The cached pages of [lo, hi); -1 if they cannot be counted. */
+static long rb__probe_count_range(rb__probe *pr, uint64_t lo, uint64_t hi)
 {
-    uint64_t lo = pos > 12 * RB__PROBE_MIB ? pos - 12 * RB__PROBE_MIB : 0;
-    uint64_t hi = RB__MIN(pr->size, pos + 20 * RB__PROBE_MIB);
+    hi = RB__MIN(pr->size, hi);
     {   /* cachestat where the kernel has it */
         struct rb__cachestat cs;
         int fd = rb__open_regular(pr->path, 0, NULL, NULL);
@@ -6216,6 +6535,12 @@ static long rb__probe_count(rb__probe *pr, uint64_t pos)
         free(vec);
         return c;
     }
+}
+
+/* The window one read at pos is counted over. */
+static long rb__probe_count(rb__probe *pr, uint64_t pos)
+{
+    return rb__probe_count_range(pr, pos > 12 * RB__PROBE_MIB ? pos - 12 * RB__PROBE_MIB : 0, pos + 20 * RB__PROBE_MIB);
 }
 
 static int rb__probe_advise(rb__probe *pr, int k, int advice)
@@ -6242,6 +6567,19 @@ static int rb__probe_map(rb__probe *pr, int k, int advice)
     return rb__probe_advise(pr, k, advice);
 }
 
+/* Mapping k made from mapping 0's descriptor: one struct file, so one readahead state
+   (file->f_ra) under two mappings, each with its own advice. */
+static int rb__probe_map_shared(rb__probe *pr, int k, int advice)
+{
+    pr->maps[k] = (unsigned char *)mmap(NULL, (size_t)pr->size, PROT_READ, MAP_SHARED, pr->fds[0], 0);
+    if (pr->maps[k] == (unsigned char *)MAP_FAILED) {
+        pr->maps[k] = NULL;
+        rb__fmt(pr->why, sizeof pr->why, "mmap: %s", strerror(errno));
+        return -1;
+    }
+    return rb__probe_advise(pr, k, advice);
+}
+
 static void rb__probe_unmap(rb__probe *pr)
 {
     int k;
@@ -6253,13 +6591,13 @@ static void rb__probe_unmap(rb__probe *pr)
     }
 }
 
-/* One cold read through mapping k at pos: the pages it added around pos. */
-static long rb__probe_touch(rb__probe *pr, int k, uint64_t pos)
+/* A read of the byte at pos through mapping k: 0, or -1 after a SIGBUS (pos is past the
+   file's end now: truncated under the mapping). */
+static int rb__probe_read_byte(rb__probe *pr, int k, uint64_t pos)
 {
-    long before = rb__probe_count(pr, pos), after;
     volatile unsigned char sink;
     sigjmp_buf jb;
-    if (sigsetjmp(jb, 1) != 0) {   /* back from a SIGBUS: pos is past the file's end now */
+    if (sigsetjmp(jb, 1) != 0) {   /* back from a SIGBUS */
         rb__sigbus_jmp = NULL;
         pr->changed = 1;
         rb__fmt(pr->why, sizeof pr->why, "%s", RB__SIGBUS_WHY);
@@ -6269,7 +6607,26 @@ static long rb__probe_touch(rb__probe *pr, int k, uint64_t pos)
     sink = ((volatile unsigned char *)pr->maps[k])[pos];
     rb__sigbus_jmp = NULL;
     (void)sink;
+    return 0;
+}
+
+/* One cold read through mapping k at pos: the pages it added around pos. */
+static long rb__probe_touch(rb__probe *pr, int k, uint64_t pos)
+{
+    long before = rb__probe_count(pr, pos), after;
+    if (rb__probe_read_byte(pr, k, pos) != 0) return -1;
     after = rb__probe_count(pr, pos);
+    return before < 0 || after < 0 ? -1 : after - before;
+}
+
+/* Every page of [lo, hi) read through mapping k: the pages that added. */
+static long rb__probe_touch_range(rb__probe *pr, int k, uint64_t lo, uint64_t hi)
+{
+    long before = rb__probe_count_range(pr, lo, hi), after;
+    uint64_t pos;
+    for (pos = lo; pos < hi; pos += pr->page)
+        if (rb__probe_read_byte(pr, k, pos) != 0) return -1;
+    after = rb__probe_count_range(pr, lo, hi);
     return before < 0 || after < 0 ? -1 : after - before;
 }
 
@@ -6316,6 +6673,14 @@ static const struct { const char *name, *description; } rb__probe_cases[RB_PROBE
     {"pread-fadv-random", "pread after posix_fadvise(RANDOM)"},
     {"pread-fadv-sequential", "pread after posix_fadvise(SEQUENTIAL)"},
     {"direct", "pread with O_DIRECT (bypasses the page cache)"},
+    {"willneed-64m", "one MADV_WILLNEED over the first 64 MiB of a NORMAL mapping: pages it loads"},
+    {"willneed-1g", "one MADV_WILLNEED over the first 1 GiB of a NORMAL mapping: pages it loads"},
+    {"fadvise-mapped", "POSIX_FADV_WILLNEED over 4 MiB of a file also mapped RANDOM; then every page read via the mapping"},
+    {"one-fd-random", "two mappings of one descriptor: RANDOM, then SEQUENTIAL; read via RANDOM"},
+    {"one-fd-sequential", "two mappings of one descriptor: RANDOM, then SEQUENTIAL; read via SEQUENTIAL"},
+    {"pread-window", "8 sequential preads of read_ahead_kb/8 from the file's start: pages each adds"},
+    {"cold-mapped-twice", "MADV_COLD on 4 MiB mapped twice (two RANDOM mappings, every page read): pages evicted"},
+    {"pageout-mapped-twice", "MADV_PAGEOUT on 4 MiB mapped twice: pages evicted; then with one mapping left"},
 };
 
 RBDEF const char *rb_probe_case_name(int id)
@@ -6323,8 +6688,12 @@ RBDEF const char *rb_probe_case_name(int id)
     return id >= 1 && id <= RB_PROBE_CASES ? rb__probe_cases[id - 1].name : NULL;
 }
 
-/* Cases 9-11 put 100 warm-up misses 16 MiB apart before the counted reads: a 2 GiB file. */
-static uint64_t rb__probe_need(int id) { return (id >= 9 && id <= 11 ? (uint64_t)2048 : 64) * RB__PROBE_MIB; }
+/* Cases 9-11 put 100 warm-up misses 16 MiB apart before the counted reads: a 2 GiB file;
+   willneed-1g hints the first 1 GiB. */
+static uint64_t rb__probe_need(int id)
+{
+    return (id >= 9 && id <= 11 ? (uint64_t)2048 : id == 17 ? 1024 : 64) * RB__PROBE_MIB;
+}
 
 RBDEF int rb_probe_check(const char *path, int id, rb_error *err)
 {
@@ -6358,42 +6727,34 @@ static long rb__probe_mean(rb__probe *pr, int k, uint64_t first, unsigned n)
     return (total + (long)n / 2) / (long)n;
 }
 
-/* Phase 1 of a case: start from nothing cached. Pages still under I/O from the previous case
-   (its async readahead) are locked and survive an eviction, so evict until none is left. */
+/* Phase 1 of a case: start from nothing cached (rb__evict_cold: pages still under I/O from the
+   previous case's readahead survive one eviction). */
 static int rb__probe_cold(const char *path, rb_probe_result *out)
 {
     rb_error e;
-    unsigned i;
-    for (i = 0;; i++) {
-        rb_residency_info ri;
-        if (rb_evict(path, &e) != RB_OK) { out->status = e.status; rb__fmt(out->reason, sizeof out->reason, "%s", e.msg); return e.status; }
-        if (rb_residency(path, &ri, &e) != RB_OK || !ri.trusted) {
-            out->status = RB_ESYS;
-            rb__fmt(out->reason, sizeof out->reason, "cannot count cached pages: %s", ri.trusted ? e.msg : "untrusted");
-            return out->status;
-        }
-        if (ri.resident == 0) break;
-        if (ri.no_backing) {   /* no cold read can be made of a file that lives in the cache */
-            out->status = RB_UNSUPPORTED;
-            rb__fmt(out->reason, sizeof out->reason, "the file is on tmpfs or ramfs: the page cache is its only "
-                    "copy, so it cannot be evicted and no read of it is cold");
-            return out->status;
-        }
-        if (i == 200) {
-            out->status = RB_ESYS;
-            rb__fmt(out->reason, sizeof out->reason, "eviction did not evict: %llu pages stay cached (mapped by "
-                     "another process?)", (unsigned long long)ri.resident);
-            return out->status;
-        }
-        rb__sleep_ns(10000000);
+    uint64_t left = 0;
+    int no_backing = 0, rc = rb__evict_cold(path, &left, &no_backing, &e);
+    if (rc != RB_OK) {
+        out->status = rc == RB_EPERM ? RB_ESYS : rc;
+        rb__fmt(out->reason, sizeof out->reason, "%s", e.msg);
+    } else if (left && no_backing) {   /* no cold read can be made of a file that lives in the cache */
+        out->status = RB_UNSUPPORTED;
+        rb__fmt(out->reason, sizeof out->reason, "the file is on tmpfs or ramfs: the page cache is its only "
+                "copy, so it cannot be evicted and no read of it is cold");
+    } else if (left) {
+        out->status = RB_ESYS;
+        rb__fmt(out->reason, sizeof out->reason, "eviction did not evict: %llu pages stay cached (mapped by "
+                "another process?)", (unsigned long long)left);
     }
-    return RB_OK;
+    return out->status;
 }
 
 /* Last phase: observed against expected; a power-of-two mismatch is the folio effect (the
    page cache allocating large folios), not a wrong rule. */
-static void rb__probe_verdict(int id, long obs, long obs2, long seq, rb_probe_result *out)
+static void rb__probe_verdict(const rb__probe *pr, int id, long obs, long obs2, long seq, rb_probe_result *out)
 {
+    unsigned i;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     if (out->expected_pages < 0) {
         out->status = RB_UNSUPPORTED;
         rb__fmt(out->reason, sizeof out->reason, "read_ahead_kb is unknown here: no expectation to compare with");
@@ -6404,9 +6765,205 @@ static void rb__probe_verdict(int id, long obs, long obs2, long seq, rb_probe_re
         out->agrees = obs == out->expected_pages && obs2 == seq;
         rb__fmt(out->reason, sizeof out->reason, "via NORMAL %ld pages per read, via SEQUENTIAL %ld", obs, obs2);
     }
+    if (out->status != RB_OK) return;
+    if (id == 18 || id == 22 || id == 23) {
+        /* MADV_PAGEOUT skips pages not yet on an LRU list: a CPU's batch of up to 31 new pages
+           waits there until drained, and madvise drains only the calling CPU's */
+        long slack = id == 23 && cpus > 1 ? 31 * (cpus - 1) : 0;
+        out->agrees = obs == out->expected_pages && obs2 <= pr->expected2 && obs2 + slack >= pr->expected2;
+        if (id == 18)
+            rb__fmt(out->reason, sizeof out->reason, "then the mapped reads added %ld pages (expected %ld)", obs2, pr->expected2);
+        else
+            rb__fmt(out->reason, sizeof out->reason, "mapped twice %ld pages left the cache; with one mapping left "
+                    "%ld (expected %ld%s)", obs, obs2, pr->expected2, slack ? ", less up to 31 per other CPU" : "");
+    }
+    if (out->nseries) {   /* pread-window: each read's count must match */
+        size_t n = 0;
+        for (i = 0; i < out->nseries; i++) out->agrees &= out->expected_series[i] == out->observed_series[i];
+        n += (size_t)snprintf(out->reason, sizeof out->reason, "pages per read: expected");
+        for (i = 0; i < out->nseries && n < sizeof out->reason; i++)
+            n += (size_t)snprintf(out->reason + n, sizeof out->reason - n, " %ld", out->expected_series[i]);
+        for (i = 0; i < out->nseries && n < sizeof out->reason; i++)
+            n += (size_t)snprintf(out->reason + n, sizeof out->reason - n, "%s %ld", i ? "" : ", observed",
+                                  out->observed_series[i]);
+    }
     if (!out->agrees && obs > 0 && out->expected_pages > 0) {
         long a = RB__MAX(obs, out->expected_pages), b = RB__MIN(obs, out->expected_pages);
         out->folio_effect = a % b == 0 && ((a / b) & (a / b - 1)) == 0;
+    }
+}
+
+/* The window sizes of mm/readahead.c: get_init_ra_size (a first read of r pages opens a window
+   of 4x, 2x, or the maximum) and get_next_ra_size (each next window 4x, 2x, then the maximum). */
+static long rb__ra_init(long r, long max)
+{
+    long n = 1;
+    while (n < r) n *= 2;   /* roundup_pow_of_two */
+    return n <= max / 32 ? n * 4 : n <= max / 4 ? n * 2 : max;
+}
+
+static long rb__ra_next(long cur, long max) { return cur < max / 16 ? cur * 4 : cur <= max / 2 ? cur * 2 : max; }
+
+/* The pages each of n sequential reads of r pages from the file's start adds, by the rules of
+   mm/readahead.c (page_cache_sync_ra, page_cache_async_ra) with small folios: a read that misses
+   opens a window of rb__ra_init(the rest of the read) pages there, its PG_readahead mark where
+   the read ends (async_size = size - request, or half the window); a read that reaches the mark
+   starts the next window where this one ends, rb__ra_next() pages, marked at its first page. */
+static void rb__ra_series(long r, long max, unsigned n, long *out)
+{
+    long start = 0, size = 0, mark = -1, end = 0, p;
+    unsigned i;
+    for (i = 0; i < n; i++) {
+        long a = (long)i * r, b = a + r, added = 0;
+        for (p = a; p < b; p++) {
+            if (p >= end) {   /* a miss: the file's start, or a sequential miss */
+                long req = b - p;
+                start = p;
+                size = rb__ra_init(req, max);
+                mark = start + size - (size > req ? size - req : size / 2);
+                added += start + size - end;
+                end = start + size;
+            } else if (p == mark) {
+                start += size;
+                size = rb__ra_next(size, max);
+                mark = start;
+                added += size;
+                end = start + size;
+            }
+        }
+        out[i] = added;
+    }
+}
+
+/* pread-window: 8 sequential preads of read_ahead_kb / 8 from the file's start through a fresh
+   descriptor, the pages each adds (counted over the whole file) against rb__ra_series. */
+static int rb__probe_window(rb__probe *pr, long seq, rb_probe_result *out, long *obs)
+{
+    long r = seq >= 8 ? seq / 8 : 1, before, after;
+    unsigned i;
+    unsigned char *buf;
+    rb_error e;
+    int fd, fail = 0;
+    out->reasoning = "the first read opens a window of get_init_ra_size() (2-4x the read) marked PG_readahead where "
+                     "the read ends; each read that reaches a mark starts the next window, get_next_ra_size() (2-4x, "
+                     "up to read_ahead_kb) (mm/readahead.c page_cache_sync_ra, page_cache_async_ra)";
+    out->expected_pages = -1;
+    if (seq <= 0) return 0;   /* no read_ahead_kb: the verdict says so */
+    out->nseries = RB_PROBE_SERIES;
+    rb__ra_series(r, seq, RB_PROBE_SERIES, out->expected_series);
+    for (i = 0, out->expected_pages = 0; i < RB_PROBE_SERIES; i++) out->expected_pages += out->expected_series[i];
+    if ((uint64_t)out->expected_pages * pr->page > pr->size) {
+        out->status = RB_UNSUPPORTED;
+        rb__fmt(out->reason, sizeof out->reason, "file too small for the windows of read_ahead_kb %ld", seq * (long)pr->page / 1024);
+        return 0;
+    }
+    if (!(buf = (unsigned char *)malloc((size_t)r * pr->page))) { rb__fmt(pr->why, sizeof pr->why, "out of memory"); return 1; }
+    if ((fd = rb__open_regular(pr->path, 0, NULL, &e)) < 0) { rb__fmt(pr->why, sizeof pr->why, "%s", e.msg); free(buf); return 1; }
+    for (i = 0, *obs = 0; !fail && i < RB_PROBE_SERIES; i++) {
+        before = rb__probe_count_range(pr, 0, pr->size);
+        if (pread(fd, buf, (size_t)r * pr->page, (off_t)((uint64_t)i * (uint64_t)r * pr->page)) < 0) {
+            rb__fmt(pr->why, sizeof pr->why, "pread: %s", strerror(errno));
+            fail = 1;
+        }
+        after = rb__probe_count_range(pr, 0, pr->size);
+        if (before < 0 || after < 0) fail = 1;
+        out->observed_series[i] = after - before;
+        *obs += after - before;
+    }
+    close(fd);
+    free(buf);
+    return fail;
+}
+
+/* cold-mapped-twice, pageout-mapped-twice: 4 MiB in the middle read through two RANDOM mappings
+   of one descriptor (small folios, each page mapped twice), then the advice through the first:
+   the pages that left the cache; then, the second mapping gone, the same advice again. */
+static int rb__probe_reclaim(rb__probe *pr, int pageout, uint64_t mid, rb_probe_result *out, long *obs, long *obs2)
+{
+    uint64_t range = 4 * RB__PROBE_MIB;
+    long before, after;
+    int pass, rc;
+    out->expected_pages = 0;
+    pr->expected2 = pageout && pr->owner ? (long)(range / pr->page) : 0;
+    out->reasoning = pageout ? "MADV_PAGEOUT reclaims only pages its mapping maps alone: a page mapped twice, even by "
+                               "one process, is skipped (folio_mapcount != folio_nr_pages in mm/madvise.c "
+                               "madvise_cold_or_pageout_pte_range); with one mapping left it reclaims them (if the "
+                               "caller owns or may write the file)"
+                             : "MADV_COLD only deactivates (the pages move to the inactive list and stay cached "
+                               "until reclaim needs memory) and skips pages mapped twice (mm/madvise.c "
+                               "madvise_cold_or_pageout_pte_range): nothing leaves the cache";
+    if (rb__probe_map(pr, 0, MADV_RANDOM) || rb__probe_map_shared(pr, 1, MADV_RANDOM)) return 1;
+    if (rb__probe_touch_range(pr, 0, mid, mid + range) < 0 || rb__probe_touch_range(pr, 1, mid, mid + range) < 0)
+        return 1;
+    for (pass = 0; pass < 2; pass++) {
+        if (pass == 1 && munmap(pr->maps[1], (size_t)pr->size) != 0) {
+            rb__fmt(pr->why, sizeof pr->why, "munmap: %s", strerror(errno));
+            return 1;
+        }
+        if (pass == 1) pr->maps[1] = NULL;
+        before = rb__probe_count_range(pr, mid, mid + range);
+        rc = rb__plat_reclaim_advice(pr->maps[0] + mid, (size_t)range, pageout);
+        if (rc == RB_UNSUPPORTED) {
+            out->status = RB_UNSUPPORTED;
+            rb__fmt(out->reason, sizeof out->reason, "no %s here (Linux 5.4+)", pageout ? "MADV_PAGEOUT" : "MADV_COLD");
+            return 0;
+        }
+        if (rc != RB_OK) {
+            rb__fmt(pr->why, sizeof pr->why, "madvise(%s): %s", pageout ? "MADV_PAGEOUT" : "MADV_COLD", strerror(errno));
+            return 1;
+        }
+        after = rb__probe_count_range(pr, mid, mid + range);
+        if (before < 0 || after < 0) return 1;
+        *(pass ? obs2 : obs) = before - after;
+    }
+    return 0;
+}
+
+/* Cases 16-23: what a hint over a large range loads, a hint on a file that is also mapped, two
+   mappings of one descriptor, the pread window's growth, reclaim advice on a range mapped twice.
+   As rb__probe_case: 1 if a step failed, 0 with out->status RB_UNSUPPORTED if it cannot run. */
+static int rb__probe_case_more(rb__probe *pr, int id, uint64_t mid, long seq, rb_probe_result *out, long *obs,
+                               long *obs2)
+{
+    uint64_t range = (id == 16 ? 64 : id == 17 ? 1024 : 4) * RB__PROBE_MIB, at = id <= 17 ? 0 : mid;
+    long pages = (long)(range / pr->page), before;
+    int e;
+    switch (id) {
+    case 16: case 17: case 18:
+        out->expected_pages = pr->cap_pages < 0 ? -1 : RB__MIN(pages, pr->cap_pages);
+        pr->expected2 = out->expected_pages < 0 ? -1 : pages - out->expected_pages;
+        out->reasoning = id <= 17 ? "madvise(WILLNEED) is vfs_fadvise(WILLNEED) (mm/madvise.c madvise_willneed), and "
+                                    "force_page_cache_ra() caps a request at max(io_pages, ra_pages) = max(max_sectors_kb, "
+                                    "read_ahead_kb), read in 2 MiB chunks (mm/readahead.c): the rest of the range is not loaded"
+                                  : "fadvise acts on the file's page cache, whoever maps it: WILLNEED loads up to max("
+                                    "max_sectors_kb, read_ahead_kb) of the range (mm/fadvise.c generic_fadvise -> "
+                                    "force_page_cache_ra), and the RANDOM mapping's faults then read only what it left";
+        if (rb__probe_map(pr, 0, id <= 17 ? MADV_NORMAL : MADV_RANDOM)) return 1;
+        before = rb__probe_count_range(pr, at, at + range);
+        e = id <= 17 ? (madvise(pr->maps[0], (size_t)range, MADV_WILLNEED) == 0 ? 0 : errno)
+                     : rb__plat_fadvise_range(pr->fds[0], at, range, RB__HINT_WILLNEED);
+        if (e == ENOSYS && id == 18) {
+            out->status = RB_UNSUPPORTED;
+            rb__fmt(out->reason, sizeof out->reason, "no posix_fadvise on this platform");
+            return 0;
+        }
+        if (e) { rb__fmt(pr->why, sizeof pr->why, "%s(WILLNEED): %s", id <= 17 ? "madvise" : "posix_fadvise", strerror(e)); return 1; }
+        *obs = before < 0 ? -1 : rb__probe_count_range(pr, at, at + range) - before;
+        if (id == 18) *obs2 = rb__probe_touch_range(pr, 0, at, at + range);
+        return *obs < 0 || (id == 18 && *obs2 < 0);
+    case 19: case 20:
+        out->expected_pages = id == 19 ? 1 : seq;
+        out->reasoning = id == 19 ? "advice is per mapping (VM_RAND_READ on its VMA, mm/madvise.c), though both mappings "
+                                    "share the descriptor's readahead state (file->f_ra): the faulting page only"
+                                  : "advice is per mapping (VM_SEQ_READ), the readahead state per open file: SEQUENTIAL "
+                                    "reads read_ahead_kb from the fault on (mm/filemap.c do_sync_mmap_readahead)";
+        if (rb__probe_map(pr, 0, MADV_RANDOM) || rb__probe_map_shared(pr, 1, MADV_SEQUENTIAL)) return 1;
+        *obs = rb__probe_touch(pr, id == 19 ? 0 : 1, mid);
+        return *obs < 0;
+    case 21:
+        return rb__probe_window(pr, seq, out, obs);
+    default:
+        return rb__probe_reclaim(pr, id == 23, mid, out, obs, obs2);
     }
 }
 
@@ -6422,6 +6979,7 @@ static int rb__probe_case(rb__probe *pr, int id, uint64_t mid, long seq, int fau
 {
     unsigned i;
     int fail = 0;
+    if (id >= 16) return rb__probe_case_more(pr, id, mid, seq, out, obs, obs2);
     switch (id) {
     case 1: case 2: case 3: case 4: {
         /* 1, 2: RANDOM opened first, then SEQUENTIAL; 3, 4: the other order */
@@ -6520,17 +7078,22 @@ RBDEF int rb_probe(const char *path, int id, rb_probe_result *out)
     rb_env_collect(&env, path);
     pr.ra_pages = env.read_ahead_kb >= 0 ? env.read_ahead_kb * 1024 / (long)pr.page : -1;
     seq = pr.ra_pages;
+    /* force_page_cache_ra's cap: bdi->io_pages is max_sectors_kb in pages (block/blk-settings.c) */
+    pr.cap_pages = seq < 0 ? -1 : RB__MAX(seq, env.max_sectors_kb > 0 ? env.max_sectors_kb * 1024 / (long)pr.page : 0);
+    pr.owner = rb__plat_mincore_trusted(&st, path);   /* owner, root, or may write: can_do_file_pageout */
     fault_around = env.fault_around_bytes < 0 || env.fault_around_bytes > (long)pr.page;   /* default 64 KiB */
     mid = (pr.size / 2) & ~(uint64_t)(pr.page - 1);
     if (pr.size < rb__probe_need(id)) {
+        char need[32];
+        rb_format_size(rb__probe_need(id), need, sizeof need);
         out->status = RB_UNSUPPORTED;
-        rb__fmt(out->reason, sizeof out->reason, "the file is too small: case %s needs %s", out->name,
-                 id >= 9 && id <= 11 ? "2 GiB" : "64 MiB");
+        rb__fmt(out->reason, sizeof out->reason, "file too small: case %s needs %s", out->name, need);
         return out->status;
     }
     if (rb__probe_cold(path, out) != RB_OK) return out->status;
 
-    bus = id <= 11 && rb__sigbus_install(&old_bus);   /* cases 1-11 read a mapping: truncated, RB_ECHANGED */
+    bus = (id <= 11 || (id >= 16 && id != 21)) && rb__sigbus_install(&old_bus);   /* those that read a mapping:
+                                                                                     truncated, RB_ECHANGED */
     fail = rb__probe_case(&pr, id, mid, seq, fault_around, out, &obs, &obs2);
     rb__probe_unmap(&pr);
     if (bus && sigaction(SIGBUS, &old_bus, NULL) != 0 && !fail) {
@@ -6543,7 +7106,7 @@ RBDEF int rb_probe(const char *path, int id, rb_probe_result *out)
         rb__fmt(out->reason, sizeof out->reason, "%s", pr.why[0] ? pr.why : "could not count cached pages");
         return out->status;
     }
-    rb__probe_verdict(id, obs, obs2, seq, out);
+    rb__probe_verdict(&pr, id, obs, obs2, seq, out);
     return out->status;
 }
 
@@ -6559,6 +7122,306 @@ RBDEF unsigned rb_probe_cases(const char *path, int id, rb_probe_result *out, un
         else if (out[n].status == RB_OK && !out[n].agrees) ++*disagree;
     }
     return n;
+}
+
+/* ---- warm-up methods ------------------------------------------------------------------
+   A program that warms a file before serving from it picks one of these, and they differ by
+   more than speed: a single MADV_WILLNEED or POSIX_FADV_WILLNEED over a large range loads only
+   its first max(read_ahead_kb, max_sectors_kb). Both become force_page_cache_ra() (mm/madvise.c
+   madvise_willneed -> vfs_fadvise -> mm/fadvise.c generic_fadvise), which caps the request at
+   max(bdi->io_pages, ra->ra_pages) and reads it in 2 MiB chunks (mm/readahead.c). WILLNEED
+   chunk by chunk loads it all when a chunk is within that cap. The hints are asynchronous: the
+   call returns once the reads are submitted, so a hint's row has two times, the call's and the
+   time until its pages were read in. That is found by polling mincore every millisecond (it
+   counts a page once its read completed; cachestat counts it when readahead inserts it, before
+   the read) until it reaches cachestat's count (every submitted read done) or stops growing
+   for 200 ms, within the settle cap (10 s). read, MAP_POPULATE, MADV_POPULATE_READ and touching
+   each page return with their pages read. Each row starts from an evicted file, checked. */
+static const struct { const char *name, *what; int async; } rb__warm_methods[RB_WARM_COUNT] = {
+    {"read", "read() of the whole file, 4 MiB at a time (FADV_SEQUENTIAL)", 0},
+    {"willneed", "one madvise(MADV_WILLNEED) over the whole mapping", 1},
+    {"willneed-chunked", "madvise(MADV_WILLNEED) over each chunk of the mapping in turn", 1},
+    {"fadvise", "one posix_fadvise(POSIX_FADV_WILLNEED) over the whole file", 1},
+    {"map-populate", "mmap(MAP_POPULATE) of the whole file", 0},
+    {"populate-read", "madvise(MADV_POPULATE_READ) over the whole mapping", 0},
+    {"touch", "a read of one byte of every page of a NORMAL mapping", 0},
+};
+#define RB__WARM_CHUNK ((uint64_t)2 << 20)
+
+RBDEF const char *rb_warmup_method_name(int m) { return m >= 0 && m < RB_WARM_COUNT ? rb__warm_methods[m].name : NULL; }
+
+RBDEF int rb_warmup_method_find(const char *name)
+{
+    int m;
+    for (m = 0; name && m < RB_WARM_COUNT; m++)
+        if (!strcmp(name, rb__warm_methods[m].name)) return m;
+    return -1;
+}
+
+RBDEF int rb_warmup_set(rb_warmup_config *c, const char *key, const char *value, const char *as, char *why,
+                        size_t whylen)
+{
+    uint64_t v;
+    size_t page = rb__page_size();
+    if (!as) as = key;
+    if (whylen) why[0] = 0;
+    if (!strcmp(key, "chunk")) {
+        if (rb_parse_size(value, &v) != RB_OK || v == 0 || v % page) {
+            rb__fmt(why, whylen, "%s must be a size that is a multiple of the page (%lu bytes), not '%s'", as,
+                    (unsigned long)page, value);
+            return RB_EINVAL;
+        }
+        c->chunk = v;
+        return RB_OK;
+    }
+    if (!strcmp(key, "methods")) {
+        const char *p = value;
+        c->nmethods = 0;
+        while (p) {
+            char name[32];
+            size_t n = strcspn(p, ",");
+            int m, k, dup = 0;
+            snprintf(name, sizeof name, "%.*s", (int)RB__MIN(n, sizeof name - 1), p);
+            m = n < sizeof name ? rb_warmup_method_find(name) : -1;
+            for (k = 0; m >= 0 && k < (int)c->nmethods; k++) dup |= c->methods[k] == m;
+            if (m < 0 || dup) {
+                rb__fmt(why, whylen, "%s: %s '%.*s' (methods: read, willneed, willneed-chunked, fadvise, map-populate, "
+                        "populate-read, touch; each once)", as, m < 0 ? "no method" : "twice", (int)RB__MIN(n, 64), p);
+                c->nmethods = 0;
+                return RB_EINVAL;
+            }
+            c->methods[c->nmethods++] = m;
+            p = p[n] ? p + n + 1 : NULL;
+        }
+        return RB_OK;
+    }
+    rb__fmt(why, whylen, "no warm-up setting %s", as);
+    return RB_EINVAL;
+}
+
+typedef struct rb__warm {
+    const char *path;
+    uint64_t size, chunk;
+    size_t page;
+    int fd;
+} rb__warm;
+
+static unsigned char rb__warm_touch_pages(const unsigned char *map, uint64_t size, size_t page)
+{
+    unsigned char sink = 0;
+    uint64_t off;
+    for (off = 0; off < size; off += page) sink ^= ((const volatile unsigned char *)map)[off];
+    return sink;
+}
+
+/* touch: every page read through the mapping, a truncation (SIGBUS) caught. */
+static int rb__warm_touch_guarded(const unsigned char *map, const rb__warm *w, rb_warmup_result *x)
+{
+    sigjmp_buf jb;
+    if (sigsetjmp(jb, 1) != 0) {
+        rb__sigbus_jmp = NULL;
+        rb__fmt(x->reason, sizeof x->reason, "%s", RB__SIGBUS_WHY);
+        return RB_ECHANGED;
+    }
+    rb__sigbus_jmp = &jb;
+    (void)rb__warm_touch_pages(map, w->size, w->page);
+    rb__sigbus_jmp = NULL;
+    return RB_OK;
+}
+
+static int rb__warm_touch(const unsigned char *map, const rb__warm *w, rb_warmup_result *x)
+{
+    struct sigaction old;
+    int bus = rb__sigbus_install(&old), rc = rb__warm_touch_guarded(map, w, x);
+    if (bus && sigaction(SIGBUS, &old, NULL) != 0 && rc == RB_OK) {
+        rb__fmt(x->reason, sizeof x->reason, "restoring the SIGBUS handler: %s", strerror(errno));
+        rc = RB_ESYS;
+    }
+    return rc;
+}
+
+/* The methods that need no mapping: read and fadvise. */
+static int rb__warm_call_file(const rb__warm *w, rb_warmup_result *x)
+{
+    rb_error err;
+    int e;
+    x->calls = 1;
+    if (x->method == RB_WARM_READ) {
+        if (rb__load(w->path, 1, &err) == RB_OK) return RB_OK;
+        rb__fmt(x->reason, sizeof x->reason, "%s", err.msg);
+        return err.status;
+    }
+    if ((e = rb__plat_fadvise_range(w->fd, 0, 0, RB__HINT_WILLNEED)) == 0) return RB_OK;
+    x->failed_calls = 1;
+    if (e == ENOSYS) rb__fmt(x->reason, sizeof x->reason, "no posix_fadvise on this platform");
+    else rb__fmt(x->reason, sizeof x->reason, "posix_fadvise(WILLNEED): %s", strerror(e));
+    return e == ENOSYS ? RB_UNSUPPORTED : RB_ESYS;
+}
+
+/* The method's call(s). A mapping it made is left in *map (w->size bytes) for the caller to
+   measure residency before it unmaps. RB_OK, RB_UNSUPPORTED or an error, why in x->reason. */
+static int rb__warm_call(const rb__warm *w, rb_warmup_result *x, unsigned char **map)
+{
+    int m = x->method, flags = m == RB_WARM_MAP_POPULATE ? rb__plat_map_populate() : 0, rc;
+    size_t len = (size_t)w->size;
+    uint64_t off;
+    if (m == RB_WARM_READ || m == RB_WARM_FADVISE) return rb__warm_call_file(w, x);
+    if (m == RB_WARM_MAP_POPULATE && !flags) {
+        rb__fmt(x->reason, sizeof x->reason, "no MAP_POPULATE on this platform (Linux only)");
+        return RB_UNSUPPORTED;
+    }
+    x->calls = 1;
+    *map = (unsigned char *)mmap(NULL, len, PROT_READ, MAP_SHARED | flags, w->fd, 0);
+    if (*map == (unsigned char *)MAP_FAILED) {
+        *map = NULL;
+        x->failed_calls = 1;
+        rb__fmt(x->reason, sizeof x->reason, "mmap%s: %s", flags ? "(MAP_POPULATE)" : "", strerror(errno));
+        return RB_ESYS;
+    }
+    if (m == RB_WARM_MAP_POPULATE) return RB_OK;
+    if (m == RB_WARM_TOUCH) return rb__warm_touch(*map, w, x);
+    if (m == RB_WARM_POPULATE_READ) {
+        if ((rc = rb__plat_populate_read(*map, len)) == RB_OK) return RB_OK;
+        x->failed_calls = 1;
+        if (rc == RB_UNSUPPORTED) rb__fmt(x->reason, sizeof x->reason, "no MADV_POPULATE_READ in this kernel or build (Linux 5.14+)");
+        else rb__fmt(x->reason, sizeof x->reason, "madvise(MADV_POPULATE_READ): %s", strerror(errno));
+        return rc;
+    }
+    x->calls = 0;   /* the hints: the whole mapping at once, or chunk by chunk */
+    for (off = 0; off < w->size; off += m == RB_WARM_WILLNEED ? w->size : w->chunk) {
+        x->calls++;
+        if (madvise(*map + off, m == RB_WARM_WILLNEED ? len : (size_t)RB__MIN(w->chunk, w->size - off), MADV_WILLNEED) != 0 &&
+            x->failed_calls++ == 0)
+            rb__fmt(x->reason, sizeof x->reason, "madvise(MADV_WILLNEED): %s", strerror(errno));
+    }
+    return x->failed_calls ? RB_ESYS : RB_OK;
+}
+
+/* A hint's time to residency (see the section's comment): from t0 to the last time the count of
+   read-in pages grew, once they all are, or it stopped growing for 200 ms, or the cap. */
+static void rb__warm_settle(const rb__warm *w, const rb_warmup_config *c, uint64_t t0, uint64_t t1,
+                            rb_warmup_result *x)
+{
+    uint64_t cap = c->settle_ns > 0 ? (uint64_t)c->settle_ns : (uint64_t)10000000000ULL, last = t1, got = 0, n, now;
+    struct rb__cachestat cs;
+    const char *what = "";
+    x->settled = 0;
+    for (;;) {
+        if (rb__mincore_count(w->fd, w->size, &n, &what) != RB_OK) break;
+        now = rb__now_ns();
+        if (n > got) { got = n; last = now; }
+        if ((rb__plat_cachestat(w->fd, 0, 0, &cs) == RB_OK && got >= cs.nr_cache) || now - last >= 200000000ULL) {
+            x->settled = 1;
+            break;
+        }
+        if (now - t0 >= cap || (c->stop && *c->stop)) break;
+        rb__sleep_ns(1000000);
+    }
+    x->seconds = (double)(last - t0) / 1e9;
+    if (!x->settled)
+        rb__fmt(x->reason, sizeof x->reason, "its reads were still completing when the wait ended (%.0f s)",
+                (double)cap / 1e9);
+}
+
+/* What residency the kernel's rules predict: everything, but a hint loads at most `cap` per call. */
+static double rb__warm_expected(int m, uint64_t size, uint64_t chunk, uint64_t cap)
+{
+    uint64_t off, got = 0;
+    if (m != RB_WARM_WILLNEED && m != RB_WARM_WILLNEED_CHUNKED && m != RB_WARM_FADVISE) return 1.0;
+    if (!cap) return -1;
+    if (m != RB_WARM_WILLNEED_CHUNKED) return size <= cap ? 1.0 : (double)cap / (double)size;
+    for (off = 0; off < size; off += chunk) got += RB__MIN(RB__MIN(chunk, size - off), cap);
+    return (double)got / (double)size;
+}
+
+/* One row: evict (and check), the call(s), the wait for an asynchronous hint, then what it made
+   resident and what the device read. */
+static void rb__warm_one(const rb__warm *w0, const rb_warmup_config *c, rb_warmup_result *x)
+{
+    rb__warm w = *w0;
+    rb_error e;
+    rb__acct a0, a1;
+    unsigned char *map = NULL;
+    uint64_t t0, t1, left = 0;
+    const char *what = "";
+    int no_backing = 0, rc = rb__evict_cold(w.path, &left, &no_backing, &e);
+    if (rc != RB_OK) { x->status = rc; rb__fmt(x->reason, sizeof x->reason, "%s", e.msg); return; }
+    x->resident_before = left;
+    x->evicted = left == 0;
+    if ((w.fd = rb__open_regular(w.path, 0, NULL, &e)) < 0) { x->status = e.status; rb__fmt(x->reason, sizeof x->reason, "%s", e.msg); return; }
+    rb__acct_sample(&a0, 0);
+    t0 = rb__now_ns();
+    rc = rb__warm_call(&w, x, &map);
+    t1 = rb__now_ns();
+    x->call_seconds = x->seconds = (double)(t1 - t0) / 1e9;
+    x->settled = 1;
+    if (rc == RB_OK && rb__warm_methods[x->method].async) rb__warm_settle(&w, c, t0, t1, x);
+    rb__acct_sample(&a1, 0);
+    x->device_read_bytes = a0.read_bytes >= 0 && a1.read_bytes >= 0 ? a1.read_bytes - a0.read_bytes : -1;
+    if (rc == RB_OK && rb__mincore_count(w.fd, w.size, &x->resident, &what) != RB_OK) {
+        rb__fmt(x->reason, sizeof x->reason, "counting the cached pages: %s: %s", what, strerror(errno));
+        rc = RB_ESYS;
+    }
+    if (map && munmap(map, (size_t)w.size) != 0 && rc == RB_OK) {
+        rb__fmt(x->reason, sizeof x->reason, "munmap: %s", strerror(errno));
+        rc = RB_ESYS;
+    }
+    close(w.fd);
+    x->status = rc;
+    x->residency = x->pages ? (double)x->resident / (double)x->pages : 0;
+    if (x->seconds > 0)
+        x->gb_per_s = (double)RB__MIN(x->resident * w.page, w.size) / x->seconds / 1e9;
+    if (rc == RB_OK && left)
+        rb__fmt(x->reason, sizeof x->reason, "eviction left %llu pages cached (%s): this row did not start cold",
+                (unsigned long long)left, no_backing ? "the file is on tmpfs or ramfs" : "mapped by another process?");
+}
+
+RBDEF int rb_warmup(const rb_warmup_config *c, rb_warmup_run *out, rb_error *err)
+{
+    rb__warm w;
+    struct stat st;
+    unsigned i, n;
+    int fd;
+    memset(out, 0, sizeof *out);
+    if (rb__path_missing(c->path, err)) return RB_EINVAL;
+    for (i = 0; i < c->nmethods && i < RB_WARM_COUNT; i++)
+        if (!rb_warmup_method_name(c->methods[i])) {
+            rb__seterr(err, RB_EINVAL, 0, "", "no warm-up method %d", c->methods[i]);
+            return RB_EINVAL;
+        }
+    if ((fd = rb__open_regular(c->path, 0, &st, err)) < 0) return err ? err->status : RB_ESYS;
+    close(fd);
+    if (st.st_size == 0) {
+        rb__seterr(err, RB_ETOOSMALL, 0, "stat", "the file is empty: nothing to warm");
+        return RB_ETOOSMALL;
+    }
+    memset(&w, 0, sizeof w);
+    w.path = out->path = c->path;
+    w.size = out->size = (uint64_t)st.st_size;
+    w.page = rb__page_size();
+    w.chunk = out->chunk = c->chunk ? c->chunk : RB__WARM_CHUNK;
+    out->settle_seconds = c->settle_ns > 0 ? (double)c->settle_ns / 1e9 : 10.0;
+    rb_env_collect(&out->env, c->path);
+    if (out->env.read_ahead_kb >= 0)   /* force_page_cache_ra's cap (see above) */
+        out->cap = (uint64_t)RB__MAX(out->env.read_ahead_kb, out->env.max_sectors_kb) * 1024;
+    n = c->nmethods ? RB__MIN(c->nmethods, (unsigned)RB_WARM_COUNT) : (unsigned)RB_WARM_COUNT;
+    for (i = 0; i < n; i++) {
+        rb_warmup_result *x = &out->results[out->n++];
+        x->method = c->nmethods ? c->methods[i] : (int)i;
+        x->name = rb__warm_methods[x->method].name;
+        x->what = rb__warm_methods[x->method].what;
+        x->pages = (w.size + w.page - 1) / w.page;
+        x->expected = rb__warm_expected(x->method, w.size, w.chunk, out->cap);
+        x->device_read_bytes = -1;
+        if (c->stop && *c->stop) {
+            x->status = RB_ENOTRUN;
+            rb__fmt(x->reason, sizeof x->reason, "interrupted before it ran");
+            continue;
+        }
+        rb__warm_one(&w, c, x);
+        if (x->status != RB_OK && x->status != RB_UNSUPPORTED) out->failed++;
+    }
+    return c->stop && *c->stop ? RB_EINTR : RB_OK;
 }
 
 /* ---- environment --------------------------------------------------------------------
@@ -6613,6 +7476,12 @@ static void rb__env_storage(rb_env *env, const char *path)
     if (env->read_ahead_kb < 0) {
         snprintf(p, sizeof p, "/sys/dev/block/%u:%u/../queue/read_ahead_kb", maj, min);
         env->read_ahead_kb = rb__read_long(p);
+    }
+    snprintf(p, sizeof p, "/sys/dev/block/%u:%u/queue/max_sectors_kb", maj, min);
+    env->max_sectors_kb = rb__read_long(p);
+    if (env->max_sectors_kb < 0) {
+        snprintf(p, sizeof p, "/sys/dev/block/%u:%u/../queue/max_sectors_kb", maj, min);
+        env->max_sectors_kb = rb__read_long(p);
     }
     snprintf(p, sizeof p, "/sys/dev/block/%u:%u/queue/rotational", maj, min);
     env->rotational = rb__read_long(p);
@@ -6717,7 +7586,8 @@ RBDEF void rb_env_collect(rb_env *env, const char *path)
     int i;
     memset(env, 0, sizeof *env);
     env->ram_total = env->ram_available = env->file_size = -1;
-    env->read_ahead_kb = env->rotational = env->fault_around_bytes = -1;
+    env->read_ahead_kb = env->rotational = env->fault_around_bytes = env->max_sectors_kb = -1;
+    env->cgroup_limit = env->cgroup_usage = -1;
     env->cpus = sysconf(_SC_NPROCESSORS_ONLN);
     env->page_size = (long)rb__page_size();
     env->root = geteuid() == 0;
@@ -6753,11 +7623,18 @@ RBDEF void rb_env_collect(rb_env *env, const char *path)
             fclose(f);
         }
         env->ram_total = rb__meminfo("MemTotal");
-        env->ram_available = rb__meminfo("MemAvailable");
+        env->ram_available = rb_mem_available();   /* a container's limit included */
+        {
+            rb_memcg cg;
+            if (rb_memcg_read(&cg) == 0 && cg.limit >= 0) { env->cgroup_limit = cg.limit; env->cgroup_usage = cg.usage; }
+        }
         if (rb__read_text("/sys/kernel/mm/transparent_hugepage/enabled", line, sizeof line) == 0) {
             char *a = strchr(line, '['), *b = a ? strchr(a, ']') : NULL;
             if (a && b) snprintf(env->thp, sizeof env->thp, "%.*s", (int)(b - a - 1), a + 1);
         }
+        /* MGLRU decides which pages pressure evicts (absent before 6.1, or not built in) */
+        if (rb__read_text("/sys/kernel/mm/lru_gen/enabled", line, sizeof line) == 0)
+            snprintf(env->lru_gen, sizeof env->lru_gen, "%.15s", line);
         env->fault_around_bytes = rb__read_long("/sys/kernel/debug/fault_around_bytes");
         rb__env_storage(env, path);
     }
@@ -7857,10 +8734,13 @@ RBDEF int rb_pfx_settings_set(rb_pfx_settings *s, const char *key, const char *v
 RBDEF int rb_probe_case_find(const char *name, char *why, size_t wl)
 {
     int id;
+    size_t n;
     for (id = 1; id <= RB_PROBE_CASES; id++)
         if (name && !strcmp(rb_probe_case_name(id), name)) return id;
-    rb__fmt(why, wl, "no probe case '%s' (1..11, %s, %s, %s, %s)", name ? name : "", rb_probe_case_name(12),
-            rb_probe_case_name(13), rb_probe_case_name(14), rb_probe_case_name(15));
+    n = (size_t)snprintf(why, wl, "no probe case '%.64s' (1..11", name ? name : "");
+    for (id = 12; id <= RB_PROBE_CASES && n < wl; id++)
+        n += (size_t)snprintf(why + n, wl - n, ", %s", rb_probe_case_name(id));
+    if (n < wl) snprintf(why + n, wl - n, ")");
     return 0;
 }
 
@@ -8489,6 +9369,10 @@ static void rb__env_json(FILE *f, const rb_env *e)
     rb__json_int_or_null(f, e->ram_total);
     fprintf(f, ", \"ram_available\": ");
     rb__json_int_or_null(f, e->ram_available);
+    fprintf(f, ", \"cgroup_memory_limit\": ");
+    rb__json_int_or_null(f, e->cgroup_limit);
+    fprintf(f, ", \"cgroup_memory_usage\": ");
+    rb__json_int_or_null(f, e->cgroup_limit >= 0 ? e->cgroup_usage : -1);
     fprintf(f, ", \"page_size\": %ld, \"file_size\": ", e->page_size);
     rb__json_int_or_null(f, e->file_size);
     fprintf(f, ", \"file_ram_ratio\": ");
@@ -8500,6 +9384,8 @@ static void rb__env_json(FILE *f, const rb_env *e)
     rb__json_str_or_null(f, e->device);
     fprintf(f, ", \"read_ahead_kb\": ");
     rb__json_int_or_null(f, e->read_ahead_kb);
+    fprintf(f, ", \"max_sectors_kb\": ");
+    rb__json_int_or_null(f, e->max_sectors_kb);
     fprintf(f, ", \"device_irq_cpus\": ");
     rb__json_str_or_null(f, e->irq_cpus[0] ? e->irq_cpus : NULL);
     fprintf(f, ", \"rotational\": ");
@@ -8507,6 +9393,8 @@ static void rb__env_json(FILE *f, const rb_env *e)
     else fputs(e->rotational ? "true" : "false", f);
     fprintf(f, ", \"transparent_hugepage\": ");
     rb__json_str_or_null(f, e->thp);
+    fprintf(f, ", \"lru_gen_enabled\": ");
+    rb__json_str_or_null(f, e->lru_gen);
     fprintf(f, ", \"fault_around_bytes\": ");
     rb__json_int_or_null(f, e->fault_around_bytes);
     fprintf(f, ", \"clock\": ");
@@ -8973,6 +9861,15 @@ RBDEF void rb_report_write(FILE *f, const rb_report *r, int format)
     else rb_report_table(f, r, format == RB_FORMAT_MARKDOWN);
 }
 
+/* pread-window's pages per read, as a JSON array; null for the other cases. */
+static void rb__probe_json_series(FILE *f, const rb_probe_result *x, const long *v)
+{
+    unsigned i;
+    if (x->status != RB_OK || !x->nseries) { fputs("null", f); return; }
+    for (i = 0; i < x->nseries; i++) fprintf(f, "%s%ld", i ? ", " : "[", v[i]);
+    fputc(']', f);
+}
+
 /* The readahead probe: expected against observed pages per case (json: one document). */
 static void rb__probe_json(FILE *f, const rb_probe_result *r, unsigned n, const rb_env *env)
 {
@@ -8993,6 +9890,10 @@ static void rb__probe_json(FILE *f, const rb_probe_result *r, unsigned n, const 
                     x->observed_pages, x->agrees ? "true" : "false", x->folio_effect ? "true" : "false");
         else
             fprintf(f, "null, \"observed_pages\": null, \"agrees\": null, \"folio_effect\": null");
+        fprintf(f, ", \"expected_series\": ");
+        rb__probe_json_series(f, x, x->expected_series);
+        fprintf(f, ", \"observed_series\": ");
+        rb__probe_json_series(f, x, x->observed_series);
         fprintf(f, ", \"reasoning\": ");
         rb_json_string(f, x->reasoning);
         fprintf(f, ", \"note\": ");
@@ -9030,22 +9931,28 @@ RBDEF void rb_report_probe(FILE *f, const rb_probe_result *r, unsigned n, int fo
    facts that explain the numbers. */
 static void rb__env_print(FILE *f, const rb_env *e)
 {
-    char ram[32] = "?", avail[32] = "?", fsz[32] = "?", ra[32];
+    char ram[32] = "?", avail[32] = "?", fsz[32] = "?", ra[32], cg[96] = "";
     if (e->ram_total > 0) snprintf(ram, sizeof ram, "%.1f GiB", (double)e->ram_total / 1073741824.0);
     if (e->ram_available > 0)
         snprintf(avail, sizeof avail, "%.1f GiB", (double)e->ram_available / 1073741824.0);
     if (e->file_size >= 0) snprintf(fsz, sizeof fsz, "%.2f GiB", (double)e->file_size / 1073741824.0);
-    fprintf(f, "# %s %s, %s, %ld cpus, RAM %s (%s available), page %ld\n", e->os, e->kernel,
-            e->cpu[0] ? e->cpu : "cpu ?", e->cpus, ram, avail, e->page_size);
+    if (e->cgroup_limit >= 0) {   /* a container: what it may take, not what the host has */
+        char lim[32], use[32] = "?";
+        rb__mem_text((uint64_t)e->cgroup_limit, lim, sizeof lim);
+        if (e->cgroup_usage >= 0) rb__mem_text((uint64_t)e->cgroup_usage, use, sizeof use);
+        snprintf(cg, sizeof cg, "; memory cgroup limit %s, %s used", lim, use);
+    }
+    fprintf(f, "# %s %s, %s, %ld cpus, RAM %s (%s available%s), page %ld\n", e->os, e->kernel,
+            e->cpu[0] ? e->cpu : "cpu ?", e->cpus, ram, avail, cg, e->page_size);
     fprintf(f, "# file %s", fsz);
     if (e->file_size >= 0 && e->ram_total > 0)
         fprintf(f, " (%.2fx RAM)", (double)e->file_size / (double)e->ram_total);
     if (e->read_ahead_kb >= 0) snprintf(ra, sizeof ra, "%ld", e->read_ahead_kb);
     else snprintf(ra, sizeof ra, "%s", e->device[0] ? "?" : "n/a (no block device)");   /* tmpfs, overlay, ... */
-    fprintf(f, " on %s, device %s (interrupts on CPU %s), read_ahead_kb %s, %s, THP %s\n", e->fs[0] ? e->fs : "?",
-            e->device[0] ? e->device : "?", e->irq_cpus[0] ? e->irq_cpus : "?", ra,
+    fprintf(f, " on %s, device %s (interrupts on CPU %s), read_ahead_kb %s, %s, THP %s, MGLRU %s\n",
+            e->fs[0] ? e->fs : "?", e->device[0] ? e->device : "?", e->irq_cpus[0] ? e->irq_cpus : "?", ra,
             e->rotational < 0 ? "rotational ?" : e->rotational ? "rotational" : "non-rotational",
-            e->thp[0] ? e->thp : "?");
+            e->thp[0] ? e->thp : "?", !e->lru_gen[0] ? "n/a" : strtoul(e->lru_gen, NULL, 16) ? e->lru_gen : "off");
     fprintf(f, "# clock %s: resolution %.0f ns, %.1f ns per read; %s%s; %s\n", e->clock, e->clock_res_ns,
             e->clock_cost_ns, e->compiler[0] ? e->compiler : "compiler ?", e->liburing ? ", liburing" : "",
             e->root ? "root" : "not root");
@@ -9416,6 +10323,120 @@ static void rb__report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n,
                 "latency per op, \xc2\xb5s, lower is better", "bar: p50; whisker: up to p90", log_scale);
 }
 
+/* ---- warm-up methods: the writers ----
+   A row per method: the call's time, the time until its pages were read in, GB/s, the
+   residency reached against the kernel's prediction, and the device bytes. The chart: per
+   method a bar for the call and one for the time to residency (the hints' differ). */
+static void rb__warmup_table(FILE *f, const rb_warmup_run *r)
+{
+    char sz[32], cap[32] = "unknown", ch[32];
+    unsigned i;
+    rb_format_size(r->size, sz, sizeof sz);
+    rb_format_size(r->chunk, ch, sizeof ch);
+    if (r->cap) rb_format_size(r->cap, cap, sizeof cap);
+    fprintf(f, "warming %s (%s, %llu pages), each method from an evicted file; one WILLNEED loads at most %s here "
+               "(max of read_ahead_kb and max_sectors_kb); chunk %s\n\n", r->path, sz,
+            (unsigned long long)(r->n ? r->results[0].pages : 0), cap, ch);
+    fprintf(f, "%-17s %9s %11s %8s %10s %9s %11s\n", "method", "call s", "resident s", "GB/s", "residency", "expected",
+            "device MiB");
+    for (i = 0; i < r->n; i++) {
+        const rb_warmup_result *x = &r->results[i];
+        char exp[16] = "?", dev[24] = "?";
+        if (x->status != RB_OK) {
+            fprintf(f, "%-17s %s: %s\n", x->name, rb_status_word(x->status), x->reason);
+            continue;
+        }
+        if (x->expected >= 0) snprintf(exp, sizeof exp, "%.1f%%", 100 * x->expected);
+        if (x->device_read_bytes >= 0) snprintf(dev, sizeof dev, "%.1f", (double)x->device_read_bytes / 1048576.0);
+        fprintf(f, "%-17s %9.4f %11.4f %8.2f %9.1f%% %9s %11s%s%s\n", x->name, x->call_seconds, x->seconds, x->gb_per_s,
+                100 * x->residency, exp, dev, x->reason[0] ? "  " : "", x->reason);
+    }
+    fprintf(f, "\n");
+    for (i = 0; i < r->n; i++) fprintf(f, "%-17s %s\n", r->results[i].name, r->results[i].what);
+}
+
+static void rb__warmup_json(FILE *f, const rb_warmup_run *r)
+{
+    unsigned i;
+    fprintf(f, "{\"readbench\": \"%s\", \"experiment\": \"warmup\", \"file\": ", RB_VERSION);
+    rb_json_string(f, r->path);
+    fprintf(f, ", \"size\": %llu, \"chunk\": %llu, \"willneed_cap_bytes\": ", (unsigned long long)r->size,
+            (unsigned long long)r->chunk);
+    rb__json_int_or_null(f, r->cap ? (long long)r->cap : -1);
+    fprintf(f, ", \"settle_cap_seconds\": ");
+    rb__json_num(f, r->settle_seconds);
+    fprintf(f, ",\n \"env\": ");
+    rb__env_json(f, &r->env);
+    fprintf(f, ",\n \"results\": [");
+    for (i = 0; i < r->n; i++) {
+        const rb_warmup_result *x = &r->results[i];
+        int ok = x->status == RB_OK;
+        fprintf(f, "%s\n  {\"method\": ", i ? "," : "");
+        rb_json_string(f, x->name);
+        fprintf(f, ", \"description\": ");
+        rb_json_string(f, x->what);
+        fprintf(f, ", \"status\": \"%s\", \"seconds\": ", rb_status_word(x->status));
+        rb__json_num_if(f, ok, x->seconds);
+        fprintf(f, ", \"call_seconds\": ");
+        rb__json_num_if(f, ok, x->call_seconds);
+        fprintf(f, ", \"settled\": %s, \"gb_per_s\": ", !ok ? "null" : x->settled ? "true" : "false");
+        rb__json_num_if(f, ok, x->gb_per_s);
+        fprintf(f, ", \"residency\": ");
+        rb__json_num_if(f, ok, x->residency);
+        fprintf(f, ", \"resident_pages\": ");
+        rb__json_int_or_null(f, ok ? (long long)x->resident : -1);
+        fprintf(f, ", \"pages\": %llu, \"expected_residency\": ", (unsigned long long)x->pages);
+        rb__json_num_if(f, x->expected >= 0, x->expected);
+        fprintf(f, ", \"device_read_bytes\": ");
+        rb__json_int_or_null(f, ok ? x->device_read_bytes : -1);
+        fprintf(f, ", \"evicted\": %s, \"resident_before\": %llu, \"calls\": %u, \"failed_calls\": %u, \"note\": ",
+                x->status == RB_ENOTRUN ? "null" : x->evicted ? "true" : "false",
+                (unsigned long long)x->resident_before, x->calls, x->failed_calls);
+        rb_json_string(f, x->reason);
+        fputc('}', f);
+    }
+    fprintf(f, "\n ]}\n");
+}
+
+static void rb__warmup_svg(FILE *f, const rb_warmup_run *r, const char *title)
+{
+    char groups[RB_WARM_COUNT][48], env[1536], cfg[256], sz[32], ch[32];
+    const char *gp[RB_WARM_COUNT];
+    rb__bar bars[RB_WARM_COUNT * 2];
+    rb__panel p;
+    unsigned i, s;
+    memset(&p, 0, sizeof p);
+    memset(bars, 0, sizeof bars);
+    for (i = 0; i < r->n; i++) {
+        const rb_warmup_result *x = &r->results[i];
+        if (x->status == RB_OK) snprintf(groups[i], sizeof groups[i], "%s (%.0f%%)", x->name, 100 * x->residency);
+        else snprintf(groups[i], sizeof groups[i], "%s", x->name);
+        gp[i] = groups[i];
+        for (s = 0; s < 2; s++) {
+            rb__bar *b = &bars[i * 2 + s];
+            b->status = x->status;
+            b->why = x->reason;
+            b->lo = 1;
+            b->hi = 0;
+            b->v = s ? x->seconds : x->call_seconds;
+        }
+    }
+    rb_format_size(r->size, sz, sizeof sz);
+    rb_format_size(r->chunk, ch, sizeof ch);
+    snprintf(p.heading, sizeof p.heading, "making a %s file resident, from evicted (the residency reached in brackets)", sz);
+    p.groups = gp;
+    p.ngroups = r->n;
+    p.nseries = 2;
+    snprintf(p.series[0], sizeof p.series[0], "the call");
+    snprintf(p.series[1], sizeof p.series[1], "until resident");
+    p.bars = bars;
+    rb__svg_env_line(&r->env, env, sizeof env);
+    snprintf(cfg, sizeof cfg, "willneed-chunked: %s per call \xc2\xb7 the hints' reads waited for up to %.0f s "
+             "\xc2\xb7 readbench %s", ch, r->settle_seconds, RB_VERSION);
+    rb__svg_doc(f, title && *title ? title : "readbench warmup: how long each way of making a file resident takes",
+                env, cfg, &p, 1, "seconds, lower is better", "a bar per time", 0);
+}
+
 /* ---- a file's page-cache state in one line (readbench residency, readbench drop) ---- */
 static void rb__report_residency(FILE *f, const char *path, const rb_residency_info *ri, int evicted)
 {
@@ -9659,6 +10680,15 @@ RBDEF void rb_report_hog(FILE *f, uint64_t size, const rb_hog *h) { RB__IN_C_LOC
 RBDEF void rb_report_file(FILE *f, const char *path, const rb_file_info *info)
 {
     RB__IN_C_LOCALE(rb__report_file(f, path, info));
+}
+RBDEF void rb_warmup_write(FILE *f, const rb_warmup_run *r, int format)
+{
+    if (format == RB_FORMAT_JSON) RB__IN_C_LOCALE(rb__warmup_json(f, r));
+    else RB__IN_C_LOCALE(rb__warmup_table(f, r));
+}
+RBDEF void rb_warmup_svg(FILE *f, const rb_warmup_run *r, const char *title)
+{
+    RB__IN_C_LOCALE(rb__warmup_svg(f, r, title));
 }
 
 /* ---- reading a report back: a small JSON parser -----------------------------------------

@@ -65,6 +65,7 @@ void suite_patterns(void); /* access patterns: distributions, offsets, what they
 void suite_advise(void);   /* the decision, rb_advise, its writers, readbench advise */
 void suite_strategies(void);   /* pread-fadvise, mmap-populate, pread-dontcache, pread-nowait, io_uring-qd */
 void suite_replay(void);   /* trace replay: reads of their own lengths, the trace parsers */
+void suite_kernel(void);   /* memory cgroups, MGLRU, readbench warmup */
 
 /* shared helpers (test_main.c) */
 const char *rbt_tmpdir(void);       /* a fresh directory for this run's files */

@@ -141,6 +141,7 @@ int main(void)
     suite("advise", suite_advise);
     suite("strategies", suite_strategies);
     suite("replay", suite_replay);
+    suite("kernel", suite_kernel);
     suite("compile", suite_compile);
     if (tmpdir[0]) {
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

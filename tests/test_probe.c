@@ -85,11 +85,67 @@ static void pread_and_direct(void)
     CHECK(probe(15) == 0);   /* O_DIRECT adds nothing to the page cache */
 }
 
+/* One WILLNEED over 64 MiB or 1 GiB loads what force_page_cache_ra() allows one request,
+   max(read_ahead_kb, max_sectors_kb), and no more: the rest of the range is not loaded. */
+static void willneed_over_a_large_range_loads_the_cap(void)
+{
+    rb_env env;
+    long n64, n1g, cap;
+    if (!have_readahead()) SKIP("read_ahead_kb is unknown here, or too small to tell readahead from one page");
+    rb_env_collect(&env, probe_file());
+    cap = (env.read_ahead_kb > env.max_sectors_kb ? env.read_ahead_kb : env.max_sectors_kb) * 1024 / env.page_size;
+    n64 = probe(16);
+    CHECKF(r.agrees, "64 MiB: %ld pages, expected %ld", n64, r.expected_pages);
+    CHECK(n64 == (cap < 16384 ? cap : 16384));
+    n1g = probe(17);
+    CHECKF(r.agrees, "1 GiB: %ld pages, expected %ld", n1g, r.expected_pages);
+    CHECKF(n1g == cap && n1g < 262144, "1 GiB loaded %ld pages of 262144", n1g);
+}
+
+/* fadvise on a file that is also mapped fills the page cache the mapping reads from; two
+   mappings of one descriptor read as each was advised. */
+static void hints_and_advice_on_mapped_files(void)
+{
+    if (!have_readahead()) SKIP("read_ahead_kb is unknown here, or too small to tell readahead from one page");
+    CHECK(probe(18) > 0);
+    CHECKF(r.agrees, "fadvise-mapped: %s", r.reason);
+    CHECK(probe(19) == 1 && r.agrees);   /* RANDOM, though the descriptor also has a SEQUENTIAL mapping */
+    CHECK(probe(20) > 1);                /* SEQUENTIAL, though the descriptor also has a RANDOM one */
+}
+
+/* Sequential preads from the file's start: the window opens at 2-4x the read and grows with
+   each mark reached, up to read_ahead_kb. */
+static void pread_window_grows(void)
+{
+    unsigned i;
+    long most = 0;
+    if (!have_readahead()) SKIP("read_ahead_kb is unknown here, or too small to tell readahead from one page");
+    CHECK(probe(21) > 0);
+    CHECK(r.nseries == RB_PROBE_SERIES);
+    fprintf(stderr, "    %s\n", r.reason);
+    for (i = 1; i < r.nseries; i++) most = r.observed_series[i] > most ? r.observed_series[i] : most;
+    CHECKF(r.observed_series[0] > 0 && most > r.observed_series[0], "the window did not grow: %s", r.reason);
+    CHECKF(r.expected_series[0] == r.observed_series[0], "the first window: %s", r.reason);
+}
+
+/* MADV_COLD and MADV_PAGEOUT leave a page mapped twice alone; with one mapping left,
+   PAGEOUT reclaims them. */
+static void reclaim_advice_skips_pages_mapped_twice(void)
+{
+    if (rb_probe(probe_file(), 22, &r) == RB_UNSUPPORTED) SKIP(r.reason);
+    CHECK(probe(22) == 0);
+    CHECKF(r.agrees, "cold: %s", r.reason);
+    CHECK(probe(23) == 0);
+    CHECKF(r.agrees, "pageout: %s", r.reason);
+}
+
 /* The cross-check: the kernel's own tracepoint counts the folios added for the file's inode. */
 static void agrees_with_the_tracepoint(void)
 {
     char cmd[1024], line[256], p[512];
-    const char *cases[] = {"1", "6", "pread-fadv-random", "2"};
+    /* after "2": readahead that may add large folios (one event, many pages) */
+    const char *cases[] = {"1", "6", "pread-fadv-random", "willneed-64m", "one-fd-random", "fadvise-mapped", "2",
+                           "one-fd-sequential", "pread-window"};
     struct stat st;
     unsigned i;
     if (!rbt_is_root()) SKIP("needs root for the filemap tracepoint");
@@ -118,8 +174,8 @@ static void agrees_with_the_tracepoint(void)
         }
         if (f) fclose(f);
         fprintf(stderr, "    case %s: tracepoint %ld folios, readbench %ld pages\n", cases[i], events, observed);
-        if (i == 3) {   /* readahead may add large folios: one event can be many pages */
-            CHECKF(events >= 1 && events <= observed, "case 2: %ld folio events for %ld pages", events, observed);
+        if (i >= 6) {   /* readahead may add large folios: one event can be many pages */
+            CHECKF(events >= 1 && events <= observed, "case %s: %ld folio events for %ld pages", cases[i], events, observed);
             continue;
         }
         CHECKF(events == observed && events >= 1, "case %s: tracepoint %ld, readbench %ld", cases[i], events, observed);
@@ -137,4 +193,8 @@ void suite_probe(void)
     RUN(sequential_and_normal_load_more);
     RUN(advice_on_one_mapping_does_not_change_another);
     RUN(pread_and_direct);
+    RUN(willneed_over_a_large_range_loads_the_cap);
+    RUN(hints_and_advice_on_mapped_files);
+    RUN(pread_window_grows);
+    RUN(reclaim_advice_skips_pages_mapped_twice);
 }
