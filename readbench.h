@@ -546,6 +546,43 @@ RBDEF int rb_prefetch(rb_prefetcher *p, uint64_t off, uint64_t len);
 RBDEF const char *rb_prefetch_policy_name(int policy);
 RBDEF int rb_prefetch_policy_find(const char *name);
 
+/* ---- prefetch accounting ----
+   What became of the hints a strategy gave, one hint in RB_PA_EVERY per thread followed to
+   its read (see "prefetch accounting" in the implementation): redundant (the range was
+   resident when hinted), useful (the read found it resident, and was not slow), late (the
+   read still had to wait for a page, or was slow: longer than twice the median of the
+   reader's cached reads, and at least 20 us), wasted (pages of the range were evicted
+   between the hint and the read). rb_run and rb_prefetch_experiment report them. */
+#define RB_PA_EVERY 16u     /* one hint in this many is followed, per thread */
+#define RB_PA_PENDING 16u   /* sampled hints waiting for their read at once, per thread */
+#define RB_PA_CACHED 15u    /* the last cached reads whose median time is the "slow read" baseline */
+#define RB_PA_SLOW_FLOOR_NS 20000u   /* a read under this is never slow (see rb__pa_read_end) */
+typedef struct rb_prefetch_accounting {
+    uint64_t hints;        /* hints given: WILLNEED by madvise or posix_fadvise, through any policy */
+    uint64_t sampled;      /* of them, followed: redundant + useful + late + wasted + failed */
+    uint64_t redundant, useful, late, wasted;
+    uint64_t failed;       /* a residency check failed: not classified */
+    uint64_t wasted_unknown;   /* late ones where cachestat could not say whether pages were evicted */
+    uint64_t untrusted;    /* hints not followed: residency cannot be trusted here (mincore lies) */
+    uint64_t late_slow;    /* of late: resident when read, but the read took longer than the threshold */
+} rb_prefetch_accounting;
+typedef struct rb__pa_sample { unsigned k; uint64_t start, len; int64_t evicted; } rb__pa_sample;
+/* The time (ns) over which a read of resident pages counts as late: twice the median of the
+   n last cached reads' times, at least RB_PA_SLOW_FLOOR_NS; the floor alone below 3 times. */
+RBDEF uint64_t rb_pa_slow_threshold(const uint64_t *cached_ns, unsigned n);
+/* One reader's follow-up state: what it looks at (its mapping of the file, and the descriptor
+   cachestat asks), the sampled hints whose read has not come yet, the times of its last
+   cached reads (a ring), and the read being timed. */
+typedef struct rb__pa_follow {
+    const unsigned char *map;   /* NULL: nothing is followed (counted untrusted) */
+    size_t page;
+    int fd, trusted;
+    rb__pa_sample pending[RB_PA_PENDING];
+    unsigned npending;
+    uint64_t cached_ns[RB_PA_CACHED];
+    unsigned ncached, next_cached;
+} rb__pa_follow;
+
 /* The prefetch-overhead experiment (Lucene's PrefetchBench): per op, 3 random 16-byte reads
    from clones of one input; even ops hint all 3 through the policy first, odd ops do not;
    `ops` ops per thread. fits: a 16 MiB slice, read into the cache first; else the whole
@@ -576,6 +613,7 @@ typedef struct rb_pfx_result {
     double resident_before, resident_after;   /* fraction of the range's pages; -1: unknown */
     uint64_t reads_checked, reads_hit; /* reads whose page was checked, and found resident */
     char warning[RB_REASON_LEN];       /* "" or why the figures are not what the case means */
+    rb_prefetch_accounting prefetch_accounting;   /* what became of the hints (see rb_prefetch_accounting) */
 } rb_pfx_result;
 
 RBDEF int rb_prefetch_experiment(const rb_pfx_config *c, int policy, int fits, rb_pfx_result *out);
@@ -613,23 +651,6 @@ RBDEF int rb_probe_check(const char *path, int id, rb_error *err);
 /* Case id, or every case (id 0), into out (RB_PROBE_CASES at most); *failed: the cases that could
    not run (unsupported here is not a failure); *disagree: those that ran and did not match. */
 RBDEF unsigned rb_probe_cases(const char *path, int id, rb_probe_result *out, unsigned *failed, unsigned *disagree);
-
-/* ---- prefetch accounting ----
-   What became of the hints a strategy gave, one hint in RB_PA_EVERY per thread followed to
-   its read (see rb__pa_hinted in the implementation): redundant (the range was resident when
-   hinted), useful (the read found it resident), late (the read still had to wait for a page),
-   wasted (pages of the range were evicted between the hint and the read). */
-#define RB_PA_EVERY 16u     /* one hint in this many is followed, per thread */
-#define RB_PA_PENDING 16u   /* sampled hints waiting for their read at once, per thread */
-typedef struct rb_prefetch_accounting {
-    uint64_t hints;        /* hints given: WILLNEED by madvise or posix_fadvise, through any policy */
-    uint64_t sampled;      /* of them, followed: redundant + useful + late + wasted + failed */
-    uint64_t redundant, useful, late, wasted;
-    uint64_t failed;       /* a residency check failed: not classified */
-    uint64_t wasted_unknown;   /* late ones where cachestat could not say whether pages were evicted */
-    uint64_t untrusted;    /* hints not followed: residency cannot be trusted here (mincore lies) */
-} rb_prefetch_accounting;
-typedef struct rb__pa_sample { unsigned k; uint64_t start, len; int64_t evicted; } rb__pa_sample;
 
 /* ---- strategies ---- */
 typedef struct rb_strategy rb_strategy;
@@ -697,8 +718,7 @@ typedef struct rb_worker {
     int helper_tid[RB_MAX_HELPERS];
     unsigned nhelpers;
     rb_prefetch_accounting pa;    /* what became of this thread's hints (sampled) */
-    rb__pa_sample pa_pending[RB_PA_PENDING];   /* sampled hints whose read has not come yet */
-    unsigned pa_npending;
+    rb__pa_follow paf;            /* the hints being followed to their reads */
     void *user;
 } rb_worker;
 
@@ -4088,72 +4108,142 @@ static void rb__read_done(rb_worker *w, const unsigned char *buf, uint64_t off, 
    its range: every page in means it was in before the hint too (mincore counts only pages
    whose data has arrived, and a hint's own I/O takes far longer than the microsecond between
    the two calls): redundant. Otherwise the hint is followed to its read, and just before the
-   read mincore asks again: every page in, useful; a page still missing, the read will wait
-   for it: late, unless pages of the range were evicted in between (cachestat's evicted count
-   over the range grew since the hint: pressure took what the hint had loaded): wasted.
-   Without cachestat (before 6.5, EPERM, macOS) wasted cannot be told from late: counted late
-   and said (wasted_unknown). Where mincore lies (a file this user neither owns nor may
-   write) nothing is classified (untrusted). The checks run inside the timed op: a sampled
-   hint costs two mincore calls and two cachestat calls at most, about 1 us per 16 hints. */
+   read mincore asks again. A page still missing: the read will wait for it: late, unless
+   pages of the range were evicted in between (cachestat's evicted count over the range grew
+   since the hint: pressure took what the hint had loaded): wasted. Without cachestat (before
+   6.5, EPERM, macOS) wasted cannot be told from late: counted late and said (wasted_unknown).
+   Every page in: the read is timed, and it is useful unless it was slow, late otherwise
+   (late_slow): residency says the data arrived, the clock says whether the read still
+   waited (a page evicted and re-read between the check and the copy, a large folio still
+   locked by its I/O, a fault that had to wait). "Slow" is longer than twice the median of
+   this reader's last RB_PA_CACHED reads that found their range resident, and never under
+   RB_PA_SLOW_FLOOR_NS (20 us). Why those two: cached reads of one size differ by well under
+   2x (a copy, at most a minor fault), while a read that waits for the device waits at least
+   one device read (about 100 us on this project's virtio disk, 10-80 us on NVMe flash); a
+   median is not moved by the few slow ones among them. The floor keeps a 4 us read (2x a
+   2 us median) from counting: a timer interrupt or a minor fault takes that long, no
+   device does. Until three cached reads are timed the floor alone decides. Where mincore
+   lies (a file this user neither owns nor may write) nothing is classified (untrusted).
+   The checks run inside the timed op: a sampled hint costs two mincore calls, two cachestat
+   calls and two clock reads at most, about 1 us per 16 hints. */
 
 /* The evicted pages cachestat counts over [off, off + len): -1 where it cannot say. */
 static int64_t rb__pa_evicted(int fd, uint64_t off, uint64_t len)
 {
     struct rb__cachestat cs;
-    if (rb__plat_cachestat(fd, off, len, &cs) != RB_OK) return -1;
+    if (fd < 0 || rb__plat_cachestat(fd, off, len, &cs) != RB_OK) return -1;
     return (int64_t)cs.nr_evicted;
 }
 
-/* A hint was given for read k of the op, over the page-aligned [start, start + len) of the
-   target's mapping (pread-fadvise maps the file for this alone, and never reads the map). */
-static void rb__pa_hinted(rb_worker *w, unsigned k, uint64_t start, uint64_t len)
+/* What a reader's hints are followed on: its mapping of the file (the whole file from offset
+   0, or its first map_len bytes), the descriptor cachestat asks, and whether mincore tells
+   the truth there. */
+static void rb__pa_follow_init(rb__pa_follow *f, const unsigned char *map, size_t page, int fd, int trusted)
 {
-    rb_prefetch_accounting *a = &w->pa;
+    memset(f, 0, sizeof *f);
+    f->map = map;
+    f->page = page;
+    f->fd = fd;
+    f->trusted = trusted;
+}
+
+/* 1: the next hint given will be followed (the caller may time what following costs). */
+static int rb__pa_follows_next(const rb_prefetch_accounting *a) { return a->hints % RB_PA_EVERY == 0; }
+
+/* A hint was given for read k of the op, over the page-aligned [start, start + len) of the
+   reader's mapping (pread-fadvise maps the file for this alone, and never reads the map). */
+static void rb__pa_hint(rb_prefetch_accounting *a, rb__pa_follow *f, unsigned k, uint64_t start, uint64_t len)
+{
     rb__pa_sample *s;
     int r;
     if (a->hints++ % RB_PA_EVERY != 0) return;
-    if (!w->t->mincore_trusted || !w->t->map) { a->untrusted++; return; }
-    if (w->pa_npending == RB_PA_PENDING) return;   /* the op's earlier samples fill the list */
+    if (!f->trusted || !f->map) { a->untrusted++; return; }
+    if (f->npending == RB_PA_PENDING) return;   /* the op's earlier samples fill the list */
     a->sampled++;
-    r = rb__mincore_resident((void *)(uintptr_t)w->t->page, w->t->map + start, (size_t)len);
+    r = rb__mincore_resident((void *)(uintptr_t)f->page, f->map + start, (size_t)len);
     if (r < 0) { a->failed++; return; }
     if (r == 1) { a->redundant++; return; }
-    s = &w->pa_pending[w->pa_npending++];
+    s = &f->pending[f->npending++];
     s->k = k;
     s->start = start;
     s->len = len;
-    s->evicted = rb__pa_evicted(w->t->fd, start, len);
+    s->evicted = rb__pa_evicted(f->fd, start, len);
 }
 
-/* Read k of the op is about to happen: if its hint was followed, classify it. */
-static void rb__pa_reading(rb_worker *w, unsigned k)
+/* Read k of the op is about to happen: if its hint was followed and a page is still
+   missing, classify it now (late or wasted); if every page is in, return 1: the caller times
+   the read and gives its time to rb__pa_read_end, which says useful or late. */
+static int rb__pa_read_start(rb_prefetch_accounting *a, rb__pa_follow *f, unsigned k)
 {
-    rb_prefetch_accounting *a = &w->pa;
     rb__pa_sample s;
     unsigned i;
     int r;
     int64_t ev;
-    for (i = 0; i < w->pa_npending && w->pa_pending[i].k != k; i++) {}
-    if (i == w->pa_npending) return;
-    s = w->pa_pending[i];
-    w->pa_pending[i] = w->pa_pending[--w->pa_npending];
-    r = rb__mincore_resident((void *)(uintptr_t)w->t->page, w->t->map + s.start, (size_t)s.len);
-    ev = r == 0 && s.evicted >= 0 ? rb__pa_evicted(w->t->fd, s.start, s.len) : -1;
+    for (i = 0; i < f->npending && f->pending[i].k != k; i++) {}
+    if (i == f->npending) return 0;
+    s = f->pending[i];
+    f->pending[i] = f->pending[--f->npending];
+    r = rb__mincore_resident((void *)(uintptr_t)f->page, f->map + s.start, (size_t)s.len);
+    if (r == 1) return 1;
+    ev = r == 0 && s.evicted >= 0 ? rb__pa_evicted(f->fd, s.start, s.len) : -1;
     if (r < 0) a->failed++;
-    else if (r == 1) a->useful++;
     else if (ev >= 0 && ev > s.evicted) a->wasted++;
     else {
         a->late++;
         if (ev < 0) a->wasted_unknown++;
     }
+    return 0;
+}
+
+/* The threshold over which a read of resident pages still waited: twice the median of the
+   reader's last cached reads, at least the floor (see the section's comment). */
+RBDEF uint64_t rb_pa_slow_threshold(const uint64_t *cached_ns, unsigned n)
+{
+    uint64_t v[RB_PA_CACHED], x;
+    unsigned i, j;
+    n = RB__MIN(n, RB_PA_CACHED);
+    if (n < 3) return RB_PA_SLOW_FLOOR_NS;
+    for (i = 0; i < n; i++) {   /* insertion sort of at most 15 values */
+        x = cached_ns[i];
+        for (j = i; j > 0 && v[j - 1] > x; j--) v[j] = v[j - 1];
+        v[j] = x;
+    }
+    x = v[n / 2];
+    return RB__MAX(2 * x, (uint64_t)RB_PA_SLOW_FLOOR_NS);
+}
+
+/* The read rb__pa_read_start asked to time took ns: useful, or late if it was slow. Either
+   way it read resident pages, so its time joins the cached reads' ring. */
+static void rb__pa_read_end(rb_prefetch_accounting *a, rb__pa_follow *f, uint64_t ns)
+{
+    if (ns > rb_pa_slow_threshold(f->cached_ns, f->ncached)) {
+        a->late++;
+        a->late_slow++;
+    } else {
+        a->useful++;
+    }
+    f->cached_ns[f->next_cached] = ns;
+    f->next_cached = (f->next_cached + 1) % RB_PA_CACHED;
+    if (f->ncached < RB_PA_CACHED) f->ncached++;
 }
 
 /* The op is over: a followed hint whose read never came (the op failed) is dropped. */
-static void rb__pa_op_end(rb_worker *w)
+static void rb__pa_end(rb_prefetch_accounting *a, rb__pa_follow *f)
 {
-    w->pa.sampled -= w->pa_npending;
-    w->pa_npending = 0;
+    a->sampled -= f->npending;
+    f->npending = 0;
 }
+
+/* The strategies' side: a worker's hint, and its read k about to happen (timed when the
+   accounting asks; rb__pa_read_done with the time after the read). */
+static void rb__pa_hinted(rb_worker *w, unsigned k, uint64_t start, uint64_t len)
+{
+    rb__pa_hint(&w->pa, &w->paf, k, start, len);
+}
+
+static int rb__pa_reading(rb_worker *w, unsigned k) { return rb__pa_read_start(&w->pa, &w->paf, k); }
+static void rb__pa_read_done(rb_worker *w, uint64_t ns) { rb__pa_read_end(&w->pa, &w->paf, ns); }
+static void rb__pa_op_end(rb_worker *w) { rb__pa_end(&w->pa, &w->paf); }
 
 /* Adds one thread's (or one round's) accounting to a cell's. */
 static void rb__pa_add(rb_prefetch_accounting *into, const rb_prefetch_accounting *a)
@@ -4167,6 +4257,7 @@ static void rb__pa_add(rb_prefetch_accounting *into, const rb_prefetch_accountin
     into->failed += a->failed;
     into->wasted_unknown += a->wasted_unknown;
     into->untrusted += a->untrusted;
+    into->late_slow += a->late_slow;
 }
 
 /* ---- strategies: mmap ---------------------------------------------------------------- */
@@ -4213,8 +4304,13 @@ static int rb__op_mmap(rb_worker *w, const uint64_t *off, unsigned n)
     unsigned i;
     for (i = 0; i < n; i++) {
         size_t rs = RB__LEN(w, i);
-        if (w->pa_npending) rb__pa_reading(w, i);
-        memcpy(w->buf, m + off[i], rs);
+        if (w->paf.npending && rb__pa_reading(w, i)) {   /* a followed hint's read: timed */
+            uint64_t t0 = rb__now_ns();
+            memcpy(w->buf, m + off[i], rs);
+            rb__pa_read_done(w, rb__now_ns() - t0);
+        } else {
+            memcpy(w->buf, m + off[i], rs);
+        }
         w->sink += w->buf[rs - 1];
         if (verify) rb_worker_check(w, w->buf, off[i], rs);
     }
@@ -4287,8 +4383,14 @@ static int rb__op_pread(rb_worker *w, const uint64_t *off, unsigned n)
 {
     unsigned i;
     for (i = 0; i < n; i++) {
-        if (w->pa_npending) rb__pa_reading(w, i);
-        rb__pread_one(w, w->t->fd, w->buf, off[i], RB__LEN(w, i));
+        size_t rs = RB__LEN(w, i);
+        if (w->paf.npending && rb__pa_reading(w, i)) {   /* a followed hint's read: timed */
+            uint64_t t0 = rb__now_ns();
+            rb__pread_one(w, w->t->fd, w->buf, off[i], rs);
+            rb__pa_read_done(w, rb__now_ns() - t0);
+        } else {
+            rb__pread_one(w, w->t->fd, w->buf, off[i], rs);
+        }
     }
     return 0;
 }
@@ -5485,6 +5587,7 @@ static void *rb__worker_main(void *arg)
     if (!off) { th->rc = RB_ENOMEM; rb__fmt(th->why, sizeof th->why, "out of memory"); }
     else if (c->ncpus && c->cpus) th->rc = rb__pin(c->cpus[w->index % c->ncpus], th->why, sizeof th->why);
     if (!th->rc && run->s->thread_init) th->rc = run->s->thread_init(w, th->why, sizeof th->why);
+    rb__pa_follow_init(&w->paf, w->t->map, w->t->page, w->t->fd, w->t->mincore_trusted);
     if (th->rc) RB__STORE(&run->pool.failed, 1);
     rb__barrier_wait(&run->pool.bar);   /* everyone is ready, or everyone leaves */
     for (p = run->first_phase;; p++) {
@@ -6168,6 +6271,8 @@ typedef struct rb__pfx_thread {
     unsigned char *map;
     uint64_t len;
     rb_prefetcher pf;
+    rb_prefetch_accounting pa;   /* what became of this clone's hints */
+    rb__pa_follow paf;
     rb_hist with, without;
     uint64_t sink;
     int check_hits;         /* mincore tells the truth here: count the reads that hit */
@@ -6186,6 +6291,31 @@ static void rb__pfx_count_hits(rb__pfx_thread *th, const uint64_t *off)
         th->checked++;
         th->hit += r == 1;
     }
+}
+
+/* The accounting follows the experiment's hints as it follows a run's, but its checks are
+   not what the experiment measures (the cost of a hint, a few hundred ns when cached): each
+   helper returns the ns it spent on the accounting, which the op's time leaves out. */
+static uint64_t rb__pfx_hinted(rb__pfx_thread *th, unsigned j, uint64_t off)
+{
+    uint64_t start, alen, t0;
+    if (!rb__pa_follows_next(&th->pa)) { th->pa.hints++; return 0; }
+    t0 = rb__now_ns();
+    if (rb_page_range(off, 1, th->pf.page, th->len, &start, &alen)) rb__pa_hint(&th->pa, &th->paf, j, start, alen);
+    return rb__now_ns() - t0;
+}
+
+/* Read j (16 bytes at off[j]) into b, classifying its hint if it was followed; the read
+   itself stays in the op's time. */
+static uint64_t rb__pfx_read(rb__pfx_thread *th, unsigned j, uint64_t off, unsigned char *b)
+{
+    uint64_t t0 = rb__now_ns(), r0, r1;
+    int timed = rb__pa_read_start(&th->pa, &th->paf, j);
+    r0 = rb__now_ns();
+    memcpy(b, th->map + off, 16);
+    r1 = rb__now_ns();
+    if (timed) rb__pa_read_end(&th->pa, &th->paf, r1 - r0);
+    return (r0 - t0) + (rb__now_ns() - r1);
 }
 
 static void *rb__pfx_main(void *arg)
@@ -6209,12 +6339,15 @@ static void *rb__pfx_main(void *arg)
         for (j = 0; j < 3; j++) off[j] = rb__below(rng, th->len - 16);
         if (th->check_hits) rb__pfx_count_hits(th, off);
         t0 = rb__now_ns();
-        for (j = 0; prefetch && j < 3; j++) rb_prefetch(&th->pf, off[j], 1);
+        for (j = 0; prefetch && j < 3; j++)
+            if (rb_prefetch(&th->pf, off[j], 1) == 1) t0 += rb__pfx_hinted(th, j, off[j]);
         for (j = 0; j < 3; j++) {
-            memcpy(b[j], th->map + off[j], 16);
+            if (th->paf.npending) t0 += rb__pfx_read(th, j, off[j], b[j]);
+            else memcpy(b[j], th->map + off[j], 16);
             th->sink += b[j][15];
         }
         t1 = rb__now_ns();
+        rb__pa_end(&th->pa, &th->paf);
         rb_hist_record(prefetch ? &th->with : &th->without, t1 - t0);
     }
     rb__sigbus_jmp = NULL;
@@ -6297,7 +6430,7 @@ static void *rb__pfx_arg(void *ctx, unsigned i) { return ((rb__pfx_thread **)ctx
    before the mapping exists so nothing of ours maps the file yet; then the mapping. NULL with
    out->status set when something fails. */
 static unsigned char *rb__pfx_prepare(rb_pfx_config *c, int fits, rb_pfx_result *out, uint64_t *len_out,
-                                      int *trusted)
+                                      int *trusted, int *fd_out)
 {
     rb_error e;
     struct stat st;
@@ -6334,19 +6467,21 @@ static unsigned char *rb__pfx_prepare(rb_pfx_config *c, int fits, rb_pfx_result 
     }
     out->prepare_seconds = (double)(rb__now_ns() - t0) / 1e9;
     map = (unsigned char *)mmap(NULL, (size_t)len, PROT_READ, MAP_SHARED, fd, 0);
-    close(fd);
     if (map == (unsigned char *)MAP_FAILED) {
         out->status = RB_ESYS;
         rb__fmt(out->reason, sizeof out->reason, "mmap: %s", strerror(errno));
+        close(fd);
         return NULL;
     }
     if (!c->normal_mapping && madvise(map, (size_t)len, MADV_RANDOM) != 0) {
         out->status = RB_ESYS;
         rb__fmt(out->reason, sizeof out->reason, "madvise(MADV_RANDOM): %s", strerror(errno));
         munmap(map, (size_t)len);
+        close(fd);
         return NULL;
     }
     *len_out = len;
+    *fd_out = fd;   /* kept open for the accounting's cachestat */
     return map;
 }
 
@@ -6354,7 +6489,7 @@ static unsigned char *rb__pfx_prepare(rb_pfx_config *c, int fits, rb_pfx_result 
    backoff's counter is the clone's (#13381), backoff-shared's the file's (#15585). NULL
    entries where memory ran out; NULL if even the array did not fit. */
 static rb__pfx_thread **rb__pfx_threads_make(const rb_pfx_config *c, int policy, unsigned char *map,
-                                             uint64_t len, int trusted, rb__pool *pool, uint64_t *counter)
+                                             uint64_t len, int trusted, int fd, rb__pool *pool, uint64_t *counter)
 {
     rb__pfx_thread **th = (rb__pfx_thread **)calloc(c->threads, sizeof *th);
     unsigned i;
@@ -6372,6 +6507,7 @@ static rb__pfx_thread **rb__pfx_threads_make(const rb_pfx_config *c, int policy,
         rb_prefetcher_init(&th[i]->pf, policy, map, len, counter);
         th[i]->pf.trust_mincore = trusted;
         th[i]->check_hits = trusted;
+        rb__pa_follow_init(&th[i]->paf, map, th[i]->pf.page, fd, trusted);
     }
     return th;
 }
@@ -6417,6 +6553,7 @@ static void rb__pfx_merge(rb_pfx_result *out, rb__pfx_thread **th, unsigned n)
         out->st.advises += th[i]->pf.st.advises;
         out->st.failed += th[i]->pf.st.failed;
         out->st.mincore_failed += th[i]->pf.st.mincore_failed;
+        rb__pa_add(&out->prefetch_accounting, &th[i]->pa);
     }
 }
 
@@ -6429,7 +6566,7 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
     uint64_t len = 0;
     unsigned char *map;
     unsigned i;
-    int trusted = 0;
+    int trusted = 0, fd = -1;
 
     if (!out) return RB_EINVAL;
     if (rb__pfx_check(cfg, policy, fits, out) != RB_OK) return RB_EINVAL;
@@ -6446,9 +6583,9 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
     out->resident_before = out->resident_after = -1;
     rb_hist_init(&out->with);
     rb_hist_init(&out->without);
-    if ((map = rb__pfx_prepare(&c, fits, out, &len, &trusted)) == NULL) return out->status;
+    if ((map = rb__pfx_prepare(&c, fits, out, &len, &trusted, &fd)) == NULL) return out->status;
     out->resident_before = rb__pfx_residency(map, len, trusted);
-    th = rb__pfx_threads_make(&c, policy, map, len, trusted, &pool, &counter.v);
+    th = rb__pfx_threads_make(&c, policy, map, len, trusted, fd, &pool, &counter.v);
     for (i = 0; th && i < c.threads && th[i]; i++) {}
     if (!th || i < c.threads) {
         out->status = RB_ENOMEM;
@@ -6465,6 +6602,10 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
     if (munmap(map, (size_t)len) != 0 && out->status == RB_OK) {
         out->status = RB_ESYS;
         rb__fmt(out->reason, sizeof out->reason, "munmap: %s", strerror(errno));
+    }
+    if (close(fd) != 0 && out->status == RB_OK) {
+        out->status = RB_ESYS;
+        rb__fmt(out->reason, sizeof out->reason, "close: %s", strerror(errno));
     }
     return out->status;
 }
@@ -9600,9 +9741,10 @@ static void rb__json_accounting(FILE *f, const rb_prefetch_accounting *a, int ok
     fprintf(f, ", \"prefetch_accounting\": ");
     if (!ok || !a->hints) { fputs("null", f); return; }
     fprintf(f, "{\"hints\": %llu, \"sample_every\": %u, \"sampled\": %llu, \"redundant\": %llu, \"useful\": %llu, "
-               "\"late\": %llu, \"wasted\": %llu, \"failed\": %llu, \"untrusted\": %llu, \"wasted_known\": %s, "
-               "\"fractions\": ", (unsigned long long)a->hints, RB_PA_EVERY, (unsigned long long)a->sampled,
-            (unsigned long long)a->redundant, (unsigned long long)a->useful, (unsigned long long)a->late,
+               "\"late\": %llu, \"late_slow\": %llu, \"slow_floor_ns\": %u, \"wasted\": %llu, \"failed\": %llu, "
+               "\"untrusted\": %llu, \"wasted_known\": %s, \"fractions\": ", (unsigned long long)a->hints, RB_PA_EVERY,
+            (unsigned long long)a->sampled, (unsigned long long)a->redundant, (unsigned long long)a->useful,
+            (unsigned long long)a->late, (unsigned long long)a->late_slow, RB_PA_SLOW_FLOOR_NS,
             (unsigned long long)a->wasted, (unsigned long long)a->failed, (unsigned long long)a->untrusted,
             a->wasted_unknown ? "false" : "true");
     if (!n) { fputs("null}", f); return; }
@@ -9789,6 +9931,7 @@ static void rb__report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int
 {
     static const double pct[] = {50, 90, 99};
     unsigned i, k, w;
+    char cell[32];
     if (format == RB_FORMAT_JSON) {
         fprintf(f, "{\"readbench\": \"%s\", \"experiment\": \"prefetch\",\n \"env\": ", RB_VERSION);
         if (env) rb__env_json(f, env);
@@ -9807,7 +9950,8 @@ static void rb__report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int
                     fprintf(f, ", \"lat_ns\": null, \"calls\": null, \"skips\": null, \"mincore_calls\": null, "
                                "\"advises\": null, \"failed\": null, \"mincore_failed\": null, \"seconds\": null, "
                                "\"ops_asked\": null, \"resident_before\": null, \"resident_after\": null, "
-                               "\"reads_checked\": null, \"reads_hit\": null, \"hit_fraction\": null, \"warning\": null}");
+                               "\"reads_checked\": null, \"reads_hit\": null, \"hit_fraction\": null, \"warning\": null, "
+                               "\"prefetch_accounting\": null}");
                     continue;
                 }
                 fprintf(f, ", \"lat_ns\": {\"min\": %llu, \"mean\": ", (unsigned long long)h->min);
@@ -9823,6 +9967,7 @@ static void rb__report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int
                         (unsigned long long)r[i].st.failed, (unsigned long long)r[i].st.mincore_failed);
                 rb__json_num(f, r[i].seconds);
                 rb__report_pfx_hits_json(f, &r[i]);
+                rb__json_accounting(f, &r[i].prefetch_accounting, !w);   /* the hinted ops' row has the hints */
                 fputc('}', f);
             }
         fprintf(f, "\n ]}\n");
@@ -9830,11 +9975,13 @@ static void rb__report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int
     }
     fprintf(f, "prefetch overhead: per op 3 random 16-byte reads; even ops hint all 3 first, odd ops do not;\n"
                "ops per thread in the ops column (not cached: capped to stay cold), %u thread%s; latency per op in ns;\n"
-               "resident: of the range read, before and after; hits: reads whose page was resident before the op\n\n",
-            n ? r[0].threads : 0, n && r[0].threads == 1 ? "" : "s");
-    fprintf(f, "%-18s %-11s | %9s %9s %9s | %9s %9s %9s | %8s %8s %8s %8s %6s | %7s %7s %7s %7s\n", "policy", "data",
-            "with p50", "p90", "p99", "w/o p50", "p90", "p99", "calls", "skips", "mincore", "advises", "failed",
-            "ops", "res bef", "res aft", "hits");
+               "resident: of the range read, before and after; hits: reads whose page was resident before the op;\n"
+               "hints r/u/l/w: what became of the hints, in %% of those followed (one in %u): redundant, useful, late, "
+               "wasted\n\n",
+            n ? r[0].threads : 0, n && r[0].threads == 1 ? "" : "s", RB_PA_EVERY);
+    fprintf(f, "%-18s %-11s | %9s %9s %9s | %9s %9s %9s | %8s %8s %8s %8s %6s | %7s %7s %7s %7s | %s\n", "policy",
+            "data", "with p50", "p90", "p99", "w/o p50", "p90", "p99", "calls", "skips", "mincore", "advises", "failed",
+            "ops", "res bef", "res aft", "hits", "hints r/u/l/w %");
     for (i = 0; i < n; i++) {
         fprintf(f, "%-18s %-11s | ", rb_prefetch_policy_name(r[i].policy), r[i].fits ? "fits" : "not cached");
         if (r[i].status != RB_OK) { fprintf(f, "%s: %s\n", rb_status_word(r[i].status), r[i].reason); continue; }
@@ -9848,6 +9995,8 @@ static void rb__report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int
         rb__pfx_pct_cell(f, r[i].resident_before);
         rb__pfx_pct_cell(f, r[i].resident_after);
         rb__pfx_pct_cell(f, r[i].reads_checked ? (double)r[i].reads_hit / (double)r[i].reads_checked : -1);
+        rb__pa_cell(&r[i].prefetch_accounting, cell);
+        fprintf(f, " | %s", cell);
         if (r[i].st.mincore_failed) fprintf(f, " (%llu mincore failed)", (unsigned long long)r[i].st.mincore_failed);
         fputc('\n', f);
         if (r[i].warning[0]) fprintf(f, "  warning: %s\n", r[i].warning);
@@ -9974,7 +10123,7 @@ typedef struct rb__bar {
 } rb__bar;
 
 typedef struct rb__panel {
-    char heading[200];
+    char heading[400];
     const char *const *groups;
     unsigned ngroups, nseries;
     char series[RB_MAX_AXIS][32];
@@ -10267,6 +10416,18 @@ static void rb__report_svg(FILE *f, const rb_report *r, const char *title, int l
     free(bars);
 }
 
+/* The panel's heading names what became of each policy's hints (prefetch accounting):
+   "hints redundant/useful/late/wasted %: always 0/62/38/0, ..." after the panel's own words. */
+static void rb__pfx_svg_hints(rb__panel *p, const rb_pfx_result *x)
+{
+    char cell[32];
+    size_t len = strlen(p->heading);
+    if (x->status != RB_OK || !x->prefetch_accounting.hints || len + 2 >= sizeof p->heading) return;
+    rb__pa_cell(&x->prefetch_accounting, cell);
+    snprintf(p->heading + len, sizeof p->heading - len, "%s%s %s", strstr(p->heading, "hints redundant/") ? ", "
+             : " \xc2\xb7 hints redundant/useful/late/wasted %: ", rb_prefetch_policy_name(x->policy), cell);
+}
+
 static void rb__report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n, const char *title,
                                     int log_scale, const rb_env *env)
 {
@@ -10301,6 +10462,7 @@ static void rb__report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n,
         unsigned panel = r[i].fits ? 0 : 1;
         for (k = 0; k < ng && gpol[k] != r[i].policy; k++) {}
         if (k == ng) continue;
+        rb__pfx_svg_hints(&p[panel], &r[i]);
         for (w = 0; w < 2; w++) {
             rb__bar *b = &bars[panel][k * 2 + w];
             const rb_hist *h = w ? &r[i].without : &r[i].with;

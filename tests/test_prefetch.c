@@ -286,6 +286,84 @@ static void experiment_runs(void)
     munmap(map, (size_t)map_len);
 }
 
+/* Late by time (issue 14): a read of resident pages is late when it took more than twice the
+   median of the reader's last cached reads, and never under the 20 us floor. */
+static void slow_read_threshold_is_twice_the_median_with_a_floor(void)
+{
+    uint64_t v[40] = {0};
+    unsigned i;
+    CHECK(rb_pa_slow_threshold(v, 0) == RB_PA_SLOW_FLOOR_NS);
+    v[0] = v[1] = 900000;
+    CHECK(rb_pa_slow_threshold(v, 2) == RB_PA_SLOW_FLOOR_NS);      /* two reads make no median */
+    v[2] = 1000;
+    CHECK(rb_pa_slow_threshold(v, 3) == 1800000);                   /* median 900 us */
+    for (i = 0; i < 15; i++) v[i] = 2000 + i;                       /* cached 16 KiB reads, ~2 us */
+    CHECK(rb_pa_slow_threshold(v, 15) == RB_PA_SLOW_FLOOR_NS);      /* 4 us is no device read */
+    for (i = 0; i < 15; i++) v[i] = i % 2 ? 5000000 : 60000;        /* 8 cached 1 MiB copies, 7 waits */
+    CHECKF(rb_pa_slow_threshold(v, 15) == 120000, "%llu", (unsigned long long)rb_pa_slow_threshold(v, 15));
+    for (i = 0; i < 40; i++) v[i] = i < 15 ? 50000 : 1;             /* only the ring's 15 count */
+    CHECK(rb_pa_slow_threshold(v, 40) == 100000);
+}
+
+/* The experiment classifies its hints as a run does: fits (a cached slice) makes every hint
+   redundant, not cached (the whole file evicted, each read right after its hint) useful or
+   late; every output has them. */
+static void experiment_accounts_its_hints(void)
+{
+    const char *big = rbt_path("pfx-64m.dat"), *j = rbt_path("pfx.json"), *t = rbt_path("pfx.txt");
+    rb_pfx_config c;
+    rb_pfx_result r[2];
+    const rb_prefetch_accounting *a;
+    rb_error e;
+    char cmd[2048];
+    FILE *f;
+    CHECK(rb_setup_file(big, (uint64_t)64 << 20, 0, 1, NULL, NULL, &e) == RB_OK);
+    memset(&c, 0, sizeof c);
+    c.path = big;
+    c.ops = 4000;
+    c.slice = 1 << 20;
+    CHECK(rb_prefetch_experiment(&c, RB_PF_ALWAYS, 1, &r[0]) == RB_OK);
+    a = &r[0].prefetch_accounting;
+    CHECKF(a->hints == r[0].st.advises && a->sampled >= a->hints / RB_PA_EVERY - 1, "%llu hints, %llu advises, %llu sampled",
+           (unsigned long long)a->hints, (unsigned long long)r[0].st.advises, (unsigned long long)a->sampled);
+    if (r[0].resident_before >= 0)
+        CHECKF(a->redundant * 100 >= (a->sampled - a->failed) * 95 && a->sampled > a->failed, "fits: %llu of %llu redundant",
+               (unsigned long long)a->redundant, (unsigned long long)a->sampled);
+    CHECK(rb_prefetch_experiment(&c, RB_PF_ALWAYS, 0, &r[1]) == RB_OK);
+    a = &r[1].prefetch_accounting;
+    if (r[1].resident_before >= 0 && r[1].resident_before < 0.1) {
+        CHECKF(a->sampled > a->failed && (a->useful + a->late) * 10 >= (a->sampled - a->failed) * 9,
+               "not cached: %llu sampled, %llu redundant, %llu useful, %llu late (%llu slow), %llu wasted",
+               (unsigned long long)a->sampled, (unsigned long long)a->redundant, (unsigned long long)a->useful,
+               (unsigned long long)a->late, (unsigned long long)a->late_slow, (unsigned long long)a->wasted);
+        CHECK(a->late_slow <= a->late);
+    }
+    f = fopen(j, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    rb_report_prefetch(f, r, 2, 1, NULL);
+    CHECK(fclose(f) == 0);
+    f = fopen(t, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    rb_report_prefetch(f, r, 2, 0, NULL);
+    CHECK(fclose(f) == 0);
+    if (!rbt_have_python("json")) SKIP("python3 is not installed: no JSON parser to check with");
+    snprintf(cmd, sizeof cmd, "python3 -c '\n"
+             "import json\n"
+             "rows=json.load(open(\"%s\"))[\"results\"]\n"
+             "w=[r for r in rows if r[\"prefetch\"]]\n"
+             "assert all(r[\"prefetch_accounting\"] is None for r in rows if not r[\"prefetch\"]), rows\n"
+             "assert all(r[\"prefetch_accounting\"][\"hints\"]==r[\"advises\"] for r in w), w\n"
+             "assert all(\"late_slow\" in r[\"prefetch_accounting\"] for r in w), w\n"
+             "t=open(\"%s\").read()\n"
+             "import re\n"
+             "assert \"hints r/u/l/w %%\" in t and len(re.findall(r\"[|] [0-9]+/[0-9]+/[0-9]+/[0-9]+[?]?$\", t, re.M))==2, t\n"
+             "'", j, t);
+    CHECK(system(cmd) == 0);
+    unlink(big);
+}
+
 void suite_prefetch(void)
 {
     RUN(always_advises_every_call);
@@ -298,4 +376,6 @@ void suite_prefetch(void)
     RUN(ranges_are_aligned_and_clamped);
     RUN(policy_strategies_end_to_end);
     RUN(experiment_runs);
+    RUN(slow_read_threshold_is_twice_the_median_with_a_floor);
+    RUN(experiment_accounts_its_hints);
 }
