@@ -198,8 +198,8 @@ static int help(void)
 /* ---- outputs: --output and --svg, checked and written the one careful way (readbench.h) ---- */
 static int open_outputs(rb_outfile *o, const cli *c, const char *svg)   /* exit 0, 1 or 2 */
 {
-    const char *paths[2] = {c->output, svg}, *inputs[2] = {c->path, c->baseline};
-    rb_error err; int rc = rb_outfiles_open(o, paths, 2, inputs, 2, &err);
+    const char *paths[2] = {c->output, svg}, *inputs[3] = {c->path, c->baseline, c->s.cfg.victim};
+    rb_error err; int rc = rb_outfiles_open(o, paths, 2, inputs, 3, &err);
     return rc == RB_OK ? 0 : fail(rc == RB_EINVAL || rc == RB_ENOTREG ? 2 : 1, err.msg);
 }
 

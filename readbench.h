@@ -29,6 +29,7 @@
       direct                 O_DIRECT               F_NOCACHE        a filesystem that allows it
       mmap-populate          5.14+                  no               MADV_POPULATE_READ
       pread-fadvise          yes                    no               posix_fadvise
+      pread-dontneed         yes                    yes (msync)
       pread-nowait           4.14+ (RWF_NOWAIT)     no               a filesystem that allows it
       pread-dontcache        6.14+ (RWF_DONTCACHE)  no               ext4, xfs, btrfs, ...
       io_uring               liburing               no               READBENCH_LIBURING + -luring
@@ -101,6 +102,15 @@
                           into a per-thread histogram; results are merged after join.
                           cfg->cpus pins worker i to cpus[i % ncpus] (rb_cpu_allowed checks
                           one): a depth-1 reader's IOPS depends on which CPU the disk interrupts.
+
+   rb_run_groups(cfg, groups, n, alone, results), rb_parse_group(spec, index, as, group, why, len)
+                          readers that run together: each group (its own strategy, threads,
+                          pattern, read size) alone, then all at once on one file under one
+                          barrier and one coordinator, a row each: ops/ms and latency alone and
+                          together, their ratio, and the pages of each group's working set the
+                          others evicted. rb_config.victim names a second file a light reader
+                          keeps warm during any cell; the result says what the cell evicted of
+                          it (rb_victim_check refuses the benchmark file itself).
 
    rb_matrix_check(m, why, len), rb_run_matrix(m, report), rb_report_free(report)
                           the matrix: strategies x thread counts x read sizes, every cell
@@ -405,6 +415,10 @@ typedef struct rb_config {
     const unsigned *cpus;   /* worker i runs on cpus[i % ncpus] (fio's cpus_allowed); NULL:
                                the scheduler chooses. Linux only: elsewhere RB_UNSUPPORTED */
     unsigned ncpus;
+    /* A second file a light reader keeps warm during each cell (1 MiB per 10 ms after one whole
+       pass before measuring): the result says what the cell's reads evicted of it. Opened
+       read-only; never the benchmark file (rb_victim_check). NULL: none. */
+    const char *victim;
     /* Progress and diagnostics that are not part of a result (the library never prints):
        called from the calling thread with one line, no newline. NULL: nothing is said.
        Anything that changes what a number means goes into the result's warnings instead. */
@@ -755,6 +769,9 @@ RBDEF int rb_page_range(uint64_t off, uint64_t len, uint64_t page, uint64_t map_
                         uint64_t *start, uint64_t *alen);
 
 /* ---- one cell's result ---- */
+#define RB_MAX_GROUPS 16           /* groups of readers in one cell (rb_run_groups) */
+#define RB_GROUP_SPEC_LEN 160      /* a group's spec as given, NUL included */
+enum { RB_RUN_ALONE = 1, RB_RUN_TOGETHER = 2 };   /* rb_result.group_run */
 typedef struct rb_result {
     const char *strategy;
     unsigned threads;
@@ -822,6 +839,26 @@ typedef struct rb_result {
     uint64_t cold_pages;         /* pages first read in an iteration that were not resident as it started */
     double hit_rate;             /* 1 - cold_pages / page_reads; -1: residency per page unknown here */
     double fault_hit_rate;       /* mmap strategies: 1 - majflt / page_reads; -1: not measured */
+    /* Readers that run together (rb_run_groups): the row's group, 1-based (0: not a group's
+       row), of ngroups, run alone or together with the others; its spec as given. */
+    unsigned group, ngroups;
+    int group_run;               /* RB_RUN_ALONE or RB_RUN_TOGETHER */
+    char group_spec[RB_GROUP_SPEC_LEN];
+    /* together rows: ops/ms together over alone (the medians), its 95% bootstrap interval; NaN unknown */
+    double together_ratio, together_ratio_lo, together_ratio_hi;
+    /* The group's working set: the pages its last alone iteration read that were resident when
+       its alone run ended; together rows: ws_evicted, those of them it read again together that
+       were not resident when the together run ended (the others' reads took them). -1: unknown
+       (no alone run, or residency cannot be read page by page here). */
+    int64_t ws_pages, ws_evicted;
+    /* The victim (rb_config.victim): pages 0 when there was none. Its pages resident when
+       measuring started and ended; lost: resident at the start and not at the end (a lower
+       bound: the light reader reads some back); what the light reader had to read back from
+       the device while measured (evicted pages it came to); cachestat's recently evicted pages
+       at the end. -1: unknown here. */
+    uint64_t victim_pages, victim_reads;
+    int64_t victim_resident_before, victim_resident_after, victim_lost;
+    int64_t victim_device_read_bytes, victim_recently_evicted;
     /* Statistics over every measured iteration of every round, filled by rb_run_matrix (rb_run
        alone leaves them zero: rb_stats_of computes them for any list of rates). */
     unsigned rounds;             /* rounds that measured this cell */
@@ -838,6 +875,44 @@ RBDEF int rb_cpu_allowed(unsigned cpu);   /* 1: this process may run on CPU cpu;
 RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res);
 RBDEF uint64_t rb_cell_memory(const rb_config *cfg, const rb_strategy *s);   /* bytes a cell allocates */
 RBDEF int rb_cell_fits(const rb_config *cfg, const rb_strategy *s, char *why, size_t whylen); /* RB_ENOMEM: no */
+
+/* ---- readers that run together ----
+   A cell of groups: each group one kind of reader (its own strategy, threads, pattern, read
+   size, reads per op) and all of them on the cell's file at once, released by one barrier and
+   measured over the same iterations, each group a row of its own. The interference is
+   measured: each group alone first (each run from the same prepared cache state), then all
+   together; per group the ratio of its rate together to alone, and how much of its working
+   set the others evicted (rb_result.ws_*). */
+enum { RB_ALONE_FIRST = 0, RB_ALONE_NO = 1, RB_ALONE_ONLY = 2 };   /* alone runs first, none, only */
+typedef struct rb_group {
+    const rb_strategy *s;          /* every group names its strategy */
+    unsigned threads;              /* 0: the cell's (and so for every 0 below) */
+    uint64_t read_size;
+    unsigned reads_per_op, iodepth;
+    uint64_t align;
+    int has_pattern;               /* 1: pattern .. contiguous are the group's own */
+    int pattern;
+    double pattern_arg[2];
+    unsigned run_length;
+    int contiguous;
+    char spec[RB_GROUP_SPEC_LEN];  /* as given: what the outputs show */
+} rb_group;
+/* SPEC: comma-separated key=value pairs with the run settings' names (strategy, threads,
+   pattern, read-size, reads-per-op, iodepth, align), each value taken by rb_settings_set's
+   rules. RB_EINVAL: why is one line naming `as`, the group's number (index, 1-based) and the key. */
+RBDEF int rb_parse_group(const char *spec, unsigned index, const char *as, rb_group *g, char *why, size_t whylen);
+/* The config group `index` (0-based) runs with: the cell's, with the group's own settings; its
+   offsets are seeded from (seed, index), so that two groups of one pattern do not read the same. */
+RBDEF void rb_group_config(const rb_config *cell, const rb_group *g, unsigned index, rb_config *out);
+/* The rows rb_run_groups writes: per group its alone row (unless RB_ALONE_NO), then its
+   together row (unless RB_ALONE_ONLY). */
+RBDEF unsigned rb_group_rows(unsigned ngroups, int alone);
+/* Runs groups g[0..n) as rb_group_rows(n, alone) results into out. RB_OK when every row
+   measured; else the first row's failure (RB_EINTR when cfg->stop ended it). */
+RBDEF int rb_run_groups(const rb_config *cfg, const rb_group *g, unsigned n, int alone, rb_result *out);
+/* cfg->victim, if any: an existing non-empty regular file that is not cfg->path (by device and
+   inode, through links). RB_OK, or an error with why. */
+RBDEF int rb_victim_check(const rb_config *cfg, char *why, size_t whylen);
 
 /* ---- files readbench writes ---- */
 /* Everything readbench writes (a setup file, a report, a chart) goes to a temporary file
@@ -1076,6 +1151,9 @@ typedef struct rb_report {
     const unsigned *order;       /* rounds x count cell indices, the order each round ran; may be NULL */
     uint64_t round_seed;         /* the seed of the shuffle and of the bootstrap */
     const char *scenario;        /* the caller's name for the case measured ("cold"); may be NULL */
+    const rb_group *groups;      /* a run of groups (its rows are rb_run_groups'); NULL: none */
+    unsigned ngroups;
+    int alone;                   /* RB_ALONE_* of a run of groups */
     void *owned;                 /* what rb_run_matrix allocated; rb_report_free releases it */
 } rb_report;
 RBDEF const rb_result *rb_report_cell(const rb_report *r, unsigned strategy, unsigned thread, unsigned size);
@@ -1139,6 +1217,11 @@ typedef struct rb_matrix {
     uint64_t round_seed;         /* the shuffle and the bootstrap; 0: derived from cfg.seed */
     rb_matrix_fn progress;       /* may be NULL */
     void *user;
+    /* Readers that run together: with groups, each round is one rb_run_groups of them (no
+       strategy list; at most one thread count and one read size, the groups' defaults). */
+    const rb_group *groups;
+    unsigned ngroups;
+    int alone;                   /* RB_ALONE_FIRST (0), RB_ALONE_NO or RB_ALONE_ONLY */
 } rb_matrix;
 /* RB_OK, or RB_EINVAL with the reason in why: an axis empty of sense (too long, a duplicate,
    a zero), a read size larger than the file, a direct strategy named with a read size that is
@@ -1154,7 +1237,8 @@ RBDEF int rb_percentiles_check(const double *p, unsigned n, char *why, size_t wh
    What a command line (or a job file) says, one setting at a time, checked against the
    library's rules here and nowhere else. Keys: strategies (a list, or "all"), threads,
    read-size, reads-per-op, iodepth, pattern, size, warmup, duration, iterations, rounds, align, seed,
-   cpus, verify (no value), percentiles, cache, prewarm, hog, scenario. A message names the
+   cpus, verify (no value), percentiles, cache, prewarm, hog, scenario, group (once per group),
+   alone, victim. A message names the
    setting as the caller spells it (`as`: "--threads" for a CLI; NULL: the key itself); the
    library names no flag of its own. A value is kept by pointer where it stays text (hog). */
 typedef struct rb_scenario {
@@ -1180,6 +1264,8 @@ typedef struct rb_settings {
     const rb_scenario *scenario;                   /* the last scenario set, or NULL */
     int states[RB_MAX_AXIS]; unsigned nstates;     /* advise's cache states (RB_STATE_*); 0: all */
     int64_t budget_ns;                             /* advise's time budget; 0: its default */
+    rb_group groups[RB_MAX_GROUPS]; unsigned ngroups;   /* "group", once per group */
+    int alone;                                     /* "alone": RB_ALONE_* */
 } rb_settings;
 /* RB_OK; RB_OK with why not empty: taken with a change to tell the user (an absurd thread count
    is capped); RB_EINVAL: why is the one line that says what is wrong (an unknown key too). */
@@ -1989,6 +2075,16 @@ static int rb__plat_thread_rusage(struct rusage *ru)
 #else
     (void)ru;
     return RB_UNSUPPORTED;
+#endif
+}
+
+/* The calling thread's id, for its /proc/self/task/TID files; -1 where there are none. */
+static int rb__plat_tid(void)
+{
+#if defined(RB__HAS_PROC)
+    return (int)syscall(SYS_gettid);
+#else
+    return -1;
 #endif
 }
 
@@ -4545,6 +4641,24 @@ static int rb__op_pread_fadvise(rb_worker *w, const uint64_t *off, unsigned n)
     return rc;
 }
 
+/* pread-dontneed: the preads, then posix_fadvise(DONTNEED) on each read's page range: a scan
+   that gives back what it read (what a careful backup or compaction does), so that it evicts
+   nobody else's pages, at the price of dropping pages others had cached in its range too. */
+static int rb__op_pread_dontneed(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    uint64_t rs = w->t->cfg->read_size, start, alen;
+    unsigned i;
+    int rc = rb__op_pread(w, off, n);
+    for (i = 0; i < n; i++) {
+        const char *what = "";
+        if (!rb_page_range(off[i], rs, w->t->page, w->t->map_len, &start, &alen)) continue;
+        w->fadvise_calls++;
+        if (rb__plat_drop_range(w->t->fd, start, alen, &what) != RB_OK && w->fadvise_failed++ == 0)
+            w->fadvise_errno = errno;
+    }
+    return rc;
+}
+
 static int rb__open_mmap_populate(rb_target *t, char *why, size_t wl)
 {
     int rc = rb__open_mmap(t, why, wl);
@@ -5152,6 +5266,8 @@ static const rb_strategy rb__strategy_table[] = {
     {"pread-nowait", "preadv2(RWF_NOWAIT); a read that would block goes to the worker's helper threads",
      RB_S_OPTIONAL | RB_S_BATCH, RB__RW_NOWAIT, rb__open_preadv2, rb__thread_nowait, rb__op_pread_nowait,
      rb__thread_nowait_fini, rb__close_target},
+    {"pread-dontneed", "pread, then posix_fadvise(DONTNEED) on each read's pages: a scan that gives back what it read",
+     0, 0, rb__open_pread, NULL, rb__op_pread_dontneed, NULL, rb__close_target},
     {"pread-dontcache", "preadv2(RWF_DONTCACHE): buffered, the pages it loaded dropped after the copy (6.14+)",
      RB_S_OPTIONAL, RB__RW_DONTCACHE, rb__open_preadv2, NULL, rb__op_pread_dontcache, NULL, rb__close_target},
     {"direct", "pread with O_DIRECT (F_NOCACHE on macOS): page-aligned buffer, offsets and size",
@@ -5313,23 +5429,47 @@ static int rb__ident_changed(const char *path, const rb__ident *was, char *why, 
     return 0;
 }
 
+/* One group of a cell's workers (a cell without groups is one group): its strategy, its
+   config (the cell's with the group's own settings, defaults applied), its target with a
+   mapping of its own (advice is per mapping), where its result goes, and what its reads
+   touched. The file, the cache state and the phases' lengths are the cell's, common to all. */
+typedef struct rb__part {
+    const rb_strategy *s;
+    rb_config c;
+    rb_target t;
+    int opened;
+    rb_result *res;
+    unsigned first, n;    /* its workers: th[first .. first + n) */
+    /* A bit per page of the file its reads touched in this phase (rb__touch), shared by its
+       workers, and in any measured phase of the cell; NULL: not counted (out of memory). */
+    uint64_t *touched, *seen;
+    int64_t iter_touched[RB_MAX_ITERATIONS + 1], iter_cold[RB_MAX_ITERATIONS + 1];   /* -1: unknown */
+    /* rb_run_groups' working set of this group (a bit per page): an alone run fills it
+       (ws_fill), a together run counts what of it was evicted. NULL: not asked. */
+    uint64_t *ws;
+    int ws_fill;
+} rb__part;
+
+struct rb__victim;
+
 /* Shared by a cell's workers and its coordinator; written before the threads start, except
    the pool's failure flag. */
 typedef struct rb__run {
-    const rb_strategy *s;
-    rb_target *t;
+    rb__part *parts;
+    unsigned nparts, nthreads;
+    const rb_config *c;   /* parts[0].c: the file, the cache mode and the phases' lengths */
+    rb_result *res;       /* parts[0].res: the cell's own failure goes there first (rb__share_failure) */
     rb__pool pool;
     unsigned first_phase; /* 0 with warmup, else 1 */
     unsigned end_phase;   /* one past the last phase */
     int quit;             /* the coordinator's decision, written only before a start barrier: every
                              thread reads the same value after it (pool.failed may change meanwhile) */
     rb__ident ident;      /* the file when the cell started */
-    /* What the pattern does to the cache (rb__touch, rb__tally): a bit per page of the file
-       the reads touched in this phase, shared by the workers; a bit per page resident when
-       the phase started, the coordinator's alone. NULL: not counted (out of memory). */
-    uint64_t *touched, *resident, nwords;
+    /* A bit per page of the file resident when the phase started (rb__touch_start), the
+       coordinator's alone; span: the bytes the bitmaps cover. NULL: not counted. */
+    uint64_t *resident, nwords, span;
     int resident_known[RB_MAX_ITERATIONS + 1];
-    int64_t iter_touched[RB_MAX_ITERATIONS + 1], iter_cold[RB_MAX_ITERATIONS + 1];   /* -1: unknown */
+    struct rb__victim *victim;   /* the light reader of rb_config.victim; NULL: none */
 } rb__run;
 /* What made a cell cold, per thread: faults (RUSAGE_THREAD) and the bytes this thread made
    the device read (/proc/thread-self/io read_bytes, counted when the I/O is submitted, so
@@ -5398,6 +5538,7 @@ static void rb__acct_worker(rb__acct *a, const rb_worker *w)
 typedef struct rb__thread {
     rb_worker w;
     rb__run *run;
+    rb__part *part;         /* its group */
     int rc;
     char why[RB_REASON_LEN];
     rb__acct before, after;
@@ -5438,44 +5579,105 @@ static uint64_t rb__touch(uint64_t *bits, uint64_t off, uint64_t len, uint64_t p
     return last - first + 1;
 }
 
+static void rb__warn_cell(rb__run *run, const char *fmt, ...) RB__PRINTF(2, 3);
+
+static void rb__touch_free(rb__run *run)
+{
+    unsigned i;
+    free(run->resident);
+    run->resident = NULL;
+    for (i = 0; i < run->nparts; i++) {
+        free(run->parts[i].touched);
+        free(run->parts[i].seen);
+        run->parts[i].touched = run->parts[i].seen = NULL;
+    }
+}
+
 /* The bitmaps of a cell: allocated once it knows its size; without memory for them the cell
    runs all the same and says what it could not count. */
-static void rb__touch_alloc(rb__run *run, rb_result *res)
+static void rb__touch_alloc(rb__run *run)
 {
-    uint64_t pages = (run->t->size + run->t->page - 1) / run->t->page;
-    unsigned k;
-    for (k = 0; k <= RB_MAX_ITERATIONS; k++) run->iter_touched[k] = run->iter_cold[k] = -1;
+    uint64_t pages;
+    unsigned k, i;
+    int ok;
+    run->span = 0;
+    for (i = 0; i < run->nparts; i++) {
+        rb__part *p = &run->parts[i];
+        for (k = 0; k <= RB_MAX_ITERATIONS; k++) p->iter_touched[k] = p->iter_cold[k] = -1;
+        run->span = RB__MAX(run->span, p->t.size);
+    }
+    pages = (run->span + run->parts[0].t.page - 1) / run->parts[0].t.page;
     run->nwords = (pages + 63) / 64;
-    run->touched = (uint64_t *)calloc((size_t)run->nwords, sizeof(uint64_t));
     run->resident = (uint64_t *)calloc((size_t)run->nwords, sizeof(uint64_t));
-    if (run->touched && run->resident) return;
-    free(run->touched);
-    free(run->resident);
-    run->touched = run->resident = NULL;
-    rb__warn(res, "no memory for two bitmaps of %llu pages: the pages touched and the hit rate are not counted",
-             (unsigned long long)pages);
+    ok = run->resident != NULL;
+    for (i = 0; i < run->nparts; i++) {
+        run->parts[i].touched = (uint64_t *)calloc((size_t)run->nwords, sizeof(uint64_t));
+        run->parts[i].seen = (uint64_t *)calloc((size_t)run->nwords, sizeof(uint64_t));
+        ok = ok && run->parts[i].touched && run->parts[i].seen;
+    }
+    if (ok) return;
+    rb__touch_free(run);
+    rb__warn_cell(run, "no memory for the bitmaps of %llu pages: the pages touched and the hit rate are not counted",
+                  (unsigned long long)pages);
 }
 
 /* Before measured phase k (the eviction of evict-each done): what is resident, page by page;
-   the touched bits start empty. */
+   every group's touched bits start empty. */
 static void rb__touch_start(rb__run *run, unsigned k)
 {
-    if (!run->touched) return;
-    memset(run->touched, 0, (size_t)run->nwords * sizeof(uint64_t));
-    run->resident_known[k] = rb__resident_bits(run->t->cfg->path, run->t->size, run->t->page, run->resident) == 0;
+    unsigned i;
+    if (!run->resident) return;
+    for (i = 0; i < run->nparts; i++) memset(run->parts[i].touched, 0, (size_t)run->nwords * sizeof(uint64_t));
+    run->resident_known[k] = rb__resident_bits(run->c->path, run->span, run->parts[0].t.page, run->resident) == 0;
 }
 
-/* After measured phase k: its distinct pages, and those not resident when it started. */
+/* After measured phase k, per group: its distinct pages, and those not resident when it
+   started; its pages join those it read in the cell so far (seen). */
 static void rb__tally(rb__run *run, unsigned k)
 {
-    uint64_t i, d = 0, cold = 0;
-    if (!run->touched) return;
-    for (i = 0; i < run->nwords; i++) {
-        d += rb__popcount(run->touched[i]);
-        cold += rb__popcount(run->touched[i] & ~run->resident[i]);
+    uint64_t i, d, cold;
+    unsigned j;
+    if (!run->resident) return;
+    for (j = 0; j < run->nparts; j++) {
+        rb__part *p = &run->parts[j];
+        for (i = 0, d = 0, cold = 0; i < run->nwords; i++) {
+            d += rb__popcount(p->touched[i]);
+            cold += rb__popcount(p->touched[i] & ~run->resident[i]);
+            p->seen[i] |= p->touched[i];
+        }
+        p->iter_touched[k] = (int64_t)d;
+        p->iter_cold[k] = run->resident_known[k] ? (int64_t)cold : -1;
     }
-    run->iter_touched[k] = (int64_t)d;
-    run->iter_cold[k] = run->resident_known[k] ? (int64_t)cold : -1;
+}
+
+/* The end of a group's run (every worker parked, after the last measured iteration): an
+   alone run keeps the group's working set, the pages its last iteration read that are still
+   resident; a together run counts those of them the group read again that are gone now. */
+static void rb__ws_end(rb__run *run)
+{
+    unsigned j;
+    uint64_t i;
+    int known, asked = 0;
+    for (j = 0; j < run->nparts; j++) asked |= run->parts[j].ws != NULL;
+    if (!asked || !run->resident) return;   /* no bitmaps: the figures stay unknown (-1) */
+    known = rb__resident_bits(run->c->path, run->span, run->parts[0].t.page, run->resident) == 0;
+    for (j = 0; j < run->nparts; j++) {
+        rb__part *p = &run->parts[j];
+        uint64_t ws = 0, gone = 0;
+        if (!p->ws) continue;
+        if (!known) {
+            rb__warn(p->res, "the working set's eviction is not counted: residency cannot be read page by page "
+                     "here (mincore would report every page resident to this user)");
+            continue;
+        }
+        for (i = 0; i < run->nwords; i++) {
+            if (p->ws_fill) p->ws[i] = p->touched[i] & run->resident[i];
+            ws += rb__popcount(p->ws[i]);
+            gone += rb__popcount(p->ws[i] & p->seen[i] & ~run->resident[i]);
+        }
+        p->res->ws_pages = (int64_t)ws;
+        if (!p->ws_fill) p->res->ws_evicted = (int64_t)gone;
+    }
 }
 
 /* A file truncated under a mapping makes the next access to the vanished part raise SIGBUS,
@@ -5541,13 +5743,13 @@ static void rb__worker_phase(rb__thread *th, unsigned p, uint64_t start, uint64_
     rb__run *run = th->run;
     rb_worker *w = &th->w;
     const rb_config *c = w->t->cfg;
-    int (*read_op)(rb_worker *, const uint64_t *, unsigned) = run->s->read_op;
+    int (*read_op)(rb_worker *, const uint64_t *, unsigned) = th->part->s->read_op;
     uint64_t deadline = start + (uint64_t)(p ? c->duration_ns : c->warmup_ns), ops = 0, end = start, t0, t1;
     uint64_t page_reads = 0, pages;
     unsigned n = c->reads_per_op, i;
     for (t0 = rb__now_ns(); t0 < deadline && !RB__LOAD(&run->pool.failed); t0 = t1) {
         rb_sampler_offsets(&w->t->smp, w, off, n);
-        for (i = 0, pages = 0; i < n; i++) pages += rb__touch(run->touched, off[i], c->read_size, w->t->page);
+        for (i = 0, pages = 0; i < n; i++) pages += rb__touch(th->part->touched, off[i], c->read_size, w->t->page);
         if (read_op(w, off, n) != 0) {
             th->rc = RB_EIO;
             rb__fmt(th->why, sizeof th->why, "a read failed fatally (%s)", strerror(w->io_errno));
@@ -5578,15 +5780,16 @@ static void *rb__worker_main(void *arg)
     rb__run *run = th->run;
     rb_worker *w = &th->w;
     const rb_config *c = w->t->cfg;
+    const rb_strategy *s = th->part->s;
     uint64_t *off = (uint64_t *)malloc(sizeof(uint64_t) * c->reads_per_op);
     volatile uint64_t start;   /* assigned in the loop that holds the sigsetjmp: kept in memory */
-    int mapped = (run->s->flags & RB_S_MMAP) != 0;
-    unsigned p;
+    int mapped = (s->flags & RB_S_MMAP) != 0;
+    unsigned p, cpu = th->part->first + w->index;   /* the cell's worker number: groups pin on from each other */
     sigjmp_buf jb;
 
     if (!off) { th->rc = RB_ENOMEM; rb__fmt(th->why, sizeof th->why, "out of memory"); }
-    else if (c->ncpus && c->cpus) th->rc = rb__pin(c->cpus[w->index % c->ncpus], th->why, sizeof th->why);
-    if (!th->rc && run->s->thread_init) th->rc = run->s->thread_init(w, th->why, sizeof th->why);
+    else if (c->ncpus && c->cpus) th->rc = rb__pin(c->cpus[cpu % c->ncpus], th->why, sizeof th->why);
+    if (!th->rc && s->thread_init) th->rc = s->thread_init(w, th->why, sizeof th->why);
     rb__pa_follow_init(&w->paf, w->t->map, w->t->page, w->t->fd, w->t->mincore_trusted);
     if (th->rc) RB__STORE(&run->pool.failed, 1);
     rb__barrier_wait(&run->pool.bar);   /* everyone is ready, or everyone leaves */
@@ -5613,7 +5816,7 @@ static void *rb__worker_main(void *arg)
         if (p + 1 == run->end_phase) rb__acct_worker(&th->after, w);
         rb__barrier_wait(&run->pool.bar);   /* phase end: nobody reads while the coordinator works */
     }
-    if (run->s->thread_fini) run->s->thread_fini(w);
+    if (s->thread_fini) s->thread_fini(w);
     free(off);
     return NULL;
 }
@@ -5653,6 +5856,11 @@ static int rb__config_check(const rb_config *c, const rb_strategy *s, char *why,
         return RB_EINVAL;
     }
     if (rb_pattern_check(c, why, wl) != RB_OK) return RB_EINVAL;
+    if (c->victim && rb_same_file(c->victim, c->path)) {
+        rb__fmt(why, wl, "the victim %s is the file being measured (the same device and inode): it must be another file",
+                c->victim);
+        return RB_EINVAL;
+    }
     if (!(c->prewarm >= 0 && c->prewarm <= 1)) {
         rb__fmt(why, wl, "the fraction to prewarm must be in [0, 1], not %g", c->prewarm);
         return RB_EINVAL;
@@ -5790,11 +5998,11 @@ static void rb__result_reason(rb_result *r, const char *fmt, ...)
 }
 
 /* The first failure names the cell's status; every thread is told to leave. */
-static void rb__fail(rb__run *run, rb_result *res, int status, const char *why)
+static void rb__fail(rb__run *run, int status, const char *why)
 {
-    if (res->status == RB_OK) {
-        res->status = status;
-        rb__result_reason(res, "%s", why);
+    if (run->res->status == RB_OK) {
+        run->res->status = status;
+        rb__result_reason(run->res, "%s", why);
     }
     RB__STORE(&run->pool.failed, 1);
 }
@@ -5816,27 +6024,30 @@ static int64_t rb__resident(const char *path)
     return (int64_t)ri.resident;
 }
 
-/* Evicts the target's file between two phases. The workers are parked on the barrier, but
-   this strategy's own mapping still maps the pages it touched, and the kernel skips mapped
-   pages: MADV_DONTNEED first drops the mapping's page-table entries (the advice set on the
-   mapping stays), then posix_fadvise(DONTNEED) can drop the pages. Pages still under I/O
-   (the readahead a fault or a hint started) are locked and survive one eviction: evict
-   again until nothing is left, at most 100 times 10 ms, as the probe does. *left: the pages
-   still cached (-1: residency cannot be counted here, so one eviction it is). */
-static int rb__evict_target(rb_target *t, int64_t *left, char *why, size_t wl)
+/* Evicts the cell's file between two phases. The workers are parked on the barrier, but
+   each group's own mapping still maps the pages it touched, and the kernel skips mapped
+   pages: MADV_DONTNEED first drops the mappings' page-table entries (the advice set on them
+   stays), then posix_fadvise(DONTNEED) can drop the pages. Pages still under I/O (the
+   readahead a fault or a hint started) are locked and survive one eviction: evict again
+   until nothing is left, at most 100 times 10 ms, as the probe does. *left: the pages still
+   cached (-1: residency cannot be counted here, so one eviction it is). */
+static int rb__evict_cell(rb__run *run, int64_t *left, char *why, size_t wl)
 {
     rb_error e;
-    unsigned tries;
+    unsigned tries, i;
     for (tries = 0;; tries++) {
-        if (t->map && madvise(t->map, (size_t)t->map_len, MADV_DONTNEED) != 0) {
-            rb__fmt(why, wl, "madvise(MADV_DONTNEED) before eviction: %s", strerror(errno));
-            return RB_ESYS;
+        for (i = 0; i < run->nparts; i++) {
+            rb_target *t = &run->parts[i].t;
+            if (t->map && madvise(t->map, (size_t)t->map_len, MADV_DONTNEED) != 0) {
+                rb__fmt(why, wl, "madvise(MADV_DONTNEED) before eviction: %s", strerror(errno));
+                return RB_ESYS;
+            }
         }
-        if (rb_evict(t->cfg->path, &e) != RB_OK) {
+        if (rb_evict(run->c->path, &e) != RB_OK) {
             rb__fmt(why, wl, "%s", e.msg);
             return e.status;
         }
-        *left = rb__resident(t->cfg->path);
+        *left = rb__resident(run->c->path);
         if (*left <= 0 || tries == 100) return RB_OK;
         rb__sleep_ns(10000000);
     }
@@ -5865,14 +6076,14 @@ static int rb__prepare_cache(const rb_config *c, rb_result *res)
     return RB_OK;
 }
 
-/* Phase 2: one block per worker, with its buffer faulted in (not inside the measurement)
-   and its generator seeded from (seed, index). */
-static int rb__threads_make(rb__run *run, rb__thread **th, rb_result *res)
+/* Phase 2: one block per worker of group p, with its buffer faulted in (not inside the
+   measurement) and its generator seeded from (seed, index in the group). */
+static int rb__threads_make(rb__run *run, rb__part *p, rb__thread **th)
 {
-    rb_target *t = run->t;
-    const rb_config *c = t->cfg;
-    unsigned i, n = c->threads;
-    size_t buf_len = (size_t)(c->read_size * rb__slots(c, run->s));
+    rb_target *t = &p->t;
+    const rb_config *c = &p->c;
+    unsigned i, n = p->n;
+    size_t buf_len = (size_t)(c->read_size * rb__slots(c, p->s));
     for (i = 0; i < n; i++) {
         rb_worker *w;
         th[i] = (rb__thread *)rb__aligned_alloc(64, sizeof(rb__thread));
@@ -5881,6 +6092,7 @@ static int rb__threads_make(rb__run *run, rb__thread **th, rb_result *res)
         rb_hist_init(&th[i]->hist);
         rb_hist_init(&th[i]->read_hist);
         th[i]->run = run;
+        th[i]->part = p;
         w = &th[i]->w;
         w->t = t;
         w->read_lat = &th[i]->read_hist;
@@ -5894,66 +6106,245 @@ static int rb__threads_make(rb__run *run, rb__thread **th, rb_result *res)
         rb_sampler_seed(&t->smp, w, c->seed, i, n);
     }
     if (i == n) return RB_OK;
-    res->status = RB_ENOMEM;
-    rb__result_reason(res, "out of memory for %u threads", n);
+    p->res->status = RB_ENOMEM;
+    rb__result_reason(p->res, "out of memory for %u threads", n);
     return RB_ENOMEM;
 }
 
 static void *rb__thread_arg(void *ctx, unsigned i) { return ((rb__thread **)ctx)[i]; }
 
 /* The mmap strategies catch a SIGBUS (see rb__on_sigbus). 1: installed, restore it after. */
-static int rb__sigbus_for_cell(const rb_strategy *s, rb_result *res, struct sigaction *old)
+static int rb__sigbus_for_cell(rb__run *run, struct sigaction *old)
 {
-    if (!(s->flags & RB_S_MMAP)) return 0;
+    unsigned i, mapped = 0;
+    for (i = 0; i < run->nparts; i++) mapped |= (run->parts[i].s->flags & RB_S_MMAP) != 0;
+    if (!mapped) return 0;
     if (rb__sigbus_install(old)) return 1;
-    rb__warn(res, "sigaction(SIGBUS): %s: a file truncated during this cell would have ended the process",
-             strerror(errno));
+    rb__warn_cell(run, "sigaction(SIGBUS): %s: a file truncated during this cell would have ended the process",
+                  strerror(errno));
     return 0;
+}
+
+/* A warning about the cell (its file, its cache state): every group's row carries it. */
+static void rb__warn_cell(rb__run *run, const char *fmt, ...)
+{
+    char line[RB_REASON_LEN];
+    unsigned i;
+    va_list ap;
+    va_start(ap, fmt);
+    rb__vfmt(line, sizeof line, fmt, ap);
+    va_end(ap);
+    for (i = 0; i < run->nparts; i++) rb__warn(run->parts[i].res, "%s", line);
+}
+
+/* ---- the victim ----
+   A second file some other program of the machine keeps using (another index, a database's
+   hot table), read by a light reader while the cell runs: one whole pass loads it before the
+   measurement, then 1 MiB every 10 ms (at most 100 MiB/s: enough to keep its pages recently
+   used, too little to be a load of its own), wrapping. What the cell's reads cost it: its
+   pages resident when measuring started and not when it ended (a lower bound: the light
+   reader reads some back), the bytes the light reader had to read back from the device
+   meanwhile (each evicted page it came to), and cachestat's recently evicted pages at the end. */
+#define RB__VICTIM_CHUNK ((size_t)65536)
+typedef struct rb__victim {
+    const char *path;
+    int fd;
+    uint64_t size;
+    pthread_t thread;
+    int started;
+    int tid, loaded, err, stop;   /* tid, loaded, err: the reader's; stop: the coordinator's (atomics) */
+    uint64_t reads, reads_before; /* reads: the reader's count (atomic) */
+    uint64_t *before;             /* resident when measuring started; NULL: unknown */
+    int64_t io_before;
+} rb__victim;
+
+static int rb__victim_read(rb__victim *v, unsigned char *buf, uint64_t off)
+{
+    ssize_t r;
+    do r = pread(v->fd, buf, RB__VICTIM_CHUNK, (off_t)off); while (r < 0 && errno == EINTR);
+    if (r < 0) { RB__STORE(&v->err, errno ? errno : EIO); return -1; }
+    __atomic_fetch_add(&v->reads, 1, __ATOMIC_RELAXED);
+    return 0;
+}
+
+static void *rb__victim_main(void *arg)
+{
+    rb__victim *v = (rb__victim *)arg;
+    unsigned char *buf = (unsigned char *)malloc(RB__VICTIM_CHUNK);
+    uint64_t off;
+    unsigned k;
+    RB__STORE(&v->tid, rb__plat_tid());
+    if (!buf) { RB__STORE(&v->err, ENOMEM); return NULL; }
+    for (off = 0; off < v->size && !RB__LOAD(&v->stop); off += RB__VICTIM_CHUNK)
+        if (rb__victim_read(v, buf, off) != 0) goto out;
+    RB__STORE(&v->loaded, 1);
+    for (off = 0; !RB__LOAD(&v->stop);) {
+        for (k = 0; k < 16; k++, off = off + RB__VICTIM_CHUNK < v->size ? off + RB__VICTIM_CHUNK : 0)
+            if (rb__victim_read(v, buf, off) != 0) goto out;
+        rb__sleep_ns(10000000);
+    }
+out:
+    free(buf);
+    return NULL;
+}
+
+/* Opens the victim and starts its reader; returns once the reader's first pass loaded it. */
+static int rb__victim_start(rb__victim *v, const rb_config *c, char *why, size_t wl)
+{
+    struct stat st;
+    rb_error e;
+    int rc;
+    memset(v, 0, sizeof *v);
+    v->path = c->victim;
+    v->tid = -1;
+    v->io_before = -1;
+    if ((v->fd = rb__open_regular(c->victim, 0, &st, &e)) < 0) { rb__fmt(why, wl, "victim: %s", e.msg); return e.status; }
+    v->size = (uint64_t)st.st_size;
+    if (!v->size) { rb__fmt(why, wl, "victim: %s is empty", c->victim); return RB_EINVAL; }
+    if ((rc = pthread_create(&v->thread, NULL, rb__victim_main, v)) != 0) {
+        rb__fmt(why, wl, "pthread_create (the victim's reader): %s", strerror(rc));
+        return RB_ESYS;
+    }
+    v->started = 1;
+    while (!RB__LOAD(&v->loaded) && !RB__LOAD(&v->err)) {
+        if (c->stop && __atomic_load_n(c->stop, __ATOMIC_RELAXED)) { rb__fmt(why, wl, "interrupted"); return RB_EINTR; }
+        rb__sleep_ns(1000000);
+    }
+    if (!RB__LOAD(&v->err)) return RB_OK;
+    rb__fmt(why, wl, "reading the victim %s: %s", c->victim, strerror(RB__LOAD(&v->err)));
+    return RB_ESYS;
+}
+
+/* Stops the reader and closes the victim; a failed close is said in every row. */
+static void rb__victim_stop(rb__run *run)
+{
+    rb__victim *v = run->victim;
+    if (!v) return;
+    if (v->started) {
+        RB__STORE(&v->stop, 1);
+        pthread_join(v->thread, NULL);
+    }
+    if (v->fd >= 0 && close(v->fd) != 0) rb__warn_cell(run, "close of the victim: %s", strerror(errno));
+    free(v->before);
+    v->before = NULL;
+    v->fd = -1;
+}
+
+/* What a thread of this process made the device read so far (/proc/self/task/TID/io); -1: unknown. */
+static int64_t rb__task_read_bytes(int tid)
+{
+    char path[64], buf[1024], *p;
+    if (tid < 0) return -1;
+    snprintf(path, sizeof path, "/proc/self/task/%d/io", tid);
+    if (rb__plat_proc_read(path, buf, sizeof buf) <= 0 || !(p = strstr(buf, "\nread_bytes:"))) return -1;
+    return atoll(p + 12);
+}
+
+/* As the first measured iteration starts: the victim's resident pages, and the reader's count. */
+static void rb__victim_mark(rb__run *run)
+{
+    rb__victim *v = run->victim;
+    size_t page = rb__page_size();
+    uint64_t words = ((v ? v->size : 0) / page + 64) / 64;
+    int64_t r;
+    unsigned i;
+    if (!v) return;
+    v->before = (uint64_t *)calloc((size_t)words, sizeof(uint64_t));
+    if (v->before && rb__resident_bits(v->path, v->size, page, v->before) != 0) {
+        free(v->before);
+        v->before = NULL;
+    }
+    r = rb__resident(v->path);
+    for (i = 0; i < run->nparts; i++) run->parts[i].res->victim_resident_before = r;
+    v->io_before = rb__task_read_bytes(RB__LOAD(&v->tid));
+    v->reads_before = __atomic_load_n(&v->reads, __ATOMIC_RELAXED);
+}
+
+/* As the last measured iteration ended: what the cell's reads cost the victim. */
+static void rb__victim_end(rb__run *run)
+{
+    rb__victim *v = run->victim;
+    size_t page = rb__page_size();
+    uint64_t words = ((v ? v->size : 0) / page + 64) / 64, i, lost = 0;
+    uint64_t *after;
+    int64_t io, r;
+    struct rb__cachestat cs;
+    unsigned j;
+    int known;
+    if (!v) return;
+    after = (uint64_t *)calloc((size_t)words, sizeof(uint64_t));
+    known = after && v->before && rb__resident_bits(v->path, v->size, page, after) == 0;
+    if (known)
+        for (i = 0; i < words; i++) lost += rb__popcount(v->before[i] & ~after[i]);
+    else
+        rb__warn_cell(run, "the victim's lost pages are not counted: its residency cannot be read page by page here");
+    r = rb__resident(v->path);
+    io = rb__task_read_bytes(RB__LOAD(&v->tid));
+    for (j = 0; j < run->nparts; j++) {
+        rb_result *res = run->parts[j].res;
+        res->victim_pages = (v->size + page - 1) / page;
+        res->victim_reads = __atomic_load_n(&v->reads, __ATOMIC_RELAXED) - v->reads_before;
+        res->victim_resident_after = r;
+        res->victim_lost = known ? (int64_t)lost : -1;
+        res->victim_device_read_bytes = io >= 0 && v->io_before >= 0 ? io - v->io_before : -1;
+        res->victim_recently_evicted = rb__plat_cachestat(v->fd, 0, 0, &cs) == RB_OK ? (int64_t)cs.nr_recently_evicted : -1;
+    }
+    free(after);
 }
 
 /* Between two phases, every worker parked: the file must still be the one the cell started
    with; evict-each evicts for the next phase; and what is resident is counted as the next
    measured iteration starts (the first one's count is "resident before"). k: the phase
-   about to start, end_phase when the cell is over. */
-static void rb__between_phases(rb__run *run, unsigned k, rb_result *res)
+   about to start, end_phase when the cell is over (then the groups' working sets and the
+   victim's figures are taken, before anything is unmapped). */
+static void rb__between_phases(rb__run *run, unsigned k)
 {
-    const rb_config *c = run->t->cfg;
+    const rb_config *c = run->c;
     char why[RB_REASON_LEN];
+    unsigned i;
     if (k > run->first_phase && rb__ident_changed(c->path, &run->ident, why, sizeof why)) {
-        rb__fail(run, res, RB_ECHANGED, why);
+        rb__fail(run, RB_ECHANGED, why);
         return;
     }
     if (k >= 2) rb__tally(run, k - 1);   /* measured phase k - 1 just ended */
-    if (k >= run->end_phase) return;
+    if (k >= run->end_phase) {
+        rb__ws_end(run);
+        rb__victim_end(run);
+        return;
+    }
     if (c->cache == RB_CACHE_EVICT_EACH) {
         uint64_t t0 = rb__now_ns();
         int64_t left = -1;
-        int rc = rb__evict_target(run->t, &left, why, sizeof why);
-        res->evict_seconds += (double)(rb__now_ns() - t0) / 1e9;
-        if (rc != RB_OK) { rb__fail(run, res, rc, why); return; }
+        int rc = rb__evict_cell(run, &left, why, sizeof why);
+        for (i = 0; i < run->nparts; i++) run->parts[i].res->evict_seconds += (double)(rb__now_ns() - t0) / 1e9;
+        if (rc != RB_OK) { rb__fail(run, rc, why); return; }
         if (left > 0)
-            rb__warn(res, "eviction left %lld pages cached before %s %u (%s)", (long long)left,
-                     k ? "iteration" : "warmup", k, rb__why_cached(c->path, "under I/O, or mapped by another process"));
+            rb__warn_cell(run, "eviction left %lld pages cached before %s %u (%s)", (long long)left,
+                          k ? "iteration" : "warmup", k, rb__why_cached(c->path, "under I/O, or mapped by another process"));
     }
     if (k >= 1) {
-        res->iter_resident_before[k - 1] = rb__resident(c->path);
-        if (k == 1) res->resident_before = res->iter_resident_before[0];
+        int64_t r = rb__resident(c->path);
+        for (i = 0; i < run->nparts; i++) {
+            run->parts[i].res->iter_resident_before[k - 1] = r;
+            if (k == 1) run->parts[i].res->resident_before = r;
+        }
         rb__touch_start(run, k);
+        if (k == 1) rb__victim_mark(run);
     }
 }
 
 /* Phase 3: the coordinator meets the workers on the barrier at each phase's start and end.
    It does not end an iteration (the workers stop themselves at the deadline); it watches
    the caller's stop flag and the workers' failure flag in 20 ms slices, so either ends the
-   cell early. */
-static void rb__coordinate(rb__run *run, rb_result *res)
+   cell early. One coordinator for every group: their phases start and end together. */
+static void rb__coordinate(rb__run *run)
 {
-    const rb_config *c = run->t->cfg;
+    const rb_config *c = run->c;
     unsigned k;
     rb__barrier_wait(&run->pool.bar);   /* ready */
     for (k = run->first_phase;; k++) {
         uint64_t until, now;
-        if (!RB__LOAD(&run->pool.failed)) rb__between_phases(run, k, res);
+        if (!RB__LOAD(&run->pool.failed)) rb__between_phases(run, k);
         /* Decided here, read by all after the barrier: a flag set once the barrier opened (the
            stop flag seen by this thread first) must not make some threads skip the phase. */
         run->quit = k >= run->end_phase || RB__LOAD(&run->pool.failed);
@@ -5961,7 +6352,7 @@ static void rb__coordinate(rb__run *run, rb_result *res)
         if (run->quit) break;
         while ((now = rb__now_ns()) < until && !RB__LOAD(&run->pool.failed)) {
             if (c->stop && __atomic_load_n(c->stop, __ATOMIC_RELAXED)) {
-                rb__fail(run, res, RB_EINTR, "interrupted");
+                rb__fail(run, RB_EINTR, "interrupted");
                 break;
             }
             rb__sleep_ns(RB__MIN(until - now, (uint64_t)20000000));
@@ -6083,18 +6474,20 @@ static void rb__accounting(const rb_config *c, const rb_strategy *s, const rb__a
    its page was resident as the iteration started or was read before in it, so each cold page
    costs one miss; what readahead brought in meanwhile counts as a miss here, and as a hit in
    fault_hit_rate (mmap: a read that faulted with I/O is a major fault). */
-static void rb__pattern_figures(const rb_config *c, const rb_strategy *s, const rb__run *run,
-                                rb__thread *const *th, rb_result *res)
+static void rb__pattern_figures(const rb__part *p, rb__thread *const *th)
 {
+    const rb_config *c = &p->c;
+    const rb_strategy *s = p->s;
+    rb_result *res = p->res;
     unsigned k, i, known = 0, cold_known = 1;
     double touched = 0;
     for (k = 1; k <= c->iterations; k++) {
         uint64_t reads = 0;
         for (i = 0; i < c->threads; i++) reads += th[i]->iter_page_reads[k];
         res->page_reads += reads;
-        res->iter_pages_touched[k - 1] = run->iter_touched[k];
-        if (run->iter_touched[k] >= 0) { touched += (double)run->iter_touched[k]; known++; }
-        if (run->iter_cold[k] >= 0) res->cold_pages += (uint64_t)run->iter_cold[k];
+        res->iter_pages_touched[k - 1] = p->iter_touched[k];
+        if (p->iter_touched[k] >= 0) { touched += (double)p->iter_touched[k]; known++; }
+        if (p->iter_cold[k] >= 0) res->cold_pages += (uint64_t)p->iter_cold[k];
         else cold_known = 0;
     }
     res->touched_iterations = known;
@@ -6147,6 +6540,15 @@ static void rb__verdict(const rb_config *c, int io_errno, rb_result *res)
                  "reads the same seeded offsets, so later cells read what earlier cells loaded", 100.0 * before);
 }
 
+/* The groups' and the victim's figures, unknown until measured (a row of no group stays 0). */
+static void rb__result_unknown_extras(rb_result *res)
+{
+    res->together_ratio = res->together_ratio_lo = res->together_ratio_hi = NAN;
+    res->ws_pages = res->ws_evicted = -1;
+    res->victim_resident_before = res->victim_resident_after = res->victim_lost = -1;
+    res->victim_device_read_bytes = res->victim_recently_evicted = -1;
+}
+
 static void rb__result_init(rb_result *res, const rb_config *c, const rb_strategy *s)
 {
     unsigned k;
@@ -6169,95 +6571,215 @@ static void rb__result_init(rb_result *res, const rb_config *c, const rb_strateg
     res->read_amplification = -1;
     res->ops_per_ms_stddev = NAN;
     res->per_process_faults = rb__plat_thread_rusage(NULL) == RB_UNSUPPORTED;
+    rb__result_unknown_extras(res);
 }
 
-RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
+/* A group of the cell: its config checked, defaults applied, its result started. RB_OK, or
+   the config's fault in res. */
+static int rb__part_init(rb__part *p, const rb_config *cfg, const rb_strategy *s, rb_result *res)
 {
-    rb_config c;
-    rb_target t;
-    rb__run run;
-    rb__thread **th = NULL;
-    rb__acct tot;
     char why[RB_REASON_LEN];
-    int rc, bus_installed, any_acct, io_errno;
-    unsigned i;
-    struct sigaction old_bus;
-
-    if (!res) return RB_EINVAL;
+    int rc;
+    memset(p, 0, sizeof *p);
+    p->s = s;
+    p->res = res;
+    p->t.fd = -1;
     why[0] = 0;
     rc = rb__config_check(cfg, s, why, sizeof why);
     if (rc != RB_OK) {
         memset(res, 0, sizeof *res);
         rb_hist_init(&res->lat);
         rb_hist_init(&res->read_lat);
+        rb__result_unknown_extras(res);
         res->strategy = s ? s->name : "?";
         res->status = rc;
         rb__result_reason(res, "%s", why);
         return rc;
     }
-    rb_config_defaults(cfg, &c);
-    rb__result_init(res, &c, s);
-    if ((rc = rb_cell_fits(&c, s, why, sizeof why)) != RB_OK) {   /* before allocating any of it */
-        res->status = rc;
-        rb__result_reason(res, "%s", why);
-        return rc;
-    }
-    if (rb__prepare_cache(&c, res) != RB_OK) return res->status;
-    rc = rb__target_open(&t, &c, s, why, sizeof why);
-    if (rc != RB_OK) {
-        res->status = rc;
-        rb__result_reason(res, "%s", why);
-        return rc;
-    }
-    t.res = res;
-    res->file_pages = (t.map_len + t.page - 1) / t.page;
-    memset(&run, 0, sizeof run);
-    run.s = s;
-    run.t = &t;
-    run.first_phase = c.warmup_ns > 0 ? 0 : 1;
-    run.end_phase = c.iterations + 1;
-    if (rb__ident_get(c.path, &run.ident) != 0) {
-        res->status = RB_ESYS;
-        rb__result_reason(res, "stat %s: %s", c.path, strerror(errno));
-        goto cleanup;
-    }
-    th = (rb__thread **)calloc(c.threads, sizeof *th);
-    if (!th) {
-        res->status = RB_ENOMEM;
-        rb__result_reason(res, "out of memory for %u threads", c.threads);
-        goto cleanup;
-    }
-    if (rb__threads_make(&run, th, res) != RB_OK) goto cleanup;
-    rb__touch_alloc(&run, res);
+    rb_config_defaults(cfg, &p->c);
+    rb__result_init(res, &p->c, s);
+    return RB_OK;
+}
 
-    bus_installed = rb__sigbus_for_cell(s, res, &old_bus);
-    rc = rb__pool_start(&run.pool, c.threads, rb__worker_main, rb__thread_arg, th, why, sizeof why);
-    if (rc != RB_OK) rb__fail(&run, res, rc, why);
-    if (run.pool.tid) rb__coordinate(&run, res);   /* no tid: no thread and no barrier either */
-    rb__pool_join(&run.pool);
+/* What the groups of a cell allocate together, against what this process may use (one group:
+   rb_cell_fits). */
+static int rb__parts_fit(const rb__part *parts, unsigned n, char *why, size_t wl)
+{
+    uint64_t need = 0, margin = (uint64_t)16 << 20;
+    int64_t room = rb_mem_available();
+    unsigned i;
+    char a[32], b[32];
+    if (n == 1) return rb_cell_fits(&parts[0].c, parts[0].s, why, wl);
+    for (i = 0; i < n; i++) need += RB__MIN(rb_cell_memory(&parts[i].c, parts[i].s), UINT64_MAX / 32);
+    if (room < 0 || (need <= (uint64_t)room && (uint64_t)room - need >= margin)) return RB_OK;
+    rb__mem_text(need, a, sizeof a);
+    rb__mem_text((uint64_t)room, b, sizeof b);
+    rb__fmt(why, wl, "the %u groups' buffers need %s, more than the %s this process may use less 16 MiB", n, a, b);
+    return RB_ENOMEM;
+}
+
+/* A failure of one group (or of the cell) is every group's: the others' numbers were cut
+   short with it. Each row keeps its own reason when it has one. */
+static void rb__share_failure(rb__part *parts, unsigned n)
+{
+    unsigned i, j;
+    for (i = 0; i < n && parts[i].res->status == RB_OK; i++) {}
+    for (j = 0; i < n && j < n; j++) {
+        if (parts[j].res->status != RB_OK) continue;
+        parts[j].res->status = parts[i].res->status;
+        if (n > 1) rb__result_reason(parts[j].res, "group %u: %s", i + 1, parts[i].res->reason);
+    }
+}
+
+/* Phase 1 of a cell: the cache state (once, for every group), each group's target, and the
+   workers' blocks. RB_OK, or the failure in a result. */
+static int rb__cell_open(rb__run *run, rb__thread ***thp)
+{
+    rb__part *parts = run->parts;
+    rb_result *res0 = parts[0].res;
+    char why[RB_REASON_LEN];
+    unsigned i, k;
+    int rc;
+    if ((rc = rb__parts_fit(parts, run->nparts, why, sizeof why)) != RB_OK) {   /* before allocating any of it */
+        res0->status = rc;
+        rb__result_reason(res0, "%s", why);
+        return rc;
+    }
+    if (rb__prepare_cache(run->c, res0) != RB_OK) return res0->status;
+    for (i = 1; i < run->nparts; i++) {   /* the cell's preparation, said in every row */
+        rb_result *r = parts[i].res;
+        r->evict_seconds = res0->evict_seconds;
+        r->prewarm_seconds = res0->prewarm_seconds;
+        r->resident_prepared = res0->resident_prepared;
+        for (k = 0; k < res0->nwarnings; k++) rb__warn(r, "%s", res0->warnings[k]);
+    }
+    for (i = 0; i < run->nparts; i++) {
+        rb__part *p = &parts[i];
+        if ((rc = rb__target_open(&p->t, &p->c, p->s, why, sizeof why)) != RB_OK) {
+            p->res->status = rc;
+            rb__result_reason(p->res, "%s", why);
+            return rc;
+        }
+        p->opened = 1;
+        p->t.res = p->res;
+        p->res->file_pages = (p->t.map_len + p->t.page - 1) / p->t.page;
+        p->first = run->nthreads;
+        p->n = p->c.threads;
+        run->nthreads += p->n;
+    }
+    run->first_phase = run->c->warmup_ns > 0 ? 0 : 1;
+    run->end_phase = run->c->iterations + 1;
+    if (rb__ident_get(run->c->path, &run->ident) != 0) {
+        res0->status = RB_ESYS;
+        rb__result_reason(res0, "stat %s: %s", run->c->path, strerror(errno));
+        return RB_ESYS;
+    }
+    if (!(*thp = (rb__thread **)calloc(run->nthreads, sizeof **thp))) {
+        res0->status = RB_ENOMEM;
+        rb__result_reason(res0, "out of memory for %u threads", run->nthreads);
+        return RB_ENOMEM;
+    }
+    for (i = 0; i < run->nparts; i++)
+        if ((rc = rb__threads_make(run, &parts[i], *thp + parts[i].first)) != RB_OK) return rc;
+    rb__touch_alloc(run);
+    return RB_OK;
+}
+
+/* Phases 2-3: the victim's reader, the workers of every group on one barrier, and the one
+   coordinator, until the last iteration or a failure; then everything joined. */
+static void rb__cell_execute(rb__run *run, rb__thread **th)
+{
+    struct sigaction old_bus;
+    rb__victim victim;
+    char why[RB_REASON_LEN];
+    int rc = RB_OK, bus_installed = rb__sigbus_for_cell(run, &old_bus);
+    if (run->c->victim) {
+        run->victim = &victim;
+        rc = rb__victim_start(&victim, run->c, why, sizeof why);
+    }
+    if (rc == RB_OK) rc = rb__pool_start(&run->pool, run->nthreads, rb__worker_main, rb__thread_arg, th, why, sizeof why);
+    if (rc != RB_OK) rb__fail(run, rc, why);
+    if (run->pool.tid) rb__coordinate(run);   /* no tid: no thread and no barrier either */
+    rb__pool_join(&run->pool);
+    rb__victim_stop(run);
+    run->victim = NULL;
     if (bus_installed && sigaction(SIGBUS, &old_bus, NULL) != 0)
-        rb__warn(res, "restoring the caller's SIGBUS handler: %s", strerror(errno));
-    res->resident_after = rb__resident(c.path);
-    /* merged even when the cell failed: its counters (short reads, failed advice) say why */
-    rb__merge(th, c.threads, res, &tot, &any_acct, &io_errno);
-    if (res->status != RB_OK) goto cleanup;
-    rb__statistics(&c, th, res);
-    rb__accounting(&c, s, &tot, any_acct, res);
-    rb__pattern_figures(&c, s, &run, th, res);
-    rb__verdict(&c, io_errno, res);
+        rb__warn_cell(run, "restoring the caller's SIGBUS handler: %s", strerror(errno));
+}
 
-cleanup:
-    for (i = 0; th && i < c.threads; i++) {
+/* Phases 4-6 per group: its threads' counters merged, its rates, what made it cold, what its
+   pattern did to the cache, and its verdict. */
+static void rb__cell_figures(rb__run *run, rb__thread **th)
+{
+    int64_t after = rb__resident(run->c->path);
+    unsigned i;
+    for (i = 0; i < run->nparts; i++) {
+        rb__part *p = &run->parts[i];
+        rb__acct tot;
+        int any_acct, io_errno;
+        p->res->resident_after = after;
+        /* merged even when the cell failed: its counters (short reads, failed advice) say why */
+        rb__merge(th + p->first, p->n, p->res, &tot, &any_acct, &io_errno);
+        if (p->res->status != RB_OK) continue;
+        rb__statistics(&p->c, th + p->first, p->res);
+        rb__accounting(&p->c, p->s, &tot, any_acct, p->res);
+        rb__pattern_figures(p, th + p->first);
+        rb__verdict(&p->c, io_errno, p->res);
+    }
+}
+
+static void rb__cell_close(rb__run *run, rb__thread **th)
+{
+    unsigned i;
+    for (i = 0; th && i < run->nthreads; i++) {
         if (!th[i]) continue;
         free(th[i]->w.buf);
         free(th[i]->w.expect);
         free(th[i]);
     }
     free(th);
-    free(run.touched);
-    free(run.resident);
-    if (s->close) s->close(&t);
-    return res->status;
+    rb__touch_free(run);
+    for (i = 0; i < run->nparts; i++)
+        if (run->parts[i].opened && run->parts[i].s->close) run->parts[i].s->close(&run->parts[i].t);
+}
+
+/* One cell: groups parts[0..n) (initialized by rb__part_init) on one file, at the same time.
+   One cell runs one set of threads on one barrier under one coordinator, rather than a
+   concurrent rb_run per group meeting at a shared barrier: the groups' iterations then start
+   and end at the same instants by construction, one thread prepares the cache, counts
+   residency and evicts between phases for all, and nothing about a cell of one group changes. */
+static int rb__cell(rb__part *parts, unsigned n)
+{
+    rb__run run;
+    rb__thread **th = NULL;
+    unsigned i;
+    memset(&run, 0, sizeof run);
+    run.parts = parts;
+    run.nparts = n;
+    run.c = &parts[0].c;
+    run.res = parts[0].res;
+    for (i = 1; i < n; i++) {   /* what the cell shares, the groups share: the first one's */
+        parts[i].c.warmup_ns = run.c->warmup_ns;
+        parts[i].c.duration_ns = run.c->duration_ns;
+        parts[i].c.iterations = run.c->iterations;
+    }
+    if (rb__cell_open(&run, &th) == RB_OK) {
+        rb__cell_execute(&run, th);
+        rb__cell_figures(&run, th);
+    }
+    rb__share_failure(parts, n);
+    rb__cell_close(&run, th);
+    for (i = 0; i < n; i++)
+        if (parts[i].res->status != RB_OK) return parts[i].res->status;
+    return RB_OK;
+}
+
+RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
+{
+    rb__part part;
+    if (!res) return RB_EINVAL;
+    if (rb__part_init(&part, cfg, s, res) != RB_OK) return res->status;
+    return rb__cell(&part, 1);
 }
 
 /* ---- the prefetch-overhead experiment --------------------------------------------------
@@ -8132,6 +8654,313 @@ RBDEF int rb_ratio_ci(const double *base, unsigned nb, const double *cur, unsign
     return k == RB__BOOT ? 0 : -1;
 }
 
+/* ---- readers that run together ---------------------------------------------------------
+   rb_run_groups: each group alone, then all of them in one cell (rb__cell: one barrier, one
+   coordinator, one cache preparation), each group's row its own. Every run starts from the
+   same cache state: an eviction or a prewarm is made again by each cell; a kept cache is read
+   page by page before the first run and brought back before each later one. */
+RBDEF unsigned rb_group_rows(unsigned ngroups, int alone) { return alone == RB_ALONE_FIRST ? 2 * ngroups : ngroups; }
+
+static unsigned rb__group_row(unsigned i, int kind, int alone)
+{
+    return alone == RB_ALONE_FIRST ? 2 * i + (kind == RB_RUN_TOGETHER) : i;
+}
+
+RBDEF void rb_group_config(const rb_config *cell, const rb_group *g, unsigned index, rb_config *out)
+{
+    *out = *cell;
+    if (g->threads) out->threads = g->threads;
+    if (g->read_size) out->read_size = g->read_size;
+    if (g->reads_per_op) out->reads_per_op = g->reads_per_op;
+    if (g->iodepth) out->iodepth = g->iodepth;
+    if (g->align) out->align = g->align;
+    if (g->has_pattern) {
+        out->pattern = g->pattern;
+        out->pattern_arg[0] = g->pattern_arg[0];
+        out->pattern_arg[1] = g->pattern_arg[1];
+        out->run_length = g->run_length;
+        out->contiguous = g->contiguous;
+    }
+    out->seed = rb__mix64(cell->seed ^ (0x67726f7570ULL + index));   /* "group" */
+}
+
+/* A row's name in every table and progress line: its strategy, or "g2 pread (together)". */
+static const char *rb__label(const rb_result *x, char *buf, size_t len)
+{
+    if (!x->group) snprintf(buf, len, "%s", x->strategy ? x->strategy : "?");
+    else snprintf(buf, len, "g%u %s (%s)", x->group, x->strategy ? x->strategy : "?",
+                  x->group_run == RB_RUN_ALONE ? "alone" : "together");
+    return buf;
+}
+
+/* A group's row before it runs: what it will be (strategy, threads, pattern...), not run yet. */
+static void rb__group_row_init(rb_result *x, const rb_config *cell, const rb_group *g, unsigned i, unsigned n, int kind)
+{
+    rb_config c, d;
+    unsigned k;
+    rb_group_config(cell, g, i, &c);
+    rb_config_defaults(&c, &d);
+    memset(x, 0, sizeof *x);
+    rb_hist_init(&x->lat);
+    rb_hist_init(&x->read_lat);
+    rb__result_unknown_extras(x);
+    x->strategy = g->s ? g->s->name : "?";
+    x->threads = d.threads;
+    x->read_size = d.read_size;
+    x->reads_per_op = d.reads_per_op;
+    x->pattern = d.pattern;
+    rb_pattern_name(&d, x->pattern_spec, sizeof x->pattern_spec);
+    for (k = 0; k < RB_MAX_ITERATIONS; k++) x->iter_pages_touched[k] = x->iter_resident_before[k] = -1;
+    x->pages_touched = x->hit_rate = x->fault_hit_rate = -1;
+    x->resident_before = x->resident_after = x->resident_prepared = x->majflt = x->minflt = x->device_read_bytes = -1;
+    x->read_amplification = x->cpu_user_ns_per_read = x->cpu_sys_ns_per_read = -1;
+    x->ops_per_ms_stddev = x->ops_per_ms_median = x->ci_lo = x->ci_hi = NAN;
+    x->group = i + 1;
+    x->ngroups = n;
+    x->group_run = kind;
+    snprintf(x->group_spec, sizeof x->group_spec, "%s", g->spec);
+    x->status = RB_ENOTRUN;
+    snprintf(x->reason, sizeof x->reason, "the run was interrupted before this row");
+}
+
+/* Brings the file's page cache back to a snapshot (a bit per resident page) as rb_prewarm
+   makes its fraction: evict, load it whole without readahead (small folios, so that single
+   pages can go), then drop the runs of pages the snapshot did not hold. */
+static int rb__restore_bits(const char *path, const uint64_t *bits, uint64_t pages, rb_error *err)
+{
+    uint64_t i, run = 0, page = rb__page_size();
+    int fd, rc = rb_evict(path, err);
+    if (rc == RB_OK) rc = rb__load(path, 0, err);
+    if (rc != RB_OK) return rc;
+    if ((fd = rb__open_regular(path, 0, NULL, err)) < 0) return err->status;
+    for (i = 0; i <= pages; i++) {
+        const char *what = "";
+        if (i < pages && !((bits[i >> 6] >> (i & 63)) & 1u)) { run++; continue; }
+        if (run && rb__plat_drop_range(fd, (i - run) * page, run * page, &what) != RB_OK) {
+            int e = errno;
+            rb__seterr(err, RB_ESYS, e, what, "%s: %s", what, strerror(e));
+            close(fd);
+            return RB_ESYS;
+        }
+        run = 0;
+    }
+    close(fd);
+    return RB_OK;
+}
+
+/* One rb_run_groups: its groups, where the rows go, the working sets and the kept state. */
+typedef struct rb__groups {
+    const rb_config *cfg;
+    const rb_group *g;
+    unsigned n, runs;
+    int alone;
+    rb_result *out;
+    rb__part *parts;
+    uint64_t **ws, words, pages;   /* per group its working set (alone first); NULL: none */
+    uint64_t *keep;                /* the kept cache state (cache kept, no prewarm); NULL: none */
+    int keep_known;
+    rb_matrix_fn progress;
+    void *user;
+    unsigned round, rounds;
+} rb__groups;
+
+static void rb__groups_event(const rb__groups *G, int kind, const rb_config *c, const rb_result *x)
+{
+    rb_matrix_event ev;
+    char label[64];
+    if (!G->progress) return;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = kind;
+    ev.round = G->round;
+    ev.rounds = G->rounds;
+    ev.cell = (unsigned)(x - G->out);
+    ev.cfg = c;
+    ev.strategy = rb__label(x, label, sizeof label);
+    ev.result = kind == RB_EVENT_DONE ? x : NULL;
+    G->progress(&ev, G->user);
+}
+
+/* A kept cache: the state the first run found, brought back before every later run (said in
+   the rows when it cannot be). */
+static void rb__groups_restore(rb__groups *G, rb_result *res0)
+{
+    rb_error e;
+    uint64_t t0 = rb__now_ns();
+    if (!(G->cfg->cache == RB_CACHE_KEEP && !(G->cfg->prewarm > 0)) || G->runs == 0) return;
+    if (!G->keep_known)
+        rb__warn(res0, "the cache was kept: this run started from what the run before it left (the first run's "
+                 "cache state cannot be read page by page here to bring it back)");
+    else if (rb__restore_bits(G->cfg->path, G->keep, G->pages, &e) != RB_OK)
+        rb__warn(res0, "bringing back the first run's cache state failed (%s): this run started from another", e.msg);
+    res0->prewarm_seconds = (double)(rb__now_ns() - t0) / 1e9;
+}
+
+/* Groups [first, first + count) in one cell, alone (count 1) or together. */
+static int rb__groups_one(rb__groups *G, unsigned first, unsigned count, int kind)
+{
+    unsigned i;
+    int rc = RB_OK;
+    for (i = 0; i < count; i++) {
+        unsigned gi = first + i;
+        rb_result *res = &G->out[rb__group_row(gi, kind, G->alone)];
+        rb__part *p = &G->parts[i];
+        int64_t alone_ws = G->alone == RB_ALONE_FIRST ? G->out[rb__group_row(gi, RB_RUN_ALONE, G->alone)].ws_pages : -1;
+        rb_config c;
+        rb_group_config(G->cfg, &G->g[gi], gi, &c);
+        if (rb__part_init(p, &c, G->g[gi].s, res) != RB_OK) rc = res->status;
+        res->group = gi + 1;
+        res->ngroups = G->n;
+        res->group_run = kind;
+        snprintf(res->group_spec, sizeof res->group_spec, "%s", G->g[gi].spec);
+        p->ws = G->ws && (kind == RB_RUN_ALONE || alone_ws >= 0) ? G->ws[gi] : NULL;
+        p->ws_fill = kind == RB_RUN_ALONE;
+    }
+    if (rc == RB_OK) {
+        rb__groups_restore(G, G->parts[0].res);
+        rb__groups_event(G, RB_EVENT_CELL, &G->parts[0].c, G->parts[0].res);
+        rc = rb__cell(G->parts, count);
+    } else {
+        rb__share_failure(G->parts, count);
+    }
+    G->runs++;
+    for (i = 0; i < count; i++) {
+        if (i) rb__groups_event(G, RB_EVENT_CELL, &G->parts[i].c, G->parts[i].res);
+        rb__groups_event(G, RB_EVENT_DONE, &G->parts[i].c, G->parts[i].res);
+    }
+    return rc;
+}
+
+/* Per group, its rate together over its rate alone: the ratio of the medians of every
+   measured iteration of both rows with its 95% bootstrap interval (rb_ratio_ci); with too few
+   iterations for an interval, the ratio of the means alone. */
+static void rb__group_ratios(rb_result *out, unsigned n, int alone, uint64_t seed)
+{
+    unsigned i;
+    for (i = 0; alone == RB_ALONE_FIRST && i < n; i++) {
+        const rb_result *a = &out[2 * i];
+        rb_result *t = &out[2 * i + 1];
+        const double *sa = a->samples ? a->samples : a->iter_ops_per_ms, *st = t->samples ? t->samples : t->iter_ops_per_ms;
+        unsigned na = a->samples ? a->nsamples : a->iterations, nt = t->samples ? t->nsamples : t->iterations;
+        double r, lo, hi;
+        t->together_ratio = t->together_ratio_lo = t->together_ratio_hi = NAN;
+        if (a->status != RB_OK || t->status != RB_OK) continue;
+        if (rb_ratio_ci(sa, na, st, nt, seed ^ rb__mix64(i), &r, &lo, &hi) == 0) {
+            t->together_ratio = r;
+            t->together_ratio_lo = lo;
+            t->together_ratio_hi = hi;
+        } else if (a->ops_per_ms > 0) {
+            t->together_ratio = t->ops_per_ms / a->ops_per_ms;
+        }
+    }
+}
+
+/* The working sets and the kept state: bitmaps over the file's pages. RB_ENOMEM or RB_OK. */
+static int rb__groups_alloc(rb__groups *G)
+{
+    struct stat st;
+    unsigned i;
+    uint64_t size = G->cfg->size;
+    if (!size && G->cfg->path && stat(G->cfg->path, &st) == 0) size = (uint64_t)st.st_size;
+    G->pages = (size + rb__page_size() - 1) / rb__page_size();
+    G->words = (G->pages + 63) / 64 + 1;
+    if (!(G->parts = (rb__part *)calloc(G->n, sizeof *G->parts))) return RB_ENOMEM;
+    if (G->alone == RB_ALONE_FIRST) {
+        if (!(G->ws = (uint64_t **)calloc(G->n, sizeof *G->ws))) return RB_ENOMEM;
+        for (i = 0; i < G->n; i++)
+            if (!(G->ws[i] = (uint64_t *)calloc((size_t)G->words, sizeof(uint64_t)))) return RB_ENOMEM;
+    }
+    if (G->cfg->cache == RB_CACHE_KEEP && !(G->cfg->prewarm > 0) && rb_group_rows(G->n, G->alone) > 1 && size) {
+        if (!(G->keep = (uint64_t *)calloc((size_t)G->words, sizeof(uint64_t)))) return RB_ENOMEM;
+        G->keep_known = rb__resident_bits(G->cfg->path, size, rb__page_size(), G->keep) == 0;
+    }
+    return RB_OK;
+}
+
+static void rb__groups_free(rb__groups *G)
+{
+    unsigned i;
+    for (i = 0; G->ws && i < G->n; i++) free(G->ws[i]);
+    free(G->ws);
+    free(G->keep);
+    free(G->parts);
+}
+
+/* Every row of G: the alone runs, then the together run; a stop ends it between runs. */
+static int rb__groups_run(rb__groups *G)
+{
+    unsigned i, k, rows = rb_group_rows(G->n, G->alone);
+    int rc = RB_OK, first = RB_OK;
+    for (i = 0; i < G->n; i++)
+        for (k = RB_RUN_ALONE; k <= RB_RUN_TOGETHER; k++)
+            if ((k == RB_RUN_ALONE) ? G->alone != RB_ALONE_NO : G->alone != RB_ALONE_ONLY)
+                rb__group_row_init(&G->out[rb__group_row(i, (int)k, G->alone)], G->cfg, &G->g[i], i, G->n, (int)k);
+    if (rb__groups_alloc(G) != RB_OK) {
+        for (i = 0; i < rows; i++) {
+            G->out[i].status = RB_ENOMEM;
+            snprintf(G->out[i].reason, sizeof G->out[i].reason, "out of memory for the groups' bitmaps");
+        }
+        rb__groups_free(G);
+        return RB_ENOMEM;
+    }
+    for (i = 0; G->alone != RB_ALONE_NO && i < G->n && rc != RB_EINTR; i++) {
+        if (G->cfg->stop && *G->cfg->stop) break;
+        rc = rb__groups_one(G, i, 1, RB_RUN_ALONE);
+        if (first == RB_OK) first = rc;
+    }
+    if (G->alone != RB_ALONE_ONLY && rc != RB_EINTR && !(G->cfg->stop && *G->cfg->stop)) {
+        rc = rb__groups_one(G, 0, G->n, RB_RUN_TOGETHER);
+        if (first == RB_OK) first = rc;
+    }
+    rb__group_ratios(G->out, G->n, G->alone, G->cfg->seed);
+    rb__groups_free(G);
+    for (i = 0; i < rows && first == RB_OK; i++)
+        if (G->out[i].status != RB_OK) first = G->out[i].status;   /* the rows a stop left unrun */
+    return first;
+}
+
+/* What cannot be a run of groups: too many or none, an unknown alone mode, a group with no strategy. */
+static int rb__groups_check(const rb_group *g, unsigned n, int alone, char *why, size_t wl)
+{
+    unsigned i;
+    if (n == 0 || n > RB_MAX_GROUPS) { rb__fmt(why, wl, "1 to %u groups, not %u", RB_MAX_GROUPS, n); return RB_EINVAL; }
+    if (alone < RB_ALONE_FIRST || alone > RB_ALONE_ONLY) { rb__fmt(why, wl, "no alone mode %d", alone); return RB_EINVAL; }
+    for (i = 0; i < n; i++)
+        if (!g[i].s) { rb__fmt(why, wl, "group %u names no strategy", i + 1); return RB_EINVAL; }
+    return RB_OK;
+}
+
+RBDEF int rb_run_groups(const rb_config *cfg, const rb_group *g, unsigned n, int alone, rb_result *out)
+{
+    rb__groups G;
+    char why[RB_REASON_LEN];
+    if (!cfg || !g || !out) return RB_EINVAL;
+    if (rb__groups_check(g, n, alone, why, sizeof why) != RB_OK) return RB_EINVAL;
+    memset(&G, 0, sizeof G);
+    G.cfg = cfg;
+    G.g = g;
+    G.n = n;
+    G.alone = alone;
+    G.out = out;
+    G.rounds = 1;
+    return rb__groups_run(&G);
+}
+
+RBDEF int rb_victim_check(const rb_config *c, char *why, size_t wl)
+{
+    rb_file_info info;
+    rb_error e;
+    int rc;
+    if (!c || !c->victim) return RB_OK;
+    if (!*c->victim) { rb__fmt(why, wl, "the victim needs a file name"); return RB_EINVAL; }
+    if ((rc = rb_check_file(c->victim, 1, &info, &e)) != RB_OK) { rb__fmt(why, wl, "victim: %s", e.msg); return rc; }
+    if (c->path && rb_same_file(c->victim, c->path)) {
+        rb__fmt(why, wl, "the victim %s is the file being measured (the same device and inode): it must be another file",
+                c->victim);
+        return RB_EINVAL;
+    }
+    return RB_OK;
+}
+
 /* ---- the matrix ------------------------------------------------------------------------
    Every cell (strategy x thread count x read size) once per round. With one round the cells
    run in grid order; with more, each round runs them in its own shuffled order (seeded), so
@@ -8148,6 +8977,8 @@ typedef struct rb__matrix_store {
     double *samples;                       /* ncells x per-cell capacity */
     unsigned *order;                       /* rounds x ncells */
     unsigned ns, nt, nz, ncells, rounds, cap;
+    int grouped;                           /* a run of groups: its rows are rb_run_groups' */
+    char labels[RB_MAX_AXIS][64];          /* a run of groups: the rows' names (rb__label) */
 } rb__matrix_store;
 
 static int rb__axis_dup(const void *v, unsigned n, size_t size, unsigned *which)
@@ -8189,7 +9020,56 @@ static int rb__check_axes(const rb_matrix *m, char *why, size_t wl)
     for (k = 0; m->read_sizes && k < m->nread_sizes; k++)
         if (!m->read_sizes[k]) { rb__fmt(why, wl, "a read size must be at least 1 byte"); return RB_EINVAL; }
     if (m->rounds > RB_MAX_ROUNDS) { rb__fmt(why, wl, "at most %u rounds", RB_MAX_ROUNDS); return RB_EINVAL; }
-    return RB_OK;
+    if (!m->ngroups) return RB_OK;
+    if (m->strategies) { rb__fmt(why, wl, "groups name their own strategies: no strategy list with groups"); return RB_EINVAL; }
+    if ((m->threads && m->nthreads > 1) || (m->read_sizes && m->nread_sizes > 1)) {
+        rb__fmt(why, wl, "with groups, one thread count and one read size at most (each group's default; a group "
+                "sets its own)");
+        return RB_EINVAL;
+    }
+    return rb__groups_check(m->groups, m->ngroups, m->alone, why, wl);
+}
+
+/* The cell config of a run of groups: the matrix's, with its one thread count and read size. */
+static void rb__groups_cell_config(const rb_matrix *m, rb_config *c)
+{
+    *c = m->cfg;
+    if (m->threads && m->nthreads) c->threads = m->threads[0];
+    if (m->read_sizes && m->nread_sizes) c->read_size = m->read_sizes[0];
+}
+
+/* A run of groups: every group's read size against the file and its strategy, and the memory
+   of all groups together (the together run's). */
+static int rb__groups_matrix_check(const rb_matrix *m, uint64_t have, char *why, size_t wl)
+{
+    rb_config cell, c, d;
+    unsigned i;
+    uint64_t need = 0, margin = (uint64_t)16 << 20;
+    int64_t room = rb_mem_available();
+    char a[32], b[32];
+    rb__groups_cell_config(m, &cell);
+    for (i = 0; i < m->ngroups; i++) {
+        rb_group_config(&cell, &m->groups[i], i, &c);
+        rb_config_defaults(&c, &d);
+        if (rb_pattern_check(&d, why, wl) != RB_OK) return RB_EINVAL;
+        if (have && d.read_size > have) {
+            rb__fmt(why, wl, "group %u: read size %llu is larger than the %llu bytes to read from", i + 1,
+                    (unsigned long long)d.read_size, (unsigned long long)have);
+            return RB_EINVAL;
+        }
+        if ((m->groups[i].s->flags & RB_S_DIRECT) && d.read_size % rb__page_size()) {
+            rb__fmt(why, wl, "group %u: direct I/O needs a read size that is a multiple of the page size (%zu), not %llu",
+                    i + 1, rb__page_size(), (unsigned long long)d.read_size);
+            return RB_EINVAL;
+        }
+        if (have && rb__align_check(d.align, d.pattern, have, d.read_size, why, wl) != RB_OK) return RB_EINVAL;
+        need += RB__MIN(rb_cell_memory(&c, m->groups[i].s), UINT64_MAX / 32);
+    }
+    if (room < 0 || (need <= (uint64_t)room && (uint64_t)room - need >= margin)) return RB_OK;
+    rb__mem_text(need, a, sizeof a);
+    rb__mem_text((uint64_t)room, b, sizeof b);
+    rb__fmt(why, wl, "the groups' buffers need %s, more than the %s this process may use less 16 MiB", a, b);
+    return RB_ENOMEM;
 }
 
 /* The matrix's largest cell by the memory it allocates (rb_cell_memory): if it fits, all do. */
@@ -8216,9 +9096,17 @@ static uint64_t rb__largest_cell(const rb_matrix *m, rb_config *cell, const rb_s
 
 RBDEF uint64_t rb_matrix_memory(const rb_matrix *m)
 {
-    rb_config c;
+    rb_config c, cell;
     const rb_strategy *s;
-    return rb__largest_cell(m, &c, &s);
+    uint64_t need = 0;
+    unsigned i;
+    if (!m->ngroups) return rb__largest_cell(m, &c, &s);
+    rb__groups_cell_config(m, &cell);   /* the together run: every group's buffers at once */
+    for (i = 0; i < m->ngroups && i < RB_MAX_GROUPS; i++) {
+        rb_group_config(&cell, &m->groups[i], i, &c);
+        need += RB__MIN(rb_cell_memory(&c, m->groups[i].s), UINT64_MAX / 32);
+    }
+    return need;
 }
 
 RBDEF int rb_matrix_check(const rb_matrix *m, char *why, size_t wl)
@@ -8228,8 +9116,10 @@ RBDEF int rb_matrix_check(const rb_matrix *m, char *why, size_t wl)
     struct stat st;
     int rc = rb__check_axes(m, why, wl);
     if (rc == RB_OK) rc = rb_pattern_check(&m->cfg, why, wl);
+    if (rc == RB_OK) rc = rb_victim_check(&m->cfg, why, wl);
     if (rc != RB_OK) return rc;
     if (!have && m->cfg.path && stat(m->cfg.path, &st) == 0 && S_ISREG(st.st_mode)) have = (uint64_t)st.st_size;
+    if (m->ngroups) return rb__groups_matrix_check(m, have, why, wl);
     for (z = 0; z < nz; z++) {
         uint64_t rs = m->read_sizes ? m->read_sizes[z] : rs1;
         if (have && rs > have) {
@@ -8280,6 +9170,26 @@ RBDEF void rb_report_free(rb_report *rep)
     memset(rep, 0, sizeof *rep);
 }
 
+/* A run of groups: its rows as rb_run_groups will write them, each named (rb__label). */
+static void rb__matrix_group_rows(const rb_matrix *m, rb__matrix_store *st)
+{
+    rb_config cell;
+    unsigned i, k;
+    rb__groups_cell_config(m, &cell);
+    st->threads[0] = cell.threads ? cell.threads : 1;
+    for (i = 0; i < m->ngroups; i++)
+        for (k = RB_RUN_ALONE; k <= RB_RUN_TOGETHER; k++) {
+            unsigned row = rb__group_row(i, (int)k, m->alone);
+            rb_result *x = &st->results[row];
+            double *store = (double *)x->samples;
+            if ((k == RB_RUN_ALONE) ? m->alone == RB_ALONE_NO : m->alone == RB_ALONE_ONLY) continue;
+            rb__group_row_init(x, &cell, &m->groups[i], i, m->ngroups, (int)k);
+            x->samples = store;
+            st->strat[row] = m->groups[i].s;
+            st->names[row] = rb__label(x, st->labels[row], sizeof st->labels[row]);
+        }
+}
+
 /* Phase 1: the axes (defaults filled in), the grid of results (every cell "not run" until it
    runs), the sample store and the round orders. */
 static int rb__matrix_alloc(const rb_matrix *m, rb__matrix_store *st)
@@ -8287,8 +9197,9 @@ static int rb__matrix_alloc(const rb_matrix *m, rb__matrix_store *st)
     unsigned n, i, k;
     const rb_strategy *all = rb_strategies(&n);
     rb_config_defaults(&m->cfg, &st->cfg);
-    st->ns = m->strategies ? m->nstrategies : RB__MIN(n, RB_MAX_AXIS);
-    for (i = 0; i < st->ns; i++) {
+    st->grouped = m->ngroups > 0;
+    st->ns = st->grouped ? rb_group_rows(m->ngroups, m->alone) : m->strategies ? m->nstrategies : RB__MIN(n, RB_MAX_AXIS);
+    for (i = 0; i < st->ns && !st->grouped; i++) {
         st->strat[i] = m->strategies ? m->strategies[i] : &all[i];
         st->names[i] = st->strat[i]->name;
     }
@@ -8300,7 +9211,7 @@ static int rb__matrix_alloc(const rb_matrix *m, rb__matrix_store *st)
     st->rounds = m->rounds ? m->rounds : 1;
     st->cap = st->rounds * st->cfg.iterations;
     st->results = (rb_result *)calloc(st->ncells ? st->ncells : 1, sizeof *st->results);
-    st->scratch = (rb_result *)calloc(1, sizeof *st->scratch);
+    st->scratch = (rb_result *)calloc(st->grouped ? st->ncells : 1, sizeof *st->scratch);
     st->samples = (double *)calloc((size_t)(st->ncells ? st->ncells : 1) * st->cap, sizeof *st->samples);
     st->order = (unsigned *)calloc((size_t)(st->ncells ? st->ncells : 1) * st->rounds, sizeof *st->order);
     if (!st->results || !st->scratch || !st->samples || !st->order) return RB_ENOMEM;
@@ -8319,8 +9230,10 @@ static int rb__matrix_alloc(const rb_matrix *m, rb__matrix_store *st)
         x->resident_before = x->resident_after = x->majflt = x->minflt = x->device_read_bytes = -1;
         x->read_amplification = x->cpu_user_ns_per_read = x->cpu_sys_ns_per_read = -1;
         x->ops_per_ms_median = x->ci_lo = x->ci_hi = NAN;
+        rb__result_unknown_extras(x);
         snprintf(x->reason, sizeof x->reason, "the run was interrupted before this cell");
     }
+    if (st->grouped) rb__matrix_group_rows(m, st);
     return RB_OK;
 }
 
@@ -8330,7 +9243,7 @@ static void rb__round_order(const rb__matrix_store *st, uint64_t seed, unsigned 
     uint64_t rng[4];
     unsigned i;
     for (i = 0; i < st->ncells; i++) order[i] = i;
-    if (st->rounds < 2) return;
+    if (st->rounds < 2 || st->grouped) return;   /* groups: alone first, then together, each round */
     rb__rng_seed(rng, seed, 0x726f756e64ULL + round);   /* "round" */
     for (i = st->ncells; i > 1; i--) {
         unsigned j = (unsigned)rb__below(rng, i), t = order[i - 1];
@@ -8359,6 +9272,22 @@ static void rb__merge_touched(rb_result *acc, const rb_result *x)
         acc->fault_hit_rate = RB__MAX(0.0, 1.0 - (double)acc->majflt / (double)acc->page_reads);
     else
         acc->fault_hit_rate = -1;
+}
+
+/* A figure of two rounds: summed when both are known, else unknown (-1). */
+static void rb__sum_known(int64_t *acc, int64_t x) { *acc = *acc >= 0 && x >= 0 ? *acc + x : -1; }
+
+/* The groups' and the victim's figures of two rounds: the damage of each round summed (the
+   working set too, so that evicted / working set stays a fraction), residency after the last. */
+static void rb__merge_group_victim(rb_result *acc, const rb_result *x)
+{
+    rb__sum_known(&acc->ws_pages, x->ws_pages);
+    rb__sum_known(&acc->ws_evicted, x->ws_evicted);
+    acc->victim_reads += x->victim_reads;
+    acc->victim_resident_after = x->victim_resident_after;
+    rb__sum_known(&acc->victim_lost, x->victim_lost);
+    rb__sum_known(&acc->victim_device_read_bytes, x->victim_device_read_bytes);
+    rb__sum_known(&acc->victim_recently_evicted, x->victim_recently_evicted);
 }
 
 /* Adds one round's measured result of a cell to what its earlier rounds measured. */
@@ -8408,6 +9337,7 @@ static void rb__merge_round(rb_result *acc, const rb_result *x)
         acc->warnings_dropped += x->warnings_dropped;
         if (acc->majflt >= 0 && x->majflt >= 0) { acc->majflt += x->majflt; acc->minflt += x->minflt; }
         rb__merge_touched(acc, x);
+        rb__merge_group_victim(acc, x);
         if (acc->device_read_bytes >= 0 && x->device_read_bytes >= 0) {
             acc->device_read_bytes += x->device_read_bytes;
             if (acc->read_amplification >= 0 && acc->ops)
@@ -8444,6 +9374,45 @@ static void rb__matrix_stats(rb__matrix_store *st, uint64_t seed)
     }
 }
 
+/* A cell's result of this round, taken into what the rounds before measured. */
+static void rb__matrix_take(rb_result *acc, const rb_result *x)
+{
+    if (x->status == RB_OK) {
+        rb__merge_round(acc, x);
+    } else if (acc->status != RB_OK || x->status != RB_EINTR) {
+        double *store = (double *)acc->samples;   /* a failure, or a first round cut short */
+        *acc = *x;
+        acc->samples = store;
+        acc->nsamples = 0;
+    }
+}
+
+/* One round of a run of groups: one rb_run_groups (alone runs, then together), its rows
+   taken into the report's. Returns nonzero when the caller's stop flag ended it. */
+static int rb__matrix_round_groups(const rb_matrix *m, rb__matrix_store *st, unsigned round)
+{
+    rb__groups G;
+    rb_config c;
+    unsigned i;
+    int rc;
+    if (m->cfg.stop && *m->cfg.stop) return 1;
+    rb__groups_cell_config(m, &c);
+    memset(&G, 0, sizeof G);
+    G.cfg = &c;
+    G.g = m->groups;
+    G.n = m->ngroups;
+    G.alone = m->alone;
+    G.out = st->scratch;
+    G.progress = m->progress;
+    G.user = m->user;
+    G.round = round;
+    G.rounds = st->rounds;
+    rc = rb__groups_run(&G);
+    for (i = 0; i < st->ncells; i++)
+        if (st->scratch[i].status != RB_ENOTRUN) rb__matrix_take(&st->results[i], &st->scratch[i]);
+    return rc == RB_EINTR || (m->cfg.stop && *m->cfg.stop);
+}
+
 /* Phase 2: one round, the cells in this round's order; a cell that did not measure (cannot
    run here, failed) is not run again. Returns nonzero when the caller's stop flag ended it. */
 static int rb__matrix_round(const rb_matrix *m, rb__matrix_store *st, unsigned round, const unsigned *order)
@@ -8470,14 +9439,7 @@ static int rb__matrix_round(const rb_matrix *m, rb__matrix_store *st, unsigned r
         ev.kind = RB_EVENT_DONE;
         ev.result = st->scratch;
         if (m->progress) m->progress(&ev, m->user);
-        if (st->scratch->status == RB_OK) {
-            rb__merge_round(acc, st->scratch);
-        } else if (acc->status != RB_OK || st->scratch->status != RB_EINTR) {
-            double *store = (double *)acc->samples;   /* a failure, or a first round cut short */
-            *acc = *st->scratch;
-            acc->samples = store;
-            acc->nsamples = 0;
-        }
+        rb__matrix_take(acc, st->scratch);
         if (st->scratch->status == RB_EINTR) return 1;
     }
     return 0;
@@ -8509,9 +9471,10 @@ RBDEF int rb_run_matrix(const rb_matrix *m, rb_report *rep)
         ev.order = order;
         ev.ncells = st->ncells;
         if (m->progress) m->progress(&ev, m->user);
-        stopped = rb__matrix_round(m, st, round, order);
+        stopped = st->grouped ? rb__matrix_round_groups(m, st, round) : rb__matrix_round(m, st, round, order);
     }
     rb__matrix_stats(st, seed);
+    if (st->grouped) rb__group_ratios(st->results, m->ngroups, m->alone, seed);
     rep->results = st->results;
     rep->count = st->ncells;
     rep->cfg = &st->cfg;
@@ -8524,6 +9487,9 @@ RBDEF int rb_run_matrix(const rb_matrix *m, rb_report *rep)
     rep->rounds = round;   /* the rounds that started: an interrupt may end the run early */
     rep->order = st->order;
     rep->round_seed = seed;
+    rep->groups = st->grouped ? m->groups : NULL;
+    rep->ngroups = st->grouped ? m->ngroups : 0;
+    rep->alone = m->alone;
     return stopped ? RB_EINTR : RB_OK;
 }
 
@@ -8694,6 +9660,8 @@ static int rb__set_scenario(rb_settings *s, const char *v, char *why, size_t wl)
     return RB_OK;
 }
 
+static int rb__set_groups(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl);
+
 /* The axes and lists (the keys that are not one number of rb_config). */
 static int rb__set_list(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl)
 {
@@ -8726,8 +9694,107 @@ static int rb__set_list(rb_settings *s, const char *key, const char *v, const ch
         rb__fmt(why, wl, "%s needs a size", as);
         return RB_EINVAL;
     }
+    return rb__set_groups(s, key, v, as, why, wl);
+}
+
+/* The readers that run together: a group per "group", how the alone runs go, the victim. */
+static int rb__set_groups(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl)
+{
+    static const char *const alone[] = {"first", "no", "only"};
+    if (!strcmp(key, "group")) {
+        if (s->ngroups == RB_MAX_GROUPS) { rb__fmt(why, wl, "%s: at most %u groups", as, RB_MAX_GROUPS); return RB_EINVAL; }
+        if (rb_parse_group(v, s->ngroups + 1, as, &s->groups[s->ngroups], why, wl) != RB_OK) return RB_EINVAL;
+        s->ngroups++;
+        return RB_OK;
+    }
+    if (!strcmp(key, "alone")) return rb__set_choice(as, v, alone, 3, &s->alone, why, wl);
+    if (!strcmp(key, "victim")) {
+        if (*v) { s->cfg.victim = v; return RB_OK; }
+        rb__fmt(why, wl, "%s needs a file", as);
+        return RB_EINVAL;
+    }
     rb__fmt(why, wl, "no setting '%s'", key);
     return RB_EINVAL;
+}
+
+/* One key=value of a group: the value by the run setting's own rule (rb_settings_set on a
+   scratch), then kept as the group's. */
+static int rb__group_key(rb_group *g, const char *key, const char *v, char *why, size_t wl)
+{
+    static const char *const keys[] = {"strategy", "threads", "pattern", "read-size", "reads-per-op", "iodepth", "align"};
+    rb_settings tmp;
+    unsigned k;
+    char list[128];
+    for (k = 0; k < sizeof keys / sizeof keys[0] && strcmp(keys[k], key); k++) {}
+    if (k == sizeof keys / sizeof keys[0] && strcmp(key, "strategies")) {
+        rb__names(list, sizeof list, keys, sizeof *keys, sizeof keys / sizeof keys[0], " or ");
+        if (rb_settings_doc_find(key)) rb__fmt(why, wl, "'%s' is the cell's, shared by every group: a group sets %s", key, list);
+        else rb__fmt(why, wl, "no key '%s' in a group: %s", key, list);
+        return RB_EINVAL;
+    }
+    memset(&tmp, 0, sizeof tmp);
+    if (rb_settings_set(&tmp, k == 0 || k == sizeof keys / sizeof keys[0] ? "strategies" : key, v, key, why, wl) != RB_OK)
+        return RB_EINVAL;
+    if (k == 0 || k == sizeof keys / sizeof keys[0]) {
+        if (tmp.nstrategies != 1) { rb__fmt(why, wl, "%s takes one strategy, not '%s'", key, v); return RB_EINVAL; }
+        g->s = tmp.strategies[0];
+    } else if (k == 1) {
+        g->threads = tmp.threads[0];
+    } else if (k == 2) {
+        g->has_pattern = 1;
+        g->pattern = tmp.cfg.pattern;
+        g->pattern_arg[0] = tmp.cfg.pattern_arg[0];
+        g->pattern_arg[1] = tmp.cfg.pattern_arg[1];
+        g->run_length = tmp.cfg.run_length;
+        g->contiguous = tmp.cfg.contiguous;
+    } else if (k == 3) {
+        g->read_size = tmp.read_sizes[0];
+    } else if (k == 4) {
+        g->reads_per_op = tmp.cfg.reads_per_op;
+    } else if (k == 5) {
+        g->iodepth = tmp.cfg.iodepth;
+    } else {
+        g->align = tmp.cfg.align;
+    }
+    return RB_OK;
+}
+
+RBDEF int rb_parse_group(const char *spec, unsigned index, const char *as, rb_group *g, char *why, size_t wl)
+{
+    const char *p = spec ? spec : "";
+    char key[32], val[RB_GROUP_SPEC_LEN], inner[RB_REASON_LEN], seen[8][32];
+    unsigned nseen = 0, k;
+    memset(g, 0, sizeof *g);
+    why[0] = 0;
+    if (!as) as = "group";
+    if (strlen(p) >= sizeof g->spec) {
+        rb__fmt(why, wl, "%s %u is longer than %u characters", as, index, RB_GROUP_SPEC_LEN - 1);
+        return RB_EINVAL;
+    }
+    snprintf(g->spec, sizeof g->spec, "%s", p);
+    for (;;) {
+        size_t len = strcspn(p, ","), klen = strcspn(p, "=");
+        if (klen >= len || klen == 0 || klen >= sizeof key) {
+            rb__fmt(why, wl, "%s %u: '%.*s' is not key=value (e.g. strategy=pread,threads=4)", as, index,
+                    (int)RB__MIN(len, (size_t)64), p);
+            return RB_EINVAL;
+        }
+        snprintf(key, sizeof key, "%.*s", (int)klen, p);
+        if (!strcmp(key, "strategies")) snprintf(key, sizeof key, "strategy");
+        for (k = 0; k < nseen && strcmp(seen[k], key); k++) {}
+        if (k < nseen) { rb__fmt(why, wl, "%s %u: %s is given twice", as, index, key); return RB_EINVAL; }
+        if (nseen < 8) snprintf(seen[nseen++], sizeof seen[0], "%s", key);
+        snprintf(val, sizeof val, "%.*s", (int)(len - klen - 1), p + klen + 1);
+        if (rb__group_key(g, key, val, inner, sizeof inner) != RB_OK) {
+            if (!strncmp(inner, key, strlen(key))) rb__fmt(why, wl, "%s %u: %s", as, index, inner);
+            else rb__fmt(why, wl, "%s %u: %s: %s", as, index, key, inner);
+            return RB_EINVAL;
+        }
+        if (!p[len]) break;
+        p += len + 1;   /* past the comma: an item must follow */
+    }
+    if (!g->s) { rb__fmt(why, wl, "%s %u names no strategy (strategy=NAME)", as, index); return RB_EINVAL; }
+    return RB_OK;
 }
 
 RBDEF int rb_settings_set(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl)
@@ -8803,6 +9870,17 @@ static const rb_setting_doc rb__setting_docs[] = {
     {"hog", "SIZE|auto:R", RB_FOR_RUN, NULL, "pin SIZE of memory for the run; auto:R leaves available memory = file size / R"},
     {"scenario", "S", RB_FOR_RUN, NULL,
      "warm, pressure, half-cold, cold or sequential-cold (the Lucene cases; prints what it sets)"},
+    {"group", "SPEC", RB_FOR_RUN, "readers that run together",
+     "one kind of reader, repeatable: key=value pairs of strategy, threads, pattern,\n"
+     "read-size, reads-per-op, iodepth, align (the rest: the options above), e.g.\n"
+     "strategy=pread,threads=1,pattern=sequential,read-size=1m; all groups run at once\n"
+     "on FILE, each a row of its own"},
+    {"alone", "first|no|only", RB_FOR_RUN, NULL,
+     "with groups: each group alone before they run together (first, the default; the\n"
+     "ratio together/alone and the working set the others evicted), not at all, or only"},
+    {"victim", "FILE", RB_FOR_RUN, NULL,
+     "another file a light reader keeps warm during each cell (1 MiB per 10 ms): how much\n"
+     "of it the cell's reads evicted"},
     {"states", "LIST", RB_FOR_ADVISE, NULL, "advise's cache states: warm, half-cold, cold, pressure (default all)"},
     {"budget", "TIME", RB_FOR_ADVISE, NULL, "advise's time budget, at least 1s (default 3m)"},
 };
@@ -8826,9 +9904,9 @@ RBDEF const rb_setting_doc *rb_settings_doc_find(const char *key)
 RBDEF void rb_settings_matrix(rb_settings *s, rb_matrix *m)
 {
     static const unsigned threads[] = {1, 4, 8, 16};
-    if (!s->nthreads) {
+    if (!s->nthreads) {   /* groups: one thread each unless a group says otherwise */
         memcpy(s->threads, threads, sizeof threads);
-        s->nthreads = 4;
+        s->nthreads = s->ngroups ? 1 : 4;
     }
     if (!s->nread_sizes) { s->read_sizes[0] = 16384; s->nread_sizes = 1; }
     memset(m, 0, sizeof *m);
@@ -8841,6 +9919,9 @@ RBDEF void rb_settings_matrix(rb_settings *s, rb_matrix *m)
     m->read_sizes = s->read_sizes;
     m->nread_sizes = s->nread_sizes;
     m->rounds = s->rounds;
+    m->groups = s->ngroups ? s->groups : NULL;
+    m->ngroups = s->ngroups;
+    m->alone = s->alone;
 }
 
 RBDEF void rb_settings_report(const rb_settings *s, rb_report *rep)
@@ -8976,13 +10057,13 @@ static void rb__warn_mark(const rb_report *r, const rb_result *x, char *buf, siz
 static void rb__table_warnings(FILE *f, const rb_report *r, int md)
 {
     unsigned i, k, n = 0;
-    char sz[32], more[64];
+    char sz[32], more[64], label[64];
     for (i = 0; i < r->count; i++) {
         const rb_result *x = &r->results[i];
         if (!rb__nwarn(x)) continue;
         if (n++ == 0) fprintf(f, "\n%swarnings%s\n\n", md ? "**" : "", md ? "**" : "");
         rb_format_size(x->read_size, sz, sizeof sz);
-        fprintf(f, "%s[%u] %s T%02u %s:\n", md ? "- " : "  ", n, x->strategy, x->threads, sz);
+        fprintf(f, "%s[%u] %s T%02u %s:\n", md ? "- " : "  ", n, rb__label(x, label, sizeof label), x->threads, sz);
         for (k = 0; k < rb__nwarn(x); k++)
             fprintf(f, "%s%s\n", md ? "  - " : "      ", rb__warning(x, k, more, sizeof more));
     }
@@ -9049,6 +10130,13 @@ static void rb__grid(FILE *f, const rb_report *r, int md, int by_size, unsigned 
 }
 
 /* The latency table: one row per measured cell. Returns how many cells were not measured. */
+/* A count, "?" when unknown (-1). */
+static void rb__int_cell(int64_t v, char *buf)
+{
+    if (v >= 0) snprintf(buf, 64, "%lld", (long long)v);
+    else snprintf(buf, 64, "?");
+}
+
 /* One latency figure in microseconds, "-" when there is none to give. */
 static void rb__lat_cell(const rb_hist *h, uint64_t ns, int known, char *buf)
 {
@@ -9084,7 +10172,7 @@ static unsigned rb__table_latency(FILE *f, const rb_report *r, int md, const dou
         const rb_result *x = &r->results[i];
         unsigned c = 0;
         if (x->status != RB_OK) { notes++; continue; }
-        snprintf(lc[c++], 32, "%s", x->strategy);
+        rb__label(x, lc[c++], sizeof lc[0]);
         snprintf(lc[c++], 32, "%u", x->threads);
         rb_format_size(x->read_size, lc[c++], 32);
         snprintf(lc[c++], 32, x->ops_per_ms < 1 ? "%.3g" : "%.2f", x->ops_per_ms);
@@ -9115,7 +10203,7 @@ static unsigned rb__table_latency(FILE *f, const rb_report *r, int md, const dou
    queueing to reaping); the table is there only when a cell has such figures. */
 static void rb__table_read_latency(FILE *f, const rb_report *r, int md, const double *pct, unsigned npct)
 {
-    char lc[RB__LATCOLS][32];
+    char lc[RB__LATCOLS][64];
     const char *lcells[RB__LATCOLS];
     int lw[RB__LATCOLS];
     unsigned i, k, nl = 0, any = 0;
@@ -9141,7 +10229,7 @@ static void rb__table_read_latency(FILE *f, const rb_report *r, int md, const do
         const rb_hist *h = &x->read_lat;
         unsigned c = 0;
         if (x->status != RB_OK || !rb_hist_total(h)) continue;
-        snprintf(lc[c++], 32, "%s", x->strategy);
+        rb__label(x, lc[c++], sizeof lc[0]);
         snprintf(lc[c++], 32, "%u", x->threads);
         rb_format_size(x->read_size, lc[c++], 32);
         snprintf(lc[c++], 32, "%llu", (unsigned long long)rb_hist_total(h));
@@ -9176,7 +10264,7 @@ static void rb__table_cold(FILE *f, const rb_report *r, int md)
     static const char *const head[RB__COLDCOLS] = {"strategy", "threads", "read", "resident", "after", "majflt",
                                                    "minflt", "dev MiB", "amplif", "usr+sys us/read", "evict s",
                                                    "prewarm s", "no-wait", "hints r/u/l/w %"};
-    char lc[RB__COLDCOLS][32];
+    char lc[RB__COLDCOLS][64];
     const char *lcells[RB__COLDCOLS];
     int lw[RB__COLDCOLS];
     unsigned k;
@@ -9191,7 +10279,7 @@ static void rb__table_cold(FILE *f, const rb_report *r, int md)
         const rb_result *x = &r->results[i];
         double pages = x->file_pages ? (double)x->file_pages : 1;
         if (x->status != RB_OK) continue;
-        snprintf(lc[0], 32, "%s", x->strategy);
+        rb__label(x, lc[0], sizeof lc[0]);
         snprintf(lc[1], 32, "%u", x->threads);
         rb_format_size(x->read_size, lc[2], 32);
         if (x->resident_before >= 0) snprintf(lc[3], 32, "%.1f%%", 100.0 * (double)x->resident_before / pages);
@@ -9225,7 +10313,7 @@ static void rb__table_cold(FILE *f, const rb_report *r, int md)
 static void rb__table_pattern(FILE *f, const rb_report *r, int md)
 {
     static const char *const head[] = {"strategy", "threads", "read", "pages/iter", "of file", "hit", "fault hit"};
-    char lc[7][32];
+    char lc[7][64];
     const char *lcells[7];
     int lw[7];
     unsigned i, k, any = 0;
@@ -9242,7 +10330,7 @@ static void rb__table_pattern(FILE *f, const rb_report *r, int md)
     for (i = 0; i < r->count; i++) {
         const rb_result *x = &r->results[i];
         if (x->status != RB_OK) continue;
-        snprintf(lc[0], 32, "%s", x->strategy);
+        rb__label(x, lc[0], sizeof lc[0]);
         snprintf(lc[1], 32, "%u", x->threads);
         rb_format_size(x->read_size, lc[2], 32);
         if (x->pages_touched >= 0) {
@@ -9260,12 +10348,110 @@ static void rb__table_pattern(FILE *f, const rb_report *r, int md)
     }
 }
 
+/* A run of groups, one row per group and run: what it is, its rate (median +- interval) and
+   latency, together over alone, and its working set and what the others evicted of it. */
+#define RB__GROUPCOLS 11u
+#define RB__GROUPCELL 96
+static void rb__group_cells(const rb_result *x, char (*c)[RB__GROUPCELL])
+{
+    int ok = x->status == RB_OK;
+    char sz[32];
+    snprintf(c[0], RB__GROUPCELL, "g%u", x->group);
+    snprintf(c[1], RB__GROUPCELL, "%s", x->strategy ? x->strategy : "?");
+    snprintf(c[2], RB__GROUPCELL, "%u", x->threads);
+    rb_format_size(x->read_size, sz, sizeof sz);
+    snprintf(c[3], RB__GROUPCELL, "%s %s", x->pattern_spec, sz);
+    snprintf(c[4], RB__GROUPCELL, "%s", x->group_run == RB_RUN_ALONE ? "alone" : "together");
+    rb__cell_text(x, c[5], RB__GROUPCELL);
+    rb__lat_cell(&x->lat, rb_hist_percentile(&x->lat, 50), ok && rb_hist_percentile_known(&x->lat, 50), c[6]);
+    rb__lat_cell(&x->lat, rb_hist_percentile(&x->lat, 99), ok && rb_hist_percentile_known(&x->lat, 99), c[7]);
+    if (x->together_ratio == x->together_ratio && x->together_ratio_lo == x->together_ratio_lo)
+        snprintf(c[8], RB__GROUPCELL, "%.2f [%.2f, %.2f]", x->together_ratio, x->together_ratio_lo, x->together_ratio_hi);
+    else if (x->together_ratio == x->together_ratio) snprintf(c[8], RB__GROUPCELL, "%.2f", x->together_ratio);
+    else snprintf(c[8], RB__GROUPCELL, "-");
+    if (ok && x->ws_pages >= 0) snprintf(c[9], RB__GROUPCELL, "%lld", (long long)x->ws_pages);
+    else snprintf(c[9], RB__GROUPCELL, x->group_run == RB_RUN_ALONE || !ok ? "-" : "?");
+    if (ok && x->ws_evicted >= 0)
+        snprintf(c[10], RB__GROUPCELL, "%lld (%.1f%%)", (long long)x->ws_evicted,
+                 x->ws_pages > 0 ? 100.0 * (double)x->ws_evicted / (double)x->ws_pages : 0.0);
+    else snprintf(c[10], RB__GROUPCELL, x->group_run == RB_RUN_ALONE || !ok ? "-" : "?");
+}
+
+static void rb__table_groups(FILE *f, const rb_report *r, int md)
+{
+    static const char *const head[RB__GROUPCOLS] = {"group", "strategy", "threads", "pattern, read", "run", "ops/ms",
+                                                   "p50 us", "p99 us", "together/alone", "working set", "evicted by others"};
+    char c[RB__GROUPCOLS][RB__GROUPCELL];
+    const char *cells[RB__GROUPCOLS];
+    int w[RB__GROUPCOLS];
+    unsigned i, k, pass;
+    fprintf(f, "%sreaders that run together: each group alone, then all of them at once on the file; ops/ms higher "
+               "is better%s\n\n", md ? "**" : "", md ? "**" : "");
+    for (k = 0; k < RB__GROUPCOLS; k++) w[k] = (int)strlen(head[k]);
+    for (pass = 0; pass < 2; pass++) {
+        if (pass) {
+            for (k = 0; k < RB__GROUPCOLS; k++) cells[k] = head[k];
+            rb__row(f, md, cells, RB__GROUPCOLS, w);
+            if (md) rb__rule(f, RB__GROUPCOLS);
+        }
+        for (i = 0; i < r->count; i++) {
+            rb__group_cells(&r->results[i], c);
+            for (k = 0; k < RB__GROUPCOLS; k++) {
+                cells[k] = c[k];
+                w[k] = RB__MAX(w[k], rb__dlen(c[k]));
+            }
+            if (pass) rb__row(f, md, cells, RB__GROUPCOLS, w);
+        }
+    }
+    fprintf(f, "\n");
+    for (i = 0; i < r->ngroups && r->groups; i++) fprintf(f, "%sg%u: %s\n", md ? "- " : "  ", i + 1, r->groups[i].spec);
+    fprintf(f, "\n%sworking set: the pages a group's last alone iteration read that were resident when its alone run "
+               "ended; evicted by others: those of them it read again together that were not resident when the "
+               "together run ended (-: no alone run; ?: residency cannot be read page by page here)%s\n\n",
+            md ? "*" : "  ", md ? "*" : "");
+}
+
+/* The victim: what each row's reads cost the file a light reader kept warm (only with one). */
+static void rb__table_victim(FILE *f, const rb_report *r, int md)
+{
+    static const char *const head[] = {"strategy", "victim pages", "resident before", "after", "lost",
+                                       "read back MiB", "recently evicted"};
+    char lc[7][64];
+    const char *lcells[7];
+    int lw[7];
+    unsigned i, k, any = 0;
+    for (i = 0; i < r->count; i++) any |= r->results[i].victim_pages > 0;
+    if (!any) return;
+    fprintf(f, "\n%sthe victim %s, kept warm by a light reader (1 MiB per 10 ms): its pages resident when measuring "
+               "started and ended, lost (resident, then not), what the reader had to read back from the device, "
+               "cachestat's recently evicted%s\n\n", md ? "**" : "", r->cfg && r->cfg->victim ? r->cfg->victim : "",
+            md ? "**" : "");
+    for (k = 0; k < 7; k++) { lcells[k] = head[k]; lw[k] = RB__MAX(9, (int)strlen(head[k])); }
+    for (i = 0; i < r->nstrategies; i++) lw[0] = RB__MAX(lw[0], (int)strlen(r->strategies[i]));
+    rb__row(f, md, lcells, 7, lw);
+    if (md) rb__rule(f, 7);
+    for (k = 0; k < 7; k++) lcells[k] = lc[k];
+    for (i = 0; i < r->count; i++) {
+        const rb_result *x = &r->results[i];
+        if (!x->victim_pages) continue;
+        rb__label(x, lc[0], sizeof lc[0]);
+        snprintf(lc[1], 64, "%llu", (unsigned long long)x->victim_pages);
+        rb__int_cell(x->victim_resident_before, lc[2]);
+        rb__int_cell(x->victim_resident_after, lc[3]);
+        rb__int_cell(x->victim_lost, lc[4]);
+        if (x->victim_device_read_bytes >= 0) snprintf(lc[5], 64, "%.1f", (double)x->victim_device_read_bytes / 1048576.0);
+        else snprintf(lc[5], 64, "?");
+        rb__int_cell(x->victim_recently_evicted, lc[6]);
+        rb__row(f, md, lcells, 7, lw);
+    }
+}
+
 static void rb__report_table(FILE *f, const rb_report *r, int md)
 {
     const double *pct = r->percentiles ? r->percentiles : rb__default_pct;
     unsigned npct = r->percentiles ? r->npercentiles : 4, i, g;
     int by_size = r->nthreads == 1 && r->nread_sizes > 1;
-    unsigned ngroups = by_size ? 1 : r->nread_sizes;
+    unsigned ngroups = r->ngroups ? 0 : by_size ? 1 : r->nread_sizes;   /* grids by read size; none for groups */
     char sz[32];
     unsigned notes = 0;
     char pat[RB_PATTERN_LEN] = "random";
@@ -9293,6 +10479,7 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
                 }
         rb__grid(f, r, md, by_size, g);
     }
+    if (r->ngroups) rb__table_groups(f, r, md);
     if (r->rounds > 1 || (r->count && r->results[0].nsamples))
         fprintf(f, "%s: median of every measured iteration%s%s; \xc2\xb1 the wider half of its 95%% bootstrap "
                    "interval%s\n\n", md ? "*ops/ms" : "ops/ms", r->rounds > 1 ? " of every round (" : "",
@@ -9302,13 +10489,14 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
     rb__table_read_latency(f, r, md, pct, npct);
     rb__table_cold(f, r, md);
     rb__table_pattern(f, r, md);
+    rb__table_victim(f, r, md);
     rb__table_warnings(f, r, md);
     if (notes) {
         fprintf(f, "\n%snot measured%s\n\n", md ? "**" : "", md ? "**" : "");
         for (i = 0; i < r->count; i++) {
             const rb_result *x = &r->results[i];
             if (x->status == RB_OK) continue;
-            fprintf(f, "%s%s T%02u %s: %s: %s\n", md ? "- " : "  ", x->strategy, x->threads,
+            fprintf(f, "%s%s T%02u %s: %s: %s\n", md ? "- " : "  ", rb__label(x, pat, sizeof pat), x->threads,
                     (rb_format_size(x->read_size, sz, sizeof sz), sz), rb_status_word(x->status),
                     x->reason);
         }
@@ -9355,6 +10543,40 @@ static void rb__csv_strategy_extras(FILE *f, const rb_result *x, const double *p
     }
 }
 
+/* A count or nothing (unknown). */
+static void rb__csv_int(FILE *f, int known, int64_t v)
+{
+    fputc(',', f);
+    if (known && v >= 0) fprintf(f, "%lld", (long long)v);
+}
+
+/* A group's row: which group, its spec, alone or together, the ratio and the working set; the
+   victim's figures. Empty where the row is no group's, or there was no victim. */
+static void rb__csv_groups(FILE *f, const rb_result *x)
+{
+    int ok = x->status == RB_OK, g = x->group > 0, v = ok && x->victim_pages > 0;
+    if (g) {
+        fprintf(f, ",%u,", x->group);
+        rb__csv_string(f, x->group_spec);
+        fprintf(f, ",%s,", x->group_run == RB_RUN_ALONE ? "alone" : "together");
+    } else {
+        fprintf(f, ",,,,");
+    }
+    if (g && ok && x->together_ratio == x->together_ratio) fprintf(f, "%.6f", x->together_ratio);
+    fputc(',', f);
+    if (g && ok && x->together_ratio_lo == x->together_ratio_lo) fprintf(f, "%.6f,%.6f", x->together_ratio_lo, x->together_ratio_hi);
+    else fputc(',', f);
+    rb__csv_int(f, g && ok, x->ws_pages);
+    rb__csv_int(f, g && ok, x->ws_evicted);
+    rb__csv_int(f, v, (int64_t)x->victim_pages);
+    rb__csv_int(f, v, x->victim_resident_before);
+    rb__csv_int(f, v, x->victim_resident_after);
+    rb__csv_int(f, v, x->victim_lost);
+    rb__csv_int(f, v, x->victim_device_read_bytes);
+    rb__csv_int(f, v, x->victim_recently_evicted);
+    rb__csv_int(f, v, (int64_t)x->victim_reads);
+}
+
 static void rb__report_csv(FILE *f, const rb_report *r)
 {
     const double *pct = r->percentiles ? r->percentiles : rb__default_pct;
@@ -9371,7 +10593,9 @@ static void rb__report_csv(FILE *f, const rb_report *r)
                "resident_pages_prepared,fadvise_calls,fadvise_failed,nowait_reads,nowait_fraction,inflight_max,"
                "pa_hints,pa_sampled,pa_redundant,pa_useful,pa_late,pa_wasted,read_lat_mean_ns");
     for (k = 0; k < npct; k++) { rb__pct_label(pct[k], lbl, sizeof lbl); fprintf(f, ",read_lat_%s_ns", lbl); }
-    fprintf(f, ",pages_touched,hit_rate,fault_hit_rate,verified,warnings\n");
+    fprintf(f, ",pages_touched,hit_rate,fault_hit_rate,group,group_spec,group_run,together_ratio,together_ratio_lo,"
+               "together_ratio_hi,ws_pages,ws_evicted,victim_pages,victim_resident_before,victim_resident_after,"
+               "victim_lost,victim_device_read_bytes,victim_recently_evicted,victim_reads,verified,warnings\n");
     for (i = 0; i < r->count; i++) {
         const rb_result *x = &r->results[i];
         int ok = x->status == RB_OK;
@@ -9436,6 +10660,7 @@ static void rb__report_csv(FILE *f, const rb_report *r)
         if (ok && x->hit_rate >= 0) fprintf(f, "%.6f", x->hit_rate);
         fputc(',', f);
         if (ok && x->fault_hit_rate >= 0) fprintf(f, "%.6f", x->fault_hit_rate);
+        rb__csv_groups(f, x);
         fprintf(f, ",%d,", x->verified);   /* then the warnings, one quoted field, separated by " | " */
         {
             char more[64], all[RB_MAX_WARNINGS * (RB_REASON_LEN + 3) + 64];
@@ -9781,6 +11006,48 @@ static void rb__json_strategy_extras(FILE *f, const rb_report *r, const rb_resul
     else fputs("null", f);
 }
 
+/* The row's group (null: no group's row) and the victim's figures (null: no victim). */
+static void rb__json_groups(FILE *f, const rb_result *x, int ok)
+{
+    fprintf(f, ", \"group\": ");
+    if (x->group) {
+        fprintf(f, "{\"index\": %u, \"of\": %u, \"spec\": ", x->group, x->ngroups);
+        rb_json_string(f, x->group_spec);
+        fprintf(f, ", \"run\": \"%s\", \"together_ratio\": ", x->group_run == RB_RUN_ALONE ? "alone" : "together");
+        rb__json_num_if(f, ok, x->together_ratio);
+        fprintf(f, ", \"together_ratio_ci\": ");
+        if (ok && x->together_ratio_lo == x->together_ratio_lo) {
+            fputc('[', f);
+            rb__json_num(f, x->together_ratio_lo);
+            fputs(", ", f);
+            rb__json_num(f, x->together_ratio_hi);
+            fputc(']', f);
+        } else {
+            fputs("null", f);
+        }
+        fprintf(f, ", \"ws_pages\": ");
+        rb__json_int_or_null(f, ok ? x->ws_pages : -1);
+        fprintf(f, ", \"ws_evicted\": ");
+        rb__json_int_or_null(f, ok ? x->ws_evicted : -1);
+        fputc('}', f);
+    } else {
+        fputs("null", f);
+    }
+    fprintf(f, ", \"victim\": ");
+    if (!x->victim_pages || !ok) { fputs("null", f); return; }
+    fprintf(f, "{\"pages\": %llu, \"resident_before\": ", (unsigned long long)x->victim_pages);
+    rb__json_int_or_null(f, x->victim_resident_before);
+    fprintf(f, ", \"resident_after\": ");
+    rb__json_int_or_null(f, x->victim_resident_after);
+    fprintf(f, ", \"lost\": ");
+    rb__json_int_or_null(f, x->victim_lost);
+    fprintf(f, ", \"device_read_bytes\": ");
+    rb__json_int_or_null(f, x->victim_device_read_bytes);
+    fprintf(f, ", \"recently_evicted\": ");
+    rb__json_int_or_null(f, x->victim_recently_evicted);
+    fprintf(f, ", \"reads\": %llu}", (unsigned long long)x->victim_reads);
+}
+
 static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
 {
     int ok = x->status == RB_OK, measured = ok || x->iterations > 0;
@@ -9840,6 +11107,7 @@ static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
     rb__json_strategy_extras(f, r, x, measured, ok);
     rb__json_coldness(f, x, measured, ok);
     rb__json_touched(f, x, measured);
+    rb__json_groups(f, x, ok);
     fputc('}', f);
 }
 
@@ -9885,7 +11153,19 @@ static void rb__report_json(FILE *f, const rb_report *r)
             if (i) fputs(", ", f);
             rb_json_string(f, r->strategies[i]);
         }
-        fprintf(f, "]}");
+        fprintf(f, "], \"victim\": ");
+        rb__json_str_or_null(f, c->victim);
+        fprintf(f, ", \"groups\": ");
+        for (i = 0; r->groups && i < r->ngroups; i++) {
+            fprintf(f, "%s{\"index\": %u, \"spec\": ", i ? ", " : "[", i + 1);
+            rb_json_string(f, r->groups[i].spec);
+            fputc('}', f);
+        }
+        fputs(r->groups && r->ngroups ? "]" : "null", f);
+        fprintf(f, ", \"alone\": ");
+        if (r->groups && r->ngroups) fprintf(f, "\"%s\"", r->alone == RB_ALONE_NO ? "no" : r->alone == RB_ALONE_ONLY ? "only" : "first");
+        else fputs("null", f);
+        fputc('}', f);
     } else {
         fputs("null", f);
     }
@@ -10699,6 +11979,8 @@ static void rb__report_progress(FILE *f, const rb_matrix_event *ev)
                     100.0 * (double)r->resident_after / (double)r->file_pages);
         if (r->read_amplification >= 0) fprintf(f, "  amplification %.2f", r->read_amplification);
         if (r->status == RB_OK && r->hit_rate >= 0 && r->page_reads) fprintf(f, "  hit %.1f%%", 100.0 * r->hit_rate);
+        if (r->status == RB_OK && r->victim_pages && r->victim_lost >= 0)
+            fprintf(f, "  victim lost %lld of %llu pages", (long long)r->victim_lost, (unsigned long long)r->victim_pages);
         fprintf(f, "\n");   /* a prewarm that did not hold is in the result's warnings */
     }
 }

@@ -142,6 +142,7 @@ int main(void)
     suite("strategies", suite_strategies);
     suite("replay", suite_replay);
     suite("kernel", suite_kernel);
+    suite("group", suite_group);
     suite("compile", suite_compile);
     if (tmpdir[0]) {
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
