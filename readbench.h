@@ -4646,12 +4646,12 @@ static int rb__op_pread_fadvise(rb_worker *w, const uint64_t *off, unsigned n)
    nobody else's pages, at the price of dropping pages others had cached in its range too. */
 static int rb__op_pread_dontneed(rb_worker *w, const uint64_t *off, unsigned n)
 {
-    uint64_t rs = w->t->cfg->read_size, start, alen;
+    uint64_t start, alen;
     unsigned i;
     int rc = rb__op_pread(w, off, n);
     for (i = 0; i < n; i++) {
         const char *what = "";
-        if (!rb_page_range(off[i], rs, w->t->page, w->t->map_len, &start, &alen)) continue;
+        if (!rb_page_range(off[i], rb_worker_read_len(w, i), w->t->page, w->t->map_len, &start, &alen)) continue;
         w->fadvise_calls++;
         if (rb__plat_drop_range(w->t->fd, start, alen, &what) != RB_OK && w->fadvise_failed++ == 0)
             w->fadvise_errno = errno;
