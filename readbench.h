@@ -268,14 +268,24 @@
                           environment that decides the answer (read_ahead_kb, THP, MGLRU,
                           file/RAM, interrupts on one CPU, threads above the CPUs).
 
+   rb_advise_plan_round(in, plan)
+                          what round 1 of an advise can hold of a budget, as a pure function of
+                          each state's costs (per cell besides its iterations, per round): the
+                          time per iteration, the order (cheapest state first), and what is cut
+                          to fit, in a fixed order (later rounds, then the dearest states'
+                          thread counts, then the dearest states), each cut with its reason.
+
    rb_advise(config, run, err), rb_advise_free(run)
                           measures what rb_advise_decide needs: every strategy that can run
                           here (the others listed with why) in the cache states warm,
                           half-cold, cold and pressure (the presets of `run --scenario`) at
-                          each thread count, through rb_run_matrix, within a time budget: one
-                          round of every cell, then rounds of only the cells still tied with
-                          the best of their column while the budget lasts. A state that cannot
-                          be made here (no memory to pin) is said in its columns.
+                          each thread count, through rb_run_matrix, within a time budget that
+                          includes preparing the states: round 1 planned from a timed read of
+                          the file, and planned again before each state from what the states
+                          before it measured, then rounds of only the cells still tied with
+                          the best of their column while the budget lasts. No cell starts past
+                          the budget; what was cut and why is in the result. A state that
+                          cannot be made here (no memory to pin) is said in its columns.
 
    rb_advise_write(f, run, format), rb_advise_svg(f, run, title)
                           the regret table, verdict, reasons and warnings as a table, markdown
@@ -1434,13 +1444,57 @@ typedef struct rb_advice {
 /* RB_OK, or RB_EINVAL for more rows or columns than rb_advice holds. */
 RBDEF int rb_advise_decide(const rb_advise_input *in, rb_advice *out);
 
+/* The plan: what the first round of an advise can hold of its budget, preparation included.
+   A cell costs its measured iterations plus what preparing its cache state takes (a half-cold
+   or pressure cell reloads the whole file first), and a state may cost something once per
+   round (pressure pins its memory). Round 1 aims at RB_ADVISE_SHARE of the budget; past that
+   the measured time per iteration shrinks to RB_ADVISE_MIN_DURATION, then round 1 may take
+   the whole budget (no later rounds), then the dearest states are measured at their largest
+   thread count only, then the dearest states are left out (one always stays). The cheapest
+   state runs first, so an expensive one cannot starve it (costs within 5% of the budget of
+   each other keep the order the states were listed in). */
+#define RB_ADVISE_SHARE 0.5
+#define RB_ADVISE_MIN_DURATION 0.1   /* seconds per iteration, when the plan chooses */
+#define RB_ADVISE_MAX_DURATION 1.0
+
+typedef struct rb_advise_cost {
+    int state;               /* RB_STATE_* */
+    double round_s;          /* once per round of the state, before its cells (pressure's pinning) */
+    double cell_s;           /* per cell besides its measured iterations: preparing the state, counting pages */
+    int measured;            /* 1: measured by this run's cells; 0: an estimate */
+} rb_advise_cost;
+
+typedef struct rb_advise_plan_input {
+    double budget_s;                   /* what the round may spend */
+    double share;                      /* round 1's aim, a fraction of budget_s; 0: RB_ADVISE_SHARE */
+    unsigned nstrategies;              /* cells per column */
+    const unsigned *threads; unsigned nthreads;   /* a column per thread count, in each state */
+    unsigned iterations;               /* per cell */
+    double duration_s;                 /* per iteration; 0: the plan chooses (MIN to MAX_DURATION) */
+    const rb_advise_cost *costs; unsigned nstates;
+} rb_advise_plan_input;
+
+typedef struct rb_advise_plan {
+    double duration_s;                 /* per iteration */
+    double aim_s, estimate_s;          /* round 1's aim; what it takes as planned */
+    unsigned order[RB_STATE_COUNT];    /* the states kept (indices into costs), cheapest first */
+    unsigned nkept;
+    unsigned threads[RB_STATE_COUNT];  /* per state: nthreads, 1 (the largest thread count only), 0 (left out) */
+    char cut[RB_STATE_COUNT][RB_REASON_LEN];   /* per state: why it was shortened or left out; "" */
+    int fits;                          /* 0: even the cheapest state at one thread count is over budget_s */
+    char note[RB_REASON_LEN];          /* round 1 past its aim, or not fitting at all; "" */
+} rb_advise_plan;
+/* RB_OK, or RB_EINVAL for an input with nothing to plan (no state, strategy, thread count or
+   iteration). A pure function of its input. */
+RBDEF int rb_advise_plan_round(const rb_advise_plan_input *in, rb_advise_plan *out);
+
 typedef struct rb_advise_config {
     rb_config cfg;                /* path, pattern, read size, reads per op, seed, stop, log; the cache
                                      state, warmup, iterations and duration are advise's (below) */
     const rb_strategy *const *strategies; unsigned nstrategies;   /* NULL: every one that does I/O */
     const unsigned *threads; unsigned nthreads;   /* NULL: 1 and the number of CPUs */
     const int *states; unsigned nstates;           /* NULL: warm, half-cold, cold, pressure */
-    int64_t budget_ns;            /* 0: 3 minutes; the first round runs whole in any case */
+    int64_t budget_ns;            /* 0: 3 minutes; preparation included (rb_advise_plan_round) */
     unsigned max_rounds;          /* 0: 8; at most 50 */
     int quick;                    /* the first run's short advise: warm and cold, the main strategy
                                      families, a 70 s budget (for fields left zero) */
@@ -1463,9 +1517,17 @@ typedef struct rb_advise_run {
     unsigned nskipped;
     rb_result *cells;             /* [strategy * nconditions + condition], owned */
     double *samples;              /* owned: every cell's ops/ms samples */
-    unsigned rounds;              /* rounds started (the first covers every cell) */
-    double seconds, budget_seconds;
+    unsigned rounds;              /* rounds started (the first covers every cell the plan kept) */
+    double seconds, budget_seconds;   /* spent (setup included) and the budget */
     int interrupted;
+    /* The budget: the plan made before round 1 (from estimates), what each state got (it is
+       planned again before each state, from what the states before it measured) and why. */
+    rb_advise_plan plan;
+    unsigned order[RB_STATE_COUNT], norder;   /* states (indices into states) in the order they ran */
+    unsigned state_threads[RB_STATE_COUNT];   /* thread counts each state was measured at: nthreads, 1, 0 */
+    char state_cut[RB_STATE_COUNT][RB_REASON_LEN];   /* why a state was shortened or left out; "" */
+    char budget_lines[RB_ADVISE_MAX_LINES][RB_REASON_LEN];   /* the basis of the estimates, what ran past them */
+    unsigned nbudget_lines;
 } rb_advise_run;
 /* RB_OK; RB_EINVAL (why in err) for settings that cannot be an advise; RB_ENOMEM; RB_EINTR when
    cfg.stop ended it (what was measured is decided on). Free with rb_advise_free in every case. */
@@ -9882,7 +9944,7 @@ static const rb_setting_doc rb__setting_docs[] = {
      "another file a light reader keeps warm during each cell (1 MiB per 10 ms): how much\n"
      "of it the cell's reads evicted"},
     {"states", "LIST", RB_FOR_ADVISE, NULL, "advise's cache states: warm, half-cold, cold, pressure (default all)"},
-    {"budget", "TIME", RB_FOR_ADVISE, NULL, "advise's time budget, at least 1s (default 3m)"},
+    {"budget", "TIME", RB_FOR_ADVISE, NULL, "advise's time budget, preparing the states included; at least 1s (default 3m)"},
 };
 #undef RB__RA
 
@@ -13057,15 +13119,156 @@ RBDEF int rb_advise_decide(const rb_advise_input *in, rb_advice *out)
     return RB_OK;
 }
 
+/* ---- advise: the plan ------------------------------------------------------------------
+   A budget is a promise the user plans around, and the measured iterations are the small
+   part of an advise: on a 4 GiB file every half-cold and pressure cell reloads the whole file
+   before it measures, and an advise that sized only its iterations took 484 s of a 180 s
+   budget. So round 1 is planned from what each cell costs, preparation included, before it
+   starts, and planned again before each state from what the states before it measured
+   (rb_advise below); what the budget cannot hold is cut in a fixed order and said, never
+   silently: the time per iteration, then the later rounds, then the thread counts of the
+   dearest states, then the dearest states. */
+static double rb__plan_state_s(const rb_advise_plan_input *in, unsigned k, unsigned nt, double d)
+{
+    const rb_advise_cost *c = &in->costs[k];
+    return nt ? c->round_s + (double)in->nstrategies * nt * (c->cell_s + in->iterations * d) : 0;
+}
+
+static double rb__plan_total(const rb_advise_plan_input *in, const rb_advise_plan *p)
+{
+    double t = 0;
+    unsigned k;
+    for (k = 0; k < in->nstates; k++) t += rb__plan_state_s(in, k, p->threads[k], p->duration_s);
+    return t;
+}
+
+/* 1: state a costs more than state b as planned, by more than RB__PLAN_TIE of the budget (a
+   difference the estimates cannot tell, such as warm's and cold's, is no order). */
+#define RB__PLAN_TIE 0.05
+static int rb__plan_dearer(const rb_advise_plan_input *in, const rb_advise_plan *p, unsigned a, unsigned b)
+{
+    return rb__plan_state_s(in, a, p->threads[a], p->duration_s) >
+           rb__plan_state_s(in, b, p->threads[b], p->duration_s) + RB__PLAN_TIE * in->budget_s;
+}
+
+/* The states kept, by what they cost as planned: dearest first (dir 1) or cheapest first (-1).
+   Costs that tie keep the order the states were listed in (dearest first: the reverse), so
+   the states named first run first and are cut last. Returns how many. */
+static unsigned rb__plan_sorted(const rb_advise_plan_input *in, const rb_advise_plan *p, int dir, unsigned *by)
+{
+    unsigned i, j, n = 0;
+    for (i = 0; i < in->nstates; i++) {
+        unsigned k = dir > 0 ? in->nstates - 1 - i : i;
+        if (p->threads[k]) by[n++] = k;
+    }
+    for (i = 1; i < n; i++)   /* insertion sort: ties keep their order, and n is at most 4 */
+        for (j = i; j > 0; j--) {
+            unsigned t = by[j];
+            if (dir > 0 ? !rb__plan_dearer(in, p, by[j], by[j - 1]) : !rb__plan_dearer(in, p, by[j - 1], by[j])) break;
+            by[j] = by[j - 1];
+            by[j - 1] = t;
+        }
+    return n;
+}
+
+static const char *rb__plan_basis(const rb_advise_cost *c) { return c->measured ? "measured" : "estimated"; }
+
+/* Phase 3: the dearest states at their largest thread count only, until round 1 fits. */
+static void rb__plan_cut_threads(const rb_advise_plan_input *in, rb_advise_plan *p)
+{
+    unsigned by[RB_STATE_COUNT], n = rb__plan_sorted(in, p, 1, by), i, t, top = 0;
+    if (in->nthreads < 2) return;
+    for (t = 1; t < in->nthreads; t++)
+        if (in->threads[t] > in->threads[top]) top = t;
+    for (i = 0; i < n && rb__plan_total(in, p) > in->budget_s; i++) {
+        const rb_advise_cost *c = &in->costs[by[i]];
+        rb__fmt(p->cut[by[i]], RB_REASON_LEN, "%s: measured at T%02u only, to fit the budget: its %u cells would take "
+                "~%.3g s (each %u x %.2g s measured plus ~%.2g s preparing the state, %s)", rb_state_name(c->state),
+                in->threads[top], in->nstrategies * p->threads[by[i]],
+                rb__plan_state_s(in, by[i], p->threads[by[i]], p->duration_s), in->iterations, p->duration_s,
+                c->cell_s, rb__plan_basis(c));
+        p->threads[by[i]] = 1;
+    }
+}
+
+/* Phase 4: the dearest states left out, until round 1 fits; one always stays. */
+static void rb__plan_leave_out(const rb_advise_plan_input *in, rb_advise_plan *p)
+{
+    unsigned by[RB_STATE_COUNT], n = rb__plan_sorted(in, p, 1, by), i;
+    for (i = 0; i + 1 < n; i++) {
+        const rb_advise_cost *c = &in->costs[by[i]];
+        double total = rb__plan_total(in, p), its = rb__plan_state_s(in, by[i], p->threads[by[i]], p->duration_s);
+        if (total <= in->budget_s) return;
+        rb__fmt(p->cut[by[i]], RB_REASON_LEN, "%s: left out to fit the budget: its %u cells would take ~%.3g s (each "
+                "%u x %.2g s measured plus ~%.2g s preparing the state, %s) and %.3g s were left for it",
+                rb_state_name(c->state), in->nstrategies * p->threads[by[i]], its, in->iterations, p->duration_s,
+                c->cell_s, rb__plan_basis(c), RB__MAX(0.0, in->budget_s - (total - its)));
+        p->threads[by[i]] = 0;
+    }
+}
+
+/* Phase 5: a state shortened before another was left out gets its thread counts back if
+   they fit now, cheapest first. */
+static void rb__plan_restore(const rb_advise_plan_input *in, rb_advise_plan *p)
+{
+    unsigned by[RB_STATE_COUNT], n = rb__plan_sorted(in, p, -1, by), i;
+    for (i = 0; i < n; i++) {
+        if (p->threads[by[i]] != 1 || in->nthreads < 2) continue;
+        p->threads[by[i]] = in->nthreads;
+        if (rb__plan_total(in, p) > in->budget_s) p->threads[by[i]] = 1;
+        else p->cut[by[i]][0] = 0;
+    }
+}
+
+RBDEF int rb_advise_plan_round(const rb_advise_plan_input *in, rb_advise_plan *p)
+{
+    unsigned k;
+    double fixed = 0, per = 0, prep = 0;
+    memset(p, 0, sizeof *p);
+    if (!in || !in->costs || !in->nstates || in->nstates > RB_STATE_COUNT || !in->nstrategies || !in->threads ||
+        !in->nthreads || !in->iterations || !(in->budget_s >= 0))
+        return RB_EINVAL;
+    p->aim_s = in->budget_s * (in->share > 0 && in->share <= 1 ? in->share : RB_ADVISE_SHARE);
+    for (k = 0; k < in->nstates; k++) {
+        p->threads[k] = in->nthreads;
+        fixed += rb__plan_state_s(in, k, in->nthreads, 0);
+        per += (double)in->nstrategies * in->nthreads * in->iterations;
+    }
+    /* Phase 1: the time per iteration that fills the aim. Phase 2 needs no code: past the
+       aim, round 1 may take the whole budget before anything is cut. */
+    p->duration_s = in->duration_s > 0 ? in->duration_s
+                    : RB__MAX(RB__MIN((p->aim_s - fixed) / per, RB_ADVISE_MAX_DURATION), RB_ADVISE_MIN_DURATION);
+    rb__plan_cut_threads(in, p);
+    rb__plan_leave_out(in, p);
+    rb__plan_restore(in, p);
+    p->nkept = rb__plan_sorted(in, p, -1, p->order);
+    p->estimate_s = rb__plan_total(in, p);
+    p->fits = p->estimate_s <= in->budget_s;
+    for (k = 0; k < in->nstates; k++) prep += rb__plan_state_s(in, k, p->threads[k], 0);
+    if (!p->fits) {
+        const rb_advise_cost *c = &in->costs[p->order[0]];
+        rb__fmt(p->note, sizeof p->note, "the budget (%.3g s) cannot hold even %s at one thread count: ~%.3g s "
+                "(%u cells, each %u x %.2g s measured plus ~%.2g s preparing the state, %s); it runs anyway, past "
+                "the budget", in->budget_s, rb_state_name(c->state), p->estimate_s, in->nstrategies, in->iterations,
+                p->duration_s, c->cell_s, rb__plan_basis(c));
+    } else if (p->estimate_s > p->aim_s * (1 + 1e-9)) {   /* not a rounding error of the aim filled */
+        rb__fmt(p->note, sizeof p->note, "round 1 takes ~%.3g s of the %.3g s it may spend, past its aim of %.3g s "
+                "(preparing the states takes ~%.2g s of it): little or nothing is left for later rounds",
+                p->estimate_s, in->budget_s, p->aim_s, prep);
+    }
+    return RB_OK;
+}
+
 /* ---- advise: measuring ---------------------------------------------------------------
    Every strategy that can run here, in each cache state at each thread count, as the
    scenario presets set them (below: the same settings as `run --scenario`). A budget buys
-   rounds: the first runs every cell (through rb_run_matrix, one column at a time, so the
-   pressure state pins its memory once per round), the later ones only the cells still tied
-   with the best of their column, because only those can change the verdict; a column whose
-   best stands apart is done. Each later round runs when what the first round measured per
-   cell of that state says it fits in what is left of the budget. The states are the scenario
-   table's (rb_scenarios): an advise measures exactly what `run --scenario` measures. */
+   rounds: the first runs every cell the plan kept (above; a state at a time, so the pressure
+   state pins its memory once per round, and a cell at a time through rb_run_matrix, so no
+   cell starts past the budget), the later ones only the cells still tied with the best of
+   their column, because only those can change the verdict; a column whose best stands apart
+   is done. Each later round runs when what its state's cells measured says it fits in what
+   is left of the budget. The states are the scenario table's (rb_scenarios): an advise
+   measures exactly what `run --scenario` measures. */
 /* The first run's short list: one of each family (plain and RANDOM mappings, WILLNEED always,
    adaptive and Lucene's backoff, the system calls, the ring, direct I/O). */
 static const char *const rb__adv_quick[] = {"mmap", "mmap-random", "mmap-random-willneed", "mmap-random-adaptive",
@@ -13081,7 +13284,18 @@ typedef struct rb__adv {
     rb_config base;                       /* as given, plus advise's iterations, duration, no warmup */
     const rb_strategy *strat[RB_MAX_AXIS];
     unsigned char want[RB_MAX_AXIS * RB_ADVISE_MAX_CONDITIONS];   /* [s * nc + c]: run this round */
-    double cost[RB_STATE_COUNT];          /* seconds per cell in the first round, preparation included */
+    rb_advise_cost cost[RB_STATE_COUNT];  /* per state: estimated until its cells ran, then measured */
+    /* What the estimates start from (rb__adv_probe), refined as cells run (rb__adv_learn). */
+    double load_s;         /* reading the whole file from the device; -1: unknown */
+    double count_s;        /* counting the file's resident pages once */
+    double base_s;         /* a cell's own cost besides preparing its state and its iterations */
+    double cold_fraction;  /* of the file not resident at the start: what the warm state loads once */
+    double pin_s;          /* pinning the pressure state's memory */
+    /* per state, every cell so far: its time besides the iterations, and the preparation's part */
+    double extra_s[RB_STATE_COUNT], prewarm_s[RB_STATE_COUNT], evict_s[RB_STATE_COUNT], hog_s[RB_STATE_COUNT];
+    unsigned ran[RB_STATE_COUNT];
+    uint64_t deadline;     /* no cell starts past it */
+    unsigned unrun;        /* cells of round 1 the deadline stopped */
     unsigned max_rounds, cap;
     uint64_t seed, t0;
     int lru_gen;
@@ -13158,8 +13372,8 @@ static int rb__adv_axes(rb__adv *v, rb_error *err)
     return RB_OK;
 }
 
-/* Setup, phase 2: the settings every cell shares, the time per cell the budget allows (half of
-   it for the first round: 100 ms to 1 s per iteration), the matrix's own checks, the store. */
+/* Setup, phase 2: the settings every cell shares, the matrix's own checks (with the shortest
+   time per iteration until the plan chooses one), the store. */
 static int rb__adv_setup(rb__adv *v, rb_error *err)
 {
     const rb_advise_config *ac = v->ac;
@@ -13177,10 +13391,7 @@ static int rb__adv_setup(rb__adv *v, rb_error *err)
     v->base.prewarm = 0;
     if ((rc = rb__adv_axes(v, err)) != RB_OK) return rc;
     ncells = r->nstrategies * r->nconditions;
-    if (!ac->cfg.duration_ns) {
-        int64_t d = budget / 2 / (int64_t)ncells / (int64_t)v->base.iterations;
-        v->base.duration_ns = RB__MAX(RB__MIN(d, (int64_t)1000000000), (int64_t)100000000);
-    }
+    if (!ac->cfg.duration_ns) v->base.duration_ns = (int64_t)(RB_ADVISE_MIN_DURATION * 1e9);   /* until planned */
     memset(&m, 0, sizeof m);
     m.cfg = v->base;
     m.strategies = v->strat;
@@ -13214,6 +13425,124 @@ static int rb__adv_setup(rb__adv *v, rb_error *err)
     return RB_OK;
 }
 
+/* How fast this process faults in fresh anonymous memory (bytes/s; 0: unknown): what pinning
+   the pressure state's memory costs, page by page. */
+static double rb__adv_fault_rate(void)
+{
+    size_t len = (size_t)32 << 20, page = (size_t)rb__page_size(), i;
+    uint64_t t = rb__now_ns();
+    volatile unsigned char *m = (volatile unsigned char *)malloc(len);
+    double s;
+    if (!m) return 0;
+    for (i = 0; i < len; i += page) m[i] = 1;   /* volatile: the stores cannot be optimized away */
+    free((void *)m);
+    s = (double)(rb__now_ns() - t) / 1e9;
+    return s > 0 ? (double)len / s : 0;
+}
+
+/* The pressure state's memory to pin (0: none; an error: the state cannot be made here, why). */
+static int rb__adv_hog_size(rb__adv *v, const rb_scenario *p, uint64_t *size, char *why, size_t wl)
+{
+    rb_advise_run *r = v->r;
+    rb_matrix m;
+    memset(&m, 0, sizeof m);
+    m.cfg = v->base;
+    m.strategies = v->strat;
+    m.nstrategies = r->nstrategies;
+    m.threads = r->threads;
+    m.nthreads = r->nthreads;
+    return rb_hog_plan(p->hog, r->env.file_size > 0 ? (uint64_t)r->env.file_size : 0, rb_matrix_memory(&m), size, why,
+                       wl);
+}
+
+/* The device's read rate over the file's first n bytes, evicted and then read in 4 MiB preads
+   as rb_load reads the whole file: seconds to read all size bytes, or -1 with why. */
+static double rb__adv_load_time(const char *path, uint64_t size, uint64_t n, char *why, size_t wl)
+{
+    uint64_t off = 0, t;
+    size_t len = (size_t)4 << 20;
+    unsigned char *buf;
+    const char *what = "";
+    rb_error e;
+    double s;
+    int fd = rb__open_regular(path, 0, NULL, &e);
+    if (fd < 0) { rb__fmt(why, wl, "%s", e.msg); return -1; }
+    if (!(buf = (unsigned char *)malloc(len))) { close(fd); rb__fmt(why, wl, "out of memory"); return -1; }
+    if (rb__plat_sync_data(fd) == RB_ESYS && errno != EINVAL) {   /* dirty pages are not dropped */
+        rb__fmt(why, wl, "fdatasync: %s", strerror(errno));
+        n = 0;
+    } else if (rb__plat_drop_range(fd, 0, n, &what) != RB_OK) {
+        rb__fmt(why, wl, "%s: %s", what, strerror(errno));
+        n = 0;
+    }
+    t = rb__now_ns();
+    while (off < n) {
+        ssize_t got = pread(fd, buf, (size_t)RB__MIN((uint64_t)len, n - off), (off_t)off);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) {
+            rb__fmt(why, wl, "pread: %s", got < 0 ? strerror(errno) : "the file got shorter");
+            break;
+        }
+        off += (uint64_t)got;
+    }
+    s = (double)(rb__now_ns() - t) / 1e9;
+    free(buf);
+    close(fd);
+    return n && off == n ? s * (double)size / (double)n : -1;
+}
+
+/* A state's costs before its cells ran (the plan's estimate): every cell counts the resident
+   pages before each iteration and around them; a cold cell also evicts before each; a
+   half-cold cell evicts and reloads the whole file, and so does a pressure cell (the pinned
+   memory left no room to keep it), whose state first pins its memory; the warm state loads
+   what is not resident once. An unknown whole-file read counts as nothing: the first state
+   that reloads it measures it. */
+static void rb__adv_estimate(rb__adv *v, unsigned k)
+{
+    rb_advise_cost *c = &v->cost[k];
+    int st = v->r->states[k];
+    double load = RB__MAX(v->load_s, 0.0);
+    if (c->measured) return;
+    c->state = st;
+    c->round_s = st == RB_STATE_PRESSURE ? v->pin_s : st == RB_STATE_WARM ? load * v->cold_fraction : 0;
+    c->cell_s = v->base_s + (st == RB_STATE_HALF_COLD || st == RB_STATE_PRESSURE ? load : 0) +
+                (st == RB_STATE_COLD ? (v->base.iterations + 1) * v->count_s : 0);
+}
+
+/* Before anything runs, what the first plan starts from: one count of the resident pages (and
+   what is not resident), the whole file's read time from a 16 MiB sample, and the pressure
+   state's pinning (its size at the rate this process faults in memory). Each basis is said. */
+static void rb__adv_probe(rb__adv *v)
+{
+    rb_advise_run *r = v->r;
+    uint64_t size = r->env.file_size > 0 ? (uint64_t)r->env.file_size : 0, t = rb__now_ns(), pin = 0;
+    uint64_t pages = (size + rb__page_size() - 1) / rb__page_size(), sample = RB__MIN(size, (uint64_t)16 << 20);
+    int64_t res = rb__resident(v->base.path);
+    double rate;
+    char why[RB_REASON_LEN] = "", sz[32], ssz[32];
+    unsigned k;
+    v->count_s = (double)(rb__now_ns() - t) / 1e9;
+    v->cold_fraction = res >= 0 && pages ? 1.0 - RB__MIN((double)res / (double)pages, 1.0) : 1.0;
+    v->base_s = (v->base.iterations + 3) * v->count_s;
+    v->load_s = rb__adv_load_time(v->base.path, size, sample, why, sizeof why);
+    rb_format_size(size, sz, sizeof sz);
+    rb_format_size(sample, ssz, sizeof ssz);
+    if (v->load_s >= 0)
+        rb__adv_line(r->budget_lines, &r->nbudget_lines, "estimates before a state ran: reading the whole file (%s) "
+                     "takes ~%.3g s (timed over its first %s), counting its resident pages %.3g s", sz, v->load_s,
+                     ssz, v->count_s);
+    else
+        rb__adv_line(r->budget_lines, &r->nbudget_lines, "the file's read time could not be measured (%s): the plan "
+                     "counts its reloads once a state measured them", why);
+    for (k = 0; k < r->nstates; k++)
+        if (r->states[k] == RB_STATE_PRESSURE && rb__adv_hog_size(v, rb_scenario_find("pressure"), &pin, why,
+                                                                   sizeof why) == RB_OK && pin) {
+            rate = rb__adv_fault_rate();
+            v->pin_s = rate > 0 ? (double)pin / rate : 0;
+        }
+    for (k = 0; k < r->nstates; k++) rb__adv_estimate(v, k);
+}
+
 /* A cell's figures over all its samples, after a round added some (as rb_run_matrix's). */
 static void rb__adv_stats(rb_result *x, uint64_t seed)
 {
@@ -13234,51 +13563,72 @@ static void rb__adv_stats(rb_result *x, uint64_t seed)
     x->bytes_per_sec = x->iops * (double)x->read_size;
 }
 
-/* One column's wanted strategies, once, through rb_run_matrix (in an order shuffled per round
-   and column), each result merged into the run's cell as rb_run_matrix merges its rounds. */
-static int rb__adv_batch(rb__adv *v, const rb_config *cfg, unsigned c)
+/* One cell, once, through rb_run_matrix, merged into the run's cell as rb_run_matrix merges
+   its rounds; what it cost besides its iterations is added to its state's tally. */
+static int rb__adv_one(rb__adv *v, const rb_config *cfg, unsigned k, unsigned s, unsigned c)
 {
     rb_advise_run *r = v->r;
-    const rb_strategy *list[RB_MAX_AXIS];
-    unsigned idx[RB_MAX_AXIS], n = 0, s, i;
-    uint64_t rng[4];
+    rb_result *acc = &r->cells[(size_t)s * r->nconditions + c];
     rb_matrix m;
     rb_report rep;
+    uint64_t t = rb__now_ns();
     int rc;
-    for (s = 0; s < r->nstrategies; s++)
-        if (v->want[s * r->nconditions + c]) idx[n++] = s;
-    if (!n) return RB_OK;
-    rb__rng_seed(rng, v->seed, ((uint64_t)r->rounds << 8) + c);
-    for (i = n; i > 1; i--) {
-        unsigned j = (unsigned)rb__below(rng, i), t = idx[i - 1];
-        idx[i - 1] = idx[j];
-        idx[j] = t;
-    }
-    for (i = 0; i < n; i++) list[i] = v->strat[idx[i]];
     memset(&m, 0, sizeof m);
     m.cfg = *cfg;
-    m.strategies = list;
-    m.nstrategies = n;
+    m.strategies = &v->strat[s];
+    m.nstrategies = 1;
     m.threads = &r->threads[c % r->nthreads];
     m.nthreads = 1;
     m.rounds = 1;
     m.progress = v->ac->progress;
     m.user = v->ac->user;
     rc = rb_run_matrix(&m, &rep);
-    for (i = 0; i < rep.count && i < n; i++) {
-        rb_result *acc = &r->cells[(size_t)idx[i] * r->nconditions + c];
-        const rb_result *x = &rep.results[i];
+    if (rep.count) {
+        const rb_result *x = &rep.results[0];
         if (x->status == RB_OK) {
             rb__merge_round(acc, x);
-            rb__adv_stats(acc, v->seed ^ rb__mix64((uint64_t)idx[i] * 64 + c));
+            rb__adv_stats(acc, v->seed ^ rb__mix64((uint64_t)s * 64 + c));
         } else if (acc->status != RB_OK) {   /* a failure, or a first round cut short */
             double *store = (double *)acc->samples;
             *acc = *x;
             acc->samples = store;
             acc->nsamples = acc->rounds = 0;
         }
+        v->extra_s[k] += (double)(rb__now_ns() - t) / 1e9 - r->cfg.iterations * ((double)r->cfg.duration_ns / 1e9);
+        v->prewarm_s[k] += x->prewarm_seconds;
+        v->evict_s[k] += x->evict_seconds;
+        v->ran[k]++;
     }
     rb_report_free(&rep);
+    return rc;
+}
+
+/* One column's wanted strategies, once each, in an order shuffled per round and column. No
+   cell starts past the deadline: the budget is overrun by at most the cell running when it
+   passed, and a cell never run says why. */
+static int rb__adv_batch(rb__adv *v, const rb_config *cfg, unsigned k, unsigned c)
+{
+    rb_advise_run *r = v->r;
+    unsigned idx[RB_MAX_AXIS], n = 0, s, i;
+    uint64_t rng[4];
+    int rc = RB_OK;
+    for (s = 0; s < r->nstrategies; s++)
+        if (v->want[s * r->nconditions + c]) idx[n++] = s;
+    rb__rng_seed(rng, v->seed, ((uint64_t)r->rounds << 8) + c);
+    for (i = n; i > 1; i--) {
+        unsigned j = (unsigned)rb__below(rng, i), t = idx[i - 1];
+        idx[i - 1] = idx[j];
+        idx[j] = t;
+    }
+    for (i = 0; i < n && rc == RB_OK; i++) {
+        rb_result *acc = &r->cells[(size_t)idx[i] * r->nconditions + c];
+        if (rb__now_ns() < v->deadline) {
+            rc = rb__adv_one(v, cfg, k, idx[i], c);
+        } else if (acc->status == RB_ENOTRUN) {
+            snprintf(acc->reason, sizeof acc->reason, "the budget ran out before this cell");
+            v->unrun++;
+        }
+    }
     return rc;
 }
 
@@ -13287,20 +13637,11 @@ static int rb__adv_batch(rb__adv *v, const rb_config *cfg, unsigned c)
 static int rb__adv_hog(rb__adv *v, const rb_scenario *p, unsigned k, rb_hog *hog)
 {
     rb_advise_run *r = v->r;
-    rb_matrix m;
     rb_error e;
     uint64_t size = 0;
     char why[RB_REASON_LEN] = "";
     unsigned t;
-    int rc;
-    memset(&m, 0, sizeof m);
-    m.cfg = v->base;
-    m.strategies = v->strat;
-    m.nstrategies = r->nstrategies;
-    m.threads = r->threads;
-    m.nthreads = r->nthreads;
-    rc = rb_hog_plan(p->hog, r->env.file_size > 0 ? (uint64_t)r->env.file_size : 0, rb_matrix_memory(&m), &size, why,
-                     sizeof why);
+    int rc = rb__adv_hog_size(v, p, &size, why, sizeof why);
     if (rc == RB_OK && size) {
         rc = rb_hog_take(hog, size, &e);
         if (rc != RB_OK) rb__fmt(why, sizeof why, "%s", e.msg);
@@ -13314,7 +13655,17 @@ static int rb__adv_hog(rb__adv *v, const rb_scenario *p, unsigned k, rb_hog *hog
     return rc;
 }
 
-/* One state's columns, each with the cells wanted this round. */
+/* The largest thread count's index: the column a shortened state keeps. */
+static unsigned rb__adv_top(const rb_advise_run *r)
+{
+    unsigned t, top = 0;
+    for (t = 1; t < r->nthreads; t++)
+        if (r->threads[t] > r->threads[top]) top = t;
+    return top;
+}
+
+/* One state's columns (those the plan gave it), each with the cells wanted this round; the
+   pinning's time is the state's cost per round. */
 static int rb__adv_state(rb__adv *v, unsigned k)
 {
     rb_advise_run *r = v->r;
@@ -13322,16 +13673,65 @@ static int rb__adv_state(rb__adv *v, unsigned k)
     rb_config c = v->base;
     rb_hog hog;
     rb_error e;
-    unsigned t;
+    unsigned t, top = rb__adv_top(r);
+    uint64_t t0 = rb__now_ns();
     int rc = RB_OK;
     if (!p) return RB_EINVAL;   /* every state is a scenario of the table */
     c.prewarm = p->prewarm;
     c.cache = p->cache;
     memset(&hog, 0, sizeof hog);
     if (p->hog && rb__adv_hog(v, p, k, &hog) != RB_OK) return RB_OK;   /* said in its columns */
-    for (t = 0; t < r->nthreads && rc == RB_OK; t++) rc = rb__adv_batch(v, &c, k * r->nthreads + t);
+    v->hog_s[k] = (double)(rb__now_ns() - t0) / 1e9;
+    for (t = 0; t < r->nthreads && rc == RB_OK; t++)
+        if (r->state_threads[k] == r->nthreads || t == top) rc = rb__adv_batch(v, &c, k, k * r->nthreads + t);
+    t0 = rb__now_ns();
     if (hog.mem && rb_hog_release(&hog, &e) != RB_OK) rb__log(&r->cfg, "advise: %s", e.msg);
+    v->hog_s[k] += (double)(rb__now_ns() - t0) / 1e9;
     return rc;
+}
+
+/* What state k's cells measured becomes its cost, and refines the estimates of the states
+   not run yet: a cell's own cost (its time besides iterations and preparation) and the whole
+   file's read time (what a half-cold or pressure cell's preparation is). The warm state's
+   preparation loads the file once, so it is not a cost of its every cell. */
+static void rb__adv_learn(rb__adv *v, unsigned k)
+{
+    rb_advise_cost *c = &v->cost[k];
+    double n = (double)v->ran[k];
+    int st = v->r->states[k];
+    unsigned j;
+    if (!v->ran[k]) return;
+    c->state = st;
+    c->round_s = v->hog_s[k];
+    c->cell_s = RB__MAX(0.0, (v->extra_s[k] - (st == RB_STATE_WARM ? v->prewarm_s[k] : 0)) / n);
+    c->measured = 1;
+    v->base_s = RB__MAX(0.0, (v->extra_s[k] - v->prewarm_s[k] - v->evict_s[k]) / n);
+    if (st == RB_STATE_HALF_COLD || st == RB_STATE_PRESSURE) v->load_s = v->prewarm_s[k] / n;
+    for (j = 0; j < v->r->nstates; j++) rb__adv_estimate(v, j);
+}
+
+/* Plans the states not run yet (done: a bit per state; idx maps the plan's states to the
+   run's) in what is left of the budget. The first plan chooses the time per iteration and
+   aims at a share of the budget; later ones keep that time and may take all that is left. */
+static void rb__adv_plan(rb__adv *v, unsigned done, rb_advise_plan *p, unsigned *idx)
+{
+    rb_advise_run *r = v->r;
+    rb_advise_cost c[RB_STATE_COUNT];
+    rb_advise_plan_input in;
+    unsigned k, n = 0;
+    for (k = 0; k < r->nstates; k++)
+        if (!((done >> k) & 1u)) { idx[n] = k; c[n++] = v->cost[k]; }
+    memset(&in, 0, sizeof in);
+    in.budget_s = RB__MAX(0.0, r->budget_seconds - (double)(rb__now_ns() - v->t0) / 1e9);
+    in.share = done ? 1 : 0;
+    in.nstrategies = r->nstrategies;
+    in.threads = r->threads;
+    in.nthreads = r->nthreads;
+    in.iterations = v->base.iterations;
+    in.duration_s = done || v->ac->cfg.duration_ns ? (double)v->base.duration_ns / 1e9 : 0;
+    in.costs = c;
+    in.nstates = n;
+    rb_advise_plan_round(&in, p);
 }
 
 /* The verdict on what is measured so far (rb_advise_decide over the run's cells). */
@@ -13384,36 +13784,113 @@ static const char *rb__adv_what(int state)
     return p && p->note ? p->note : p && p->cache == RB_CACHE_EVICT_EACH ? "evicted before every iteration" : "";
 }
 
-static int rb__adv_rounds(rb__adv *v)
+/* The first plan, before anything runs: the time per iteration it chose becomes every cell's,
+   and the order, what it shortened or left out and why are said now (progress) and kept. */
+static void rb__adv_begin(rb__adv *v)
 {
     rb_advise_run *r = v->r;
-    unsigned k, round;
+    const rb_advise_plan *p = &r->plan;
+    unsigned idx[RB_STATE_COUNT], k;
+    char names[64] = "";
+    rb__adv_probe(v);
+    rb__adv_plan(v, 0, &r->plan, idx);
+    if (!v->ac->cfg.duration_ns) v->base.duration_ns = (int64_t)(p->duration_s * 1e9 + 0.5);
+    rb_config_defaults(&v->base, &r->cfg);
+    for (k = 0; k < p->nkept; k++)
+        rb__fmt(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "",
+                rb_state_name(r->states[p->order[k]]));
+    rb__log(&r->cfg, "advise: plan: round 1 ~%.3g s of the %.3g s budget (aim %.3g s), each cell %u x %.3g s; "
+            "states in this order: %s", p->estimate_s, r->budget_seconds, p->aim_s, r->cfg.iterations,
+            (double)r->cfg.duration_ns / 1e9, names);
+    for (k = 0; k < r->nstates; k++)
+        if (p->cut[k][0]) rb__log(&r->cfg, "advise: %s", p->cut[k]);
+    if (p->note[0]) rb__log(&r->cfg, "advise: %s", p->note);
+}
+
+/* Round 1, state by state: the first state is the first plan's cheapest; before each later
+   one, the states still to run are planned again in what is left of the budget, from what
+   the states before measured, and the cheapest runs at the thread counts its plan gave it.
+   Only the first plan may run past the budget (when nothing fits, its cheapest state, said). */
+static int rb__adv_first_round(rb__adv *v)
+{
+    rb_advise_run *r = v->r;
+    uint64_t end = v->t0 + (uint64_t)(r->budget_seconds * 1e9);
+    unsigned done = 0, j, k, idx[RB_STATE_COUNT];
     int rc = RB_OK;
     memset(v->want, 1, sizeof v->want);
     r->rounds = 1;
-    for (k = 0; k < r->nstates && rc == RB_OK; k++) {
-        uint64_t t = rb__now_ns();
+    for (k = 0; k < r->nstates; k++) idx[k] = k;
+    while (rc == RB_OK && r->norder < r->nstates) {
+        rb_advise_plan p = r->plan;
+        if (r->norder) rb__adv_plan(v, done, &p, idx);
+        for (j = 0; j < r->nstates - r->norder; j++) snprintf(r->state_cut[idx[j]], RB_REASON_LEN, "%s", p.cut[j]);
+        k = idx[p.order[0]];
+        if (r->norder && !p.fits) {
+            const rb_advise_cost *c = &v->cost[k];
+            rb__fmt(r->state_cut[k], RB_REASON_LEN, "%s: left out: the %.3g s left of the budget cannot hold it even "
+                    "at one thread count (~%.3g s; %s)", rb_state_name(r->states[k]), p.aim_s, p.estimate_s,
+                    c->measured ? "measured" : "estimated");
+            break;
+        }
+        r->state_threads[k] = p.threads[p.order[0]];
+        v->deadline = !r->norder && !p.fits ? UINT64_MAX : end;
         rb__log(&r->cfg, "advise: round 1, %s (%s): %u strateg%s x %u thread count%s", rb_state_name(r->states[k]),
-                rb__adv_what(r->states[k]), r->nstrategies, r->nstrategies == 1 ? "y" : "ies", r->nthreads,
-                r->nthreads == 1 ? "" : "s");
+                rb__adv_what(r->states[k]), r->nstrategies, r->nstrategies == 1 ? "y" : "ies", r->state_threads[k],
+                r->state_threads[k] == 1 ? "" : "s");
         rc = rb__adv_state(v, k);
-        v->cost[k] = (double)(rb__now_ns() - t) / 1e9 / (double)(r->nstrategies * r->nthreads);
+        rb__adv_learn(v, k);
+        done |= 1u << k;
+        r->order[r->norder++] = k;
     }
+    v->deadline = end;
+    return rc;
+}
+
+/* The columns the plan left unmeasured say so (the budget lines say why). */
+static void rb__adv_mark_cut(rb__adv *v)
+{
+    rb_advise_run *r = v->r;
+    unsigned k, t, top = rb__adv_top(r);
+    for (k = 0; k < r->nstates; k++)
+        for (t = 0; t < r->nthreads; t++) {
+            char *m = r->missing[k * r->nthreads + t];
+            if (m[0] || !r->state_cut[k][0]) continue;
+            if (!r->state_threads[k]) rb__fmt(m, RB_REASON_LEN, "left out to fit the budget");
+            else if (r->state_threads[k] == 1 && t != top)
+                rb__fmt(m, RB_REASON_LEN, "measured at T%02u only, to fit the budget", r->threads[top]);
+        }
+}
+
+/* Later rounds run only the contested cells of each state (in the order round 1 ran them,
+   cheapest first), when what the state measured says they fit in what is left. */
+static int rb__adv_rounds(rb__adv *v)
+{
+    rb_advise_run *r = v->r;
+    unsigned i, round;
+    int rc = rb__adv_first_round(v);
+    rb__adv_mark_cut(v);
     for (round = 1; round < v->max_rounds && rc == RB_OK; round++) {
         unsigned ran = 0;
         rb__adv_decide_now(v);
         r->rounds = round + 1;
-        for (k = 0; k < r->nstates && rc == RB_OK; k++) {
-            unsigned n = rb__adv_contested(v, k);
+        for (i = 0; i < r->norder && rc == RB_OK; i++) {
+            unsigned k = r->order[i], n = rb__adv_contested(v, k);
+            const rb_advise_cost *c = &v->cost[k];
             double spent = (double)(rb__now_ns() - v->t0) / 1e9;
-            if (!n || spent + n * v->cost[k] > r->budget_seconds) continue;
+            double need = c->round_s + n * (c->cell_s + r->cfg.iterations * (double)r->cfg.duration_ns / 1e9);
+            if (!n || spent + need > r->budget_seconds) continue;
             rb__log(&r->cfg, "advise: round %u, %s: %u cell%s still tied with the best of their column", round + 1,
                     rb_state_name(r->states[k]), n, n == 1 ? "" : "s");
             rc = rb__adv_state(v, k);
+            rb__adv_learn(v, k);
             ran += n;
         }
         if (!ran) { r->rounds = round; break; }
     }
+    if (v->unrun)
+        rb__adv_line(r->budget_lines, &r->nbudget_lines, "the budget ran out before %u cell%s of round 1 (the "
+                     "estimates were short): %s not measured", v->unrun, v->unrun == 1 ? "" : "s",
+                     v->unrun == 1 ? "it is" : "they are");
     return rc;
 }
 
@@ -13453,9 +13930,10 @@ RBDEF int rb_advise(const rb_advise_config *ac, rb_advise_run *r, rb_error *err)
         free(v);
         return RB_EINVAL;
     }
+    v->t0 = rb__now_ns();   /* the budget holds everything from here: setup, probe, preparation */
     rc = rb__adv_setup(v, err);
     if (rc == RB_OK) {
-        v->t0 = rb__now_ns();
+        rb__adv_begin(v);
         rc = rb__adv_rounds(v);
         r->seconds = (double)(rb__now_ns() - v->t0) / 1e9;
         r->interrupted = rc == RB_EINTR;
@@ -13532,9 +14010,29 @@ static void rb__adv_grid(FILE *f, const rb_advise_run *r, int md)
     free(cell);
 }
 
+/* The budget's lines: what was spent of it, the order the states ran in, what the plan cut
+   and why, the basis of the estimates. Returns how many. */
+static unsigned rb__adv_budget_text(const rb_advise_run *r, char (*l)[RB_REASON_LEN])
+{
+    unsigned n = 0, k;
+    char names[64] = "";
+    for (k = 0; k < r->norder; k++)
+        rb__fmt(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "",
+                rb_state_name(r->states[r->order[k]]));
+    rb__adv_line(l, &n, "%.3g s spent of a %.3g s budget (setup and preparation included); round 1 planned at "
+                 "~%.3g s (its aim: %.3g s); the states ran in this order: %s", r->seconds, r->budget_seconds,
+                 r->plan.estimate_s, r->plan.aim_s, names[0] ? names : "none");
+    if (r->plan.note[0]) rb__adv_line(l, &n, "%s", r->plan.note);
+    for (k = 0; k < r->nstates; k++)
+        if (r->state_cut[k][0]) rb__adv_line(l, &n, "%s", r->state_cut[k]);
+    for (k = 0; k < r->nbudget_lines; k++) rb__adv_line(l, &n, "%s", r->budget_lines[k]);
+    return n;
+}
+
 static void rb__advise_table(FILE *f, const rb_advise_run *r, int md)
 {
-    char rs[32], pat[96];
+    char rs[32], pat[96], budget[RB_ADVISE_MAX_LINES][RB_REASON_LEN];
+    unsigned nb = rb__adv_budget_text(r, budget);
     rb_format_size(r->cfg.read_size, rs, sizeof rs);
     fprintf(f, "%sreadbench advise%s: %s %s reads, %u per op; ops/ms (median \xc2\xb1 95%% interval) and the %% of the "
                "best in its column\n\n", md ? "**" : "", md ? "**" : "", rb_pattern_name(&r->cfg, pat, sizeof pat), rs,
@@ -13546,9 +14044,10 @@ static void rb__advise_table(FILE *f, const rb_advise_run *r, int md)
     rb__adv_lines(f, md, "why", r->advice.reasons, r->advice.nreasons);
     rb__adv_lines(f, md, "environment", r->advice.warnings, r->advice.nwarnings);
     rb__adv_lines(f, md, "cannot run here", r->skipped, r->nskipped);
-    fprintf(f, "\n%s%u round%s in %.0f s (budget %.0f s): the first ran every cell, later ones only the cells tied "
-               "with the best of their column; each cell %u x %.2g s per round, no warmup (each state is prepared "
-               "before every cell)%s%s\n", md ? "*" : "", r->rounds, r->rounds == 1 ? "" : "s", r->seconds,
+    rb__adv_lines(f, md, "budget", (const char (*)[RB_REASON_LEN])budget, nb);
+    fprintf(f, "\n%s%u round%s in %.0f s (budget %.0f s): the first ran every cell the budget held, later ones only "
+               "the cells tied with the best of their column; each cell %u x %.2g s per round, no warmup (each state "
+               "is prepared before every cell)%s%s\n", md ? "*" : "", r->rounds, r->rounds == 1 ? "" : "s", r->seconds,
             r->budget_seconds, r->cfg.iterations, (double)r->cfg.duration_ns / 1e9,
             r->interrupted ? "; interrupted: the verdict covers what was measured" : "", md ? "*" : "");
 }
@@ -13595,6 +14094,38 @@ static void rb__adv_json_cell(FILE *f, const rb_advise_run *r, unsigned s, unsig
         rb_json_string(f, rb__warning(x, k, more, sizeof more));
     }
     fputs("]}", f);
+}
+
+/* "budget": the figures, the order the states ran in, each state's thread counts and why it
+   was cut (null: it was not), and the lines the table prints. */
+static void rb__adv_json_budget(FILE *f, const rb_advise_run *r)
+{
+    char l[RB_ADVISE_MAX_LINES][RB_REASON_LEN];
+    unsigned n = rb__adv_budget_text(r, l), k, t, top = rb__adv_top(r);
+    fprintf(f, ",\n \"budget\": {\"seconds\": ");
+    rb__json_num(f, r->budget_seconds);
+    fprintf(f, ", \"spent\": ");
+    rb__json_num(f, r->seconds);
+    fprintf(f, ", \"round1_aim\": ");
+    rb__json_num(f, r->plan.aim_s);
+    fprintf(f, ", \"round1_planned\": ");
+    rb__json_num(f, r->plan.estimate_s);
+    fprintf(f, ", \"fits\": %s, \"order\": [", r->plan.fits ? "true" : "false");
+    for (k = 0; k < r->norder; k++) fprintf(f, "%s\"%s\"", k ? ", " : "", rb_state_name(r->states[r->order[k]]));
+    fprintf(f, "], \"states\": [");
+    for (k = 0; k < r->nstates; k++) {
+        unsigned w = 0;
+        fprintf(f, "%s{\"state\": \"%s\", \"threads\": [", k ? ", " : "", rb_state_name(r->states[k]));
+        for (t = 0; t < r->nthreads; t++)
+            if (r->state_threads[k] == r->nthreads || (r->state_threads[k] == 1 && t == top))
+                fprintf(f, "%s%u", w++ ? ", " : "", r->threads[t]);
+        fprintf(f, "], \"cut\": ");
+        rb__json_str_or_null(f, r->state_cut[k][0] ? r->state_cut[k] : NULL);
+        fputc('}', f);
+    }
+    fputc(']', f);
+    rb__adv_json_lines(f, "lines", (const char (*)[RB_REASON_LEN])l, n);
+    fputc('}', f);
 }
 
 static void rb__advise_json(FILE *f, const rb_advise_run *r)
@@ -13662,6 +14193,7 @@ static void rb__advise_json(FILE *f, const rb_advise_run *r)
     rb__adv_json_lines(f, "reasons", a->reasons, a->nreasons);
     rb__adv_json_lines(f, "warnings", a->warnings, a->nwarnings);
     rb__adv_json_lines(f, "cannot_run", r->skipped, r->nskipped);
+    rb__adv_json_budget(f, r);
     fprintf(f, "\n}\n");
 }
 

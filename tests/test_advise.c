@@ -259,6 +259,90 @@ static void state_names_and_lists(void)
     CHECK(rb_parse_state_list("tepid", st, RB_STATE_COUNT, &n) == RB_EINVAL);
 }
 
+/* The plan on synthetic costs (a 4 GiB file's shape: warm and cold cheap, every half-cold and
+   pressure cell reloading the file for 5 s, pressure pinning its memory for 10 s): round 1
+   fits the budget, the cheap states run first and whole, the dear ones are cut in the
+   documented order (thread counts, then states, dearest first) and each cut is said. */
+static const unsigned two_threads[2] = {1, 2};
+static void plan_input(rb_advise_plan_input *in, const rb_advise_cost *c, unsigned n, double budget)
+{
+    memset(in, 0, sizeof *in);
+    in->budget_s = budget;
+    in->nstrategies = 20;
+    in->threads = two_threads;
+    in->nthreads = 2;
+    in->iterations = 3;
+    in->costs = c;
+    in->nstates = n;
+}
+
+static void plan_fits_the_budget(void)
+{
+    static const rb_advise_cost four[4] = {{RB_STATE_WARM, 0, 0.05, 0}, {RB_STATE_HALF_COLD, 0, 5.05, 1},
+                                           {RB_STATE_COLD, 0, 0.1, 1}, {RB_STATE_PRESSURE, 10, 5.05, 0}};
+    static const rb_advise_cost cheap[2] = {{RB_STATE_COLD, 0, 0.01, 0}, {RB_STATE_WARM, 0, 0.01, 0}};
+    rb_advise_cost close[2] = {{RB_STATE_WARM, 0, 0.01, 0}, {RB_STATE_COLD, 0, 0.01, 0}};
+    rb_advise_plan_input in;
+    rb_advise_plan p;
+    /* 160 cells cannot fit 180 s: iterations at 0.1 s; pressure left out; half-cold at T02 */
+    plan_input(&in, four, 4, 180);
+    CHECK(rb_advise_plan_round(&in, &p) == RB_OK);
+    CHECKF(p.fits && p.estimate_s <= 180 && fabs(p.duration_s - RB_ADVISE_MIN_DURATION) < 1e-9,
+           "%g s, %g s per iteration", p.estimate_s, p.duration_s);
+    CHECKF(p.threads[0] == 2 && p.threads[1] == 1 && p.threads[2] == 2 && p.threads[3] == 0, "%u %u %u %u",
+           p.threads[0], p.threads[1], p.threads[2], p.threads[3]);
+    CHECK(p.nkept == 3 && p.order[0] == 0 && p.order[1] == 2 && p.order[2] == 1);   /* warm, cold, half-cold */
+    CHECKF(strstr(p.cut[3], "pressure: left out to fit the budget") && strstr(p.cut[3], "estimated"), "%s", p.cut[3]);
+    CHECKF(strstr(p.cut[1], "half-cold: measured at T02 only, to fit the budget: its 40 cells would take ~214 s "
+                  "(each 3 x 0.1 s measured plus ~5 s preparing the state, measured)"), "%s", p.cut[1]);
+    CHECK(!p.cut[0][0] && !p.cut[2][0]);
+    CHECKF(strstr(p.note, "past its aim of 90 s"), "%s", p.note);   /* 137 s: no room for later rounds */
+    /* a budget that holds everything at 0.1 s per iteration: nothing cut */
+    plan_input(&in, four, 4, 500);
+    CHECK(rb_advise_plan_round(&in, &p) == RB_OK && p.fits && p.nkept == 4 && p.threads[1] == 2 && p.threads[3] == 2);
+    CHECK(!p.cut[0][0] && !p.cut[1][0] && !p.cut[2][0] && !p.cut[3][0] && p.order[3] == 3);
+    /* cheap states: the time per iteration fills half the budget, nothing else said */
+    plan_input(&in, cheap, 2, 20);
+    in.nstrategies = 3;
+    in.nthreads = 1;
+    CHECK(rb_advise_plan_round(&in, &p) == RB_OK);
+    CHECKF(p.fits && fabs(p.duration_s - (10 - 0.06) / 18) < 1e-6 && fabs(p.estimate_s - 10) < 1e-6 && !p.note[0],
+           "%g s per iteration, %g of %g s: %s", p.duration_s, p.estimate_s, p.aim_s, p.note);
+    CHECK(p.order[0] == 0 && p.order[1] == 1);   /* equal costs: the order they were listed in */
+    in.budget_s = 100;
+    CHECK(rb_advise_plan_round(&in, &p) == RB_OK && p.duration_s == RB_ADVISE_MAX_DURATION);
+    /* cheapest first, but a difference within 5% of the budget is no order: warm, listed first,
+       runs first when it costs 0.3 s more than cold, and after cold when it costs 3 s more */
+    in.budget_s = 20;
+    in.costs = close;
+    close[0].round_s = 0.3;
+    CHECK(rb_advise_plan_round(&in, &p) == RB_OK && p.order[0] == 0 && p.order[1] == 1);
+    close[0].round_s = 3;
+    CHECK(rb_advise_plan_round(&in, &p) == RB_OK && p.order[0] == 1 && p.order[1] == 0);
+    in.costs = cheap;
+    /* a duration the user fixed is kept, and what it cannot hold is left out: the later-listed
+       of two equal states first */
+    in.budget_s = 60;
+    in.duration_s = 5;
+    CHECK(rb_advise_plan_round(&in, &p) == RB_OK);
+    CHECKF(p.fits && p.duration_s == 5 && p.nkept == 1 && p.order[0] == 0 && p.threads[1] == 0 &&
+           strstr(p.cut[1], "warm: left out") && strstr(p.note, "past its aim"), "%u kept: %s / %s", p.nkept, p.cut[1],
+           p.note);
+    /* nothing fits: the cheapest state at one thread count stays, and the plan says it runs anyway */
+    plan_input(&in, four, 4, 5);
+    CHECK(rb_advise_plan_round(&in, &p) == RB_OK);
+    CHECKF(!p.fits && p.nkept == 1 && p.order[0] == 0 && p.threads[0] == 1 &&
+           strstr(p.note, "cannot hold even warm at one thread count") && strstr(p.note, "runs anyway"), "%s", p.note);
+    CHECK(strstr(p.cut[1], "half-cold: left out") && strstr(p.cut[2], "cold: left out") &&
+          strstr(p.cut[3], "pressure: left out"));
+    /* nothing to plan */
+    in.nstates = 0;
+    CHECK(rb_advise_plan_round(&in, &p) == RB_EINVAL);
+    plan_input(&in, four, 4, 5);
+    in.iterations = 0;
+    CHECK(rb_advise_plan_round(&in, &p) == RB_EINVAL);
+}
+
 /* Custom strategies for rb_advise: an op takes `arg` ms, on whole ticks counted from the
    thread's first op (as test_stats' tick), so two of 1 ms tie and one of 5 ms stands apart. */
 static int ms_op(rb_worker *w, const uint64_t *off, unsigned n)
@@ -283,6 +367,19 @@ static void ms_close(rb_target *t) { rb_strategy_find("null")->close(t); }
 static const rb_strategy fast = {"fast", "1 ms per op", RB_S_NOIO, 1, ms_open, NULL, ms_op, NULL, ms_close};
 static const rb_strategy twin = {"twin", "1 ms per op too", RB_S_NOIO, 1, ms_open, NULL, ms_op, NULL, ms_close};
 static const rb_strategy slow = {"slow", "5 ms per op", RB_S_NOIO, 5, ms_open, NULL, ms_op, NULL, ms_close};
+
+/* A strategy whose every cell costs 0.5 s before it measures (its open sleeps): preparation
+   the measured iterations do not show, as a half-cold cell's reload of a large file. */
+static int sleepy_open(rb_target *t, char *why, size_t wl)
+{
+    struct timespec ts = {0, 500000000};
+    while (nanosleep(&ts, &ts) != 0) {}
+    return ms_open(t, why, wl);
+}
+static const rb_strategy sleepy_a = {"sleepy-a", "1 ms per op, 0.5 s to open", RB_S_NOIO, 1, sleepy_open, NULL,
+                                     ms_op, NULL, ms_close};
+static const rb_strategy sleepy_b = {"sleepy-b", "2 ms per op, 0.5 s to open", RB_S_NOIO, 2, sleepy_open, NULL,
+                                     ms_op, NULL, ms_close};
 
 static unsigned cell_events;
 static void count_cells(const rb_matrix_event *ev, void *user)
@@ -347,12 +444,71 @@ static void later_rounds_run_only_tied_cells(void)
     CHECK(run.advice.safe == 0 || run.advice.safe == 1);
     CHECK(run.cfg.warmup_ns == 0 && run.cfg.iterations == 3);
     rb_advise_free(&run);
-    /* a budget spent by the first round: no second one */
+    /* a budget nothing fits in: the cheapest state runs anyway (said), the other is left out
+       (said), and no second round */
     ac.budget_ns = 1;
     cell_events = 0;
     CHECK(rb_advise(&ac, &run, &e) == RB_OK);
-    CHECKF(run.rounds == 1 && cell_events == 6 && run.cells[0].nsamples == 3, "%u rounds, %u cells", run.rounds,
-           cell_events);
+    CHECKF(run.rounds == 1 && cell_events == 3 && run.norder == 1, "%u rounds, %u cells, %u states", run.rounds,
+           cell_events, run.norder);
+    CHECKF(!run.plan.fits && strstr(run.plan.note, "runs anyway, past the budget"), "%s", run.plan.note);
+    c = run.order[0];
+    CHECKF(run.state_threads[c] == 1 && run.state_threads[1 - c] == 0 && strstr(run.state_cut[1 - c], "left out") &&
+           !strcmp(run.missing[1 - c], "left out to fit the budget"), "%s", run.state_cut[1 - c]);
+    rb_advise_free(&run);
+}
+
+/* Preparation the estimates cannot see (each cell opens for 0.5 s, measures 2 x 0.1 s): 12
+   cells of 0.7 s cannot fit 5 s. The first state runs, the plan made again from what it
+   measured leaves the others out and says so, and the run ends within the budget plus one
+   cell (setup included; 1 s more for a loaded machine). Before the plan, the first round ran
+   whole: 8.4 s. */
+static void budget_holds_with_costly_preparation(void)
+{
+    static char doc[1 << 16];
+    static const unsigned th[2] = {1, 2};
+    static const int st[3] = {RB_STATE_WARM, RB_STATE_HALF_COLD, RB_STATE_COLD};
+    const rb_strategy *list[2] = {&sleepy_a, &sleepy_b};
+    rb_advise_config ac;
+    rb_error e;
+    unsigned k, left = 0;
+    FILE *f;
+    size_t n;
+    int rc;
+    memset(&ac, 0, sizeof ac);
+    ac.cfg.path = rbt_small_file();
+    ac.cfg.read_size = 4096;
+    ac.cfg.iterations = 2;
+    ac.strategies = list;
+    ac.nstrategies = 2;
+    ac.threads = th;
+    ac.nthreads = 2;
+    ac.states = st;
+    ac.nstates = 3;
+    ac.budget_ns = (int64_t)5 * 1000000000;
+    ac.max_rounds = 1;
+    rc = rb_advise(&ac, &run, &e);
+    CHECKF(rc == RB_OK, "%d: %s", rc, e.msg);
+    CHECKF(run.seconds <= 5 + 0.7 + 1.0, "%.2f s for a 5 s budget", run.seconds);
+    CHECKF(run.cfg.duration_ns == 100000000, "%lld ns per iteration", (long long)run.cfg.duration_ns);
+    CHECKF(run.norder >= 1 && run.norder < 3, "%u states ran", run.norder);
+    for (k = 0; k < 3; k++) {
+        if (run.state_threads[k]) continue;
+        left++;
+        CHECKF(strstr(run.state_cut[k], "left out") && !strcmp(run.missing[k * 2], "left out to fit the budget"),
+               "%s / %s", run.state_cut[k], run.missing[k * 2]);
+    }
+    CHECK(left == 3 - run.norder);
+    f = tmpfile();
+    CHECK(f != NULL);
+    if (f) {
+        rb_advise_write(f, &run, RB_FORMAT_TABLE);
+        rewind(f);
+        n = fread(doc, 1, sizeof doc - 1, f);
+        doc[n] = 0;
+        fclose(f);
+        CHECKF(strstr(doc, "\nbudget\n") && strstr(doc, "spent of a 5 s budget") && strstr(doc, "left out"), "%s", doc);
+    }
     rb_advise_free(&run);
 }
 
@@ -463,7 +619,8 @@ static void quick_advise_shape(void)
     ac.cfg.path = rbt_small_file();
     ac.cfg.duration_ns = 10000000;
     ac.cfg.iterations = 2;
-    ac.budget_ns = 1;
+    ac.budget_ns = (int64_t)60 * 1000000000;   /* every cell fits: the shape is all this checks */
+    ac.max_rounds = 1;
     ac.quick = 1;
     rc = rb_advise(&ac, &run, &e);
     CHECKF(rc == RB_OK, "%d: %s", rc, e.msg);
@@ -521,6 +678,43 @@ static void advise_command(void)
     CHECKF(rc == 2 && strstr(cerr, "create it with: readbench setup"), "%d: %s", rc, cerr);
 }
 
+/* readbench advise --budget 20s on a small file, every strategy, at 1 and 2 threads, warm,
+   half-cold and cold (not pressure: pinning most of a shared machine's memory would disturb
+   the others): it ends within the budget plus a margin (a loaded machine's), and the JSON says
+   the budget, what was spent, each state's thread counts and why any was cut. Before the plan
+   the first round alone took about twice the budget. */
+static void advise_budget_command(void)
+{
+    const rb_json *b, *x, *y;
+    char args[1024], why[200];
+    rb_json *j;
+    int rc;
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    snprintf(args, sizeof args, "advise '%s' --threads 1,2 --states warm,half-cold,cold --budget 20s --format json",
+             rbt_small_file());
+    rc = rbt_cli_run(rbt_tmpdir(), args, "120", cout, sizeof cout, cerr, sizeof cerr);
+    CHECKF(rc == 0, "exit %d: %s", rc, cerr);
+    CHECKF(strstr(cerr, "advise: plan: round 1 ~"), "%s", cerr);
+    j = rb_json_parse(cout, strlen(cout), why, sizeof why);
+    CHECKF(j && (b = rb_json_get(j, "budget")) && b->type == RB_JSON_OBJECT, "%s: %.300s", why, cout);
+    if (!j || !(b = rb_json_get(j, "budget"))) { rb_json_free(j); return; }
+    CHECK((x = rb_json_get(b, "seconds")) && x->num == 20);
+    CHECKF((x = rb_json_get(b, "spent")) && x->num > 0 && x->num <= 20 + 5, "spent %g s", x ? x->num : -1);
+    CHECK((x = rb_json_get(b, "order")) && x->type == RB_JSON_ARRAY && x->n >= 1);
+    CHECK((x = rb_json_get(b, "lines")) && x->n >= 1 && x->child && strstr(x->child->str, "spent of a 20 s budget"));
+    CHECK((x = rb_json_get(b, "states")) && x->n == 3);
+    for (x = x ? x->child : NULL; x; x = x->next) {
+        const rb_json *t = rb_json_get(x, "threads"), *c = rb_json_get(x, "cut");
+        CHECK(t && t->type == RB_JSON_ARRAY && c);
+        if (t && c)
+            CHECKF(t->n == 2 || (c->type == RB_JSON_STRING && (strstr(c->str, "only") || strstr(c->str, "left out"))),
+                   "%u thread counts, cut: %s", t->n, c->type == RB_JSON_STRING ? c->str : "null");
+    }
+    y = rb_json_get(j, "conditions");
+    CHECK(y && y->n == 6);
+    rb_json_free(j);
+}
+
 /* `readbench` alone: a short advise on ./readbench.dat (warm first), progress on stderr; a
    Ctrl-C prints the table and verdict of what was measured and exits 130. */
 static void first_run_is_a_short_advise(void)
@@ -547,10 +741,13 @@ void suite_advise(void)
     RUN(missing_state_is_said);
     RUN(environment_warnings);
     RUN(state_names_and_lists);
+    RUN(plan_fits_the_budget);
     RUN(later_rounds_run_only_tied_cells);
+    RUN(budget_holds_with_costly_preparation);
     RUN(advise_refuses_bad_settings);
     RUN(advise_writers);
     RUN(quick_advise_shape);
     RUN(advise_command);
+    RUN(advise_budget_command);
     RUN(first_run_is_a_short_advise);
 }
