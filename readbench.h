@@ -8507,21 +8507,38 @@ RBDEF int rb_parse_size_list(const char *s, uint64_t *out, unsigned cap, unsigne
     return rb__list(s, cap, n, out, rb__one_size);
 }
 
-/* Prefetch policy names ("always,backoff"): strict like every list, and each policy once. */
-static int rb__one_policy(const char *item, void *out, unsigned i)
+/* Names from a table ("always,backoff", "warm,cold"): strict like every list, each name known
+   and listed once; out gets their indices in the table. */
+typedef struct rb__name_table {
+    const char *const *names;
+    unsigned count;
+    int *out;
+} rb__name_table;
+
+static int rb__one_name(const char *item, void *ctx, unsigned i)
 {
-    int p = rb_prefetch_policy_find(item);
-    unsigned k;
-    if (p < 0) return RB_EINVAL;
-    for (k = 0; k < i; k++)
-        if (((int *)out)[k] == p) return RB_EINVAL;
-    ((int *)out)[i] = p;
+    const rb__name_table *t = (const rb__name_table *)ctx;
+    unsigned k, j;
+    for (k = 0; k < t->count && strcmp(t->names[k], item) != 0; k++) {}
+    if (k == t->count) return RB_EINVAL;
+    for (j = 0; j < i; j++)
+        if (t->out[j] == (int)k) return RB_EINVAL;
+    t->out[i] = (int)k;
     return RB_OK;
+}
+
+static int rb__name_list(const char *s, const char *const *names, unsigned count, int *out, unsigned cap, unsigned *n)
+{
+    rb__name_table t;
+    t.names = names;
+    t.count = count;
+    t.out = out;
+    return rb__list(s, cap, n, &t, rb__one_name);
 }
 
 RBDEF int rb_parse_policy_list(const char *s, int *out, unsigned cap, unsigned *n)
 {
-    return rb__list(s, cap, n, out, rb__one_policy);
+    return rb__name_list(s, rb__pf_names, RB_PF_COUNT, out, cap, n);
 }
 
 RBDEF int rb_parse_double_list(const char *s, double *out, unsigned cap, unsigned *n)
@@ -12810,20 +12827,9 @@ RBDEF int rb_state_find(const char *name)
     return -1;
 }
 
-static int rb__one_state(const char *item, void *out, unsigned i)
-{
-    int s = rb_state_find(item);
-    unsigned k;
-    if (s < 0) return RB_EINVAL;
-    for (k = 0; k < i; k++)
-        if (((int *)out)[k] == s) return RB_EINVAL;
-    ((int *)out)[i] = s;
-    return RB_OK;
-}
-
 RBDEF int rb_parse_state_list(const char *s, int *out, unsigned cap, unsigned *n)
 {
-    return rb__list(s, cap, n, out, rb__one_state);
+    return rb__name_list(s, rb__state_names, RB_STATE_COUNT, out, cap, n);
 }
 
 /* A cell's headline figure (the median of a matrix run; the mean of a lone rb_run). */
