@@ -524,8 +524,10 @@ RBDEF uint64_t rb_hist_bucket_value(unsigned index);   /* past the last bucket: 
    rb_prefetch() hints one range of a mapping with MADV_WILLNEED (page-aligned, clamped),
    gated by a policy. Lucene's power-of-two backoff saves the syscall when data is hot but,
    with a counter that climbs on every hit, skips the hints that mattered when most reads hit
-   and some miss. "adaptive" keeps a per-reader estimate of the miss rate instead: see
-   rb_prefetch() in the implementation for the full reasoning. */
+   and some miss. "adaptive" keeps a per-reader estimate of the miss rate instead and, on a
+   NORMAL mapping, learns from the time its calls take whether a miss is better hinted or
+   left to the fault's read-around (rb_adapt): see rb_prefetch() and rb_adapt_epoch() in the
+   implementation for the full reasoning. */
 enum {
     RB_PF_ALWAYS = 0,           /* advise on every call */
     RB_PF_BACKOFF = 1,          /* Lucene PR #13381: power-of-two skip, then mincore gate, reset on
@@ -546,6 +548,38 @@ typedef struct rb_prefetch_stats {
    The default asks mincore(); tests pass a fake to drive the policies. */
 typedef int (*rb_resident_fn)(void *ctx, const unsigned char *addr, size_t len);
 
+/* adaptive's regime, on a mapping whose faults read around (MADV_NORMAL): what one epoch of a
+   reader's calls measured, and the decision made from it (rb_adapt_epoch, a pure function of
+   the two; its reasoning is above it in the implementation). */
+typedef struct rb_adapt_signals {
+    uint64_t calls;          /* rb_prefetch calls in the epoch */
+    uint64_t ns;             /* the epoch's wall time: the calls and the reads between them */
+    uint64_t samples, misses;   /* residency checks, and those that found a page missing */
+    uint64_t evicted;        /* of the misses, ranges with recently evicted pages (cachestat) */
+} rb_adapt_signals;
+
+enum { RB_AD_HINT = 0, RB_AD_AROUND = 1 };   /* misses get a hint, or are left to read-around */
+
+typedef struct rb_adapt {
+    int mode;                /* RB_AD_HINT or RB_AD_AROUND */
+    int trial;               /* 1: around is on trial (not yet cheaper than hinting) */
+    double cost_hint;        /* ns per call while hinting (moving average); 0: not measured yet */
+    double cost_trial;       /* ns per call of the trial's last epoch */
+    double trial_ns, trial_calls;   /* the trial so far */
+    double budget;           /* the trial's allowance of extra ns over hinting */
+    double hinted_ns;        /* time spent hinting since the last trial */
+    unsigned wait;           /* epochs before the next trial */
+    unsigned backoff;        /* the wait after the next failed trial */
+    unsigned trials, switches;   /* trials started; mode changes (tests, reports) */
+} rb_adapt;
+
+RBDEF void rb_adapt_init(rb_adapt *a);
+/* The mode for the next epoch, from the state and the epoch just measured. */
+RBDEF int rb_adapt_epoch(rb_adapt *a, const rb_adapt_signals *s);
+/* Inside an epoch on trial: 1 when the trial's calls so far (calls, ns) already cost more
+   than a trial may, and it must end now (rb_adapt_epoch then hints again). */
+RBDEF int rb_adapt_trial_too_dear(const rb_adapt *a, uint64_t calls, uint64_t ns);
+
 typedef struct rb_prefetcher {
     int policy;
     unsigned char *map;
@@ -558,6 +592,12 @@ typedef struct rb_prefetcher {
     void *resident_ctx;
     unsigned est;               /* adaptive: miss-rate estimate in 1/65536ths */
     unsigned gap, countdown;    /* adaptive: calls between residency samples */
+    int read_around;            /* adaptive: the mapping's faults read around (MADV_NORMAL): the
+                                   regime may leave misses to them (see rb_adapt) */
+    int fd;                     /* adaptive: the file, for cachestat's eviction counts; -1: none */
+    rb_adapt ad;                /* adaptive: hint misses or leave them to read-around */
+    rb_adapt_signals ep;        /* adaptive: the epoch being measured */
+    uint64_t ep_t0, ep_call0;   /* adaptive: its start (ns; 0: not started) and st.calls then */
     int last_errno;
     rb_prefetch_stats st;
 } rb_prefetcher;
@@ -4119,8 +4159,10 @@ RBDEF int rb_worker_advise(rb_worker *w, uint64_t off, uint64_t len, int advice)
    weight is asymmetric in effect: one miss lifts a hot estimate over the threshold at once
    (1/32 > 1/64), while leaving the hinting regime takes a long run of hits (from a 10%
    miss rate, about 100 hit samples in a row), so a lucky streak at 90% cached does not switch
-   the hints off. The estimate is per reader: no shared cache line between threads. Where mincore cannot be trusted (it reports everything
-   resident to a user who neither owns nor may write the file) it degrades to always. */
+   the hints off. The estimate is per reader: no shared cache line between threads. Where
+   mincore cannot be trusted (it reports everything resident to a user who neither owns nor
+   may write the file) it degrades to always. On a NORMAL mapping it also learns whether a
+   miss is better hinted or left to the fault's read-around (the regime, below). */
 #define RB__PF_ONE 65536u       /* the estimate is fixed-point: 65536 = every call misses */
 #define RB__PF_THRESHOLD (RB__PF_ONE / 64u)
 #define RB__PF_HOT_GAP 64u
@@ -4172,6 +4214,8 @@ RBDEF void rb_prefetcher_init(rb_prefetcher *p, int policy, void *map, uint64_t 
     p->est = RB__PF_ONE;   /* assume cold until samples say otherwise: a wrong hint is the cheap mistake */
     p->gap = RB__PF_COLD_GAP;
     p->countdown = 0;
+    p->fd = -1;
+    rb_adapt_init(&p->ad);
 }
 
 static int rb__pf_advise(rb_prefetcher *p, uint64_t start, uint64_t alen)
@@ -4182,6 +4226,175 @@ static int rb__pf_advise(rb_prefetcher *p, uint64_t start, uint64_t alen)
         return -1;
     }
     return 1;
+}
+
+/* ---- adaptive's regime: hint the misses, or leave them to read-around ------------------
+   On a mapping whose faults read around (MADV_NORMAL) "not hinting" is a move of its own: an
+   unhinted miss faults, and the fault reads read_ahead_kb around it (8 MiB on this project's
+   disk), every missing page of that window. Whether that is the best move or the worst is a
+   fact about the file and the machine that no rule fixes in advance (the issue's runs, 4 GiB,
+   16 KiB x 16, one thread):
+   - 90% cached, the file fits in memory: a few hundred faults fill the file's holes, then
+     nothing misses and nothing needs a hint: plain mmap 12.2 ops/ms, hinting 6.0.
+   - 50% cached: each fault first reads half a window in hundreds of small reads: plain mmap
+     0.02 ops/ms, hinting 2.7 (and with a slow or busy disk the 90% case turns this way too).
+   - memory short: what read-around loads evicts what other reads need: backoff, which leaves
+     most misses unhinted, 37x behind hinting.
+   So the policy watches what its own decisions cost, per reader. Its calls are cut into
+   epochs of 256 (16 ops of 16 reads); one clock read at each epoch's end gives the epoch's
+   ns per call, the reads between the calls included: the price of what the policy decided.
+   Hinting, it keeps a moving average of that price (weight 1/4). When its samples see misses
+   it tries leaving them to read-around (a trial) and compares:
+   - the trial's epoch costs no more per call than hinting did: read-around won (the holes it
+     fills are not paid for again); the policy stays there while it stays within 1.5x of
+     hinting's price (noise) and nothing is evicted;
+   - the trial's calls so far cost more than 4x hinting's (what a fault that fills its window
+     may cost at first), and more than 3% of the time spent hinting since the last trial: it
+     ends at once, mid-epoch (rb_adapt_trial_too_dear, checked at every sample): at 50% cached
+     the first fault or two end it, a few ms;
+   - 64 epochs without becoming cheaper: it ends;
+   - the samples' misses show recently evicted pages (cachestat's nr_recently_evicted, from
+     the shadow entries reclaim leaves; the holes of a prewarm or a fadvise have none) in two
+     or more ranges and an eighth of the misses: memory is short and read-around would evict
+     what the others need: no trial while that lasts, and a proven read-around ends.
+   A failed trial doubles the wait before the next (4 epochs, 8, ... up to 1024): on a steady
+   signal the mode settles, and trials cost a bounded share of the time (their number grows
+   with the logarithm of the epochs). The decision is a pure function of the state and the
+   epoch's signals (rb_adapt_epoch), tested on synthetic sequences. Only samples do the
+   bookkeeping (rb__pf_regime): hot, one sample per 64 calls; a clock read per epoch. */
+#define RB__AD_EPOCH 256u        /* calls per epoch: 16 ops of 16 reads */
+#define RB__AD_FIRST_WAIT 4u     /* epochs of hinting before a trial, after a success */
+#define RB__AD_MAX_WAIT 1024u    /* the longest wait between trials (backoff doubles up to it) */
+#define RB__AD_DEAR 4.0          /* a trial's calls may cost up to this x hinting's... */
+#define RB__AD_BUDGET 0.03       /* ... or this fraction of the time hinted since the last trial */
+#define RB__AD_TRIAL_EPOCHS 64u  /* a trial that has not become cheaper than hinting by then ends */
+
+RBDEF void rb_adapt_init(rb_adapt *a)
+{
+    memset(a, 0, sizeof *a);
+    a->mode = RB_AD_HINT;
+    a->backoff = RB__AD_FIRST_WAIT;
+}
+
+RBDEF int rb_adapt_trial_too_dear(const rb_adapt *a, uint64_t calls, uint64_t ns)
+{
+    double c = a->trial_calls + (double)calls, t = a->trial_ns + (double)ns;
+    if (!a->trial || a->cost_hint <= 0) return 0;
+    return t - a->cost_hint * c > RB__MAX((RB__AD_DEAR - 1) * a->cost_hint * c, a->budget);
+}
+
+static int rb__adapt_switch(rb_adapt *a, int mode)
+{
+    if (a->mode != mode) a->switches++;
+    a->mode = mode;
+    return mode;
+}
+
+/* A trial that did not pay: hint again, and wait twice as long before the next one. */
+static int rb__adapt_fail(rb_adapt *a, unsigned wait)
+{
+    a->trial = 0;
+    a->wait = RB__MAX(wait, a->backoff);
+    a->backoff = RB__MIN(a->backoff * 2u, RB__AD_MAX_WAIT);
+    return rb__adapt_switch(a, RB_AD_HINT);
+}
+
+RBDEF int rb_adapt_epoch(rb_adapt *a, const rb_adapt_signals *s)
+{
+    double cost;
+    int pressure;
+    if (!s->calls) return a->mode;
+    cost = (double)s->ns / (double)s->calls;
+    pressure = s->evicted >= 2 && s->evicted * 8 >= s->misses;
+    if (a->mode == RB_AD_HINT) {
+        a->cost_hint = a->cost_hint > 0 ? a->cost_hint + (cost - a->cost_hint) / 4 : cost;
+        a->hinted_ns += (double)s->ns;
+        if (pressure) { a->wait = RB__MAX(a->wait, a->backoff); return RB_AD_HINT; }
+        if (a->wait) { a->wait--; return RB_AD_HINT; }
+        if (!s->misses) return RB_AD_HINT;   /* nothing a trial could win */
+        a->trial = 1;
+        a->trials++;
+        a->trial_ns = a->trial_calls = 0;
+        a->cost_trial = 0;
+        a->budget = RB__AD_BUDGET * a->hinted_ns;
+        a->hinted_ns = 0;
+        return rb__adapt_switch(a, RB_AD_AROUND);
+    }
+    if (a->trial) {
+        a->trial_ns += (double)s->ns;
+        a->trial_calls += (double)s->calls;
+        if (cost <= a->cost_hint && !pressure) {   /* proven: read-around is now the cheaper way */
+            a->trial = 0;
+            a->backoff = RB__AD_FIRST_WAIT;
+            return RB_AD_AROUND;
+        }
+        if (pressure || rb_adapt_trial_too_dear(a, 0, 0) || a->trial_calls >= RB__AD_TRIAL_EPOCHS * RB__AD_EPOCH)
+            return rb__adapt_fail(a, 0);
+        a->cost_trial = cost;
+        return RB_AD_AROUND;
+    }
+    /* proven: it stays while it stays cheaper than hinting was, and nothing is being evicted */
+    if (pressure || cost > 1.5 * a->cost_hint) return rb__adapt_fail(a, 0);
+    return RB_AD_AROUND;
+}
+
+/* A sampled miss: were pages of the range evicted recently (cachestat's recently-evicted
+   count, the shadow entries reclaim leaves)? Holes a prewarm or a fadvise made leave none. */
+static int rb__pf_recently_evicted(int fd, uint64_t off, uint64_t len)
+{
+    struct rb__cachestat cs;
+    return fd >= 0 && rb__plat_cachestat(fd, off, len, &cs) == RB_OK && cs.nr_recently_evicted > 0;
+}
+
+/* A sample's bookkeeping for the regime (NORMAL mappings only): count it in the epoch, and
+   at the epoch's end (or when a trial has cost too much already) let rb_adapt_epoch decide. */
+static void rb__pf_regime(rb_prefetcher *p, int missed, uint64_t start, uint64_t alen)
+{
+    uint64_t now, calls = p->st.calls - p->ep_call0;
+    p->ep.samples++;
+    if (missed) {
+        p->ep.misses++;
+        p->ep.evicted += (uint64_t)rb__pf_recently_evicted(p->fd, start, alen);
+    }
+    if (calls < RB__AD_EPOCH && !p->ad.trial && p->ep_t0) return;
+    now = rb__now_ns();
+    if (!p->ep_t0 || (calls < RB__AD_EPOCH && !rb_adapt_trial_too_dear(&p->ad, calls, now - p->ep_t0))) {
+        if (!p->ep_t0) { p->ep_t0 = now; p->ep_call0 = p->st.calls; memset(&p->ep, 0, sizeof p->ep); }
+        return;
+    }
+    p->ep.calls = calls;
+    p->ep.ns = now - p->ep_t0;
+    rb_adapt_epoch(&p->ad, &p->ep);
+    memset(&p->ep, 0, sizeof p->ep);
+    p->ep_t0 = now;
+    p->ep_call0 = p->st.calls;
+}
+
+/* adaptive: sampled residency checks feed the miss-rate estimate (and, on a NORMAL mapping,
+   the regime); between samples the estimate and the regime decide. */
+static int rb__pf_adaptive(rb_prefetcher *p, uint64_t start, uint64_t alen)
+{
+    int r;
+    if (!p->trust_mincore) return rb__pf_advise(p, start, alen);
+    if (p->countdown > 0) {
+        p->countdown--;
+        if (p->est >= RB__PF_THRESHOLD && p->ad.mode == RB_AD_HINT) return rb__pf_advise(p, start, alen);
+        p->st.skips++;
+        return 0;
+    }
+    p->st.mincore_calls++;
+    r = p->resident(p->resident_ctx, p->map + start, (size_t)alen);
+    if (r < 0) {
+        if (p->st.mincore_failed++ == 0 && !p->st.failed) p->last_errno = errno;
+        return rb__pf_advise(p, start, alen);
+    }
+    p->est = r == 0 ? p->est + (RB__PF_ONE - p->est) / 32u : p->est - p->est / 32u;
+    if (p->est >= RB__PF_THRESHOLD) p->gap = RB__PF_COLD_GAP;
+    else p->gap = r == 0 ? 1u : RB__MIN(p->gap * 2u, RB__PF_HOT_GAP);
+    p->countdown = p->gap - 1;
+    if (p->read_around) rb__pf_regime(p, r == 0, start, alen);
+    if (r == 1 || p->ad.mode == RB_AD_AROUND) { p->st.skips++; return 0; }
+    return rb__pf_advise(p, start, alen);
 }
 
 /* 1: advised, 0: skipped, -1: the advice (or the residency check) failed. */
@@ -4210,25 +4423,7 @@ RBDEF int rb_prefetch(rb_prefetcher *p, uint64_t off, uint64_t len)
         }
         return rb__pf_advise(p, start, alen);
     case RB_PF_ADAPTIVE:
-        if (!p->trust_mincore) return rb__pf_advise(p, start, alen);
-        if (p->countdown > 0) {
-            p->countdown--;
-            if (p->est >= RB__PF_THRESHOLD) return rb__pf_advise(p, start, alen);
-            p->st.skips++;
-            return 0;
-        }
-        p->st.mincore_calls++;
-        r = p->resident(p->resident_ctx, p->map + start, (size_t)alen);
-        if (r < 0) {
-            if (p->st.mincore_failed++ == 0 && !p->st.failed) p->last_errno = errno;
-            return rb__pf_advise(p, start, alen);
-        }
-        p->est = r == 0 ? p->est + (RB__PF_ONE - p->est) / 32u : p->est - p->est / 32u;
-        if (p->est >= RB__PF_THRESHOLD) p->gap = RB__PF_COLD_GAP;
-        else p->gap = r == 0 ? 1u : RB__MIN(p->gap * 2u, RB__PF_HOT_GAP);
-        p->countdown = p->gap - 1;
-        if (r == 1) { p->st.skips++; return 0; }
-        return rb__pf_advise(p, start, alen);
+        return rb__pf_adaptive(p, start, alen);
     default:
         return rb__pf_advise(p, start, alen);
     }
@@ -4507,6 +4702,8 @@ static int rb__thread_prefetcher(rb_worker *w, char *why, size_t wl)
     }
     rb_prefetcher_init(&w->pf, policy, w->t->map, w->t->map_len, &w->t->prefetch_counter);
     w->pf.trust_mincore = w->t->mincore_trusted;
+    w->pf.read_around = w->t->s->arg == MADV_NORMAL;   /* mmap-adaptive: its faults read around */
+    w->pf.fd = w->t->fd;
     return RB_OK;
 }
 

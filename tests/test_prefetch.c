@@ -364,6 +364,115 @@ static void experiment_accounts_its_hints(void)
     unlink(big);
 }
 
+/* ---- adaptive's regime on synthetic signals (rb_adapt_epoch, a pure function) ----
+   A small model of one reader of a NORMAL mapping: `holes` is the fraction of the file not
+   cached. Hinting costs hint_base + holes x hint_miss ns per call and never fills a hole (a
+   hint loads its own range); leaving the misses to read-around costs around_base + holes x
+   fault ns per call and fills a share `fill` of the holes per epoch (each fault loads the
+   window around it), unless memory is short (`evicting`: nothing stays, and the misses'
+   ranges show recently evicted pages). The epoch is driven as rb_prefetch drives it: a
+   sample every 8 calls, an early end when a trial has cost too much already. */
+typedef struct sim {
+    double holes, fill, hint_base, hint_miss, around_base, fault;
+    int evicting;
+    double ns_total, ns_around;   /* what the reader spent, and of it while leaving misses */
+    unsigned epochs_around;
+} sim;
+
+static void sim_epoch(rb_adapt *a, sim *m)
+{
+    rb_adapt_signals s;
+    unsigned k;
+    int around = a->mode == RB_AD_AROUND;
+    double per_call = around ? m->around_base + m->holes * m->fault : m->hint_base + m->holes * m->hint_miss;
+    memset(&s, 0, sizeof s);
+    for (k = 0; k < 256 / 8; k++) {   /* a sample every 8 calls */
+        s.calls += 8;
+        s.ns += (uint64_t)(8 * per_call);
+        s.samples++;
+        if (m->holes > 0.02 && (k % (unsigned)(1.0 / m->holes + 0.5) == 0 || m->holes > 0.5)) {
+            s.misses++;
+            s.evicted += (uint64_t)m->evicting;
+        }
+        if (a->trial && rb_adapt_trial_too_dear(a, s.calls, s.ns)) break;
+    }
+    m->ns_total += (double)s.ns;
+    if (around) {
+        m->ns_around += (double)s.ns;
+        m->epochs_around++;
+        if (!m->evicting) m->holes *= 1.0 - m->fill * (double)s.calls / 256.0;
+    }
+    rb_adapt_epoch(a, &s);
+}
+
+/* 90% cached, the file fits: each fault fills the holes around it, read-around soon costs less
+   than hinting, and adaptive switches to it within a bounded number of epochs and stays (no
+   oscillation on the steady signal that follows). */
+static void adaptive_regime_read_around_pays(void)
+{
+    rb_adapt a;
+    sim m = {0.1, 0.15, 1500, 85000, 1500, 120000, 0, 0, 0, 0};
+    unsigned e, switches, when = 0;
+    rb_adapt_init(&a);
+    for (e = 0; e < 400; e++) {
+        sim_epoch(&a, &m);
+        if (!when && a.mode == RB_AD_AROUND && !a.trial) when = e + 1;
+    }
+    CHECKF(a.mode == RB_AD_AROUND && !a.trial && when > 0 && when <= 16, "mode %d trial %d, proven after epoch %u, holes %.4f",
+           a.mode, a.trial, when, m.holes);
+    switches = a.switches;
+    for (e = 0; e < 2000; e++) sim_epoch(&a, &m);
+    CHECKF(a.switches == switches && a.mode == RB_AD_AROUND, "%u switches more", a.switches - switches);
+}
+
+/* 50% cached: a fault costs milliseconds (half of its window to read) against ~24 us per
+   hinted call. Each trial ends within its first samples, the waits between trials double,
+   and leaving misses costs a small share of the time; the number of trials grows with the
+   logarithm of the epochs, not with them. */
+static void adaptive_regime_read_around_collapses(void)
+{
+    rb_adapt a;
+    sim m = {0.5, 0.01, 1500, 45000, 1500, 6000000, 0, 0, 0, 0};
+    unsigned e;
+    rb_adapt_init(&a);
+    for (e = 0; e < 4000; e++) sim_epoch(&a, &m);
+    CHECKF(a.mode == RB_AD_HINT || a.trial, "mode %d, not on trial", a.mode);
+    CHECKF(m.ns_around < 0.05 * m.ns_total, "%.1f%% of the time leaving misses (%u trials)",
+           100.0 * m.ns_around / m.ns_total, a.trials);
+    CHECKF(a.trials <= 12, "%u trials in 4000 epochs", a.trials);   /* waits 4, 8, ... 1024 epochs */
+}
+
+/* Memory is short: the ranges found missing had recently evicted pages. No trial while that
+   lasts; and a proven read-around ends within one epoch when the evictions start. */
+static void adaptive_regime_pressure_hints(void)
+{
+    rb_adapt a;
+    sim m = {0.1, 0.15, 1500, 85000, 1500, 120000, 1, 0, 0, 0};
+    unsigned e;
+    rb_adapt_init(&a);
+    for (e = 0; e < 1000; e++) sim_epoch(&a, &m);
+    CHECKF(a.trials == 0 && a.mode == RB_AD_HINT && m.epochs_around == 0, "%u trials, %u epochs around", a.trials,
+           m.epochs_around);
+    m.evicting = 0;   /* the pressure goes: read-around is tried and wins */
+    for (e = 0; e < 1100 && !(a.mode == RB_AD_AROUND && !a.trial); e++) sim_epoch(&a, &m);
+    CHECKF(a.mode == RB_AD_AROUND && !a.trial, "mode %d trial %d after the pressure went", a.mode, a.trial);
+    m.evicting = 1;
+    m.holes = 0.1;    /* and comes back, evicting what read-around loaded */
+    sim_epoch(&a, &m);
+    CHECKF(a.mode == RB_AD_HINT, "mode %d one epoch after evictions began", a.mode);
+}
+
+/* Fully warm: nothing misses, nothing to decide: no trial, no switch. */
+static void adaptive_regime_warm_stays(void)
+{
+    rb_adapt a;
+    sim m = {0, 0.15, 1500, 85000, 1500, 120000, 0, 0, 0, 0};
+    unsigned e;
+    rb_adapt_init(&a);
+    for (e = 0; e < 1000; e++) sim_epoch(&a, &m);
+    CHECK(a.trials == 0 && a.switches == 0 && a.mode == RB_AD_HINT);
+}
+
 void suite_prefetch(void)
 {
     RUN(always_advises_every_call);
@@ -378,4 +487,8 @@ void suite_prefetch(void)
     RUN(experiment_runs);
     RUN(slow_read_threshold_is_twice_the_median_with_a_floor);
     RUN(experiment_accounts_its_hints);
+    RUN(adaptive_regime_read_around_pays);
+    RUN(adaptive_regime_read_around_collapses);
+    RUN(adaptive_regime_pressure_hints);
+    RUN(adaptive_regime_warm_stays);
 }
