@@ -102,6 +102,10 @@
                           into a per-thread histogram; results are merged after join.
                           cfg->cpus pins worker i to cpus[i % ncpus] (rb_cpu_allowed checks
                           one): a depth-1 reader's IOPS depends on which CPU the disk interrupts.
+                          cfg->rate > 0 runs an open loop: ops start on a schedule (uniform or
+                          poisson, rate per thread), latency from each intended start, service
+                          time from the actual one, a rate not kept up with is a warning;
+                          cfg->think_ns adds busy computation between a closed loop's ops.
 
    rb_run_groups(cfg, groups, n, alone, results), rb_parse_group(spec, index, as, group, why, len)
                           readers that run together: each group (its own strategy, threads,
@@ -224,8 +228,8 @@
                           rb_mountinfo_fs and rb_irq_cpus are its parsers, on text, so that
                           lines of any length are tested without the machine having them.
 
-   rb_parse_size / rb_parse_duration / rb_parse_u64 / rb_parse_uint_list / rb_parse_size_list
-                          the CLI's parsers, public so embedders and the tests share them.
+   rb_parse_size / rb_parse_duration / rb_parse_u64 / rb_parse_uint_list / rb_parse_size_list /
+   rb_parse_rate          the CLI's parsers, public so embedders and the tests share them.
 
    rb_settings_set(s, key, value, as, why, whylen), rb_settings_matrix(s, m)
                           a run described in words, one setting at a time ("threads", "1,4";
@@ -416,6 +420,13 @@ typedef struct rb_config {
     int64_t warmup_ns;      /* 0: 1 s; RB_NONE: no warmup */
     int64_t duration_ns;    /* one measured iteration; 0: 1 s */
     unsigned iterations;    /* measured iterations; 0: 5 */
+    /* The load. Closed loop (the default): each thread starts an op as soon as its last one
+       ended. Open loop (rate > 0): ops arrive on a schedule, whatever the earlier ones took,
+       and an op's latency runs from its intended start (queueing included), its service
+       time from its actual start: see rb__worker_phase_open. */
+    double rate;            /* open loop: ops per second per thread; 0: closed loop */
+    int arrivals;           /* open loop: RB_ARRIVALS_UNIFORM (0: a fixed interval) or RB_ARRIVALS_POISSON */
+    int64_t think_ns;       /* closed loop: busy computation between ops, outside their latency; 0: none */
     int verify;             /* compare every byte read with the setup pattern */
     int cache;              /* RB_CACHE_KEEP, RB_CACHE_EVICT (before the cell), RB_CACHE_EVICT_EACH */
     double prewarm;         /* (0, 1]: make this fraction of the file's pages resident before
@@ -435,6 +446,12 @@ typedef struct rb_config {
     void (*log)(void *log_user, const char *line);
     void *log_user;
 } rb_config;
+
+enum {
+    RB_ARRIVALS_UNIFORM = 0, /* a fixed interval, 1/rate */
+    RB_ARRIVALS_POISSON = 1  /* exponential inter-arrivals of mean 1/rate (a Poisson process) */
+};
+#define RB_MAX_RATE 1e9      /* ops per second per thread: one every nanosecond */
 
 enum {
     RB_CACHE_KEEP = 0,       /* measure the cache as it is */
@@ -862,6 +879,16 @@ typedef struct rb_result {
     rb_hist read_lat;            /* per-read latency, ns (submission to completion), for the
                                     strategies whose reads outlive their op (io_uring-qd); empty
                                     for the others */
+    /* The load (rb_config.rate, think_ns). Open loop: lat runs from each op's intended start
+       (its queueing included: no coordinated omission), service from its actual start; the
+       achieved rate is ops_per_ms x 1000, each thread's window the whole iteration. Closed
+       loop: rate_asked 0 and service empty (the two latencies are one). */
+    double rate_asked;           /* ops/s asked of the cell: the rate per thread x threads; 0: closed loop */
+    int arrivals;                /* RB_ARRIVALS_UNIFORM or RB_ARRIVALS_POISSON */
+    uint64_t arrivals_due;       /* intended starts inside the measured iterations (for poisson, an
+                                    iteration's backlog at its end counts as its expected size) */
+    rb_hist service;             /* open loop: per-op time from its actual start, ns */
+    int64_t think_ns;            /* closed loop: busy computation after each op, outside lat */
     /* how cold the cell really was; -1 where this OS gives no such figure */
     double evict_seconds, prewarm_seconds;   /* spent outside the measurement */
     uint64_t file_pages;
@@ -1174,6 +1201,10 @@ RBDEF int rb_parse_duration(const char *s, int64_t *out_ns);   /* RB_EINVAL malf
 RBDEF int rb_parse_uint_list(const char *s, unsigned *out, unsigned cap, unsigned *n);
 RBDEF int rb_parse_size_list(const char *s, uint64_t *out, unsigned cap, unsigned *n);
 RBDEF int rb_parse_double_list(const char *s, double *out, unsigned cap, unsigned *n);
+/* "OPS[:uniform|:poisson]": an open-loop rate, ops per second per thread in (0, RB_MAX_RATE], into
+   c->rate and c->arrivals (uniform when not said); RB_EINVAL with the reason (one line) otherwise. */
+RBDEF int rb_parse_rate(const char *spec, rb_config *c, char *why, size_t whylen);
+RBDEF const char *rb_arrivals_name(int arrivals);   /* "uniform", "poisson" */
 /* Prefetch policy names, each known and listed once, at most cap (RB_PF_COUNT: all of them). */
 RBDEF int rb_parse_policy_list(const char *s, int *out, unsigned cap, unsigned *n);
 RBDEF void rb_format_size(uint64_t bytes, char *buf, size_t len);
@@ -1287,8 +1318,8 @@ RBDEF int rb_percentiles_check(const double *p, unsigned n, char *why, size_t wh
    What a command line (or a job file) says, one setting at a time, checked against the
    library's rules here and nowhere else. Keys: strategies (a list, or "all"), threads,
    read-size, reads-per-op, iodepth, pattern, size, warmup, duration, iterations, rounds, align, seed,
-   cpus, verify (no value), percentiles, cache, prewarm, hog, scenario, group (once per group),
-   alone, victim. A message names the
+   cpus, verify (no value), percentiles, rate, think, cache, prewarm, hog, scenario, group (once per
+   group), alone, victim. A message names the
    setting as the caller spells it (`as`: "--threads" for a CLI; NULL: the key itself); the
    library names no flag of its own. A value is kept by pointer where it stays text (hog). */
 typedef struct rb_scenario {
@@ -2188,6 +2219,28 @@ static int rb__plat_tid(void)
 #else
     return -1;
 #endif
+}
+
+/* Sleep until the monotonic clock reads ns (an open-loop op's intended start). Absolute on
+   Linux (clock_nanosleep TIMER_ABSTIME): the time spent before the call does not move the
+   wake-up. Elsewhere (macOS has no clock_nanosleep), and if the call fails, a relative
+   nanosleep: the caller spins the last stretch on the clock anyway (rb__wait_until). */
+static void rb__plat_sleep_until(uint64_t ns)
+{
+    struct timespec ts, now;
+    int rc = -1;
+#if defined(RB__LINUX) && !defined(RB_NO_LINUX)
+    ts.tv_sec = (time_t)(ns / 1000000000u);
+    ts.tv_nsec = (long)(ns % 1000000000u);
+    while ((rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL)) == EINTR) {}
+#endif
+    if (rc == 0 || clock_gettime(CLOCK_MONOTONIC, &now) != 0) return;
+    {
+        uint64_t t = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec, d = ns > t ? ns - t : 0;
+        ts.tv_sec = (time_t)(d / 1000000000u);
+        ts.tv_nsec = (long)(d % 1000000000u);
+        while (d && nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
+    }
 }
 
 /* Run the calling thread on CPU cpu alone (RB_EINVAL: past CPU_SETSIZE), and whether this
@@ -5727,6 +5780,7 @@ typedef struct rb__run {
     /* A bit per page of the file resident when the phase started (rb__touch_start), the
        coordinator's alone; span: the bytes the bitmaps cover. NULL: not counted. */
     uint64_t *resident, nwords, span;
+    unsigned page_shift;  /* log2 of the page: a shift, not a division, per read marked */
     int resident_known[RB_MAX_ITERATIONS + 1];
     struct rb__victim *victim;   /* the light reader of rb_config.victim; NULL: none */
 } rb__run;
@@ -5791,6 +5845,27 @@ static void rb__acct_worker(rb__acct *a, const rb_worker *w)
     for (i = 0; i < w->nhelpers; i++) rb__acct_add_task(a, w->helper_tid[i]);
 }
 
+/* An open-loop thread's arrivals (rb__worker_phase_open): the intended start of its next op.
+   Reset at each phase's start (see there); poisson draws from a generator of its own, seeded
+   from (seed, thread), so the offsets' generator draws what it draws in a closed loop. */
+typedef struct rb__sched {
+    uint64_t start;     /* the phase's start, clock ns */
+    uint64_t next;      /* the next op's intended start, clock ns */
+    uint64_t k;         /* arrivals scheduled in this phase, the next one included */
+    double interval;    /* ns between two arrivals (the mean, for poisson) */
+    double offset;      /* uniform: this thread's first arrival after start (threads interleave) */
+    double at;          /* the next arrival, ns after start */
+    int poisson;
+    uint64_t rng[4];
+} rb__sched;
+
+/* What rb_sampler_offsets draws from: saved as a phase starts, its offsets can be drawn again
+   after it (rb__touch_replay). */
+typedef struct rb__draws {
+    uint64_t rng[4], cursor, run_next;
+    unsigned run_left;
+} rb__draws;
+
 /* Each thread's block is allocated on its own, cache-line aligned: the counters a worker
    bumps on every op never share a line with another worker's. Per measured iteration k it
    keeps its ops, and where its window ends: the end of its last counted op. */
@@ -5804,8 +5879,14 @@ typedef struct rb__thread {
     uint64_t iter_ops[RB_MAX_ITERATIONS + 1];
     uint64_t iter_start[RB_MAX_ITERATIONS + 1], iter_end[RB_MAX_ITERATIONS + 1];   /* ns */
     uint64_t iter_page_reads[RB_MAX_ITERATIONS + 1];   /* pages the counted ops' reads spanned */
+    uint64_t iter_due[RB_MAX_ITERATIONS + 1];          /* open loop: arrivals due in the iteration */
+    rb__draws draws_start;  /* the sampler's state as this phase started */
+    uint64_t drawn;         /* ops this phase drew offsets for and started */
+    int64_t replay_user_ns, replay_sys_ns;   /* CPU the replays took (not the strategy's) */
+    rb__sched sched;
     rb_hist hist;
     rb_hist read_hist;      /* per read, for the strategies whose reads outlive their op */
+    rb_hist service;        /* open loop: per op from its actual start (hist: from its intended one) */
 } rb__thread;
 
 
@@ -5815,7 +5896,10 @@ typedef struct rb__thread {
    for a 1 GiB file, 32 MiB for 1 TiB), shared by the cell's workers. A bit is tested before
    it is set, so a page already marked (every hot page after its first read) costs one plain
    load and no write to a shared cache line; only a first touch pays an atomic OR. The
-   coordinator counts and clears the bits between iterations, with every worker parked. */
+   coordinator counts and clears the bits between iterations, with every worker parked.
+   The marking is done after each iteration, outside its window (rb__touch_replay): marked
+   in the timed loop it was part of every op, and of the null strategy's harness cost
+   (about 80 -> 250 ns per op of 16 reads). */
 static unsigned rb__popcount(uint64_t v)
 {
 #if defined(__GNUC__) || defined(__clang__)
@@ -5827,13 +5911,16 @@ static unsigned rb__popcount(uint64_t v)
 #endif
 }
 
-/* Marks the pages [off, off + len) spans (bits NULL: nothing is counted); returns how many. */
-static uint64_t rb__touch(uint64_t *bits, uint64_t off, uint64_t len, uint64_t page)
+/* Marks the pages [off, off + len) spans (bits NULL: nothing is counted); returns how many.
+   A word at a time: a read's pages are consecutive bits, mostly inside one word. */
+static uint64_t rb__touch(uint64_t *bits, uint64_t off, uint64_t len, unsigned page_shift)
 {
-    uint64_t first = off / page, last = (off + len - 1) / page, q;
-    for (q = first; bits && q <= last; q++) {
-        uint64_t *word = &bits[q >> 6], m = (uint64_t)1 << (q & 63);
-        if (!(__atomic_load_n(word, __ATOMIC_RELAXED) & m)) __atomic_fetch_or(word, m, __ATOMIC_RELAXED);
+    uint64_t first = off >> page_shift, last = (off + len - 1) >> page_shift, q = first;
+    while (bits && q <= last) {
+        uint64_t end = RB__MIN(last, q | 63), width = end - q + 1, *word = &bits[q >> 6];
+        uint64_t m = (width == 64 ? ~(uint64_t)0 : ((uint64_t)1 << width) - 1) << (q & 63);
+        if ((__atomic_load_n(word, __ATOMIC_RELAXED) & m) != m) __atomic_fetch_or(word, m, __ATOMIC_RELAXED);
+        q = end + 1;
     }
     return last - first + 1;
 }
@@ -5866,6 +5953,7 @@ static void rb__touch_alloc(rb__run *run)
         run->span = RB__MAX(run->span, p->t.size);
     }
     pages = (run->span + run->parts[0].t.page - 1) / run->parts[0].t.page;
+    for (run->page_shift = 0; ((size_t)1 << run->page_shift) < run->parts[0].t.page; run->page_shift++) {}
     run->nwords = (pages + 63) / 64;
     run->resident = (uint64_t *)calloc((size_t)run->nwords, sizeof(uint64_t));
     ok = run->resident != NULL;
@@ -5888,6 +5976,54 @@ static void rb__touch_start(rb__run *run, unsigned k)
     if (!run->resident) return;
     for (i = 0; i < run->nparts; i++) memset(run->parts[i].touched, 0, (size_t)run->nwords * sizeof(uint64_t));
     run->resident_known[k] = rb__resident_bits(run->c->path, run->span, run->parts[0].t.page, run->resident) == 0;
+}
+
+static void rb__draws_save(const rb_worker *w, rb__draws *d)
+{
+    memcpy(d->rng, w->rng, sizeof d->rng);
+    d->cursor = w->cursor;
+    d->run_next = w->run_next;
+    d->run_left = w->run_left;
+}
+
+static void rb__draws_load(rb_worker *w, const rb__draws *d)
+{
+    memcpy(w->rng, d->rng, sizeof w->rng);
+    w->cursor = d->cursor;
+    w->run_next = d->run_next;
+    w->run_left = d->run_left;
+}
+
+/* After measured phase p, outside its window, before the phase-end barrier: the phase's
+   offsets drawn again from the sampler's state as it began (a draw is a pure function of
+   that state), every read's pages marked, and the pages the counted ops' reads spanned. The
+   ops drawn include one in flight at the stop: its reads happened, its time is not counted.
+   Exact as before; what it costs (about what drawing took in the loop) is now time between
+   iterations, and the CPU it takes is kept apart so that CPU per read stays the strategy's. */
+static void rb__touch_replay(rb__thread *th, unsigned p, uint64_t *off)
+{
+    rb_worker *w = &th->w;
+    rb__run *run = th->run;
+    const rb_config *c = w->t->cfg;
+    rb__draws end;
+    struct rusage a, b;
+    uint64_t k, pages = 0, counted = th->iter_ops[p];
+    unsigned i, n = c->reads_per_op;
+    int timed = rb__plat_thread_rusage(&a) == RB_OK;
+    rb__draws_save(w, &end);
+    rb__draws_load(w, &th->draws_start);
+    for (k = 0; k < th->drawn && !RB__LOAD(&run->pool.failed); k++) {
+        uint64_t spanned = 0;
+        rb_sampler_offsets(&w->t->smp, w, off, n);
+        for (i = 0; i < n; i++) spanned += rb__touch(th->part->touched, off[i], c->read_size, run->page_shift);
+        if (k < counted) pages += spanned;
+    }
+    rb__draws_load(w, &end);
+    th->iter_page_reads[p] = pages;
+    if (timed && rb__plat_thread_rusage(&b) == RB_OK) {
+        th->replay_user_ns += rb__tv_ns(b.ru_utime) - rb__tv_ns(a.ru_utime);
+        th->replay_sys_ns += rb__tv_ns(b.ru_stime) - rb__tv_ns(a.ru_stime);
+    }
 }
 
 /* After measured phase k, per group: its distinct pages, and those not resident when it
@@ -5990,42 +6126,159 @@ static int rb__pin(unsigned cpu, char *why, size_t wl)
 RBDEF int rb_cpu_allowed(unsigned cpu) { return rb__plat_cpu_allowed(cpu); }
 
 
-/* One phase of one worker. The window starts when the barrier opened (`start`, the same for
-   every thread) and the worker stops itself at start + the phase's length: the end of an
-   iteration never waits for the coordinator to get a CPU (256 threads on 2 cores). An op
-   that ends past that deadline was in flight at the stop: it is neither counted nor put in
-   the histogram, and the thread's window ends where its last counted op ended. This is
-   JMH's per-thread window: counting the op in flight without its time over-reports slow
-   cells (three 300 ms ops and a fourth in flight in a 1 s window read as 4 ops/s). */
+/* One op: its reads. A read that fails fatally ends the cell for every thread. 0: done. */
+static int rb__op(rb__thread *th, const uint64_t *off, unsigned n)
+{
+    if (th->part->s->read_op(&th->w, off, n) == 0) return 0;
+    th->rc = RB_EIO;
+    rb__fmt(th->why, sizeof th->why, "a read failed fatally (%s)", strerror(th->w.io_errno));
+    RB__STORE(&th->run->pool.failed, 1);
+    return -1;
+}
+
+/* --think: a closed loop's computation between ops, as a busy wait on the clock (a sleep
+   would give the CPU away, and a real program's computation does not), cut at the phase's
+   deadline. Returns the clock at its end: the next op's start. */
+static uint64_t rb__think(uint64_t until, uint64_t deadline)
+{
+    uint64_t now;
+    until = RB__MIN(until, deadline);
+    while ((now = rb__now_ns()) < until) {}
+    return now;
+}
+
+/* One phase of one worker, closed loop. The window starts when the barrier opened (`start`,
+   the same for every thread) and the worker stops itself at start + the phase's length: the
+   end of an iteration never waits for the coordinator to get a CPU (256 threads on 2 cores).
+   An op that ends past that deadline was in flight at the stop: it is neither counted nor
+   put in the histogram, and the thread's window ends where its last counted op ended. This
+   is JMH's per-thread window: counting the op in flight without its time over-reports slow
+   cells (three 300 ms ops and a fourth in flight in a 1 s window read as 4 ops/s). The loop
+   holds the offsets' draw, the op, one clock read and one histogram record; the think time,
+   when asked, follows an op's end and is in no op's latency. */
 static void rb__worker_phase(rb__thread *th, unsigned p, uint64_t start, uint64_t *off)
 {
     rb__run *run = th->run;
     rb_worker *w = &th->w;
     const rb_config *c = w->t->cfg;
-    int (*read_op)(rb_worker *, const uint64_t *, unsigned) = th->part->s->read_op;
     uint64_t deadline = start + (uint64_t)(p ? c->duration_ns : c->warmup_ns), ops = 0, end = start, t0, t1;
-    uint64_t page_reads = 0, pages;
-    unsigned n = c->reads_per_op, i;
+    uint64_t think = (uint64_t)c->think_ns;
+    unsigned n = c->reads_per_op;
     for (t0 = rb__now_ns(); t0 < deadline && !RB__LOAD(&run->pool.failed); t0 = t1) {
         rb_sampler_offsets(&w->t->smp, w, off, n);
-        for (i = 0, pages = 0; i < n; i++) pages += rb__touch(th->part->touched, off[i], c->read_size, w->t->page);
-        if (read_op(w, off, n) != 0) {
-            th->rc = RB_EIO;
-            rb__fmt(th->why, sizeof th->why, "a read failed fatally (%s)", strerror(w->io_errno));
-            RB__STORE(&run->pool.failed, 1);
-            break;
-        }
+        th->drawn++;
+        if (rb__op(th, off, n) != 0) break;
         t1 = rb__now_ns();
         if (t1 > deadline) break;   /* in flight at the stop */
         ops++;
-        page_reads += pages;
         end = t1;
         if (p > 0) rb_hist_record(&th->hist, t1 - t0);
+        if (think) t1 = rb__think(t1 + think, deadline);
     }
     th->iter_ops[p] = ops;
-    th->iter_page_reads[p] = page_reads;
     th->iter_start[p] = start;
     th->iter_end[p] = end;
+}
+
+/* Open loop: the arrivals of one thread. Each phase starts its schedule afresh at the phase's
+   start. Carried over, the arrivals due while the workers were parked between phases (the
+   coordinator's eviction and counting, the replay of the touched pages) would come as a burst
+   of late ops at the next phase's start, and that iteration would be charged with a queue the
+   harness made; a rate that cannot be sustained still shows, as a backlog that grows within
+   each iteration. uniform: thread i of n starts i/n of an interval in, so that the threads'
+   arrivals interleave rather than come together. poisson: exponential gaps (memoryless, so a
+   phase may start anywhere). */
+static double rb__sched_gap(rb__sched *q)
+{
+    return q->poisson ? -log(1.0 - rb__unit(q->rng)) * q->interval : q->interval;
+}
+
+static void rb__sched_init(rb__sched *q, const rb_config *c, unsigned index)
+{
+    q->interval = 1e9 / c->rate;
+    q->poisson = c->arrivals == RB_ARRIVALS_POISSON;
+    q->offset = q->poisson ? 0 : q->interval * index / c->threads;
+    rb__rng_seed(q->rng, c->seed ^ 0x617272697661ULL, index);   /* "arriva": not the offsets' stream */
+}
+
+static void rb__sched_reset(rb__sched *q, uint64_t start)
+{
+    q->start = start;
+    q->k = 1;
+    q->at = q->poisson ? rb__sched_gap(q) : q->offset;
+    q->next = start + (uint64_t)q->at;
+}
+
+static void rb__sched_next(rb__sched *q)
+{
+    /* uniform from k, not by adding: no rounding drift over millions of arrivals */
+    q->at = q->poisson ? q->at + rb__sched_gap(q) : q->offset + (double)q->k * q->interval;
+    q->k++;
+    q->next = q->start + (uint64_t)q->at;
+}
+
+/* Arrivals due before the deadline: those already scheduled, and the backlog still to come
+   (uniform: exactly; poisson: its expected size, the gaps being memoryless). */
+static uint64_t rb__sched_due(const rb__sched *q, uint64_t deadline)
+{
+    if (q->next >= deadline) return q->k - 1;
+    return q->k + (uint64_t)((double)(deadline - 1 - q->next) / q->interval);
+}
+
+/* Waits for an op's intended start and returns its actual start (at once when late). A
+   sleep is cheap but wakes late (Linux's timer slack is 50 us, then the scheduler's delay);
+   spinning on the clock is exact but burns the CPU. So a long wait sleeps until RB__SPIN_NS
+   before the intended start, in slices of at most 20 ms so that a failed cell is seen, and
+   spins the rest: at most 200 us of spinning per op. */
+#define RB__SPIN_NS 200000u
+static uint64_t rb__wait_until(uint64_t due, int *failed)
+{
+    uint64_t now = rb__now_ns();
+    while (now + RB__SPIN_NS < due && !RB__LOAD(failed)) {
+        rb__plat_sleep_until(RB__MIN(due - RB__SPIN_NS, now + 20000000u));
+        now = rb__now_ns();
+    }
+    while (now < due) now = rb__now_ns();
+    return now;
+}
+
+/* One phase of one worker, open loop: each op has an intended start on the schedule, and
+   starts then, or at once when the earlier ones ran late. Its latency runs from the intended
+   start (the queue included: a slow op delays the ones behind it, and they count it, as
+   wrk2 and HdrHistogram do; timing from the actual start would hide exactly that, the
+   "coordinated omission"), its service time from its actual start. The offsets are drawn
+   before the wait, out of the service time. The window is the whole phase, since the
+   schedule, not the ops, decides when work comes: the achieved rate is ops / duration. An
+   op in flight at the deadline is not counted (as closed); arrivals due that never started
+   are the backlog, counted in iter_due. */
+static void rb__worker_phase_open(rb__thread *th, unsigned p, uint64_t start, uint64_t *off)
+{
+    rb__run *run = th->run;
+    rb_worker *w = &th->w;
+    const rb_config *c = w->t->cfg;
+    rb__sched *q = &th->sched;
+    uint64_t deadline = start + (uint64_t)(p ? c->duration_ns : c->warmup_ns), ops = 0, t0, t1;
+    unsigned n = c->reads_per_op;
+    rb__sched_reset(q, start);
+    while (q->next < deadline && !RB__LOAD(&run->pool.failed)) {
+        rb_sampler_offsets(&w->t->smp, w, off, n);
+        t0 = rb__wait_until(q->next, &run->pool.failed);
+        if (t0 >= deadline) break;   /* drawn, never started: not replayed either */
+        th->drawn++;
+        if (rb__op(th, off, n) != 0) break;
+        t1 = rb__now_ns();
+        if (t1 > deadline) break;   /* in flight at the stop */
+        ops++;
+        if (p > 0) {
+            rb_hist_record(&th->hist, t1 - q->next);
+            rb_hist_record(&th->service, t1 - t0);
+        }
+        rb__sched_next(q);
+    }
+    th->iter_ops[p] = ops;
+    th->iter_due[p] = rb__sched_due(q, deadline);
+    th->iter_start[p] = start;
+    th->iter_end[p] = deadline;
 }
 
 /* Phases: warmup (0, optional), then iterations 1..n. Every phase starts and ends on the
@@ -6057,6 +6310,8 @@ static void *rb__worker_main(void *arg)
         if (run->quit) break;
         if (p == 1) rb__acct_worker(&th->before, w);
         w->measuring = p > 0;
+        rb__draws_save(w, &th->draws_start);
+        th->drawn = 0;
         if (mapped) {
             if (sigsetjmp(jb, 1) != 0) {   /* back from a SIGBUS in read_op */
                 rb__sigbus_jmp = NULL;
@@ -6067,11 +6322,13 @@ static void *rb__worker_main(void *arg)
             }
             rb__sigbus_jmp = &jb;
         }
-        rb__worker_phase(th, p, start, off);
+        if (c->rate > 0) rb__worker_phase_open(th, p, start, off);
+        else rb__worker_phase(th, p, start, off);
         rb__sigbus_jmp = NULL;
     phase_end:
         w->measuring = 0;
         if (w->phase_end) w->phase_end(w);   /* reads still in flight: finished, not counted */
+        if (p > 0) rb__touch_replay(th, p, off);   /* untimed: the window is over */
         if (p + 1 == run->end_phase) rb__acct_worker(&th->after, w);
         rb__barrier_wait(&run->pool.bar);   /* phase end: nobody reads while the coordinator works */
     }
@@ -6100,6 +6357,38 @@ RBDEF void rb_config_defaults(const rb_config *in, rb_config *c)
     if (c->iterations > RB_MAX_ITERATIONS) c->iterations = RB_MAX_ITERATIONS;
 }
 
+/* The load: a rate, or a think time, not both (a think time is a closed loop's pause between
+   ops; in an open loop the schedule decides when ops start), and a rate with at least one
+   arrival per iteration (with none, the iteration would measure nothing). */
+static int rb__load_check(const rb_config *c, char *why, size_t wl)
+{
+    double duration_s = (double)(c->duration_ns > 0 ? c->duration_ns : 1000000000) / 1e9;
+    if (!(c->rate >= 0 && c->rate <= RB_MAX_RATE)) {
+        rb__fmt(why, wl, "the rate must be above 0 and at most %g ops/s per thread (0: closed loop), not %g",
+                RB_MAX_RATE, c->rate);
+        return RB_EINVAL;
+    }
+    if (c->arrivals != RB_ARRIVALS_UNIFORM && c->arrivals != RB_ARRIVALS_POISSON) {
+        rb__fmt(why, wl, "no arrival process %d (RB_ARRIVALS_UNIFORM or RB_ARRIVALS_POISSON)", c->arrivals);
+        return RB_EINVAL;
+    }
+    if (c->think_ns < 0) {
+        rb__fmt(why, wl, "the think time must be positive or 0, not %lld ns", (long long)c->think_ns);
+        return RB_EINVAL;
+    }
+    if (c->rate > 0 && c->think_ns > 0) {
+        rb__fmt(why, wl, "a think time and a rate together: the think time paces a closed loop, the rate an open "
+                "one (its ops start on a schedule): give one of them");
+        return RB_EINVAL;
+    }
+    if (c->rate > 0 && c->rate * duration_s < 1) {
+        rb__fmt(why, wl, "at %g ops/s per thread an iteration of %g s holds no arrival: a higher rate or a longer "
+                "iteration", c->rate, duration_s);
+        return RB_EINVAL;
+    }
+    return RB_OK;
+}
+
 /* What a caller can get wrong in an rb_config before anything is opened. A negative duration
    would wrap to a deadline in the past: every iteration would end at once and report 0 ops/ms
    with status ok. */
@@ -6114,7 +6403,7 @@ static int rb__config_check(const rb_config *c, const rb_strategy *s, char *why,
         rb__fmt(why, wl, "the duration must be positive, not %lld ns", (long long)c->duration_ns);
         return RB_EINVAL;
     }
-    if (rb_pattern_check(c, why, wl) != RB_OK) return RB_EINVAL;
+    if (rb_pattern_check(c, why, wl) != RB_OK || rb__load_check(c, why, wl) != RB_OK) return RB_EINVAL;
     if (c->victim && rb_same_file(c->victim, c->path)) {
         rb__fmt(why, wl, "the victim %s is the file being measured (the same device and inode): it must be another file",
                 c->victim);
@@ -6350,6 +6639,8 @@ static int rb__threads_make(rb__run *run, rb__part *p, rb__thread **th)
         memset(th[i], 0, sizeof(rb__thread));
         rb_hist_init(&th[i]->hist);
         rb_hist_init(&th[i]->read_hist);
+        rb_hist_init(&th[i]->service);
+        if (c->rate > 0) rb__sched_init(&th[i]->sched, c, i);
         th[i]->run = run;
         th[i]->part = p;
         w = &th[i]->w;
@@ -6652,6 +6943,7 @@ static void rb__merge(rb__thread *const *th, unsigned n, rb_result *res, rb__acc
         res->nowait_served += w->nowait_served;
         res->inflight_max = RB__MAX(res->inflight_max, w->inflight_max);
         rb_hist_merge(&res->read_lat, &th[i]->read_hist);
+        rb_hist_merge(&res->service, &th[i]->service);
         res->io_errors += w->io_errors;
         res->short_reads += w->short_reads;
         res->verify_mismatches += w->verify_mismatches;
@@ -6662,12 +6954,36 @@ static void rb__merge(rb__thread *const *th, unsigned n, rb_result *res, rb__acc
             *any |= 1;
         }
         if (b->read_bytes >= 0 && a->read_bytes >= 0) { tot->read_bytes += a->read_bytes - b->read_bytes; *any |= 2; }
-        if (b->user_ns >= 0 && a->user_ns >= 0) {
-            tot->user_ns += a->user_ns - b->user_ns;
-            tot->sys_ns += a->sys_ns - b->sys_ns;
+        if (b->user_ns >= 0 && a->user_ns >= 0) {   /* the touched pages' replay is the harness's, not the strategy's */
+            tot->user_ns += a->user_ns - b->user_ns - th[i]->replay_user_ns;
+            tot->sys_ns += a->sys_ns - b->sys_ns - th[i]->replay_sys_ns;
             *any |= 4;
         }
     }
+}
+
+/* Open loop: what was asked, what came due, and whether it was kept up with. A rate is
+   called not sustained when the ops served in the measured iterations are fewer than
+   RB__SUSTAINED of the arrivals that came due in them: the rest were a backlog at the
+   iterations' ends, and the latency from the intended start grew with it. Compared with the
+   arrivals rather than with rate x duration, so that a poisson run's own randomness (a few
+   percent in a second) is never taken for a backlog. */
+#define RB__SUSTAINED 0.95
+static void rb__open_loop_figures(const rb_config *c, rb__thread *const *th, rb_result *res)
+{
+    unsigned k, i;
+    res->think_ns = c->think_ns;
+    if (!(c->rate > 0)) return;
+    res->rate_asked = c->rate * c->threads;
+    res->arrivals = c->arrivals;
+    for (k = 1; k <= c->iterations; k++)
+        for (i = 0; i < c->threads; i++) res->arrivals_due += th[i]->iter_due[k];
+    if (res->arrivals_due && (double)res->ops < RB__SUSTAINED * (double)res->arrivals_due)
+        rb__warn(res, "the rate was not sustained: %llu of the %llu ops that came due were served (%.0f%%; asked "
+                 "%.6g ops/s, achieved %.6g): the rest waited in a backlog that grew through each iteration, and "
+                 "the latency from the intended start includes that wait", (unsigned long long)res->ops,
+                 (unsigned long long)res->arrivals_due, 100.0 * (double)res->ops / (double)res->arrivals_due,
+                 res->rate_asked, res->ops_per_ms * 1000.0);
 }
 
 /* Phase 5: the rates. Per measured iteration, each thread's rate is its ops over its own
@@ -6703,6 +7019,7 @@ static void rb__statistics(const rb_config *c, rb__thread *const *th, rb_result 
     res->ops_per_ms_stddev = c->iterations > 1 ? sqrt(dev / (c->iterations - 1)) : NAN;
     res->iops = res->ops_per_ms * 1000.0 * c->reads_per_op;
     res->bytes_per_sec = res->iops * (double)c->read_size;
+    rb__open_loop_figures(c, th, res);
     if (zero)
         rb__warn(res, "%u time%s a thread completed no op in an iteration (its op outlasted the iteration): it "
                  "added nothing to that iteration's rate", zero, zero == 1 ? "" : "s");
@@ -6814,6 +7131,7 @@ static void rb__result_init(rb_result *res, const rb_config *c, const rb_strateg
     memset(res, 0, sizeof *res);
     rb_hist_init(&res->lat);
     rb_hist_init(&res->read_lat);
+    rb_hist_init(&res->service);
     res->strategy = s->name;
     res->threads = c->threads;
     res->pattern = c->pattern;
@@ -6849,6 +7167,7 @@ static int rb__part_init(rb__part *p, const rb_config *cfg, const rb_strategy *s
         memset(res, 0, sizeof *res);
         rb_hist_init(&res->lat);
         rb_hist_init(&res->read_lat);
+        rb_hist_init(&res->service);
         rb__result_unknown_extras(res);
         res->strategy = s ? s->name : "?";
         res->status = rc;
@@ -8838,6 +9157,37 @@ RBDEF void rb_format_size_arg(uint64_t b, char *buf, size_t len)
     snprintf(buf, len, "%llu%.1s", (unsigned long long)b, unit + u);
 }
 
+/* --rate OPS[:uniform|:poisson]. The number in the C locale; 0, negative, infinite, NaN and
+   any other arrival process are refused with the whole spec named. */
+RBDEF const char *rb_arrivals_name(int arrivals) { return arrivals == RB_ARRIVALS_POISSON ? "poisson" : "uniform"; }
+
+RBDEF int rb_parse_rate(const char *spec, rb_config *c, char *why, size_t wl)
+{
+    char num[64], *end = NULL;
+    const char *colon = spec ? strchr(spec, ':') : NULL;
+    size_t len = colon ? (size_t)(colon - spec) : spec ? strlen(spec) : 0;
+    double v = 0;
+    int arrivals = RB_ARRIVALS_UNIFORM;
+    if (colon && !strcmp(colon + 1, "poisson")) arrivals = RB_ARRIVALS_POISSON;
+    else if (colon && strcmp(colon + 1, "uniform") != 0) {
+        rb__fmt(why, wl, "a rate's arrivals are uniform or poisson, not '%s' (in '%s')", colon + 1, spec);
+        return RB_EINVAL;
+    }
+    if (len > 0 && len < sizeof num) {
+        memcpy(num, spec, len);
+        num[len] = 0;
+        RB__IN_C_LOCALE(v = strtod(num, &end));
+    }
+    if (!end || *end || !(v > 0 && v <= RB_MAX_RATE)) {
+        rb__fmt(why, wl, "a rate is ops per second per thread, a number above 0 and at most %g, then "
+                "optionally :uniform or :poisson: not '%s'", RB_MAX_RATE, spec ? spec : "");
+        return RB_EINVAL;
+    }
+    c->rate = v;
+    c->arrivals = arrivals;
+    return RB_OK;
+}
+
 /* ---- statistics ------------------------------------------------------------------------
    One cell's figure on a noisy machine is the median of its per-iteration rates, with a 95%
    confidence interval from the bootstrap percentile method: resample the n rates with
@@ -9393,6 +9743,7 @@ RBDEF int rb_matrix_check(const rb_matrix *m, char *why, size_t wl)
     int rc = rb__check_axes(m, why, wl);
     if (rc == RB_OK) rc = rb_pattern_check(&m->cfg, why, wl);
     if (rc == RB_OK) rc = rb_victim_check(&m->cfg, why, wl);
+    if (rc == RB_OK) rc = rb__load_check(&m->cfg, why, wl);
     if (rc != RB_OK) return rc;
     if (!have && m->cfg.path && stat(m->cfg.path, &st) == 0 && S_ISREG(st.st_mode)) have = (uint64_t)st.st_size;
     if (m->ngroups) return rb__groups_matrix_check(m, have, why, wl);
@@ -9602,6 +9953,8 @@ static void rb__merge_round(rb_result *acc, const rb_result *x)
         acc->short_reads += x->short_reads;
         acc->verify_mismatches += x->verify_mismatches;
         rb_hist_merge(&acc->lat, &x->lat);
+        rb_hist_merge(&acc->service, &x->service);
+        acc->arrivals_due += x->arrivals_due;
         acc->evict_seconds += x->evict_seconds;
         acc->prewarm_seconds += x->prewarm_seconds;
         acc->resident_after = x->resident_after;   /* before: the first round's; after: the last's */
@@ -10107,6 +10460,14 @@ RBDEF int rb_settings_set(rb_settings *s, const char *key, const char *v, const 
         if (rb_parse_u64(v, &c->seed)) { rb__fmt(why, wl, "malformed seed '%s' (decimal digits only)", v); rc = RB_EINVAL; }
     } else if (!strcmp(key, "warmup")) {
         if ((rc = rb__set_duration(as, v, &c->warmup_ns, why, wl)) == RB_OK && !c->warmup_ns) c->warmup_ns = RB_NONE;
+    } else if (!strcmp(key, "rate")) {
+        if ((rc = rb_parse_rate(v, c, why, wl)) != RB_OK) {
+            char reason[RB_REASON_LEN];
+            snprintf(reason, sizeof reason, "%s", why);
+            rb__fmt(why, wl, "%s: %s", as, reason);
+        }
+    } else if (!strcmp(key, "think")) {
+        rc = rb__set_duration(as, v, &c->think_ns, why, wl);
     } else if (!strcmp(key, "duration")) {
         int64_t ns;
         if ((rc = rb__set_duration(as, v, &ns, why, wl)) == RB_OK && ns < 1000000) {
@@ -10140,6 +10501,11 @@ static const rb_setting_doc rb__setting_docs[] = {
     {"cpus", "LIST", RB_FOR_RUN, NULL, "pin worker i to CPU LIST[i % n] (fio's cpus_allowed); default: unpinned"},
     {"verify", "", RB_FOR_RUN, NULL, "check every byte read against the setup pattern"},
     {"percentiles", "LIST", RB_FOR_RUN, NULL, "latency percentiles (default 50,90,99,99.9)"},
+    {"rate", "OPS[:poisson]", RB_FOR_RUN, "load (default: closed loop, each op as soon as the last one ended)",
+     "open loop: OPS ops/s per thread, each op started at its intended time whatever\n"
+     "the earlier ones took (:uniform, the default, a fixed interval; :poisson random\n"
+     "gaps); latency from the intended start, service time beside it"},
+    {"think", "TIME", RB_FOR_RUN, NULL, "closed loop: busy computation of TIME after each op, not in its latency"},
     {"cache", "C", RB_FOR_RUN, "cache and memory (time spent here is shown, never measured)",
      "keep (default), evict (before each cell), evict-each (before every iteration)"},
     {"prewarm", "F", RB_FOR_RUN, NULL, "make fraction F (0..1) of the file's pages resident before each cell, the rest not"},
@@ -10405,6 +10771,24 @@ static void rb__grid(FILE *f, const rb_report *r, int md, int by_size, unsigned 
     free(cell);
 }
 
+/* What the latency table's title says about the load when it is not the default closed loop:
+   where an open loop's latency starts, or the think time left out of it (cells share it). */
+static void rb__load_note(const rb_report *r, char *buf, size_t len)
+{
+    unsigned i;
+    buf[0] = 0;
+    for (i = 0; i < r->count; i++) {
+        const rb_result *x = &r->results[i];
+        if (x->status != RB_OK) continue;
+        if (x->rate_asked > 0)
+            snprintf(buf, len, ", from each op's intended start (open loop: its wait behind late ops included)");
+        else if (x->think_ns > 0)
+            snprintf(buf, len, "; closed loop with %.6g us of busy think time after each op, not in its latency",
+                     (double)x->think_ns / 1e3);
+        if (buf[0]) return;
+    }
+}
+
 /* The latency table: one row per measured cell. Returns how many cells were not measured. */
 /* A count, "?" when unknown (-1). */
 static void rb__int_cell(int64_t v, char *buf)
@@ -10427,7 +10811,9 @@ static unsigned rb__table_latency(FILE *f, const rb_report *r, int md, const dou
     const char *lcells[RB__LATCOLS];
     int lw[RB__LATCOLS];
     unsigned nl = 0, k;
-    fprintf(f, "%slatency per op, microseconds%s\n\n", md ? "**" : "", md ? "**" : "");
+    char load[128];
+    rb__load_note(r, load, sizeof load);
+    fprintf(f, "%slatency per op, microseconds%s%s\n\n", md ? "**" : "", load, md ? "**" : "");
     snprintf(lc[nl++], 32, "strategy");
     snprintf(lc[nl++], 32, "threads");
     snprintf(lc[nl++], 32, "read");
@@ -10473,6 +10859,56 @@ static unsigned rb__table_latency(FILE *f, const rb_report *r, int md, const dou
         rb__row(f, md, lcells, nl, lw);
     }
     return notes;
+}
+
+/* The open loop's service time: the rate asked and achieved, the arrivals served, and each op
+   from its actual start (the latency table runs from its intended start); shown only when a
+   cell ran open loop. */
+static void rb__table_open_loop(FILE *f, const rb_report *r, int md, const double *pct, unsigned npct)
+{
+    char lc[RB__LATCOLS][32];
+    const char *lcells[RB__LATCOLS];
+    int lw[RB__LATCOLS];
+    unsigned i, k, nl = 0, any = 0;
+    for (i = 0; i < r->count; i++) any |= r->results[i].status == RB_OK && r->results[i].rate_asked > 0;
+    if (!any) return;
+    fprintf(f, "\n%sopen loop: rate asked and achieved (ops/s), arrivals served, and service time per op from its "
+               "actual start, microseconds%s\n\n", md ? "**" : "", md ? "**" : "");
+    snprintf(lc[nl++], 32, "strategy");
+    snprintf(lc[nl++], 32, "threads");
+    snprintf(lc[nl++], 32, "read");
+    snprintf(lc[nl++], 32, "arrivals");
+    snprintf(lc[nl++], 32, "asked");
+    snprintf(lc[nl++], 32, "achieved");
+    snprintf(lc[nl++], 32, "served");
+    snprintf(lc[nl++], 32, "min");
+    snprintf(lc[nl++], 32, "mean");
+    for (k = 0; k < npct; k++) rb__pct_label(pct[k], lc[nl++], 32);
+    snprintf(lc[nl++], 32, "max");
+    for (k = 0; k < nl; k++) { lcells[k] = lc[k]; lw[k] = RB__MAX(9, (int)strlen(lc[k])); }
+    for (i = 0; i < r->nstrategies; i++) lw[0] = RB__MAX(lw[0], (int)strlen(r->strategies[i]));
+    rb__row(f, md, lcells, nl, lw);
+    if (md) rb__rule(f, nl);
+    for (i = 0; i < r->count; i++) {
+        const rb_result *x = &r->results[i];
+        const rb_hist *h = &x->service;
+        unsigned c = 0;
+        if (x->status != RB_OK || !(x->rate_asked > 0)) continue;
+        snprintf(lc[c++], 32, "%s", x->strategy);
+        snprintf(lc[c++], 32, "%u", x->threads);
+        rb_format_size(x->read_size, lc[c++], 32);
+        snprintf(lc[c++], 32, "%s", rb_arrivals_name(x->arrivals));
+        snprintf(lc[c++], 32, "%.6g", x->rate_asked);
+        snprintf(lc[c++], 32, "%.6g", x->ops_per_ms * 1000.0);
+        if (x->arrivals_due) snprintf(lc[c++], 32, "%.1f%%", 100.0 * (double)x->ops / (double)x->arrivals_due);
+        else snprintf(lc[c++], 32, "-");
+        rb__lat_cell(h, h->min, 1, lc[c++]);
+        rb__lat_cell(h, (uint64_t)rb_hist_mean(h), 1, lc[c++]);
+        for (k = 0; k < npct; k++)
+            rb__lat_cell(h, rb_hist_percentile(h, pct[k]), rb_hist_percentile_known(h, pct[k]), lc[c++]);
+        rb__lat_cell(h, h->max, 1, lc[c++]);
+        rb__row(f, md, lcells, nl, lw);
+    }
 }
 
 /* The latency of each read, for the strategies whose reads outlive their op (io_uring-qd: from
@@ -10762,6 +11198,7 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
                 r->rounds > 1 ? "shuffled order)" : "", md ? "*" : "");
 
     notes = rb__table_latency(f, r, md, pct, npct);
+    rb__table_open_loop(f, r, md, pct, npct);
     rb__table_read_latency(f, r, md, pct, npct);
     rb__table_cold(f, r, md);
     rb__table_pattern(f, r, md);
@@ -10853,6 +11290,30 @@ static void rb__csv_groups(FILE *f, const rb_result *x)
     rb__csv_int(f, v, (int64_t)x->victim_reads);
 }
 
+/* The load: the open loop's rate asked (ops/s, the cell), arrival process, rate achieved,
+   arrivals due and service time (mean, percentiles, max: empty in a closed loop), and the
+   think time (0: none). */
+static void rb__csv_load(FILE *f, const rb_result *x, const double *pct, unsigned npct)
+{
+    int ok = x->status == RB_OK, open = ok && x->rate_asked > 0, svc = open && rb_hist_total(&x->service) > 0;
+    unsigned k;
+    if (open)
+        fprintf(f, ",%.6f,%s,%.6f,%llu", x->rate_asked, rb_arrivals_name(x->arrivals), x->ops_per_ms * 1000.0,
+                (unsigned long long)x->arrivals_due);
+    else
+        fprintf(f, ",,,,");
+    if (ok) fprintf(f, ",%lld,", (long long)x->think_ns);
+    else fprintf(f, ",,");
+    if (svc) fprintf(f, "%.3f", rb_hist_mean(&x->service));
+    for (k = 0; k < npct; k++) {
+        fputc(',', f);
+        if (svc && rb_hist_percentile_known(&x->service, pct[k]))
+            fprintf(f, "%llu", (unsigned long long)rb_hist_percentile(&x->service, pct[k]));
+    }
+    fputc(',', f);
+    if (svc) fprintf(f, "%llu", (unsigned long long)x->service.max);
+}
+
 static void rb__report_csv(FILE *f, const rb_report *r)
 {
     const double *pct = r->percentiles ? r->percentiles : rb__default_pct;
@@ -10869,6 +11330,9 @@ static void rb__report_csv(FILE *f, const rb_report *r)
                "resident_pages_prepared,fadvise_calls,fadvise_failed,nowait_reads,nowait_fraction,inflight_max,"
                "pa_hints,pa_sampled,pa_redundant,pa_useful,pa_late,pa_wasted,read_lat_mean_ns");
     for (k = 0; k < npct; k++) { rb__pct_label(pct[k], lbl, sizeof lbl); fprintf(f, ",read_lat_%s_ns", lbl); }
+    fprintf(f, ",rate_asked,arrivals,rate_achieved,arrivals_due,think_ns,service_mean_ns");
+    for (k = 0; k < npct; k++) { rb__pct_label(pct[k], lbl, sizeof lbl); fprintf(f, ",service_%s_ns", lbl); }
+    fprintf(f, ",service_max_ns");
     fprintf(f, ",pages_touched,hit_rate,fault_hit_rate,group,group_spec,group_run,together_ratio,together_ratio_lo,"
                "together_ratio_hi,ws_pages,ws_evicted,victim_pages,victim_resident_before,victim_resident_after,"
                "victim_lost,victim_device_read_bytes,victim_recently_evicted,victim_reads,verified,warnings\n");
@@ -10930,6 +11394,7 @@ static void rb__report_csv(FILE *f, const rb_report *r)
         else fprintf(f, ",,,");
         if (ok && x->resident_prepared >= 0) fprintf(f, "%lld", (long long)x->resident_prepared);
         rb__csv_strategy_extras(f, x, pct, npct);
+        rb__csv_load(f, x, pct, npct);
         fputc(',', f);
         if (ok && x->pages_touched >= 0) fprintf(f, "%.1f", x->pages_touched);
         fputc(',', f);
@@ -11324,6 +11789,33 @@ static void rb__json_groups(FILE *f, const rb_result *x, int ok)
     fprintf(f, ", \"reads\": %llu}", (unsigned long long)x->victim_reads);
 }
 
+/* The load: for an open loop the rate asked (ops/s of the cell, and per thread), the arrival
+   process, the rate achieved, the arrivals due and the fraction served, and the service time
+   per op (lat_ns runs from the intended start); null in a closed loop. think_ns: 0 for none. */
+static void rb__json_load(FILE *f, const rb_report *r, const rb_result *x, int ok)
+{
+    int open = ok && x->rate_asked > 0;
+    fprintf(f, ", \"rate\": ");
+    if (open) {
+        fprintf(f, "{\"asked\": ");
+        rb__json_num(f, x->rate_asked);
+        fprintf(f, ", \"per_thread\": ");
+        rb__json_num(f, x->rate_asked / (x->threads ? x->threads : 1));
+        fprintf(f, ", \"arrivals\": \"%s\", \"achieved\": ", rb_arrivals_name(x->arrivals));
+        rb__json_num(f, x->ops_per_ms * 1000.0);
+        fprintf(f, ", \"arrivals_due\": %llu, \"served\": ", (unsigned long long)x->arrivals_due);
+        rb__json_num_if(f, x->arrivals_due > 0, (double)x->ops / (double)(x->arrivals_due ? x->arrivals_due : 1));
+        fputc('}', f);
+    } else {
+        fputs("null", f);
+    }
+    fprintf(f, ", \"service_ns\": ");
+    if (open) rb__json_lat(f, r, &x->service);
+    else fputs("null", f);
+    fprintf(f, ", \"think_ns\": ");
+    rb__json_int_or_null(f, ok ? x->think_ns : -1);
+}
+
 static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
 {
     int ok = x->status == RB_OK, measured = ok || x->iterations > 0;
@@ -11381,6 +11873,7 @@ static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
     else
         fputs("null", f);
     rb__json_strategy_extras(f, r, x, measured, ok);
+    rb__json_load(f, r, x, ok);
     rb__json_coldness(f, x, measured, ok);
     rb__json_touched(f, x, measured);
     rb__json_groups(f, x, ok);
@@ -11409,6 +11902,12 @@ static void rb__report_json(FILE *f, const rb_report *r)
             rb_config_defaults(c, &d);
             fprintf(f, ", \"iodepth\": %u", d.iodepth);
         }
+        fprintf(f, ", \"rate\": ");
+        rb__json_num_if(f, c->rate > 0, c->rate);
+        fprintf(f, ", \"arrivals\": ");
+        if (c->rate > 0) fprintf(f, "\"%s\"", rb_arrivals_name(c->arrivals));
+        else fputs("null", f);
+        fprintf(f, ", \"think_ns\": %lld", (long long)c->think_ns);
         fprintf(f, ", \"cache\": \"%s\", \"prewarm\": ", c->cache == RB_CACHE_EVICT_EACH ? "evict-each"
                 : c->cache == RB_CACHE_EVICT ? "evict" : "keep");
         rb__json_num(f, c->prewarm);

@@ -67,6 +67,7 @@ void suite_strategies(void);   /* pread-fadvise, mmap-populate, pread-dontcache,
 void suite_replay(void);   /* trace replay: reads of their own lengths, the trace parsers */
 void suite_kernel(void);   /* memory cgroups, MGLRU, readbench warmup */
 void suite_group(void);        /* readers that run together (--group), the victim (--victim) */
+void suite_openloop(void);     /* open-loop rates, think time, the touched pages outside the window */
 
 /* shared helpers (test_main.c) */
 const char *rbt_tmpdir(void);       /* a fresh directory for this run's files */

@@ -143,6 +143,7 @@ int main(void)
     suite("replay", suite_replay);
     suite("kernel", suite_kernel);
     suite("group", suite_group);
+    suite("openloop", suite_openloop);
     suite("compile", suite_compile);
     if (tmpdir[0]) {
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
