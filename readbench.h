@@ -13170,6 +13170,7 @@ typedef struct rb__dcell {
     double prewarm;
     const double *samples;   /* into the caller's storage */
     unsigned nsamples;
+    char label[64];          /* a group's row: its name, "g2 pread (together)", as strategy */
 } rb__dcell;
 
 static const char *rb__cache_word(int c)
@@ -13219,6 +13220,13 @@ static int rb__dcells_json(const rb_json *doc, rb__dcell **out, unsigned *n, dou
             !(st = rb__jneed(x, "status", RB_JSON_STRING, why, wl)))
             return RB_EINVAL;
         c->strategy = s->str;
+        if ((v = rb_json_get(x, "group")) && v->type == RB_JSON_OBJECT) {   /* a group's rows pair by group and run */
+            const rb_json *gi = rb_json_get(v, "index"), *gr = rb_json_get(v, "run");
+            if (gi && gi->type == RB_JSON_NUMBER && gr && gr->type == RB_JSON_STRING) {
+                snprintf(c->label, sizeof c->label, "g%u %s (%s)", (unsigned)gi->num, s->str, gr->str);
+                c->strategy = c->label;
+            }
+        }
         c->threads = t->num >= 0 && t->num < 1e9 ? (unsigned)t->num : 0;
         c->read_size = r->num >= 0 && r->num < 1e18 ? (uint64_t)r->num : 0;
         c->pattern = p->str;
@@ -13245,7 +13253,7 @@ static int rb__dcells_report(const rb_report *r, rb__dcell **out, unsigned *n)
     for (i = 0; i < r->count; i++) {
         const rb_result *x = &r->results[i];
         rb__dcell *c = &(*out)[i];
-        c->strategy = x->strategy;
+        c->strategy = x->group ? rb__label(x, c->label, sizeof c->label) : x->strategy;
         c->threads = x->threads;
         c->read_size = x->read_size;
         c->pattern = x->pattern_spec;

@@ -154,6 +154,14 @@ static void every_format_carries_the_groups(void)
             CHECK(strstr(out, "g1 null (alone)") && strstr(out, "g2 pread (together)"));
         }
     }
+    /* diff pairs a group's rows by group and run (alone with alone), each named as in the tables */
+    for (k = 0; k < 2; k++) {
+        snprintf(args, sizeof args, "run '%s' --group strategy=null --group strategy=pread,read-size=64k --duration 50ms "
+                 "--iterations 2 --warmup 0 --quiet --format json --output %c.json", rbt_small_file(), 'a' + k);
+        CHECK(cli(dir, args) == 0);
+    }
+    CHECK(cli(dir, "diff a.json b.json") == 0);
+    CHECKF(strstr(out, "g1 null (alone)") && strstr(out, "g2 pread (together)"), "%s", out);
     snprintf(args, sizeof args, "run '%s' --group strategy=pread --group strategy=pread,threads=zero --quiet",
              rbt_small_file());
     CHECK(cli(dir, args) == 2 && lines(err) == 1 && strstr(err, "--group 2: threads"));
@@ -302,7 +310,7 @@ static void scan_evicts_search_working_set_in_small_memcg(void)
         const rb_json *res, *t;
         snprintf(args, sizeof args, "run '%s' --cache evict --warmup 2s --duration 500ms --iterations 2 --victim '%s' "
                  "--group strategy=pread,pattern=hotset:0.25:1,read-size=4k --group strategy=%s,pattern=sequential,"
-                 "read-size=1m", big, vic, k ? "direct" : "pread");
+                 "read-size=1m,reads-per-op=4", big, vic, k ? "direct" : "pread");   /* ops of 4 MiB: many per iteration */
         j = run_in_memcg(cg, args);
         res = j ? rb_json_get(j, "results") : NULL;
         CHECK(res && res->n == 4);
