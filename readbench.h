@@ -588,6 +588,9 @@ typedef struct rb_adapt {
     unsigned wait;           /* epochs before the next trial */
     unsigned backoff;        /* the wait after the next failed trial */
     unsigned trials, switches;   /* trials started; mode changes (tests, reports) */
+    double cost_around;      /* ns per call of the proven read-around (moving average) */
+    unsigned recheck, since; /* proven read-around: epochs between one-epoch checks of hinting */
+    int checking;            /* 1: this hinting epoch checks a proven read-around's price */
 } rb_adapt;
 
 RBDEF void rb_adapt_init(rb_adapt *a);
@@ -4359,6 +4362,13 @@ RBDEF int rb_adapt_epoch(rb_adapt *a, const rb_adapt_signals *s)
     if (!s->calls) return a->mode;
     cost = (double)s->ns / (double)s->calls;
     pressure = s->evicted >= 2 && s->evicted * 8 >= s->misses;
+    if (a->mode == RB_AD_HINT && a->checking) {   /* one epoch of hinting against read-around's price */
+        a->checking = 0;
+        a->cost_hint = cost;
+        if (pressure || cost * 1.2 < a->cost_around) return rb__adapt_fail(a, 0);   /* hinting is cheaper now */
+        a->recheck = RB__MIN(a->recheck * 2u, RB__AD_MAX_WAIT);
+        return rb__adapt_switch(a, RB_AD_AROUND);
+    }
     if (a->mode == RB_AD_HINT) {
         a->cost_hint = a->cost_hint > 0 ? a->cost_hint + (cost - a->cost_hint) / 4 : cost;
         a->hinted_ns += (double)s->ns;
@@ -4379,6 +4389,9 @@ RBDEF int rb_adapt_epoch(rb_adapt *a, const rb_adapt_signals *s)
         if (cost <= a->cost_hint && !pressure) {   /* proven: read-around is now the cheaper way */
             a->trial = 0;
             a->backoff = RB__AD_FIRST_WAIT;
+            a->cost_around = cost;
+            a->recheck = RB__AD_FIRST_WAIT;
+            a->since = 0;
             return RB_AD_AROUND;
         }
         if (pressure || rb_adapt_trial_too_dear(a, 0, 0) || a->trial_calls >= RB__AD_TRIAL_EPOCHS * RB__AD_EPOCH)
@@ -4386,8 +4399,17 @@ RBDEF int rb_adapt_epoch(rb_adapt *a, const rb_adapt_signals *s)
         a->cost_trial = cost;
         return RB_AD_AROUND;
     }
-    /* proven: it stays while it stays cheaper than hinting was, and nothing is being evicted */
+    /* proven: it stays while it stays cheaper than hinting was, and nothing is being evicted;
+       now and then (every 4, 8, ... 1024 epochs) one epoch of hinting checks that price again,
+       since the price remembered for hinting ages (pressure that cachestat cannot see, a disk
+       that slowed down) */
+    a->cost_around = a->cost_around + (cost - a->cost_around) / 4;
     if (pressure || cost > 1.5 * a->cost_hint) return rb__adapt_fail(a, 0);
+    if (++a->since >= a->recheck) {
+        a->since = 0;
+        a->checking = 1;
+        return rb__adapt_switch(a, RB_AD_HINT);
+    }
     return RB_AD_AROUND;
 }
 

@@ -406,8 +406,9 @@ static void sim_epoch(rb_adapt *a, sim *m)
 }
 
 /* 90% cached, the file fits: each fault fills the holes around it, read-around soon costs less
-   than hinting, and adaptive switches to it within a bounded number of epochs and stays (no
-   oscillation on the steady signal that follows). */
+   than hinting, and adaptive switches to it within a bounded number of epochs and fills the
+   file; on the steady signal that follows it does not oscillate (its checks of hinting's
+   price come at doubling intervals). */
 static void adaptive_regime_read_around_pays(void)
 {
     rb_adapt a;
@@ -418,11 +419,10 @@ static void adaptive_regime_read_around_pays(void)
         sim_epoch(&a, &m);
         if (!when && a.mode == RB_AD_AROUND && !a.trial) when = e + 1;
     }
-    CHECKF(a.mode == RB_AD_AROUND && !a.trial && when > 0 && when <= 16, "mode %d trial %d, proven after epoch %u, holes %.4f",
-           a.mode, a.trial, when, m.holes);
+    CHECKF(when > 0 && when <= 16 && m.holes < 0.02, "proven after epoch %u, holes %.4f", when, m.holes);
     switches = a.switches;
-    for (e = 0; e < 2000; e++) sim_epoch(&a, &m);
-    CHECKF(a.switches == switches && a.mode == RB_AD_AROUND, "%u switches more", a.switches - switches);
+    for (e = 0; e < 2000; e++) sim_epoch(&a, &m);   /* the checks of hinting's price come at doubling intervals */
+    CHECKF(a.switches - switches <= 2 * 10, "%u switches more", a.switches - switches);
 }
 
 /* 50% cached: a fault costs milliseconds (half of its window to read) against ~24 us per
