@@ -4306,8 +4306,8 @@ static int rb__pf_advise(rb_prefetcher *p, uint64_t start, uint64_t alen)
      hinting's price (noise) and nothing is evicted;
    - the trial's calls so far cost more than 4x hinting's (what a fault that fills its window
      may cost at first), and more than 3% of the time spent hinting since the last trial: it
-     ends at once, mid-epoch (rb_adapt_trial_too_dear, checked at every sample): at 50% cached
-     the first fault or two end it, a few ms;
+     ends at once, mid-epoch (rb_adapt_trial_too_dear; on trial every call is a sample, so
+     the check follows every fault): at 50% cached the first fault ends it;
    - 64 epochs without becoming cheaper: it ends;
    - the samples' misses show recently evicted pages (cachestat's nr_recently_evicted, from
      the shadow entries reclaim leaves; the holes of a prewarm or a fadvise have none) in two
@@ -4468,6 +4468,7 @@ static int rb__pf_adaptive(rb_prefetcher *p, uint64_t start, uint64_t alen)
     else p->gap = r == 0 ? 1u : RB__MIN(p->gap * 2u, RB__PF_HOT_GAP);
     p->countdown = p->gap - 1;
     if (p->read_around) rb__pf_regime(p, r == 0, start, alen);
+    if (p->ad.trial) p->countdown = 0;   /* on trial every call is a sample: a dear trial ends after one fault */
     if (r == 1 || p->ad.mode == RB_AD_AROUND) { p->st.skips++; return 0; }
     return rb__pf_advise(p, start, alen);
 }
