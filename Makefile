@@ -54,19 +54,22 @@ examples/%.bin: examples/%.c readbench.h
 	$(CC) $(WARN) $(CFLAGS) -I. -o $@ $< -lpthread -lm
 
 clean-tests:
-	rm -f tests/run_tests tests/cpp_compile readbench tests/fuzz/fuzz_cli tests/fuzz/fuzz_json tests/fuzz/fuzz_diff examples/*.bin
+	rm -f tests/run_tests tests/cpp_compile readbench tests/fuzz/fuzz_cli tests/fuzz/fuzz_json tests/fuzz/fuzz_diff tests/fuzz/fuzz_trace examples/*.bin
 
-# libFuzzer (clang): the option/size/duration/list parsers, the JSON writer and the JSON reader, FUZZ_SECONDS each.
+# libFuzzer (clang): the option/size/duration/list parsers, the JSON writer, the JSON reader and the trace
+# parsers (strace, iolog, CSV), FUZZ_SECONDS each.
 FUZZ_SECONDS ?= 30
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I.
 fuzz:
-	mkdir -p tests/fuzz/corpus-cli tests/fuzz/corpus-json tests/fuzz/corpus-diff
+	mkdir -p tests/fuzz/corpus-cli tests/fuzz/corpus-json tests/fuzz/corpus-diff tests/fuzz/corpus-trace
 	clang $(FUZZ_FLAGS) -o tests/fuzz/fuzz_cli tests/fuzz/fuzz_cli.c -lpthread -lm
 	clang $(FUZZ_FLAGS) -o tests/fuzz/fuzz_json tests/fuzz/fuzz_json.c -lpthread -lm
 	clang $(FUZZ_FLAGS) -o tests/fuzz/fuzz_diff tests/fuzz/fuzz_diff.c -lpthread -lm
+	clang $(FUZZ_FLAGS) -o tests/fuzz/fuzz_trace tests/fuzz/fuzz_trace.c -lpthread -lm
 	tests/fuzz/fuzz_cli -max_total_time=$(FUZZ_SECONDS) -close_fd_mask=2 tests/fuzz/corpus-cli tests/fuzz/seeds
 	tests/fuzz/fuzz_json -max_total_time=$(FUZZ_SECONDS) tests/fuzz/corpus-json tests/fuzz/seeds
 	tests/fuzz/fuzz_diff -max_total_time=$(FUZZ_SECONDS) tests/fuzz/corpus-diff tests/fuzz/seeds
+	tests/fuzz/fuzz_trace -max_total_time=$(FUZZ_SECONDS) tests/fuzz/corpus-trace tests/traces
 
 # Static analysis with the settings committed here.
 cppcheck:

@@ -7,6 +7,7 @@
 static const char *const usage[] = {   /* a C99 compiler need accept only 4095 bytes in one string */
     "usage: readbench                          create ./readbench.dat (1 GiB) if missing, run a short advise on it\n"
     "       readbench [run] FILE [options]     measure the read strategies on FILE\n"
+    "       readbench replay TRACE FILE [opts] replay a recorded trace's reads of FILE (strace, fio iolog, CSV)\n"
     "       readbench advise FILE [--pattern P] [--threads LIST] [--read-size S] [--strategies LIST] [--seed N]\n"
     "                [--states LIST] [--budget TIME] [--format table|markdown|json] [--output FILE] [--svg FILE]\n"
     "                                          which strategy to use: every one in every cache state (warm,\n"
@@ -198,8 +199,8 @@ static int help(void)
 /* ---- outputs: --output and --svg, checked and written the one careful way (readbench.h) ---- */
 static int open_outputs(rb_outfile *o, const cli *c, const char *svg)   /* exit 0, 1 or 2 */
 {
-    const char *paths[2] = {c->output, svg}, *inputs[3] = {c->path, c->baseline, c->s.cfg.victim};
-    rb_error err; int rc = rb_outfiles_open(o, paths, 2, inputs, 3, &err);
+    const char *paths[2] = {c->output, svg}, *inputs[4] = {c->path, c->baseline, c->s.cfg.victim, c->s.trace_path};
+    rb_error err; int rc = rb_outfiles_open(o, paths, 2, inputs, 4, &err);
     return rc == RB_OK ? 0 : fail(rc == RB_EINVAL || rc == RB_ENOTREG ? 2 : 1, err.msg);
 }
 
@@ -335,8 +336,8 @@ static int write_outputs(const cli *c, rb_report *rep, rb_outfile *files, const 
 static int run(cli *c)
 {
     rb_file_info info; rb_env env; rb_report rep; rb_matrix m; rb_hog hog; rb_outfile files[2]; rb_error err;
-    rb_json *base = NULL; char why[RB_REASON_LEN + 300];
-    uint64_t hog_size = 0; int rc;
+    rb_json *base = NULL; char why[RB_REASON_LEN + 300]; uint64_t hog_size = 0; int rc;
+    if (c->pos[1]) { c->s.trace_path = c->pos[0]; c->path = c->pos[1]; }   /* replay TRACE FILE: FILE --trace TRACE */
     if (!(c->s.cfg.path = c->path)) return bad("no FILE to read%s", "");
     rb_settings_matrix(&c->s, &m);
     if ((rc = check_file(c, &info)) != 0) return rc;
@@ -372,11 +373,10 @@ static int advise(cli *c)
 {
     rb_advise_config ac; rb_advise_run r; rb_outfile files[2]; rb_error err; rb_file_info info;
     char why[RB_REASON_LEN]; int rc;
-    if (rb_settings_advise(&c->s, &ac, why, sizeof why) != RB_OK) return bad("%s (--read-size)", why);
-    c->s.cfg.path = ac.cfg.path = c->path;
+    c->s.cfg.path = c->path;   /* a trace is read for FILE (rb_settings_advise), after FILE is checked */
     if ((rc = check_file(c, &info)) != 0) return rc;
-    ac.cfg.stop = &stop_signal; ac.cfg.log = rb_log_to;
-    ac.cfg.log_user = ac.user = stderr;
+    if (rb_settings_advise(&c->s, &ac, why, sizeof why) != RB_OK) return bad(c->s.nread_sizes > 1 ? "%s (--read-size)" : "%s", why);
+    ac.cfg.stop = &stop_signal; ac.cfg.log = rb_log_to; ac.cfg.log_user = ac.user = stderr;
     ac.progress = c->quiet ? NULL : rb_report_progress_to; ac.quick = c->quick;
     if ((rc = open_outputs(files, c, c->svg)) != 0) return rc;
     catch_signals();
@@ -471,8 +471,8 @@ static int diff_cmd(cli *c)
 
 /* npos: the arguments that are no option, at most; needs: what they are, if they must be there */
 static const struct command { const char *name; int cmd; unsigned npos; const char *needs; int (*fn)(cli *c); } commands[] = {
-    {"run", RUN, 1, NULL, run}, {"prefetch", PREFETCH, 1, "FILE", prefetch_cmd}, {"probe", PROBE, 1, "FILE", probe_cmd},
-    {"diff", DIFF, 2, "BASE.json and NEW.json", diff_cmd}, {"setup", SETUP, 2, "FILE and SIZE", setup_cmd},
+    {"run", RUN, 1, NULL, run}, {"replay", RUN, 2, "TRACE and FILE", run}, {"prefetch", PREFETCH, 1, "FILE", prefetch_cmd},
+    {"probe", PROBE, 1, "FILE", probe_cmd}, {"diff", DIFF, 2, "BASE.json and NEW.json", diff_cmd}, {"setup", SETUP, 2, "FILE and SIZE", setup_cmd},
     {"list", OTHER, 1, NULL, list_cmd}, {"drop", OTHER, 1, NULL, drop_cmd}, {"residency", OTHER, 1, "FILE", residency_cmd},
     {"hog", OTHER, 1, "SIZE", hog_cmd}, {"advise", ADVISE, 1, "FILE", advise}, {"warmup", WARMUP, 1, "FILE", warmup_cmd},
 };

@@ -257,6 +257,14 @@
                           reads; :contiguous keeps hot blocks in rank order instead of scattered
                           by a seeded permutation. The canonical name is what outputs show.
 
+   rb_trace_load(t, trace, opts), rb_trace_parse(t, text, len, opts), rb_trace_free(t)
+                          a recorded trace (strace -f output, fio's iolog v2 and v3, or CSV
+                          offset,length[,thread[,time_ns]]) as streams of FILE's reads, each an
+                          (offset, length, time, line); rb_config.trace replays it in rb_run, a
+                          thread per stream or all of them dealt round-robin. A bad line or a read
+                          past FILE's end: an error naming the line, or with skip_bad counted.
+                          A custom strategy reads rb_worker_read_len(w, i) bytes for read i.
+
    rb_sampler_init(s, cfg, size, page, direct, ...), rb_sampler_seed(s, w, seed, i, n),
    rb_sampler_offsets(s, w, off, n), rb_sampler_block(s, rank), rb_sampler_rank(s, block)
                           the offsets a cell's threads read (what rb_run uses): zipf by
@@ -428,6 +436,10 @@ typedef struct rb_config {
     int arrivals;           /* open loop: RB_ARRIVALS_UNIFORM (0: a fixed interval) or RB_ARRIVALS_POISSON */
     int64_t think_ns;       /* closed loop: busy computation between ops, outside their latency; 0: none */
     int verify;             /* compare every byte read with the setup pattern */
+    /* A replay: each thread reads its stream of the trace (see "traces") instead of drawing
+       offsets from the pattern; read_size becomes the trace's longest read and reads_per_op
+       defaults to 1. NULL: the pattern. */
+    const struct rb_trace *trace;
     int cache;              /* RB_CACHE_KEEP, RB_CACHE_EVICT (before the cell), RB_CACHE_EVICT_EACH */
     double prewarm;         /* (0, 1]: make this fraction of the file's pages resident before
                                the cell, the rest not; 0: leave the page cache as it is */
@@ -508,6 +520,72 @@ RBDEF void rb_sampler_offsets(const rb_sampler *s, struct rb_worker *w, uint64_t
 /* The permutation and its inverse, rank <-> block (the identity when contiguous). */
 RBDEF uint64_t rb_sampler_block(const rb_sampler *s, uint64_t rank);
 RBDEF uint64_t rb_sampler_rank(const rb_sampler *s, uint64_t block);
+
+/* ---- traces ----
+   A recorded access trace, read by rb_trace_load (a file) or rb_trace_parse (text in memory)
+   and kept, for one benchmark file FILE, as streams of reads: one stream per thread or process
+   of the trace, each read an (offset, length, time) in trace order. Formats, found from the
+   content or named: strace output (-f's pid column, -t/-tt/-ttt/-r timestamps, -y's annotated
+   descriptors and <unfinished ...> / resumed> pairs all optional) of pread64, preadv, preadv2,
+   read and readv, following each descriptor through open, openat, close, dup, dup2, dup3 and
+   fcntl(F_DUPFD) and each file position through read and lseek; fio's iolog version 2 and 3
+   (fio --write_iolog); and CSV lines offset,length[,thread[,time_ns]] (a header line allowed).
+   strace and iolog name files: the reads kept are FILE's, found by the path the trace gives
+   (as given, then the same file here, then the same base name: `match` says which). A line
+   that cannot be read, a read past FILE's end or longer than 1 GiB stops the load with the
+   line number (RB_EINVAL), or with skip_bad is counted (skipped) and left out. The times are
+   kept for an open-loop replay; rb_run replays as fast as it can. */
+enum { RB_TRACE_AUTO = 0, RB_TRACE_STRACE = 1, RB_TRACE_IOLOG = 2, RB_TRACE_CSV = 3, RB_TRACE_FORMATS = 4 };
+enum { RB_MATCH_NONE = 0, RB_MATCH_EXACT = 1, RB_MATCH_SAME_FILE = 2, RB_MATCH_BASENAME = 3 };
+#define RB_TRACE_MAX_READ ((uint64_t)1 << 30)   /* a longer read in a trace is a mistake */
+
+typedef struct rb_trace_read {
+    uint64_t off, len;     /* len: the bytes the call returned (1 .. RB_TRACE_MAX_READ) */
+    uint64_t time_ns;      /* since the first read of FILE in the trace; 0 when it has no times */
+    uint64_t line;         /* the trace's line (a resumed call: the line it completed on) */
+} rb_trace_read;
+
+typedef struct rb_trace_stream {
+    uint64_t id;           /* the trace's pid or thread (0 where it has none) */
+    rb_trace_read *reads;  /* in trace order */
+    size_t n;
+} rb_trace_stream;
+
+typedef struct rb_trace_options {
+    const char *file;      /* FILE: the reads kept are its (strace and iolog name their files) */
+    uint64_t file_size;    /* reads must end inside it; 0: the size of `file` */
+    int format;            /* RB_TRACE_AUTO (from the content), _STRACE, _IOLOG or _CSV */
+    int skip_bad;          /* count and leave out the lines that cannot be read, instead of stopping */
+} rb_trace_options;
+
+typedef struct rb_trace {
+    int status;            /* RB_OK; RB_EINVAL (why: the line and what is wrong with it), RB_ENOMEM,
+                              RB_ENOFILE/RB_ENOTREG/RB_ESYS (the trace or FILE cannot be read) */
+    char why[RB_REASON_LEN];
+    char path[256];        /* the trace as given ("" from memory) */
+    int format;            /* the format read (RB_TRACE_STRACE ..) */
+    int match;             /* how FILE was found among the trace's files (RB_MATCH_NONE: CSV names none) */
+    char named[256];       /* the trace's name for FILE ("" for CSV) */
+    int has_time;          /* the lines carried timestamps */
+    rb_trace_stream *streams;
+    unsigned nstreams;
+    uint64_t reads;        /* reads of FILE kept: the replay's (trace_reads) */
+    uint64_t skipped;      /* lines left out with skip_bad (trace_skipped) */
+    char first_skipped[RB_REASON_LEN];   /* why the first of them was */
+    uint64_t failed;       /* calls that failed or read nothing: not reads of data, left out */
+    uint64_t other_reads;  /* reads of other files */
+    uint64_t unplaced;     /* strace reads whose file or position the trace never said */
+    uint64_t lines, bytes, max_len, max_end;   /* max_end: the end of the read that ends last */
+    uint64_t unaligned, unaligned_line;   /* reads not on page boundaries (O_DIRECT refuses them) */
+} rb_trace;
+
+/* RB_OK or the status in t (t->why); free with rb_trace_free in every case. */
+RBDEF int rb_trace_load(rb_trace *t, const char *trace_path, const rb_trace_options *o);
+RBDEF int rb_trace_parse(rb_trace *t, const char *text, size_t len, const rb_trace_options *o);
+RBDEF void rb_trace_free(rb_trace *t);
+RBDEF const char *rb_trace_format_name(int format);   /* "auto", "strace", "iolog", "csv" */
+RBDEF int rb_trace_format_find(const char *name);      /* RB_TRACE_*; -1: no such format */
+RBDEF const char *rb_trace_match_name(int match);      /* "none", "exact", "same-file", "basename" */
 
 /* ---- latency histogram ---- */
 #define RB_HIST_EXACT 128u      /* values below are their own bucket */
@@ -939,6 +1017,8 @@ typedef struct rb_result {
     uint64_t victim_pages, victim_reads;
     int64_t victim_resident_before, victim_resident_after, victim_lost;
     int64_t victim_device_read_bytes, victim_recently_evicted;
+    uint64_t trace_loops;        /* a replay: how often a thread's stream ran out in a measured
+                                    iteration and started again from its first read */
     /* Statistics over every measured iteration of every round, filled by rb_run_matrix (rb_run
        alone leaves them zero: rb_stats_of computes them for any list of rates). */
     unsigned rounds;             /* rounds that measured this cell */
@@ -1322,7 +1402,7 @@ RBDEF int rb_percentiles_check(const double *p, unsigned n, char *why, size_t wh
    library's rules here and nowhere else. Keys: strategies (a list, or "all"), threads,
    read-size, reads-per-op, iodepth, pattern, size, warmup, duration, iterations, rounds, align, seed,
    cpus, verify (no value), percentiles, rate, think, cache, prewarm, hog, scenario, group (once per
-   group), alone, victim. A message names the
+   group), alone, victim, trace, trace-format, skip-bad. A message names the
    setting as the caller spells it (`as`: "--threads" for a CLI; NULL: the key itself); the
    library names no flag of its own. A value is kept by pointer where it stays text (hog). */
 typedef struct rb_scenario {
@@ -1350,6 +1430,10 @@ typedef struct rb_settings {
     int64_t budget_ns;                             /* advise's time budget; 0: its default */
     rb_group groups[RB_MAX_GROUPS]; unsigned ngroups;   /* "group", once per group */
     int alone;                                     /* "alone": RB_ALONE_* */
+    const char *trace_path;                        /* a replay's trace (kept by pointer) */
+    rb_trace_options trace_opts;                   /* its format and skip_bad; file: cfg.path */
+    rb_trace trace;                                /* loaded by rb_settings_matrix or _advise; cfg.trace */
+    int trace_loaded;
 } rb_settings;
 /* RB_OK; RB_OK with why not empty: taken with a change to tell the user (an absurd thread count
    is capped); RB_EINVAL: why is the one line that says what is wrong (an unknown key too). */
@@ -1367,8 +1451,12 @@ typedef struct rb_setting_doc {
 } rb_setting_doc;
 RBDEF const rb_setting_doc *rb_settings_docs(unsigned *count);
 RBDEF const rb_setting_doc *rb_settings_doc_find(const char *key);   /* NULL: no such setting */
-/* The matrix s describes: the default axes filled into s, m's axes and cfg.cpus pointing into s. */
+/* The matrix s describes: the default axes filled into s, m's axes and cfg.cpus pointing into s.
+   With a trace set, it is loaded here for cfg.path (once; a trace that cannot be replayed
+   carries its reason, which rb_matrix_check and rb_run give), and the defaults are the trace's:
+   a thread per stream, the read size its longest read. */
 RBDEF void rb_settings_matrix(rb_settings *s, rb_matrix *m);
+RBDEF void rb_settings_free(rb_settings *s);   /* what the settings loaded (the trace) */
 /* The report's fields the settings decide that rb_run_matrix does not: percentiles, scenario. */
 RBDEF void rb_settings_report(const rb_settings *s, rb_report *rep);
 /* The prefetch experiment's settings (keys threads, ops, policies, advice), the same way. */
@@ -1607,8 +1695,9 @@ typedef struct rb_advise_run {
    cfg.stop ended it (what was measured is decided on). Free with rb_advise_free in every case. */
 RBDEF int rb_advise(const rb_advise_config *ac, rb_advise_run *out, rb_error *err);
 /* The advise s describes (cfg, strategies, threads, states, budget; ac's other fields zero), or
-   RB_EINVAL with why (advise measures one read size). ac points into s. */
-RBDEF int rb_settings_advise(const rb_settings *s, rb_advise_config *ac, char *why, size_t whylen);
+   RB_EINVAL with why (advise measures one read size; a trace that cannot be replayed). A trace
+   is loaded here for s->cfg.path (set it first) and replayed in every state. ac points into s. */
+RBDEF int rb_settings_advise(rb_settings *s, rb_advise_config *ac, char *why, size_t whylen);
 RBDEF void rb_advise_free(rb_advise_run *r);
 /* RB_FORMAT_TABLE, RB_FORMAT_MARKDOWN or RB_FORMAT_JSON: the regret table, verdict, reasons
    and warnings. */
@@ -2466,6 +2555,7 @@ static void rb__pattern_format(const rb_config *c, char *buf, size_t len)
 {
     char runs[32] = "", args[64] = "";
     int p = c->pattern >= RB_RANDOM && c->pattern < RB_PATTERN_COUNT ? c->pattern : RB_RANDOM;
+    if (c->trace) { snprintf(buf, len, "trace"); return; }   /* a replay reads the trace's offsets */
     if (c->run_length > 1) snprintf(runs, sizeof runs, "runs:%u%s", c->run_length, p == RB_RANDOM ? "" : ":");
     if (p == RB_HOTSET) snprintf(args, sizeof args, ":%g:%g", c->pattern_arg[0], c->pattern_arg[1]);
     else if (p >= RB_ZIPF) snprintf(args, sizeof args, ":%g", c->pattern_arg[0]);
@@ -4879,6 +4969,12 @@ static int rb__direct_probe(rb_target *t, char *why, size_t wl)
 static int rb__open_direct(rb_target *t, char *why, size_t wl)
 {
     int rc;
+    const rb_trace *tr = t->cfg->trace;
+    if (tr && tr->unaligned) {   /* refused whole: a replay that left reads out would be another trace */
+        rb__fmt(why, wl, "direct I/O needs page-aligned reads: %llu of the trace's are not (the first at line %llu)",
+                (unsigned long long)tr->unaligned, (unsigned long long)tr->unaligned_line);
+        return RB_UNSUPPORTED;
+    }
     if (t->cfg->read_size % t->page != 0) {
         rb__fmt(why, wl, "direct I/O needs a read size that is a multiple of the page (%zu)",
                  t->page);
@@ -5638,6 +5734,1194 @@ RBDEF const rb_strategy *rb_strategy_find(const char *name)
     return NULL;
 }
 
+/* ---- traces -----------------------------------------------------------------------------
+   A trace is read whole, line by line (any length up to 16 MiB; a NUL byte makes a line
+   binary junk, not text), into records: one per read, with its file (an index into the names
+   the trace used), its stream (pid or thread, by first appearance) and its line. FILE is
+   looked for among the names only at the end, since how it matches (as given, the same file
+   here, the same base name) depends on every name the trace holds; then FILE's reads become
+   the streams.
+   strace: one table of descriptors for the whole trace, since the threads of a process share
+   theirs (a trace of processes that open different files on the same numbers is better
+   recorded with -ff, a file per process). Each descriptor points to an open file whose
+   position read and lseek move, and dup's copies share it, as the kernel's do. lseek's return
+   value is the new position, whatever its whence (SET, CUR, END, DATA, HOLE). A read whose
+   file or position the trace never said (a descriptor opened before strace attached, without
+   -y) is counted apart, never guessed. */
+#define RB__TR_MAX_LINE ((size_t)16 << 20)
+#define RB__TR_MAX_FD (1u << 20)          /* a descriptor past this is no real one */
+#define RB__TR_NOFILE 0xffffffffu         /* a CSV read: the trace names no file */
+
+typedef struct rb__tr_rec {
+    uint64_t off, len, time, line;
+    unsigned file, stream;
+} rb__tr_rec;
+
+typedef struct rb__tr_ofd { unsigned file; int pos_known; uint64_t pos; } rb__tr_ofd;   /* an open file */
+typedef struct rb__tr_pending { uint64_t pid, time; char *text; } rb__tr_pending;        /* <unfinished ...> */
+
+/* 64-bit keys to indices by open addressing: pids to streams, names' hashes to names. */
+typedef struct rb__tr_map { uint64_t *key; unsigned *val; size_t cap, n; } rb__tr_map;
+
+typedef struct rb__tr {
+    rb_trace *t;
+    const rb_trace_options *o;
+    char tname[RB__PATH_SHOWN];   /* the trace as messages name it */
+    uint64_t line;
+    int stop;                     /* a bad line without skip_bad, or out of memory */
+    int format, iolog_version, csv_started;
+    char *buf;                    /* the current line, NUL-terminated */
+    size_t bufcap;
+    rb__tr_rec *rec;
+    size_t nrec, caprec;
+    char **names;                 /* the files the trace named */
+    size_t nnames, capnames;
+    rb__tr_map name_map, pid_map;
+    uint64_t *sid;                /* stream ids by first appearance */
+    size_t nsid, capsid;
+    int *fd;                      /* descriptor -> open file; -1: none */
+    size_t nfd;
+    rb__tr_ofd *ofd;
+    size_t nofd, capofd;
+    rb__tr_pending *pend;
+    size_t npend, cappend;
+    uint64_t time, day;           /* the current line's time; strace -t/-tt: days passed */
+    int have_time;
+    char path[4352];              /* a path argument, unescaped */
+} rb__tr;
+
+static int rb__isdigit(int c) { return c >= '0' && c <= '9'; }
+static int rb__isspace(int c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+/* Room for need elements of size elem in *p (doubling); -1 when there is none (or it overflows). */
+static int rb__grow(void *pp, size_t *cap, size_t need, size_t elem)
+{
+    void **p = (void **)pp, *q;
+    size_t c = *cap ? *cap : 16;
+    if (need <= *cap) return 0;
+    while (c < need) {
+        if (c > ((size_t)-1) / 2 / elem) return -1;
+        c *= 2;
+    }
+    if (!(q = realloc(*p, c * elem))) return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+static void rb__tr_nomem(rb__tr *p)
+{
+    if (p->stop) return;
+    p->t->status = RB_ENOMEM;
+    rb__fmt(p->t->why, sizeof p->t->why, "out of memory reading the trace %s (line %llu)", p->tname,
+            (unsigned long long)p->line);
+    p->stop = 1;
+}
+
+/* A line (or a read of it) that cannot be replayed: with skip_bad counted and left out, else
+   the trace's error, naming the line. fatal: an error even with skip_bad (a file that is no
+   trace of this format at all). */
+static void rb__tr_say(rb__tr *p, uint64_t line, int fatal, const char *fmt, va_list ap)
+{
+    char msg[RB_REASON_LEN];
+    if (p->stop) return;
+    rb__vfmt(msg, sizeof msg, fmt, ap);
+    if (p->o->skip_bad && !fatal) {
+        if (p->t->skipped++ == 0)
+            rb__fmt(p->t->first_skipped, sizeof p->t->first_skipped, "line %llu: %s", (unsigned long long)line, msg);
+        return;
+    }
+    p->t->status = RB_EINVAL;
+    rb__fmt(p->t->why, sizeof p->t->why, "%s:%llu: %s", p->tname, (unsigned long long)line, msg);
+    p->stop = 1;
+}
+
+static void rb__tr_bad(rb__tr *p, uint64_t line, const char *fmt, ...) RB__PRINTF(3, 4);
+static void rb__tr_bad(rb__tr *p, uint64_t line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    rb__tr_say(p, line, 0, fmt, ap);
+    va_end(ap);
+}
+
+static void rb__tr_fatal(rb__tr *p, uint64_t line, const char *fmt, ...) RB__PRINTF(3, 4);
+static void rb__tr_fatal(rb__tr *p, uint64_t line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    rb__tr_say(p, line, 1, fmt, ap);
+    va_end(ap);
+}
+
+static uint64_t rb__tr_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL;   /* FNV-1a */
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+/* The slot of key in m (its value, or where it goes). The map is never full: it grows first. */
+static size_t rb__tr_slot(const rb__tr_map *m, uint64_t key, const rb__tr *p, const char *name)
+{
+    size_t i = (size_t)(rb__mix64(key) & (m->cap - 1));
+    for (;; i = (i + 1) & (m->cap - 1)) {
+        if (m->val[i] == 0) return i;
+        if (m->key[i] == key && (!name || !strcmp(p->names[m->val[i] - 1], name))) return i;
+    }
+}
+
+/* Doubles the map when half full (values are index + 1; 0 is an empty slot). */
+static int rb__tr_map_room(rb__tr_map *m, const rb__tr *p, int names)
+{
+    rb__tr_map n;
+    size_t i;
+    if (m->cap && (m->n + 1) * 2 <= m->cap) return 0;
+    n.cap = m->cap ? m->cap * 2 : 64;
+    n.n = m->n;
+    n.key = (uint64_t *)calloc(n.cap, sizeof *n.key);
+    n.val = (unsigned *)calloc(n.cap, sizeof *n.val);
+    if (!n.key || !n.val) { free(n.key); free(n.val); return -1; }
+    for (i = 0; i < m->cap; i++)
+        if (m->val[i]) {
+            size_t j = rb__tr_slot(&n, m->key[i], p, names ? p->names[m->val[i] - 1] : NULL);
+            n.key[j] = m->key[i];
+            n.val[j] = m->val[i];
+        }
+    free(m->key);
+    free(m->val);
+    *m = n;
+    return 0;
+}
+
+/* The index of a file name, added at its first use; RB__TR_NOFILE when out of memory. */
+static unsigned rb__tr_name(rb__tr *p, const char *name)
+{
+    uint64_t h = rb__tr_hash(name);
+    size_t i;
+    char *copy = NULL;
+    if (rb__tr_map_room(&p->name_map, p, 1) != 0) { rb__tr_nomem(p); return RB__TR_NOFILE; }
+    i = rb__tr_slot(&p->name_map, h, p, name);
+    if (p->name_map.val[i]) return p->name_map.val[i] - 1;
+    if (p->nnames >= RB__TR_NOFILE - 1 || rb__grow(&p->names, &p->capnames, p->nnames + 1, sizeof *p->names) != 0 ||
+        !(copy = (char *)malloc(strlen(name) + 1))) {
+        rb__tr_nomem(p);
+        return RB__TR_NOFILE;
+    }
+    strcpy(copy, name);
+    p->names[p->nnames] = copy;
+    p->name_map.key[i] = h;
+    p->name_map.val[i] = (unsigned)++p->nnames;
+    p->name_map.n++;
+    return (unsigned)p->nnames - 1;
+}
+
+/* The stream of a pid or thread id, by first appearance; (unsigned)-1 when out of memory. */
+static unsigned rb__tr_stream(rb__tr *p, uint64_t id)
+{
+    size_t i;
+    if (rb__tr_map_room(&p->pid_map, p, 0) != 0) { rb__tr_nomem(p); return (unsigned)-1; }
+    i = rb__tr_slot(&p->pid_map, id, p, NULL);
+    if (p->pid_map.val[i]) return p->pid_map.val[i] - 1;
+    if (rb__grow(&p->sid, &p->capsid, p->nsid + 1, sizeof *p->sid) != 0) { rb__tr_nomem(p); return (unsigned)-1; }
+    p->sid[p->nsid] = id;
+    p->pid_map.key[i] = id;
+    p->pid_map.val[i] = (unsigned)++p->nsid;
+    p->pid_map.n++;
+    return (unsigned)p->nsid - 1;
+}
+
+/* A read of the trace: len bytes at off of `file`, by stream `id`, at the current line. */
+static void rb__tr_read(rb__tr *p, unsigned file, uint64_t id, uint64_t off, uint64_t len)
+{
+    rb__tr_rec *r;
+    unsigned st;
+    if (len > RB_TRACE_MAX_READ) {
+        rb__tr_bad(p, p->line, "a read of %llu bytes: more than the 1 GiB a replay reads at once", (unsigned long long)len);
+        return;
+    }
+    if (off > UINT64_MAX - len) {
+        rb__tr_bad(p, p->line, "a read of %llu bytes at offset %llu passes 2^64", (unsigned long long)len,
+                   (unsigned long long)off);
+        return;
+    }
+    st = rb__tr_stream(p, id);
+    if (st == (unsigned)-1 || rb__grow(&p->rec, &p->caprec, p->nrec + 1, sizeof *p->rec) != 0) {
+        rb__tr_nomem(p);
+        return;
+    }
+    r = &p->rec[p->nrec++];
+    r->off = off;
+    r->len = len;
+    r->time = p->time;
+    r->line = p->line;
+    r->file = file;
+    r->stream = st;
+}
+
+/* Decimal digits only, the whole of [s, s + n): 0, or -1 (empty, another character, past 2^64). */
+static int rb__tr_u64(const char *s, size_t n, uint64_t *out)
+{
+    uint64_t v = 0;
+    size_t i;
+    if (n == 0 || n > 20) return -1;
+    for (i = 0; i < n; i++) {
+        unsigned d = (unsigned)(s[i] - '0');
+        if (d > 9 || v > (UINT64_MAX - d) / 10) return -1;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 0;
+}
+
+/* [s, s + n) with the blanks around it cut. */
+static void rb__tr_trim(const char **s, size_t *n)
+{
+    while (*n && rb__isspace((unsigned char)**s)) { (*s)++; (*n)--; }
+    while (*n && rb__isspace((unsigned char)(*s)[*n - 1])) (*n)--;
+}
+
+/* ---- traces: strace ----
+   A line: [pid] [time] then a call NAME(ARGS) = RET [ERRNO (text)] [<duration>], or the start
+   of one (NAME(ARGS <unfinished ...>), or its end (<... NAME resumed>REST), or an exit or a
+   signal (+++ ... +++, --- ... ---). The start and the end of a call are joined by pid. */
+#define RB__TR_ARGS 8
+typedef struct rb__tr_call {
+    char name[32];
+    const char *arg[RB__TR_ARGS];
+    size_t alen[RB__TR_ARGS];
+    unsigned nargs;
+    int has_ret;                 /* 0: "= ?" (the call never returned: exit, a killed thread) */
+    int64_t ret;
+    const char *errname;         /* after "-1 ": EBADF ...; "" */
+} rb__tr_call;
+
+/* Splits NAME(ARGS) = RET: 0, or -1 with what is wrong in why. Strings ("..." with escapes),
+   brackets and -y's <path> annotations are skipped whole, so a comma inside one splits nothing. */
+static int rb__tr_split(const char *s, rb__tr_call *c, const char **why)
+{
+    size_t n = 0;
+    int depth = 0, str = 0, ann = 0;
+    const char *q, *start;
+    memset(c, 0, sizeof *c);
+    c->errname = "";
+    while ((rb__isdigit((unsigned char)s[n]) || (s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
+            s[n] == '_' || s[n] == '?') && n < sizeof c->name - 1)
+        n++;
+    if (n == 0 || s[n] != '(') { *why = "not a system call, an exit or a signal (strace output?)"; return -1; }
+    memcpy(c->name, s, n);
+    start = s + n + 1;
+    for (q = start;; q++) {
+        if (!*q) { *why = "the call's arguments do not end (a cut line?)"; return -1; }
+        if (str) {
+            if (*q == '\\' && q[1]) q++;
+            else if (*q == '"') str = 0;
+            continue;
+        }
+        if (ann) { if (*q == '>') ann = 0; continue; }
+        if (*q == '"') str = 1;
+        else if (*q == '<' && q > start && rb__isdigit((unsigned char)q[-1])) ann = 1;
+        else if (*q == '[' || *q == '{' || *q == '(') depth++;
+        else if ((*q == ']' || *q == '}') && depth > 0) depth--;
+        else if (*q == ')' && depth > 0) depth--;
+        else if ((*q == ',' && depth == 0) || *q == ')') {
+            if (c->nargs < RB__TR_ARGS && (q > start || c->nargs || *q == ',')) {
+                c->arg[c->nargs] = start;
+                c->alen[c->nargs++] = (size_t)(q - start);
+            }
+            if (*q == ')') break;
+            start = q + 1;
+        }
+    }
+    for (q++; rb__isspace((unsigned char)*q); q++) {}
+    if (*q != '=') { *why = "no '= RESULT' after the call"; return -1; }
+    for (q++; rb__isspace((unsigned char)*q); q++) {}
+    if (*q == '?') return 0;
+    {
+        int neg = *q == '-';
+        uint64_t v;
+        const char *d = q + neg;
+        size_t k = 0;
+        while (rb__isdigit((unsigned char)d[k])) k++;
+        if (rb__tr_u64(d, k, &v) != 0 || v > (uint64_t)INT64_MAX) { *why = "a malformed result after '='"; return -1; }
+        c->has_ret = 1;
+        c->ret = neg ? -(int64_t)v : (int64_t)v;
+        for (d += k; rb__isspace((unsigned char)*d); d++) {}
+        if (neg) c->errname = d;
+    }
+    return 0;
+}
+
+/* Argument i as a number (blanks around it allowed); -1: missing or malformed. */
+static int rb__tr_arg_u64(const rb__tr_call *c, unsigned i, uint64_t *v)
+{
+    const char *s;
+    size_t n;
+    if (i >= c->nargs) return -1;
+    s = c->arg[i];
+    n = c->alen[i];
+    rb__tr_trim(&s, &n);
+    return rb__tr_u64(s, n, v);
+}
+
+/* A string argument ("..." with strace's escapes) into p->path; -1: not a whole string. */
+static int rb__tr_arg_path(rb__tr *p, const rb__tr_call *c, unsigned i)
+{
+    const char *s, *end;
+    size_t n, k = 0;
+    if (i >= c->nargs) return -1;
+    s = c->arg[i];
+    n = c->alen[i];
+    rb__tr_trim(&s, &n);
+    if (n < 2 || s[0] != '"') return -1;
+    end = s + n;
+    for (s++; s < end && *s != '"'; s++) {
+        int ch = (unsigned char)*s;
+        if (ch == '\\' && s + 1 < end) {
+            ch = (unsigned char)*++s;
+            if (ch >= '0' && ch <= '7') {   /* \ooo */
+                int v = 0, d;
+                for (d = 0; d < 3 && s < end && *s >= '0' && *s <= '7'; d++) v = v * 8 + (*s++ - '0');
+                s--;
+                ch = v & 0xff;
+            } else if (ch == 'x' && s + 2 < end) {
+                unsigned v = 0, d;
+                for (d = 0; d < 2; d++) {
+                    int h = (unsigned char)*++s;
+                    v = v * 16 + (unsigned)(rb__isdigit(h) ? h - '0' : (h | 32) >= 'a' && (h | 32) <= 'f' ? (h | 32) - 'a' + 10 : 0);
+                }
+                ch = (int)v;
+            } else {
+                ch = ch == 'n' ? '\n' : ch == 't' ? '\t' : ch == 'r' ? '\r' : ch == 'v' ? '\v' : ch == 'f' ? '\f' : ch;
+            }
+        }
+        if (k + 1 >= sizeof p->path || ch == 0) return -1;   /* a path holds no NUL */
+        p->path[k++] = (char)ch;
+    }
+    if (s >= end) return -1;
+    p->path[k] = 0;
+    return 0;
+}
+
+/* Argument i as a descriptor: its number, and with -y the path strace wrote after it
+   (3</var/db/x>) as a file index (else RB__TR_NOFILE). -1: not a descriptor. */
+static int rb__tr_arg_fd(rb__tr *p, const rb__tr_call *c, unsigned i, uint64_t *fd, unsigned *named)
+{
+    const char *s, *a;
+    size_t n, k = 0;
+    *named = RB__TR_NOFILE;
+    if (i >= c->nargs) return -1;
+    s = c->arg[i];
+    n = c->alen[i];
+    rb__tr_trim(&s, &n);
+    while (k < n && rb__isdigit((unsigned char)s[k])) k++;
+    if (rb__tr_u64(s, k, fd) != 0) return -1;
+    if (k == n) return 0;
+    if (s[k] != '<' || s[n - 1] != '>' || n - k - 2 >= sizeof p->path) return -1;
+    a = s + k + 1;
+    memcpy(p->path, a, n - k - 2);
+    p->path[n - k - 2] = 0;
+    if (p->path[0] == '/') *named = rb__tr_name(p, p->path);   /* a file; sockets and pipes are not paths */
+    return 0;
+}
+
+/* The open file of descriptor fd, or -1. */
+static int rb__tr_ofd_of(const rb__tr *p, uint64_t fd)
+{
+    return fd < p->nfd ? p->fd[fd] : -1;
+}
+
+/* Descriptor fd now refers to open file k (-1: to nothing we know). */
+static void rb__tr_set_fd(rb__tr *p, uint64_t fd, int k)
+{
+    size_t old = p->nfd, i;
+    if (fd >= RB__TR_MAX_FD) {
+        rb__tr_bad(p, p->line, "descriptor %llu: past the %u a process may have", (unsigned long long)fd, RB__TR_MAX_FD);
+        return;
+    }
+    if (fd >= p->nfd) {
+        if (k < 0) return;
+        if (rb__grow(&p->fd, &p->nfd, (size_t)fd + 1, sizeof *p->fd) != 0) { rb__tr_nomem(p); return; }
+        for (i = old; i < p->nfd; i++) p->fd[i] = -1;
+    }
+    p->fd[fd] = k;
+}
+
+/* A new open file of `file` at position 0 (known: pos_known). Its index, or -1. */
+static int rb__tr_new_ofd(rb__tr *p, unsigned file, int pos_known)
+{
+    if (p->nofd >= (size_t)INT32_MAX || rb__grow(&p->ofd, &p->capofd, p->nofd + 1, sizeof *p->ofd) != 0) {
+        rb__tr_nomem(p);
+        return -1;
+    }
+    p->ofd[p->nofd].file = file;
+    p->ofd[p->nofd].pos = 0;
+    p->ofd[p->nofd].pos_known = pos_known;
+    return (int)p->nofd++;
+}
+
+/* open, openat, creat: the descriptor returned refers to a new open file at position 0. A path
+   relative to a directory descriptor (openat(5, "x")) is joined to that directory's path when
+   the trace named it; relative to AT_FDCWD it stays as the trace has it. */
+static void rb__tr_open(rb__tr *p, const rb__tr_call *c, int at)
+{
+    char dir[4352];
+    unsigned file;
+    int k;
+    dir[0] = 0;
+    if (at && c->nargs > 0) {
+        uint64_t dfd;
+        unsigned named;
+        if (rb__tr_arg_fd(p, c, 0, &dfd, &named) == 0) {
+            int d = rb__tr_ofd_of(p, dfd);
+            unsigned f = named != RB__TR_NOFILE ? named : d >= 0 ? p->ofd[d].file : RB__TR_NOFILE;
+            if (f != RB__TR_NOFILE) snprintf(dir, sizeof dir, "%s", p->names[f]);
+        }
+    }
+    if (rb__tr_arg_path(p, c, at ? 1 : 0) != 0) {
+        rb__tr_bad(p, p->line, "%s without a path string", c->name);
+        return;
+    }
+    if (!c->has_ret || c->ret < 0) return;   /* failed: no descriptor */
+    if (dir[0] && p->path[0] != '/') {
+        char joined[sizeof p->path];
+        if ((size_t)snprintf(joined, sizeof joined, "%s/%s", dir, p->path) < sizeof joined) strcpy(p->path, joined);
+    }
+    file = rb__tr_name(p, p->path);
+    if (file == RB__TR_NOFILE || (k = rb__tr_new_ofd(p, file, 1)) < 0) return;
+    rb__tr_set_fd(p, (uint64_t)c->ret, k);
+}
+
+/* close, dup, dup2, dup3, fcntl(F_DUPFD[_CLOEXEC]). A close that failed with EBADF closed nothing;
+   any other failure still released the descriptor (Linux). */
+static void rb__tr_fds(rb__tr *p, const rb__tr_call *c)
+{
+    uint64_t fd, dummy;
+    unsigned named;
+    if (rb__tr_arg_fd(p, c, 0, &fd, &named) != 0) {
+        rb__tr_bad(p, p->line, "%s: a malformed descriptor", c->name);
+        return;
+    }
+    if (!strcmp(c->name, "close")) {
+        if (!(c->has_ret && c->ret < 0 && !strncmp(c->errname, "EBADF", 5))) rb__tr_set_fd(p, fd, -1);
+        return;
+    }
+    if (!strcmp(c->name, "fcntl") || !strcmp(c->name, "fcntl64")) {
+        const char *cmd = c->nargs > 1 ? c->arg[1] : "";
+        while (rb__isspace((unsigned char)*cmd)) cmd++;
+        if (strncmp(cmd, "F_DUPFD", 7) != 0) return;   /* F_DUPFD and F_DUPFD_CLOEXEC make a copy */
+    } else if (strcmp(c->name, "dup") && rb__tr_arg_fd(p, c, 1, &dummy, &named) != 0) {
+        rb__tr_bad(p, p->line, "%s: a malformed descriptor", c->name);
+        return;
+    }
+    if (c->has_ret && c->ret >= 0) rb__tr_set_fd(p, (uint64_t)c->ret, rb__tr_ofd_of(p, fd));
+}
+
+/* The open file a read or lseek on descriptor fd uses: the table's, or (with -y, a descriptor
+   the trace never opened) a new one for the named file, its position unknown. -1: none. */
+static const char *rb__base(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return b ? b + 1 : path;
+}
+
+static int rb__tr_ofd_for(rb__tr *p, uint64_t fd, unsigned named)
+{
+    int k = rb__tr_ofd_of(p, fd);
+    /* -y names the file by its absolute path where the open may have named it relatively: the
+       table stands unless the names disagree (a close or a reuse the trace did not show) */
+    if (named != RB__TR_NOFILE && (k < 0 || strcmp(rb__base(p->names[p->ofd[k].file]), rb__base(p->names[named])))) {
+        if ((k = rb__tr_new_ofd(p, named, 0)) >= 0) rb__tr_set_fd(p, fd, k);
+    }
+    return k;
+}
+
+/* preadv/preadv2/readv's bytes asked for: the sum of the iov_len= of its iovec array. 0; 1: not
+   written out (strace shows an address for a failed call); -1: a malformed length. */
+static int rb__tr_iov_sum(const rb__tr_call *c, uint64_t *sum)
+{
+    const char *s = c->nargs > 1 ? c->arg[1] : "", *end = s + (c->nargs > 1 ? c->alen[1] : 0), *q;
+    size_t n = (size_t)(end - s);
+    *sum = 0;
+    rb__tr_trim(&s, &n);
+    end = s + n;
+    if (!n || s[0] != '[') return 1;
+    for (q = s; q < end && (q = strstr(q, "iov_len=")) != NULL && q < end;) {
+        uint64_t v;
+        size_t k = 0;
+        q += 8;
+        while (q + k < end && rb__isdigit((unsigned char)q[k])) k++;
+        if (rb__tr_u64(q, k, &v) != 0 || *sum > UINT64_MAX - v) return -1;
+        *sum += v;
+        q += k;
+    }
+    return 0;
+}
+
+/* The reads: pread64/pread and preadv/preadv2 at the offset they name (preadv2's -1: at the
+   position, as readv), read/readv at the open file's position, which they move. The length
+   replayed is what the call returned: a read past the end returns less than it asked for. */
+static void rb__tr_reads(rb__tr *p, const rb__tr_call *c, uint64_t pid)
+{
+    int pv = !strncmp(c->name, "preadv", 6), positioned = pv || !strncmp(c->name, "pread", 5), k;
+    uint64_t fd, asked = 0, off = 0;
+    unsigned named, file;
+    int have_asked = pv || !strcmp(c->name, "readv") ? rb__tr_iov_sum(c, &asked) : rb__tr_arg_u64(c, 2, &asked);
+    if (rb__tr_arg_fd(p, c, 0, &fd, &named) != 0 || have_asked < 0) {
+        rb__tr_bad(p, p->line, "%s: a malformed %s", c->name, have_asked < 0 ? "length" : "descriptor");
+        return;
+    }
+    have_asked = have_asked == 0;
+    if (positioned && rb__tr_arg_u64(c, 3, &off) != 0) {
+        const char *s = c->nargs > 3 ? c->arg[3] : "";
+        size_t n = c->nargs > 3 ? c->alen[3] : 0;
+        rb__tr_trim(&s, &n);
+        if (!(pv && n == 2 && !memcmp(s, "-1", 2))) { rb__tr_bad(p, p->line, "%s: a malformed offset", c->name); return; }
+        positioned = 0;   /* preadv2(fd, iov, n, -1, flags): the current position */
+    }
+    if (!c->has_ret || c->ret <= 0) { p->t->failed++; return; }   /* failed, or at the end: no data */
+    if (have_asked && (uint64_t)c->ret > asked) {
+        rb__tr_bad(p, p->line, "%s returned %lld bytes, more than the %llu it asked for", c->name, (long long)c->ret,
+                   (unsigned long long)asked);
+        return;
+    }
+    k = rb__tr_ofd_for(p, fd, named);
+    file = k >= 0 ? p->ofd[k].file : RB__TR_NOFILE;
+    if (!positioned) {
+        if (k < 0 || !p->ofd[k].pos_known) { p->t->unplaced++; return; }
+        off = p->ofd[k].pos;
+        p->ofd[k].pos += (uint64_t)c->ret;
+    }
+    if (file == RB__TR_NOFILE) { p->t->unplaced++; return; }
+    rb__tr_read(p, file, pid, off, (uint64_t)c->ret);
+}
+
+/* lseek and _llseek: the position they return (_llseek writes it in its 4th argument, [N]). */
+static void rb__tr_seek(rb__tr *p, const rb__tr_call *c)
+{
+    uint64_t fd, pos;
+    unsigned named;
+    int k;
+    if (rb__tr_arg_fd(p, c, 0, &fd, &named) != 0) { rb__tr_bad(p, p->line, "%s: a malformed descriptor", c->name); return; }
+    if (!c->has_ret || c->ret < 0) return;
+    if (!strcmp(c->name, "_llseek")) {
+        const char *s = c->nargs > 3 ? c->arg[3] : "";
+        size_t n = c->nargs > 3 ? c->alen[3] : 0;
+        rb__tr_trim(&s, &n);
+        if (n < 3 || s[0] != '[' || s[n - 1] != ']' || rb__tr_u64(s + 1, n - 2, &pos) != 0) {
+            rb__tr_bad(p, p->line, "_llseek: a malformed result position");
+            return;
+        }
+    } else {
+        pos = (uint64_t)c->ret;
+    }
+    if ((k = rb__tr_ofd_for(p, fd, named)) < 0) return;
+    p->ofd[k].pos = pos;
+    p->ofd[k].pos_known = 1;
+}
+
+static void rb__tr_call_do(rb__tr *p, const char *text, uint64_t pid)
+{
+    rb__tr_call c;
+    const char *why = "", *n;
+    if (rb__tr_split(text, &c, &why) != 0) { rb__tr_bad(p, p->line, "%s", why); return; }
+    n = c.name;
+    if (!strcmp(n, "openat") || !strcmp(n, "open") || !strcmp(n, "creat")) rb__tr_open(p, &c, !strcmp(n, "openat"));
+    else if (!strcmp(n, "close") || !strcmp(n, "dup") || !strcmp(n, "dup2") || !strcmp(n, "dup3") ||
+             !strcmp(n, "fcntl") || !strcmp(n, "fcntl64"))
+        rb__tr_fds(p, &c);
+    else if (!strcmp(n, "pread64") || !strcmp(n, "pread") || !strcmp(n, "preadv") || !strcmp(n, "preadv2") ||
+             !strcmp(n, "read") || !strcmp(n, "readv"))
+        rb__tr_reads(p, &c, pid);
+    else if (!strcmp(n, "lseek") || !strcmp(n, "_llseek"))
+        rb__tr_seek(p, &c);
+    /* every other call (strace traces what it was told to) says nothing about FILE's reads */
+}
+
+/* A timestamp: -t/-tt (HH:MM:SS[.frac], the time of day; a day is added when it goes back by
+   more than 12 hours), -ttt (seconds since 1970) or -r (seconds since the previous line, summed).
+   Returns its length, 0 when s holds none. */
+static size_t rb__tr_time(rb__tr *p, const char *s)
+{
+    uint64_t part[3] = {0, 0, 0}, frac = 0, scale = 1000000000, ns;
+    unsigned nparts = 0, fd = 0;
+    size_t k = 0;
+    for (;;) {
+        size_t d = 0;
+        while (rb__isdigit((unsigned char)s[k + d])) d++;
+        if (d == 0 || d > 12 || nparts == 3) return 0;
+        rb__tr_u64(s + k, d, &part[nparts++]);
+        k += d;
+        if (s[k] != ':') break;
+        k++;
+    }
+    if (nparts == 2) return 0;
+    if (s[k] == '.') {
+        for (k++; rb__isdigit((unsigned char)s[k]); k++, fd++)
+            if (fd < 9) { frac = frac * 10 + (uint64_t)(s[k] - '0'); scale /= 10; }
+        frac *= scale;
+    }
+    if (!rb__isspace((unsigned char)s[k])) return 0;
+    if (nparts == 3) {
+        ns = ((part[0] * 60 + part[1]) * 60 + part[2]) * 1000000000 + frac + p->day;
+        if (p->have_time && ns + 43200000000000ULL < p->time) { p->day += 86400000000000ULL; ns += 86400000000000ULL; }
+        p->time = ns;
+    } else if (part[0] >= 100000000) {
+        p->time = part[0] * 1000000000 + frac;   /* -ttt */
+    } else {
+        p->time += part[0] * 1000000000 + frac;  /* -r: since the previous line */
+    }
+    p->have_time = 1;
+    return k;
+}
+
+/* The start of a call that another thread's line interrupted: kept until its resumed> line. */
+static void rb__tr_unfinished(rb__tr *p, uint64_t pid, const char *s, size_t n)
+{
+    rb__tr_pending *q;
+    size_t i;
+    for (i = 0; i < p->npend && p->pend[i].pid != pid; i++) {}
+    if (i == p->npend) {
+        if (rb__grow(&p->pend, &p->cappend, p->npend + 1, sizeof *p->pend) != 0) { rb__tr_nomem(p); return; }
+        p->pend[p->npend].text = NULL;
+        p->pend[p->npend++].pid = pid;
+    }
+    q = &p->pend[i];
+    free(q->text);   /* a start never resumed (the thread was killed): the newer one wins */
+    if (!(q->text = (char *)malloc(n + 1))) { rb__tr_nomem(p); return; }
+    memcpy(q->text, s, n);
+    q->text[n] = 0;
+    q->time = p->time;
+}
+
+/* <... NAME resumed>REST: the call is its start joined with REST, at the start's time. */
+static void rb__tr_resumed(rb__tr *p, uint64_t pid, const char *s)
+{
+    const char *name = s + 4, *end;
+    size_t i, n, m;
+    char *joined;
+    while (rb__isspace((unsigned char)*name)) name++;
+    end = strstr(name, " resumed>");
+    if (!end) { rb__tr_bad(p, p->line, "a '<...' line without 'resumed>'"); return; }
+    for (i = 0; i < p->npend && p->pend[i].pid != pid; i++) {}
+    n = (size_t)(end - name);
+    if (i == p->npend || !p->pend[i].text || strncmp(p->pend[i].text, name, n) || p->pend[i].text[n] != '(') {
+        rb__tr_bad(p, p->line, "%.*s resumed, but no unfinished %.*s of pid %llu came before", (int)RB__MIN(n, 32), name,
+                   (int)RB__MIN(n, 32), name, (unsigned long long)pid);
+        return;
+    }
+    s = end + 9;
+    m = strlen(p->pend[i].text);
+    if (!(joined = (char *)malloc(m + strlen(s) + 1))) { rb__tr_nomem(p); return; }
+    memcpy(joined, p->pend[i].text, m);
+    strcpy(joined + m, s);
+    free(p->pend[i].text);
+    p->pend[i].text = NULL;
+    {
+        uint64_t now = p->time;
+        p->time = p->pend[i].time;
+        rb__tr_call_do(p, joined, pid);
+        p->time = now;
+    }
+    free(joined);
+}
+
+static void rb__tr_strace_line(rb__tr *p, char *s)
+{
+    uint64_t pid = 0;
+    size_t k, n;
+    while (rb__isspace((unsigned char)*s)) s++;
+    if (!*s) return;
+    if (!strncmp(s, "[pid", 4)) {   /* strace -f without -o: [pid N] */
+        for (s += 4; *s == ' '; s++) {}
+        for (k = 0; rb__isdigit((unsigned char)s[k]); k++) {}
+        if (rb__tr_u64(s, k, &pid) != 0 || s[k] != ']') { rb__tr_bad(p, p->line, "a malformed [pid N]"); return; }
+        s += k + 1;
+    } else {   /* -f with -o: the pid first, alone (a time has ':' or '.') */
+        for (k = 0; rb__isdigit((unsigned char)s[k]); k++) {}
+        if (k && rb__isspace((unsigned char)s[k]) && rb__tr_u64(s, k, &pid) == 0) s += k;
+    }
+    while (rb__isspace((unsigned char)*s)) s++;
+    if (rb__isdigit((unsigned char)*s)) s += rb__tr_time(p, s);
+    while (rb__isspace((unsigned char)*s)) s++;
+    if (!strncmp(s, "+++", 3) || !strncmp(s, "---", 3) || !strncmp(s, "strace: ", 8)) return;   /* exits, signals */
+    if (!strncmp(s, "<...", 4)) { rb__tr_resumed(p, pid, s); return; }
+    n = strlen(s);
+    while (n && rb__isspace((unsigned char)s[n - 1])) n--;
+    if (n >= 16 && !memcmp(s + n - 16, "<unfinished ...>", 16)) {
+        n -= 16;
+        while (n && rb__isspace((unsigned char)s[n - 1])) n--;
+        if (n == 0 || s[0] == '(') { rb__tr_bad(p, p->line, "an unfinished call without a name"); return; }
+        rb__tr_unfinished(p, pid, s, n);
+        return;
+    }
+    rb__tr_call_do(p, s, pid);
+}
+
+/* ---- traces: fio's iolog and CSV ----
+   iolog (fio --write_iolog): a first line "fio version 2 iolog" or "fio version 3 iolog", then
+   FILE ACTION [OFFSET LENGTH], version 3 with the microseconds since the job started first.
+   add, open and close name files; read is a read; write, trim, sync, datasync and wait are not
+   reads and are passed over. CSV: offset,length[,thread[,time_ns]], decimal, a header line of
+   those names allowed first, blank lines and # comments anywhere. */
+static void rb__tr_iolog_line(rb__tr *p, char *s)
+{
+    static const char *const others[] = {"write", "trim", "sync", "datasync", "wait", "sync_file_range"};
+    char *tok[6];
+    unsigned n = 0, i = 0, k;
+    uint64_t off, len;
+    while (*s) {
+        while (rb__isspace((unsigned char)*s)) s++;
+        if (!*s) break;
+        if (n == 6 && !p->iolog_version) break;   /* no header: said below */
+        if (n == 6) { rb__tr_bad(p, p->line, "more fields than an iolog line has"); return; }
+        tok[n++] = s;
+        while (*s && !rb__isspace((unsigned char)*s)) s++;
+        if (*s) *s++ = 0;
+    }
+    if (n == 0) return;
+    if (!p->iolog_version) {
+        if (n == 4 && !strcmp(tok[0], "fio") && !strcmp(tok[1], "version") && !strcmp(tok[3], "iolog") &&
+            (!strcmp(tok[2], "2") || !strcmp(tok[2], "3"))) {
+            p->iolog_version = tok[2][0] - '0';
+            return;
+        }
+        rb__tr_fatal(p, p->line, "not a fio iolog: the first line must be 'fio version 2 iolog' or 'fio version 3 iolog'");
+        return;
+    }
+    if (p->iolog_version == 3) {
+        uint64_t us;
+        if (rb__tr_u64(tok[0], strlen(tok[0]), &us) != 0 || us > UINT64_MAX / 1000) {
+            rb__tr_bad(p, p->line, "a malformed timestamp '%.32s'", tok[0]);
+            return;
+        }
+        p->time = us * 1000;
+        p->have_time = 1;
+        i = 1;
+    }
+    if (n < i + 2) { rb__tr_bad(p, p->line, "an iolog line needs a file name and an action"); return; }
+    if (!strcmp(tok[i + 1], "add") || !strcmp(tok[i + 1], "open") || !strcmp(tok[i + 1], "close")) {
+        if (n != i + 2) rb__tr_bad(p, p->line, "'%s' takes no offset or length", tok[i + 1]);
+        return;
+    }
+    for (k = 0; k < sizeof others / sizeof others[0]; k++)
+        if (!strcmp(tok[i + 1], others[k])) return;
+    if (strcmp(tok[i + 1], "read") != 0) { rb__tr_bad(p, p->line, "unknown iolog action '%.32s'", tok[i + 1]); return; }
+    if (n != i + 4 || rb__tr_u64(tok[i + 2], strlen(tok[i + 2]), &off) != 0 ||
+        rb__tr_u64(tok[i + 3], strlen(tok[i + 3]), &len) != 0) {
+        rb__tr_bad(p, p->line, "a read needs a decimal offset and length");
+        return;
+    }
+    if (len == 0) { p->t->failed++; return; }
+    k = rb__tr_name(p, tok[i]);
+    if (k != RB__TR_NOFILE) rb__tr_read(p, k, 0, off, len);
+}
+
+static void rb__tr_csv_line(rb__tr *p, char *s)
+{
+    static const char *const cols[] = {"offset", "length", "thread", "time_ns"};
+    const char *f[4];
+    size_t fl[4], n = strlen(s);
+    unsigned nf = 0, k;
+    uint64_t v[4] = {0, 0, 0, 0};
+    rb__tr_trim((const char **)&s, &n);
+    if (n == 0 || s[0] == '#') return;
+    for (;;) {
+        const char *c = (const char *)memchr(s, ',', n);
+        size_t l = c ? (size_t)(c - s) : n;
+        if (nf == 4) { rb__tr_bad(p, p->line, "more than the 4 fields offset,length,thread,time_ns"); return; }
+        f[nf] = s;
+        fl[nf] = l;
+        rb__tr_trim(&f[nf], &fl[nf]);
+        nf++;
+        if (!c) break;
+        n -= l + 1;
+        s += l + 1;
+    }
+    if (!p->csv_started++ && !rb__isdigit((unsigned char)f[0][0])) {   /* a header */
+        for (k = 0; k < nf; k++)
+            if (fl[k] != strlen(cols[k]) || memcmp(f[k], cols[k], fl[k])) {
+                rb__tr_bad(p, p->line, "a CSV header must be offset,length[,thread[,time_ns]]");
+                return;
+            }
+        if (nf >= 2) return;
+    }
+    if (nf < 2) { rb__tr_bad(p, p->line, "a CSV line needs at least offset,length"); return; }
+    for (k = 0; k < nf; k++)
+        if (rb__tr_u64(f[k], fl[k], &v[k]) != 0) {
+            rb__tr_bad(p, p->line, "a malformed %s '%.*s' (decimal digits only)", cols[k], (int)RB__MIN(fl[k], 32), f[k]);
+            return;
+        }
+    if (v[1] == 0) { rb__tr_bad(p, p->line, "a read of 0 bytes"); return; }
+    if (nf == 4) { p->time = v[3]; p->have_time = 1; }
+    rb__tr_read(p, RB__TR_NOFILE, v[2], v[0], v[1]);
+}
+
+/* The format of a trace from its first line that says anything. */
+static int rb__tr_detect(const char *s)
+{
+    while (rb__isspace((unsigned char)*s)) s++;
+    if (!*s || *s == '#') return RB_TRACE_AUTO;   /* not yet */
+    if (!strncmp(s, "fio version", 11)) return RB_TRACE_IOLOG;
+    if (!strchr(s, '(') && strchr(s, ',')) return RB_TRACE_CSV;
+    return RB_TRACE_STRACE;
+}
+
+/* Every line, in order, into records (or the first bad one into t->why). */
+static void rb__tr_lines(rb__tr *p, const char *text, size_t len)
+{
+    size_t pos = 0;
+    while (pos < len && !p->stop) {
+        const char *s = text + pos, *nl = (const char *)memchr(s, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - s) : len - pos;
+        pos += n + 1;
+        p->line++;
+        if (n && s[n - 1] == '\r') n--;
+        if (n > RB__TR_MAX_LINE) { rb__tr_bad(p, p->line, "a line of %zu bytes: longer than 16 MiB", n); continue; }
+        if (memchr(s, 0, n)) { rb__tr_bad(p, p->line, "binary data (a NUL byte), not a line of text"); continue; }
+        if (rb__grow(&p->buf, &p->bufcap, n + 1, 1) != 0) { rb__tr_nomem(p); break; }
+        memcpy(p->buf, s, n);
+        p->buf[n] = 0;
+        if (p->format == RB_TRACE_AUTO) p->format = rb__tr_detect(p->buf);
+        if (p->format == RB_TRACE_STRACE) rb__tr_strace_line(p, p->buf);
+        else if (p->format == RB_TRACE_IOLOG) rb__tr_iolog_line(p, p->buf);
+        else if (p->format == RB_TRACE_CSV) rb__tr_csv_line(p, p->buf);
+    }
+    p->t->lines = p->line;
+}
+
+/* ---- traces: FILE's reads ----
+   The names the trace gave are compared with FILE as given (exact), then as files of this
+   machine (the same device and inode: a relative name is taken from the current directory,
+   a link followed), then by base name alone (the trace was recorded elsewhere). The first
+   rule that finds a name with reads decides; names of different files that share FILE's base
+   name are ambiguous, and said so. */
+static int rb__tr_matches(const rb__tr *p, int rule, size_t i)
+{
+    const char *name = p->names[i], *file = p->o->file;
+    if (rule == RB_MATCH_EXACT) return !strcmp(name, file);
+    if (rule == RB_MATCH_SAME_FILE) return rb_same_file(name, file) == 1 && access(name, F_OK) == 0;
+    return !strcmp(rb__base(name), rb__base(file));
+}
+
+/* What the trace reads instead, for the message that says FILE is not among it: the three
+   names with the most reads. */
+static void rb__tr_others(const rb__tr *p, const uint64_t *per, char *buf, size_t len)
+{
+    size_t used = 0, i, shown;
+    unsigned char *done = (unsigned char *)calloc(p->nnames ? p->nnames : 1, 1);
+    buf[0] = 0;
+    for (shown = 0; done && shown < 3; shown++) {
+        size_t best = p->nnames;
+        int w;
+        for (i = 0; i < p->nnames; i++)
+            if (per[i] && !done[i] && (best == p->nnames || per[i] > per[best])) best = i;
+        if (best == p->nnames) break;
+        done[best] = 1;
+        w = snprintf(buf + used, len - used, "%s%.60s (%llu read%s)", shown ? ", " : "", p->names[best],
+                     (unsigned long long)per[best], per[best] == 1 ? "" : "s");
+        if (w < 0 || (size_t)w >= len - used) break;
+        used += (size_t)w;
+    }
+    free(done);
+}
+
+/* Two names of one file as far as the names tell: equal, or one the other's tail at a '/'
+   ("test.db" and "/var/db/test.db": a relative open, then the absolute one sqlite3 makes). */
+static int rb__tr_same_tail(const char *a, const char *b)
+{
+    size_t la, lb;
+    while (!strncmp(a, "./", 2)) a += 2;
+    while (!strncmp(b, "./", 2)) b += 2;
+    la = strlen(a);
+    lb = strlen(b);
+    if (la > lb) { const char *t = a; size_t l = la; a = b; b = t; la = lb; lb = l; }
+    return !strcmp(b + lb - la, a) && (la == lb || (a[0] != '/' && b[lb - la - 1] == '/'));
+}
+
+/* Marks keep[i] for FILE's names; RB_MATCH_* or -1 with t->why said. */
+static int rb__tr_match(rb__tr *p, const uint64_t *per, unsigned char *keep)
+{
+    rb_trace *t = p->t;
+    char buf[RB__PATH_SHOWN], others[200];
+    const char *fs;
+    size_t i, j, found = 0, first = 0;
+    int rule;
+    uint64_t total = 0;
+    for (rule = RB_MATCH_EXACT; rule <= RB_MATCH_BASENAME && !found; rule++)
+        for (i = 0; i < p->nnames; i++)
+            if (per[i] && rb__tr_matches(p, rule, i)) {
+                if (!found++) first = i;
+                keep[i] = 1;
+            }
+    rule--;
+    /* A name that ends another at a '/' ("test.db", "/var/db/test.db") is taken for the same file:
+       the trace does not say the program's directory. Not transitively: keep[] is 1 for a name
+       the rule found, 2 for one added so. */
+    for (i = 0; found && i < p->nnames; i++)
+        for (j = 0; per[i] && !keep[i] && j < p->nnames; j++)
+            if (keep[j] == 1 && rb__tr_same_tail(p->names[i], p->names[j])) {
+                keep[i] = 2;
+                found++;
+            }
+    /* Two names kept that need not be one file (two base names alike, or a relative name
+       that ends two paths) are ambiguous: which file the reads were of, the trace cannot say. */
+    for (i = 0; found > 1 && i < p->nnames; i++)
+        for (j = i + 1; keep[i] && j < p->nnames; j++)
+            if (keep[j] && !(rule != RB_MATCH_BASENAME && keep[i] == 1 && keep[j] == 1) &&
+                !rb__tr_same_tail(p->names[i], p->names[j])) {
+                rb__fmt(t->why, sizeof t->why, "%s: the trace reads two files FILE may be (%.80s, %.80s): name FILE "
+                        "as the trace does", p->tname, p->names[i], p->names[j]);
+                return -1;
+            }
+    if (found) {   /* named: the longest of its names (the absolute one, where there is one) */
+        for (i = first + 1; i < p->nnames; i++)
+            if (keep[i] && strlen(p->names[i]) > strlen(p->names[first])) first = i;
+        snprintf(t->named, sizeof t->named, "%s", p->names[first]);
+        return rule;
+    }
+    for (i = 0; i < p->nnames; i++) total += per[i];
+    fs = rb__short_path(p->o->file, buf);
+    if (total) {
+        rb__tr_others(p, per, others, sizeof others);
+        rb__fmt(t->why, sizeof t->why, "%s: none of its %llu reads is of %s (not by path, not by name): it reads %s",
+                p->tname, (unsigned long long)total, fs, others);
+    } else {
+        rb__fmt(t->why, sizeof t->why, "%s: no read of a file in %llu lines (%llu reads on descriptors it never "
+                "opened, %llu failed)", p->tname, (unsigned long long)p->line, (unsigned long long)t->unplaced,
+                (unsigned long long)t->failed);
+    }
+    return -1;
+}
+
+/* FILE's reads, checked against its end, into one stream per pid or thread (numbered by
+   their first read of FILE), times counted from the first read. */
+static void rb__tr_streams(rb__tr *p, const unsigned char *keep, uint64_t size)
+{
+    rb_trace *t = p->t;
+    size_t i, *count = NULL;
+    unsigned *num = (unsigned *)malloc((p->nsid ? p->nsid : 1) * sizeof *num);
+    uint64_t t0 = UINT64_MAX, page = (uint64_t)rb__page_size();
+    char buf[RB__PATH_SHOWN];
+    const char *fs = rb__short_path(p->o->file ? p->o->file : "FILE", buf);
+    for (i = 0; num && i < p->nsid; i++) num[i] = (unsigned)-1;
+    for (i = 0; num && i < p->nrec && !p->stop; i++) {
+        rb__tr_rec *r = &p->rec[i];
+        int mine = r->file == RB__TR_NOFILE || keep[r->file];
+        if (!mine) { t->other_reads++; continue; }
+        if (r->off + r->len > size) {
+            rb__tr_bad(p, r->line, "a read of %llu bytes at %llu ends past the end of %s (%llu bytes)",
+                       (unsigned long long)r->len, (unsigned long long)r->off, fs, (unsigned long long)size);
+            r->file = RB__TR_NOFILE - 1;   /* left out (skip_bad) */
+            continue;
+        }
+        if (num[r->stream] == (unsigned)-1) num[r->stream] = t->nstreams++;
+        t->reads++;
+        t0 = RB__MIN(t0, r->time);
+    }
+    if (!num) { rb__tr_nomem(p); return; }
+    if (!p->stop && t->reads == 0) {
+        t->status = RB_EINVAL;
+        rb__fmt(t->why, sizeof t->why, "%s: no read of %s is left: all %llu were skipped (the first: %s)", p->tname, fs,
+                (unsigned long long)t->skipped, t->first_skipped);
+        p->stop = 1;
+    }
+    if (!p->stop) {
+        t->streams = (rb_trace_stream *)calloc(t->nstreams, sizeof *t->streams);
+        count = (size_t *)calloc(t->nstreams, sizeof *count);
+        if (!t->streams || !count) rb__tr_nomem(p);
+    }
+    for (i = 0; !p->stop && i < p->nrec; i++) {
+        const rb__tr_rec *r = &p->rec[i];
+        if ((r->file == RB__TR_NOFILE || (r->file < p->nnames && keep[r->file])) && num[r->stream] != (unsigned)-1)
+            count[num[r->stream]]++;
+    }
+    for (i = 0; !p->stop && i < t->nstreams; i++)
+        if (!(t->streams[i].reads = (rb_trace_read *)malloc(count[i] * sizeof(rb_trace_read)))) rb__tr_nomem(p);
+    for (i = 0; !p->stop && i < p->nrec; i++) {
+        const rb__tr_rec *r = &p->rec[i];
+        rb_trace_stream *st;
+        rb_trace_read *d;
+        if (!(r->file == RB__TR_NOFILE || (r->file < p->nnames && keep[r->file])) || num[r->stream] == (unsigned)-1) continue;
+        st = &t->streams[num[r->stream]];
+        st->id = p->sid[r->stream];
+        d = &st->reads[st->n++];
+        d->off = r->off;
+        d->len = r->len;
+        d->time_ns = p->have_time ? r->time - t0 : 0;
+        d->line = r->line;
+        t->bytes += r->len;
+        t->max_len = RB__MAX(t->max_len, r->len);
+        t->max_end = RB__MAX(t->max_end, r->off + r->len);
+        if ((r->off | r->len) % page && t->unaligned++ == 0) t->unaligned_line = r->line;
+    }
+    free(num);
+    free(count);
+}
+
+static void rb__tr_finish(rb__tr *p)
+{
+    rb_trace *t = p->t;
+    uint64_t size = p->o->file_size, *per;
+    unsigned char *keep;
+    size_t i;
+    struct stat st;
+    char fs[RB__PATH_SHOWN];
+    t->format = p->format ? p->format : RB_TRACE_STRACE;
+    t->has_time = p->have_time;
+    if (p->stop) return;
+    if (!p->o->file && p->format != RB_TRACE_CSV) {
+        t->status = RB_EINVAL;
+        rb__fmt(t->why, sizeof t->why, "%s names files: which one is FILE? (none given)", p->tname);
+        return;
+    }
+    if (!size && !p->o->file) size = UINT64_MAX;   /* a CSV checked against no file */
+    if (!size && p->o->file) {
+        if (stat(p->o->file, &st) != 0) {
+            t->status = errno == ENOENT ? RB_ENOFILE : RB_ESYS;
+            rb__fmt(t->why, sizeof t->why, "cannot replay on %s: %s", rb__short_path(p->o->file, fs), strerror(errno));
+            return;
+        }
+        size = (uint64_t)st.st_size;
+    }
+    per = (uint64_t *)calloc(p->nnames ? p->nnames : 1, sizeof *per);
+    keep = (unsigned char *)calloc(p->nnames ? p->nnames : 1, 1);
+    if (!per || !keep) rb__tr_nomem(p);
+    for (i = 0; per && keep && i < p->nrec; i++)
+        if (p->rec[i].file != RB__TR_NOFILE) per[p->rec[i].file]++;
+    if (!p->stop && p->format != RB_TRACE_CSV) {
+        int m = rb__tr_match(p, per, keep);
+        if (m < 0) { t->status = RB_EINVAL; p->stop = 1; }
+        else t->match = m;
+    }
+    if (!p->stop && p->format == RB_TRACE_CSV && p->nrec == 0) {
+        t->status = RB_EINVAL;
+        rb__fmt(t->why, sizeof t->why, "%s: no read in %llu lines", p->tname, (unsigned long long)p->line);
+        p->stop = 1;
+    }
+    if (!p->stop) rb__tr_streams(p, keep, size);
+    free(per);
+    free(keep);
+}
+
+static void rb__tr_free(rb__tr *p)
+{
+    size_t i;
+    for (i = 0; i < p->nnames; i++) free(p->names[i]);
+    for (i = 0; i < p->npend; i++) free(p->pend[i].text);
+    free(p->names);
+    free(p->pend);
+    free(p->buf);
+    free(p->rec);
+    free(p->sid);
+    free(p->fd);
+    free(p->ofd);
+    free(p->name_map.key);
+    free(p->name_map.val);
+    free(p->pid_map.key);
+    free(p->pid_map.val);
+}
+
+static int rb__trace_text(rb_trace *t, const char *text, size_t len, const rb_trace_options *o, const char *shown)
+{
+    rb__tr p;
+    memset(&p, 0, sizeof p);
+    p.t = t;
+    p.o = o;
+    snprintf(p.tname, sizeof p.tname, "%s", shown);
+    if (o->format < RB_TRACE_AUTO || o->format >= RB_TRACE_FORMATS) {
+        t->status = RB_EINVAL;
+        rb__fmt(t->why, sizeof t->why, "no trace format %d (auto, strace, iolog or csv)", o->format);
+        return t->status;
+    }
+    p.format = o->format;
+    rb__tr_lines(&p, text, len);
+    rb__tr_finish(&p);
+    rb__tr_free(&p);
+    if (t->status != RB_OK) rb_trace_free(t);
+    return t->status;
+}
+
+RBDEF int rb_trace_parse(rb_trace *t, const char *text, size_t len, const rb_trace_options *o)
+{
+    rb_trace_options none;
+    memset(&none, 0, sizeof none);
+    if (!o) o = &none;
+    memset(t, 0, sizeof *t);
+    return rb__trace_text(t, text ? text : "", text ? len : 0, o, "the trace");
+}
+
+/* The trace is read whole (a regular file only: a FIFO would be read once and be gone). */
+RBDEF int rb_trace_load(rb_trace *t, const char *path, const rb_trace_options *o)
+{
+    rb_error e;
+    struct stat st;
+    char *text = NULL, shown[RB__PATH_SHOWN];
+    size_t got = 0;
+    int fd, e2 = 0;
+    rb_trace_options none;
+    memset(&none, 0, sizeof none);
+    if (!o) o = &none;
+    memset(t, 0, sizeof *t);
+    snprintf(t->path, sizeof t->path, "%s", path ? path : "");
+    fd = rb__open_regular(path, 0, &st, &e);
+    if (fd < 0) {
+        t->status = e.status;
+        rb__fmt(t->why, sizeof t->why, "the trace: %s", e.msg);
+        return t->status;
+    }
+    if ((uint64_t)st.st_size >= (uint64_t)((size_t)-1) || !(text = (char *)malloc((size_t)st.st_size + 1))) {
+        close(fd);
+        t->status = RB_ENOMEM;
+        rb__fmt(t->why, sizeof t->why, "the trace %s (%lld bytes) does not fit in memory", rb__short_path(path, shown),
+                (long long)st.st_size);
+        return t->status;
+    }
+    while (got < (size_t)st.st_size) {
+        ssize_t r = read(fd, text + got, (size_t)st.st_size - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) e2 = errno;
+        if (r <= 0) break;   /* 0: the file shrank; what was read is the trace */
+        got += (size_t)r;
+    }
+    if (close(fd) != 0 && !e2) e2 = errno;
+    if (e2) {
+        t->status = RB_ESYS;
+        rb__fmt(t->why, sizeof t->why, "reading the trace %s: %s", rb__short_path(path, shown), strerror(e2));
+    } else {
+        rb__trace_text(t, text, got, o, rb__short_path(path, shown));
+    }
+    free(text);
+    return t->status;
+}
+
+RBDEF void rb_trace_free(rb_trace *t)
+{
+    unsigned i;
+    for (i = 0; t->streams && i < t->nstreams; i++) free(t->streams[i].reads);
+    free(t->streams);
+    t->streams = NULL;
+    t->nstreams = 0;
+}
+
+static const char *const rb__trace_formats[RB_TRACE_FORMATS] = {"auto", "strace", "iolog", "csv"};
+
+RBDEF const char *rb_trace_format_name(int f) { return f >= 0 && f < RB_TRACE_FORMATS ? rb__trace_formats[f] : "?"; }
+
+RBDEF int rb_trace_format_find(const char *name)
+{
+    int f;
+    for (f = 0; name && f < RB_TRACE_FORMATS; f++)
+        if (!strcmp(name, rb__trace_formats[f])) return f;
+    return -1;
+}
+
+RBDEF const char *rb_trace_match_name(int m)
+{
+    static const char *const names[] = {"none", "exact", "same-file", "basename"};
+    return m >= 0 && m <= RB_MATCH_BASENAME ? names[m] : "?";
+}
+
 /* ---- runner -------------------------------------------------------------------------
    rb_run in phases: prepare the cache state (rb__prepare_cache), open the target, make the
    worker blocks (rb__threads_make), start them (rb__pool_start, shared with the prefetch
@@ -5783,6 +7067,7 @@ typedef struct rb__part {
        (ws_fill), a together run counts what of it was evicted. NULL: not asked. */
     uint64_t *ws;
     int ws_fill;
+    rb_trace_read *merged;   /* a replay on another thread count than its streams: every read in trace order */
 } rb__part;
 
 struct rb__victim;
@@ -5907,6 +7192,13 @@ typedef struct rb__thread {
     uint64_t drawn;         /* ops this phase drew offsets for and started */
     int64_t replay_user_ns, replay_sys_ns;   /* CPU the replays took (not the strategy's) */
     rb__sched sched;
+    uint64_t iter_bytes[RB_MAX_ITERATIONS + 1];        /* bytes the counted ops read */
+    /* A replay: this thread's reads are tr[0], tr[stride], tr[2 stride] ... (n of them): its own
+       stream (stride 1), or its share of all of them dealt round-robin; pos is the next one. */
+    const rb_trace_read *tr;
+    size_t tr_n, tr_stride, tr_pos;
+    uint64_t tr_loops;      /* measured iterations only */
+    uint64_t *lens;         /* the op's lengths (w.lens) */
     rb_hist hist;
     rb_hist read_hist;      /* per read, for the strategies whose reads outlive their op */
     rb_hist service;        /* open loop: per op from its actual start (hist: from its intended one) */
@@ -6017,6 +7309,37 @@ static void rb__draws_load(rb_worker *w, const rb__draws *d)
     w->run_left = d->run_left;
 }
 
+/* A replay's next op: the thread's next n reads of the trace (w->lens their lengths), from its
+   first read again when it has read them all (counted in measured phases: trace_loops). */
+static void rb__trace_offsets(rb__thread *th, int measured, uint64_t *off, unsigned n)
+{
+    unsigned i;
+    for (i = 0; i < n; i++) {
+        const rb_trace_read *r;
+        if (th->tr_pos == th->tr_n) {
+            th->tr_pos = 0;
+            th->tr_loops += measured != 0;
+        }
+        r = &th->tr[th->tr_pos++ * th->tr_stride];
+        off[i] = r->off;
+        th->lens[i] = r->len;
+    }
+}
+
+/* The next op's offsets: the trace's next reads, or the sampler's draw. Returns its bytes. */
+static uint64_t rb__draw_op(rb__thread *th, int measured, uint64_t *off, unsigned n)
+{
+    uint64_t bytes = 0;
+    unsigned i;
+    if (!th->tr) {
+        rb_sampler_offsets(&th->w.t->smp, &th->w, off, n);
+        return (uint64_t)n * th->w.t->cfg->read_size;
+    }
+    rb__trace_offsets(th, measured, off, n);
+    for (i = 0; i < n; i++) bytes += th->lens[i];
+    return bytes;
+}
+
 /* After measured phase p, outside its window, before the phase-end barrier: the phase's
    offsets drawn again from the sampler's state as it began (a draw is a pure function of
    that state), every read's pages marked, and the pages the counted ops' reads spanned. The
@@ -6033,15 +7356,18 @@ static void rb__touch_replay(rb__thread *th, unsigned p, uint64_t *off)
     uint64_t k, pages = 0, counted = th->iter_ops[p];
     unsigned i, n = c->reads_per_op;
     int timed = rb__plat_thread_rusage(&a) == RB_OK;
+    size_t tr_end = th->tr_pos;   /* a replay's position: every phase started at its first read */
     rb__draws_save(w, &end);
     rb__draws_load(w, &th->draws_start);
+    th->tr_pos = 0;
     for (k = 0; k < th->drawn && !RB__LOAD(&run->pool.failed); k++) {
         uint64_t spanned = 0;
-        rb_sampler_offsets(&w->t->smp, w, off, n);
-        for (i = 0; i < n; i++) spanned += rb__touch(th->part->touched, off[i], c->read_size, run->page_shift);
+        rb__draw_op(th, 0, off, n);
+        for (i = 0; i < n; i++) spanned += rb__touch(th->part->touched, off[i], rb_worker_read_len(w, i), run->page_shift);
         if (k < counted) pages += spanned;
     }
     rb__draws_load(w, &end);
+    th->tr_pos = tr_end;
     th->iter_page_reads[p] = pages;
     if (timed && rb__plat_thread_rusage(&b) == RB_OK) {
         th->replay_user_ns += rb__tv_ns(b.ru_utime) - rb__tv_ns(a.ru_utime);
@@ -6185,20 +7511,22 @@ static void rb__worker_phase(rb__thread *th, unsigned p, uint64_t start, uint64_
     rb_worker *w = &th->w;
     const rb_config *c = w->t->cfg;
     uint64_t deadline = start + (uint64_t)(p ? c->duration_ns : c->warmup_ns), ops = 0, end = start, t0, t1;
-    uint64_t think = (uint64_t)c->think_ns;
+    uint64_t think = (uint64_t)c->think_ns, bytes = 0, op_bytes;
     unsigned n = c->reads_per_op;
     for (t0 = rb__now_ns(); t0 < deadline && !RB__LOAD(&run->pool.failed); t0 = t1) {
-        rb_sampler_offsets(&w->t->smp, w, off, n);
+        op_bytes = rb__draw_op(th, p > 0, off, n);
         th->drawn++;
         if (rb__op(th, off, n) != 0) break;
         t1 = rb__now_ns();
         if (t1 > deadline) break;   /* in flight at the stop */
         ops++;
+        bytes += op_bytes;
         end = t1;
         if (p > 0) rb_hist_record(&th->hist, t1 - t0);
         if (think) t1 = rb__think(t1 + think, deadline);
     }
     th->iter_ops[p] = ops;
+    th->iter_bytes[p] = bytes;
     th->iter_start[p] = start;
     th->iter_end[p] = end;
 }
@@ -6280,11 +7608,11 @@ static void rb__worker_phase_open(rb__thread *th, unsigned p, uint64_t start, ui
     rb_worker *w = &th->w;
     const rb_config *c = w->t->cfg;
     rb__sched *q = &th->sched;
-    uint64_t deadline = start + (uint64_t)(p ? c->duration_ns : c->warmup_ns), ops = 0, t0, t1;
+    uint64_t deadline = start + (uint64_t)(p ? c->duration_ns : c->warmup_ns), ops = 0, t0, t1, bytes = 0, op_bytes;
     unsigned n = c->reads_per_op;
     rb__sched_reset(q, start);
     while (q->next < deadline && !RB__LOAD(&run->pool.failed)) {
-        rb_sampler_offsets(&w->t->smp, w, off, n);
+        op_bytes = rb__draw_op(th, p > 0, off, n);
         t0 = rb__wait_until(q->next, &run->pool.failed);
         if (t0 >= deadline) break;   /* drawn, never started: not replayed either */
         th->drawn++;
@@ -6292,6 +7620,7 @@ static void rb__worker_phase_open(rb__thread *th, unsigned p, uint64_t start, ui
         t1 = rb__now_ns();
         if (t1 > deadline) break;   /* in flight at the stop */
         ops++;
+        bytes += op_bytes;
         if (p > 0) {
             rb_hist_record(&th->hist, t1 - q->next);
             rb_hist_record(&th->service, t1 - t0);
@@ -6299,6 +7628,7 @@ static void rb__worker_phase_open(rb__thread *th, unsigned p, uint64_t start, ui
         rb__sched_next(q);
     }
     th->iter_ops[p] = ops;
+    th->iter_bytes[p] = bytes;
     th->iter_due[p] = rb__sched_due(q, deadline);
     th->iter_start[p] = start;
     th->iter_end[p] = deadline;
@@ -6322,7 +7652,8 @@ static void *rb__worker_main(void *arg)
     unsigned p, cpu = th->part->first + w->index;   /* the cell's worker number: groups pin on from each other */
     sigjmp_buf jb;
 
-    if (!off) { th->rc = RB_ENOMEM; rb__fmt(th->why, sizeof th->why, "out of memory"); }
+    if (th->tr && off) w->lens = th->lens = (uint64_t *)malloc(sizeof(uint64_t) * c->reads_per_op);
+    if (!off || (th->tr && !th->lens)) { th->rc = RB_ENOMEM; rb__fmt(th->why, sizeof th->why, "out of memory"); }
     else if (c->ncpus && c->cpus) th->rc = rb__pin(c->cpus[cpu % c->ncpus], th->why, sizeof th->why);
     if (!th->rc && s->thread_init) th->rc = s->thread_init(w, th->why, sizeof th->why);
     rb__pa_follow_init(&w->paf, w->t->map, w->t->page, w->t->fd, w->t->mincore_trusted);
@@ -6335,6 +7666,7 @@ static void *rb__worker_main(void *arg)
         w->measuring = p > 0;
         rb__draws_save(w, &th->draws_start);
         th->drawn = 0;
+        th->tr_pos = 0;   /* every phase replays the trace from its first read */
         if (mapped) {
             if (sigsetjmp(jb, 1) != 0) {   /* back from a SIGBUS in read_op */
                 rb__sigbus_jmp = NULL;
@@ -6357,6 +7689,8 @@ static void *rb__worker_main(void *arg)
     }
     if (s->thread_fini) s->thread_fini(w);
     free(off);
+    free(th->lens);
+    w->lens = th->lens = NULL;
     return NULL;
 }
 
@@ -6367,6 +7701,10 @@ static void *rb__worker_main(void *arg)
 RBDEF void rb_config_defaults(const rb_config *in, rb_config *c)
 {
     *c = *in;
+    if (c->trace && c->trace->status == RB_OK && c->trace->max_len) {   /* the buffers hold its longest read */
+        c->read_size = c->trace->max_len;
+        if (!c->reads_per_op) c->reads_per_op = 1;
+    }
     if (!c->read_size) c->read_size = 16384;
     if (!c->reads_per_op) c->reads_per_op = c->pattern == RB_SEQUENTIAL ? 128 : 16;
     if (!c->iodepth) c->iodepth = RB__MIN(c->reads_per_op, RB_MAX_IODEPTH);
@@ -6432,6 +7770,15 @@ static int rb__config_check(const rb_config *c, const rb_strategy *s, char *why,
                 c->victim);
         return RB_EINVAL;
     }
+    if (c->trace && (c->trace->status != RB_OK || !c->trace->nstreams)) {
+        rb__fmt(why, wl, "%s", c->trace->status != RB_OK ? c->trace->why : "the trace holds no read");
+        return RB_EINVAL;
+    }
+    if (c->trace && c->threads > c->trace->reads) {
+        rb__fmt(why, wl, "%u threads for the %llu reads of the trace: a thread would have none", c->threads,
+                (unsigned long long)c->trace->reads);
+        return RB_EINVAL;
+    }
     if (!(c->prewarm >= 0 && c->prewarm <= 1)) {
         rb__fmt(why, wl, "the fraction to prewarm must be in [0, 1], not %g", c->prewarm);
         return RB_EINVAL;
@@ -6476,7 +7823,7 @@ RBDEF uint64_t rb_cell_memory(const rb_config *cfg, const rb_strategy *s)
     rb_config_defaults(cfg, &c);
     slots = rb__slots(&c, s);
     if (c.read_size > UINT64_MAX / 4 / slots) return UINT64_MAX;
-    per = sizeof(rb__thread) + c.read_size * slots + (c.verify ? c.read_size : 0) + 8u * (uint64_t)c.reads_per_op;
+    per = sizeof(rb__thread) + c.read_size * slots + (c.verify ? c.read_size : 0) + 16u * (uint64_t)c.reads_per_op;
     return per > UINT64_MAX / c.threads ? UINT64_MAX : per * c.threads;
 }
 
@@ -6685,6 +8032,53 @@ static int rb__threads_make(rb__run *run, rb__part *p, rb__thread **th)
 }
 
 static void *rb__thread_arg(void *ctx, unsigned i) { return ((rb__thread **)ctx)[i]; }
+
+static int rb__by_line(const void *a, const void *b)
+{
+    uint64_t x = ((const rb_trace_read *)a)->line, y = ((const rb_trace_read *)b)->line;
+    return x < y ? -1 : x > y;
+}
+
+/* A replay's reads per thread: with as many threads as the trace has streams, each its own
+   stream; with any other count, every read in trace order, dealt round-robin (read j to thread
+   j % threads), so each thread still reads its share in the order the trace has it. */
+static int rb__trace_assign(rb__part *p, rb__thread **th)
+{
+    const rb_trace *tr = p->c.trace;
+    unsigned n = p->n, i;
+    size_t k = 0;
+    if (!tr) return RB_OK;
+    if (tr->max_end > p->t.size) {
+        p->res->status = RB_EINVAL;
+        rb__result_reason(p->res, "the trace reads up to byte %llu, past the %llu bytes to read from",
+                          (unsigned long long)tr->max_end, (unsigned long long)p->t.size);
+        return RB_EINVAL;
+    }
+    if (n == tr->nstreams) {
+        for (i = 0; i < n; i++) {
+            th[i]->tr = tr->streams[i].reads;
+            th[i]->tr_n = tr->streams[i].n;
+            th[i]->tr_stride = 1;
+        }
+        return RB_OK;
+    }
+    if (!(p->merged = (rb_trace_read *)malloc((size_t)tr->reads * sizeof *p->merged))) {
+        p->res->status = RB_ENOMEM;
+        rb__result_reason(p->res, "out of memory for the trace's %llu reads", (unsigned long long)tr->reads);
+        return RB_ENOMEM;
+    }
+    for (i = 0; i < tr->nstreams; i++) {
+        memcpy(p->merged + k, tr->streams[i].reads, tr->streams[i].n * sizeof *p->merged);
+        k += tr->streams[i].n;
+    }
+    qsort(p->merged, k, sizeof *p->merged, rb__by_line);
+    for (i = 0; i < n; i++) {
+        th[i]->tr = p->merged + i;
+        th[i]->tr_n = (k - i + n - 1) / n;
+        th[i]->tr_stride = n;
+    }
+    return RB_OK;
+}
 
 /* The mmap strategies catch a SIGBUS (see rb__on_sigbus). 1: installed, restore it after. */
 static int rb__sigbus_for_cell(rb__run *run, struct sigaction *old)
@@ -6965,6 +8359,7 @@ static void rb__merge(rb__thread *const *th, unsigned n, rb_result *res, rb__acc
         res->nowait_reads += w->nowait_reads;
         res->nowait_served += w->nowait_served;
         res->inflight_max = RB__MAX(res->inflight_max, w->inflight_max);
+        res->trace_loops += th[i]->tr_loops;
         rb_hist_merge(&res->read_lat, &th[i]->read_hist);
         rb_hist_merge(&res->service, &th[i]->service);
         res->io_errors += w->io_errors;
@@ -7018,8 +8413,8 @@ static void rb__open_loop_figures(const rb_config *c, rb__thread *const *th, rb_
 static void rb__statistics(const rb_config *c, rb__thread *const *th, rb_result *res)
 {
     unsigned k, i, zero = 0;
-    uint64_t fewest = UINT64_MAX;
-    double sum = 0, dev = 0;
+    uint64_t fewest = UINT64_MAX, bytes = 0;
+    double sum = 0, dev = 0, reads;
     res->iterations = c->iterations;
     for (k = 1; k <= c->iterations; k++) {
         double v = 0, longest = 0;
@@ -7030,6 +8425,7 @@ static void rb__statistics(const rb_config *c, rb__thread *const *th, rb_result 
             if (ops == 0 || ms <= 0) { zero++; continue; }
             v += (double)ops / ms;
             res->ops += ops;
+            bytes += th[i]->iter_bytes[k];
             longest = RB__MAX(longest, ms);
         }
         res->iter_ops_per_ms[k - 1] = v;
@@ -7041,7 +8437,12 @@ static void rb__statistics(const rb_config *c, rb__thread *const *th, rb_result 
     for (k = 0; k < c->iterations; k++) dev += (res->iter_ops_per_ms[k] - res->ops_per_ms) * (res->iter_ops_per_ms[k] - res->ops_per_ms);
     res->ops_per_ms_stddev = c->iterations > 1 ? sqrt(dev / (c->iterations - 1)) : NAN;
     res->iops = res->ops_per_ms * 1000.0 * c->reads_per_op;
-    res->bytes_per_sec = res->iops * (double)c->read_size;
+    reads = (double)res->ops * c->reads_per_op;   /* a replay's reads have their own lengths: their mean */
+    res->bytes_per_sec = res->iops * (reads > 0 ? (double)bytes / reads : (double)c->read_size);
+    if (res->trace_loops)
+        rb__warn(res, "the trace ran out %llu time%s in the measured iterations and started again from its first "
+                 "read: parts of it were replayed more than once (a longer trace, or shorter iterations, replay it "
+                 "once)", (unsigned long long)res->trace_loops, res->trace_loops == 1 ? "" : "s");
     rb__open_loop_figures(c, th, res);
     if (zero)
         rb__warn(res, "%u time%s a thread completed no op in an iteration (its op outlasted the iteration): it "
@@ -7062,7 +8463,8 @@ static void rb__accounting(const rb_config *c, const rb_strategy *s, const rb__a
         res->cpu_sys_ns_per_read = (double)tot->sys_ns / reads;
     }
     if (any & 2) {
-        double asked = (double)res->ops * c->reads_per_op * (double)c->read_size;
+        double mean = res->iops > 0 ? res->bytes_per_sec / res->iops : (double)c->read_size;   /* bytes per read */
+        double asked = (double)res->ops * c->reads_per_op * mean;
         res->device_read_bytes = tot->read_bytes;
         if (asked > 0 && !(s->flags & RB_S_NOIO)) res->read_amplification = (double)tot->read_bytes / asked;
     }
@@ -7281,7 +8683,9 @@ static int rb__cell_open(rb__run *run, rb__thread ***thp)
         return RB_ENOMEM;
     }
     for (i = 0; i < run->nparts; i++)
-        if ((rc = rb__threads_make(run, &parts[i], *thp + parts[i].first)) != RB_OK) return rc;
+        if ((rc = rb__threads_make(run, &parts[i], *thp + parts[i].first)) != RB_OK ||
+            (rc = rb__trace_assign(&parts[i], *thp + parts[i].first)) != RB_OK)
+            return rc;
     rb__touch_alloc(run);
     return RB_OK;
 }
@@ -7340,8 +8744,10 @@ static void rb__cell_close(rb__run *run, rb__thread **th)
     }
     free(th);
     rb__touch_free(run);
-    for (i = 0; i < run->nparts; i++)
+    for (i = 0; i < run->nparts; i++) {
+        free(run->parts[i].merged);
         if (run->parts[i].opened && run->parts[i].s->close) run->parts[i].s->close(&run->parts[i].t);
+    }
 }
 
 /* One cell: groups parts[0..n) (initialized by rb__part_init) on one file, at the same time.
@@ -9758,16 +11164,54 @@ RBDEF uint64_t rb_matrix_memory(const rb_matrix *m)
     return need;
 }
 
+/* A replay's matrix: a trace that loaded, no read size but its own, a thread count with a read
+   for every thread, and no direct strategy named for reads it cannot do. */
+static int rb__trace_check(const rb_matrix *m, char *why, size_t wl)
+{
+    const rb_trace *t = m->cfg.trace;
+    unsigned k;
+    if (t->status != RB_OK || !t->nstreams) {
+        rb__fmt(why, wl, "%s", t->status != RB_OK ? t->why : "the trace holds no read");
+        return RB_EINVAL;
+    }
+    for (k = 0; m->read_sizes && k < m->nread_sizes; k++)
+        if (m->read_sizes[k] != t->max_len) {
+            rb__fmt(why, wl, "a replay reads the lengths the trace has (its longest %llu bytes), not a read size of "
+                    "%llu", (unsigned long long)t->max_len, (unsigned long long)m->read_sizes[k]);
+            return RB_EINVAL;
+        }
+    if (m->cfg.size && t->max_end > m->cfg.size) {
+        rb__fmt(why, wl, "the trace reads up to byte %llu, past the %llu bytes to read from",
+                (unsigned long long)t->max_end, (unsigned long long)m->cfg.size);
+        return RB_EINVAL;
+    }
+    for (k = 0; m->threads && k < m->nthreads; k++)
+        if (m->threads[k] > t->reads) {
+            rb__fmt(why, wl, "%u threads for the %llu reads of the trace: a thread would have none", m->threads[k],
+                    (unsigned long long)t->reads);
+            return RB_EINVAL;
+        }
+    for (k = 0; m->strategies && k < m->nstrategies && t->unaligned; k++)
+        if (m->strategies[k]->flags & RB_S_DIRECT) {
+            rb__fmt(why, wl, "'%s' needs page-aligned reads: %llu of the trace's are not (the first at line %llu)",
+                    m->strategies[k]->name, (unsigned long long)t->unaligned, (unsigned long long)t->unaligned_line);
+            return RB_EINVAL;
+        }
+    return RB_OK;
+}
+
 RBDEF int rb_matrix_check(const rb_matrix *m, char *why, size_t wl)
 {
     uint64_t have = m->cfg.size, rs1 = m->cfg.read_size ? m->cfg.read_size : 16384;
     unsigned i, z, nz = m->read_sizes ? m->nread_sizes : 1;
     struct stat st;
     int rc = rb__check_axes(m, why, wl);
+    if (rc == RB_OK && m->cfg.trace) rc = rb__trace_check(m, why, wl);
     if (rc == RB_OK) rc = rb_pattern_check(&m->cfg, why, wl);
     if (rc == RB_OK) rc = rb_victim_check(&m->cfg, why, wl);
     if (rc == RB_OK) rc = rb__load_check(&m->cfg, why, wl);
     if (rc != RB_OK) return rc;
+    if (m->cfg.trace) rs1 = m->cfg.trace->max_len;
     if (!have && m->cfg.path && stat(m->cfg.path, &st) == 0 && S_ISREG(st.st_mode)) have = (uint64_t)st.st_size;
     if (m->ngroups) return rb__groups_matrix_check(m, have, why, wl);
     for (z = 0; z < nz; z++) {
@@ -10313,6 +11757,59 @@ static int rb__set_scenario(rb_settings *s, const char *v, char *why, size_t wl)
 }
 
 static int rb__set_groups(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl);
+/* A replay's trace is read when the settings become a matrix or an advise (rb__settings_trace):
+   FILE may come after it on a command line, and its format and skip-bad too. */
+static void rb__settings_untrace(rb_settings *s)
+{
+    if (s->trace_loaded) rb_trace_free(&s->trace);
+    s->trace_loaded = 0;
+    s->cfg.trace = NULL;
+}
+
+static int rb__set_trace(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl)
+{
+    int f;
+    if (!strcmp(key, "skip-bad")) s->trace_opts.skip_bad = 1;
+    else if (!strcmp(key, "trace") && !*v) {
+        rb__fmt(why, wl, "%s needs a trace file", as);
+        return RB_EINVAL;
+    } else if (!strcmp(key, "trace")) {
+        s->trace_path = v;
+    } else if (!strcmp(key, "trace-format")) {
+        if ((f = rb_trace_format_find(v)) < 0) {
+            rb__fmt(why, wl, "%s must be auto, strace, iolog or csv, not '%s'", as, v);
+            return RB_EINVAL;
+        }
+        s->trace_opts.format = f;
+    } else {
+        rb__fmt(why, wl, "no setting '%s'", key);
+        return RB_EINVAL;
+    }
+    rb__settings_untrace(s);
+    return RB_OK;
+}
+
+/* Loads the trace for cfg.path once; its defaults: a thread per stream, its longest read. */
+static void rb__settings_trace(rb_settings *s)
+{
+    if (!s->trace_path || s->trace_loaded) return;
+    s->trace_opts.file = s->cfg.path;
+    s->trace_opts.file_size = 0;
+    rb_trace_load(&s->trace, s->trace_path, &s->trace_opts);
+    s->trace_loaded = 1;
+    s->cfg.trace = &s->trace;
+    if (s->trace.status != RB_OK) return;
+    if (!s->nthreads) {
+        s->threads[0] = RB__MIN(s->trace.nstreams, RB_MAX_THREADS);
+        s->nthreads = 1;
+    }
+    if (!s->nread_sizes) {
+        s->read_sizes[0] = s->trace.max_len;
+        s->nread_sizes = 1;
+    }
+}
+
+RBDEF void rb_settings_free(rb_settings *s) { rb__settings_untrace(s); }
 
 /* The axes and lists (the keys that are not one number of rb_config). */
 static int rb__set_list(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl)
@@ -10365,8 +11862,7 @@ static int rb__set_groups(rb_settings *s, const char *key, const char *v, const 
         rb__fmt(why, wl, "%s needs a file", as);
         return RB_EINVAL;
     }
-    rb__fmt(why, wl, "no setting '%s'", key);
-    return RB_EINVAL;
+    return rb__set_trace(s, key, v, as, why, wl);
 }
 
 /* One key=value of a group: the value by the run setting's own rule (rb_settings_set on a
@@ -10548,6 +12044,12 @@ static const rb_setting_doc rb__setting_docs[] = {
      "of it the cell's reads evicted"},
     {"states", "LIST", RB_FOR_ADVISE, NULL, "advise's cache states: warm, half-cold, cold, pressure (default all)"},
     {"budget", "TIME", RB_FOR_ADVISE, NULL, "advise's time budget, preparing the states included; at least 1s (default 3m)"},
+    {"trace", "TRACE", RB__RA, "trace replay (readbench replay TRACE FILE is run FILE --trace TRACE)",
+     "replay TRACE's reads of FILE instead of a pattern, each of its threads on its\n"
+     "own (default threads: its streams): strace -f output, a fio iolog (v2, v3) or\n"
+     "CSV offset,length[,thread[,time_ns]]; --threads N deals them round-robin"},
+    {"trace-format", "F", RB__RA, NULL, "auto (default: from the content), strace, iolog or csv"},
+    {"skip-bad", "", RB__RA, NULL, "leave out (and count) the trace's bad lines and reads past FILE's end"},
 };
 #undef RB__RA
 
@@ -10569,6 +12071,7 @@ RBDEF const rb_setting_doc *rb_settings_doc_find(const char *key)
 RBDEF void rb_settings_matrix(rb_settings *s, rb_matrix *m)
 {
     static const unsigned threads[] = {1, 4, 8, 16};
+    rb__settings_trace(s);
     if (!s->nthreads) {   /* groups: one thread each unless a group says otherwise */
         memcpy(s->threads, threads, sizeof threads);
         s->nthreads = s->ngroups ? 1 : 4;
@@ -11181,6 +12684,18 @@ static void rb__table_victim(FILE *f, const rb_report *r, int md)
     }
 }
 
+/* A replay's heading line: what of the trace was replayed, and what was left out. */
+static void rb__table_trace(FILE *f, const rb_trace *t, int md)
+{
+    char named[300] = "";
+    if (t->named[0]) snprintf(named, sizeof named, ", FILE matched %s as %.200s", rb_trace_match_name(t->match), t->named);
+    fprintf(f, "%sreplay of %s (%s%s): %llu reads of FILE in %u stream%s; %llu line%s skipped, %llu failed call%s and "
+               "%llu reads of other files left out%s\n\n", md ? "*" : "", t->path[0] ? t->path : "a trace",
+            rb_trace_format_name(t->format), named, (unsigned long long)t->reads, t->nstreams, t->nstreams == 1 ? "" : "s",
+            (unsigned long long)t->skipped, t->skipped == 1 ? "" : "s", (unsigned long long)t->failed,
+            t->failed == 1 ? "" : "s", (unsigned long long)t->other_reads, md ? "*" : "");
+}
+
 static void rb__report_table(FILE *f, const rb_report *r, int md)
 {
     const double *pct = r->percentiles ? r->percentiles : rb__default_pct;
@@ -11193,13 +12708,17 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
 
     if (r->cfg) rb_pattern_name(r->cfg, pat, sizeof pat);
     if (npct > RB_MAX_PERCENTILES) npct = RB_MAX_PERCENTILES;
+    if (r->cfg && r->cfg->trace) rb__table_trace(f, r->cfg->trace, md);
     for (g = 0; g < ngroups; g++) {
         uint64_t rs = r->read_sizes[by_size ? 0 : g];
         const rb_result *any = NULL;
         for (i = 0; i < r->count && !any; i++)
             if (r->results[i].read_size == rs && r->results[i].reads_per_op) any = &r->results[i];
         rb_format_size(rs, sz, sizeof sz);
-        if (by_size)
+        if (r->cfg && r->cfg->trace)
+            fprintf(f, "%sops/ms, higher is better: the trace's reads (up to %s), %u per op%s\n\n", md ? "**" : "", sz,
+                    any ? any->reads_per_op : 0, md ? "**" : "");
+        else if (by_size)
             fprintf(f, "%sops/ms, higher is better: %s reads, %u thread%s, columns are read sizes%s\n\n",
                     md ? "**" : "", pat, r->threads[0], r->threads[0] == 1 ? "" : "s", md ? "**" : "");
         else
@@ -11339,6 +12858,7 @@ static void rb__csv_load(FILE *f, const rb_result *x, const double *pct, unsigne
 
 static void rb__report_csv(FILE *f, const rb_report *r)
 {
+    const rb_trace *tr = r->cfg ? r->cfg->trace : NULL;   /* a replay: its counts close every row */
     const double *pct = r->percentiles ? r->percentiles : rb__default_pct;
     unsigned npct = r->percentiles ? r->npercentiles : 4, i, k;
     char lbl[32];
@@ -11358,7 +12878,8 @@ static void rb__report_csv(FILE *f, const rb_report *r)
     fprintf(f, ",service_max_ns");
     fprintf(f, ",pages_touched,hit_rate,fault_hit_rate,group,group_spec,group_run,together_ratio,together_ratio_lo,"
                "together_ratio_hi,ws_pages,ws_evicted,victim_pages,victim_resident_before,victim_resident_after,"
-               "victim_lost,victim_device_read_bytes,victim_recently_evicted,victim_reads,verified,warnings\n");
+               "victim_lost,victim_device_read_bytes,victim_recently_evicted,victim_reads,verified,warnings%s\n",
+               tr ? ",trace_reads,trace_skipped,trace_loops" : "");
     for (i = 0; i < r->count; i++) {
         const rb_result *x = &r->results[i];
         int ok = x->status == RB_OK;
@@ -11435,6 +12956,8 @@ static void rb__report_csv(FILE *f, const rb_report *r)
                                          rb__warning(x, k, more, sizeof more));
             rb__csv_string(f, all);
         }
+        if (tr) fprintf(f, ",%llu,%llu,", (unsigned long long)tr->reads, (unsigned long long)tr->skipped);
+        if (tr && ok) fprintf(f, "%llu", (unsigned long long)x->trace_loops);
         fprintf(f, "\n");
     }
 }
@@ -11900,7 +13423,27 @@ static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
     rb__json_coldness(f, x, measured, ok);
     rb__json_touched(f, x, measured);
     rb__json_groups(f, x, ok);
+    if (r->cfg && r->cfg->trace) {
+        fprintf(f, ", \"trace_loops\": ");
+        rb__json_u64(f, measured, x->trace_loops);
+    }
     fputc('}', f);
+}
+
+/* A replay's trace in "config": what was read of it, and what was left out. */
+static void rb__json_trace(FILE *f, const rb_trace *t)
+{
+    if (!t) return;
+    fprintf(f, ", \"trace\": ");
+    rb__json_str_or_null(f, t->path[0] ? t->path : NULL);
+    fprintf(f, ", \"trace_format\": \"%s\", \"trace_match\": \"%s\", \"trace_named\": ", rb_trace_format_name(t->format),
+            rb_trace_match_name(t->match));
+    rb__json_str_or_null(f, t->named[0] ? t->named : NULL);
+    fprintf(f, ", \"trace_reads\": %llu, \"trace_skipped\": %llu, \"trace_failed\": %llu, \"trace_other_reads\": %llu, "
+               "\"trace_unplaced\": %llu, \"trace_streams\": %u, \"trace_bytes\": %llu, \"trace_timed\": %s",
+            (unsigned long long)t->reads, (unsigned long long)t->skipped, (unsigned long long)t->failed,
+            (unsigned long long)t->other_reads, (unsigned long long)t->unplaced, t->nstreams,
+            (unsigned long long)t->bytes, t->has_time ? "true" : "false");
 }
 
 static void rb__report_json(FILE *f, const rb_report *r)
@@ -11920,6 +13463,7 @@ static void rb__report_json(FILE *f, const rb_report *r)
                 (unsigned long long)c->size, (unsigned long long)c->align, rb_pattern_name(c, pat, sizeof pat),
                 c->reads_per_op, (unsigned long long)c->seed, (long long)c->warmup_ns,
                 (long long)c->duration_ns, c->iterations, c->verify ? "true" : "false");
+        rb__json_trace(f, c->trace);
         {   /* the reads io_uring-qd keeps in flight, by the default's rule when not given */
             rb_config d;
             rb_config_defaults(c, &d);
@@ -14627,11 +16171,16 @@ static int rb__adv_rounds(rb__adv *v)
     return rc;
 }
 
-RBDEF int rb_settings_advise(const rb_settings *s, rb_advise_config *ac, char *why, size_t wl)
+RBDEF int rb_settings_advise(rb_settings *s, rb_advise_config *ac, char *why, size_t wl)
 {
     memset(ac, 0, sizeof *ac);
     if (s->nread_sizes > 1) {
         rb__fmt(why, wl, "advise measures one read size, not %u", s->nread_sizes);
+        return RB_EINVAL;
+    }
+    rb__settings_trace(s);   /* a replay in every state: the trace for cfg.path, its threads and lengths */
+    if (s->cfg.trace && s->trace.status != RB_OK) {
+        rb__fmt(why, wl, "%s", s->trace.why);
         return RB_EINVAL;
     }
     ac->cfg = s->cfg;
@@ -14770,6 +16319,7 @@ static void rb__advise_table(FILE *f, const rb_advise_run *r, int md)
     fprintf(f, "%sreadbench advise%s: %s %s reads, %u per op; ops/ms (median \xc2\xb1 95%% interval) and the %% of the "
                "best in its column\n\n", md ? "**" : "", md ? "**" : "", rb_pattern_name(&r->cfg, pat, sizeof pat), rs,
             r->cfg.reads_per_op);
+    if (r->cfg.trace) rb__table_trace(f, r->cfg.trace, md);
     rb__adv_grid(f, r, md);
     fprintf(f, "\n%s the best of its column; = tied with it (inside the intervals); worst: the lowest %% over the "
                "columns%s\n", md ? "_\\*" : "*", md ? "_" : "");
@@ -14875,6 +16425,7 @@ static void rb__advise_json(FILE *f, const rb_advise_run *r)
     rb__json_num(f, (double)r->cfg.duration_ns / 1e9);
     fprintf(f, ", \"budget_s\": ");
     rb__json_num(f, r->budget_seconds);
+    rb__json_trace(f, r->cfg.trace);
     fprintf(f, ", \"seed\": %llu, \"threads\": [", (unsigned long long)r->cfg.seed);
     for (k = 0; k < r->nthreads; k++) fprintf(f, "%s%u", k ? ", " : "", r->threads[k]);
     fprintf(f, "], \"states\": [");
