@@ -14,9 +14,10 @@ static const char *const usage[] = {   /* a C99 compiler need accept only 4095 b
     "                                          half-cold, cold, pressure) within the budget (default 3m), the\n"
     "                                          regret table, the safe choice and the best per state, and why\n",
 
-    "       readbench setup FILE SIZE [--force] [--follow-symlinks]\n"
+    "       readbench setup FILE SIZE [--force] [--follow-symlinks] [--files N]\n"
     "                                          write a benchmark file (content checkable with --verify); --force\n"
-    "                                          replaces a regular file atomically, --follow-symlinks a link's target\n"
+    "                                          replaces a regular file atomically, --follow-symlinks a link's target;\n"
+    "                                          --files N: N files of SIZE/N in the directory FILE (run reads them all)\n"
     "       readbench list [FILE]              every strategy, and whether it runs here\n"
     "       readbench drop [FILE]              evict FILE from the page cache; no FILE: drop all caches (root)\n"
     "\n"
@@ -78,8 +79,7 @@ static void catch_signals(void)
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
     struct sigaction sa; unsigned i;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sa.sa_flags = SA_RESTART;
+    sa.sa_handler = on_signal; sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
     for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
         if (sigaction(sigs[i], &sa, NULL) != 0) perror("readbench: sigaction");
@@ -96,7 +96,7 @@ enum { K_FLAG, K_PATH, K_TEXT, K_FORMAT, K_RUN, K_PREFETCH, K_WARMUP };
 typedef struct cli {
     int cmd;                                   /* one of RUN ... OTHER */
     const char *pos[2], *path;                 /* the arguments that are no option; path: pos[0] */
-    const char *output, *svg, *title, *baseline, *probe_case;
+    const char *output, *svg, *title, *baseline, *probe_case, *files;
     int format, log_scale, quiet, force, follow, quick;   /* quick: the main job */
     rb_settings s;                             /* run */
     rb_pfx_settings p;                         /* prefetch */
@@ -113,7 +113,7 @@ static const option options[] = {
     {"--log", 0, CHARTS, K_FLAG, FIELD(log_scale)}, {"--quiet", 0, RUN | ADVISE, K_FLAG, FIELD(quiet)},
     {"--baseline", 1, RUN, K_PATH, FIELD(baseline)},
     PFX("threads"), PFX("ops"), PFX("policies"), PFX("advice"), {"--case", 1, PROBE, K_TEXT, FIELD(probe_case)},
-    {"--force", 0, SETUP, K_FLAG, FIELD(force)}, {"--follow-symlinks", 0, SETUP, K_FLAG, FIELD(follow)},
+    {"--force", 0, SETUP, K_FLAG, FIELD(force)}, {"--follow-symlinks", 0, SETUP, K_FLAG, FIELD(follow)}, {"--files", 1, SETUP, K_TEXT, FIELD(files)},
     {"--chunk", 1, WARMUP, K_WARMUP, 0}, {"--methods", 1, WARMUP, K_WARMUP, 0},   /* rb_warmup_set(name) */
 };
 
@@ -144,8 +144,7 @@ static int take(cli *c, const option *o, const char *v)
    table (rb_settings_docs), spelled --KEY; name holds that spelling. */
 static int lookup(const cli *c, const char *a, option *o, char *name, size_t len)
 {
-    size_t l = strcspn(a, "="), k;
-    const rb_setting_doc *d;
+    size_t l = strcspn(a, "="), k; const rb_setting_doc *d;
     for (k = 0; k < sizeof options / sizeof options[0]; k++)
         if ((options[k].cmds & c->cmd) && strlen(options[k].name) == l && !strncmp(a, options[k].name, l)) {
             *o = options[k];
@@ -214,14 +213,15 @@ static int progress_bar(uint64_t done, uint64_t total, void *user)
     return stop_signal;   /* nonzero: setup stops and removes its temporary file */
 }
 
-/* setup FILE SIZE [--force] [--follow-symlinks] */
+/* setup FILE SIZE [--force] [--follow-symlinks] [--files N] */
 static int setup_cmd(cli *c)
 {
-    rb_error err; struct timespec a, b; struct stat st; uint64_t size;
+    rb_error err; struct timespec a, b; struct stat st; uint64_t size, n = 0;
     int rc, draw = isatty(2), link, flags = (c->force ? RB_OUT_REPLACE : 0) | (c->follow ? RB_OUT_FOLLOW : 0);
     if (rb_parse_size(c->pos[1], &size) || size == 0) return bad("malformed size '%s'", c->pos[1]);
-    clock_gettime(CLOCK_MONOTONIC, &a); catch_signals();
-    rc = rb_setup_file(c->path, size, 0, flags, progress_bar, draw ? &draw : NULL, &err);   /* a bar on a terminal */
+    if (c->files && (rb_parse_u64(c->files, &n) || !n)) return bad("--files needs a number of files, 1 or more: '%s'", c->files);
+    clock_gettime(CLOCK_MONOTONIC, &a); catch_signals();   /* n 0: one file; a bar on a terminal */
+    rc = rb_setup_files(c->path, size, n > RB_MAX_FILES ? RB_MAX_FILES + 1 : (unsigned)n, 0, flags, progress_bar, draw ? &draw : NULL, NULL, &err);
     clock_gettime(CLOCK_MONOTONIC, &b);
     if (rc == RB_OK) {
         rb_report_setup_done(stderr, c->path, size, (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9);

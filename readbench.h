@@ -14,7 +14,8 @@
 
    Measures the read strategies a program can choose between (mmap with each
    madvise advice, mmap with batched page-aligned MADV_WILLNEED, pread, lseek+read,
-   O_DIRECT, io_uring) on one file, across thread counts and access patterns, with
+   O_DIRECT, io_uring) on one file or a directory's files (a Lucene index, an LSM
+   level), across thread counts and access patterns, with
    per-op latency histograms, and tells you what the machine was doing (readahead,
    filesystem, RAM) so a number can be explained rather than just quoted.
 
@@ -65,6 +66,15 @@
                           existing file unless flags has RB_OUT_REPLACE (1, "force"), and a
                           symlink unless RB_OUT_FOLLOW; writes beside the target and renames
                           over it after the last fsync, so a failure leaves the old file whole.
+
+   rb_setup_files(dir, size, n, data_seed, flags, progress, user, &others, err), rb_file_seed(seed, name)
+                          n files of size/n bytes in dir (made if missing), part-0000 ...,
+                          each written as rb_setup_file writes one, file NAME with the data
+                          seed rb_file_seed(data_seed, NAME): a read from the wrong file
+                          fails --verify. Everything it would refuse is refused before
+                          anything is created. Every function that takes the benchmark
+                          file's path also takes a directory: its regular files with data,
+                          in name order (not subdirectories, symlinks or empty files).
 
    rb_outfile_open(o, path, flags, err), rb_outfile_commit(o, err), rb_outfile_abort(o, err)
                           the one way readbench writes a file: a temporary beside the target,
@@ -158,7 +168,8 @@
    rb_evict(path, err), rb_drop_caches(err), rb_load(path, err), rb_residency(path, out, err)
                           page-cache control: evict one file (posix_fadvise DONTNEED; needs no
                           root), drop every clean cache (root), read a file once so it is warm,
-                          count resident pages.
+                          count resident pages. A directory: each of its files, the counts
+                          summed (out->files says how many).
 
    rb_report_residency(f, path, info, evicted)
                           rb_residency's answer as one line of text; with evicted, what an
@@ -270,6 +281,11 @@
                           the offsets a cell's threads read (what rb_run uses): zipf by
                           rejection-inversion (O(1) per draw), the permutation a cycle-walking
                           Feistel network (no table, any file size).
+                          rb_sampler_init_files(s, cfg, sizes, bases, n, ...), rb_sampler_free:
+                          many files, a file picked per read in proportion to its size (or
+                          uniformly), then an offset in it by its own sampler; offsets are in
+                          the files' joint space, which rb_target_file_at turns back into
+                          (file, offset) and rb_worker_fd_at into the descriptor to read with.
 
    rb_advise_decide(in, advice)
                           the decision as a pure function of results (strategies x columns, a
@@ -422,6 +438,8 @@ typedef struct rb_config {
                                next ones sequential after it; 0 or 1: single reads */
     int contiguous;         /* skewed: block ranks in file order (1) or scattered by a seeded
                                permutation (0, the default: hot blocks are not one region) */
+    int file_pick;          /* path a directory: which of its files a read goes to, RB_PICK_SIZE (0:
+                               in proportion to its size) or RB_PICK_UNIFORM (each file alike) */
     uint64_t align;         /* random offsets are multiples of this; 0: unaligned (direct: page) */
     uint64_t seed;          /* offsets; each thread's generator is seeded from (seed, index) */
     uint64_t data_seed;     /* file content; 0: RB_DATA_SEED */
@@ -458,6 +476,8 @@ typedef struct rb_config {
     void (*log)(void *log_user, const char *line);
     void *log_user;
 } rb_config;
+
+enum { RB_PICK_SIZE = 0, RB_PICK_UNIFORM = 1 };
 
 enum {
     RB_ARRIVALS_UNIFORM = 0, /* a fixed interval, 1/rate */
@@ -507,12 +527,38 @@ typedef struct rb_sampler {
     double k[3];            /* set up once: zipf's H(1.5) - 1, H(n + 0.5) and squeeze; pareto's exponent */
     uint64_t key[4];        /* the permutation's round keys, from the seed */
     unsigned half_bits;     /* the permutation works on 2 x half_bits bits */
+    /* Many files (rb_sampler_init_files): a read picks a file, then an offset inside it by that
+       file's own sampler, so no read crosses a file's end. Offsets are in the files' joint
+       space: the files one after another in name order, each starting at a page boundary
+       (files[i].base), as the target lays them out. NULL: one file, the fields above. */
+    struct rb_sampler_file *files;
+    unsigned nfiles;        /* the files read from: those at least read_size long */
+    unsigned small;         /* the files skipped: shorter than read_size */
+    int pick;               /* RB_PICK_SIZE or RB_PICK_UNIFORM */
+    uint64_t pick_total;    /* RB_PICK_SIZE: the bytes of the files read from */
+    uint64_t seq_total;     /* sequential: the reads of one pass over every file */
 } rb_sampler;
+typedef struct rb_sampler_file {
+    uint64_t base, size;    /* where the file starts in the joint space, and its bytes */
+    uint64_t pick_end;      /* RB_PICK_SIZE: the bytes of this file and those before it */
+    uint64_t seq_end;       /* sequential: the reads of one pass over this file and those before it */
+    unsigned index;         /* the file's place among all of them (small ones included) */
+    rb_sampler smp;         /* offsets inside the file */
+} rb_sampler_file;
 struct rb_worker;
 /* RB_EINVAL (why) for a pattern rb_pattern_check refuses or a read larger than size. c: with
    defaults applied (read_size set); direct: offsets must be page multiples (lcm with align). */
 RBDEF int rb_sampler_init(rb_sampler *s, const rb_config *c, uint64_t size, uint64_t page, int direct,
                           char *why, size_t whylen);
+/* n files of sizes[i] bytes starting at bases[i] of the joint space (increasing, page-aligned):
+   a read picks file i with probability sizes[i] / (the bytes of every file read from), or 1 /
+   (the files read from) with c->file_pick RB_PICK_UNIFORM; files shorter than the read size are
+   skipped (counted in s->small). Sequential reads every file in order, one after another.
+   RB_EINVAL (why) when no file is as long as a read; RB_ENOMEM. n == 1 is rb_sampler_init. Free
+   with rb_sampler_free. */
+RBDEF int rb_sampler_init_files(rb_sampler *s, const rb_config *c, const uint64_t *sizes, const uint64_t *bases,
+                                unsigned n, uint64_t page, int direct, char *why, size_t whylen);
+RBDEF void rb_sampler_free(rb_sampler *s);
 /* Thread `index` of `nthreads`: its generator from (seed, index); a sequential cursor starts
    index/nthreads into the file; no run in progress. */
 RBDEF void rb_sampler_seed(const rb_sampler *s, struct rb_worker *w, uint64_t seed, unsigned index, unsigned nthreads);
@@ -735,10 +781,12 @@ RBDEF uint64_t rb_pa_slow_threshold(const uint64_t *cached_ns, unsigned n);
 /* One reader's follow-up state: what it looks at (its mapping of the file, and the descriptor
    cachestat asks), the sampled hints whose read has not come yet, the times of its last
    cached reads (a ring), and the read being timed. */
+struct rb_target;
 typedef struct rb__pa_follow {
     const unsigned char *map;   /* NULL: nothing is followed (counted untrusted) */
     size_t page;
     int fd, trusted;
+    const struct rb_target *t;  /* a directory's target: its table gives each range's file and fd */
     rb__pa_sample pending[RB_PA_PENDING];
     unsigned npending;
     uint64_t cached_ns[RB_PA_CACHED];
@@ -818,15 +866,30 @@ RBDEF unsigned rb_probe_cases(const char *path, int id, rb_probe_result *out, un
 typedef struct rb_strategy rb_strategy;
 struct rb_result;
 
+/* One file of a directory's target: its descriptor (opened as the strategy asks) and where
+   it lies in the files' joint space. */
+typedef struct rb_target_file {
+    char *path;             /* owned by the target */
+    int fd;
+    uint64_t size, base;    /* base: a page multiple, the end of the file before rounded up */
+    uint64_t data_seed;     /* what setup wrote there: rb_file_seed(cfg->data_seed, its name) */
+} rb_target_file;
+
 /* Shared by the threads of one cell: the file, and a mapping owned by this strategy alone
-   (advice is per mapping: two strategies sharing one would overwrite each other's). */
+   (advice is per mapping: two strategies sharing one would overwrite each other's).
+   A directory is its files one after another in name order, each at a page boundary: an
+   offset names a file and a place in it (rb_target_file_at), and a read never crosses a
+   file's end. The mmap strategies map each file on its own (a mapping, so its own advice,
+   per file) at map + base, inside one reserved range: map + offset reads the right file. */
 typedef struct rb_target {
     const rb_strategy *s;
     const rb_config *cfg;   /* with defaults applied */
-    int fd;
+    int fd;                 /* a directory: the first file's (a probe's read) */
     unsigned char *map;
-    uint64_t map_len;
+    uint64_t map_len;       /* a directory: the joint space's length */
     uint64_t size;          /* readable bytes: offsets stay below */
+    rb_target_file *files;  /* a directory's files, nfiles of them (NULL: a file named alone) */
+    unsigned nfiles;
     size_t page;
     int mincore_trusted;    /* this user owns or may write the file: mincore tells the truth */
     rb_sampler smp;         /* where the reads go (rb_sampler_init with size) */
@@ -854,8 +917,10 @@ typedef struct rb_worker {
     void *ring;             /* io_uring, when built with liburing */
     uint64_t rng[4];
     uint64_t cursor;        /* sequential position, in reads */
-    uint64_t run_next;      /* runs: the next read's offset */
+    uint64_t run_next;      /* runs: the next read's offset (with many files, inside run_file) */
     unsigned run_left;      /* runs: reads left in the run */
+    unsigned run_file;      /* runs over many files: the file (of the sampler's) the run is in */
+    int *fds;               /* a directory: the per-thread descriptors, one per file (t->nfiles) */
     uint64_t madvise_calls, madvise_failed;
     int madvise_errno;      /* errno of the first failed madvise */
     uint64_t io_errors, short_reads, verify_mismatches;
@@ -910,6 +975,11 @@ RBDEF const rb_strategy *rb_strategy_find(const char *name);
 RBDEF int rb_strategy_probe(const rb_strategy *s, const rb_config *cfg, char *why, size_t whylen);
 
 /* Helpers a custom strategy uses from its read_op. */
+/* The file a read at offset `off` goes to (its index in t->files; 0 for one file) and where
+   in it (*local). rb_worker_fd_at: the descriptor to read it with (the thread's own, if it
+   has them, else the target's). rb_worker_check takes offsets of the joint space too. */
+RBDEF unsigned rb_target_file_at(const rb_target *t, uint64_t off, uint64_t *local);
+RBDEF int rb_worker_fd_at(const rb_worker *w, uint64_t off, uint64_t *local);
 RBDEF void rb_worker_check(rb_worker *w, const unsigned char *p, uint64_t off, size_t len);
 RBDEF int rb_worker_advise(rb_worker *w, uint64_t off, uint64_t len, int advice);
 RBDEF uint64_t rb_worker_read_len(const rb_worker *w, unsigned i);   /* bytes of read i of the op */
@@ -1019,6 +1089,9 @@ typedef struct rb_result {
     int64_t victim_device_read_bytes, victim_recently_evicted;
     uint64_t trace_loops;        /* a replay: how often a thread's stream ran out in a measured
                                     iteration and started again from its first read */
+    unsigned files;              /* the files of the path (1: a file; a directory's regular files
+                                    with data); every figure above is summed over them */
+    unsigned files_small;        /* of them, skipped: shorter than the read size */
     /* Statistics over every measured iteration of every round, filled by rb_run_matrix (rb_run
        alone leaves them zero: rb_stats_of computes them for any list of rates). */
     unsigned rounds;             /* rounds that measured this cell */
@@ -1122,8 +1195,25 @@ RBDEF void rb_fill_pattern(void *buf, uint64_t off, size_t len, uint64_t data_se
 RBDEF int rb_setup_file(const char *path, uint64_t size, uint64_t data_seed, int flags,
                         rb_progress_fn progress, void *user, rb_error *err);
 
+/* Many files: a directory is read as every regular file in it with data (not its
+   subdirectories, not its symlinks, not its empty files). At most RB_MAX_FILES. */
+#define RB_MAX_FILES 65536u
+/* The data seed of the file called `name` (its last path component) in a directory: distinct
+   per name, so a read from the wrong file fails --verify. A file named alone uses data_seed. */
+RBDEF uint64_t rb_file_seed(uint64_t data_seed, const char *name);
+/* nfiles files of size / nfiles bytes each in dir (made if missing; its parent must exist),
+   named part-0000, part-0001, ... (name order is their order), each written as rb_setup_file
+   writes one (its content rb_file_seed's pattern). Refuses before creating anything: a dir
+   that is not a directory, a file there that is not regular, or one that exists without
+   RB_OUT_REPLACE. *others (may be NULL): regular files with data already in dir besides those
+   written (a run on dir reads them too). nfiles 0: dir is one file, as rb_setup_file writes
+   it (a driver calls this one function). */
+RBDEF int rb_setup_files(const char *dir, uint64_t size, unsigned nfiles, uint64_t data_seed, int flags,
+                         rb_progress_fn progress, void *user, unsigned *others, rb_error *err);
+
 typedef struct rb_file_info {
-    uint64_t size;
+    uint64_t size;           /* a directory: every file's, summed (as allocated, sparse, zero_head) */
+    unsigned files;          /* 1, or a directory's files with data */
     uint64_t allocated;    /* st_blocks * 512 */
     int sparse;            /* allocated < size: holes are never read from the device */
     int zero_head;         /* the first MiB is all zeros */
@@ -1139,6 +1229,7 @@ typedef struct rb_residency_info {
     int trusted;           /* 0: the kernel would report every page resident (see below) */
     const char *method;    /* "cachestat" or "mincore" */
     int no_backing;        /* tmpfs or ramfs: the page cache is the file's only copy, never evicted */
+    unsigned files;        /* 1, or a directory's files, every count above summed over them */
 } rb_residency_info;
 
 typedef struct rb_hog {
@@ -1195,7 +1286,8 @@ typedef struct rb_env {
                                      memory cgroup leaves where that is less (rb_mem_available) */
     long long cgroup_limit, cgroup_usage;   /* the memory cgroup that bounds it; -1: none, unknown */
     long page_size;
-    long long file_size;
+    long long file_size;    /* a directory: its files' bytes */
+    long files;             /* 1, or a directory's files; 0 unknown */
     long read_ahead_kb, rotational, fault_around_bytes;  /* -1 unknown */
     long max_sectors_kb;    /* the device's largest request; -1 unknown. One WILLNEED loads at most
                                max(read_ahead_kb, max_sectors_kb) (force_page_cache_ra) */
@@ -1482,7 +1574,8 @@ RBDEF void rb_report_title(const rb_settings *s, const char *hog_as, char *buf, 
    followed by ": hint" (the caller's way to lengthen one; NULL: none). Returns the cells that
    failed (a strategy unsupported here has not failed). */
 RBDEF unsigned rb_report_summary(FILE *f, const rb_report *r, int interrupted, const char *hint);
-/* rb_setup_file's progress as a bar ("writing: 42% ..."), last: the final call; then its outcome. */
+/* rb_setup_file's progress as a bar ("writing: 42% ..."), last: the final call; then its outcome
+   (a directory: how many files with data it holds, each of which a run reads). */
 RBDEF void rb_report_setup_progress(FILE *f, uint64_t done, uint64_t total, int last);
 RBDEF void rb_report_setup_done(FILE *f, const char *path, uint64_t size, double seconds);
 /* What rb_check_file found that makes a file's numbers wrong (sparse, zeros), one line each. */
@@ -1726,6 +1819,7 @@ RBDEF void rb_advise_svg(FILE *f, const rb_advise_run *r, const char *title);
 #error "readbench.h: only Linux and macOS are supported"
 #endif
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -2722,6 +2816,7 @@ RBDEF void rb_sampler_seed(const rb_sampler *s, rb_worker *w, uint64_t seed, uns
     w->cursor = s->pattern == RB_SEQUENTIAL && nthreads ? s->npos * index / nthreads : 0;
     w->run_next = 0;
     w->run_left = 0;
+    w->run_file = 0;
 }
 
 /* One drawn offset: uniform keeps the draw it always made (one rb__below per read), so a
@@ -2735,9 +2830,114 @@ static uint64_t rb__draw(const rb_sampler *s, uint64_t rng[4])
     return b * s->block + rb__below(rng, in) * s->step;
 }
 
+/* Many files. A file is picked by its weight (its bytes, or 1 each with RB_PICK_UNIFORM): a
+   uniform draw below the total, then the first file whose running total passes it (a binary
+   search: O(log files) per read, no table). Sequential: a cursor over every file's reads in
+   name order, one file after another, the same search on the running count of reads. Each
+   file draws inside itself with its own sampler, so no read crosses a file's end; a run goes
+   on in the file it started in. */
+static unsigned rb__file_find(const rb_sampler *s, uint64_t x, int seq)
+{
+    unsigned lo = 0, hi = s->nfiles - 1;
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if ((seq ? s->files[mid].seq_end : s->files[mid].pick_end) > x) hi = mid;
+        else lo = mid + 1;
+    }
+    return lo;
+}
+
+static void rb__offsets_files(const rb_sampler *s, rb_worker *w, uint64_t *off, unsigned n)
+{
+    unsigned i;
+    for (i = 0; i < n; i++) {
+        const rb_sampler_file *f;
+        uint64_t local;
+        if (s->pattern == RB_SEQUENTIAL) {
+            f = &s->files[rb__file_find(s, w->cursor, 1)];
+            local = (w->cursor - (f->seq_end - f->smp.npos)) * s->read_size;
+            if (++w->cursor >= s->seq_total) w->cursor = 0;
+        } else if (w->run_left && w->run_file < s->nfiles && w->run_next <= s->files[w->run_file].smp.limit) {
+            f = &s->files[w->run_file];
+            local = w->run_next;
+            w->run_left--;
+        } else {
+            w->run_file = rb__file_find(s, rb__below(w->rng, s->pick_total), 0);
+            f = &s->files[w->run_file];
+            local = rb__draw(&f->smp, w->rng);
+            w->run_left = s->run_length - 1;
+        }
+        w->run_next = local + s->read_size;
+        off[i] = f->base + local;
+    }
+}
+
+RBDEF int rb_sampler_init_files(rb_sampler *s, const rb_config *c, const uint64_t *sizes, const uint64_t *bases,
+                                unsigned n, uint64_t page, int direct, char *why, size_t wl)
+{
+    unsigned i, k = 0;
+    uint64_t pick = 0, seq = 0;
+    int rc;
+    if (n == 1 && bases[0] == 0) return rb_sampler_init(s, c, sizes[0], page, direct, why, wl);
+    memset(s, 0, sizeof *s);
+    if ((rc = rb_pattern_check(c, why, wl)) != RB_OK) return rc;
+    if (n == 0 || !c->read_size) {
+        rb__fmt(why, wl, "%s", n == 0 ? "no file to read from" : "a read size of 0");
+        return RB_EINVAL;
+    }
+    if (c->file_pick != RB_PICK_SIZE && c->file_pick != RB_PICK_UNIFORM) {
+        rb__fmt(why, wl, "no file pick %d (RB_PICK_SIZE or RB_PICK_UNIFORM)", c->file_pick);
+        return RB_EINVAL;
+    }
+    if (!(s->files = (rb_sampler_file *)calloc(n, sizeof *s->files))) {
+        rb__fmt(why, wl, "out of memory for %u files", n);
+        return RB_ENOMEM;
+    }
+    for (i = 0; i < n; i++) {
+        rb_sampler_file *f = &s->files[k];
+        if (sizes[i] < c->read_size) { s->small++; continue; }
+        if ((rc = rb_sampler_init(&f->smp, c, sizes[i], page, direct, why, wl)) != RB_OK) {
+            rb_sampler_free(s);
+            return rc;
+        }
+        rb__rng_seed(f->smp.key, c->seed, 0x7065726d75746cULL + i + 1);   /* each file its own permutation */
+        f->base = bases[i];
+        f->size = sizes[i];
+        f->index = i;
+        f->pick_end = pick += c->file_pick == RB_PICK_UNIFORM ? 1 : sizes[i];
+        f->seq_end = seq += f->smp.npos;
+        k++;
+    }
+    if (k == 0) {
+        rb__fmt(why, wl, "every one of the %u files is shorter than a read of %llu bytes", n,
+                (unsigned long long)c->read_size);
+        rb_sampler_free(s);
+        return RB_EINVAL;
+    }
+    s->pattern = c->pattern;
+    s->run_length = c->run_length > 1 ? c->run_length : 1;
+    s->contiguous = c->contiguous != 0;
+    s->read_size = c->read_size;
+    s->step = s->files[0].smp.step;
+    s->npos = c->pattern == RB_SEQUENTIAL ? seq : s->files[0].smp.npos;   /* rb_sampler_seed spreads the cursors */
+    s->nfiles = k;
+    s->pick = c->file_pick;
+    s->pick_total = pick;
+    s->seq_total = seq;
+    return RB_OK;
+}
+
+RBDEF void rb_sampler_free(rb_sampler *s)
+{
+    free(s->files);
+    s->files = NULL;
+    s->nfiles = 0;
+}
+
 RBDEF void rb_sampler_offsets(const rb_sampler *s, rb_worker *w, uint64_t *off, unsigned n)
 {
     unsigned i;
+    if (s->files) { rb__offsets_files(s, w, off, n); return; }
     if (s->pattern == RB_SEQUENTIAL) {
         for (i = 0; i < n; i++) {
             off[i] = w->cursor * s->read_size;
@@ -2899,6 +3099,16 @@ RBDEF uint64_t rb_hist_percentile(const rb_hist *h, double pct)
 RBDEF uint64_t rb_data_word(uint64_t data_seed, uint64_t index)
 {
     return rb__mix64(data_seed + (index + 1) * 0x9e3779b97f4a7c15ULL);
+}
+
+/* FNV-1a of the name, mixed with the seed: part-0001 and part-0002 hold different bytes. */
+RBDEF uint64_t rb_file_seed(uint64_t data_seed, const char *name)
+{
+    const char *slash = name ? strrchr(name, '/') : NULL;
+    const unsigned char *p = (const unsigned char *)(slash ? slash + 1 : name ? name : "");
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (; *p; p++) h = (h ^ *p) * 0x100000001b3ULL;
+    return rb__mix64(data_seed ^ rb__mix64(h));
 }
 
 static int rb__little_endian(void)
@@ -3576,18 +3786,137 @@ static int rb__open_regular(const char *path, int flags, struct stat *st, rb_err
     return fd;
 }
 
-/* 1: the file starts with the setup pattern of the default data seed (rb_fill_pattern), so
-   readbench made it; 0: it holds something else, or nothing. */
-static int rb__setup_made(int fd, uint64_t size)
+/* 1: the file starts with the setup pattern of `seed` (rb_fill_pattern), so readbench made it;
+   0: it holds something else, or nothing. */
+static int rb__setup_made(int fd, uint64_t size, uint64_t seed)
 {
     unsigned char got[4096], want[4096];
     size_t n = (size_t)RB__MIN(size, (uint64_t)sizeof got);
     if (n == 0 || pread(fd, got, n, 0) != (ssize_t)n) return 0;
-    rb_fill_pattern(want, 0, n, RB_DATA_SEED);
+    rb_fill_pattern(want, 0, n, seed);
     return memcmp(got, want, n) == 0;
 }
 
-RBDEF int rb_check_file(const char *path, uint64_t need_size, rb_file_info *info, rb_error *err)
+/* ---- many files: a directory's regular files -------------------------------------------
+   A directory (a Lucene index, an LSM level) is read as every regular file in it that holds
+   data, in name order (strcmp: bytes, no locale). Not its subdirectories: an index is flat,
+   and recursing would take in what no program opens together. Not its symlinks: one may lead
+   anywhere, and `drop` would evict what it points to. Not its empty files (a Lucene
+   write.lock): they have no page to read. What was left out is counted, so a refusal can say
+   it. The files are taken as they are when scanned; a cell checks each one between its
+   iterations (rb__ident), as it checks a single file. */
+typedef struct rb__entry {
+    char *path;
+    uint64_t size;
+} rb__entry;
+
+typedef struct rb__dirlist {
+    rb__entry *e;           /* name order */
+    unsigned n, cap;
+    unsigned empty, links, others;   /* left out: empty files, symlinks, everything else */
+} rb__dirlist;
+
+static int rb__is_dir(const char *path)
+{
+    struct stat st;
+    return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static void rb__dirlist_free(rb__dirlist *d)
+{
+    unsigned i;
+    for (i = 0; i < d->n; i++) free(d->e[i].path);
+    free(d->e);
+    memset(d, 0, sizeof *d);
+}
+
+static int rb__entry_cmp(const void *a, const void *b)
+{
+    return strcmp(((const rb__entry *)a)->path, ((const rb__entry *)b)->path);   /* one prefix: name order */
+}
+
+/* One entry of the directory: kept (a regular file with data), counted as left out, or -1
+   with err set (lstat failed, too many files, no memory). */
+static int rb__dir_take(rb__dirlist *d, const char *dir, const char *name, rb_error *err)
+{
+    char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
+    size_t l = strlen(dir);
+    char *full = (char *)malloc(l + strlen(name) + 2);
+    struct stat st;
+    if (!full) { rb__seterr(err, RB_ENOMEM, ENOMEM, "malloc", "out of memory"); return -1; }
+    sprintf(full, "%s%s%s", dir, l && dir[l - 1] == '/' ? "" : "/", name);
+    if (lstat(full, &st) != 0) {
+        rb__seterr(err, RB_ESYS, errno, "lstat", "cannot stat %s: %s", rb__short_path(full, sp), strerror(errno));
+        free(full);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode) || st.st_size == 0) {
+        *(S_ISLNK(st.st_mode) ? &d->links : S_ISREG(st.st_mode) ? &d->empty : &d->others) += 1;
+        free(full);
+        return 0;
+    }
+    if (d->n == RB_MAX_FILES) {
+        rb__seterr(err, RB_EINVAL, 0, "readdir", "%s holds more than %u files to read", rb__short_path(dir, sp),
+                   RB_MAX_FILES);
+        free(full);
+        return -1;
+    }
+    if (d->n == d->cap) {
+        unsigned cap = d->cap ? 2 * d->cap : 16;
+        rb__entry *e = (rb__entry *)realloc(d->e, cap * sizeof *e);
+        if (!e) { free(full); rb__seterr(err, RB_ENOMEM, ENOMEM, "realloc", "out of memory"); return -1; }
+        d->e = e;
+        d->cap = cap;
+    }
+    d->e[d->n].path = full;
+    d->e[d->n++].size = (uint64_t)st.st_size;
+    return 0;
+}
+
+/* The files of directory `dir`, or RB_ENOTREG with a line that says what it holds instead
+   (the words of a refused non-regular file: a directory with nothing to read is one). */
+static int rb__dir_scan(const char *dir, rb__dirlist *d, rb_error *err)
+{
+    char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
+    DIR *dp;
+    struct dirent *de;
+    rb_error mine;
+    int failed;
+    if (!err) err = &mine;   /* the status is needed even when the caller wants no message */
+    memset(d, 0, sizeof *d);
+    if (!(dp = opendir(dir))) {
+        int e = errno;
+        rb__seterr(err, e == EACCES ? RB_EPERM : e == ENOENT ? RB_ENOFILE : RB_ESYS, e, "opendir",
+                   "cannot read the directory %s: %s", rb__short_path(dir, sp), strerror(e));
+        return err->status;
+    }
+    for (errno = 0; (de = readdir(dp)) != NULL; errno = 0) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
+        if (rb__dir_take(d, dir, de->d_name, err) != 0) break;
+    }
+    failed = de != NULL || errno != 0;   /* taking an entry failed, or readdir did */
+    if (de == NULL && errno) rb__seterr(err, RB_ESYS, errno, "readdir", "reading the directory %s: %s",
+                                        rb__short_path(dir, sp), strerror(errno));
+    closedir(dp);   /* a directory opened for reading: closing it cannot lose data */
+    if (failed) { rb__dirlist_free(d); return err->status; }
+    if (d->n) {
+        qsort(d->e, d->n, sizeof *d->e, rb__entry_cmp);
+        return RB_OK;
+    }
+    if (!d->empty && !d->links && !d->others)
+        rb__seterr(err, RB_ENOTREG, 0, "readdir", "%s is not a regular file (it is a directory, and an empty one)",
+                   rb__short_path(dir, sp));
+    else
+        rb__seterr(err, RB_ENOTREG, 0, "readdir", "%s is not a regular file (it is a directory, and holds no regular "
+                   "file with data: %u empty, %u symlink%s and %u other entr%s left out)", rb__short_path(dir, sp),
+                   d->empty, d->links, d->links == 1 ? "" : "s", d->others, d->others == 1 ? "y" : "ies");
+    return RB_ENOTREG;
+}
+
+/* A file's figures for rb_check_file: its size, allocation, whether its first head_max bytes
+   are zeros, whether setup (with seed) made it. */
+static int rb__check_one(const char *path, uint64_t need_size, rb_file_info *info, size_t head_max, uint64_t seed,
+                         rb_error *err)
 {
     char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
     struct stat st;
@@ -3596,18 +3925,17 @@ RBDEF int rb_check_file(const char *path, uint64_t need_size, rb_file_info *info
     size_t head, i;
     unsigned char *buf;
     ssize_t r;
-    rb_file_info mine;
-    if (!info) info = &mine;   /* the caller wants only the status */
     memset(info, 0, sizeof *info);
     fd = rb__open_regular(path, 0, &st, &e);
     if (fd < 0) {
         if (err) *err = e;
         return e.status;
     }
+    info->files = 1;
     info->size = (uint64_t)st.st_size;
     info->allocated = (uint64_t)st.st_blocks * 512u;
     info->sparse = info->allocated < info->size;
-    info->setup_made = rb__setup_made(fd, info->size);
+    info->setup_made = rb__setup_made(fd, info->size, seed);
     if (info->size == 0 || info->size < need_size) {
         if (info->size == 0) rb__seterr(err, RB_ETOOSMALL, 0, "fstat", "%s is empty", rb__short_path(path, sp));
         else rb__seterr(err, RB_ETOOSMALL, 0, "fstat", "%s has %llu bytes, fewer than the %llu needed",
@@ -3615,7 +3943,7 @@ RBDEF int rb_check_file(const char *path, uint64_t need_size, rb_file_info *info
         close(fd);
         return RB_ETOOSMALL;
     }
-    head = (size_t)RB__MIN(info->size, (uint64_t)1 << 20);
+    head = (size_t)RB__MIN(info->size, (uint64_t)head_max);
     buf = (unsigned char *)malloc(head);
     if (!buf) {
         close(fd);
@@ -3637,6 +3965,192 @@ RBDEF int rb_check_file(const char *path, uint64_t need_size, rb_file_info *info
     return RB_OK;
 }
 
+/* A directory: every file checked (a file this user may not read refuses the directory), its
+   first 4 KiB looked at (not 1 MiB each: a thousand files would be a gigabyte read). Sparse,
+   zeros: if any file is; made by setup: if every file is. */
+static int rb__check_dir(const char *path, uint64_t need_size, rb_file_info *info, rb_error *err)
+{
+    rb__dirlist d;
+    rb_file_info one;
+    unsigned i;
+    int rc;
+    memset(info, 0, sizeof *info);
+    if ((rc = rb__dir_scan(path, &d, err)) != RB_OK) return rc;
+    if (need_size) {   /* a part of a file, or one file of some size: not a directory's */
+        char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
+        rb__seterr(err, RB_ENOTREG, 0, "", "%s is a directory: this needs one file of %llu bytes or more (a "
+                   "directory's files are read whole)", rb__short_path(path, sp), (unsigned long long)need_size);
+        rb__dirlist_free(&d);
+        return RB_ENOTREG;
+    }
+    info->setup_made = 1;
+    for (i = 0; i < d.n && rc == RB_OK; i++) {
+        rc = rb__check_one(d.e[i].path, 0, &one, 4096, rb_file_seed(RB_DATA_SEED, d.e[i].path), err);
+        info->size += one.size;
+        info->allocated += one.allocated;
+        info->sparse |= one.sparse;
+        info->zero_head |= one.zero_head;
+        info->setup_made &= one.setup_made;
+    }
+    info->files = d.n;
+    rb__dirlist_free(&d);
+    return rc;
+}
+
+RBDEF int rb_check_file(const char *path, uint64_t need_size, rb_file_info *info, rb_error *err)
+{
+    rb_file_info mine;
+    if (!info) info = &mine;   /* the caller wants only the status */
+    if (rb__is_dir(path)) return rb__check_dir(path, need_size, info, err);
+    return rb__check_one(path, need_size, info, (size_t)1 << 20, RB_DATA_SEED, err);
+}
+
+/* setup DIR SIZE --files N. Every check comes before anything is created, so a refusal leaves
+   no directory and no file behind; then each file is written as rb_setup_file writes one (a
+   temporary renamed into place), so an interruption leaves whole files only. */
+typedef struct rb__setup_many {
+    rb_progress_fn fn;
+    void *user;
+    uint64_t before, total;   /* bytes of the files already written; of all of them */
+} rb__setup_many;
+
+static int rb__setup_many_progress(uint64_t done, uint64_t total, void *user)
+{
+    rb__setup_many *m = (rb__setup_many *)user;
+    (void)total;
+    return m->fn ? m->fn(m->before + done, m->total, m->user) : 0;
+}
+
+/* part-0000 .. part-9999, wider when there are more: name order is the files' order. */
+static void rb__part_name(char *buf, size_t len, const char *dir, unsigned i, unsigned n)
+{
+    size_t l = strlen(dir);
+    int width = 1;
+    unsigned m;
+    for (m = n - 1; m >= 10; m /= 10) width++;
+    snprintf(buf, len, "%s%spart-%0*u", dir, l && dir[l - 1] == '/' ? "" : "/", width < 4 ? 4 : width, i);
+}
+
+/* What rb_outfile_open would refuse, for every file at once; *fresh: bytes of files that do not
+   exist yet (the room they need is new room). */
+static int rb__setup_many_check(const char *dir, unsigned n, uint64_t each, int flags, uint64_t *fresh,
+                                rb_error *err)
+{
+    char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
+    char path[4200];
+    struct stat st;
+    unsigned i;
+    *fresh = 0;
+    for (i = 0; i < n; i++) {
+        rb__part_name(path, sizeof path, dir, i, n);
+        if (lstat(path, &st) != 0 || (S_ISLNK(st.st_mode) && (flags & RB_OUT_FOLLOW) && stat(path, &st) != 0)) {
+            if (errno == ENOENT) { *fresh += each; continue; }   /* a new file (or a link to where one will be) */
+            rb__seterr(err, RB_ESYS, errno, "stat", "cannot stat %s: %s", rb__short_path(path, sp), strerror(errno));
+            return RB_ESYS;
+        }
+        if (S_ISLNK(st.st_mode)) {
+            rb__seterr(err, RB_ENOTREG, 0, "lstat", "%s is a symbolic link: not replaced (its target is, when links "
+                       "are followed)", rb__short_path(path, sp));
+            return RB_ENOTREG;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            rb__seterr(err, RB_ENOTREG, 0, "lstat", "%s is not a regular file (it is %s): not replaced",
+                       rb__short_path(path, sp), rb__file_kind(st.st_mode));
+            return RB_ENOTREG;
+        }
+        if (!(flags & RB_OUT_REPLACE)) {
+            rb__seterr(err, RB_EEXIST, EEXIST, "", "%s exists", rb__short_path(path, sp));
+            return RB_EEXIST;
+        }
+    }
+    return RB_OK;
+}
+
+/* The directory: there already, or made now (its parent must exist); room for the new bytes. */
+static int rb__setup_many_dir(const char *dir, uint64_t fresh, rb_error *err)
+{
+    char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
+    struct statvfs sv;
+    char need[32], have[32];
+    uint64_t avail;
+    if (statvfs(dir, &sv) != 0) {
+        rb__seterr(err, RB_ESYS, errno, "statvfs", "cannot see the free space for %s: %s", rb__short_path(dir, sp),
+                   strerror(errno));
+        return RB_ESYS;
+    }
+    avail = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
+    if (avail >= fresh || sv.f_blocks == 0) return RB_OK;   /* no blocks at all: ramfs, unlimited */
+    rb_format_size(fresh, need, sizeof need);
+    rb_format_size(avail, have, sizeof have);
+    rb__seterr(err, RB_ESYS, ENOSPC, "statvfs", "the new files in %s need %s, but its filesystem has only %s free",
+               rb__short_path(dir, sp), need, have);
+    return RB_ESYS;
+}
+
+RBDEF int rb_setup_files(const char *dir, uint64_t size, unsigned nfiles, uint64_t data_seed, int flags,
+                         rb_progress_fn progress, void *user, unsigned *others, rb_error *err)
+{
+    char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
+    char path[4200];
+    rb__setup_many m;
+    rb__dirlist d;
+    struct stat st;
+    uint64_t each, fresh;
+    unsigned i;
+    int rc, made = 0;
+    if (others) *others = 0;
+    if (rb__path_missing(dir, err)) return RB_EINVAL;
+    if (nfiles == 0) return rb_setup_file(dir, size, data_seed, flags, progress, user, err);   /* one file */
+    if (!data_seed) data_seed = RB_DATA_SEED;
+    each = size / nfiles;
+    if (nfiles > RB_MAX_FILES) {
+        rb__seterr(err, RB_EINVAL, 0, "", "the number of files must be 1 to %u", RB_MAX_FILES);
+        return RB_EINVAL;
+    }
+    if (each == 0) {
+        rb__seterr(err, RB_EINVAL, 0, "", "%llu bytes make no %u files of a byte or more", (unsigned long long)size,
+                   nfiles);
+        return RB_EINVAL;
+    }
+    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        rb__seterr(err, RB_ENOTREG, 0, "stat", "%s is not a directory (it is %s)", rb__short_path(dir, sp),
+                   S_ISREG(st.st_mode) ? "a regular file" : rb__file_kind(st.st_mode));
+        return RB_ENOTREG;
+    }
+    if ((rc = rb__setup_many_check(dir, nfiles, each, flags, &fresh, err)) != RB_OK) return rc;
+    if (mkdir(dir, 0777) == 0) made = 1;
+    else if (errno != EEXIST) {
+        int e = errno;
+        rb__seterr(err, e == ENOENT ? RB_EINVAL : e == EACCES ? RB_EPERM : RB_ESYS, e, "mkdir",
+                   "cannot create the directory %s: %s", rb__short_path(dir, sp),
+                   e == ENOENT ? "its parent does not exist" : strerror(e));
+        return err ? err->status : RB_ESYS;
+    }
+    if ((rc = rb__setup_many_dir(dir, fresh, err)) != RB_OK) {
+        if (made && rmdir(dir) != 0 && err)
+            rb__fmt(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg), "; the empty directory %s stays",
+                    dir);
+        return rc;
+    }
+    m.fn = progress;
+    m.user = user;
+    m.total = each * nfiles;
+    for (i = 0, m.before = 0; i < nfiles; i++, m.before += each) {
+        rb__part_name(path, sizeof path, dir, i, nfiles);
+        rc = rb_setup_file(path, each, rb_file_seed(data_seed, path), flags, rb__setup_many_progress, &m, err);
+        if (rc != RB_OK) {
+            if (err && i) rb__fmt(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg),
+                                  " (%u of the %u files written whole)", i, nfiles);
+            return rc;
+        }
+    }
+    if (others && rb__dir_scan(dir, &d, NULL) == RB_OK) {
+        *others = d.n > nfiles ? d.n - nfiles : 0;
+        rb__dirlist_free(&d);
+    }
+    return RB_OK;
+}
+
 /* ---- cache control ------------------------------------------------------------------
    posix_fadvise(DONTNEED) and drop_caches both skip pages that some process has mapped and
    pages that are dirty: readbench unmaps its own mappings before it evicts (every strategy's
@@ -3646,7 +4160,16 @@ RBDEF int rb_evict(const char *path, rb_error *err)
     char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
     const char *what = "";
     rb_error oe;
-    int fd = rb__open_regular(path, 0, NULL, &oe), rc = RB_OK;
+    int fd, rc = RB_OK;
+    if (rb__is_dir(path)) {   /* every file of it */
+        rb__dirlist d;
+        unsigned i;
+        rc = rb__dir_scan(path, &d, err);
+        for (i = 0; rc == RB_OK && i < d.n; i++) rc = rb_evict(d.e[i].path, err);
+        rb__dirlist_free(&d);
+        return rc;
+    }
+    fd = rb__open_regular(path, 0, NULL, &oe);
     if (fd < 0) {
         if (err) *err = oe;
         return oe.status;
@@ -3675,7 +4198,16 @@ static int rb__load(const char *path, int sequential, rb_error *err)
     unsigned char *buf;
     uint64_t off = 0;
     rb_error oe;
-    int fd = rb__open_regular(path, 0, NULL, &oe), rc = RB_OK;
+    int fd, rc = RB_OK;
+    if (rb__is_dir(path)) {   /* every file of it, in name order */
+        rb__dirlist d;
+        unsigned i;
+        rc = rb__dir_scan(path, &d, err);
+        for (i = 0; rc == RB_OK && i < d.n; i++) rc = rb__load(d.e[i].path, sequential, err);
+        rb__dirlist_free(&d);
+        return rc;
+    }
+    fd = rb__open_regular(path, 0, NULL, &oe);
     if (fd < 0) {
         if (err) *err = oe;
         return oe.status;
@@ -3752,6 +4284,31 @@ static int rb__mincore_count(int fd, uint64_t size, uint64_t *count, const char 
     return rc;
 }
 
+/* A directory's residency: its files', summed; trusted only if every file's is. */
+static int rb__residency_dir(const char *path, rb_residency_info *out, rb_error *err)
+{
+    rb__dirlist d;
+    rb_residency_info one;
+    unsigned i;
+    int rc = rb__dir_scan(path, &d, err);
+    memset(out, 0, sizeof *out);
+    out->method = "cachestat";
+    out->trusted = 1;
+    for (i = 0; rc == RB_OK && i < d.n; i++) {
+        if ((rc = rb_residency(d.e[i].path, &one, err)) != RB_OK) break;
+        out->pages += one.pages;
+        out->resident += one.resident;
+        out->dirty += one.dirty;
+        out->writeback += one.writeback;
+        out->trusted &= one.trusted;
+        out->no_backing |= one.no_backing;
+        if (strcmp(one.method, "cachestat") != 0) out->method = one.method;   /* any file counted by mincore */
+    }
+    out->files = d.n;
+    rb__dirlist_free(&d);
+    return rc;
+}
+
 RBDEF int rb_residency(const char *path, rb_residency_info *out, rb_error *err)
 {
     char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
@@ -3761,8 +4318,10 @@ RBDEF int rb_residency(const char *path, rb_residency_info *out, rb_error *err)
     const char *what = "";
     rb_error oe;
     int fd, rc, e;
+    if (rb__is_dir(path)) return rb__residency_dir(path, out, err);
     memset(out, 0, sizeof *out);
     out->method = "mincore";
+    out->files = 1;
     fd = rb__open_regular(path, 0, &st, &oe);
     if (fd < 0) {
         if (err) *err = oe;
@@ -3814,11 +4373,11 @@ static int rb__evict_cold(const char *path, uint64_t *left, int *no_backing, rb_
     }
 }
 
-/* Page by page, which of the first `size` bytes of path are in the page cache: bit i of bits
-   for page i. 0: done; -1: not known here (mincore would say "all resident" to this user, see
+/* Page by page, which of the first `size` bytes of path are in the page cache: bit first + i
+   of bits (cleared by the caller) for page i. 0: done; -1: not known here (mincore would say "all resident" to this user, see
    rb_residency, or a call failed). A mapping of our own that nothing touches: mincore of a
    file mapping reports the page cache, whether or not any process maps the page. */
-static int rb__resident_bits(const char *path, uint64_t size, size_t page, uint64_t *bits)
+static int rb__resident_bits_at(const char *path, uint64_t size, size_t page, uint64_t *bits, uint64_t first)
 {
     struct stat st;
     rb_error e;
@@ -3836,17 +4395,23 @@ static int rb__resident_bits(const char *path, uint64_t size, size_t page, uint6
     if (map == (unsigned char *)MAP_FAILED) return -1;
     vec = (unsigned char *)malloc(chunk);
     ok = vec != NULL;
-    memset(bits, 0, (size_t)((pages + 63) / 64) * sizeof(uint64_t));
     for (off = 0; ok && off < pages; off += chunk) {
         size_t n = (size_t)RB__MIN((uint64_t)chunk, pages - off), i;
         size_t len = (size_t)RB__MIN((uint64_t)n * page, size - off * page);
         ok = rb__plat_mincore(map + off * page, len, vec) == 0;
         for (i = 0; ok && i < n; i++)
-            if (vec[i] & 1u) bits[(off + i) >> 6] |= (uint64_t)1 << ((off + i) & 63);
+            if (vec[i] & 1u) bits[(first + off + i) >> 6] |= (uint64_t)1 << ((first + off + i) & 63);
     }
     free(vec);
     if (munmap(map, (size_t)size) != 0) ok = 0;
     return ok ? 0 : -1;
+}
+
+/* The same for one file from page 0, bits cleared first. */
+static int rb__resident_bits(const char *path, uint64_t size, size_t page, uint64_t *bits)
+{
+    memset(bits, 0, (size_t)(((size + page - 1) / page + 63) / 64) * sizeof(uint64_t));
+    return rb__resident_bits_at(path, size, page, bits, 0);
 }
 
 /* --prewarm: load the whole file, then evict a reproducible random (1 - fraction) of its
@@ -3863,6 +4428,14 @@ RBDEF int rb_prewarm(const char *path, double fraction, uint64_t seed, rb_error 
     if (!(fraction >= 0 && fraction <= 1)) {   /* NaN included */
         rb__seterr(err, RB_EINVAL, EINVAL, "", "the fraction to prewarm must be in [0, 1], not %g", fraction);
         return RB_EINVAL;
+    }
+    if (rb__is_dir(path)) {   /* the fraction of each file, each its own random choice */
+        rb__dirlist d;
+        unsigned k;
+        rc = rb__dir_scan(path, &d, err);
+        for (k = 0; rc == RB_OK && k < d.n; k++) rc = rb_prewarm(d.e[k].path, fraction, seed + k, err);
+        rb__dirlist_free(&d);
+        return rc;
     }
     rb_error oe;
     if (fraction >= 1.0 && rb_residency(path, &ri, NULL) == RB_OK && ri.trusted && ri.resident == ri.pages)
@@ -4595,10 +5168,37 @@ RBDEF int rb_prefetch(rb_prefetcher *p, uint64_t off, uint64_t len)
     }
 }
 
-/* --verify: compare what was read with what setup wrote there. */
+/* A directory's offset to its file: the last file starting at or before it (a binary search
+   over the bases; a read never crosses a file's end, so its first byte names its file). */
+RBDEF unsigned rb_target_file_at(const rb_target *t, uint64_t off, uint64_t *local)
+{
+    unsigned lo = 0, hi;
+    if (t->nfiles < 2 || !t->files) { *local = off; return 0; }
+    hi = t->nfiles - 1;
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo + 1) / 2;
+        if (t->files[mid].base <= off) lo = mid;
+        else hi = mid - 1;
+    }
+    *local = off - t->files[lo].base;
+    return lo;
+}
+
+RBDEF int rb_worker_fd_at(const rb_worker *w, uint64_t off, uint64_t *local)
+{
+    unsigned k = rb_target_file_at(w->t, off, local);
+    if (w->fds) return w->fds[k];
+    if (w->t->files) return w->t->files[k].fd;
+    return w->fd >= 0 ? w->fd : w->t->fd;
+}
+
+/* --verify: compare what was read with what setup wrote there (in a directory, with the seed
+   setup gave that file's name: a read from the wrong file does not match). */
 RBDEF void rb_worker_check(rb_worker *w, const unsigned char *p, uint64_t off, size_t len)
 {
-    rb_fill_pattern(w->expect, off, len, w->t->cfg->data_seed);
+    uint64_t local = off, seed = w->t->cfg->data_seed;
+    if (w->t->files) seed = w->t->files[rb_target_file_at(w->t, off, &local)].data_seed;
+    rb_fill_pattern(w->expect, local, len, seed);
     if (memcmp(w->expect, p, len) != 0) w->verify_mismatches++;
 }
 
@@ -4646,11 +5246,15 @@ static void rb__read_done(rb_worker *w, const unsigned char *buf, uint64_t off, 
    The checks run inside the timed op: a sampled hint costs two mincore calls, two cachestat
    calls and two clock reads at most, about 1 us per 16 hints. */
 
-/* The evicted pages cachestat counts over [off, off + len): -1 where it cannot say. */
-static int64_t rb__pa_evicted(int fd, uint64_t off, uint64_t len)
+/* The evicted pages cachestat counts over [off, off + len) of the target's space (a directory:
+   inside one file, a hinted range being one read's pages): -1 where it cannot say. */
+static int64_t rb__pa_evicted(const rb__pa_follow *f, uint64_t off, uint64_t len)
 {
     struct rb__cachestat cs;
-    if (fd < 0 || rb__plat_cachestat(fd, off, len, &cs) != RB_OK) return -1;
+    uint64_t local = off;
+    int fd = f->fd;
+    if (f->t && f->t->files) fd = f->t->files[rb_target_file_at(f->t, off, &local)].fd;
+    if (fd < 0 || rb__plat_cachestat(fd, local, len, &cs) != RB_OK) return -1;
     return (int64_t)cs.nr_evicted;
 }
 
@@ -4686,7 +5290,7 @@ static void rb__pa_hint(rb_prefetch_accounting *a, rb__pa_follow *f, unsigned k,
     s->k = k;
     s->start = start;
     s->len = len;
-    s->evicted = rb__pa_evicted(f->fd, start, len);
+    s->evicted = rb__pa_evicted(f, start, len);
 }
 
 /* Read k of the op is about to happen: if its hint was followed and a page is still
@@ -4704,7 +5308,7 @@ static int rb__pa_read_start(rb_prefetch_accounting *a, rb__pa_follow *f, unsign
     f->pending[i] = f->pending[--f->npending];
     r = rb__mincore_resident((void *)(uintptr_t)f->page, f->map + s.start, (size_t)s.len);
     if (r == 1) return 1;
-    ev = r == 0 && s.evicted >= 0 ? rb__pa_evicted(f->fd, s.start, s.len) : -1;
+    ev = r == 0 && s.evicted >= 0 ? rb__pa_evicted(f, s.start, s.len) : -1;
     if (r < 0) a->failed++;
     else if (ev >= 0 && ev > s.evicted) a->wasted++;
     else {
@@ -4780,10 +5384,49 @@ static void rb__pa_add(rb_prefetch_accounting *into, const rb_prefetch_accountin
 }
 
 /* ---- strategies: mmap ---------------------------------------------------------------- */
+/* A directory: each file opened (flags as the strategy asks), laid out one after another in
+   name order, each at a page boundary. A descriptor per file: a directory of more files than
+   the open-file limit allows is said, with the limit to raise. */
+static int rb__open_files(rb_target *t, int flags, char *why, size_t wl)
+{
+    rb__dirlist d;
+    rb_error e;
+    struct stat st;
+    unsigned i;
+    uint64_t base = 0;
+    int rc = rb__dir_scan(t->cfg->path, &d, &e);
+    if (rc != RB_OK) { rb__fmt(why, wl, "%s", e.msg); return rc; }
+    t->files = (rb_target_file *)calloc(d.n, sizeof *t->files);
+    if (!t->files) { rb__dirlist_free(&d); rb__fmt(why, wl, "out of memory for %u files", d.n); return RB_ENOMEM; }
+    t->nfiles = d.n;
+    for (i = 0; i < d.n; i++) {
+        t->files[i].fd = -1;
+        t->files[i].path = d.e[i].path;   /* the target owns the name now */
+        d.e[i].path = NULL;
+    }
+    rb__dirlist_free(&d);
+    for (i = 0; i < t->nfiles; i++) {
+        rb_target_file *f = &t->files[i];
+        if ((f->fd = rb__open_regular(f->path, flags, &st, &e)) < 0) {
+            rb__fmt(why, wl, "%s%s", e.msg, e.err == EMFILE ? " (a descriptor per file: raise the open-file limit, "
+                    "ulimit -n)" : "");
+            return (flags && e.err == EINVAL) ? RB_UNSUPPORTED : e.status;
+        }
+        f->size = (uint64_t)st.st_size;
+        f->base = base;
+        f->data_seed = rb_file_seed(t->cfg->data_seed, f->path);
+        base += (f->size + t->page - 1) / t->page * t->page;
+    }
+    t->fd = t->files[0].fd;
+    t->map_len = t->files[t->nfiles - 1].base + t->files[t->nfiles - 1].size;
+    return RB_OK;
+}
+
 static int rb__open_file(rb_target *t, int flags, char *why, size_t wl)
 {
     struct stat st;
     rb_error e;
+    if (rb__is_dir(t->cfg->path)) return rb__open_files(t, flags, why, wl);
     t->fd = rb__open_regular(t->cfg->path, flags, &st, &e);
     if (t->fd < 0) {
         rb__fmt(why, wl, "%s", e.msg);
@@ -4793,19 +5436,50 @@ static int rb__open_file(rb_target *t, int flags, char *why, size_t wl)
     return RB_OK;
 }
 
+/* A directory: one range of address space reserved (PROT_NONE), then each file mapped over its
+   part of it (MAP_FIXED) at its base. Each file is its own mapping, so advice given over the
+   range reaches each file's mapping, and mmap reads need no table: map + offset is the right
+   file's byte. The files tile the range (each base is the last end rounded up to the page,
+   which the last page's mapping covers), so no reserved page is left between them. */
+static int rb__map_files(rb_target *t, char *why, size_t wl)
+{
+    size_t len = (size_t)((t->map_len + t->page - 1) / t->page * t->page);
+    unsigned char *m = (unsigned char *)mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    unsigned i;
+    struct stat st;
+    if (m == (unsigned char *)MAP_FAILED) {
+        rb__fmt(why, wl, "mmap of %llu bytes for %u files: %s", (unsigned long long)len, t->nfiles, strerror(errno));
+        return RB_ESYS;
+    }
+    t->map = m;   /* from here on rb__close_target unmaps the whole range */
+    t->mincore_trusted = 1;
+    for (i = 0; i < t->nfiles; i++) {
+        const rb_target_file *f = &t->files[i];
+        if (mmap(m + f->base, (size_t)f->size, PROT_READ, MAP_SHARED | MAP_FIXED, f->fd, 0) == MAP_FAILED) {
+            rb__fmt(why, wl, "mmap of %s: %s", f->path, strerror(errno));
+            return RB_ESYS;
+        }
+        if (fstat(f->fd, &st) != 0 || !rb__plat_mincore_trusted(&st, f->path)) t->mincore_trusted = 0;
+    }
+    return RB_OK;
+}
+
 static int rb__open_mmap(rb_target *t, char *why, size_t wl)
 {
     int rc = rb__open_file(t, 0, why, wl);
     void *m;
     if (rc) return rc;
-    m = mmap(NULL, (size_t)t->map_len, PROT_READ, MAP_SHARED, t->fd, 0);
-    if (m == MAP_FAILED) {
-        rb__fmt(why, wl, "mmap: %s", strerror(errno));
-        return RB_ESYS;
-    }
-    t->map = (unsigned char *)m;
-    {   /* the rule Linux applies before mincore tells the truth (see rb_residency) */
-        struct stat st;
+    if (t->files) {
+        if ((rc = rb__map_files(t, why, wl)) != RB_OK) return rc;
+        m = t->map;
+    } else {
+        struct stat st;   /* the rule Linux applies before mincore tells the truth (see rb_residency) */
+        m = mmap(NULL, (size_t)t->map_len, PROT_READ, MAP_SHARED, t->fd, 0);
+        if (m == MAP_FAILED) {
+            rb__fmt(why, wl, "mmap: %s", strerror(errno));
+            return RB_ESYS;
+        }
+        t->map = (unsigned char *)m;
         t->mincore_trusted = fstat(t->fd, &st) == 0 && rb__plat_mincore_trusted(&st, t->cfg->path);
     }
     if (t->s->arg != MADV_NORMAL && madvise(m, (size_t)t->map_len, t->s->arg) != 0) {
@@ -4916,10 +5590,23 @@ static int rb__op_pread(rb_worker *w, const uint64_t *off, unsigned n)
     return 0;
 }
 
-/* fio's "sync" engine: each thread has its own descriptor, so its file position is its own. */
+/* fio's "sync" engine: each thread has its own descriptor, so its file position is its own
+   (a directory: one of its own per file, w->fds). */
 static int rb__thread_own_fd(rb_worker *w, char *why, size_t wl)
 {
     rb_error e;
+    unsigned i, n = w->t->nfiles;
+    if (w->t->files) {
+        if (!(w->fds = (int *)malloc(n * sizeof *w->fds))) { rb__fmt(why, wl, "out of memory"); return RB_ENOMEM; }
+        for (i = 0; i < n; i++) w->fds[i] = -1;
+        for (i = 0; i < n; i++)
+            if ((w->fds[i] = rb__open_regular(w->t->files[i].path, 0, NULL, &e)) < 0) {
+                rb__fmt(why, wl, "%s%s", e.msg, e.err == EMFILE ? " (a descriptor per file and thread: raise the "
+                        "open-file limit, ulimit -n)" : "");
+                return e.status;
+            }
+        return RB_OK;
+    }
     w->fd = rb__open_regular(w->t->cfg->path, 0, NULL, &e);
     if (w->fd < 0) {
         rb__fmt(why, wl, "%s", e.msg);
@@ -4928,9 +5615,16 @@ static int rb__thread_own_fd(rb_worker *w, char *why, size_t wl)
     return RB_OK;
 }
 
+/* Descriptors opened for reading only: a failed close loses nothing, but is counted as an error
+   of the cell all the same (nothing fails silently). */
 static void rb__thread_close_fd(rb_worker *w)
 {
-    if (w->fd >= 0) close(w->fd);
+    unsigned i;
+    for (i = 0; w->fds && i < w->t->nfiles; i++)
+        if (w->fds[i] >= 0 && close(w->fds[i]) != 0) rb__read_error(w, errno);
+    free(w->fds);
+    w->fds = NULL;
+    if (w->fd >= 0 && close(w->fd) != 0) rb__read_error(w, errno);
     w->fd = -1;
 }
 
@@ -5648,9 +6342,18 @@ static int rb__op_null(rb_worker *w, const uint64_t *off, unsigned n)
    into the cell's warnings (or the log, for a probe that has no result). */
 static void rb__close_target(rb_target *t)
 {
-    if (t->map && munmap(t->map, (size_t)t->map_len) != 0) {
+    unsigned i;
+    if (t->map && munmap(t->map, (size_t)t->map_len) != 0) {   /* a directory's files: every one */
         if (t->res) rb__warn(t->res, "munmap of the file's mapping: %s", strerror(errno));
         else rb__log(t->cfg, "munmap: %s", strerror(errno));
+    }
+    if (t->files) t->fd = -1;   /* the first file's, closed below */
+    for (i = 0; i < t->nfiles && t->files; i++) {
+        if (t->files[i].fd >= 0 && close(t->files[i].fd) != 0) {
+            if (t->res) rb__warn(t->res, "close of %s: %s", t->files[i].path, strerror(errno));
+            else rb__log(t->cfg, "close of %s: %s", t->files[i].path, strerror(errno));
+        }
+        t->files[i].fd = -1;
     }
     if (t->fd >= 0 && close(t->fd) != 0) {
         if (t->res) rb__warn(t->res, "close of the file: %s", strerror(errno));
@@ -7041,10 +7744,29 @@ static int rb__ident_changed(const char *path, const rb__ident *was, char *why, 
         return 1;
     }
     if (now.size != was->size) {
-        rb__fmt(why, wl, "file changed during the run: its size went from %llu to %llu bytes", (unsigned long long)was->size,
-                 (unsigned long long)now.size);
+        rb__fmt(why, wl, "file changed during the run: %s: its size went from %llu to %llu bytes", path,
+                (unsigned long long)was->size, (unsigned long long)now.size);
         return 1;
     }
+    return 0;
+}
+
+/* Every file of the target (one, or a directory's each), checked the same way. */
+static int rb__target_idents(const rb_target *t, rb__ident *ids)
+{
+    unsigned i;
+    if (!t->files) return rb__ident_get(t->cfg->path, ids);
+    for (i = 0; i < t->nfiles; i++)
+        if (rb__ident_get(t->files[i].path, &ids[i]) != 0) return -1;
+    return 0;
+}
+
+static int rb__target_changed(const rb_target *t, const rb__ident *ids, char *why, size_t wl)
+{
+    unsigned i;
+    if (!t->files) return rb__ident_changed(t->cfg->path, ids, why, wl);
+    for (i = 0; i < t->nfiles; i++)
+        if (rb__ident_changed(t->files[i].path, &ids[i], why, wl)) return 1;
     return 0;
 }
 
@@ -7084,7 +7806,7 @@ typedef struct rb__run {
     unsigned end_phase;   /* one past the last phase */
     int quit;             /* the coordinator's decision, written only before a start barrier: every
                              thread reads the same value after it (pool.failed may change meanwhile) */
-    rb__ident ident;      /* the file when the cell started */
+    rb__ident *ident;     /* the files when the cell started: one, or each of a directory's */
     /* A bit per page of the file resident when the phase started (rb__touch_start), the
        coordinator's alone; span: the bytes the bitmaps cover. NULL: not counted. */
     uint64_t *resident, nwords, span;
@@ -7283,6 +8005,18 @@ static void rb__touch_alloc(rb__run *run)
                   (unsigned long long)pages);
 }
 
+/* The target's resident pages as bits over its space (a directory: each file at its base). */
+static int rb__target_resident_bits(const rb_target *t, uint64_t span, uint64_t *bits, uint64_t nwords)
+{
+    unsigned i;
+    int rc = 0;
+    memset(bits, 0, (size_t)nwords * sizeof(uint64_t));
+    if (!t->files) return rb__resident_bits_at(t->cfg->path, span, t->page, bits, 0);
+    for (i = 0; i < t->nfiles && rc == 0; i++)
+        rc = rb__resident_bits_at(t->files[i].path, t->files[i].size, t->page, bits, t->files[i].base / t->page);
+    return rc;
+}
+
 /* Before measured phase k (the eviction of evict-each done): what is resident, page by page;
    every group's touched bits start empty. */
 static void rb__touch_start(rb__run *run, unsigned k)
@@ -7290,7 +8024,7 @@ static void rb__touch_start(rb__run *run, unsigned k)
     unsigned i;
     if (!run->resident) return;
     for (i = 0; i < run->nparts; i++) memset(run->parts[i].touched, 0, (size_t)run->nwords * sizeof(uint64_t));
-    run->resident_known[k] = rb__resident_bits(run->c->path, run->span, run->parts[0].t.page, run->resident) == 0;
+    run->resident_known[k] = rb__target_resident_bits(&run->parts[0].t, run->span, run->resident, run->nwords) == 0;
 }
 
 static void rb__draws_save(const rb_worker *w, rb__draws *d)
@@ -7404,7 +8138,7 @@ static void rb__ws_end(rb__run *run)
     int known, asked = 0;
     for (j = 0; j < run->nparts; j++) asked |= run->parts[j].ws != NULL;
     if (!asked || !run->resident) return;   /* no bitmaps: the figures stay unknown (-1) */
-    known = rb__resident_bits(run->c->path, run->span, run->parts[0].t.page, run->resident) == 0;
+    known = rb__target_resident_bits(&run->parts[0].t, run->span, run->resident, run->nwords) == 0;
     for (j = 0; j < run->nparts; j++) {
         rb__part *p = &run->parts[j];
         uint64_t ws = 0, gone = 0;
@@ -7657,6 +8391,7 @@ static void *rb__worker_main(void *arg)
     else if (c->ncpus && c->cpus) th->rc = rb__pin(c->cpus[cpu % c->ncpus], th->why, sizeof th->why);
     if (!th->rc && s->thread_init) th->rc = s->thread_init(w, th->why, sizeof th->why);
     rb__pa_follow_init(&w->paf, w->t->map, w->t->page, w->t->fd, w->t->mincore_trusted);
+    w->paf.t = w->t;   /* a directory: cachestat asks each hint's own file */
     if (th->rc) RB__STORE(&run->pool.failed, 1);
     rb__barrier_wait(&run->pool.bar);   /* everyone is ready, or everyone leaves */
     for (p = run->first_phase;; p++) {
@@ -7750,6 +8485,22 @@ static int rb__load_check(const rb_config *c, char *why, size_t wl)
     return RB_OK;
 }
 
+/* Which file a read goes to (a directory): by size or uniformly; a sequential pattern reads
+   every file in name order, so a pick asked with it would be ignored: said instead. */
+static int rb__file_pick_check(const rb_config *c, char *why, size_t wl)
+{
+    if (c->file_pick != RB_PICK_SIZE && c->file_pick != RB_PICK_UNIFORM) {
+        rb__fmt(why, wl, "no file pick %d (RB_PICK_SIZE or RB_PICK_UNIFORM)", c->file_pick);
+        return RB_EINVAL;
+    }
+    if (c->file_pick == RB_PICK_UNIFORM && c->pattern == RB_SEQUENTIAL) {
+        rb__fmt(why, wl, "a sequential pattern reads every file in name order, one after another: a uniform file "
+                "pick does not apply");
+        return RB_EINVAL;
+    }
+    return RB_OK;
+}
+
 /* What a caller can get wrong in an rb_config before anything is opened. A negative duration
    would wrap to a deadline in the past: every iteration would end at once and report 0 ops/ms
    with status ok. */
@@ -7764,7 +8515,9 @@ static int rb__config_check(const rb_config *c, const rb_strategy *s, char *why,
         rb__fmt(why, wl, "the duration must be positive, not %lld ns", (long long)c->duration_ns);
         return RB_EINVAL;
     }
-    if (rb_pattern_check(c, why, wl) != RB_OK || rb__load_check(c, why, wl) != RB_OK) return RB_EINVAL;
+    if (rb_pattern_check(c, why, wl) != RB_OK || rb__load_check(c, why, wl) != RB_OK ||
+        rb__file_pick_check(c, why, wl) != RB_OK)
+        return RB_EINVAL;
     if (c->victim && rb_same_file(c->victim, c->path)) {
         rb__fmt(why, wl, "the victim %s is the file being measured (the same device and inode): it must be another file",
                 c->victim);
@@ -7772,6 +8525,10 @@ static int rb__config_check(const rb_config *c, const rb_strategy *s, char *why,
     }
     if (c->trace && (c->trace->status != RB_OK || !c->trace->nstreams)) {
         rb__fmt(why, wl, "%s", c->trace->status != RB_OK ? c->trace->why : "the trace holds no read");
+        return RB_EINVAL;
+    }
+    if (c->trace && rb__is_dir(c->path)) {   /* a trace's offsets are of one file, not of a directory's joint space */
+        rb__fmt(why, wl, "%s is a directory: a trace is replayed on the one file it read", c->path);
         return RB_EINVAL;
     }
     if (c->trace && c->threads > c->trace->reads) {
@@ -7860,6 +8617,45 @@ static int rb__align_check(uint64_t align, int pattern, uint64_t size, uint64_t 
     return RB_EINVAL;
 }
 
+/* What the runner made for the target besides what the strategy's close undoes (the
+   descriptors and the mapping: a custom strategy's close calls a built-in one's): a
+   directory's file table and the sampler's per-file part. */
+static void rb__target_release(rb_target *t)
+{
+    unsigned i;
+    rb_sampler_free(&t->smp);
+    for (i = 0; i < t->nfiles && t->files; i++) free(t->files[i].path);
+    free(t->files);
+    t->files = NULL;
+    t->nfiles = 0;
+}
+
+/* A directory: its files read whole, each a sampler of its own (rb_sampler_init_files) over the
+   layout rb__open_files made. An alignment is judged against the largest file. */
+static int rb__target_sampler_files(rb_target *t, const rb_config *c, int direct, char *why, size_t wl)
+{
+    uint64_t *sizes = (uint64_t *)malloc(2 * sizeof(uint64_t) * t->nfiles), *bases, largest = 0;
+    unsigned i;
+    int rc;
+    if (!sizes) { rb__fmt(why, wl, "out of memory for %u files", t->nfiles); return RB_ENOMEM; }
+    bases = sizes + t->nfiles;
+    for (i = 0; i < t->nfiles; i++) {
+        sizes[i] = t->files[i].size;
+        bases[i] = t->files[i].base;
+        largest = RB__MAX(largest, sizes[i]);
+    }
+    t->size = t->map_len;
+    if (c->size) {
+        rb__fmt(why, wl, "a directory's files are read whole: a size to read from applies to one file only");
+        rc = RB_EINVAL;
+    } else {
+        rc = rb__align_check(c->align, c->pattern, largest, c->read_size, why, wl);
+    }
+    if (rc == RB_OK) rc = rb_sampler_init_files(&t->smp, c, sizes, bases, t->nfiles, t->page, direct, why, wl);
+    free(sizes);
+    return rc;
+}
+
 /* Opens the target (the file, and a mapping of this strategy's own) with defaults applied. */
 static int rb__target_open(rb_target *t, const rb_config *c, const rb_strategy *s, char *why,
                            size_t wl)
@@ -7871,7 +8667,9 @@ static int rb__target_open(rb_target *t, const rb_config *c, const rb_strategy *
     t->fd = -1;
     t->page = rb__page_size();
     rc = s->open(t, why, wl);
-    if (rc == RB_OK) {
+    if (rc == RB_OK && t->files) {
+        rc = rb__target_sampler_files(t, c, (s->flags & RB_S_DIRECT) != 0, why, wl);
+    } else if (rc == RB_OK) {
         uint64_t have = t->map_len ? t->map_len : c->size;
         t->size = c->size ? c->size : have;
         if (t->size > have) {
@@ -7889,6 +8687,7 @@ static int rb__target_open(rb_target *t, const rb_config *c, const rb_strategy *
             rc = rb_sampler_init(&t->smp, c, t->size, t->page, (s->flags & RB_S_DIRECT) != 0, why, wl);
     }
     if (rc != RB_OK && s->close) s->close(t);
+    if (rc != RB_OK) rb__target_release(t);
     return rc;
 }
 
@@ -7903,6 +8702,7 @@ RBDEF int rb_strategy_probe(const rb_strategy *s, const rb_config *cfg, char *wh
     rb_config_defaults(cfg, &c);
     rc = rb__target_open(&t, &c, s, why, whylen);
     if (rc == RB_OK && s->close) s->close(&t);
+    if (rc == RB_OK) rb__target_release(&t);
     return rc;
 }
 
@@ -8269,7 +9069,7 @@ static void rb__between_phases(rb__run *run, unsigned k)
     const rb_config *c = run->c;
     char why[RB_REASON_LEN];
     unsigned i;
-    if (k > run->first_phase && rb__ident_changed(c->path, &run->ident, why, sizeof why)) {
+    if (k > run->first_phase && rb__target_changed(&run->parts[0].t, run->ident, why, sizeof why)) {
         rb__fail(run, RB_ECHANGED, why);
         return;
     }
@@ -8665,17 +9465,23 @@ static int rb__cell_open(rb__run *run, rb__thread ***thp)
         }
         p->opened = 1;
         p->t.res = p->res;
-        p->res->file_pages = (p->t.map_len + p->t.page - 1) / p->t.page;
+        p->res->file_pages = (p->t.map_len + p->t.page - 1) / p->t.page;   /* a directory: each file's (bases page-aligned) */
+        p->res->files = p->t.files ? p->t.nfiles : 1;
+        p->res->files_small = p->t.smp.small;
+        if (p->t.smp.small)
+            rb__warn(p->res, "%u of the %u files are shorter than a read of %llu bytes: never read (their pages are "
+                     "counted in the residency)", p->t.smp.small, p->t.nfiles, (unsigned long long)p->c.read_size);
         p->first = run->nthreads;
         p->n = p->c.threads;
         run->nthreads += p->n;
     }
     run->first_phase = run->c->warmup_ns > 0 ? 0 : 1;
     run->end_phase = run->c->iterations + 1;
-    if (rb__ident_get(run->c->path, &run->ident) != 0) {
-        res0->status = RB_ESYS;
-        rb__result_reason(res0, "stat %s: %s", run->c->path, strerror(errno));
-        return RB_ESYS;
+    run->ident = (rb__ident *)calloc(parts[0].t.files ? parts[0].t.nfiles : 1, sizeof *run->ident);
+    if (!run->ident || rb__target_idents(&parts[0].t, run->ident) != 0) {   /* every file of a directory */
+        res0->status = run->ident ? RB_ESYS : RB_ENOMEM;
+        rb__result_reason(res0, "stat %s: %s", run->c->path, strerror(run->ident ? errno : ENOMEM));
+        return res0->status;
     }
     if (!(*thp = (rb__thread **)calloc(run->nthreads, sizeof **thp))) {
         res0->status = RB_ENOMEM;
@@ -8744,9 +9550,12 @@ static void rb__cell_close(rb__run *run, rb__thread **th)
     }
     free(th);
     rb__touch_free(run);
+    free(run->ident);
+    run->ident = NULL;
     for (i = 0; i < run->nparts; i++) {
         free(run->parts[i].merged);
         if (run->parts[i].opened && run->parts[i].s->close) run->parts[i].s->close(&run->parts[i].t);
+        if (run->parts[i].opened) rb__target_release(&run->parts[i].t);
     }
 }
 
@@ -10269,6 +11078,18 @@ RBDEF void rb_env_collect(rb_env *env, const char *path)
     snprintf(env->compiler, sizeof env->compiler, "%s", RB__COMPILER);
     env->flags = RB__BUILD_FLAGS;
     if (path && stat(path, &st) == 0) env->file_size = (long long)st.st_size;
+    env->files = env->file_size >= 0;
+    if (rb__is_dir(path)) {   /* a directory: its files' bytes */
+        rb__dirlist d;
+        unsigned k;
+        env->file_size = -1;
+        env->files = 0;
+        if (rb__dir_scan(path, &d, NULL) == RB_OK) {
+            for (env->file_size = 0, k = 0; k < d.n; k++) env->file_size += (long long)d.e[k].size;
+            env->files = (long)d.n;
+        }
+        rb__dirlist_free(&d);
+    }
     env->clock = "CLOCK_MONOTONIC";
     if (clock_getres(CLOCK_MONOTONIC, &res) == 0)
         env->clock_res_ns = (double)res.tv_sec * 1e9 + (double)res.tv_nsec;
@@ -11210,9 +12031,16 @@ RBDEF int rb_matrix_check(const rb_matrix *m, char *why, size_t wl)
     if (rc == RB_OK) rc = rb_pattern_check(&m->cfg, why, wl);
     if (rc == RB_OK) rc = rb_victim_check(&m->cfg, why, wl);
     if (rc == RB_OK) rc = rb__load_check(&m->cfg, why, wl);
+    if (rc == RB_OK) rc = rb__file_pick_check(&m->cfg, why, wl);
     if (rc != RB_OK) return rc;
     if (m->cfg.trace) rs1 = m->cfg.trace->max_len;
     if (!have && m->cfg.path && stat(m->cfg.path, &st) == 0 && S_ISREG(st.st_mode)) have = (uint64_t)st.st_size;
+    if (!have && rb__is_dir(m->cfg.path)) {   /* a directory: a read must fit in its largest file */
+        rb__dirlist d;
+        if (rb__dir_scan(m->cfg.path, &d, NULL) == RB_OK)
+            for (i = 0; i < d.n; i++) have = RB__MAX(have, d.e[i].size);
+        rb__dirlist_free(&d);
+    }
     if (m->ngroups) return rb__groups_matrix_check(m, have, why, wl);
     for (z = 0; z < nz; z++) {
         uint64_t rs = m->read_sizes ? m->read_sizes[z] : rs1;
@@ -11947,7 +12775,7 @@ RBDEF int rb_parse_group(const char *spec, unsigned index, const char *as, rb_gr
 
 RBDEF int rb_settings_set(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl)
 {
-    static const char *const caches[] = {"keep", "evict", "evict-each"};
+    static const char *const caches[] = {"keep", "evict", "evict-each"}, *const picks[] = {"size", "uniform"};
     rb_config *c = &s->cfg;
     uint64_t u;
     double d;
@@ -11962,6 +12790,7 @@ RBDEF int rb_settings_set(rb_settings *s, const char *key, const char *v, const 
     else if (!strcmp(key, "iterations")) rc = rb__set_uint(as, v, 1, RB_MAX_ITERATIONS, &c->iterations, why, wl);
     else if (!strcmp(key, "pattern")) rc = rb_parse_pattern(v, c, why, wl);   /* the spec's own words */
     else if (!strcmp(key, "cache")) rc = rb__set_choice(as, v, caches, 3, &c->cache, why, wl);
+    else if (!strcmp(key, "file-pick")) rc = rb__set_choice(as, v, picks, 2, &c->file_pick, why, wl);
     else if (!strcmp(key, "size")) {
         if (rb_parse_size(v, &u) || u == 0) { rb__fmt(why, wl, "malformed size '%s'", v); rc = RB_EINVAL; }
         else c->size = u;
@@ -12009,6 +12838,9 @@ static const rb_setting_doc rb__setting_docs[] = {
      "hotset:FRACTION:PROB (:contiguous keeps hot blocks together); runs:N[:P]: each\n"
      "drawn offset starts N back-to-back reads, e.g. runs:16:zipf:1.2"},
     {"size", "SIZE", RB_FOR_RUN, NULL, "read only the first SIZE bytes of FILE (default: all of it)"},
+    {"file-pick", "size|uniform", RB__RA, NULL,
+     "FILE a directory (every regular file in it): a read picks a file in proportion\n"
+     "to its size (default) or uniformly, then an offset in it by the pattern"},
     {"warmup", "TIME", RB_FOR_RUN, NULL,
      "warmup per cell, e.g. 500ms, 1s; 0 for none (default 1s; none after --cache evict\n"
      "or with --prewarm below 1, where it would undo the prepared state)"},
@@ -12586,6 +13418,27 @@ static void rb__table_pattern(FILE *f, const rb_report *r, int md)
     }
 }
 
+/* The files the path holds (1 for a file), as the cells that opened it found them; 0: none did. */
+static unsigned rb__report_files(const rb_report *r)
+{
+    unsigned i, n = 0;
+    for (i = 0; i < r->count; i++) n = RB__MAX(n, r->results[i].files);
+    return n;
+}
+
+/* ", 8 files, 1.00 GiB" after a heading when the path is a directory; "" for one file. */
+static void rb__files_heading(const rb_report *r, char *buf, size_t len)
+{
+    unsigned i, n = rb__report_files(r);
+    uint64_t pages = 0;
+    double bytes;
+    buf[0] = 0;
+    if (n < 2) return;
+    for (i = 0; i < r->count; i++) pages = RB__MAX(pages, r->results[i].file_pages);
+    bytes = r->env && r->env->file_size >= 0 ? (double)r->env->file_size : (double)pages * (double)rb__page_size();
+    snprintf(buf, len, ", %u files, %.2f GiB", n, bytes / 1073741824.0);
+}
+
 /* A run of groups, one row per group and run: what it is, its rate (median +- interval) and
    latency, together over alone, and its working set and what the others evicted of it. */
 #define RB__GROUPCOLS 11u
@@ -12704,9 +13557,10 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
     unsigned ngroups = r->ngroups ? 0 : by_size ? 1 : r->nread_sizes;   /* grids by read size; none for groups */
     char sz[32];
     unsigned notes = 0;
-    char pat[RB_PATTERN_LEN] = "random";
+    char pat[RB_PATTERN_LEN] = "random", files[64];
 
     if (r->cfg) rb_pattern_name(r->cfg, pat, sizeof pat);
+    rb__files_heading(r, files, sizeof files);
     if (npct > RB_MAX_PERCENTILES) npct = RB_MAX_PERCENTILES;
     if (r->cfg && r->cfg->trace) rb__table_trace(f, r->cfg->trace, md);
     for (g = 0; g < ngroups; g++) {
@@ -12719,11 +13573,11 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
             fprintf(f, "%sops/ms, higher is better: the trace's reads (up to %s), %u per op%s\n\n", md ? "**" : "", sz,
                     any ? any->reads_per_op : 0, md ? "**" : "");
         else if (by_size)
-            fprintf(f, "%sops/ms, higher is better: %s reads, %u thread%s, columns are read sizes%s\n\n",
-                    md ? "**" : "", pat, r->threads[0], r->threads[0] == 1 ? "" : "s", md ? "**" : "");
+            fprintf(f, "%sops/ms, higher is better: %s reads, %u thread%s, columns are read sizes%s%s\n\n",
+                    md ? "**" : "", pat, r->threads[0], r->threads[0] == 1 ? "" : "s", files, md ? "**" : "");
         else
-            fprintf(f, "%sops/ms, higher is better: %s %s reads, %u per op%s\n\n", md ? "**" : "", pat,
-                    sz, any ? any->reads_per_op : 0, md ? "**" : "");
+            fprintf(f, "%sops/ms, higher is better: %s %s reads, %u per op%s%s\n\n", md ? "**" : "", pat,
+                    sz, any ? any->reads_per_op : 0, files, md ? "**" : "");
         if (g == 0)
             for (i = 0; i < r->count; i++)
                 if (r->results[i].verified) {
@@ -12876,7 +13730,7 @@ static void rb__report_csv(FILE *f, const rb_report *r)
     fprintf(f, ",rate_asked,arrivals,rate_achieved,arrivals_due,think_ns,service_mean_ns");
     for (k = 0; k < npct; k++) { rb__pct_label(pct[k], lbl, sizeof lbl); fprintf(f, ",service_%s_ns", lbl); }
     fprintf(f, ",service_max_ns");
-    fprintf(f, ",pages_touched,hit_rate,fault_hit_rate,group,group_spec,group_run,together_ratio,together_ratio_lo,"
+    fprintf(f, ",files,files_small,pages_touched,hit_rate,fault_hit_rate,group,group_spec,group_run,together_ratio,together_ratio_lo,"
                "together_ratio_hi,ws_pages,ws_evicted,victim_pages,victim_resident_before,victim_resident_after,"
                "victim_lost,victim_device_read_bytes,victim_recently_evicted,victim_reads,verified,warnings%s\n",
                tr ? ",trace_reads,trace_skipped,trace_loops" : "");
@@ -12939,6 +13793,8 @@ static void rb__report_csv(FILE *f, const rb_report *r)
         if (ok && x->resident_prepared >= 0) fprintf(f, "%lld", (long long)x->resident_prepared);
         rb__csv_strategy_extras(f, x, pct, npct);
         rb__csv_load(f, x, pct, npct);
+        if (x->files) fprintf(f, ",%u,%u", x->files, x->files_small);   /* 0: the cell never opened the path */
+        else fprintf(f, ",,");
         fputc(',', f);
         if (ok && x->pages_touched >= 0) fprintf(f, "%.1f", x->pages_touched);
         fputc(',', f);
@@ -13028,6 +13884,8 @@ static void rb__env_json(FILE *f, const rb_env *e)
     rb__json_int_or_null(f, e->cgroup_limit >= 0 ? e->cgroup_usage : -1);
     fprintf(f, ", \"page_size\": %ld, \"file_size\": ", e->page_size);
     rb__json_int_or_null(f, e->file_size);
+    fprintf(f, ", \"files\": ");
+    rb__json_int_or_null(f, e->files > 0 ? e->files : -1);
     fprintf(f, ", \"file_ram_ratio\": ");
     if (e->file_size >= 0 && e->ram_total > 0) rb__json_num(f, (double)e->file_size / (double)e->ram_total);
     else fputs("null", f);
@@ -13423,6 +14281,10 @@ static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
     rb__json_coldness(f, x, measured, ok);
     rb__json_touched(f, x, measured);
     rb__json_groups(f, x, ok);
+    fprintf(f, ", \"files\": ");   /* every figure above is summed over them */
+    rb__json_u64(f, x->files > 0, x->files);
+    fprintf(f, ", \"files_small\": ");
+    rb__json_u64(f, x->files > 0, x->files_small);
     if (r->cfg && r->cfg->trace) {
         fprintf(f, ", \"trace_loops\": ");
         rb__json_u64(f, measured, x->trace_loops);
@@ -13475,6 +14337,9 @@ static void rb__report_json(FILE *f, const rb_report *r)
         if (c->rate > 0) fprintf(f, "\"%s\"", rb_arrivals_name(c->arrivals));
         else fputs("null", f);
         fprintf(f, ", \"think_ns\": %lld", (long long)c->think_ns);
+        fprintf(f, ", \"files\": ");
+        rb__json_u64(f, rb__report_files(r) > 0, rb__report_files(r));
+        fprintf(f, ", \"file_pick\": \"%s\"", c->file_pick == RB_PICK_UNIFORM ? "uniform" : "size");
         fprintf(f, ", \"cache\": \"%s\", \"prewarm\": ", c->cache == RB_CACHE_EVICT_EACH ? "evict-each"
                 : c->cache == RB_CACHE_EVICT ? "evict" : "keep");
         rb__json_num(f, c->prewarm);
@@ -13715,7 +14580,8 @@ static void rb__env_print(FILE *f, const rb_env *e)
     }
     fprintf(f, "# %s %s, %s, %ld cpus, RAM %s (%s available%s), page %ld\n", e->os, e->kernel,
             e->cpu[0] ? e->cpu : "cpu ?", e->cpus, ram, avail, cg, e->page_size);
-    fprintf(f, "# file %s", fsz);
+    if (e->files > 1) fprintf(f, "# %ld files, %s", e->files, fsz);
+    else fprintf(f, "# file %s", fsz);
     if (e->file_size >= 0 && e->ram_total > 0)
         fprintf(f, " (%.2fx RAM)", (double)e->file_size / (double)e->ram_total);
     if (e->read_ahead_kb >= 0) snprintf(ra, sizeof ra, "%ld", e->read_ahead_kb);
@@ -14222,9 +15088,12 @@ static void rb__warmup_svg(FILE *f, const rb_warmup_run *r, const char *title)
 }
 
 /* ---- a file's page-cache state in one line (readbench residency, readbench drop) ---- */
-static void rb__report_residency(FILE *f, const char *path, const rb_residency_info *ri, int evicted)
+static void rb__report_residency(FILE *f, const char *name, const rb_residency_info *ri, int evicted)
 {
     unsigned long long pages = ri->pages, res = ri->resident, dirty = ri->dirty, wb = ri->writeback;
+    char path[4200];   /* a directory: its name and how many files the counts sum */
+    if (ri->files > 1) snprintf(path, sizeof path, "%s (%u files)", name, ri->files);
+    else snprintf(path, sizeof path, "%s", name);
     if (evicted) {   /* what is left, and the reason the kernel kept it */
         if (!ri->trusted) fprintf(f, "%s: evicted; residency cannot be trusted (not owner, not writable)\n", path);
         else if (!res) fprintf(f, "%s: evicted; 0 of %llu pages cached\n", path, pages);
@@ -14388,9 +15257,14 @@ static void rb__report_setup_progress(FILE *f, uint64_t done, uint64_t total, in
 
 static void rb__report_setup_done(FILE *f, const char *path, uint64_t size, double s)
 {
-    char sz[32];
+    char sz[32], files[96] = "";
+    rb__dirlist d;
+    if (rb__is_dir(path) && rb__dir_scan(path, &d, NULL) == RB_OK) {   /* other files there are read too: say so */
+        snprintf(files, sizeof files, "; it holds %u file%s with data, which a run on it reads", d.n, d.n == 1 ? "" : "s");
+        rb__dirlist_free(&d);
+    }
     rb_format_size(size, sz, sizeof sz);
-    fprintf(f, "readbench: wrote %s to %s in %.2f s (%.0f MiB/s)\n", sz, path, s, (double)size / 1048576.0 / s);
+    fprintf(f, "readbench: wrote %s to %s in %.2f s (%.0f MiB/s)%s\n", sz, path, s, (double)size / 1048576.0 / s, files);
 }
 
 static void rb__report_file(FILE *f, const char *path, const rb_file_info *info)

@@ -301,8 +301,9 @@ static void errors_table_rows(void)
     FILE *f = fopen(empty, "w");
     if (!have_binary()) SKIP("../readbench is not built (run make test)");
     if (f) fclose(f);
-    /* a directory */
-    snprintf(args, sizeof args, "run '%s'", rbt_tmpdir());
+    /* a directory with no file to read (one with files is read as its files: test_files.c) */
+    CHECK(mkdir(rbt_path("errors-empty-dir"), 0755) == 0);
+    snprintf(args, sizeof args, "run '%s'", rbt_path("errors-empty-dir"));
     CHECK(cli(rbt_tmpdir(), args) == 2 && strstr(err, "not a regular file") != NULL);
     /* an empty file */
     snprintf(args, sizeof args, "run '%s'", empty);

@@ -144,6 +144,7 @@ int main(void)
     suite("kernel", suite_kernel);
     suite("group", suite_group);
     suite("openloop", suite_openloop);
+    suite("files", suite_files);
     suite("compile", suite_compile);
     if (tmpdir[0]) {
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
