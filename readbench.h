@@ -5564,10 +5564,13 @@ static int rb__op_mmap_policy(rb_worker *w, const uint64_t *off, unsigned n)
 /* ---- strategies: system calls -------------------------------------------------------- */
 static int rb__open_pread(rb_target *t, char *why, size_t wl) { return rb__open_file(t, 0, why, wl); }
 
-static int rb__pread_one(rb_worker *w, int fd, unsigned char *buf, uint64_t off, size_t rs)
+/* off: of the target's space (a directory: the file and the place in it from rb_worker_fd_at). */
+static int rb__pread_one(rb_worker *w, unsigned char *buf, uint64_t off, size_t rs)
 {
+    uint64_t at;
+    int fd = rb_worker_fd_at(w, off, &at);
     ssize_t r;
-    do r = pread(fd, buf, rs, (off_t)off); while (r < 0 && errno == EINTR);
+    do r = pread(fd, buf, rs, (off_t)at); while (r < 0 && errno == EINTR);
     if (r < 0) { rb__read_error(w, errno); return -1; }
     if ((size_t)r != rs) { w->short_reads++; return -1; }
     rb__read_done(w, buf, off, rs);
@@ -5581,10 +5584,10 @@ static int rb__op_pread(rb_worker *w, const uint64_t *off, unsigned n)
         size_t rs = RB__LEN(w, i);
         if (w->paf.npending && rb__pa_reading(w, i)) {   /* a followed hint's read: timed */
             uint64_t t0 = rb__now_ns();
-            rb__pread_one(w, w->t->fd, w->buf, off[i], rs);
+            rb__pread_one(w, w->buf, off[i], rs);
             rb__pa_read_done(w, rb__now_ns() - t0);
         } else {
-            rb__pread_one(w, w->t->fd, w->buf, off[i], rs);
+            rb__pread_one(w, w->buf, off[i], rs);
         }
     }
     return 0;
@@ -5634,8 +5637,10 @@ static int rb__op_read(rb_worker *w, const uint64_t *off, unsigned n)
     for (i = 0; i < n; i++) {
         size_t rs = RB__LEN(w, i);
         ssize_t r;
-        if (lseek(w->fd, (off_t)off[i], SEEK_SET) == (off_t)-1) { rb__read_error(w, errno); continue; }
-        do r = read(w->fd, w->buf, rs); while (r < 0 && errno == EINTR);
+        uint64_t at;
+        int fd = rb_worker_fd_at(w, off[i], &at);   /* this thread's own descriptor (of that file) */
+        if (lseek(fd, (off_t)at, SEEK_SET) == (off_t)-1) { rb__read_error(w, errno); continue; }
+        do r = read(fd, w->buf, rs); while (r < 0 && errno == EINTR);
         if (r < 0) { rb__read_error(w, errno); continue; }
         if ((size_t)r != rs) { w->short_reads++; continue; }
         w->sink += w->buf[rs - 1];
@@ -5747,11 +5752,12 @@ static int rb__open_pread_fadvise(rb_target *t, char *why, size_t wl)
 /* Every call and every failure counted, as for madvise; a hint given is accounted. */
 static void rb__worker_fadvise(rb_worker *w, unsigned k, uint64_t off, uint64_t len)
 {
-    uint64_t start, alen;
-    int e;
+    uint64_t start, alen, at;
+    int e, fd;
     if (!rb_page_range(off, len, w->t->page, w->t->map_len, &start, &alen)) return;
     w->fadvise_calls++;
-    e = rb__plat_fadvise_range(w->t->fd, start, alen, RB__HINT_WILLNEED);
+    fd = rb_worker_fd_at(w, start, &at);   /* the read's file (a page-aligned start stays in it) */
+    e = rb__plat_fadvise_range(fd, at, alen, RB__HINT_WILLNEED);
     if (e == 0) rb__pa_hinted(w, k, start, alen);
     else if (w->fadvise_failed++ == 0) w->fadvise_errno = e;
 }
@@ -5834,7 +5840,9 @@ static int rb__op_pread_dontcache(rb_worker *w, const uint64_t *off, unsigned n)
     unsigned i;
     for (i = 0; i < n; i++) {
         size_t rs = RB__LEN(w, i);
-        ssize_t r = rb__preadv2(w->t->fd, w->buf, rs, off[i], RWF_DONTCACHE);
+        uint64_t at;
+        int fd = rb_worker_fd_at(w, off[i], &at);
+        ssize_t r = rb__preadv2(fd, w->buf, rs, at, RWF_DONTCACHE);
         if (r < 0) rb__read_error(w, errno);
         else if ((size_t)r != rs) w->short_reads++;
         else rb__read_done(w, w->buf, off[i], rs);
@@ -5895,12 +5903,14 @@ static void *rb__nw_helper(void *arg)
     for (;;) {
         rb__nw_task *t;
         ssize_t r;
-        int e;
+        uint64_t at;
+        int e, fd;
         while (!p->quit && p->taken == p->queued) pthread_cond_wait(&p->work, &p->mu);
         if (p->quit) break;
         t = &p->task[p->taken++];
         pthread_mutex_unlock(&p->mu);
-        do r = pread(w->t->fd, w->buf + (size_t)t->k * rs + t->got, t->len - t->got, (off_t)(t->off + t->got));
+        fd = rb_worker_fd_at(w, t->off, &at);   /* the worker's target and table: read-only while it runs */
+        do r = pread(fd, w->buf + (size_t)t->k * rs + t->got, t->len - t->got, (off_t)(at + t->got));
         while (r < 0 && errno == EINTR);
         e = r < 0 ? errno : 0;
         pthread_mutex_lock(&p->mu);
@@ -6007,7 +6017,9 @@ static void rb__nw_batch(rb_worker *w, rb__nw_pool *p, const uint64_t *off, unsi
     for (i = 0; i < n; i++) {
         unsigned char *buf = w->buf + (size_t)i * rs;
         size_t len = RB__LEN(w, base + i);
-        ssize_t r = rb__preadv2(w->t->fd, buf, len, off[i], RWF_NOWAIT);
+        uint64_t at;
+        int fd = rb_worker_fd_at(w, off[i], &at);
+        ssize_t r = rb__preadv2(fd, buf, len, at, RWF_NOWAIT);
         if (w->measuring) w->nowait_reads++;
         if (r >= 0 && (size_t)r == len) {
             if (w->measuring) w->nowait_served++;
@@ -6114,9 +6126,10 @@ static int rb__op_uring(rb_worker *w, const uint64_t *off, unsigned n)
         int r;
         for (i = 0; i < batch; i++) {
             struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+            uint64_t at;
+            int fd = rb_worker_fd_at(w, off[done + i], &at);
             if (!sqe) { rb__read_error(w, EBUSY); return -1; }   /* the ring holds a whole batch: never */
-            io_uring_prep_read(sqe, w->t->fd, w->buf + (size_t)i * rs, (unsigned)RB__LEN(w, done + i),
-                               (uint64_t)off[done + i]);
+            io_uring_prep_read(sqe, fd, w->buf + (size_t)i * rs, (unsigned)RB__LEN(w, done + i), at);
             io_uring_sqe_set_data64(sqe, i);
         }
         /* The kernel may take fewer entries than were queued (io_uring_enter returns how many
@@ -6253,9 +6266,11 @@ static int rb__qd_queue(rb_worker *w, rb__qd *q, uint64_t off, size_t len)
     size_t rs = (size_t)w->t->cfg->read_size;
     struct io_uring_sqe *sqe = io_uring_get_sqe(&q->ring);
     unsigned k;
+    uint64_t at;
+    int fd = rb_worker_fd_at(w, off, &at);
     if (!sqe) { rb__read_error(w, EBUSY); return -1; }   /* the ring has an entry per slot: never */
     k = q->free[--q->nfree];
-    io_uring_prep_read(sqe, w->t->fd, w->buf + (size_t)k * rs, (unsigned)len, off);
+    io_uring_prep_read(sqe, fd, w->buf + (size_t)k * rs, (unsigned)len, at);
     io_uring_sqe_set_data64(sqe, k);
     q->slot_off[k] = off;
     q->slot_len[k] = len;
