@@ -452,7 +452,7 @@ static void every_format_carries_files(void)
     if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
     if (!dir) SKIP("cannot make the directory");
     for (i = 0; i < 4; i++) {
-        snprintf(args, sizeof args, "run '%s' --strategies pread,mmap --threads 1 --duration 20ms --warmup 0 "
+        snprintf(args, sizeof args, "run '%s' --strategies pread,mmap --threads 1 --duration 200ms --warmup 0 --reads-per-op 4 "
                  "--iterations 1 --quiet --format %s --file-pick uniform", dir, formats[i]);
         CHECKF(cli(rbt_tmpdir(), args) == 0, "%s: %s", formats[i], err);
         if (i == 0) {
