@@ -5782,9 +5782,12 @@ static int rb__op_pread_dontneed(rb_worker *w, const uint64_t *off, unsigned n)
     int rc = rb__op_pread(w, off, n);
     for (i = 0; i < n; i++) {
         const char *what = "";
+        uint64_t at;
+        int fd;
         if (!rb_page_range(off[i], rb_worker_read_len(w, i), w->t->page, w->t->map_len, &start, &alen)) continue;
         w->fadvise_calls++;
-        if (rb__plat_drop_range(w->t->fd, start, alen, &what) != RB_OK && w->fadvise_failed++ == 0)
+        fd = rb_worker_fd_at(w, start, &at);   /* a directory: the read's own file */
+        if (rb__plat_drop_range(fd, at, alen, &what) != RB_OK && w->fadvise_failed++ == 0)
             w->fadvise_errno = errno;
     }
     return rc;
