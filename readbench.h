@@ -724,6 +724,7 @@ RBDEF int rb_adapt_epoch(rb_adapt *a, const rb_adapt_signals *s);
    than a trial may, and it must end now (rb_adapt_epoch then hints again). */
 RBDEF int rb_adapt_trial_too_dear(const rb_adapt *a, uint64_t calls, uint64_t ns);
 
+struct rb_target;
 typedef struct rb_prefetcher {
     int policy;
     unsigned char *map;
@@ -739,6 +740,7 @@ typedef struct rb_prefetcher {
     int read_around;            /* adaptive: the mapping's faults read around (MADV_NORMAL): the
                                    regime may leave misses to them (see rb_adapt) */
     int fd;                     /* adaptive: the file, for cachestat's eviction counts; -1: none */
+    const struct rb_target *target;   /* a directory's target: cachestat asks each range's own file */
     rb_adapt ad;                /* adaptive: hint misses or leave them to read-around */
     rb_adapt_signals ep;        /* adaptive: the epoch being measured */
     uint64_t ep_t0, ep_call0;   /* adaptive: its start (ns; 0: not started) and st.calls then */
@@ -5078,10 +5080,13 @@ RBDEF int rb_adapt_epoch(rb_adapt *a, const rb_adapt_signals *s)
 
 /* A sampled miss: were pages of the range evicted recently (cachestat's recently-evicted
    count, the shadow entries reclaim leaves)? Holes a prewarm or a fadvise made leave none. */
-static int rb__pf_recently_evicted(int fd, uint64_t off, uint64_t len)
+static int rb__pf_recently_evicted(const rb_prefetcher *p, uint64_t off, uint64_t len)
 {
     struct rb__cachestat cs;
-    return fd >= 0 && rb__plat_cachestat(fd, off, len, &cs) == RB_OK && cs.nr_recently_evicted > 0;
+    uint64_t local = off;
+    int fd = p->fd;
+    if (p->target && p->target->files) fd = p->target->files[rb_target_file_at(p->target, off, &local)].fd;
+    return fd >= 0 && rb__plat_cachestat(fd, local, len, &cs) == RB_OK && cs.nr_recently_evicted > 0;
 }
 
 /* A sample's bookkeeping for the regime (NORMAL mappings only): count it in the epoch, and
@@ -5092,7 +5097,7 @@ static void rb__pf_regime(rb_prefetcher *p, int missed, uint64_t start, uint64_t
     p->ep.samples++;
     if (missed) {
         p->ep.misses++;
-        p->ep.evicted += (uint64_t)rb__pf_recently_evicted(p->fd, start, alen);
+        p->ep.evicted += (uint64_t)rb__pf_recently_evicted(p, start, alen);
     }
     if (calls < RB__AD_EPOCH && !p->ad.trial && p->ep_t0) return;
     now = rb__now_ns();
@@ -5544,6 +5549,7 @@ static int rb__thread_prefetcher(rb_worker *w, char *why, size_t wl)
     w->pf.trust_mincore = w->t->mincore_trusted;
     w->pf.read_around = w->t->s->arg == MADV_NORMAL;   /* mmap-adaptive: its faults read around */
     w->pf.fd = w->t->fd;
+    w->pf.target = w->t;   /* a directory: each range's own file */
     return RB_OK;
 }
 
@@ -13748,7 +13754,7 @@ static void rb__report_csv(FILE *f, const rb_report *r)
     fprintf(f, ",rate_asked,arrivals,rate_achieved,arrivals_due,think_ns,service_mean_ns");
     for (k = 0; k < npct; k++) { rb__pct_label(pct[k], lbl, sizeof lbl); fprintf(f, ",service_%s_ns", lbl); }
     fprintf(f, ",service_max_ns");
-    fprintf(f, ",files,files_small,pages_touched,hit_rate,fault_hit_rate,group,group_spec,group_run,together_ratio,together_ratio_lo,"
+    fprintf(f, ",pages_touched,hit_rate,fault_hit_rate,files,files_small,group,group_spec,group_run,together_ratio,together_ratio_lo,"
                "together_ratio_hi,ws_pages,ws_evicted,victim_pages,victim_resident_before,victim_resident_after,"
                "victim_lost,victim_device_read_bytes,victim_recently_evicted,victim_reads,verified,warnings%s\n",
                tr ? ",trace_reads,trace_skipped,trace_loops" : "");
@@ -13811,14 +13817,14 @@ static void rb__report_csv(FILE *f, const rb_report *r)
         if (ok && x->resident_prepared >= 0) fprintf(f, "%lld", (long long)x->resident_prepared);
         rb__csv_strategy_extras(f, x, pct, npct);
         rb__csv_load(f, x, pct, npct);
-        if (x->files) fprintf(f, ",%u,%u", x->files, x->files_small);   /* 0: the cell never opened the path */
-        else fprintf(f, ",,");
         fputc(',', f);
         if (ok && x->pages_touched >= 0) fprintf(f, "%.1f", x->pages_touched);
         fputc(',', f);
         if (ok && x->hit_rate >= 0) fprintf(f, "%.6f", x->hit_rate);
         fputc(',', f);
         if (ok && x->fault_hit_rate >= 0) fprintf(f, "%.6f", x->fault_hit_rate);
+        if (x->files) fprintf(f, ",%u,%u", x->files, x->files_small);   /* 0: the cell never opened the path */
+        else fprintf(f, ",,");
         rb__csv_groups(f, x);
         fprintf(f, ",%d,", x->verified);   /* then the warnings, one quoted field, separated by " | " */
         {

@@ -459,7 +459,7 @@ static void every_format_carries_files(void)
             CHECKF(strstr(out, "\"files\": 5, \"file_pick\": \"uniform\"") != NULL, "%s", out);
             CHECKF(strstr(out, "\"files\": 5, \"files_small\": 1}") != NULL, "%s", out);
         } else if (i == 1) {
-            CHECKF(strstr(out, ",files,files_small,") && strstr(out, ",5,1,"), "%s", out);
+            CHECKF(strstr(out, ",fault_hit_rate,files,files_small,") && strstr(out, ",5,1,"), "%s", out);
         } else {
             CHECKF(strstr(out, ", 5 files, 0.01 GiB") != NULL, "%s", out);
         }
