@@ -458,6 +458,9 @@ typedef struct rb_config {
        offsets from the pattern; read_size becomes the trace's longest read and reads_per_op
        defaults to 1. NULL: the pattern. */
     const struct rb_trace *trace;
+    int timed;              /* a replay at the trace's own times: an open loop whose ops start when
+                               their first read was recorded (shifted to each iteration's start),
+                               at the trace's mean rate (rb_config_defaults); the trace must have times */
     int cache;              /* RB_CACHE_KEEP, RB_CACHE_EVICT (before the cell), RB_CACHE_EVICT_EACH */
     double prewarm;         /* (0, 1]: make this fraction of the file's pages resident before
                                the cell, the rest not; 0: leave the page cache as it is */
@@ -481,7 +484,8 @@ enum { RB_PICK_SIZE = 0, RB_PICK_UNIFORM = 1 };
 
 enum {
     RB_ARRIVALS_UNIFORM = 0, /* a fixed interval, 1/rate */
-    RB_ARRIVALS_POISSON = 1  /* exponential inter-arrivals of mean 1/rate (a Poisson process) */
+    RB_ARRIVALS_POISSON = 1, /* exponential inter-arrivals of mean 1/rate (a Poisson process) */
+    RB_ARRIVALS_TRACE = 2    /* a timed replay's: each op when its first read was recorded */
 };
 #define RB_MAX_RATE 1e9      /* ops per second per thread: one every nanosecond */
 
@@ -1381,7 +1385,7 @@ RBDEF int rb_parse_double_list(const char *s, double *out, unsigned cap, unsigne
 /* "OPS[:uniform|:poisson]": an open-loop rate, ops per second per thread in (0, RB_MAX_RATE], into
    c->rate and c->arrivals (uniform when not said); RB_EINVAL with the reason (one line) otherwise. */
 RBDEF int rb_parse_rate(const char *spec, rb_config *c, char *why, size_t whylen);
-RBDEF const char *rb_arrivals_name(int arrivals);   /* "uniform", "poisson" */
+RBDEF const char *rb_arrivals_name(int arrivals);   /* "uniform", "poisson", "trace" */
 /* Prefetch policy names, each known and listed once, at most cap (RB_PF_COUNT: all of them). */
 RBDEF int rb_parse_policy_list(const char *s, int *out, unsigned cap, unsigned *n);
 RBDEF void rb_format_size(uint64_t bytes, char *buf, size_t len);
@@ -7909,7 +7913,7 @@ typedef struct rb__sched {
     double interval;    /* ns between two arrivals (the mean, for poisson) */
     double offset;      /* uniform: this thread's first arrival after start (threads interleave) */
     double at;          /* the next arrival, ns after start */
-    int poisson;
+    int poisson, trace;  /* trace: a timed replay, each op at its first read's time */
     uint64_t rng[4];
 } rb__sched;
 
@@ -7944,6 +7948,8 @@ typedef struct rb__thread {
     const rb_trace_read *tr;
     size_t tr_n, tr_stride, tr_pos;
     uint64_t tr_loops;      /* measured iterations only */
+    uint64_t tr_shift;      /* a timed replay: the passes over the stream before this one, in ns */
+    uint64_t op_time;       /* a timed replay: the drawn op's first read, ns after the phase's start */
     uint64_t *lens;         /* the op's lengths (w.lens) */
     rb_hist hist;
     rb_hist read_hist;      /* per read, for the strategies whose reads outlive their op */
@@ -8067,6 +8073,17 @@ static void rb__draws_load(rb_worker *w, const rb__draws *d)
     w->run_left = d->run_left;
 }
 
+/* A timed replay that reaches its stream's end starts it again one pass later: the pass is the
+   trace's time up to the stream's last read (times count from the trace's first read of FILE,
+   so every thread keeps its place in the trace's timeline) plus the stream's mean gap, at
+   least 1 ms (a stream recorded in an instant does not come due again at once, forever). */
+static uint64_t rb__trace_period(const rb__thread *th)
+{
+    uint64_t last = th->tr[(th->tr_n - 1) * th->tr_stride].time_ns;
+    uint64_t period = last + (th->tr_n > 1 ? (last - th->tr[0].time_ns) / (th->tr_n - 1) : 0);
+    return RB__MAX(period, 1000000u);
+}
+
 /* A replay's next op: the thread's next n reads of the trace (w->lens their lengths), from its
    first read again when it has read them all (counted in measured phases: trace_loops). */
 static void rb__trace_offsets(rb__thread *th, int measured, uint64_t *off, unsigned n)
@@ -8077,10 +8094,12 @@ static void rb__trace_offsets(rb__thread *th, int measured, uint64_t *off, unsig
         if (th->tr_pos == th->tr_n) {
             th->tr_pos = 0;
             th->tr_loops += measured != 0;
+            th->tr_shift += rb__trace_period(th);
         }
         r = &th->tr[th->tr_pos++ * th->tr_stride];
         off[i] = r->off;
         th->lens[i] = r->len;
+        if (i == 0) th->op_time = th->tr_shift + r->time_ns;   /* since the trace's first read of FILE */
     }
 }
 
@@ -8115,9 +8134,11 @@ static void rb__touch_replay(rb__thread *th, unsigned p, uint64_t *off)
     unsigned i, n = c->reads_per_op;
     int timed = rb__plat_thread_rusage(&a) == RB_OK;
     size_t tr_end = th->tr_pos;   /* a replay's position: every phase started at its first read */
+    uint64_t shift_end = th->tr_shift;
     rb__draws_save(w, &end);
     rb__draws_load(w, &th->draws_start);
     th->tr_pos = 0;
+    th->tr_shift = 0;
     for (k = 0; k < th->drawn && !RB__LOAD(&run->pool.failed); k++) {
         uint64_t spanned = 0;
         rb__draw_op(th, 0, off, n);
@@ -8126,6 +8147,7 @@ static void rb__touch_replay(rb__thread *th, unsigned p, uint64_t *off)
     }
     rb__draws_load(w, &end);
     th->tr_pos = tr_end;
+    th->tr_shift = shift_end;
     th->iter_page_reads[p] = pages;
     if (timed && rb__plat_thread_rusage(&b) == RB_OK) {
         th->replay_user_ns += rb__tv_ns(b.ru_utime) - rb__tv_ns(a.ru_utime);
@@ -8306,6 +8328,7 @@ static void rb__sched_init(rb__sched *q, const rb_config *c, unsigned index)
 {
     q->interval = 1e9 / c->rate;
     q->poisson = c->arrivals == RB_ARRIVALS_POISSON;
+    q->trace = c->arrivals == RB_ARRIVALS_TRACE;
     q->offset = q->poisson ? 0 : q->interval * index / c->threads;
     rb__rng_seed(q->rng, c->seed ^ 0x617272697661ULL, index);   /* "arriva": not the offsets' stream */
 }
@@ -8320,6 +8343,7 @@ static void rb__sched_reset(rb__sched *q, uint64_t start)
 
 static void rb__sched_next(rb__sched *q)
 {
+    if (q->trace) { q->k++; return; }   /* the next op's time is its first read's: set when drawn */
     /* uniform from k, not by adding: no rounding drift over millions of arrivals */
     q->at = q->poisson ? q->at + rb__sched_gap(q) : q->offset + (double)q->k * q->interval;
     q->k++;
@@ -8371,6 +8395,7 @@ static void rb__worker_phase_open(rb__thread *th, unsigned p, uint64_t start, ui
     rb__sched_reset(q, start);
     while (q->next < deadline && !RB__LOAD(&run->pool.failed)) {
         op_bytes = rb__draw_op(th, p > 0, off, n);
+        if (c->arrivals == RB_ARRIVALS_TRACE && (q->next = start + th->op_time) >= deadline) break;   /* not due */
         t0 = rb__wait_until(q->next, &run->pool.failed);
         if (t0 >= deadline) break;   /* drawn, never started: not replayed either */
         th->drawn++;
@@ -8426,6 +8451,7 @@ static void *rb__worker_main(void *arg)
         rb__draws_save(w, &th->draws_start);
         th->drawn = 0;
         th->tr_pos = 0;   /* every phase replays the trace from its first read */
+        th->tr_shift = 0;
         if (mapped) {
             if (sigsetjmp(jb, 1) != 0) {   /* back from a SIGBUS in read_op */
                 rb__sigbus_jmp = NULL;
@@ -8457,6 +8483,20 @@ static void *rb__worker_main(void *arg)
    after an eviction before the cell, or a prewarm of part of the file, it would read pages
    in and the measurement would start from a state nobody asked for. With evict-each the
    eviction before the first measured iteration undoes the warmup's reads, so it keeps one. */
+/* From a trace's first recorded read to its last, over every stream; 0: no times. */
+static uint64_t rb__trace_span_ns(const rb_trace *t)
+{
+    uint64_t lo = UINT64_MAX, hi = 0;
+    unsigned i;
+    for (i = 0; t->has_time && i < t->nstreams; i++) {
+        const rb_trace_stream *st = &t->streams[i];
+        if (!st->n) continue;
+        lo = RB__MIN(lo, st->reads[0].time_ns);
+        hi = RB__MAX(hi, st->reads[st->n - 1].time_ns);
+    }
+    return hi > lo ? hi - lo : 0;
+}
+
 RBDEF void rb_config_defaults(const rb_config *in, rb_config *c)
 {
     *c = *in;
@@ -8468,6 +8508,11 @@ RBDEF void rb_config_defaults(const rb_config *in, rb_config *c)
     if (!c->reads_per_op) c->reads_per_op = c->pattern == RB_SEQUENTIAL ? 128 : 16;
     if (!c->iodepth) c->iodepth = RB__MIN(c->reads_per_op, RB_MAX_IODEPTH);
     if (!c->threads) c->threads = 1;
+    if (c->timed && c->trace && c->trace->status == RB_OK && rb__trace_span_ns(c->trace) > 0 && !(c->rate > 0)) {
+        /* the schedule is the trace's; the rate is its mean, for the due count and the report */
+        c->rate = (double)c->trace->reads / c->reads_per_op / c->threads * 1e9 / (double)rb__trace_span_ns(c->trace);
+        c->arrivals = RB_ARRIVALS_TRACE;
+    }
     if (!c->data_seed) c->data_seed = RB_DATA_SEED;
     if (c->warmup_ns == 0)
         c->warmup_ns = c->cache == RB_CACHE_EVICT || (c->prewarm > 0 && c->prewarm < 1) ? 0 : 1000000000;
@@ -8488,8 +8533,24 @@ static int rb__load_check(const rb_config *c, char *why, size_t wl)
                 RB_MAX_RATE, c->rate);
         return RB_EINVAL;
     }
-    if (c->arrivals != RB_ARRIVALS_UNIFORM && c->arrivals != RB_ARRIVALS_POISSON) {
+    if (c->arrivals != RB_ARRIVALS_UNIFORM && c->arrivals != RB_ARRIVALS_POISSON &&
+        !(c->arrivals == RB_ARRIVALS_TRACE && c->timed)) {
         rb__fmt(why, wl, "no arrival process %d (RB_ARRIVALS_UNIFORM or RB_ARRIVALS_POISSON)", c->arrivals);
+        return RB_EINVAL;
+    }
+    if (c->timed && (!c->trace || c->trace->status != RB_OK)) {
+        rb__fmt(why, wl, "a timed replay needs a trace to take its times from");
+        return RB_EINVAL;
+    }
+    if (c->timed && !rb__trace_span_ns(c->trace)) {
+        rb__fmt(why, wl, "the trace has no times to replay (%s): record with strace -ttt or -tt, fio's iolog v3, or a "
+                "CSV time_ns column", c->trace->has_time ? "its reads of FILE were all recorded at one instant" :
+                "its lines carry none");
+        return RB_EINVAL;
+    }
+    if (c->timed && ((c->rate > 0 && c->arrivals != RB_ARRIVALS_TRACE) || c->think_ns > 0)) {
+        rb__fmt(why, wl, "a timed replay and a %s together: the trace's times are the schedule, give one of them",
+                c->think_ns > 0 ? "think time" : "rate");
         return RB_EINVAL;
     }
     if (c->think_ns < 0) {
@@ -11433,7 +11494,10 @@ RBDEF void rb_format_size_arg(uint64_t b, char *buf, size_t len)
 
 /* --rate OPS[:uniform|:poisson]. The number in the C locale; 0, negative, infinite, NaN and
    any other arrival process are refused with the whole spec named. */
-RBDEF const char *rb_arrivals_name(int arrivals) { return arrivals == RB_ARRIVALS_POISSON ? "poisson" : "uniform"; }
+RBDEF const char *rb_arrivals_name(int arrivals)
+{
+    return arrivals == RB_ARRIVALS_POISSON ? "poisson" : arrivals == RB_ARRIVALS_TRACE ? "trace" : "uniform";
+}
 
 RBDEF int rb_parse_rate(const char *spec, rb_config *c, char *why, size_t wl)
 {
@@ -12622,6 +12686,7 @@ static int rb__set_trace(rb_settings *s, const char *key, const char *v, const c
 {
     int f;
     if (!strcmp(key, "skip-bad")) s->trace_opts.skip_bad = 1;
+    else if (!strcmp(key, "timed")) s->cfg.timed = 1;
     else if (!strcmp(key, "trace") && !*v) {
         rb__fmt(why, wl, "%s needs a trace file", as);
         return RB_EINVAL;
@@ -12906,6 +12971,9 @@ static const rb_setting_doc rb__setting_docs[] = {
      "CSV offset,length[,thread[,time_ns]]; --threads N deals them round-robin"},
     {"trace-format", "F", RB__RA, NULL, "auto (default: from the content), strace, iolog or csv"},
     {"skip-bad", "", RB__RA, NULL, "leave out (and count) the trace's bad lines and reads past FILE's end"},
+    {"timed", "", RB_FOR_RUN, NULL,
+     "replay at the trace's own times (open loop: each op starts when its first read\n"
+     "was recorded, latency from then), not back to back; the trace needs times"},
 };
 #undef RB__RA
 
