@@ -687,6 +687,9 @@ enum {
 typedef struct rb_prefetch_stats {
     uint64_t calls, skips, mincore_calls, advises, failed;   /* failed: madvise calls */
     uint64_t mincore_failed;    /* residency checks that failed (counted apart: a different call) */
+    /* adaptive on a NORMAL mapping (rb_adapt): calls it would have hinted and left to the
+       fault's read-around instead, and the trials of read-around it started */
+    uint64_t around, trials;
 } rb_prefetch_stats;
 
 /* 1: every page of [addr, addr + len) is resident; 0: some page is not; -1: could not tell.
@@ -4943,6 +4946,19 @@ RBDEF void rb_prefetcher_init(rb_prefetcher *p, int policy, void *map, uint64_t 
     rb_adapt_init(&p->ad);
 }
 
+/* One reader's counts into a cell's (or a round's into the cells'). */
+static void rb__pf_stats_add(rb_prefetch_stats *acc, const rb_prefetch_stats *x)
+{
+    acc->calls += x->calls;
+    acc->skips += x->skips;
+    acc->mincore_calls += x->mincore_calls;
+    acc->advises += x->advises;
+    acc->failed += x->failed;
+    acc->mincore_failed += x->mincore_failed;
+    acc->around += x->around;
+    acc->trials += x->trials;
+}
+
 static int rb__pf_advise(rb_prefetcher *p, uint64_t start, uint64_t alen)
 {
     p->st.advises++;
@@ -5112,6 +5128,7 @@ static void rb__pf_regime(rb_prefetcher *p, int missed, uint64_t start, uint64_t
     p->ep.calls = calls;
     p->ep.ns = now - p->ep_t0;
     rb_adapt_epoch(&p->ad, &p->ep);
+    p->st.trials = p->ad.trials;
     memset(&p->ep, 0, sizeof p->ep);
     p->ep_t0 = now;
     p->ep_call0 = p->st.calls;
@@ -5126,6 +5143,7 @@ static int rb__pf_adaptive(rb_prefetcher *p, uint64_t start, uint64_t alen)
     if (p->countdown > 0) {
         p->countdown--;
         if (p->est >= RB__PF_THRESHOLD && p->ad.mode == RB_AD_HINT) return rb__pf_advise(p, start, alen);
+        p->st.around += p->est >= RB__PF_THRESHOLD;   /* it would have hinted: read-around's now */
         p->st.skips++;
         return 0;
     }
@@ -5141,6 +5159,7 @@ static int rb__pf_adaptive(rb_prefetcher *p, uint64_t start, uint64_t alen)
     p->countdown = p->gap - 1;
     if (p->read_around) rb__pf_regime(p, r == 0, start, alen);
     if (p->ad.trial) p->countdown = 0;   /* on trial every call is a sample: a dear trial ends after one fault */
+    if (r == 0 && p->ad.mode == RB_AD_AROUND) p->st.around++;
     if (r == 1 || p->ad.mode == RB_AD_AROUND) { p->st.skips++; return 0; }
     return rb__pf_advise(p, start, alen);
 }
@@ -9231,12 +9250,7 @@ static void rb__merge(rb__thread *const *th, unsigned n, rb_result *res, rb__acc
         res->madvise_calls += w->madvise_calls + w->pf.st.advises;
         res->madvise_failed += w->madvise_failed + w->pf.st.failed;
         if (!res->madvise_errno) res->madvise_errno = w->madvise_errno ? w->madvise_errno : w->pf.last_errno;
-        res->prefetch.calls += w->pf.st.calls;
-        res->prefetch.skips += w->pf.st.skips;
-        res->prefetch.mincore_calls += w->pf.st.mincore_calls;
-        res->prefetch.advises += w->pf.st.advises;
-        res->prefetch.failed += w->pf.st.failed;
-        res->prefetch.mincore_failed += w->pf.st.mincore_failed;
+        rb__pf_stats_add(&res->prefetch, &w->pf.st);
         rb__pa_add(&res->prefetch_accounting, &w->pa);
         res->fadvise_calls += w->fadvise_calls;
         res->fadvise_failed += w->fadvise_failed;
@@ -9970,12 +9984,7 @@ static void rb__pfx_merge(rb_pfx_result *out, rb__pfx_thread **th, unsigned n)
     for (i = 0; i < n; i++) {
         rb_hist_merge(&out->with, &th[i]->with);
         rb_hist_merge(&out->without, &th[i]->without);
-        out->st.calls += th[i]->pf.st.calls;
-        out->st.skips += th[i]->pf.st.skips;
-        out->st.mincore_calls += th[i]->pf.st.mincore_calls;
-        out->st.advises += th[i]->pf.st.advises;
-        out->st.failed += th[i]->pf.st.failed;
-        out->st.mincore_failed += th[i]->pf.st.mincore_failed;
+        rb__pf_stats_add(&out->st, &th[i]->pf.st);
         rb__pa_add(&out->prefetch_accounting, &th[i]->pa);
     }
 }
@@ -12319,12 +12328,7 @@ static void rb__merge_round(rb_result *acc, const rb_result *x)
         acc->seconds += x->seconds;
         acc->madvise_calls += x->madvise_calls;
         acc->madvise_failed += x->madvise_failed;
-        acc->prefetch.calls += x->prefetch.calls;
-        acc->prefetch.skips += x->prefetch.skips;
-        acc->prefetch.mincore_calls += x->prefetch.mincore_calls;
-        acc->prefetch.advises += x->prefetch.advises;
-        acc->prefetch.failed += x->prefetch.failed;
-        acc->prefetch.mincore_failed += x->prefetch.mincore_failed;
+        rb__pf_stats_add(&acc->prefetch, &x->prefetch);
         rb__pa_add(&acc->prefetch_accounting, &x->prefetch_accounting);
         acc->fadvise_calls += x->fadvise_calls;
         acc->fadvise_failed += x->fadvise_failed;
@@ -14362,10 +14366,11 @@ static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
     fprintf(f, ", \"prefetch\": ");
     if (measured)
         fprintf(f, "{\"calls\": %llu, \"skips\": %llu, \"mincore_calls\": %llu, \"advises\": %llu, \"failed\": %llu, "
-                   "\"mincore_failed\": %llu}",
+                   "\"mincore_failed\": %llu, \"around\": %llu, \"trials\": %llu}",
                 (unsigned long long)x->prefetch.calls, (unsigned long long)x->prefetch.skips,
                 (unsigned long long)x->prefetch.mincore_calls, (unsigned long long)x->prefetch.advises,
-                (unsigned long long)x->prefetch.failed, (unsigned long long)x->prefetch.mincore_failed);
+                (unsigned long long)x->prefetch.failed, (unsigned long long)x->prefetch.mincore_failed,
+                (unsigned long long)x->prefetch.around, (unsigned long long)x->prefetch.trials);
     else
         fputs("null", f);
     rb__json_strategy_extras(f, r, x, measured, ok);

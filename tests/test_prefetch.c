@@ -364,6 +364,31 @@ static void experiment_accounts_its_hints(void)
     unlink(big);
 }
 
+/* adaptive on a NORMAL mapping reports what its regime did: the calls it would have hinted and
+   left to read-around, and its trials; on a RANDOM mapping (no read-around) both stay 0. */
+static void adaptive_counts_what_it_left_to_read_around(void)
+{
+    rb_prefetcher p;
+    fake f;
+    unsigned i, k;
+    CHECK(open_map() == 0);
+    for (k = 0; k < 2; k++) {
+        setup_pf(&p, RB_PF_ADAPTIVE, &f, NULL);
+        f.mode = 1;             /* every range missing: hinting would hint every call */
+        p.read_around = k == 0;
+        for (i = 0; i < 12 * 256; i++) CHECK(rb_prefetch(&p, (uint64_t)(i % 400) * 16384, 16384) >= 0);
+        if (k == 0)
+            CHECKF(p.st.trials >= 1 && p.st.trials == p.ad.trials && p.st.around > 0 &&
+                   p.st.around + p.st.advises <= p.st.calls && p.st.around <= p.st.skips,
+                   "trials %llu (%u), around %llu, advises %llu of %llu calls", (unsigned long long)p.st.trials,
+                   p.ad.trials, (unsigned long long)p.st.around, (unsigned long long)p.st.advises,
+                   (unsigned long long)p.st.calls);
+        else
+            CHECKF(p.st.trials == 0 && p.st.around == 0 && p.st.advises == p.st.calls, "trials %llu, around %llu",
+                   (unsigned long long)p.st.trials, (unsigned long long)p.st.around);
+    }
+}
+
 /* ---- adaptive's regime on synthetic signals (rb_adapt_epoch, a pure function) ----
    A small model of one reader of a NORMAL mapping: `holes` is the fraction of the file not
    cached. Hinting costs hint_base + holes x hint_miss ns per call and never fills a hole (a
@@ -487,6 +512,7 @@ void suite_prefetch(void)
     RUN(experiment_runs);
     RUN(slow_read_threshold_is_twice_the_median_with_a_floor);
     RUN(experiment_accounts_its_hints);
+    RUN(adaptive_counts_what_it_left_to_read_around);
     RUN(adaptive_regime_read_around_pays);
     RUN(adaptive_regime_read_around_collapses);
     RUN(adaptive_regime_pressure_hints);
