@@ -222,8 +222,11 @@ static void environment_warnings(void)
     in.env = &env;
     in.max_threads = 4;
     in.lru_gen = 1;
+    env.page_touch_ns = 24300;   /* this VM at its slow times */
+    env.page_retouch_ns = 60;
     CHECK(rb_advise_decide(&in, &adv) == RB_OK);
-    CHECKF(adv.nwarnings == 6, "%u warnings", adv.nwarnings);
+    CHECKF(adv.nwarnings == 7, "%u warnings", adv.nwarnings);
+    CHECK(line_with(adv.warnings, adv.nwarnings, "a fresh page took 24.3 us to touch (0.06 us again") != NULL);
     CHECK(line_with(adv.warnings, adv.nwarnings, "read_ahead_kb is 8192: a cold fault on a NORMAL mapping reads up "
                     "to 8 MiB around it, 512x the 16 KiB read") != NULL);
     CHECK(line_with(adv.warnings, adv.nwarnings, "transparent huge pages are 'always'") != NULL);
@@ -238,6 +241,7 @@ static void environment_warnings(void)
     env.file_size = (long long)20 << 30;
     in.max_threads = 2;
     in.lru_gen = 0;
+    env.page_touch_ns = 300;     /* and at its good ones */
     CHECK(rb_advise_decide(&in, &adv) == RB_OK);
     CHECKF(adv.nwarnings == 0, "%u: %s", adv.nwarnings, adv.warnings[0]);   /* 0.83x RAM, 2x, madvise, ... */
     env.file_size = (long long)30 << 30;

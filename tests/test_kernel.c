@@ -196,6 +196,35 @@ static void lru_gen_in_the_environment(void)
     unlink(file);
 }
 
+/* A fresh page's first touch is measured (the host's share of a fault on a VM), it reaches
+   the banner and the env JSON, and the slow-touch warning says it only past 5 us. */
+static void fresh_page_touch_is_measured(void)
+{
+    rb_env env;
+    char w[512], args[1024], out[65536], err[8192];
+    const char *file = rbt_path("touch.dat");
+    rb_error e;
+    rb_env_collect(&env, NULL);
+    CHECKF(env.page_touch_ns > 0 && env.page_retouch_ns > 0 && env.page_retouch_ns < env.page_touch_ns,
+           "first %.0f ns, again %.0f ns", env.page_touch_ns, env.page_retouch_ns);
+    fprintf(stderr, "    a fresh page: %.2f us, again %.2f us\n", env.page_touch_ns / 1000, env.page_retouch_ns / 1000);
+    env.page_touch_ns = 4999;
+    CHECK(rb_env_slow_touch_warning(&env, w, sizeof w) == 0 && w[0] == 0);
+    env.page_touch_ns = 24300;
+    env.page_retouch_ns = 60;
+    CHECK(rb_env_slow_touch_warning(&env, w, sizeof w) == 1 && strstr(w, "a fresh page took 24.3 us to touch") &&
+          strstr(w, "cpu_ns_per_read"));
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    CHECK(rb_setup_file(file, (uint64_t)1 << 20, 0, 1, NULL, NULL, &e) == RB_OK);
+    snprintf(args, sizeof args, "run '%s' --strategies pread --threads 1 --warmup 0 --duration 10ms --iterations 1 "
+             "--format json", file);
+    CHECK(rbt_cli_run(rbt_tmpdir(), args, "60", out, sizeof out, err, sizeof err) == 0);
+    CHECK(strstr(out, "\"page_touch_ns\": ") && !strstr(out, "\"page_touch_ns\": null") &&
+          strstr(out, "\"page_retouch_ns\": "));
+    CHECKF(strstr(err, "# a fresh page's first touch: ") != NULL, "%s", err);
+    unlink(file);
+}
+
 /* ---- readbench warmup ---- */
 
 static const char *warm_file(const char *name, uint64_t size)
@@ -385,6 +414,7 @@ void suite_kernel(void)
     RUN(memcg_limits_and_room);
     RUN(memcg_limit_reaches_the_environment);
     RUN(lru_gen_in_the_environment);
+    RUN(fresh_page_touch_is_measured);
     RUN(warmup_every_method_loads_the_file);
     RUN(warmup_one_willneed_loads_only_the_cap);
     RUN(warmup_json_svg_and_selection);
