@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 13's worked replay example with a real program: sqlite3 answering 30,000 random point
-# lookups on a 600,000-row table (~270 MB, 4 KiB pages), recorded cold with strace, then
+# lookups on a 600,000-row table (261 MiB, 4 KiB pages), recorded cold with strace, then
 # replayed cold with the strategies that matter for random reads. So many lookups that one
 # pass of the trace outlasts an iteration: every iteration starts evicted and stays cold.
 # The database and the trace are made under DIR (default /var/tmp/rb-sqlite, removed at the end unless KEEP=1); the JSON
