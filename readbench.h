@@ -10629,6 +10629,8 @@ static int rb__probe_case(rb__probe *pr, int id, uint64_t mid, long seq, int fau
     return fail;
 }
 
+static void rb__env_base(rb_env *env, const char *path);   /* below, with rb_env_collect */
+
 RBDEF int rb_probe(const char *path, int id, rb_probe_result *out)
 {
     rb__probe pr;
@@ -10656,7 +10658,7 @@ RBDEF int rb_probe(const char *path, int id, rb_probe_result *out)
     pr.path = path;
     pr.size = (uint64_t)st.st_size;
     pr.page = rb__page_size();
-    rb_env_collect(&env, path);
+    rb__env_base(&env, path);
     pr.ra_pages = env.read_ahead_kb >= 0 ? env.read_ahead_kb * 1024 / (long)pr.page : -1;
     seq = pr.ra_pages;
     /* force_page_cache_ra's cap: bdi->io_pages is max_sectors_kb in pages (block/blk-settings.c) */
@@ -11158,16 +11160,11 @@ RBDEF int rb_irq_cpus(const char *text, const char *name, char *out, size_t outl
     return 0;
 }
 
-/* A warning's threshold: 5 us to touch a fresh page is 5-20x what a kernel that zeroes it
-   takes; the project's VM measured 0.3 us in its good times and 24 us in its slow ones. */
+/* A warning's threshold: a fault that maps and zeroes a fresh 4 KiB page takes well under a
+   microsecond on a native machine; 5 us is over ten times that. The project's VM measured
+   20-35 us in its slow periods. */
 #define RB__SLOW_TOUCH_NS 5000.0
 
-/* The host's share of a page fault, measured: 16 MiB of fresh anonymous memory touched one
-   byte per page, then touched again. The first pass pays the kernel's fault and zeroing and,
-   on a VM whose memory the host has taken back, the host's fault too; the second pays
-   neither. The "slow periods" this project's VM had (warm mmap reads at 50 us of CPU each
-   instead of 2) were this: 24 us per fresh page against 0.06 again, after gigabytes of page
-   cache had been evicted and reloaded. It costs ~1 ms normally, 0.1 s when slow. */
 RBDEF int rb_env_slow_touch_warning(const rb_env *e, char *out, size_t len)
 {
     if (len) out[0] = 0;
@@ -11180,6 +11177,12 @@ RBDEF int rb_env_slow_touch_warning(const rb_env *e, char *out, size_t len)
     return 1;
 }
 
+/* The host's share of a page fault, measured: 16 MiB of fresh anonymous memory touched one
+   byte per page, then touched again. The first pass pays the kernel's fault and zeroing and,
+   on a VM whose memory the host has taken back, the host's fault too; the second pays
+   neither. The "slow periods" this project's VM had (warm mmap reads at 40-50 us of CPU each
+   instead of 2) were this: 20-35 us per fresh page against 0.03 again, after gigabytes of page
+   cache had been evicted and reloaded. 4096 pages: a few ms normally, ~0.1 s when slow. */
 static void rb__env_first_touch(rb_env *env)
 {
     size_t page = rb__page_size(), len = (size_t)16 << 20, i, n = len / page;
@@ -11187,7 +11190,7 @@ static void rb__env_first_touch(rb_env *env)
     uint64_t t0, t1, t2;
     void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     env->page_touch_ns = env->page_retouch_ns = -1;
-    if (p == MAP_FAILED) return;   /* unknown, and said so: null in JSON, "?" in the banner */
+    if (p == MAP_FAILED) return;   /* unknown, and said so: null in JSON, "not measured" in the banner */
     m = (volatile unsigned char *)p;
     t0 = rb__now_ns();
     for (i = 0; i < len; i += page) m[i] = 1;
@@ -11199,7 +11202,8 @@ static void rb__env_first_touch(rb_env *env)
     env->page_retouch_ns = (double)(t2 - t1) / (double)n;
 }
 
-RBDEF void rb_env_collect(rb_env *env, const char *path)
+/* Everything but the fresh-page touch (the probe asks once per case for the device's facts). */
+static void rb__env_base(rb_env *env, const char *path)
 {
     struct utsname u;
     struct timespec res;
@@ -11240,7 +11244,7 @@ RBDEF void rb_env_collect(rb_env *env, const char *path)
     for (i = 0; i < 100000; i++) t1 = rb__now_ns();
     t1 = rb__now_ns();
     env->clock_cost_ns = (double)(t1 - t0) / 100001.0;
-    rb__env_first_touch(env);
+    env->page_touch_ns = env->page_retouch_ns = -1;
     {   /* Linux: /proc and /sys (nothing elsewhere) */
         FILE *f = rb__plat_proc_fopen("/proc/cpuinfo");
         char line[512];
@@ -11274,6 +11278,12 @@ RBDEF void rb_env_collect(rb_env *env, const char *path)
         rb__env_storage(env, path);
     }
     rb__plat_sysctl_env(env, path);   /* macOS: sysctl and statfs (nothing elsewhere) */
+}
+
+RBDEF void rb_env_collect(rb_env *env, const char *path)
+{
+    rb__env_base(env, path);
+    rb__env_first_touch(env);
 }
 
 /* ---- parsing -------------------------------------------------------------------------
