@@ -1316,6 +1316,9 @@ RBDEF void rb_env_collect(rb_env *env, const char *path);
 /* The line that says a fresh page is slow to touch here and what that does to the figures;
    1 when env->page_touch_ns is at or above the threshold (5 us), 0 (and "") otherwise. */
 RBDEF int rb_env_slow_touch_warning(const rb_env *env, char *out, size_t len);
+/* The file's size over the memory it can be cached in: RAM, or the memory cgroup's limit where
+   that is lower (a container's page cache is charged to it); -1 unknown. *what says which. */
+RBDEF double rb_env_file_ram_ratio(const rb_env *env, const char **what);
 /* From the text of /proc/interrupts: the CPUs that took at least 1% of the interrupts of the
    driver node `name` (virtio1, nvme0: what /sys/block/DEV/device points to). 0: found. */
 RBDEF int rb_irq_cpus(const char *interrupts, const char *name, char *out, size_t outlen);
@@ -11286,6 +11289,14 @@ RBDEF void rb_env_collect(rb_env *env, const char *path)
     rb__env_first_touch(env);
 }
 
+RBDEF double rb_env_file_ram_ratio(const rb_env *e, const char **what)
+{
+    int cg = e->cgroup_limit > 0 && (e->ram_total <= 0 || e->cgroup_limit < e->ram_total);
+    long long mem = cg ? e->cgroup_limit : e->ram_total;
+    if (what) *what = cg ? "the memory cgroup's limit" : "RAM";
+    return e->file_size >= 0 && mem > 0 ? (double)e->file_size / (double)mem : -1;
+}
+
 /* ---- parsing -------------------------------------------------------------------------
    Strict: a trailing letter, an empty list item, a sign, or an overflow is an error, never
    a silent zero. Sizes are binary (16k = 16384), as in fio and dd. */
@@ -14043,8 +14054,7 @@ static void rb__env_json(FILE *f, const rb_env *e)
     fprintf(f, ", \"files\": ");
     rb__json_int_or_null(f, e->files > 0 ? e->files : -1);
     fprintf(f, ", \"file_ram_ratio\": ");
-    if (e->file_size >= 0 && e->ram_total > 0) rb__json_num(f, (double)e->file_size / (double)e->ram_total);
-    else fputs("null", f);
+    rb__json_num(f, rb_env_file_ram_ratio(e, NULL) >= 0 ? rb_env_file_ram_ratio(e, NULL) : NAN);
     fprintf(f, ", \"filesystem\": ");
     rb__json_str_or_null(f, e->fs);
     fprintf(f, ", \"device\": ");
@@ -14729,6 +14739,7 @@ RBDEF void rb_report_probe(FILE *f, const rb_probe_result *r, unsigned n, int fo
 static void rb__env_print(FILE *f, const rb_env *e)
 {
     char ram[32] = "?", avail[32] = "?", fsz[32] = "?", ra[32], cg[96] = "";
+    const char *word;
     if (e->ram_total > 0) snprintf(ram, sizeof ram, "%.1f GiB", (double)e->ram_total / 1073741824.0);
     if (e->ram_available > 0)
         snprintf(avail, sizeof avail, "%.1f GiB", (double)e->ram_available / 1073741824.0);
@@ -14743,8 +14754,7 @@ static void rb__env_print(FILE *f, const rb_env *e)
             e->cpu[0] ? e->cpu : "cpu ?", e->cpus, ram, avail, cg, e->page_size);
     if (e->files > 1) fprintf(f, "# %ld files, %s", e->files, fsz);
     else fprintf(f, "# file %s", fsz);
-    if (e->file_size >= 0 && e->ram_total > 0)
-        fprintf(f, " (%.2fx RAM)", (double)e->file_size / (double)e->ram_total);
+    if (rb_env_file_ram_ratio(e, &word) >= 0) fprintf(f, " (%.2fx %s)", rb_env_file_ram_ratio(e, NULL), word);
     if (e->read_ahead_kb >= 0) snprintf(ra, sizeof ra, "%ld", e->read_ahead_kb);
     else snprintf(ra, sizeof ra, "%s", e->device[0] ? "?" : "n/a (no block device)");   /* tmpfs, overlay, ... */
     fprintf(f, " on %s, device %s (interrupts on CPU %s), read_ahead_kb %s, %s, THP %s, MGLRU %s\n",
@@ -14959,12 +14969,14 @@ static void rb__svg_panel(FILE *f, const rb__panel *p, unsigned y0, unsigned wid
 /* The file, RAM and device a number belongs to: the subtitle every chart carries. */
 static void rb__svg_env_line(const rb_env *e, char *buf, size_t len)
 {
+    const char *word;
+    double ratio;
     if (!e) { snprintf(buf, len, "environment not recorded"); return; }
-    snprintf(buf, len, "%s %s \xc2\xb7 %ld CPUs \xc2\xb7 RAM %.1f GiB \xc2\xb7 file %.2f GiB (%.3gx RAM) on %s, "
+    ratio = rb_env_file_ram_ratio(e, &word);
+    snprintf(buf, len, "%s %s \xc2\xb7 %ld CPUs \xc2\xb7 RAM %.1f GiB \xc2\xb7 file %.2f GiB (%.3gx %s) on %s, "
                        "device %s (interrupts on CPU %s), read_ahead_kb %ld",
              e->os, e->kernel, e->cpus, e->ram_total > 0 ? (double)e->ram_total / 1073741824.0 : 0.0,
-             e->file_size >= 0 ? (double)e->file_size / 1073741824.0 : 0.0,
-             e->file_size >= 0 && e->ram_total > 0 ? (double)e->file_size / (double)e->ram_total : 0.0,
+             e->file_size >= 0 ? (double)e->file_size / 1073741824.0 : 0.0, ratio > 0 ? ratio : 0.0, word,
              e->fs[0] ? e->fs : "?", e->device[0] ? e->device : "?", e->irq_cpus[0] ? e->irq_cpus : "?",
              e->read_ahead_kb);
 }
@@ -16405,15 +16417,16 @@ static void rb__adv_warnings(const rb_advise_input *in, rb_advice *a)
         rb__adv_line(a->warnings, &a->nwarnings, "the multi-generational LRU is on (/sys/kernel/mm/lru_gen/enabled): "
                      "which pages pressure evicts differs from the classic LRU, and so may the half-cold and "
                      "pressure columns on a kernel without it");
-    if (e && e->file_size >= 0 && e->ram_total > 0) {
-        double ratio = (double)e->file_size / (double)e->ram_total;
+    if (e && rb_env_file_ram_ratio(e, NULL) >= 0) {
+        const char *word;
+        double ratio = rb_env_file_ram_ratio(e, &word);
         if (ratio < 0.5)
-            rb__adv_line(a->warnings, &a->nwarnings, "the file is %.2gx RAM: it can stay cached, so a program that "
+            rb__adv_line(a->warnings, &a->nwarnings, "the file is %.2gx %s: it can stay cached, so a program that "
                          "has memory to spare sees the warm column; the others are what it meets after a restart or "
-                         "when other data takes the memory", ratio);
+                         "when other data takes the memory", ratio, word);
         else if (ratio > 1)
-            rb__adv_line(a->warnings, &a->nwarnings, "the file is %.2gx RAM: it cannot all stay cached, and the warm "
-                         "column is out of reach for reads spread over it", ratio);
+            rb__adv_line(a->warnings, &a->nwarnings, "the file is %.2gx %s: it cannot all stay cached, and the warm "
+                         "column is out of reach for reads spread over it", ratio, word);
     }
     if (e && e->irq_cpus[0] && !strpbrk(e->irq_cpus, ",-") && e->cpus > 1)
         rb__adv_line(a->warnings, &a->nwarnings, "the disk's interrupts all go to CPU %s: a reader waiting on the "

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Issue 13's worked replay example with a real program: sqlite3 answering 30,000 random point
 # lookups on a 600,000-row table (261 MiB, 4 KiB pages), recorded cold with strace, then
-# replayed cold with the strategies that matter for random reads. So many lookups that one
-# pass of the trace outlasts an iteration: every iteration starts evicted and stays cold.
-# The database and the trace are made under DIR (default /var/tmp/rb-sqlite, removed at the end unless KEEP=1); the JSON
-# goes to OUT (default bench/results/replay-sqlite.json).
+# replayed from an evicted file with the strategies that matter for random reads. So many
+# lookups that one pass of the trace outlasts an iteration for every strategy that reads only
+# what it asks (it stays cold); a NORMAL mapping's read-around loads the whole database within
+# the first faults and then replays the trace from memory, many passes per iteration.
+# The database and the trace are made under DIR (default /var/tmp/rb-sqlite, removed at the
+# end unless KEEP=1); the JSON goes to OUT (default bench/results/replay-sqlite.json).
 # Needs sqlite3, strace and python3; root for the drop_caches before recording (without it the
 # trace is recorded warm, which changes only sqlite3's timing, not which reads it makes).
 set -euo pipefail

@@ -248,6 +248,11 @@ static void environment_warnings(void)
     CHECK(rb_advise_decide(&in, &adv) == RB_OK);
     CHECKF(adv.nwarnings == 1 && strstr(adv.warnings[0], "1.2x RAM: it cannot all stay cached"), "%s",
            adv.nwarnings ? adv.warnings[0] : "none");
+    env.file_size = (long long)1 << 30;   /* fits the host's RAM, not the container's 512 MiB */
+    env.cgroup_limit = (long long)512 << 20;
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF(adv.nwarnings == 1 && strstr(adv.warnings[0], "the file is 2x the memory cgroup's limit: it cannot"), "%s",
+           adv.nwarnings ? adv.warnings[0] : "none");
     if (rbt.cur_failed) dump(&adv);
 }
 

@@ -150,6 +150,8 @@ static void memcg_limit_reaches_the_environment(void)
     CHECKF(lim == 268435456.0, "cgroup_memory_limit %.0f in the child's env", lim);
     CHECKF(avail >= 0 && avail <= 268435456.0, "ram_available %.0f under a 256 MiB limit", avail);
     CHECKF(env_number(out, "cgroup_memory_usage") > 0, "the cgroup's usage is known");
+    CHECKF(env_number(out, "file_ram_ratio") == 4194304.0 / 268435456.0, "file_ram_ratio %g: of the limit, not RAM",
+           env_number(out, "file_ram_ratio"));
     if (rmdir(cg) != 0) fprintf(stderr, "    could not remove %s: %s\n", cg, strerror(errno));
     /* here, outside it: this process's own limit, or none */
     CHECK(rb_memcg_read(&mine) == 0);
