@@ -14033,6 +14033,7 @@ static void rb__json_int_or_null(FILE *f, long long v)
 
 static void rb__env_json(FILE *f, const rb_env *e)
 {
+    double ratio;
     fprintf(f, "{\"os\": ");
     rb__json_str_or_null(f, e->os);
     fprintf(f, ", \"kernel\": ");
@@ -14054,7 +14055,8 @@ static void rb__env_json(FILE *f, const rb_env *e)
     fprintf(f, ", \"files\": ");
     rb__json_int_or_null(f, e->files > 0 ? e->files : -1);
     fprintf(f, ", \"file_ram_ratio\": ");
-    rb__json_num(f, rb_env_file_ram_ratio(e, NULL) >= 0 ? rb_env_file_ram_ratio(e, NULL) : NAN);
+    ratio = rb_env_file_ram_ratio(e, NULL);
+    rb__json_num(f, ratio >= 0 ? ratio : NAN);   /* NaN: null */
     fprintf(f, ", \"filesystem\": ");
     rb__json_str_or_null(f, e->fs);
     fprintf(f, ", \"device\": ");
@@ -14740,6 +14742,7 @@ static void rb__env_print(FILE *f, const rb_env *e)
 {
     char ram[32] = "?", avail[32] = "?", fsz[32] = "?", ra[32], cg[96] = "";
     const char *word;
+    double ratio;
     if (e->ram_total > 0) snprintf(ram, sizeof ram, "%.1f GiB", (double)e->ram_total / 1073741824.0);
     if (e->ram_available > 0)
         snprintf(avail, sizeof avail, "%.1f GiB", (double)e->ram_available / 1073741824.0);
@@ -14754,7 +14757,8 @@ static void rb__env_print(FILE *f, const rb_env *e)
             e->cpu[0] ? e->cpu : "cpu ?", e->cpus, ram, avail, cg, e->page_size);
     if (e->files > 1) fprintf(f, "# %ld files, %s", e->files, fsz);
     else fprintf(f, "# file %s", fsz);
-    if (rb_env_file_ram_ratio(e, &word) >= 0) fprintf(f, " (%.2fx %s)", rb_env_file_ram_ratio(e, NULL), word);
+    ratio = rb_env_file_ram_ratio(e, &word);
+    if (ratio >= 0) fprintf(f, " (%.2fx %s)", ratio, word);
     if (e->read_ahead_kb >= 0) snprintf(ra, sizeof ra, "%ld", e->read_ahead_kb);
     else snprintf(ra, sizeof ra, "%s", e->device[0] ? "?" : "n/a (no block device)");   /* tmpfs, overlay, ... */
     fprintf(f, " on %s, device %s (interrupts on CPU %s), read_ahead_kb %s, %s, THP %s, MGLRU %s\n",
@@ -16401,6 +16405,8 @@ static void rb__adv_reasons(const rb_advise_input *in, rb_advice *a)
 static void rb__adv_warnings(const rb_advise_input *in, rb_advice *a)
 {
     const rb_env *e = in->env;
+    const char *word;
+    double ratio;
     uint64_t rs = in->read_size ? in->read_size : 16384;
     char sz[32], rsz[32];
     if (e && e->read_ahead_kb > 0 && (uint64_t)e->read_ahead_kb * 1024 >= 8 * rs) {
@@ -16417,9 +16423,7 @@ static void rb__adv_warnings(const rb_advise_input *in, rb_advice *a)
         rb__adv_line(a->warnings, &a->nwarnings, "the multi-generational LRU is on (/sys/kernel/mm/lru_gen/enabled): "
                      "which pages pressure evicts differs from the classic LRU, and so may the half-cold and "
                      "pressure columns on a kernel without it");
-    if (e && rb_env_file_ram_ratio(e, NULL) >= 0) {
-        const char *word;
-        double ratio = rb_env_file_ram_ratio(e, &word);
+    if (e && (ratio = rb_env_file_ram_ratio(e, &word)) >= 0) {
         if (ratio < 0.5)
             rb__adv_line(a->warnings, &a->nwarnings, "the file is %.2gx %s: it can stay cached, so a program that "
                          "has memory to spare sees the warm column; the others are what it meets after a restart or "
