@@ -2,6 +2,7 @@
 #include "readbench.h"
 #include "rbtest.h"
 #include <fcntl.h>
+#include <math.h>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -332,7 +333,13 @@ static void experiment_accounts_its_hints(void)
     CHECK(rb_prefetch_experiment(&c, RB_PF_ALWAYS, 0, &r[1]) == RB_OK);
     a = &r[1].prefetch_accounting;
     if (r[1].resident_before >= 0 && r[1].resident_before < 0.1) {
-        CHECKF(a->sampled > a->failed && (a->useful + a->late) * 10 >= (a->sampled - a->failed) * 9,
+        /* Not every hint on a cold file finds its range missing: the run may load up to 5% of
+           the file (the cap, rb__pfx_cold_ops), and a random range can land on a page an
+           earlier read loaded. With ~26 followed hints a fixed 90% bound failed about 1 run in
+           40 (3 of 26 redundant). The bound is the cap's 5% plus four binomial standard
+           deviations and one: a cold file whose hints are mostly redundant still fails. */
+        double n = (double)(a->sampled - a->failed), allow = n * 0.05 + 4.0 * sqrt(n * 0.05 * 0.95) + 1.0;
+        CHECKF(a->sampled > a->failed && (double)(a->sampled - a->failed - a->useful - a->late) <= allow,
                "not cached: %llu sampled, %llu redundant, %llu useful, %llu late (%llu slow), %llu wasted",
                (unsigned long long)a->sampled, (unsigned long long)a->redundant, (unsigned long long)a->useful,
                (unsigned long long)a->late, (unsigned long long)a->late_slow, (unsigned long long)a->wasted);
