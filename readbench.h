@@ -1110,6 +1110,12 @@ typedef struct rb_result {
     double ops_per_ms_median;    /* the headline figure of a matrix run */
     double ci_lo, ci_hi;         /* 95% interval of the median; NaN with fewer than 2 samples */
     unsigned outliers;           /* samples with a modified z-score over 3.5 (kept in the data) */
+    /* With two rounds or more (rb_run_matrix, not a run of groups): this cell against the best
+       other strategy of its column (same threads and read size, by median), paired by round
+       (rb_paired_ratio). paired_rounds 0 and NaN figures: nothing to pair. */
+    const char *paired_with;
+    unsigned paired_rounds;
+    double paired_ratio, paired_lo, paired_hi;
 } rb_result;
 
 RBDEF void rb_config_defaults(const rb_config *in, rb_config *out);
@@ -1615,6 +1621,11 @@ RBDEF void rb_stats_of(const double *x, unsigned n, uint64_t seed, rb_stats *out
    -1: too few samples (fewer than 2 on a side) or a zero base. */
 RBDEF int rb_ratio_ci(const double *base, unsigned nb, const double *cur, unsigned nc, uint64_t seed,
                       double *ratio, double *lo, double *hi);
+/* Two cells of one matrix run paired by round: in each round both measured, the ratio of A's
+   median to B's in that round; out: the median of those ratios over the rounds and its
+   interval (rb_stats_of). Returns the rounds paired (0: a cell did not measure, or a round's
+   median of B is not positive). */
+RBDEF unsigned rb_paired_ratio(const rb_result *a, const rb_result *b, uint64_t seed, rb_stats *out);
 
 /* ---- comparing runs: reading a report back, and the diff ---- */
 enum { RB_JSON_NULL, RB_JSON_FALSE, RB_JSON_TRUE, RB_JSON_NUMBER, RB_JSON_STRING, RB_JSON_ARRAY, RB_JSON_OBJECT };
@@ -9455,6 +9466,7 @@ static void rb__verdict(const rb_config *c, int io_errno, rb_result *res)
 static void rb__result_unknown_extras(rb_result *res)
 {
     res->together_ratio = res->together_ratio_lo = res->together_ratio_hi = NAN;
+    res->paired_ratio = res->paired_lo = res->paired_hi = NAN;
     res->ws_pages = res->ws_evicted = -1;
     res->victim_resident_before = res->victim_resident_after = res->victim_lost = -1;
     res->victim_device_read_bytes = res->victim_recently_evicted = -1;
@@ -11698,6 +11710,43 @@ RBDEF int rb_ratio_ci(const double *base, unsigned nb, const double *cur, unsign
     return k == RB__BOOT ? 0 : -1;
 }
 
+/* Paired by round. This machine, like any shared one, drifts by tens of percent from minute to
+   minute, so the intervals of two cells over all their samples overlap although one may have
+   been ahead in every round. A round runs every cell once, minutes apart at most, in its own
+   shuffled order; the ratio of two cells' medians within one round cancels what drifts more
+   slowly than a round, and the spread of those ratios over the rounds is what is left: the
+   noise within a round and real differences between rounds (the cell's own preparation). A
+   cell's samples are its measured rounds in order, each of the same number of iterations
+   (rb__merge_round); rounds are paired by index, up to the fewer of the two. */
+static double rb__round_median(const rb_result *x, unsigned round, double *tmp)
+{
+    unsigned per = x->nsamples / x->rounds;
+    memcpy(tmp, x->samples + (size_t)round * per, (size_t)per * sizeof *tmp);
+    return rb__median_sort(tmp, per);
+}
+
+RBDEF unsigned rb_paired_ratio(const rb_result *a, const rb_result *b, uint64_t seed, rb_stats *out)
+{
+    unsigned n = RB__MIN(a->rounds, b->rounds), r, per;
+    double *ratio, *tmp;
+    rb_stats_of(NULL, 0, seed, out);
+    if (a->status != RB_OK || b->status != RB_OK || !a->samples || !b->samples || !n ||
+        a->nsamples % a->rounds || b->nsamples % b->rounds)
+        return 0;
+    per = RB__MAX(a->nsamples / a->rounds, b->nsamples / b->rounds);
+    ratio = (double *)malloc(((size_t)n + per) * sizeof *ratio);
+    if (!ratio) return 0;
+    tmp = ratio + n;
+    for (r = 0; r < n; r++) {
+        double mb = rb__round_median(b, r, tmp);
+        if (!(mb > 0)) { free(ratio); return 0; }
+        ratio[r] = rb__round_median(a, r, tmp) / mb;
+    }
+    rb_stats_of(ratio, n, seed, out);
+    free(ratio);
+    return n;
+}
+
 /* ---- readers that run together ---------------------------------------------------------
    rb_run_groups: each group alone, then all of them in one cell (rb__cell: one barrier, one
    coordinator, one cache preparation), each group's row its own. Every run starts from the
@@ -12461,6 +12510,30 @@ static void rb__matrix_stats(rb__matrix_store *st, uint64_t seed)
     }
 }
 
+/* Phase 4, two rounds or more: each cell against the best other strategy of its column (the
+   highest median among the column's other cells that measured), paired by round. */
+static void rb__matrix_paired(rb__matrix_store *st, uint64_t seed)
+{
+    unsigned i, j;
+    for (i = 0; i < st->ncells; i++) {
+        rb_result *x = &st->results[i], *best = NULL;
+        rb_stats p;
+        if (x->status != RB_OK || x->rounds < 2) continue;
+        for (j = 0; j < st->ncells; j++) {
+            rb_result *y = &st->results[j];
+            if (j == i || j % st->nt != i % st->nt || j / st->nt / st->ns != i / st->nt / st->ns) continue;
+            if (y->status == RB_OK && y->rounds >= 2 && (!best || y->ops_per_ms_median > best->ops_per_ms_median))
+                best = y;
+        }
+        if (!best || rb_paired_ratio(x, best, seed ^ rb__mix64(i + 0x70616972ULL), &p) < 2) continue;
+        x->paired_with = best->strategy;
+        x->paired_rounds = p.n;
+        x->paired_ratio = p.median;
+        x->paired_lo = p.ci_lo;
+        x->paired_hi = p.ci_hi;
+    }
+}
+
 /* A cell's result of this round, taken into what the rounds before measured. */
 static void rb__matrix_take(rb_result *acc, const rb_result *x)
 {
@@ -12562,6 +12635,7 @@ RBDEF int rb_run_matrix(const rb_matrix *m, rb_report *rep)
     }
     rb__matrix_stats(st, seed);
     if (st->grouped) rb__group_ratios(st->results, m->ngroups, m->alone, seed);
+    else rb__matrix_paired(st, seed);
     rep->results = st->results;
     rep->count = st->ncells;
     rep->cfg = &st->cfg;
@@ -13716,6 +13790,31 @@ static void rb__table_trace(FILE *f, const rb_trace *t, int md)
             t->failed == 1 ? "" : "s", (unsigned long long)t->other_reads, md ? "*" : "");
 }
 
+/* With rounds: each cell against its column's best other strategy, paired by round. */
+static void rb__table_paired(FILE *f, const rb_report *r, int md)
+{
+    unsigned i, any = 0, w = 8;
+    char lab[RB_PATTERN_LEN], sz[32];
+    for (i = 0; i < r->count; i++)
+        if (r->results[i].status == RB_OK && r->results[i].paired_rounds >= 2) {
+            any++;
+            w = RB__MAX(w, (unsigned)strlen(rb__label(&r->results[i], lab, sizeof lab)));
+        }
+    if (!any) return;
+    fprintf(f, "%spaired by round: in each round, a cell's median over that of its column's best other strategy "
+               "in the same round; the median of those ratios over the rounds and its 95%% interval (what drifts "
+               "more slowly than a round cancels)%s\n\n", md ? "**" : "", md ? "**" : "");
+    for (i = 0; i < r->count; i++) {
+        const rb_result *x = &r->results[i];
+        if (x->status != RB_OK || x->paired_rounds < 2) continue;
+        rb_format_size(x->read_size, sz, sizeof sz);
+        fprintf(f, "%s%-*s T%02u %8s  %.3f [%.3f, %.3f] of %s, %u rounds\n", md ? "- " : "  ", (int)w,
+                rb__label(x, lab, sizeof lab), x->threads, sz, x->paired_ratio, x->paired_lo, x->paired_hi,
+                x->paired_with, x->paired_rounds);
+    }
+    fprintf(f, "\n");
+}
+
 static void rb__report_table(FILE *f, const rb_report *r, int md)
 {
     const double *pct = r->percentiles ? r->percentiles : rb__default_pct;
@@ -13759,6 +13858,7 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
         fprintf(f, "%s: median of every measured iteration%s%s; \xc2\xb1 the wider half of its 95%% bootstrap "
                    "interval%s\n\n", md ? "*ops/ms" : "ops/ms", r->rounds > 1 ? " of every round (" : "",
                 r->rounds > 1 ? "shuffled order)" : "", md ? "*" : "");
+    rb__table_paired(f, r, md);
 
     notes = rb__table_latency(f, r, md, pct, npct);
     rb__table_open_loop(f, r, md, pct, npct);
@@ -13877,6 +13977,15 @@ static void rb__csv_load(FILE *f, const rb_result *x, const double *pct, unsigne
     if (svc) fprintf(f, "%llu", (unsigned long long)x->service.max);
 }
 
+/* The cell against its column's best other strategy, paired by round: empty without rounds. */
+static void rb__csv_paired(FILE *f, const rb_result *x)
+{
+    if (x->status == RB_OK && x->paired_rounds >= 2 && x->paired_with)
+        fprintf(f, ",%s,%u,%.6f,%.6f,%.6f", x->paired_with, x->paired_rounds, x->paired_ratio, x->paired_lo, x->paired_hi);
+    else
+        fprintf(f, ",,,,,");
+}
+
 static void rb__report_csv(FILE *f, const rb_report *r)
 {
     const rb_trace *tr = r->cfg ? r->cfg->trace : NULL;   /* a replay: its counts close every row */
@@ -13899,7 +14008,8 @@ static void rb__report_csv(FILE *f, const rb_report *r)
     fprintf(f, ",service_max_ns");
     fprintf(f, ",pages_touched,hit_rate,fault_hit_rate,files,files_small,group,group_spec,group_run,together_ratio,together_ratio_lo,"
                "together_ratio_hi,ws_pages,ws_evicted,victim_pages,victim_resident_before,victim_resident_after,"
-               "victim_lost,victim_device_read_bytes,victim_recently_evicted,victim_reads,verified,warnings%s\n",
+               "victim_lost,victim_device_read_bytes,victim_recently_evicted,victim_reads,paired_with,paired_rounds,"
+               "paired_ratio,paired_ci_lo,paired_ci_hi,verified,warnings%s\n",
                tr ? ",trace_reads,trace_skipped,trace_loops" : "");
     for (i = 0; i < r->count; i++) {
         const rb_result *x = &r->results[i];
@@ -13969,6 +14079,7 @@ static void rb__report_csv(FILE *f, const rb_report *r)
         if (x->files) fprintf(f, ",%u,%u", x->files, x->files_small);   /* 0: the cell never opened the path */
         else fprintf(f, ",,");
         rb__csv_groups(f, x);
+        rb__csv_paired(f, x);
         fprintf(f, ",%d,", x->verified);   /* then the warnings, one quoted field, separated by " | " */
         {
             char more[64], all[RB_MAX_WARNINGS * (RB_REASON_LEN + 3) + 64];
@@ -14142,6 +14253,20 @@ static void rb__json_cell_stats(FILE *f, const rb_result *x)
     fprintf(f, ", \"outliers\": ");
     if (ok && x->nsamples) fprintf(f, "%u", x->outliers);
     else fputs("null", f);
+    fprintf(f, ", \"paired\": ");
+    if (ok && x->paired_rounds >= 2 && x->paired_with) {
+        fputs("{\"with\": ", f);
+        rb_json_string(f, x->paired_with);
+        fprintf(f, ", \"rounds\": %u, \"ratio\": ", x->paired_rounds);
+        rb__json_num(f, x->paired_ratio);
+        fputs(", \"ci\": [", f);
+        rb__json_num(f, x->paired_lo);
+        fputs(", ", f);
+        rb__json_num(f, x->paired_hi);
+        fputs("]}", f);
+    } else {
+        fputs("null", f);
+    }
 }
 
 

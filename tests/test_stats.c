@@ -357,8 +357,75 @@ static void rounds_shuffle_and_pool_the_samples(void)
         CHECKF(x->ops_per_ms_median > 0.5 * per_ms && x->ops_per_ms_median < 1.2 * per_ms, "%s T%u: %g ops/ms",
                x->strategy, x->threads, x->ops_per_ms_median);
         CHECK(x->ci_lo <= x->ops_per_ms_median && x->ops_per_ms_median <= x->ci_hi);
+        /* paired with the column's other strategy (same threads), over the 3 rounds */
+        CHECKF(x->paired_rounds == 3 && x->paired_with && strcmp(x->paired_with, x->strategy) &&
+               x->paired_ratio > 0.5 && x->paired_ratio < 2 && x->paired_lo <= x->paired_ratio &&
+               x->paired_ratio <= x->paired_hi, "%s T%u: %u rounds, %g of %s", x->strategy, x->threads,
+               x->paired_rounds, x->paired_ratio, x->paired_with ? x->paired_with : "-");
+        CHECK(rep.results[(i + 2) % 4].threads == x->threads &&
+              !strcmp(x->paired_with ? x->paired_with : "", rep.results[(i + 2) % 4].strategy));
+    }
+    {   /* every format carries the pairing */
+        static char doc[1 << 17];
+        FILE *f = tmpfile();
+        CHECK(f != NULL);
+        if (f) {
+            rb_report_table(f, &rep, 0);
+            slurp(f, doc, sizeof doc);
+            CHECKF(count(doc, "paired by round") == 1 && count(doc, ", 3 rounds\n") == 4, "%s", doc);
+            rewind(f);
+            rb_report_json(f, &rep);
+            slurp(f, doc, sizeof doc);
+            CHECK(count(doc, "\"paired\": {\"with\": \"t") == 4 && count(doc, "\"rounds\": 3, \"ratio\": ") == 4);
+            rewind(f);
+            rb_report_csv(f, &rep);
+            slurp(f, doc, sizeof doc);
+            CHECK(count(doc, ",paired_with,paired_rounds,paired_ratio,") == 1 && count(doc, "ock,3,") >= 2);
+            fclose(f);
+        }
     }
     rb_report_free(&rep);
+}
+
+/* A synthetic cell of 6 rounds x 3 iterations: per round a drift factor, per iteration the
+   given jitter. */
+static void drifting_cell(rb_result *x, double *store, double scale, const double *jitter)
+{
+    static const double drift[6] = {1.0, 0.5, 1.6, 0.8, 1.3, 0.6};
+    unsigned r, k;
+    memset(x, 0, sizeof *x);
+    x->status = RB_OK;
+    x->rounds = 6;
+    x->nsamples = 18;
+    x->samples = store;
+    for (r = 0; r < 6; r++)
+        for (k = 0; k < 3; k++) store[r * 3 + k] = 10.0 * scale * drift[r] * jitter[r * 3 + k];
+}
+
+/* Paired by round: B drifts by 3x between rounds and A is 0.9 of B in each; over all samples
+   the two intervals cannot tell them apart, paired they can. Fewer rounds on one side pair
+   the common ones; a cell that did not measure, or a round of B at zero, pairs nothing. */
+static void paired_ratio_cancels_drift(void)
+{
+    static const double jb[18] = {1, 1.02, 0.98, 1.01, 0.99, 1, 0.97, 1.03, 1, 1, 1.02, 0.99, 1.01, 1, 0.98, 1, 0.99, 1.02};
+    static const double ja[18] = {1.01, 0.99, 1, 1, 1.02, 0.98, 1, 0.99, 1.01, 0.98, 1, 1.02, 1, 1.01, 0.99, 1.02, 1, 0.98};
+    double sa[18], sb[18], ratio, lo, hi;
+    rb_result a, b;
+    rb_stats p;
+    drifting_cell(&a, sa, 0.9, ja);
+    drifting_cell(&b, sb, 1.0, jb);
+    CHECKF(rb_ratio_ci(sb, 18, sa, 18, 1, &ratio, &lo, &hi) == 0 && lo < 0.9 && hi > 1, "unpaired %g [%g, %g]", ratio, lo, hi);   /* a tie */
+    CHECK(rb_paired_ratio(&a, &b, 1, &p) == 6);
+    CHECKF(fabs(p.median - 0.9) < 0.02 && p.ci_lo > 0.86 && p.ci_hi < 0.94 && p.ci_lo <= p.median && p.median <= p.ci_hi,
+           "%g [%g, %g]", p.median, p.ci_lo, p.ci_hi);
+    b.rounds = 4;   /* an interrupted run: the first 4 rounds of B */
+    b.nsamples = 12;
+    CHECK(rb_paired_ratio(&a, &b, 1, &p) == 4 && p.n == 4 && fabs(p.median - 0.9) < 0.02);
+    b.status = RB_ESYS;
+    CHECK(rb_paired_ratio(&a, &b, 1, &p) == 0 && isnan(p.median));
+    b.status = RB_OK;
+    sb[3] = sb[4] = sb[5] = 0;   /* round 2 of B measured nothing */
+    CHECK(rb_paired_ratio(&a, &b, 1, &p) == 0);
 }
 
 /* The reader behind diff: what readbench writes parses back; anything else is NULL with a
@@ -666,6 +733,7 @@ void suite_stats(void)
     RUN(run_with_baseline);
     RUN(median_interval_and_outliers);
     RUN(rounds_shuffle_and_pool_the_samples);
+    RUN(paired_ratio_cancels_drift);
     RUN(duplicate_cells_are_refused);
     RUN(percentile_labels_are_exact);
     RUN(every_axis_value_is_drawn);
