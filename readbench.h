@@ -1311,9 +1311,10 @@ typedef struct rb_env {
     const char *clock;
     double clock_res_ns, clock_cost_ns;
     /* ns per page to touch fresh anonymous memory the first time, and again (-1 unknown).
-       Normally well under a microsecond; on a VM whose host takes memory back (ballooning,
-       free page reporting, host swap) each first touch waits for the host, and so does every
-       fault that maps or loads a page (rb__env_first_touch). */
+       Normally well under a microsecond; on a VM where the hypervisor takes part in every new
+       mapping (shadow page tables, as PVM does) or has taken the memory back (ballooning, free
+       page reporting, host swap) each first touch waits for the host, and so does every fault
+       that maps or loads a page (rb__env_first_touch). */
     double page_touch_ns, page_retouch_ns;
     int root;
     int liburing;
@@ -11184,9 +11185,10 @@ RBDEF int rb_env_slow_touch_warning(const rb_env *e, char *out, size_t len)
 {
     if (len) out[0] = 0;
     if (!(e->page_touch_ns >= RB__SLOW_TOUCH_NS)) return 0;
-    rb__fmt(out, len, "a fresh page took %.1f us to touch (%.2f us again; normally well under 1): the host is "
-            "handing this machine its memory back page by page (ballooning, free page reporting or host swap), "
-            "and every fault that maps or loads a page pays that too; mmap and cold figures measured now are "
+    rb__fmt(out, len, "a fresh page took %.1f us to touch (%.2f us again; normally well under 1): the hypervisor "
+            "is in every new page mapping (shadow page tables, or memory the host took back by ballooning, free "
+            "page reporting or host swap), and every fault that maps or loads a page pays that too; mmap and "
+            "cold figures measured now are "
             "slower than this machine's own, so compare cpu_ns_per_read between runs",
             e->page_touch_ns / 1000, e->page_retouch_ns / 1000);
     return 1;
