@@ -690,11 +690,16 @@ typedef struct rb_prefetch_stats {
     /* adaptive on a NORMAL mapping (rb_adapt): calls it would have hinted and left to the
        fault's read-around instead, and the trials of read-around it started */
     uint64_t around, trials;
+    uint64_t fills;             /* adaptive on a NORMAL mapping: misses whose whole window it hinted */
+    uint64_t sweeps;            /* ... and sweeps it started to complete a nearly cached file */
 } rb_prefetch_stats;
 
 /* 1: every page of [addr, addr + len) is resident; 0: some page is not; -1: could not tell.
    The default asks mincore(); tests pass a fake to drive the policies. */
 typedef int (*rb_resident_fn)(void *ctx, const unsigned char *addr, size_t len);
+/* The fraction of the pages of [addr, addr + len) that are resident; -1: could not tell. */
+typedef double (*rb_resident_frac_fn)(void *ctx, const unsigned char *addr, size_t len);
+#define RB_PF_FILLED 8u         /* adaptive: the windows it filled last, not filled again */
 
 /* adaptive's regime, on a mapping whose faults read around (MADV_NORMAL): what one epoch of a
    reader's calls measured, and the decision made from it (rb_adapt_epoch, a pure function of
@@ -741,6 +746,7 @@ typedef struct rb_prefetcher {
     uint64_t own_counter;       /* backoff, backoff-nomincore: this reader's plain counter */
     int trust_mincore;          /* 0: mincore would say "all resident" regardless (see rb_residency) */
     rb_resident_fn resident;
+    rb_resident_frac_fn window_resident;   /* adaptive: a window's resident fraction */
     void *resident_ctx;
     unsigned est;               /* adaptive: miss-rate estimate in 1/65536ths */
     unsigned gap, countdown;    /* adaptive: calls between residency samples */
@@ -751,6 +757,14 @@ typedef struct rb_prefetcher {
     rb_adapt ad;                /* adaptive: hint misses or leave them to read-around */
     rb_adapt_signals ep;        /* adaptive: the epoch being measured */
     uint64_t ep_t0, ep_call0;   /* adaptive: its start (ns; 0: not started) and st.calls then */
+    uint64_t evicted_misses;    /* adaptive: sampled misses that found recently evicted pages */
+    int fill_off;               /* adaptive: two of them seen: memory is short, no more window fills */
+    uint64_t filled[RB_PF_FILLED];   /* adaptive: the windows filled last (index + 1; 0: none) */
+    unsigned nfilled;
+    unsigned full_run;          /* adaptive: sampled windows in a row found nearly full */
+    int64_t room;               /* adaptive: memory this reader may still take (-1: unknown, no sweep) */
+    uint64_t sweep;             /* adaptive: the next window the sweep hints, + 1 (0: no sweep) */
+    int swept;                  /* adaptive: a sweep ran (one per reader) */
     int last_errno;
     rb_prefetch_stats st;
 } rb_prefetcher;
@@ -4949,6 +4963,20 @@ static int rb__mincore_resident(void *ctx, const unsigned char *addr, size_t len
     return 1;
 }
 
+static double rb__mincore_fraction(void *ctx, const unsigned char *addr, size_t len)
+{
+    unsigned char vec[512];
+    size_t page = (size_t)(uintptr_t)ctx, done = 0, in = 0, pages = 0;
+    while (done < len) {
+        size_t n = RB__MIN(len - done, sizeof vec * page), i;
+        if (rb__plat_mincore(addr + done, n, vec) != 0) return -1;
+        for (i = 0; i < (n + page - 1) / page; i++) in += vec[i] & 1u;
+        pages += (n + page - 1) / page;
+        done += n;
+    }
+    return pages ? (double)in / (double)pages : -1;
+}
+
 RBDEF void rb_prefetcher_init(rb_prefetcher *p, int policy, void *map, uint64_t map_len,
                               uint64_t *shared_counter)
 {
@@ -4961,11 +4989,13 @@ RBDEF void rb_prefetcher_init(rb_prefetcher *p, int policy, void *map, uint64_t 
     p->counter = policy == RB_PF_BACKOFF_SHARED && shared_counter ? shared_counter : &p->own_counter;
     p->trust_mincore = 1;
     p->resident = rb__mincore_resident;
+    p->window_resident = rb__mincore_fraction;
     p->resident_ctx = (void *)(uintptr_t)p->page;
     p->est = RB__PF_ONE;   /* assume cold until samples say otherwise: a wrong hint is the cheap mistake */
     p->gap = RB__PF_COLD_GAP;
     p->countdown = 0;
     p->fd = -1;
+    p->room = -1;
     rb_adapt_init(&p->ad);
 }
 
@@ -4980,6 +5010,8 @@ static void rb__pf_stats_add(rb_prefetch_stats *acc, const rb_prefetch_stats *x)
     acc->mincore_failed += x->mincore_failed;
     acc->around += x->around;
     acc->trials += x->trials;
+    acc->fills += x->fills;
+    acc->sweeps += x->sweeps;
 }
 
 static int rb__pf_advise(rb_prefetcher *p, uint64_t start, uint64_t alen)
@@ -5139,8 +5171,10 @@ static void rb__pf_regime(rb_prefetcher *p, int missed, uint64_t start, uint64_t
     uint64_t now, calls = p->st.calls - p->ep_call0;
     p->ep.samples++;
     if (missed) {
+        int ev = rb__pf_recently_evicted(p, start, alen);
         p->ep.misses++;
-        p->ep.evicted += (uint64_t)rb__pf_recently_evicted(p, start, alen);
+        p->ep.evicted += (uint64_t)ev;
+        if (ev && ++p->evicted_misses >= 2) p->fill_off = 1;
     }
     if (calls < RB__AD_EPOCH && !p->ad.trial && p->ep_t0) return;
     now = rb__now_ns();
@@ -5157,12 +5191,75 @@ static void rb__pf_regime(rb_prefetcher *p, int missed, uint64_t start, uint64_t
     p->ep_call0 = p->st.calls;
 }
 
+/* Filling a nearly full window. At 90% cached (the issue's first case) plain mmap wins
+   because each fault's read-around fills its window's holes: after a few hundred faults
+   nothing misses. Hinting only the missed range leaves the holes to be found one read at a
+   time (adaptive 0.6 of mmap there, paired by round, bench/adaptive-bars.sh), and leaving
+   the misses to read-around (a trial) looks dear for the first faults, which wait for a whole
+   window each. The third move gets the fill without the wait: on a sampled miss in a
+   RB__PF_FILL window whose pages are at least RB__PF_FILL_FULL resident, hint the whole
+   window. WILLNEED only starts the reads of its missing pages and returns; the read then
+   waits for its own pages alone. Why the gate: a nearly full window's holes are few (at most
+   an eighth: 256 KiB in 2 MiB, read once, in the background), and filling them means that
+   window misses no more; a half-empty window (the 50% case) is where read-around collapses,
+   and there the range alone is hinted as before. 2 MiB is one force_page_cache_ra() chunk
+   (mm/readahead.c), whatever read_ahead_kb is. Where memory is short filling evicts what
+   others need: once two sampled misses found recently evicted pages (cachestat) the reader
+   fills no more. The last RB_PF_FILLED windows filled are not asked again: their pages are
+   in flight and mincore does not count them yet. 0: not filled (hint the range), 1: the
+   window was hinted, -1: that hint failed. */
+#define RB__PF_FILL ((uint64_t)2 << 20)
+#define RB__PF_FILL_FULL 0.875
+#define RB__PF_SWEEP_AFTER 4u    /* nearly full windows in a row before a sweep */
+#define RB__PF_SWEEP_EVERY 16u   /* calls per window the sweep hints: one per op of 16 reads */
+
+/* The sweep: filling windows one sampled miss at a time leaves the last holes to be found by
+   chance, and the rarer the misses the fewer the samples (adaptive samples one call in 64
+   once the file looks warm), while plain mmap fills a window at every miss. When
+   RB__PF_SWEEP_AFTER sampled windows in a row were nearly full, the file is nearly cached
+   throughout; if its holes (as the last window measured them) fit twice in the memory this
+   reader may still take (rb_mem_available when it started: a file that does not fit would
+   only evict itself), the reader hints the file window after window from the start, one
+   window per RB__PF_SWEEP_EVERY calls, once. Each hint starts the reads of the window's
+   missing pages alone and returns. Recently evicted pages (fill_off) stop it. */
+static int rb__pf_sweep_step(rb_prefetcher *p)
+{
+    uint64_t w0 = (p->sweep - 1) * RB__PF_FILL;
+    if (p->fill_off || w0 >= p->map_len) {
+        p->sweep = 0;
+        p->swept = 1;
+        return 0;
+    }
+    p->sweep++;
+    return rb__pf_advise(p, w0, RB__MIN(RB__PF_FILL, p->map_len - w0)) < 0 ? -1 : 0;
+}
+static int rb__pf_fill(rb_prefetcher *p, uint64_t start, uint64_t alen)
+{
+    uint64_t w0 = start / RB__PF_FILL * RB__PF_FILL, wl = RB__MIN(RB__PF_FILL, p->map_len - w0), id = w0 / RB__PF_FILL + 1;
+    unsigned i;
+    double frac;
+    if (p->fill_off || !p->window_resident || start + alen > w0 + wl) return 0;
+    for (i = 0; i < RB_PF_FILLED; i++)
+        if (p->filled[i] == id) return 0;
+    frac = p->window_resident(p->resident_ctx, p->map + w0, (size_t)wl);
+    if (!(frac >= RB__PF_FILL_FULL)) { p->full_run = 0; return 0; }
+    if (++p->full_run >= RB__PF_SWEEP_AFTER && !p->sweep && !p->swept && p->room >= 0 &&
+        (1 - frac) * (double)p->map_len * 2 <= (double)p->room) {
+        p->sweep = 1;
+        p->st.sweeps++;
+    }
+    p->filled[p->nfilled++ % RB_PF_FILLED] = id;
+    p->st.fills++;
+    return rb__pf_advise(p, w0, wl);
+}
+
 /* adaptive: sampled residency checks feed the miss-rate estimate (and, on a NORMAL mapping,
    the regime); between samples the estimate and the regime decide. */
 static int rb__pf_adaptive(rb_prefetcher *p, uint64_t start, uint64_t alen)
 {
     int r;
     if (!p->trust_mincore) return rb__pf_advise(p, start, alen);
+    if (p->sweep && p->st.calls % RB__PF_SWEEP_EVERY == 0 && rb__pf_sweep_step(p) < 0) return -1;
     if (p->countdown > 0) {
         p->countdown--;
         if (p->est >= RB__PF_THRESHOLD && p->ad.mode == RB_AD_HINT) return rb__pf_advise(p, start, alen);
@@ -5184,6 +5281,7 @@ static int rb__pf_adaptive(rb_prefetcher *p, uint64_t start, uint64_t alen)
     if (p->ad.trial) p->countdown = 0;   /* on trial every call is a sample: a dear trial ends after one fault */
     if (r == 0 && p->ad.mode == RB_AD_AROUND) p->st.around++;
     if (r == 1 || p->ad.mode == RB_AD_AROUND) { p->st.skips++; return 0; }
+    if (p->read_around && (r = rb__pf_fill(p, start, alen)) != 0) return r;
     return rb__pf_advise(p, start, alen);
 }
 
@@ -5594,6 +5692,7 @@ static int rb__thread_prefetcher(rb_worker *w, char *why, size_t wl)
     rb_prefetcher_init(&w->pf, policy, w->t->map, w->t->map_len, &w->t->prefetch_counter);
     w->pf.trust_mincore = w->t->mincore_trusted;
     w->pf.read_around = w->t->s->arg == MADV_NORMAL;   /* mmap-adaptive: its faults read around */
+    if (w->pf.read_around && policy == RB_PF_ADAPTIVE) w->pf.room = rb_mem_available();   /* its sweep's bound */
     w->pf.fd = w->t->fd;
     w->pf.target = w->t;   /* a directory: each range's own file */
     return RB_OK;
@@ -14569,11 +14668,12 @@ static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
     fprintf(f, ", \"prefetch\": ");
     if (measured)
         fprintf(f, "{\"calls\": %llu, \"skips\": %llu, \"mincore_calls\": %llu, \"advises\": %llu, \"failed\": %llu, "
-                   "\"mincore_failed\": %llu, \"around\": %llu, \"trials\": %llu}",
+                   "\"mincore_failed\": %llu, \"around\": %llu, \"trials\": %llu, \"fills\": %llu, \"sweeps\": %llu}",
                 (unsigned long long)x->prefetch.calls, (unsigned long long)x->prefetch.skips,
                 (unsigned long long)x->prefetch.mincore_calls, (unsigned long long)x->prefetch.advises,
                 (unsigned long long)x->prefetch.failed, (unsigned long long)x->prefetch.mincore_failed,
-                (unsigned long long)x->prefetch.around, (unsigned long long)x->prefetch.trials);
+                (unsigned long long)x->prefetch.around, (unsigned long long)x->prefetch.trials,
+                (unsigned long long)x->prefetch.fills, (unsigned long long)x->prefetch.sweeps);
     else
         fputs("null", f);
     rb__json_strategy_extras(f, r, x, measured, ok);

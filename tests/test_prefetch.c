@@ -10,7 +10,8 @@
 /* A fake residency source: answers from a pattern, and remembers every range it was asked. */
 typedef struct fake {
     int mode;               /* 0: always resident, 1: never, 2: every k-th call misses */
-    unsigned k, asked;
+    unsigned k, asked, windows;
+    double window;          /* what fake_window answers */
     const unsigned char *base;
     uint64_t last_off, last_len;
 } fake;
@@ -24,6 +25,17 @@ static int fake_resident(void *ctx, const unsigned char *addr, size_t len)
     if (f->mode == 0) return 1;
     if (f->mode == 1) return 0;
     return f->asked % f->k == 0 ? 0 : 1;
+}
+
+/* The fake's answer for a whole window (adaptive's fill, on a NORMAL mapping): the
+   fraction resident; 0 (the default) never fills. */
+static double fake_window(void *ctx, const unsigned char *addr, size_t len)
+{
+    fake *f = (fake *)ctx;
+    (void)addr;
+    (void)len;
+    f->windows++;
+    return f->window;
 }
 
 static unsigned char *map;
@@ -45,6 +57,7 @@ static void setup_pf(rb_prefetcher *p, int policy, fake *f, uint64_t *counter)
     memset(f, 0, sizeof *f);
     f->base = map;
     p->resident = fake_resident;
+    p->window_resident = fake_window;
     p->resident_ctx = f;
 }
 
@@ -396,6 +409,87 @@ static void adaptive_counts_what_it_left_to_read_around(void)
     }
 }
 
+/* adaptive on a NORMAL mapping fills a nearly full window (2 MiB, at least 7/8 resident)
+   around a sampled miss with one hint, once per window among the last 8 filled; a half-full
+   window, a range across two windows, an unknown residency, a RANDOM mapping and a reader
+   that saw recently evicted pages hint the range alone. The hints are real madvise calls on
+   the test's mapping: none fails. */
+static void adaptive_fills_a_nearly_full_window(void)
+{
+    const uint64_t W = (uint64_t)2 << 20;
+    rb_prefetcher p;
+    fake f;
+    unsigned i, k;
+    CHECK(open_map() == 0);
+    setup_pf(&p, RB_PF_ADAPTIVE, &f, NULL);
+    p.read_around = 1;
+    f.mode = 1;             /* every range missing */
+    f.window = 0.9;
+    for (i = 0; i < 64; i++) CHECK(rb_prefetch(&p, W + 16384, 16384) == 1);
+    CHECKF(p.st.fills == 1 && p.filled[0] == 2 && p.st.advises == 64 && p.st.failed == 0,
+           "fills %llu, advises %llu", (unsigned long long)p.st.fills, (unsigned long long)p.st.advises);
+    for (k = 0; k < 4; k++)   /* each window once; the last one is short (map_len is not a multiple) */
+        for (i = 0; i < 16; i++) CHECK(rb_prefetch(&p, k * W + i * 65536, 16384) == 1);
+    CHECKF(p.st.fills == 4 && p.st.failed == 0, "fills %llu", (unsigned long long)p.st.fills);
+    setup_pf(&p, RB_PF_ADAPTIVE, &f, NULL);
+    p.read_around = 1;
+    f.mode = 1;
+    f.window = 0.5;         /* half full: the 50%-cached case, where read-around collapses */
+    for (i = 0; i < 64; i++) rb_prefetch(&p, (i % 4) * W, 16384);
+    CHECK(p.st.fills == 0 && f.windows > 0);
+    f.window = -1;          /* residency unknown */
+    for (i = 0; i < 64; i++) rb_prefetch(&p, (i % 4) * W, 16384);
+    CHECK(p.st.fills == 0);
+    f.window = 1;
+    for (i = 0; i < 16; i++) CHECK(rb_prefetch(&p, W - 4096, 16384) == 1);   /* across two windows: 2 samples */
+    CHECK(p.st.fills == 0);
+    p.fill_off = 1;         /* as after two misses on recently evicted pages */
+    for (i = 0; i < 64; i++) rb_prefetch(&p, (i % 4) * W, 16384);
+    CHECK(p.st.fills == 0);
+    setup_pf(&p, RB_PF_ADAPTIVE, &f, NULL);   /* a RANDOM mapping: its faults read no window */
+    f.mode = 1;
+    f.window = 1;
+    for (i = 0; i < 64; i++) rb_prefetch(&p, (i % 4) * W, 16384);
+    CHECK(p.st.fills == 0 && f.windows == 0 && p.st.advises == 64);
+}
+
+/* The sweep: 4 nearly full windows in a row, and holes that fit twice in the reader's room,
+   start one pass over the file, a window (2 MiB) every 16 calls from the start, once; no room
+   known, too little room, or a half-full window in the run: no sweep. */
+static void adaptive_sweeps_a_nearly_cached_file_once(void)
+{
+    const uint64_t W = (uint64_t)2 << 20;
+    uint64_t adv, done, windows = (map_len + W - 1) / W;
+    rb_prefetcher p;
+    fake f;
+    unsigned i, k;
+    CHECK(open_map() == 0);
+    for (k = 0; k < 4; k++) {
+        setup_pf(&p, RB_PF_ADAPTIVE, &f, NULL);
+        p.read_around = 1;
+        p.room = k == 0 ? -1 : k == 1 ? (int64_t)map_len / 10 : (int64_t)1 << 40;   /* 1/8 of holes, twice: 1/4 */
+        f.mode = 1;
+        f.window = 0.9;
+        for (i = 0; i < 4 * 8; i++) {   /* a sampled miss in each of the 4 windows */
+            if (k == 3 && i / 8 == 2) f.window = 0.5;   /* a half-full one breaks the run */
+            else f.window = 0.9;
+            CHECK(rb_prefetch(&p, (uint64_t)(i / 8) * W, 16384) == 1);
+        }
+        CHECKF(p.st.sweeps == (k == 2) && p.st.fills == 4 - (k == 3), "case %u: sweeps %llu, fills %llu", k,
+               (unsigned long long)p.st.sweeps, (unsigned long long)p.st.fills);
+        if (k != 2) continue;
+        adv = p.st.advises;
+        done = p.sweep - 1;   /* windows the sweep hinted already */
+        f.mode = 0;           /* from now on every range is resident, and the estimate says hot: */
+        p.est = 0;            /* only the sweep advises */
+        p.gap = 64;
+        for (i = 0; i < 16 * (windows + 2); i++) CHECK(rb_prefetch(&p, 16384, 100) >= 0);
+        CHECKF(done <= 1 && p.st.advises - adv == windows - done && p.swept && !p.sweep && p.st.failed == 0,
+               "%llu sweep hints of %llu (%llu before)", (unsigned long long)(p.st.advises - adv),
+               (unsigned long long)windows, (unsigned long long)done);
+    }
+}
+
 /* ---- adaptive's regime on synthetic signals (rb_adapt_epoch, a pure function) ----
    A small model of one reader of a NORMAL mapping: `holes` is the fraction of the file not
    cached. Hinting costs hint_base + holes x hint_miss ns per call and never fills a hole (a
@@ -520,6 +614,8 @@ void suite_prefetch(void)
     RUN(slow_read_threshold_is_twice_the_median_with_a_floor);
     RUN(experiment_accounts_its_hints);
     RUN(adaptive_counts_what_it_left_to_read_around);
+    RUN(adaptive_fills_a_nearly_full_window);
+    RUN(adaptive_sweeps_a_nearly_cached_file_once);
     RUN(adaptive_regime_read_around_pays);
     RUN(adaptive_regime_read_around_collapses);
     RUN(adaptive_regime_pressure_hints);
