@@ -5202,7 +5202,8 @@ static void rb__pf_regime(rb_prefetcher *p, int missed, uint64_t start, uint64_t
    waits for its own pages alone. Why the gate: a nearly full window's holes are few (at most
    an eighth: 256 KiB in 2 MiB, read once, in the background), and filling them means that
    window misses no more; a half-empty window (the 50% case) is where read-around collapses,
-   and there the range alone is hinted as before. 2 MiB is one force_page_cache_ra() chunk
+   and there the range alone is hinted as before; so is a file that does not fit in memory
+   (rb__pf_fits), where filling evicts the file's other pages. 2 MiB is one force_page_cache_ra() chunk
    (mm/readahead.c), whatever read_ahead_kb is. Where memory is short filling evicts what
    others need: once two sampled misses found recently evicted pages (cachestat) the reader
    fills no more. The last RB_PF_FILLED windows filled are not asked again: their pages are
@@ -5210,18 +5211,27 @@ static void rb__pf_regime(rb_prefetcher *p, int missed, uint64_t start, uint64_t
    window was hinted, -1: that hint failed. */
 #define RB__PF_FILL ((uint64_t)2 << 20)
 #define RB__PF_FILL_FULL 0.875
+
+/* Whether the whole file fits, judged from a window resident to frac: its holes twice, in
+   what the memory this reader may take at its start (rb_mem_available) leaves beside the
+   file's own resident pages, which that figure counts as reclaimable cache. A file that does
+   not fit gains nothing from a fill or a sweep: they evict its other pages (a 4 GiB file at
+   90% in a 4.5 GiB memory cgroup read 5x the bytes with them). Room unknown: no. */
+static int rb__pf_fits(const rb_prefetcher *p, double frac)
+{
+    return p->room >= 0 && (2 - frac) * (double)p->map_len <= (double)p->room;
+}
 #define RB__PF_SWEEP_AFTER 4u    /* nearly full windows in a row before a sweep */
 #define RB__PF_SWEEP_EVERY 16u   /* calls per window the sweep hints: one per op of 16 reads */
 
 /* The sweep: filling windows one sampled miss at a time leaves the last holes to be found by
    chance, and the rarer the misses the fewer the samples (adaptive samples one call in 64
    once the file looks warm), while plain mmap fills a window at every miss. When
-   RB__PF_SWEEP_AFTER sampled windows in a row were nearly full, the file is nearly cached
-   throughout; if its holes (as the last window measured them) fit twice in the memory this
-   reader may still take (rb_mem_available when it started: a file that does not fit would
-   only evict itself), the reader hints the file window after window from the start, one
-   window per RB__PF_SWEEP_EVERY calls, once. Each hint starts the reads of the window's
-   missing pages alone and returns. Recently evicted pages (fill_off) stop it. */
+   RB__PF_SWEEP_AFTER sampled windows in a row were nearly full (and the file fits,
+   rb__pf_fits), the file is nearly cached throughout, and the reader hints the file window
+   after window from the start, one window per RB__PF_SWEEP_EVERY calls, once. Each hint
+   starts the reads of the window's missing pages alone and returns. Recently evicted pages
+   (fill_off) stop it. */
 static int rb__pf_sweep_step(rb_prefetcher *p)
 {
     uint64_t w0 = (p->sweep - 1) * RB__PF_FILL;
@@ -5242,9 +5252,8 @@ static int rb__pf_fill(rb_prefetcher *p, uint64_t start, uint64_t alen)
     for (i = 0; i < RB_PF_FILLED; i++)
         if (p->filled[i] == id) return 0;
     frac = p->window_resident(p->resident_ctx, p->map + w0, (size_t)wl);
-    if (!(frac >= RB__PF_FILL_FULL)) { p->full_run = 0; return 0; }
-    if (++p->full_run >= RB__PF_SWEEP_AFTER && !p->sweep && !p->swept && p->room >= 0 &&
-        (1 - frac) * (double)p->map_len * 2 <= (double)p->room) {
+    if (!(frac >= RB__PF_FILL_FULL) || !rb__pf_fits(p, frac)) { p->full_run = 0; return 0; }
+    if (++p->full_run >= RB__PF_SWEEP_AFTER && !p->sweep && !p->swept) {
         p->sweep = 1;
         p->st.sweeps++;
     }

@@ -410,7 +410,8 @@ static void adaptive_counts_what_it_left_to_read_around(void)
 }
 
 /* adaptive on a NORMAL mapping fills a nearly full window (2 MiB, at least 7/8 resident)
-   around a sampled miss with one hint, once per window among the last 8 filled; a half-full
+   around a sampled miss with one hint, once per window among the last 8 filled, where the
+   file fits the reader's room (its holes twice beside its resident pages); a half-full
    window, a range across two windows, an unknown residency, a RANDOM mapping and a reader
    that saw recently evicted pages hint the range alone. The hints are real madvise calls on
    the test's mapping: none fails. */
@@ -426,6 +427,20 @@ static void adaptive_fills_a_nearly_full_window(void)
     f.mode = 1;             /* every range missing */
     f.window = 0.9;
     for (i = 0; i < 64; i++) CHECK(rb_prefetch(&p, W + 16384, 16384) == 1);
+    CHECK(p.st.fills == 0 && f.windows > 0);   /* room unknown (-1): the file may not fit */
+    setup_pf(&p, RB_PF_ADAPTIVE, &f, NULL);
+    p.read_around = 1;
+    p.room = (int64_t)map_len;   /* the file at 90% needs 1.1 x its size: does not fit */
+    f.mode = 1;
+    f.window = 0.9;
+    for (i = 0; i < 64; i++) CHECK(rb_prefetch(&p, W + 16384, 16384) == 1);
+    CHECK(p.st.fills == 0);
+    setup_pf(&p, RB_PF_ADAPTIVE, &f, NULL);
+    p.read_around = 1;
+    p.room = (int64_t)map_len * 11 / 10 + 4096;
+    f.mode = 1;
+    f.window = 0.9;
+    for (i = 0; i < 64; i++) CHECK(rb_prefetch(&p, W + 16384, 16384) == 1);
     CHECKF(p.st.fills == 1 && p.filled[0] == 2 && p.st.advises == 64 && p.st.failed == 0,
            "fills %llu, advises %llu", (unsigned long long)p.st.fills, (unsigned long long)p.st.advises);
     for (k = 0; k < 4; k++)   /* each window once; the last one is short (map_len is not a multiple) */
@@ -433,6 +448,7 @@ static void adaptive_fills_a_nearly_full_window(void)
     CHECKF(p.st.fills == 4 && p.st.failed == 0, "fills %llu", (unsigned long long)p.st.fills);
     setup_pf(&p, RB_PF_ADAPTIVE, &f, NULL);
     p.read_around = 1;
+    p.room = (int64_t)1 << 40;
     f.mode = 1;
     f.window = 0.5;         /* half full: the 50%-cached case, where read-around collapses */
     for (i = 0; i < 64; i++) rb_prefetch(&p, (i % 4) * W, 16384);
@@ -447,15 +463,16 @@ static void adaptive_fills_a_nearly_full_window(void)
     for (i = 0; i < 64; i++) rb_prefetch(&p, (i % 4) * W, 16384);
     CHECK(p.st.fills == 0);
     setup_pf(&p, RB_PF_ADAPTIVE, &f, NULL);   /* a RANDOM mapping: its faults read no window */
+    p.room = (int64_t)1 << 40;
     f.mode = 1;
     f.window = 1;
     for (i = 0; i < 64; i++) rb_prefetch(&p, (i % 4) * W, 16384);
     CHECK(p.st.fills == 0 && f.windows == 0 && p.st.advises == 64);
 }
 
-/* The sweep: 4 nearly full windows in a row, and holes that fit twice in the reader's room,
-   start one pass over the file, a window (2 MiB) every 16 calls from the start, once; no room
-   known, too little room, or a half-full window in the run: no sweep. */
+/* The sweep: 4 nearly full windows in a row, in a file that fits the reader's room, start one
+   pass over the file, a window (2 MiB) every 16 calls from the start, once; no room known,
+   too little room (then no fills either), or a half-full window in the run: no sweep. */
 static void adaptive_sweeps_a_nearly_cached_file_once(void)
 {
     const uint64_t W = (uint64_t)2 << 20;
@@ -467,7 +484,7 @@ static void adaptive_sweeps_a_nearly_cached_file_once(void)
     for (k = 0; k < 4; k++) {
         setup_pf(&p, RB_PF_ADAPTIVE, &f, NULL);
         p.read_around = 1;
-        p.room = k == 0 ? -1 : k == 1 ? (int64_t)map_len / 10 : (int64_t)1 << 40;   /* 1/8 of holes, twice: 1/4 */
+        p.room = k == 0 ? -1 : k == 1 ? (int64_t)map_len : (int64_t)1 << 40;   /* 90%: needs 1.1 x the file */
         f.mode = 1;
         f.window = 0.9;
         for (i = 0; i < 4 * 8; i++) {   /* a sampled miss in each of the 4 windows */
@@ -475,7 +492,7 @@ static void adaptive_sweeps_a_nearly_cached_file_once(void)
             else f.window = 0.9;
             CHECK(rb_prefetch(&p, (uint64_t)(i / 8) * W, 16384) == 1);
         }
-        CHECKF(p.st.sweeps == (k == 2) && p.st.fills == 4 - (k == 3), "case %u: sweeps %llu, fills %llu", k,
+        CHECKF(p.st.sweeps == (k == 2) && p.st.fills == (k < 2 ? 0 : 4 - (k == 3)), "case %u: sweeps %llu, fills %llu", k,
                (unsigned long long)p.st.sweeps, (unsigned long long)p.st.fills);
         if (k != 2) continue;
         adv = p.st.advises;
