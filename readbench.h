@@ -762,9 +762,14 @@ typedef struct rb_prefetcher {
     uint64_t filled[RB_PF_FILLED];   /* adaptive: the windows filled last (index + 1; 0: none) */
     unsigned nfilled;
     unsigned full_run;          /* adaptive: sampled windows in a row found nearly full */
-    int64_t room;               /* adaptive: memory this reader may still take (-1: unknown, no sweep) */
-    uint64_t sweep;             /* adaptive: the next window the sweep hints, + 1 (0: no sweep) */
-    int swept;                  /* adaptive: a sweep ran (one per reader) */
+    int64_t room;               /* adaptive: memory this reader could take when it started
+                                   (rb_mem_available then; -1: unknown, no fill, no sweep) */
+    uint64_t span;              /* the bytes the reads stay below (--size); 0: map_len */
+    uint64_t *sweep_next;       /* adaptive: the window the sweep hints next, shared by the
+                                   cell's readers (NULL: own_sweep) */
+    uint64_t own_sweep;
+    int sweep;                  /* adaptive: 1 while this reader takes part in the sweep */
+    int swept;                  /* adaptive: the sweep reached the end (once per reader) */
     int last_errno;
     rb_prefetch_stats st;
 } rb_prefetcher;
@@ -921,7 +926,8 @@ typedef struct rb_target {
        every op reads. backoff (PR #13381) keeps a counter per thread, in its prefetcher. */
     char pad_before_counter_[64];
     uint64_t prefetch_counter;
-    char pad_after_counter_[56];
+    uint64_t sweep_next;    /* adaptive's sweep: the window any thread of the cell hints next */
+    char pad_after_counter_[48];
     struct rb_result *res;  /* where warnings about this cell go (close failures); may be NULL */
     void *user;             /* free for a custom strategy */
 } rb_target;
@@ -5217,9 +5223,14 @@ static void rb__pf_regime(rb_prefetcher *p, int missed, uint64_t start, uint64_t
    file's own resident pages, which that figure counts as reclaimable cache. A file that does
    not fit gains nothing from a fill or a sweep: they evict its other pages (a 4 GiB file at
    90% in a 4.5 GiB memory cgroup read 5x the bytes with them). Room unknown: no. */
+static uint64_t rb__pf_span(const rb_prefetcher *p)
+{
+    return p->span && p->span < p->map_len ? p->span : p->map_len;
+}
+
 static int rb__pf_fits(const rb_prefetcher *p, double frac)
 {
-    return p->room >= 0 && (2 - frac) * (double)p->map_len <= (double)p->room;
+    return p->room >= 0 && (2 - frac) * (double)rb__pf_span(p) <= (double)p->room;
 }
 #define RB__PF_SWEEP_AFTER 4u    /* nearly full windows in a row before a sweep */
 #define RB__PF_SWEEP_EVERY 16u   /* calls per window the sweep hints: one per op of 16 reads */
@@ -5231,23 +5242,24 @@ static int rb__pf_fits(const rb_prefetcher *p, double frac)
    rb__pf_fits), the file is nearly cached throughout, and the reader hints the file window
    after window from the start, one window per RB__PF_SWEEP_EVERY calls, once. Each hint
    starts the reads of the window's missing pages alone and returns. Recently evicted pages
-   (fill_off) stop it. */
-static int rb__pf_sweep_step(rb_prefetcher *p)
+   (fill_off) stop it. The readers of a cell share one pass (a cursor in the target that each
+   step takes a window from), so T threads do not hint the file T times. Only the bytes the
+   reads reach (--size) are swept. A failed hint is counted (st.failed) like any other. */
+static void rb__pf_sweep_step(rb_prefetcher *p)
 {
-    uint64_t w0 = (p->sweep - 1) * RB__PF_FILL;
-    if (p->fill_off || w0 >= p->map_len) {
-        p->sweep = 0;
-        p->swept = 1;
-        return 0;
-    }
-    p->sweep++;
-    return rb__pf_advise(p, w0, RB__MIN(RB__PF_FILL, p->map_len - w0)) < 0 ? -1 : 0;
+    uint64_t *cursor = p->sweep_next ? p->sweep_next : &p->own_sweep, span = rb__pf_span(p), w0;
+    if (p->fill_off) { p->sweep = 0; p->swept = 1; return; }
+    w0 = __atomic_fetch_add(cursor, 1, __ATOMIC_RELAXED) * RB__PF_FILL;
+    if (w0 >= span) { p->sweep = 0; p->swept = 1; return; }
+    rb__pf_advise(p, w0, RB__MIN(RB__PF_FILL, span - w0));
 }
 static int rb__pf_fill(rb_prefetcher *p, uint64_t start, uint64_t alen)
 {
-    uint64_t w0 = start / RB__PF_FILL * RB__PF_FILL, wl = RB__MIN(RB__PF_FILL, p->map_len - w0), id = w0 / RB__PF_FILL + 1;
+    uint64_t span = rb__pf_span(p), w0 = start / RB__PF_FILL * RB__PF_FILL, id = w0 / RB__PF_FILL + 1, wl;
     unsigned i;
     double frac;
+    if (w0 >= span) return 0;
+    wl = RB__MIN(RB__PF_FILL, span - w0);
     if (p->fill_off || !p->window_resident || start + alen > w0 + wl) return 0;
     for (i = 0; i < RB_PF_FILLED; i++)
         if (p->filled[i] == id) return 0;
@@ -5268,7 +5280,7 @@ static int rb__pf_adaptive(rb_prefetcher *p, uint64_t start, uint64_t alen)
 {
     int r;
     if (!p->trust_mincore) return rb__pf_advise(p, start, alen);
-    if (p->sweep && p->st.calls % RB__PF_SWEEP_EVERY == 0 && rb__pf_sweep_step(p) < 0) return -1;
+    if (p->sweep && p->st.calls % RB__PF_SWEEP_EVERY == 0) rb__pf_sweep_step(p);
     if (p->countdown > 0) {
         p->countdown--;
         if (p->est >= RB__PF_THRESHOLD && p->ad.mode == RB_AD_HINT) return rb__pf_advise(p, start, alen);
@@ -5701,7 +5713,11 @@ static int rb__thread_prefetcher(rb_worker *w, char *why, size_t wl)
     rb_prefetcher_init(&w->pf, policy, w->t->map, w->t->map_len, &w->t->prefetch_counter);
     w->pf.trust_mincore = w->t->mincore_trusted;
     w->pf.read_around = w->t->s->arg == MADV_NORMAL;   /* mmap-adaptive: its faults read around */
-    if (w->pf.read_around && policy == RB_PF_ADAPTIVE) w->pf.room = rb_mem_available();   /* its sweep's bound */
+    if (w->pf.read_around && policy == RB_PF_ADAPTIVE) {   /* the fill's and the sweep's bounds */
+        w->pf.room = rb_mem_available();
+        w->pf.span = w->t->size;
+        w->pf.sweep_next = &w->t->sweep_next;
+    }
     w->pf.fd = w->t->fd;
     w->pf.target = w->t;   /* a directory: each range's own file */
     return RB_OK;
@@ -11840,7 +11856,7 @@ RBDEF unsigned rb_paired_ratio(const rb_result *a, const rb_result *b, uint64_t 
     unsigned n = RB__MIN(a->rounds, b->rounds), r, per;
     double *ratio, *tmp;
     rb_stats_of(NULL, 0, seed, out);
-    if (a->status != RB_OK || b->status != RB_OK || !a->samples || !b->samples || !n ||
+    if (a->status != RB_OK || b->status != RB_OK || !a->samples || !b->samples || !n || !a->nsamples || !b->nsamples ||
         a->nsamples % a->rounds || b->nsamples % b->rounds)
         return 0;
     per = RB__MAX(a->nsamples / a->rounds, b->nsamples / b->rounds);
@@ -12632,8 +12648,8 @@ static void rb__matrix_paired(rb__matrix_store *st, uint64_t seed)
         for (j = 0; j < st->ncells; j++) {
             rb_result *y = &st->results[j];
             if (j == i || j % st->nt != i % st->nt || j / st->nt / st->ns != i / st->nt / st->ns) continue;
-            if (y->status == RB_OK && y->rounds >= 2 && (!best || y->ops_per_ms_median > best->ops_per_ms_median))
-                best = y;
+            if (y->status == RB_OK && y->nsamples && (!best || y->ops_per_ms_median > best->ops_per_ms_median))
+                best = y;   /* the best, whatever its rounds: with fewer than 2 (an interrupt) nothing pairs */
         }
         if (!best || rb_paired_ratio(x, best, seed ^ rb__mix64(i + 0x70616972ULL), &p) < 2) continue;
         x->paired_with = best->strategy;

@@ -470,41 +470,100 @@ static void adaptive_fills_a_nearly_full_window(void)
     CHECK(p.st.fills == 0 && f.windows == 0 && p.st.advises == 64);
 }
 
-/* The sweep: 4 nearly full windows in a row, in a file that fits the reader's room, start one
-   pass over the file, a window (2 MiB) every 16 calls from the start, once; no room known,
-   too little room (then no fills either), or a half-full window in the run: no sweep. */
+/* The sweep, on a 7-window mapping (13 MiB + 100, nothing mapped past its last page, so a
+   hint past the end fails): 4 nearly full windows in a row, in a file that fits the reader's
+   room, start one pass over the file, exactly one window (2 MiB, the last one short) every 16
+   calls, once; 3 in a row do not, nor 3 + a half-full one + 3; no room known or too little:
+   no fill, no sweep; fill_off (recently evicted pages) stops a sweep under way. */
+static unsigned char *sweep_map(uint64_t len, size_t *mlen)
+{
+    unsigned char *m;
+    *mlen = (size_t)((len + 4095) / 4096 * 4096);
+    m = (unsigned char *)mmap(NULL, *mlen + (2u << 20), PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == (unsigned char *)MAP_FAILED) return NULL;
+    munmap(m + *mlen, 2u << 20);   /* the next 2 MiB: not ours, not mapped */
+    return m;
+}
+
+static void sweep_pf(rb_prefetcher *p, fake *f, unsigned char *m, uint64_t len, int64_t room)
+{
+    rb_prefetcher_init(p, RB_PF_ADAPTIVE, m, len, NULL);
+    memset(f, 0, sizeof *f);
+    f->base = m;
+    f->mode = 1;   /* every range missing */
+    p->resident = fake_resident;
+    p->window_resident = fake_window;
+    p->resident_ctx = f;
+    p->read_around = 1;
+    p->room = room;
+}
+
+/* One sampled miss in window w (8 calls: the cold estimate samples one call in 8), the window
+   that resident. */
+static void sample_window(rb_prefetcher *p, fake *f, unsigned w, double resident)
+{
+    unsigned i;
+    f->window = resident;
+    for (i = 0; i < 8; i++) CHECK(rb_prefetch(p, (uint64_t)w * (2u << 20) + 4096, 16384) == 1);
+}
+
 static void adaptive_sweeps_a_nearly_cached_file_once(void)
 {
-    const uint64_t W = (uint64_t)2 << 20;
-    uint64_t adv, done, windows = (map_len + W - 1) / W;
+    const uint64_t len = (13u << 20) + 100, windows = 7;
+    const int64_t big = (int64_t)1 << 40;
+    static const double run[7] = {0.9, 0.9, 0.9, 0.5, 0.9, 0.9, 0.9};
+    size_t mlen;
+    unsigned char *m = sweep_map(len, &mlen);
     rb_prefetcher p;
     fake f;
+    uint64_t adv, cur;
     unsigned i, k;
-    CHECK(open_map() == 0);
-    for (k = 0; k < 4; k++) {
-        setup_pf(&p, RB_PF_ADAPTIVE, &f, NULL);
-        p.read_around = 1;
-        p.room = k == 0 ? -1 : k == 1 ? (int64_t)map_len : (int64_t)1 << 40;   /* 90%: needs 1.1 x the file */
-        f.mode = 1;
-        f.window = 0.9;
-        for (i = 0; i < 4 * 8; i++) {   /* a sampled miss in each of the 4 windows */
-            if (k == 3 && i / 8 == 2) f.window = 0.5;   /* a half-full one breaks the run */
-            else f.window = 0.9;
-            CHECK(rb_prefetch(&p, (uint64_t)(i / 8) * W, 16384) == 1);
-        }
-        CHECKF(p.st.sweeps == (k == 2) && p.st.fills == (k < 2 ? 0 : 4 - (k == 3)), "case %u: sweeps %llu, fills %llu", k,
-               (unsigned long long)p.st.sweeps, (unsigned long long)p.st.fills);
-        if (k != 2) continue;
-        adv = p.st.advises;
-        done = p.sweep - 1;   /* windows the sweep hinted already */
-        f.mode = 0;           /* from now on every range is resident, and the estimate says hot: */
-        p.est = 0;            /* only the sweep advises */
-        p.gap = 64;
-        for (i = 0; i < 16 * (windows + 2); i++) CHECK(rb_prefetch(&p, 16384, 100) >= 0);
-        CHECKF(done <= 1 && p.st.advises - adv == windows - done && p.swept && !p.sweep && p.st.failed == 0,
-               "%llu sweep hints of %llu (%llu before)", (unsigned long long)(p.st.advises - adv),
-               (unsigned long long)windows, (unsigned long long)done);
+    CHECK(m != NULL);
+    if (!m) return;
+    for (k = 0; k < 2; k++) {   /* room unknown; room of the file's size (it needs 1.1x) */
+        sweep_pf(&p, &f, m, len, k ? (int64_t)len : -1);
+        for (i = 0; i < 4; i++) sample_window(&p, &f, i, 0.9);
+        CHECK(p.st.sweeps == 0 && p.st.fills == 0);
     }
+    sweep_pf(&p, &f, m, len, big);   /* a half-full window breaks the run */
+    for (i = 0; i < 7; i++) sample_window(&p, &f, i, run[i]);
+    CHECKF(p.st.sweeps == 0 && p.st.fills == 6, "sweeps %llu, fills %llu", (unsigned long long)p.st.sweeps,
+           (unsigned long long)p.st.fills);
+    sweep_pf(&p, &f, m, len, big);
+    for (i = 0; i < 3; i++) sample_window(&p, &f, i, 0.9);
+    CHECK(p.st.sweeps == 0);
+    sample_window(&p, &f, 3, 0.9);   /* the fourth in a row */
+    CHECK(p.st.sweeps == 1 && p.st.fills == 4 && p.sweep);
+    adv = p.st.advises;
+    cur = p.own_sweep;               /* windows taken already (the calls since the start) */
+    f.mode = 0;                      /* from now on every range is resident and the estimate */
+    p.est = 0;                       /* hot: only the sweep advises */
+    p.gap = 64;
+    for (i = 0; i < 3 * 16; i++) CHECK(rb_prefetch(&p, 4096, 100) >= 0);
+    CHECKF(p.st.advises - adv == 3 && p.own_sweep == cur + 3, "%llu hints in 48 calls",
+           (unsigned long long)(p.st.advises - adv));
+    for (i = 0; i < 16 * (windows + 2); i++) CHECK(rb_prefetch(&p, 4096, 100) >= 0);
+    CHECKF(p.st.advises - adv == windows - cur && p.swept && !p.sweep && p.st.failed == 0,
+           "%llu sweep hints of %llu (%llu before), %llu failed", (unsigned long long)(p.st.advises - adv),
+           (unsigned long long)windows, (unsigned long long)cur, (unsigned long long)p.st.failed);
+    memset(p.filled, 0, sizeof p.filled);   /* even with its windows forgotten: no second sweep */
+    f.mode = 1;
+    p.est = 65536;
+    p.gap = 8;
+    p.countdown = 0;
+    for (i = 0; i < 4; i++) sample_window(&p, &f, i, 0.9);
+    CHECK(p.st.sweeps == 1 && p.st.fills == 8);
+    sweep_pf(&p, &f, m, len, big);          /* fill_off stops a sweep under way */
+    for (i = 0; i < 4; i++) sample_window(&p, &f, i, 0.9);
+    CHECK(p.sweep);
+    p.fill_off = 1;
+    adv = p.st.advises;
+    f.mode = 0;
+    p.est = 0;
+    p.gap = 64;
+    for (i = 0; i < 64; i++) CHECK(rb_prefetch(&p, 4096, 100) >= 0);
+    CHECK(p.st.advises == adv && p.swept && !p.sweep);
+    munmap(m, mlen);
 }
 
 /* ---- adaptive's regime on synthetic signals (rb_adapt_epoch, a pure function) ----

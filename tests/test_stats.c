@@ -424,6 +424,10 @@ static void paired_ratio_cancels_drift(void)
     b.status = RB_ESYS;
     CHECK(rb_paired_ratio(&a, &b, 1, &p) == 0 && isnan(p.median));
     b.status = RB_OK;
+    b.nsamples = 0;   /* rounds without samples (an embedder's result): nothing, no crash */
+    CHECK(rb_paired_ratio(&a, &b, 1, &p) == 0);
+    b.nsamples = 12;
+    b.status = RB_OK;
     sb[3] = sb[4] = sb[5] = 0;   /* round 2 of B measured nothing */
     CHECK(rb_paired_ratio(&a, &b, 1, &p) == 0);
 }
