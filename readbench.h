@@ -5197,6 +5197,27 @@ static void rb__pf_regime(rb_prefetcher *p, int missed, uint64_t start, uint64_t
     p->ep_call0 = p->st.calls;
 }
 
+#define RB__PF_FILL ((uint64_t)2 << 20)   /* a window: one force_page_cache_ra() chunk */
+#define RB__PF_FILL_FULL 0.875             /* resident at least this: nearly full */
+#define RB__PF_SWEEP_AFTER 4u    /* nearly full windows in a row before a sweep */
+#define RB__PF_SWEEP_EVERY 16u   /* calls per window the sweep hints: one per op of 16 reads */
+
+/* The bytes the reads stay below: the mapping, or less with --size. */
+static uint64_t rb__pf_span(const rb_prefetcher *p)
+{
+    return p->span && p->span < p->map_len ? p->span : p->map_len;
+}
+
+/* Whether the whole file fits, judged from a window resident to frac: its holes twice, in
+   what the memory this reader may take at its start (rb_mem_available) leaves beside the
+   file's own resident pages, which that figure counts as reclaimable cache. A file that does
+   not fit gains nothing from a fill or a sweep: they evict its other pages (a 4 GiB file at
+   90% in a 4.5 GiB memory cgroup read 5x the bytes with them). Room unknown: no. */
+static int rb__pf_fits(const rb_prefetcher *p, double frac)
+{
+    return p->room >= 0 && (2 - frac) * (double)rb__pf_span(p) <= (double)p->room;
+}
+
 /* Filling a nearly full window. At 90% cached (the issue's first case) plain mmap wins
    because each fault's read-around fills its window's holes: after a few hundred faults
    nothing misses. Hinting only the missed range leaves the holes to be found one read at a
@@ -5209,50 +5230,12 @@ static void rb__pf_regime(rb_prefetcher *p, int missed, uint64_t start, uint64_t
    an eighth: 256 KiB in 2 MiB, read once, in the background), and filling them means that
    window misses no more; a half-empty window (the 50% case) is where read-around collapses,
    and there the range alone is hinted as before; so is a file that does not fit in memory
-   (rb__pf_fits), where filling evicts the file's other pages. 2 MiB is one force_page_cache_ra() chunk
-   (mm/readahead.c), whatever read_ahead_kb is. Where memory is short filling evicts what
-   others need: once two sampled misses found recently evicted pages (cachestat) the reader
-   fills no more. The last RB_PF_FILLED windows filled are not asked again: their pages are
+   (rb__pf_fits), where filling evicts the file's other pages. The window is one
+   force_page_cache_ra() chunk (mm/readahead.c), whatever read_ahead_kb is. Where memory is
+   short filling evicts what others need: once two sampled misses found recently evicted
+   pages (cachestat) the reader fills no more. The last RB_PF_FILLED windows filled are not asked again: their pages are
    in flight and mincore does not count them yet. 0: not filled (hint the range), 1: the
    window was hinted, -1: that hint failed. */
-#define RB__PF_FILL ((uint64_t)2 << 20)
-#define RB__PF_FILL_FULL 0.875
-
-/* Whether the whole file fits, judged from a window resident to frac: its holes twice, in
-   what the memory this reader may take at its start (rb_mem_available) leaves beside the
-   file's own resident pages, which that figure counts as reclaimable cache. A file that does
-   not fit gains nothing from a fill or a sweep: they evict its other pages (a 4 GiB file at
-   90% in a 4.5 GiB memory cgroup read 5x the bytes with them). Room unknown: no. */
-static uint64_t rb__pf_span(const rb_prefetcher *p)
-{
-    return p->span && p->span < p->map_len ? p->span : p->map_len;
-}
-
-static int rb__pf_fits(const rb_prefetcher *p, double frac)
-{
-    return p->room >= 0 && (2 - frac) * (double)rb__pf_span(p) <= (double)p->room;
-}
-#define RB__PF_SWEEP_AFTER 4u    /* nearly full windows in a row before a sweep */
-#define RB__PF_SWEEP_EVERY 16u   /* calls per window the sweep hints: one per op of 16 reads */
-
-/* The sweep: filling windows one sampled miss at a time leaves the last holes to be found by
-   chance, and the rarer the misses the fewer the samples (adaptive samples one call in 64
-   once the file looks warm), while plain mmap fills a window at every miss. When
-   RB__PF_SWEEP_AFTER sampled windows in a row were nearly full (and the file fits,
-   rb__pf_fits), the file is nearly cached throughout, and the reader hints the file window
-   after window from the start, one window per RB__PF_SWEEP_EVERY calls, once. Each hint
-   starts the reads of the window's missing pages alone and returns. Recently evicted pages
-   (fill_off) stop it. The readers of a cell share one pass (a cursor in the target that each
-   step takes a window from), so T threads do not hint the file T times. Only the bytes the
-   reads reach (--size) are swept. A failed hint is counted (st.failed) like any other. */
-static void rb__pf_sweep_step(rb_prefetcher *p)
-{
-    uint64_t *cursor = p->sweep_next ? p->sweep_next : &p->own_sweep, span = rb__pf_span(p), w0;
-    if (p->fill_off) { p->sweep = 0; p->swept = 1; return; }
-    w0 = __atomic_fetch_add(cursor, 1, __ATOMIC_RELAXED) * RB__PF_FILL;
-    if (w0 >= span) { p->sweep = 0; p->swept = 1; return; }
-    rb__pf_advise(p, w0, RB__MIN(RB__PF_FILL, span - w0));
-}
 static int rb__pf_fill(rb_prefetcher *p, uint64_t start, uint64_t alen)
 {
     uint64_t span = rb__pf_span(p), w0 = start / RB__PF_FILL * RB__PF_FILL, id = w0 / RB__PF_FILL + 1, wl;
@@ -5272,6 +5255,25 @@ static int rb__pf_fill(rb_prefetcher *p, uint64_t start, uint64_t alen)
     p->filled[p->nfilled++ % RB_PF_FILLED] = id;
     p->st.fills++;
     return rb__pf_advise(p, w0, wl);
+}
+
+/* The sweep: filling windows one sampled miss at a time leaves the last holes to be found by
+   chance, and the rarer the misses the fewer the samples (adaptive samples one call in 64
+   once the file looks warm), while plain mmap fills a window at every miss. When
+   RB__PF_SWEEP_AFTER sampled windows in a row were nearly full (and the file fits,
+   rb__pf_fits), the file is nearly cached throughout, and the reader hints the file window
+   after window from the start, one window per RB__PF_SWEEP_EVERY calls, once. Each hint
+   starts the reads of the window's missing pages alone and returns. Recently evicted pages
+   (fill_off) stop it. The readers of a cell share one pass (a cursor in the target that each
+   step takes a window from), so T threads do not hint the file T times. Only the bytes the
+   reads reach (--size) are swept. A failed hint is counted (st.failed) like any other. */
+static void rb__pf_sweep_step(rb_prefetcher *p)
+{
+    uint64_t *cursor = p->sweep_next ? p->sweep_next : &p->own_sweep, span = rb__pf_span(p), w0;
+    if (p->fill_off) { p->sweep = 0; p->swept = 1; return; }
+    w0 = __atomic_fetch_add(cursor, 1, __ATOMIC_RELAXED) * RB__PF_FILL;
+    if (w0 >= span) { p->sweep = 0; p->swept = 1; return; }
+    rb__pf_advise(p, w0, RB__MIN(RB__PF_FILL, span - w0));
 }
 
 /* adaptive: sampled residency checks feed the miss-rate estimate (and, on a NORMAL mapping,
