@@ -9959,18 +9959,7 @@ static int rb__pfx_check(const rb_pfx_config *cfg, int policy, int fits, rb_pfx_
 /* The fraction of [map, map + len)'s pages in the page cache; -1 if mincore cannot tell. */
 static double rb__pfx_residency(const unsigned char *map, uint64_t len, int trusted)
 {
-    unsigned char vec[4096];
-    size_t page = rb__page_size();
-    uint64_t done = 0, pages = 0, in = 0;
-    if (!trusted) return -1;
-    while (done < len) {
-        size_t n = (size_t)RB__MIN(len - done, (uint64_t)sizeof vec * page), i;
-        if (rb__plat_mincore(map + done, n, vec) != 0) return -1;
-        for (i = 0; i < (n + page - 1) / page; i++) in += vec[i] & 1u;
-        pages += (n + page - 1) / page;
-        done += n;
-    }
-    return pages ? (double)in / (double)pages : -1;
+    return trusted ? rb__mincore_fraction((void *)(uintptr_t)rb__page_size(), map, (size_t)len) : -1;
 }
 
 /* "Not cached" must stay cold: the run loads at most threads x ops x 3 pages on a RANDOM
@@ -14258,6 +14247,17 @@ static void rb__json_num(FILE *f, double v)
     else fprintf(f, "%.17g", v);
 }
 
+/* An interval [lo, hi], or null where it is not known (lo NaN: too few samples). */
+static void rb__json_interval(FILE *f, int known, double lo, double hi)
+{
+    if (!known || lo != lo) { fputs("null", f); return; }
+    fputc('[', f);
+    rb__json_num(f, lo);
+    fputs(", ", f);
+    rb__json_num(f, hi);
+    fputc(']', f);
+}
+
 static void rb__json_str_or_null(FILE *f, const char *s)
 {
     if (s && *s) rb_json_string(f, s);
@@ -14369,15 +14369,7 @@ static void rb__json_cell_stats(FILE *f, const rb_result *x)
     if (ok && x->nsamples) rb__json_num(f, x->ops_per_ms_median);
     else fputs("null", f);
     fprintf(f, ", \"ops_per_ms_ci\": ");
-    if (ok && x->nsamples && x->ci_lo == x->ci_lo) {
-        fputc('[', f);
-        rb__json_num(f, x->ci_lo);
-        fputs(", ", f);
-        rb__json_num(f, x->ci_hi);
-        fputc(']', f);
-    } else {
-        fputs("null", f);
-    }
+    rb__json_interval(f, ok && x->nsamples, x->ci_lo, x->ci_hi);
     fprintf(f, ", \"outliers\": ");
     if (ok && x->nsamples) fprintf(f, "%u", x->outliers);
     else fputs("null", f);
@@ -14387,11 +14379,9 @@ static void rb__json_cell_stats(FILE *f, const rb_result *x)
         rb_json_string(f, x->paired_with);
         fprintf(f, ", \"rounds\": %u, \"ratio\": ", x->paired_rounds);
         rb__json_num(f, x->paired_ratio);
-        fputs(", \"ci\": [", f);
-        rb__json_num(f, x->paired_lo);
-        fputs(", ", f);
-        rb__json_num(f, x->paired_hi);
-        fputs("]}", f);
+        fputs(", \"ci\": ", f);
+        rb__json_interval(f, 1, x->paired_lo, x->paired_hi);
+        fputc('}', f);
     } else {
         fputs("null", f);
     }
@@ -14586,15 +14576,7 @@ static void rb__json_groups(FILE *f, const rb_result *x, int ok)
         fprintf(f, ", \"run\": \"%s\", \"together_ratio\": ", x->group_run == RB_RUN_ALONE ? "alone" : "together");
         rb__json_num_if(f, ok, x->together_ratio);
         fprintf(f, ", \"together_ratio_ci\": ");
-        if (ok && x->together_ratio_lo == x->together_ratio_lo) {
-            fputc('[', f);
-            rb__json_num(f, x->together_ratio_lo);
-            fputs(", ", f);
-            rb__json_num(f, x->together_ratio_hi);
-            fputc(']', f);
-        } else {
-            fputs("null", f);
-        }
+        rb__json_interval(f, ok, x->together_ratio_lo, x->together_ratio_hi);
         fprintf(f, ", \"ws_pages\": ");
         rb__json_int_or_null(f, ok ? x->ws_pages : -1);
         fprintf(f, ", \"ws_evicted\": ");
@@ -16321,8 +16303,7 @@ static void rb__diff_json(FILE *f, const rb_diff *d, const char *base_name, cons
         fprintf(f, ", \"ratio\": ");
         rb__json_num(f, x->ratio);
         fprintf(f, ", \"ratio_ci\": ");
-        if (x->lo == x->lo) { fputc('[', f); rb__json_num(f, x->lo); fputs(", ", f); rb__json_num(f, x->hi); fputc(']', f); }
-        else fputs("null", f);
+        rb__json_interval(f, 1, x->lo, x->hi);
         fprintf(f, ", \"verdict\": \"%s\", \"note\": ", rb__verdict_word(x->verdict));
         rb__json_str_or_null(f, x->note);
         fputc('}', f);

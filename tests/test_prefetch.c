@@ -409,6 +409,21 @@ static void adaptive_counts_what_it_left_to_read_around(void)
     }
 }
 
+/* An adaptive prefetcher on a NORMAL mapping m of len bytes, every range missing by the
+   fake, the reader's room given. */
+static void adaptive_pf(rb_prefetcher *p, fake *f, unsigned char *m, uint64_t len, int64_t room)
+{
+    rb_prefetcher_init(p, RB_PF_ADAPTIVE, m, len, NULL);
+    memset(f, 0, sizeof *f);
+    f->base = m;
+    f->mode = 1;   /* every range missing */
+    p->resident = fake_resident;
+    p->window_resident = fake_window;
+    p->resident_ctx = f;
+    p->read_around = 1;
+    p->room = room;
+}
+
 /* adaptive on a NORMAL mapping fills a nearly full window (2 MiB, at least 7/8 resident)
    around a sampled miss with one hint, once per window among the last 8 filled, where the
    file fits the reader's room (its holes twice beside its resident pages); a half-full
@@ -422,23 +437,15 @@ static void adaptive_fills_a_nearly_full_window(void)
     fake f;
     unsigned i, k;
     CHECK(open_map() == 0);
-    setup_pf(&p, RB_PF_ADAPTIVE, &f, NULL);
-    p.read_around = 1;
-    f.mode = 1;             /* every range missing */
+    adaptive_pf(&p, &f, map, map_len, -1);
     f.window = 0.9;
     for (i = 0; i < 64; i++) CHECK(rb_prefetch(&p, W + 16384, 16384) == 1);
     CHECK(p.st.fills == 0 && f.windows > 0);   /* room unknown (-1): the file may not fit */
-    setup_pf(&p, RB_PF_ADAPTIVE, &f, NULL);
-    p.read_around = 1;
-    p.room = (int64_t)map_len;   /* the file at 90% needs 1.1 x its size: does not fit */
-    f.mode = 1;
+    adaptive_pf(&p, &f, map, map_len, (int64_t)map_len);   /* at 90% it needs 1.1 x its size */
     f.window = 0.9;
     for (i = 0; i < 64; i++) CHECK(rb_prefetch(&p, W + 16384, 16384) == 1);
     CHECK(p.st.fills == 0);
-    setup_pf(&p, RB_PF_ADAPTIVE, &f, NULL);
-    p.read_around = 1;
-    p.room = (int64_t)map_len * 11 / 10 + 4096;
-    f.mode = 1;
+    adaptive_pf(&p, &f, map, map_len, (int64_t)map_len * 11 / 10 + 4096);
     f.window = 0.9;
     for (i = 0; i < 64; i++) CHECK(rb_prefetch(&p, W + 16384, 16384) == 1);
     CHECKF(p.st.fills == 1 && p.filled[0] == 2 && p.st.advises == 64 && p.st.failed == 0,
@@ -446,10 +453,7 @@ static void adaptive_fills_a_nearly_full_window(void)
     for (k = 0; k < 4; k++)   /* each window once; the last one is short (map_len is not a multiple) */
         for (i = 0; i < 16; i++) CHECK(rb_prefetch(&p, k * W + i * 65536, 16384) == 1);
     CHECKF(p.st.fills == 4 && p.st.failed == 0, "fills %llu", (unsigned long long)p.st.fills);
-    setup_pf(&p, RB_PF_ADAPTIVE, &f, NULL);
-    p.read_around = 1;
-    p.room = (int64_t)1 << 40;
-    f.mode = 1;
+    adaptive_pf(&p, &f, map, map_len, (int64_t)1 << 40);
     f.window = 0.5;         /* half full: the 50%-cached case, where read-around collapses */
     for (i = 0; i < 64; i++) rb_prefetch(&p, (i % 4) * W, 16384);
     CHECK(p.st.fills == 0 && f.windows > 0);
@@ -462,9 +466,8 @@ static void adaptive_fills_a_nearly_full_window(void)
     p.fill_off = 1;         /* as after two misses on recently evicted pages */
     for (i = 0; i < 64; i++) rb_prefetch(&p, (i % 4) * W, 16384);
     CHECK(p.st.fills == 0);
-    setup_pf(&p, RB_PF_ADAPTIVE, &f, NULL);   /* a RANDOM mapping: its faults read no window */
-    p.room = (int64_t)1 << 40;
-    f.mode = 1;
+    adaptive_pf(&p, &f, map, map_len, (int64_t)1 << 40);
+    p.read_around = 0;      /* a RANDOM mapping: its faults read no window */
     f.window = 1;
     for (i = 0; i < 64; i++) rb_prefetch(&p, (i % 4) * W, 16384);
     CHECK(p.st.fills == 0 && f.windows == 0 && p.st.advises == 64);
@@ -483,19 +486,6 @@ static unsigned char *sweep_map(uint64_t len, size_t *mlen)
     if (m == (unsigned char *)MAP_FAILED) return NULL;
     munmap(m + *mlen, 2u << 20);   /* the next 2 MiB: not ours, not mapped */
     return m;
-}
-
-static void sweep_pf(rb_prefetcher *p, fake *f, unsigned char *m, uint64_t len, int64_t room)
-{
-    rb_prefetcher_init(p, RB_PF_ADAPTIVE, m, len, NULL);
-    memset(f, 0, sizeof *f);
-    f->base = m;
-    f->mode = 1;   /* every range missing */
-    p->resident = fake_resident;
-    p->window_resident = fake_window;
-    p->resident_ctx = f;
-    p->read_around = 1;
-    p->room = room;
 }
 
 /* One sampled miss in window w (8 calls: the cold estimate samples one call in 8), the window
@@ -521,15 +511,15 @@ static void adaptive_sweeps_a_nearly_cached_file_once(void)
     CHECK(m != NULL);
     if (!m) return;
     for (k = 0; k < 2; k++) {   /* room unknown; room of the file's size (it needs 1.1x) */
-        sweep_pf(&p, &f, m, len, k ? (int64_t)len : -1);
+        adaptive_pf(&p, &f, m, len, k ? (int64_t)len : -1);
         for (i = 0; i < 4; i++) sample_window(&p, &f, i, 0.9);
         CHECK(p.st.sweeps == 0 && p.st.fills == 0);
     }
-    sweep_pf(&p, &f, m, len, big);   /* a half-full window breaks the run */
+    adaptive_pf(&p, &f, m, len, big);   /* a half-full window breaks the run */
     for (i = 0; i < 7; i++) sample_window(&p, &f, i, run[i]);
     CHECKF(p.st.sweeps == 0 && p.st.fills == 6, "sweeps %llu, fills %llu", (unsigned long long)p.st.sweeps,
            (unsigned long long)p.st.fills);
-    sweep_pf(&p, &f, m, len, big);
+    adaptive_pf(&p, &f, m, len, big);
     for (i = 0; i < 3; i++) sample_window(&p, &f, i, 0.9);
     CHECK(p.st.sweeps == 0);
     sample_window(&p, &f, 3, 0.9);   /* the fourth in a row */
@@ -553,7 +543,7 @@ static void adaptive_sweeps_a_nearly_cached_file_once(void)
     p.countdown = 0;
     for (i = 0; i < 4; i++) sample_window(&p, &f, i, 0.9);
     CHECK(p.st.sweeps == 1 && p.st.fills == 8);
-    sweep_pf(&p, &f, m, len, big);          /* fill_off stops a sweep under way */
+    adaptive_pf(&p, &f, m, len, big);          /* fill_off stops a sweep under way */
     for (i = 0; i < 4; i++) sample_window(&p, &f, i, 0.9);
     CHECK(p.sweep);
     p.fill_off = 1;
