@@ -494,7 +494,7 @@ static void outputs_carry_pattern_and_figures(void)
               rb_json_get(r0, "iter_pages_touched")->n == 2);
         CHECK(rb_json_get(r0, "hit_rate") && rb_json_get(r0, "fault_hit_rate"));
         CHECK(rb_json_get(r0, "fault_hit_rate")->type == RB_JSON_NULL);   /* pread */
-        CHECK(rb_diff_make(doc, NULL, &rep, 1, &d, why, sizeof why) == RB_OK);
+        CHECK(rb_diff_make(doc, NULL, &rep, &d, why, sizeof why) == RB_OK);
         CHECK(d.n == 2 && !strcmp(d.rows[0].pattern, spec) && d.rows[0].verdict != RB_DIFF_BASE_ONLY &&
               d.rows[0].verdict != RB_DIFF_NEW_ONLY);
         rb_diff_free(&d);

@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size) memcpy(copy, data, size);
     doc = rb_json_parse(copy, size, why, sizeof why);
     if (!doc && !why[0]) abort();   /* a failure always says why */
-    if (doc && rb_diff_make(doc, doc, NULL, 1, &d, why, sizeof why) == RB_OK) {
+    if (doc && rb_diff_make(doc, doc, NULL, &d, why, sizeof why) == RB_OK) {
         FILE *f = fopen("/dev/null", "w");
         if (f) {
             rb_report_diff(f, &d, RB_FORMAT_JSON, "a", "b");
