@@ -51,6 +51,7 @@
                            fallbacks are what runs
       RB_BUILD_FLAGS       a string with the compiler flags, recorded in the environment
       RB_TEST_URING_SUBMIT for tests: the io_uring_submit_and_wait the io_uring strategies call
+      RB_MACHINE_SPIN      for tests: the fixed CPU kernel timed around each cell (a slowdown injected)
 
    PUBLIC FUNCTIONS (one paragraph each)
 
@@ -1138,7 +1139,15 @@ typedef struct rb_result {
     const char *paired_with;
     unsigned paired_rounds;
     double paired_ratio, paired_lo, paired_hi;
+    /* The machine's own speed while the cell ran: a fixed CPU kernel timed just before its
+       first phase and just after its last (the fastest of 3 runs of ~1 ms each), in ns per
+       2^20 of its iterations (comparable between runs of one build). drift: after / before - 1
+       (over rounds: the round that moved most); moved: the rounds in which it changed by more
+       than RB_MACHINE_MOVED. 0 and NaN: not measured. */
+    double machine_before_ns, machine_after_ns, machine_drift;
+    unsigned machine_moved;
 } rb_result;
+#define RB_MACHINE_MOVED 0.10   /* a CPU kernel 10% faster or slower after a cell than before */
 
 RBDEF void rb_config_defaults(const rb_config *in, rb_config *out);
 RBDEF int rb_cpu_allowed(unsigned cpu);   /* 1: this process may run on CPU cpu; 0: not; -1: unknown */
@@ -8020,6 +8029,9 @@ typedef struct rb__run {
     unsigned page_shift;  /* log2 of the page: a shift, not a division, per read marked */
     int resident_known[RB_MAX_ITERATIONS + 1];
     struct rb__victim *victim;   /* the light reader of rb_config.victim; NULL: none */
+    uint64_t kernel_n;    /* the machine kernel's iterations (rb__machine_before), 0: none */
+    double kernel_ns;     /* its time before the cell, per 2^20 iterations */
+    volatile uint64_t kernel_sink;
 } rb__run;
 /* What made a cell cold, per thread: faults (RUSAGE_THREAD) and the bytes this thread made
    the device read (/proc/thread-self/io read_bytes, counted when the I/O is submitted, so
@@ -9631,7 +9643,7 @@ static void rb__result_init(rb_result *res, const rb_config *c, const rb_strateg
     res->majflt = res->minflt = res->device_read_bytes = -1;
     res->cpu_user_ns_per_read = res->cpu_sys_ns_per_read = -1;
     res->read_amplification = -1;
-    res->ops_per_ms_stddev = NAN;
+    res->ops_per_ms_stddev = res->machine_drift = NAN;
     res->per_process_faults = rb__plat_thread_rusage(NULL) == RB_UNSUPPORTED;
     rb__result_unknown_extras(res);
 }
@@ -9819,6 +9831,75 @@ static void rb__cell_close(rb__run *run, rb__thread **th)
     }
 }
 
+/* The machine's speed. This project's VMs change speed by tens of percent from minute to
+   minute (a slow half hour cost 30x CPU per read), and a cell measured while that happened
+   describes two machines. A fixed CPU kernel timed before and after each cell says when: it
+   touches no memory and no file, so the cell's cache state is not disturbed, and it costs
+   ~6 ms per cell. The fastest of 3 runs each time: a preemption slows one run, a slower
+   machine all three. RB_MACHINE_SPIN names a replacement (a test's, to inject a slowdown). */
+#ifdef RB_MACHINE_SPIN
+uint64_t RB_MACHINE_SPIN(uint64_t n, uint64_t x);
+#else
+static uint64_t rb__machine_spin(uint64_t n, uint64_t x)
+{
+    uint64_t i;
+    for (i = 0; i < n; i++) x = (x ^ (x >> 29)) * 0xbf58476d1ce4e5b9ULL + i;
+    return x;
+}
+#define RB_MACHINE_SPIN rb__machine_spin
+#endif
+
+static double rb__machine_time(uint64_t n, uint64_t *sink)
+{
+    double best = 0;
+    unsigned k;
+    for (k = 0; k < 3; k++) {
+        uint64_t t0 = rb__now_ns();
+        *sink ^= RB_MACHINE_SPIN(n, *sink + k);
+        if (!k || (double)(rb__now_ns() - t0) < best) best = (double)(rb__now_ns() - t0);
+    }
+    return best;
+}
+
+/* Before the cell: the iterations that take ~1 ms here (doubling from 4096), then their time. */
+static void rb__machine_before(rb__run *run)
+{
+    uint64_t n = 4096, sink = 1;
+    while (n < ((uint64_t)1 << 40)) {
+        uint64_t t0 = rb__now_ns();
+        sink ^= RB_MACHINE_SPIN(n, sink);
+        if (rb__now_ns() - t0 >= 1000000) break;
+        n *= 2;
+    }
+    run->kernel_n = n;
+    run->kernel_ns = rb__machine_time(n, &sink) * 1048576.0 / (double)n;
+    run->kernel_sink = sink;   /* volatile: the compiler may not drop the loop */
+}
+
+/* After the cell: the same kernel again, into every group's row, and a warning where the
+   machine moved. */
+static void rb__machine_after(rb__run *run)
+{
+    uint64_t sink = 2;
+    double after, drift;
+    unsigned i;
+    if (!run->kernel_n || !(run->kernel_ns > 0)) return;
+    after = rb__machine_time(run->kernel_n, &sink) * 1048576.0 / (double)run->kernel_n;
+    run->kernel_sink = sink;
+    drift = after / run->kernel_ns - 1;
+    for (i = 0; i < run->nparts; i++) {
+        rb_result *r = run->parts[i].res;
+        r->machine_before_ns = run->kernel_ns;
+        r->machine_after_ns = after;
+        r->machine_drift = drift;
+        r->machine_moved = fabs(drift) > RB_MACHINE_MOVED;
+        if (r->machine_moved)
+            rb__warn(r, "the machine moved during this cell: a fixed CPU kernel took %.0f%% %s after it than before "
+                     "(%.3g against %.3g ms per 2^20 iterations): its figures describe two machines",
+                     100 * fabs(drift), drift > 0 ? "longer" : "less", after / 1e6, run->kernel_ns / 1e6);
+    }
+}
+
 /* One cell: groups parts[0..n) (initialized by rb__part_init) on one file, at the same time.
    One cell runs one set of threads on one barrier under one coordinator, rather than a
    concurrent rb_run per group meeting at a shared barrier: the groups' iterations then start
@@ -9840,7 +9921,9 @@ static int rb__cell(rb__part *parts, unsigned n)
         parts[i].c.iterations = run.c->iterations;
     }
     if (rb__cell_open(&run, &th) == RB_OK) {
+        rb__machine_before(&run);
         rb__cell_execute(&run, th);
+        rb__machine_after(&run);
         rb__cell_figures(&run, th);
     }
     rb__share_failure(parts, n);
@@ -12666,6 +12749,13 @@ static void rb__merge_round(rb_result *acc, const rb_result *x)
         acc->evict_seconds += x->evict_seconds;
         acc->prewarm_seconds += x->prewarm_seconds;
         acc->resident_after = x->resident_after;   /* before: the first round's; after: the last's */
+        if (x->machine_before_ns > 0) {            /* the kernel: the round that moved most, and how many moved */
+            if (!(acc->machine_before_ns > 0)) acc->machine_before_ns = x->machine_before_ns;
+            acc->machine_after_ns = x->machine_after_ns;
+            if (acc->machine_drift != acc->machine_drift || fabs(x->machine_drift) > fabs(acc->machine_drift))
+                acc->machine_drift = x->machine_drift;
+            acc->machine_moved += x->machine_moved;
+        }
         for (k = 0; k < x->nwarnings; k++) {       /* each warning once, from whichever round */
             unsigned j, seen = 0;
             for (j = 0; j < acc->nwarnings; j++) seen |= !strcmp(acc->warnings[j], x->warnings[k]);
@@ -14021,6 +14111,25 @@ static void rb__table_paired(FILE *f, const rb_report *r, int md)
     fprintf(f, "\n");
 }
 
+/* The cells measured while the machine itself moved (rb_result.machine_moved), named. */
+static void rb__table_machine(FILE *f, const rb_report *r, int md)
+{
+    unsigned i, n = 0, shown = 0;
+    char lab[RB_PATTERN_LEN];
+    for (i = 0; i < r->count; i++) n += r->results[i].machine_moved > 0;
+    if (!n) return;
+    fprintf(f, "%sthe machine moved during %u of %u cells: a fixed CPU kernel took more than %.0f%% longer or less "
+               "after the cell than before, so these figures describe two machines:", md ? "*" : "", n, r->count,
+            100 * RB_MACHINE_MOVED);
+    for (i = 0; i < r->count && shown < 8; i++) {
+        const rb_result *x = &r->results[i];
+        if (!x->machine_moved) continue;
+        fprintf(f, "%s %s T%02u (%+.0f%%)", shown++ ? "," : "", rb__label(x, lab, sizeof lab), x->threads,
+                100 * x->machine_drift);
+    }
+    fprintf(f, "%s%s\n\n", n > shown ? " and more" : "", md ? "*" : "");
+}
+
 static void rb__report_table(FILE *f, const rb_report *r, int md)
 {
     const double *pct = r->percentiles ? r->percentiles : rb__default_pct;
@@ -14068,6 +14177,7 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
         fprintf(f, "%s: median of the measured iterations; 1 round: too few for an interval (iterations of one "
                    "round share the machine's state); use --rounds 5%s\n\n", md ? "*ops/ms" : "ops/ms", md ? "*" : "");
     rb__table_paired(f, r, md);
+    rb__table_machine(f, r, md);
 
     notes = rb__table_latency(f, r, md, pct, npct);
     rb__table_open_loop(f, r, md, pct, npct);
@@ -14193,6 +14303,10 @@ static void rb__csv_paired(FILE *f, const rb_result *x)
         fprintf(f, ",%s,%u,%.6f,%.6f,%.6f", x->paired_with, x->paired_rounds, x->paired_ratio, x->paired_lo, x->paired_hi);
     else
         fprintf(f, ",,,,,");
+    if (x->machine_before_ns > 0)
+        fprintf(f, ",%.0f,%.0f,%.6f,%u", x->machine_before_ns, x->machine_after_ns, x->machine_drift, x->machine_moved);
+    else
+        fprintf(f, ",,,,");
 }
 
 static void rb__report_csv(FILE *f, const rb_report *r)
@@ -14218,7 +14332,8 @@ static void rb__report_csv(FILE *f, const rb_report *r)
     fprintf(f, ",pages_touched,hit_rate,fault_hit_rate,files,files_small,group,group_spec,group_run,together_ratio,together_ratio_lo,"
                "together_ratio_hi,ws_pages,ws_evicted,victim_pages,victim_resident_before,victim_resident_after,"
                "victim_lost,victim_device_read_bytes,victim_recently_evicted,victim_reads,paired_with,paired_rounds,"
-               "paired_ratio,paired_ci_lo,paired_ci_hi,verified,warnings%s\n",
+               "paired_ratio,paired_ci_lo,paired_ci_hi,machine_before_ns,machine_after_ns,machine_drift,"
+               "machine_moved_rounds,verified,warnings%s\n",
                tr ? ",trace_reads,trace_skipped,trace_loops" : "");
     for (i = 0; i < r->count; i++) {
         const rb_result *x = &r->results[i];
@@ -14474,6 +14589,14 @@ static void rb__json_cell_stats(FILE *f, const rb_result *x)
         fputs(", \"ci\": ", f);
         rb__json_interval(f, 1, x->paired_lo, x->paired_hi);
         fputc('}', f);
+    } else {
+        fputs("null", f);
+    }
+    fprintf(f, ", \"machine_drift\": ");
+    if (x->machine_before_ns > 0) {
+        fprintf(f, "{\"before_ns\": %.0f, \"after_ns\": %.0f, \"change\": ", x->machine_before_ns, x->machine_after_ns);
+        rb__json_num(f, x->machine_drift);
+        fprintf(f, ", \"moved_rounds\": %u}", x->machine_moved);
     } else {
         fputs("null", f);
     }
@@ -16629,6 +16752,26 @@ static void rb__adv_names(const rb_advise_input *in, const unsigned char *flag, 
     }
 }
 
+/* The cells measured while the machine itself moved (rb_result.machine_moved): a verdict that
+   rests on them rests on two machines. */
+static void rb__adv_moved(const rb_advise_input *in, rb_advice *a)
+{
+    unsigned s, c, n = 0;
+    char names[160] = "";
+    for (s = 0; s < in->nstrategies; s++)
+        for (c = 0; c < in->nconditions; c++) {
+            const rb_result *x = rb__adv_cell(in, s, c);
+            size_t l = strlen(names);
+            if (!x || !x->machine_moved) continue;
+            if (n++ < 4) rb__fmt(names + l, sizeof names - l, "%s%s %s", l ? ", " : "", in->strategies[s], in->conditions[c]);
+        }
+    if (n)
+        rb__adv_line(a->verdict, &a->nverdict, "the machine moved during %u cell%s (a fixed CPU kernel took more than "
+                     "%.0f%% longer or less after %s than before): %s%s; %s figures describe two machines", n,
+                     n == 1 ? "" : "s", 100 * RB_MACHINE_MOVED, n == 1 ? "it" : "each", names, n > 4 ? " and more" : "",
+                     n == 1 ? "its" : "their");
+}
+
 /* Phase 3: the verdict, in words. */
 static void rb__adv_verdict(const rb_advise_input *in, rb_advice *a)
 {
@@ -16654,6 +16797,7 @@ static void rb__adv_verdict(const rb_advise_input *in, rb_advice *a)
                      names[0] ? "; tied within the intervals with " : "", names,
                      names[0] ? ": the measurements cannot order them" : "");
     }
+    rb__adv_moved(in, a);
     if (a->nunresolved)
         rb__adv_line(a->verdict, &a->nverdict, "not resolved: %u cell%s shared fewer than 2 rounds with the best of "
                      "%s column, too few for an interval, so %s as tied; an interval needs 2 rounds and a useful one "

@@ -123,6 +123,13 @@ static void best_warm_collapsing_cold_is_not_safe(void)
     CHECKF(line_with(adv.verdict, adv.nverdict, "mmap is the best in warm but falls to") != NULL, "no bet line");
     CHECKF((l = line_with(adv.verdict, adv.nverdict, "best warm: mmap")) && strstr(l, "(significant)"), "%s",
            l ? l : "no best-warm line");
+    CHECK(!line_with(adv.verdict, adv.nverdict, "the machine moved"));
+    cells[2 * 2 + 1].machine_moved = 1;   /* io_uring cold measured while the machine moved: said */
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF((l = line_with(adv.verdict, adv.nverdict, "the machine moved during 1 cell")) && strstr(l, "io_uring cold"),
+           "%s", l ? l : "no machine line");
+    cells[2 * 2 + 1].machine_moved = 0;
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
     CHECKF((l = line_with(adv.reasons, adv.nreasons, "mmap, cold")) && strstr(l, "amplification 450") &&
            strstr(l, "read_ahead_kb 8192") && strstr(l, "each 16 KiB read made the device read 7.03 MiB"),
            "%s", l ? l : "no mmap reason");
@@ -444,16 +451,17 @@ static void later_rounds_run_only_tied_cells(void)
     CHECKF(rc == RB_OK, "%d: %s", rc, e.msg);
     CHECK(run.nstrategies == 3 && run.nconditions == 2 && !strcmp(run.conditions[1], "cold"));
     /* one round tells nothing apart (no interval), so every cell runs a second round; then
-       slow stands apart and stops; fast and twin run together while they tie (on a loaded
+       slow stands apart (2 rounds' t interval is wide: on a loaded machine it may take a
+       third) and stops; fast and twin run together while they tie (on a loaded
        machine a round can separate them: a few lost ticks are a real difference of the samples) */
     extra = 0;
     for (c = 0; c < 2; c++) {
-        CHECKF(run.cells[2 * 2 + c].nsamples == 6, "slow: %u samples", run.cells[2 * 2 + c].nsamples);
+        CHECKF(run.cells[2 * 2 + c].nsamples >= 6, "slow: %u samples", run.cells[2 * 2 + c].nsamples);
         CHECK(run.advice.tied[2][c] == 0 && !run.advice.unresolved[2][c]);
         CHECKF(run.cells[0 * 2 + c].nsamples == run.cells[1 * 2 + c].nsamples && run.cells[c].nsamples % 3 == 0 &&
                run.cells[c].nsamples >= 6 && run.cells[c].nsamples <= 9, "%s: %u and %u samples", run.conditions[c],
                run.cells[0 * 2 + c].nsamples, run.cells[1 * 2 + c].nsamples);
-        extra += 2 * (run.cells[c].nsamples / 3 - 1) + 1;
+        extra += 2 * (run.cells[c].nsamples / 3 - 1) + run.cells[2 * 2 + c].nsamples / 3 - 1;
     }
     CHECKF(cell_events == 6 + extra, "%u cells run, %u of them again", cell_events, extra);
     CHECKF(run.rounds >= 2 && run.rounds <= 3, "%u rounds", run.rounds);

@@ -74,6 +74,27 @@ static const rb_strategy tock12 = {"tock", "one op per 12 ms", RB_S_NOIO, 0, tic
 static const rb_strategy tick16 = {"tick", "one op per 16 ms", RB_S_NOIO, 0, tick_open, NULL, tick16_op, NULL, tick_close};
 static const rb_strategy tock16 = {"tock", "one op per 16 ms", RB_S_NOIO, 0, tick_open, NULL, tick16_op, NULL, tick_close};
 
+/* The machine kernel of the test build (tests/tu_impl.c): the header's loop, 4 times over while
+   machine_slow is set, which the slowdown strategy's op does: the machine "slows" mid-cell. */
+static volatile int machine_slow;
+uint64_t rbt_machine_spin(uint64_t n, uint64_t x);
+uint64_t rbt_machine_spin(uint64_t n, uint64_t x)
+{
+    uint64_t i, k;
+    for (k = 0; k < (machine_slow ? 4u : 1u); k++)
+        for (i = 0; i < n; i++) x = (x ^ (x >> 29)) * 0xbf58476d1ce4e5b9ULL + i;
+    return x;
+}
+static int slowdown_op(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    (void)off; (void)n;
+    machine_slow = 1;
+    w->sink++;
+    return 0;
+}
+static const rb_strategy slowdown = {"slowdown", "slows the machine kernel", RB_S_NOIO, 0, tick_open, NULL, slowdown_op,
+                                     NULL, tick_close};
+
 static void quick(rb_config *c)
 {
     memset(c, 0, sizeof *c);
@@ -877,8 +898,59 @@ static void prefetch_progress_line(void)
     fclose(f);
 }
 
+/* Issue 21 item 7: a CPU kernel timed before and after each cell says when the machine moved;
+   a slowdown injected mid-cell (the kernel 4 times as long) is flagged in the result, the JSON,
+   the CSV and under the table; a cell where nothing was injected carries its figures too. */
+static void machine_drift_is_flagged(void)
+{
+    static char doc[1 << 17];
+    const rb_strategy *s[2] = {&slowdown, &tick};
+    unsigned th[1] = {1};
+    rb_matrix m;
+    rb_report rep;
+    FILE *f;
+    unsigned i;
+    memset(&m, 0, sizeof m);
+    quick(&m.cfg);
+    m.cfg.iterations = 1;
+    m.strategies = s; m.nstrategies = 1;
+    m.threads = th; m.nthreads = 1;
+    machine_slow = 0;
+    CHECK(rb_run_matrix(&m, &rep) == RB_OK);
+    machine_slow = 0;
+    {
+        const rb_result *x = &rep.results[0];
+        CHECKF(x->status == RB_OK && x->machine_before_ns > 0 && x->machine_after_ns > 1.5 * x->machine_before_ns &&
+               x->machine_drift > 0.5 && x->machine_moved == 1, "%g -> %g ns, drift %g, moved %u", x->machine_before_ns,
+               x->machine_after_ns, x->machine_drift, x->machine_moved);
+        for (i = 0; i < x->nwarnings && !strstr(x->warnings[i], "the machine moved during this cell"); i++) {}
+        CHECK(i < x->nwarnings);
+    }
+    if ((f = tmpfile())) {
+        rb_report_table(f, &rep, 0);
+        slurp(f, doc, sizeof doc);
+        CHECKF(strstr(doc, "the machine moved during 1 of 1 cells") && strstr(doc, "slowdown T01 (+"), "%s", doc);
+        rewind(f);
+        rb_report_json(f, &rep);
+        slurp(f, doc, sizeof doc);
+        CHECK(strstr(doc, "\"machine_drift\": {\"before_ns\": ") && strstr(doc, "\"moved_rounds\": 1}"));
+        rewind(f);
+        rb_report_csv(f, &rep);
+        slurp(f, doc, sizeof doc);
+        CHECK(strstr(doc, ",machine_before_ns,machine_after_ns,machine_drift,machine_moved_rounds,") != NULL);
+        fclose(f);
+    }
+    rb_report_free(&rep);
+    m.strategies = s + 1;   /* nothing injected: the figures are there, whatever this machine did */
+    CHECK(rb_run_matrix(&m, &rep) == RB_OK);
+    CHECK(rep.results[0].machine_before_ns > 0 && rep.results[0].machine_after_ns > 0 &&
+          rep.results[0].machine_drift == rep.results[0].machine_drift);
+    rb_report_free(&rep);
+}
+
 void suite_stats(void)
 {
+    RUN(machine_drift_is_flagged);
     RUN(prefetch_progress_line);
     RUN(progress_lines);
     RUN(list_lines);
