@@ -1043,6 +1043,11 @@ typedef struct rb_result {
                                     right, but the time includes the comparison (not for speed) */
     double ops_per_ms, iops, bytes_per_sec;
     double ops_per_ms_stddev;    /* sample sd over the iterations; NAN (null, "-") for one iteration */
+    /* 1: no op completed inside any measured iteration, though every thread had one running
+       when its iteration ended: each iteration's figure is then the most it can be (a thread
+       whose op had run w ms by the end does under 1/w ops/ms; summed over the threads), and
+       so are ops_per_ms, the median, iops and bytes_per_sec: "< X", not a measurement */
+    int rate_upper_bound;
     uint64_t madvise_calls, madvise_failed;
     int madvise_errno;
     rb_prefetch_stats prefetch;  /* the policy strategies' counters, all threads */
@@ -8104,6 +8109,7 @@ typedef struct rb__thread {
     rb__acct before, after;
     uint64_t iter_ops[RB_MAX_ITERATIONS + 1];
     uint64_t iter_start[RB_MAX_ITERATIONS + 1], iter_end[RB_MAX_ITERATIONS + 1];   /* ns */
+    uint64_t iter_inflight[RB_MAX_ITERATIONS + 1];   /* ns the op running at the stop had run; 0: none */
     uint64_t iter_page_reads[RB_MAX_ITERATIONS + 1];   /* pages the counted ops' reads spanned */
     uint64_t iter_due[RB_MAX_ITERATIONS + 1];          /* open loop: arrivals due in the iteration */
     rb__draws draws_start;  /* the sampler's state as this phase started */
@@ -8459,14 +8465,14 @@ static void rb__worker_phase(rb__thread *th, unsigned p, uint64_t start, uint64_
     rb_worker *w = &th->w;
     const rb_config *c = w->t->cfg;
     uint64_t deadline = start + (uint64_t)(p ? c->duration_ns : c->warmup_ns), ops = 0, end = start, t0, t1;
-    uint64_t think = (uint64_t)c->think_ns, bytes = 0, op_bytes;
+    uint64_t think = (uint64_t)c->think_ns, bytes = 0, op_bytes, inflight = 0;
     unsigned n = c->reads_per_op;
     for (t0 = rb__now_ns(); t0 < deadline && !RB__LOAD(&run->pool.failed); t0 = t1) {
         op_bytes = rb__draw_op(th, p > 0, off, n);
         th->drawn++;
         if (rb__op(th, off, n) != 0) break;
         t1 = rb__now_ns();
-        if (t1 > deadline) break;   /* in flight at the stop */
+        if (t1 > deadline) { inflight = deadline - t0; break; }   /* in flight at the stop */
         ops++;
         bytes += op_bytes;
         end = t1;
@@ -8477,6 +8483,7 @@ static void rb__worker_phase(rb__thread *th, unsigned p, uint64_t start, uint64_
     th->iter_bytes[p] = bytes;
     th->iter_start[p] = start;
     th->iter_end[p] = end;
+    th->iter_inflight[p] = inflight;
 }
 
 /* Open loop: the arrivals of one thread. Each phase starts its schedule afresh at the phase's
@@ -8559,6 +8566,7 @@ static void rb__worker_phase_open(rb__thread *th, unsigned p, uint64_t start, ui
     const rb_config *c = w->t->cfg;
     rb__sched *q = &th->sched;
     uint64_t deadline = start + (uint64_t)(p ? c->duration_ns : c->warmup_ns), ops = 0, t0, t1, bytes = 0, op_bytes;
+    uint64_t inflight = 0;
     unsigned n = c->reads_per_op;
     rb__sched_reset(q, start);
     while (q->next < deadline && !RB__LOAD(&run->pool.failed)) {
@@ -8569,7 +8577,7 @@ static void rb__worker_phase_open(rb__thread *th, unsigned p, uint64_t start, ui
         th->drawn++;
         if (rb__op(th, off, n) != 0) break;
         t1 = rb__now_ns();
-        if (t1 > deadline) break;   /* in flight at the stop */
+        if (t1 > deadline) { inflight = deadline - t0; break; }   /* in flight at the stop */
         ops++;
         bytes += op_bytes;
         if (p > 0) {
@@ -8583,6 +8591,7 @@ static void rb__worker_phase_open(rb__thread *th, unsigned p, uint64_t start, ui
     th->iter_due[p] = rb__sched_due(q, deadline);
     th->iter_start[p] = start;
     th->iter_end[p] = deadline;
+    th->iter_inflight[p] = inflight;
 }
 
 /* Phases: warmup (0, optional), then iterations 1..n. Every phase starts and ends on the
@@ -9452,6 +9461,40 @@ static void rb__open_loop_figures(const rb_config *c, rb__thread *const *th, rb_
                  res->rate_asked, res->ops_per_ms * 1000.0);
 }
 
+/* A cell where no op completed inside any measured iteration is still a measurement when
+   every thread of every iteration had started an op that was running at the stop: an op
+   that had run w ns and was not done takes longer than w, so that thread does under one op
+   per w, and each iteration's rate is under the sum of its threads' 1/w, as rb__statistics
+   sums rates. That bound ranks the cell ("< X") where "no result" would hide the slowest
+   strategy of all. Only that case: a thread that started no op at all (it got no CPU)
+   tells nothing about the strategy's speed, and the cell stays unmeasured. 1: bounded. */
+static int rb__upper_bound(const rb_config *c, rb__thread *const *th, rb_result *res)
+{
+    unsigned k, i;
+    double sum = 0, slowest = 0;
+    for (k = 1; k <= c->iterations; k++)
+        for (i = 0; i < c->threads; i++)
+            if (th[i]->iter_ops[k] || !th[i]->iter_inflight[k]) return 0;
+    for (k = 1; k <= c->iterations; k++) {
+        double v = 0;
+        for (i = 0; i < c->threads; i++) {
+            v += 1e6 / (double)th[i]->iter_inflight[k];
+            slowest = RB__MAX(slowest, (double)th[i]->iter_inflight[k] / 1e6);
+        }
+        res->iter_ops_per_ms[k - 1] = v;
+        sum += v;
+    }
+    res->rate_upper_bound = 1;
+    res->ops_per_ms = sum / c->iterations;
+    res->ops_per_ms_stddev = NAN;   /* a spread of bounds measures nothing */
+    res->iops = res->ops_per_ms * 1000.0 * c->reads_per_op;
+    res->bytes_per_sec = res->iops * (double)c->read_size;
+    rb__warn(res, "no op completed inside any measured iteration: every thread's op was still running when its "
+             "iteration ended (after up to %.3g ms), so each rate here is an upper bound (under %.3g ops/ms), not a "
+             "measurement; longer iterations would measure it", slowest, res->ops_per_ms);
+    return 1;
+}
+
 /* Phase 5: the rates. Per measured iteration, each thread's rate is its ops over its own
    window (iteration start to the end of its last counted op) and the cell's rate is the sum
    of its threads' rates, as JMH does. A thread that completed no op in an iteration (one op
@@ -9492,6 +9535,7 @@ static void rb__statistics(const rb_config *c, rb__thread *const *th, rb_result 
                  "read: parts of it were replayed more than once (a longer trace, or shorter iterations, replay it "
                  "once)", (unsigned long long)res->trace_loops, res->trace_loops == 1 ? "" : "s");
     rb__open_loop_figures(c, th, res);
+    if (!res->ops && rb__upper_bound(c, th, res)) return;   /* said there */
     if (zero)
         rb__warn(res, "%u time%s a thread completed no op in an iteration (its op outlasted the iteration): it "
                  "added nothing to that iteration's rate", zero, zero == 1 ? "" : "s");
@@ -9572,7 +9616,7 @@ static void rb__verdict(const rb_config *c, int io_errno, rb_result *res)
     } else if (res->verify_mismatches) {
         res->status = RB_EVERIFY;
         rb__result_reason(res, "%llu reads did not match the setup pattern", (unsigned long long)res->verify_mismatches);
-    } else if (res->ops == 0) {   /* 0 ops/ms would read as "the slowest strategy", not "unmeasured" */
+    } else if (res->ops == 0 && !res->rate_upper_bound) {   /* 0 ops/ms would read as "the slowest strategy" */
         res->status = RB_EINVAL;
         rb__result_reason(res, "no op completed inside any measured iteration (one op takes longer than an "
                           "iteration): nothing was measured");
@@ -12562,6 +12606,7 @@ static void rb__merge_round(rb_result *acc, const rb_result *x)
                                         x->cpu_sys_ns_per_read * (double)x->ops) / (double)ops;
         }
         acc->ops = ops;
+        acc->rate_upper_bound |= x->rate_upper_bound;   /* a bound among the samples bounds their median */
         acc->seconds += x->seconds;
         acc->madvise_calls += x->madvise_calls;
         acc->madvise_failed += x->madvise_failed;
@@ -13378,7 +13423,8 @@ static void rb__cell_text(const rb_result *x, char *buf, size_t len)
     if (x->status != RB_OK) { snprintf(buf, len, "error"); return; }
     v = x->nsamples ? x->ops_per_ms_median : x->ops_per_ms;
     hw = RB__MAX(x->ci_hi - v, v - x->ci_lo);
-    if (!x->nsamples || x->ci_lo != x->ci_lo) snprintf(buf, len, v < 1 ? "%.3g" : "%.2f", v);
+    if (x->rate_upper_bound) snprintf(buf, len, v < 1 ? "< %.3g" : "< %.2f", v);   /* no op completed: at most */
+    else if (!x->nsamples || x->ci_lo != x->ci_lo) snprintf(buf, len, v < 1 ? "%.3g" : "%.2f", v);
     else snprintf(buf, len, v < 1 ? "%.3g \xc2\xb1 %.2g" : "%.2f \xc2\xb1 %.2f", v, hw);   /* cold cells: 0.0041, not 0.00 */
 }
 
@@ -13553,7 +13599,7 @@ static unsigned rb__table_latency(FILE *f, const rb_report *r, int md, const dou
         rb__label(x, lc[c++], sizeof lc[0]);
         snprintf(lc[c++], 32, "%u", x->threads);
         rb_format_size(x->read_size, lc[c++], 32);
-        snprintf(lc[c++], 32, x->ops_per_ms < 1 ? "%.3g" : "%.2f", x->ops_per_ms);
+        snprintf(lc[c++], 32, x->ops_per_ms < 1 ? "%s%.3g" : "%s%.2f", x->rate_upper_bound ? "< " : "", x->ops_per_ms);
         if (x->ops_per_ms_stddev != x->ops_per_ms_stddev) snprintf(lc[c++], 32, "-");   /* one iteration */
         else snprintf(lc[c++], 32, x->ops_per_ms_stddev < 1 ? "%.3g" : "%.2f", x->ops_per_ms_stddev);
         if (x->nsamples) snprintf(lc[c++], 32, "%u of %u", x->outliers, x->nsamples);
@@ -13971,6 +14017,12 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
         rb__grid(f, r, md, by_size, g);
     }
     if (r->ngroups) rb__table_groups(f, r, md);
+    for (i = 0; i < r->count; i++)
+        if (r->results[i].status == RB_OK && r->results[i].rate_upper_bound) {
+            fprintf(f, "%s< X: no op completed inside an iteration (each thread's op outlasted it): the rate is "
+                       "below X, an upper bound, not a measurement%s\n\n", md ? "*" : "", md ? "*" : "");
+            break;
+        }
     if (r->rounds > 1 || (r->count && r->results[0].nsamples))
         fprintf(f, "%s: median of every measured iteration%s%s; \xc2\xb1 the wider half of its 95%% bootstrap "
                    "interval%s\n\n", md ? "*ops/ms" : "ops/ms", r->rounds > 1 ? " of every round (" : "",
@@ -14110,7 +14162,7 @@ static void rb__report_csv(FILE *f, const rb_report *r)
     unsigned npct = r->percentiles ? r->npercentiles : 4, i, k;
     char lbl[32];
     fprintf(f, "strategy,threads,pattern,read_size,reads_per_op,status,reason,ops,seconds,ops_per_ms,"
-               "ops_per_ms_stddev,iops,bytes_per_sec,lat_min_ns,lat_mean_ns");
+               "ops_per_ms_upper_bound,ops_per_ms_stddev,iops,bytes_per_sec,lat_min_ns,lat_mean_ns");
     for (k = 0; k < npct; k++) { rb__pct_label(pct[k], lbl, sizeof lbl); fprintf(f, ",lat_%s_ns", lbl); }
     fprintf(f, ",lat_max_ns,madvise_calls,madvise_failed,io_errors,short_reads,verify_mismatches,"
                "iterations,evict_seconds,prewarm_seconds,file_pages,resident_pages_before,"
@@ -14137,13 +14189,14 @@ static void rb__report_csv(FILE *f, const rb_report *r)
                 x->pattern_spec, (unsigned long long)x->read_size, x->reads_per_op, rb_status_word(x->status));
         rb__csv_string(f, x->reason);
         if (ok) {
-            fprintf(f, ",%llu,%.6f,%.6f,", (unsigned long long)x->ops, x->seconds, x->ops_per_ms);
+            fprintf(f, ",%llu,%.6f,%.6f,%d,", (unsigned long long)x->ops, x->seconds, x->ops_per_ms,
+                    x->rate_upper_bound);
             if (x->ops_per_ms_stddev == x->ops_per_ms_stddev) fprintf(f, "%.6f", x->ops_per_ms_stddev);
             fprintf(f, ",%.3f,%.3f,", x->iops, x->bytes_per_sec);
             if (rb_hist_total(&x->lat)) fprintf(f, "%llu,%.3f", (unsigned long long)x->lat.min, rb_hist_mean(&x->lat));
             else fputc(',', f);
         } else
-            fprintf(f, ",,,,,,,,");
+            fprintf(f, ",,,,,,,,,");
         for (k = 0; k < npct; k++) {
             if (ok && rb_hist_percentile_known(&x->lat, pct[k]))
                 fprintf(f, ",%llu", (unsigned long long)rb_hist_percentile(&x->lat, pct[k]));
@@ -14369,7 +14422,7 @@ static void rb__json_cell_stats(FILE *f, const rb_result *x)
     if (ok && x->nsamples) rb__json_num(f, x->ops_per_ms_median);
     else fputs("null", f);
     fprintf(f, ", \"ops_per_ms_ci\": ");
-    rb__json_interval(f, ok && x->nsamples, x->ci_lo, x->ci_hi);
+    rb__json_interval(f, ok && x->nsamples && !x->rate_upper_bound, x->ci_lo, x->ci_hi);   /* bounds: no interval */
     fprintf(f, ", \"outliers\": ");
     if (ok && x->nsamples) fprintf(f, "%u", x->outliers);
     else fputs("null", f);
@@ -14653,6 +14706,9 @@ static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
     rb__json_num_if(f, ok, x->seconds);
     fprintf(f, ", \"ops_per_ms\": ");
     rb__json_num_if(f, ok, x->ops_per_ms);
+    /* true: no op completed inside an iteration; every rate of the cell (ops_per_ms, the
+       median, iterations, iops, bytes_per_sec) is the most it can be, not a measurement */
+    fprintf(f, ", \"ops_per_ms_upper_bound\": %s", ok && x->rate_upper_bound ? "true" : "false");
     fprintf(f, ", \"ops_per_ms_stddev\": ");
     rb__json_num_if(f, ok, x->ops_per_ms_stddev);
     fprintf(f, ", \"iops\": ");
@@ -15602,7 +15658,9 @@ static void rb__report_progress(FILE *f, const rb_matrix_event *ev)
     } else if (ev->kind == RB_EVENT_CELL) {
         fprintf(f, "%-22s T%02u %6llu B ... ", ev->strategy, c->threads, (unsigned long long)c->read_size);
     } else {
-        if (r->status == RB_OK) fprintf(f, "%10.2f ops/ms", r->ops_per_ms);
+        if (r->status == RB_OK && r->rate_upper_bound)
+            fprintf(f, "  < %.3g ops/ms (an upper bound: no op completed inside an iteration)", r->ops_per_ms);
+        else if (r->status == RB_OK) fprintf(f, "%10.2f ops/ms", r->ops_per_ms);
         else fprintf(f, "%s: %s", r->status == RB_UNSUPPORTED ? "unsupported" : "ERROR", r->reason);
         if (r->prewarm_seconds > 0) fprintf(f, "  (prewarm %.2f s)", r->prewarm_seconds);
         if (r->evict_seconds > 0) fprintf(f, "  (evict %.3f s)", r->evict_seconds);
