@@ -1730,6 +1730,9 @@ typedef struct rb_advise_input {
     unsigned max_threads;         /* the largest thread count measured */
     int lru_gen;                  /* the multi-generational LRU: 1 on, 0 off, -1 unknown */
     uint64_t seed;                /* the bootstrap of the ratio intervals */
+    /* per row, its strategy's RB_S_* flags; NULL: each row's found by name (rb_strategy_find).
+       A row that does no I/O (RB_S_NOIO: the harness's own cost) is a reference, never ranked. */
+    const unsigned *flags;
 } rb_advise_input;
 
 typedef struct rb_advice {
@@ -1752,6 +1755,18 @@ typedef struct rb_advice {
     unsigned nreasons;
     char warnings[RB_ADVISE_MAX_LINES][RB_REASON_LEN];   /* the environment that decides the answer */
     unsigned nwarnings;
+    /* 1: the row does no I/O: shown for reference, never a column's best nor the safe choice
+       (its fractions NaN, tied -1) */
+    unsigned char reference[RB_MAX_AXIS];
+    /* 1: the cell's figure is an upper bound (rb_result.rate_upper_bound: no op completed
+       inside an iteration), and so is its fraction: ranked as that bound, never a best */
+    unsigned char upper[RB_MAX_AXIS][RB_ADVISE_MAX_CONDITIONS];
+    /* the worst case is at most worst[s]: 1 it comes from an upper-bound cell ("< 2%"), 2 an
+       upper-bound cell of another column might be lower still ("<= 40%"); 0 as measured */
+    unsigned char worst_upper[RB_MAX_AXIS];
+    /* per column, "" or why strategies (not references) have no ranked figure there (the
+       budget left it out, a failure, only upper bounds): the verdict names each such column */
+    char gap[RB_ADVISE_MAX_CONDITIONS][RB_REASON_LEN];
 } rb_advice;
 /* RB_OK, or RB_EINVAL for more rows or columns than rb_advice holds. */
 RBDEF int rb_advise_decide(const rb_advise_input *in, rb_advice *out);
@@ -16471,6 +16486,8 @@ static int rb__adv_tied(const rb_result *a, const rb_result *b, uint64_t seed)
     unsigned na, nb;
     const double *xa, *xb;
     double r, lo, hi;
+    if (a != b && b->rate_upper_bound)   /* under X: slower only when X is below a's whole interval */
+        return !(rb__adv_value(b) < a->ci_lo * (1 - RB_DIFF_NOISE));
     if (a == b || a->ci_lo != a->ci_lo || b->ci_hi != b->ci_hi || b->ci_hi >= a->ci_lo) return 1;
     xa = rb__samples(a, &na);
     xb = rb__samples(b, &nb);
@@ -16486,6 +16503,24 @@ static void rb__adv_pct(double f, char *buf, size_t len)
     else snprintf(buf, len, "%.2g%%", 100 * f);
 }
 
+/* The same, said as the most it can be (rb_advice.worst_upper, .upper): "< 2%", "<= 40%". */
+static void rb__adv_pct_up(double f, int upper, char *buf, size_t len)
+{
+    char p[16];
+    rb__adv_pct(f, p, sizeof p);
+    snprintf(buf, len, "%s%s", f != f ? "" : upper == 1 ? "< " : upper == 2 ? "<= " : "", p);
+}
+
+/* 1: the row's strategy does no I/O (RB_S_NOIO), from the caller's flags or the table's row:
+   what it measures is the harness's own cost, so it is a reference, never a choice. */
+static int rb__adv_noio(const rb_advise_input *in, unsigned s)
+{
+    const rb_strategy *st;
+    if (in->flags) return (in->flags[s] & RB_S_NOIO) != 0;
+    st = rb_strategy_find(in->strategies[s]);
+    return st && (st->flags & RB_S_NOIO);
+}
+
 static void rb__adv_line(char (*lines)[RB_REASON_LEN], unsigned *n, const char *fmt, ...) RB__PRINTF(3, 4);
 static void rb__adv_line(char (*lines)[RB_REASON_LEN], unsigned *n, const char *fmt, ...)
 {
@@ -16496,23 +16531,30 @@ static void rb__adv_line(char (*lines)[RB_REASON_LEN], unsigned *n, const char *
     va_end(ap);
 }
 
-/* Phase 1, per column: the best median, each cell's fraction of it, and who is tied with it. */
+/* Phase 1, per column: the best median, each cell's fraction of it, and who is tied with it.
+   A reference row (no I/O) is not ranked. An upper-bound cell ranks as its bound (its
+   fraction is at most that) but is never the best: what it measured is only "under X". */
 static void rb__adv_columns(const rb_advise_input *in, rb_advice *a)
 {
     unsigned s, c;
+    for (s = 0; s < in->nstrategies; s++) a->reference[s] = (unsigned char)rb__adv_noio(in, s);
     for (c = 0; c < in->nconditions; c++) {
         const rb_result *best = NULL;
         a->best[c] = -1;
         for (s = 0; s < in->nstrategies; s++) {
             const rb_result *x = rb__adv_cell(in, s, c);
-            if (x && (!best || rb__adv_value(x) > rb__adv_value(best))) { best = x; a->best[c] = (int)s; }
+            if (x && !a->reference[s] && !x->rate_upper_bound && (!best || rb__adv_value(x) > rb__adv_value(best))) {
+                best = x;
+                a->best[c] = (int)s;
+            }
         }
         a->measured += best != NULL;
         for (s = 0; s < in->nstrategies; s++) {
             const rb_result *x = rb__adv_cell(in, s, c);
             a->fraction[s][c] = NAN;
             a->tied[s][c] = -1;
-            if (!x) continue;
+            a->upper[s][c] = x && x->rate_upper_bound;
+            if (!x || !best || a->reference[s]) continue;
             a->fraction[s][c] = rb__adv_value(best) > 0 ? rb__adv_value(x) / rb__adv_value(best) : 1;
             a->tied[s][c] = (signed char)rb__adv_tied(best, x, in->seed ^ rb__mix64((uint64_t)s * 64 + c));
         }
@@ -16522,31 +16564,38 @@ static void rb__adv_columns(const rb_advise_input *in, rb_advice *a)
 /* Phase 2: each strategy's worst case over the measured columns, with an interval (the
    lowest lower bound and the lowest upper bound of its cells, over each column's best median),
    then the safe choice and who ties with it. A strategy missing from a column that others
-   measured has no worst case: it cannot be the safe choice. */
+   measured has no worst case: it cannot be the safe choice. An upper-bound cell decides as
+   its bound (regret at least the best over X) and its interval reaches down to 0: the worst
+   case it gives is at most that, and whatever it ties with is said as a tie. */
 static void rb__adv_worst(const rb_advise_input *in, rb_advice *a)
 {
     double lo[RB_MAX_AXIS], hi[RB_MAX_AXIS];
     unsigned s, c;
     a->safe = -1;
     for (s = 0; s < in->nstrategies; s++) {
+        int bounded = 0;
         a->worst[s] = lo[s] = hi[s] = NAN;
         a->worst_condition[s] = -1;
-        for (c = 0; c < in->nconditions; c++) {
+        a->worst_upper[s] = 0;
+        for (c = 0; c < in->nconditions && !a->reference[s]; c++) {
             const rb_result *x = rb__adv_cell(in, s, c), *b;
             double m, l, h;
             if (a->best[c] < 0) continue;
             if (!x) { a->worst[s] = NAN; a->worst_condition[s] = (int)c; break; }
             b = rb__adv_cell(in, (unsigned)a->best[c], c);
             m = rb__adv_value(b) > 0 ? rb__adv_value(b) : 1;
-            l = x->ci_lo == x->ci_lo ? x->ci_lo / m : a->fraction[s][c];
-            h = x->ci_hi == x->ci_hi ? x->ci_hi / m : a->fraction[s][c];
+            l = x->rate_upper_bound ? 0 : x->ci_lo == x->ci_lo ? x->ci_lo / m : a->fraction[s][c];
+            h = !x->rate_upper_bound && x->ci_hi == x->ci_hi ? x->ci_hi / m : a->fraction[s][c];
             if (a->worst_condition[s] < 0 || a->fraction[s][c] < a->worst[s]) {
                 a->worst[s] = a->fraction[s][c];
                 a->worst_condition[s] = (int)c;
             }
+            bounded |= x->rate_upper_bound;
             lo[s] = lo[s] == lo[s] ? RB__MIN(lo[s], l) : l;
             hi[s] = hi[s] == hi[s] ? RB__MIN(hi[s], h) : h;
         }
+        if (a->worst[s] == a->worst[s] && bounded)
+            a->worst_upper[s] = a->upper[s][a->worst_condition[s]] ? 1 : 2;
         if (a->worst[s] == a->worst[s] && (a->safe < 0 || a->worst[s] > a->worst[a->safe])) a->safe = (int)s;
     }
     for (s = 0; a->safe >= 0 && s < in->nstrategies; s++)
@@ -16568,25 +16617,68 @@ static void rb__adv_names(const rb_advise_input *in, const unsigned char *flag, 
     }
 }
 
+/* Phase 3a: every column where a strategy (not a reference) has no ranked figure is named
+   with why (the budget left it out, a failure, only upper bounds there), so that a verdict
+   covering fewer columns than the table has, or a strategy missing from one, is never
+   silent. A column with no best: the verdict covers the others. One with: whoever is
+   missing from it cannot be the safe choice. */
+static void rb__adv_gaps(const rb_advise_input *in, rb_advice *a)
+{
+    unsigned s, c;
+    char names[160];
+    unsigned char flag[RB_MAX_AXIS];
+    for (c = 0; c < in->nconditions; c++) {
+        const char *why = NULL, *given = in->missing && in->missing[c] && *in->missing[c] ? in->missing[c] : NULL;
+        unsigned n = 0, bounds = 0;
+        for (s = 0; s < in->nstrategies; s++) {
+            const rb_result *x = in->cells[(size_t)s * in->nconditions + c];
+            flag[s] = !a->reference[s] && a->tied[s][c] < 0;
+            n += flag[s];
+            if (flag[s] && a->upper[s][c]) bounds++;
+            else if (flag[s] && !why && x && x->status != RB_OK && x->reason[0]) why = x->reason;
+        }
+        if (!n) continue;
+        if (a->best[c] >= 0) {
+            rb__adv_names(in, flag, -1, names, sizeof names);
+            rb__fmt(a->gap[c], RB_REASON_LEN, "not measured for %s (%s)", names, why ? why : "no result");
+            rb__adv_line(a->verdict, &a->nverdict, "%s: %s, so %s cannot be the safe choice", in->conditions[c],
+                         a->gap[c], n == 1 ? "it" : "they");
+            continue;
+        }
+        if (given || !bounds)
+            rb__fmt(a->gap[c], RB_REASON_LEN, "not measured (%s)", given ? given : why ? why : "no strategy ran");
+        else rb__fmt(a->gap[c], RB_REASON_LEN, "nothing to rank: %s (no op completed inside an iteration)",
+                     bounds == n ? "every figure there is an upper bound" : "its figures are upper bounds or failures");
+        rb__adv_line(a->verdict, &a->nverdict, "%s: %s; the verdict covers the other %u column%s", in->conditions[c],
+                     a->gap[c], a->measured, a->measured == 1 ? "" : "s");
+    }
+    rb__adv_names(in, a->reference, -1, names, sizeof names);
+    if (names[0])
+        rb__adv_line(a->verdict, &a->nverdict, "%s: no I/O (the harness's own cost), shown for reference: never "
+                     "ranked, never a choice", names);
+}
+
 /* Phase 3: the verdict, in words. */
 static void rb__adv_verdict(const rb_advise_input *in, rb_advice *a)
 {
-    unsigned s, c;
-    char names[160], p[16], q[16];
+    unsigned s, c, any = 0;
+    char names[160], p[24], q[24];
     unsigned char flag[RB_MAX_AXIS];
-    if (!a->measured) {
+    for (s = 0; s < in->nstrategies; s++)
+        for (c = 0; c < in->nconditions; c++) any += rb__adv_cell(in, s, c) != NULL;
+    if (!any) {
         rb__adv_line(a->verdict, &a->nverdict, "nothing was measured: no verdict");
         return;
     }
-    for (c = 0; c < in->nconditions; c++)
-        if (a->best[c] < 0)
-            rb__adv_line(a->verdict, &a->nverdict, "%s: not measured (%s); the verdict covers the other %u column%s",
-                         in->conditions[c], in->missing && in->missing[c] && *in->missing[c] ? in->missing[c]
-                         : "no strategy ran", a->measured, a->measured == 1 ? "" : "s");
+    rb__adv_gaps(in, a);
+    if (!a->measured) {
+        rb__adv_line(a->verdict, &a->nverdict, "no strategy could be ranked in any column: no verdict");
+        return;
+    }
     if (a->safe < 0) {
         rb__adv_line(a->verdict, &a->nverdict, "no strategy was measured in every column: no safe choice");
     } else {
-        rb__adv_pct(a->worst[a->safe], p, sizeof p);
+        rb__adv_pct_up(a->worst[a->safe], a->worst_upper[a->safe], p, sizeof p);
         rb__adv_names(in, a->safe_tied, a->safe, names, sizeof names);
         rb__adv_line(a->verdict, &a->nverdict, "safe choice when the cache state is unknown: %s (at worst %s of the "
                      "best, %s)%s%s%s", in->strategies[a->safe], p, in->conditions[a->worst_condition[a->safe]],
@@ -16602,7 +16694,7 @@ static void rb__adv_verdict(const rb_advise_input *in, rb_advice *a)
         for (s = 0; s < in->nstrategies; s++) flag[s] = a->tied[s][c] == 1;
         rb__adv_names(in, flag, b, names, sizeof names);
         if (a->safe >= 0 && a->safe != b) {
-            rb__adv_pct(a->fraction[a->safe][c], q, sizeof q);
+            rb__adv_pct_up(a->fraction[a->safe][c], a->upper[a->safe][c], q, sizeof q);
             rb__fmt(tail, sizeof tail, "; the safe choice reaches %s of it (%s)", q,
                     a->tied[a->safe][c] == 1 ? "a tie: inside the intervals" : "significant");
         }
@@ -16615,7 +16707,7 @@ static void rb__adv_verdict(const rb_advise_input *in, rb_advice *a)
         for (c = 0; c < in->nconditions && wins < 0; c++)
             if (a->best[c] == (int)s) wins = (int)c;
         if (wins < 0 || (int)s == a->safe || !(a->worst[s] < 0.5) || a->worst_condition[s] < 0) continue;
-        rb__adv_pct(a->worst[s], p, sizeof p);
+        rb__adv_pct_up(a->worst[s], a->worst_upper[s], p, sizeof p);
         rb__adv_line(a->verdict, &a->nverdict, "%s is the best in %s but falls to %s of the best in %s: a bet on "
                      "the cache state", in->strategies[s], in->conditions[wins], p,
                      in->conditions[a->worst_condition[s]]);
@@ -16628,13 +16720,16 @@ static void rb__adv_reason(const rb_advise_input *in, const rb_advice *a, unsign
 {
     const rb_result *x = rb__adv_cell(in, s, c);
     double reads = x ? (double)x->ops * (x->reads_per_op ? x->reads_per_op : 1) : 0;
-    char p[16], sz[32], rs[32];
+    char p[24], sz[32], rs[32];
     size_t l;
     if (!x) return;
-    rb__adv_pct(a->fraction[s][c], p, sizeof p);
+    rb__adv_pct_up(a->fraction[s][c], a->upper[s][c], p, sizeof p);
     rb__fmt(buf, len, "%s, %s (%s of the best): ", in->strategies[s], in->conditions[c], p);
     l = strlen(buf);
-    if (x->device_read_bytes == 0) {
+    if (x->rate_upper_bound && rb__adv_value(x) > 0) {   /* under X ops/ms summed over threads: ops over threads/X */
+        rb__fmt(buf + l, len - l, "no op completed inside an iteration: under %.3g ops/ms, each op taking over ~%.3g ms",
+                rb__adv_value(x), (x->threads ? x->threads : 1) / rb__adv_value(x));
+    } else if (x->device_read_bytes == 0) {
         rb__fmt(buf + l, len - l, "the device read nothing (every read from the page cache)");
     } else if (x->device_read_bytes > 0 && reads > 0) {
         double per = (double)x->device_read_bytes / reads;
@@ -17375,9 +17470,11 @@ static void rb__adv_decide_now(rb__adv *v)
     rb_advise_run *r = v->r;
     const rb_result *cells[RB_MAX_AXIS * RB_ADVISE_MAX_CONDITIONS];
     const char *missing[RB_ADVISE_MAX_CONDITIONS];
+    unsigned flags[RB_MAX_AXIS];
     rb_advise_input in;
     unsigned i;
     for (i = 0; i < r->nstrategies * r->nconditions; i++) cells[i] = &r->cells[i];
+    for (i = 0; i < r->nstrategies; i++) flags[i] = v->strat[i]->flags;   /* the rows' own, custom ones too */
     for (i = 0; i < r->nconditions; i++) missing[i] = r->missing[i];
     memset(&in, 0, sizeof in);
     in.cells = cells;
@@ -17391,6 +17488,7 @@ static void rb__adv_decide_now(rb__adv *v)
     for (i = 0; i < r->nthreads; i++) in.max_threads = RB__MAX(in.max_threads, r->threads[i]);
     in.lru_gen = v->lru_gen;
     in.seed = v->seed;
+    in.flags = flags;
     rb_advise_decide(&in, &r->advice);
 }
 
@@ -17603,10 +17701,10 @@ static const rb_result *rb__adv_run_cell(const rb_advise_run *r, unsigned s, uns
 static void rb__adv_cell_text(const rb_advise_run *r, unsigned s, unsigned c, char *buf, size_t len)
 {
     const rb_advice *a = &r->advice;
-    char v[48], p[16];
+    char v[48], p[24];
     rb__cell_text(rb__adv_run_cell(r, s, c), v, sizeof v);
     if (a->tied[s][c] < 0) { snprintf(buf, len, "%s", v); return; }
-    rb__adv_pct(a->fraction[s][c], p, sizeof p);
+    rb__adv_pct_up(a->fraction[s][c], a->upper[s][c], p, sizeof p);
     rb__fmt(buf, len, "%s  %s%s", v, p, a->best[c] == (int)s ? " *" : a->tied[s][c] == 1 ? " =" : "  ");
 }
 
@@ -17631,9 +17729,10 @@ static void rb__adv_grid(FILE *f, const rb_advise_run *r, int md)
     for (s = 0; s < r->nstrategies; s++) {
         char (*row)[64] = cell + (size_t)(s + 1) * nc;
         const rb_advice *a = &r->advice;
-        snprintf(row[0], 64, "%s", r->strategies[s]);
+        snprintf(row[0], 64, "%s%s", r->strategies[s], a->reference[s] ? " (reference)" : "");
         for (c = 0; c < r->nconditions; c++) rb__adv_cell_text(r, s, c, row[c + 1], 64);
-        rb__adv_pct(a->worst[s], row[nc - 1], 64);
+        if (a->reference[s]) snprintf(row[nc - 1], 64, "no I/O: never ranked");
+        else rb__adv_pct_up(a->worst[s], a->worst_upper[s], row[nc - 1], 64);
         if (a->worst_condition[s] >= 0 && a->worst[s] == a->worst[s])
             rb__fmt(row[nc - 1] + strlen(row[nc - 1]), 64 - strlen(row[nc - 1]), " %s%s", r->conditions[a->worst_condition[s]],
                      (int)s == a->safe ? " (safe)" : a->safe_tied[s] ? " (= safe)" : "");
@@ -17672,15 +17771,22 @@ static unsigned rb__adv_budget_text(const rb_advise_run *r, char (*l)[RB_REASON_
 static void rb__advise_table(FILE *f, const rb_advise_run *r, int md)
 {
     char rs[32], pat[96], budget[RB_ADVISE_MAX_LINES][RB_REASON_LEN];
-    unsigned nb = rb__adv_budget_text(r, budget);
+    unsigned nb = rb__adv_budget_text(r, budget), s, c;
+    int upper = 0, reference = 0;
     rb_format_size(r->cfg.read_size, rs, sizeof rs);
     fprintf(f, "%sreadbench advise%s: %s %s reads, %u per op; ops/ms (median \xc2\xb1 95%% interval) and the %% of the "
                "best in its column\n\n", md ? "**" : "", md ? "**" : "", rb_pattern_name(&r->cfg, pat, sizeof pat), rs,
             r->cfg.reads_per_op);
     if (r->cfg.trace) rb__table_trace(f, r->cfg.trace, md);
     rb__adv_grid(f, r, md);
+    for (s = 0; s < r->nstrategies; s++) {
+        for (c = 0; c < r->nconditions; c++) upper |= r->advice.upper[s][c];
+        reference |= r->advice.reference[s];
+    }
     fprintf(f, "\n%s the best of its column; = tied with it (inside the intervals); worst: the lowest %% over the "
-               "columns%s\n", md ? "_\\*" : "*", md ? "_" : "");
+               "columns%s%s%s\n", md ? "_\\*" : "*", upper ? "; < X: an upper bound (no op completed inside an "
+               "iteration), ranked as X; <= X: a bound elsewhere may be lower" : "", reference ? "; (reference): "
+               "does no I/O, shown, never ranked" : "", md ? "_" : "");
     rb__adv_lines(f, md, "verdict", r->advice.verdict, r->advice.nverdict);
     rb__adv_lines(f, md, "why", r->advice.reasons, r->advice.nreasons);
     rb__adv_lines(f, md, "environment", r->advice.warnings, r->advice.nwarnings);
@@ -17716,10 +17822,13 @@ static void rb__adv_json_cell(FILE *f, const rb_advise_run *r, unsigned s, unsig
     rb__json_str_or_null(f, x->status == RB_OK ? NULL : x->reason);
     fprintf(f, ", \"ops_per_ms_median\": ");
     rb__json_num(f, x->status == RB_OK ? rb__adv_value(x) : NAN);
+    /* true: no op completed inside an iteration; the median and the fraction are the most
+       they can be, and there is no interval */
+    fprintf(f, ", \"upper_bound\": %s", x->status == RB_OK && x->rate_upper_bound ? "true" : "false");
     fprintf(f, ", \"ops_per_ms_ci\": [");
-    rb__json_num(f, x->status == RB_OK ? x->ci_lo : NAN);
+    rb__json_num(f, x->status == RB_OK && !x->rate_upper_bound ? x->ci_lo : NAN);
     fputs(", ", f);
-    rb__json_num(f, x->status == RB_OK ? x->ci_hi : NAN);
+    rb__json_num(f, x->status == RB_OK && !x->rate_upper_bound ? x->ci_hi : NAN);
     fprintf(f, "], \"fraction_of_best\": ");
     rb__json_num(f, a->fraction[s][c]);
     fprintf(f, ", \"best\": %s, \"tied_with_best\": %s, \"samples\": %u, \"rounds\": %u, \"read_amplification\": ",
@@ -17735,6 +17844,27 @@ static void rb__adv_json_cell(FILE *f, const rb_advise_run *r, unsigned s, unsig
         rb_json_string(f, rb__warning(x, k, more, sizeof more));
     }
     fputs("]}", f);
+}
+
+/* "not_measured": each column where strategies have no ranked figure, which, and why (the
+   verdict's lines say the same in words). */
+static void rb__adv_json_gaps(FILE *f, const rb_advise_run *r)
+{
+    const rb_advice *a = &r->advice;
+    unsigned s, c, n = 0, k;
+    fprintf(f, ", \"not_measured\": [");
+    for (c = 0; c < r->nconditions; c++) {
+        if (!a->gap[c][0]) continue;
+        fprintf(f, "%s{\"condition\": ", n++ ? ", " : "");
+        rb_json_string(f, r->conditions[c]);
+        fprintf(f, ", \"strategies\": [");
+        for (s = 0, k = 0; s < r->nstrategies; s++)
+            if (!a->reference[s] && a->tied[s][c] < 0) { fputs(k++ ? ", " : "", f); rb_json_string(f, r->strategies[s]); }
+        fprintf(f, "], \"reason\": ");
+        rb_json_string(f, a->gap[c]);
+        fputc('}', f);
+    }
+    fputc(']', f);
 }
 
 /* "budget": the figures, the order the states ran in, each state's thread counts and why it
@@ -17807,8 +17937,9 @@ static void rb__advise_json(FILE *f, const rb_advise_run *r)
         rb_json_string(f, r->strategies[s]);
         fprintf(f, ", \"cells\": [");
         for (c = 0; c < r->nconditions; c++) rb__adv_json_cell(f, r, s, c);
-        fprintf(f, "], \"worst_fraction\": ");
+        fprintf(f, "], \"reference\": %s, \"worst_fraction\": ", a->reference[s] ? "true" : "false");
         rb__json_num(f, a->worst[s]);
+        fprintf(f, ", \"worst_upper_bound\": %s", a->worst_upper[s] ? "true" : "false");
         fprintf(f, ", \"worst_condition\": ");
         rb__json_str_or_null(f, a->worst_condition[s] >= 0 ? r->conditions[a->worst_condition[s]] : NULL);
         fputc('}', f);
@@ -17830,6 +17961,7 @@ static void rb__advise_json(FILE *f, const rb_advise_run *r)
         fputs("]}", f);
     }
     fputc(']', f);
+    rb__adv_json_gaps(f, r);
     rb__adv_json_lines(f, "lines", a->verdict, a->nverdict);
     fputc('}', f);
     rb__adv_json_lines(f, "reasons", a->reasons, a->nreasons);
@@ -17908,15 +18040,16 @@ static void rb__advise_svg(FILE *f, const rb_advise_run *r, const char *title)
         fprintf(f, "</text>\n");
         for (c = 0; c < r->nconditions; c++) {
             const rb_result *x = rb__adv_run_cell(r, s, c);
-            rb__adv_pct(a->fraction[s][c], big, sizeof big);
+            rb__adv_pct_up(a->fraction[s][c], a->upper[s][c], big, sizeof big);
             rb__cell_text(x, small, sizeof small);
             if (a->tied[s][c] < 0) snprintf(big, sizeof big, "%s", x->status == RB_UNSUPPORTED ? "n/a" : "-");
             rb__fmt(tip, sizeof tip, "%s, %s: %s%s%s", r->strategies[s], r->conditions[c], small,
                     x->status == RB_OK ? " ops/ms" : ": ", x->status == RB_OK ? "" : x->reason);
             rb__adv_svg_cell(f, left + c * RB__HEAT_W, y, a->fraction[s][c], big, small, tip);
         }
-        rb__adv_pct(a->worst[s], big, sizeof big);
-        snprintf(small, sizeof small, "%s", a->worst_condition[s] >= 0 ? r->conditions[a->worst_condition[s]] : "");
+        rb__adv_pct_up(a->worst[s], a->worst_upper[s], big, sizeof big);
+        snprintf(small, sizeof small, "%s", a->reference[s] ? "reference: no I/O" : a->worst_condition[s] >= 0 ?
+                 r->conditions[a->worst_condition[s]] : "");
         rb__fmt(tip, sizeof tip, "%s: worst %s (%s)", r->strategies[s], big, small);
         rb__adv_svg_cell(f, left + r->nconditions * RB__HEAT_W, y, a->worst[s], big, small, tip);
     }
