@@ -1045,6 +1045,11 @@ typedef struct rb_result {
                                     right, but the time includes the comparison (not for speed) */
     double ops_per_ms, iops, bytes_per_sec;
     double ops_per_ms_stddev;    /* sample sd over the iterations; NAN (null, "-") for one iteration */
+    /* 1: no op completed inside any measured iteration, though every thread had one running
+       when its iteration ended: each iteration's figure is then the most it can be (a thread
+       whose op had run w ms by the end does under 1/w ops/ms; summed over the threads), and
+       so are ops_per_ms, the median, iops and bytes_per_sec: "< X", not a measurement */
+    int rate_upper_bound;
     uint64_t madvise_calls, madvise_failed;
     int madvise_errno;
     rb_prefetch_stats prefetch;  /* the policy strategies' counters, all threads */
@@ -1741,6 +1746,9 @@ typedef struct rb_advise_input {
     uint64_t read_size;           /* 0: 16 KiB */
     unsigned max_threads;         /* the largest thread count measured */
     int lru_gen;                  /* the multi-generational LRU: 1 on, 0 off, -1 unknown */
+    /* per row, its strategy's RB_S_* flags; NULL: each row's found by name (rb_strategy_find).
+       A row that does no I/O (RB_S_NOIO: the harness's own cost) is a reference, never ranked. */
+    const unsigned *flags;
 } rb_advise_input;
 
 typedef struct rb_advice {
@@ -1767,6 +1775,18 @@ typedef struct rb_advice {
     unsigned nreasons;
     char warnings[RB_ADVISE_MAX_LINES][RB_REASON_LEN];   /* the environment that decides the answer */
     unsigned nwarnings;
+    /* 1: the row does no I/O: shown for reference, never a column's best nor the safe choice
+       (its fractions NaN, tied -1) */
+    unsigned char reference[RB_MAX_AXIS];
+    /* 1: the cell's figure is an upper bound (rb_result.rate_upper_bound: no op completed
+       inside an iteration), and so is its fraction: ranked as that bound, never a best */
+    unsigned char upper[RB_MAX_AXIS][RB_ADVISE_MAX_CONDITIONS];
+    /* the worst case is at most worst[s]: 1 it comes from an upper-bound cell ("< 2%"), 2 an
+       upper-bound cell of another column might be lower still ("<= 40%"); 0 as measured */
+    unsigned char worst_upper[RB_MAX_AXIS];
+    /* per column, "" or why strategies (not references) have no ranked figure there (the
+       budget left it out, a failure, only upper bounds): the verdict names each such column */
+    char gap[RB_ADVISE_MAX_CONDITIONS][RB_REASON_LEN];
 } rb_advice;
 /* RB_OK, or RB_EINVAL for more rows or columns than rb_advice holds. */
 RBDEF int rb_advise_decide(const rb_advise_input *in, rb_advice *out);
@@ -8127,6 +8147,7 @@ typedef struct rb__thread {
     rb__acct before, after;
     uint64_t iter_ops[RB_MAX_ITERATIONS + 1];
     uint64_t iter_start[RB_MAX_ITERATIONS + 1], iter_end[RB_MAX_ITERATIONS + 1];   /* ns */
+    uint64_t iter_inflight[RB_MAX_ITERATIONS + 1];   /* ns the op running at the stop had run; 0: none */
     uint64_t iter_page_reads[RB_MAX_ITERATIONS + 1];   /* pages the counted ops' reads spanned */
     uint64_t iter_due[RB_MAX_ITERATIONS + 1];          /* open loop: arrivals due in the iteration */
     rb__draws draws_start;  /* the sampler's state as this phase started */
@@ -8482,14 +8503,14 @@ static void rb__worker_phase(rb__thread *th, unsigned p, uint64_t start, uint64_
     rb_worker *w = &th->w;
     const rb_config *c = w->t->cfg;
     uint64_t deadline = start + (uint64_t)(p ? c->duration_ns : c->warmup_ns), ops = 0, end = start, t0, t1;
-    uint64_t think = (uint64_t)c->think_ns, bytes = 0, op_bytes;
+    uint64_t think = (uint64_t)c->think_ns, bytes = 0, op_bytes, inflight = 0;
     unsigned n = c->reads_per_op;
     for (t0 = rb__now_ns(); t0 < deadline && !RB__LOAD(&run->pool.failed); t0 = t1) {
         op_bytes = rb__draw_op(th, p > 0, off, n);
         th->drawn++;
         if (rb__op(th, off, n) != 0) break;
         t1 = rb__now_ns();
-        if (t1 > deadline) break;   /* in flight at the stop */
+        if (t1 > deadline) { inflight = deadline - t0; break; }   /* in flight at the stop */
         ops++;
         bytes += op_bytes;
         end = t1;
@@ -8500,6 +8521,7 @@ static void rb__worker_phase(rb__thread *th, unsigned p, uint64_t start, uint64_
     th->iter_bytes[p] = bytes;
     th->iter_start[p] = start;
     th->iter_end[p] = end;
+    th->iter_inflight[p] = inflight;
 }
 
 /* Open loop: the arrivals of one thread. Each phase starts its schedule afresh at the phase's
@@ -8582,6 +8604,7 @@ static void rb__worker_phase_open(rb__thread *th, unsigned p, uint64_t start, ui
     const rb_config *c = w->t->cfg;
     rb__sched *q = &th->sched;
     uint64_t deadline = start + (uint64_t)(p ? c->duration_ns : c->warmup_ns), ops = 0, t0, t1, bytes = 0, op_bytes;
+    uint64_t inflight = 0;
     unsigned n = c->reads_per_op;
     rb__sched_reset(q, start);
     while (q->next < deadline && !RB__LOAD(&run->pool.failed)) {
@@ -8592,7 +8615,7 @@ static void rb__worker_phase_open(rb__thread *th, unsigned p, uint64_t start, ui
         th->drawn++;
         if (rb__op(th, off, n) != 0) break;
         t1 = rb__now_ns();
-        if (t1 > deadline) break;   /* in flight at the stop */
+        if (t1 > deadline) { inflight = deadline - t0; break; }   /* in flight at the stop */
         ops++;
         bytes += op_bytes;
         if (p > 0) {
@@ -8606,6 +8629,7 @@ static void rb__worker_phase_open(rb__thread *th, unsigned p, uint64_t start, ui
     th->iter_due[p] = rb__sched_due(q, deadline);
     th->iter_start[p] = start;
     th->iter_end[p] = deadline;
+    th->iter_inflight[p] = inflight;
 }
 
 /* Phases: warmup (0, optional), then iterations 1..n. Every phase starts and ends on the
@@ -9475,6 +9499,40 @@ static void rb__open_loop_figures(const rb_config *c, rb__thread *const *th, rb_
                  res->rate_asked, res->ops_per_ms * 1000.0);
 }
 
+/* A cell where no op completed inside any measured iteration is still a measurement when
+   every thread of every iteration had started an op that was running at the stop: an op
+   that had run w ns and was not done takes longer than w, so that thread does under one op
+   per w, and each iteration's rate is under the sum of its threads' 1/w, as rb__statistics
+   sums rates. That bound ranks the cell ("< X") where "no result" would hide the slowest
+   strategy of all. Only that case: a thread that started no op at all (it got no CPU)
+   tells nothing about the strategy's speed, and the cell stays unmeasured. 1: bounded. */
+static int rb__upper_bound(const rb_config *c, rb__thread *const *th, rb_result *res)
+{
+    unsigned k, i;
+    double sum = 0, slowest = 0;
+    for (k = 1; k <= c->iterations; k++)
+        for (i = 0; i < c->threads; i++)
+            if (th[i]->iter_ops[k] || !th[i]->iter_inflight[k]) return 0;
+    for (k = 1; k <= c->iterations; k++) {
+        double v = 0;
+        for (i = 0; i < c->threads; i++) {
+            v += 1e6 / (double)th[i]->iter_inflight[k];
+            slowest = RB__MAX(slowest, (double)th[i]->iter_inflight[k] / 1e6);
+        }
+        res->iter_ops_per_ms[k - 1] = v;
+        sum += v;
+    }
+    res->rate_upper_bound = 1;
+    res->ops_per_ms = sum / c->iterations;
+    res->ops_per_ms_stddev = NAN;   /* a spread of bounds measures nothing */
+    res->iops = res->ops_per_ms * 1000.0 * c->reads_per_op;
+    res->bytes_per_sec = res->iops * (double)c->read_size;
+    rb__warn(res, "no op completed inside any measured iteration: every thread's op was still running when its "
+             "iteration ended (after up to %.3g ms), so each rate here is an upper bound (under %.3g ops/ms), not a "
+             "measurement; longer iterations would measure it", slowest, res->ops_per_ms);
+    return 1;
+}
+
 /* Phase 5: the rates. Per measured iteration, each thread's rate is its ops over its own
    window (iteration start to the end of its last counted op) and the cell's rate is the sum
    of its threads' rates, as JMH does. A thread that completed no op in an iteration (one op
@@ -9515,6 +9573,7 @@ static void rb__statistics(const rb_config *c, rb__thread *const *th, rb_result 
                  "read: parts of it were replayed more than once (a longer trace, or shorter iterations, replay it "
                  "once)", (unsigned long long)res->trace_loops, res->trace_loops == 1 ? "" : "s");
     rb__open_loop_figures(c, th, res);
+    if (!res->ops && rb__upper_bound(c, th, res)) return;   /* said there */
     if (zero)
         rb__warn(res, "%u time%s a thread completed no op in an iteration (its op outlasted the iteration): it "
                  "added nothing to that iteration's rate", zero, zero == 1 ? "" : "s");
@@ -9595,7 +9654,7 @@ static void rb__verdict(const rb_config *c, int io_errno, rb_result *res)
     } else if (res->verify_mismatches) {
         res->status = RB_EVERIFY;
         rb__result_reason(res, "%llu reads did not match the setup pattern", (unsigned long long)res->verify_mismatches);
-    } else if (res->ops == 0) {   /* 0 ops/ms would read as "the slowest strategy", not "unmeasured" */
+    } else if (res->ops == 0 && !res->rate_upper_bound) {   /* 0 ops/ms would read as "the slowest strategy" */
         res->status = RB_EINVAL;
         rb__result_reason(res, "no op completed inside any measured iteration (one op takes longer than an "
                           "iteration): nothing was measured");
@@ -12729,6 +12788,7 @@ static void rb__merge_round(rb_result *acc, const rb_result *x)
                                         x->cpu_sys_ns_per_read * (double)x->ops) / (double)ops;
         }
         acc->ops = ops;
+        acc->rate_upper_bound |= x->rate_upper_bound;   /* a bound among the samples bounds their median */
         acc->seconds += x->seconds;
         acc->madvise_calls += x->madvise_calls;
         acc->madvise_failed += x->madvise_failed;
@@ -12814,11 +12874,12 @@ static void rb__matrix_paired(rb__matrix_store *st)
     for (i = 0; i < st->ncells; i++) {
         rb_result *x = &st->results[i], *best = NULL;
         rb_stats p;
-        if (x->status != RB_OK || x->rounds < 2) continue;
+        if (x->status != RB_OK || x->rounds < 2 || x->rate_upper_bound) continue;   /* a bound: no ratio to take */
         for (j = 0; j < st->ncells; j++) {
             rb_result *y = &st->results[j];
             if (j == i || j % st->nt != i % st->nt || j / st->nt / st->ns != i / st->nt / st->ns) continue;
-            if (y->status == RB_OK && y->nsamples && (!best || y->ops_per_ms_median > best->ops_per_ms_median))
+            if (y->status == RB_OK && y->nsamples && !y->rate_upper_bound &&
+                (!best || y->ops_per_ms_median > best->ops_per_ms_median))
                 best = y;   /* the best, whatever its rounds: with fewer than 2 (an interrupt) nothing pairs */
         }
         if (!best || rb_paired_ratio(x, best, &p) < 2) continue;
@@ -13557,7 +13618,8 @@ static void rb__cell_text(const rb_result *x, char *buf, size_t len)
     if (x->status != RB_OK) { snprintf(buf, len, "error"); return; }
     v = x->nsamples ? x->ops_per_ms_median : x->ops_per_ms;
     hw = RB__MAX(x->ci_hi - v, v - x->ci_lo);
-    if (!x->nsamples || x->ci_lo != x->ci_lo) snprintf(buf, len, v < 1 ? "%.3g" : "%.2f", v);
+    if (x->rate_upper_bound) snprintf(buf, len, v < 1 ? "< %.3g" : "< %.2f", v);   /* no op completed: at most */
+    else if (!x->nsamples || x->ci_lo != x->ci_lo) snprintf(buf, len, v < 1 ? "%.3g" : "%.2f", v);
     else snprintf(buf, len, v < 1 ? "%.3g \xc2\xb1 %.2g" : "%.2f \xc2\xb1 %.2f", v, hw);   /* cold cells: 0.0041, not 0.00 */
 }
 
@@ -13732,7 +13794,7 @@ static unsigned rb__table_latency(FILE *f, const rb_report *r, int md, const dou
         rb__label(x, lc[c++], sizeof lc[0]);
         snprintf(lc[c++], 32, "%u", x->threads);
         rb_format_size(x->read_size, lc[c++], 32);
-        snprintf(lc[c++], 32, x->ops_per_ms < 1 ? "%.3g" : "%.2f", x->ops_per_ms);
+        snprintf(lc[c++], 32, x->ops_per_ms < 1 ? "%s%.3g" : "%s%.2f", x->rate_upper_bound ? "< " : "", x->ops_per_ms);
         if (x->ops_per_ms_stddev != x->ops_per_ms_stddev) snprintf(lc[c++], 32, "-");   /* one iteration */
         else snprintf(lc[c++], 32, x->ops_per_ms_stddev < 1 ? "%.3g" : "%.2f", x->ops_per_ms_stddev);
         if (x->nsamples) snprintf(lc[c++], 32, "%u of %u", x->outliers, x->nsamples);
@@ -14169,6 +14231,12 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
         rb__grid(f, r, md, by_size, g);
     }
     if (r->ngroups) rb__table_groups(f, r, md);
+    for (i = 0; i < r->count; i++)
+        if (r->results[i].status == RB_OK && r->results[i].rate_upper_bound) {
+            fprintf(f, "%s< X: no op completed inside an iteration (each thread's op outlasted it): the rate is "
+                       "below X, an upper bound, not a measurement%s\n\n", md ? "*" : "", md ? "*" : "");
+            break;
+        }
     if (r->rounds > 1)
         fprintf(f, "%s: median of every measured iteration of every round (shuffled order); \xc2\xb1 the wider half "
                    "of the 95%% interval of the cell's rate over its %u rounds (Student t on the round medians)%s\n\n",
@@ -14316,7 +14384,7 @@ static void rb__report_csv(FILE *f, const rb_report *r)
     unsigned npct = r->percentiles ? r->npercentiles : 4, i, k;
     char lbl[32];
     fprintf(f, "strategy,threads,pattern,read_size,reads_per_op,status,reason,ops,seconds,ops_per_ms,"
-               "ops_per_ms_stddev,iops,bytes_per_sec,lat_min_ns,lat_mean_ns");
+               "ops_per_ms_upper_bound,ops_per_ms_stddev,iops,bytes_per_sec,lat_min_ns,lat_mean_ns");
     for (k = 0; k < npct; k++) { rb__pct_label(pct[k], lbl, sizeof lbl); fprintf(f, ",lat_%s_ns", lbl); }
     fprintf(f, ",lat_max_ns,madvise_calls,madvise_failed,io_errors,short_reads,verify_mismatches,"
                "iterations,evict_seconds,prewarm_seconds,file_pages,resident_pages_before,"
@@ -14344,13 +14412,14 @@ static void rb__report_csv(FILE *f, const rb_report *r)
                 x->pattern_spec, (unsigned long long)x->read_size, x->reads_per_op, rb_status_word(x->status));
         rb__csv_string(f, x->reason);
         if (ok) {
-            fprintf(f, ",%llu,%.6f,%.6f,", (unsigned long long)x->ops, x->seconds, x->ops_per_ms);
+            fprintf(f, ",%llu,%.6f,%.6f,%d,", (unsigned long long)x->ops, x->seconds, x->ops_per_ms,
+                    x->rate_upper_bound);
             if (x->ops_per_ms_stddev == x->ops_per_ms_stddev) fprintf(f, "%.6f", x->ops_per_ms_stddev);
             fprintf(f, ",%.3f,%.3f,", x->iops, x->bytes_per_sec);
             if (rb_hist_total(&x->lat)) fprintf(f, "%llu,%.3f", (unsigned long long)x->lat.min, rb_hist_mean(&x->lat));
             else fputc(',', f);
         } else
-            fprintf(f, ",,,,,,,,");
+            fprintf(f, ",,,,,,,,,");
         for (k = 0; k < npct; k++) {
             if (ok && rb_hist_percentile_known(&x->lat, pct[k]))
                 fprintf(f, ",%llu", (unsigned long long)rb_hist_percentile(&x->lat, pct[k]));
@@ -14576,7 +14645,7 @@ static void rb__json_cell_stats(FILE *f, const rb_result *x)
     if (ok && x->nsamples) rb__json_num(f, x->ops_per_ms_median);
     else fputs("null", f);
     fprintf(f, ", \"ops_per_ms_ci\": ");
-    rb__json_interval(f, ok && x->nsamples, x->ci_lo, x->ci_hi);
+    rb__json_interval(f, ok && x->nsamples && !x->rate_upper_bound, x->ci_lo, x->ci_hi);   /* bounds: no interval */
     fprintf(f, ", \"outliers\": ");
     if (ok && x->nsamples) fprintf(f, "%u", x->outliers);
     else fputs("null", f);
@@ -14868,6 +14937,9 @@ static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
     rb__json_num_if(f, ok, x->seconds);
     fprintf(f, ", \"ops_per_ms\": ");
     rb__json_num_if(f, ok, x->ops_per_ms);
+    /* true: no op completed inside an iteration; every rate of the cell (ops_per_ms, the
+       median, iterations, iops, bytes_per_sec) is the most it can be, not a measurement */
+    fprintf(f, ", \"ops_per_ms_upper_bound\": %s", ok && x->rate_upper_bound ? "true" : "false");
     fprintf(f, ", \"ops_per_ms_stddev\": ");
     rb__json_num_if(f, ok, x->ops_per_ms_stddev);
     fprintf(f, ", \"iops\": ");
@@ -15817,7 +15889,9 @@ static void rb__report_progress(FILE *f, const rb_matrix_event *ev)
     } else if (ev->kind == RB_EVENT_CELL) {
         fprintf(f, "%-22s T%02u %6llu B ... ", ev->strategy, c->threads, (unsigned long long)c->read_size);
     } else {
-        if (r->status == RB_OK) fprintf(f, "%10.2f ops/ms", r->ops_per_ms);
+        if (r->status == RB_OK && r->rate_upper_bound)
+            fprintf(f, "  < %.3g ops/ms (an upper bound: no op completed inside an iteration)", r->ops_per_ms);
+        else if (r->status == RB_OK) fprintf(f, "%10.2f ops/ms", r->ops_per_ms);
         else fprintf(f, "%s: %s", r->status == RB_UNSUPPORTED ? "unsupported" : "ERROR", r->reason);
         if (r->prewarm_seconds > 0) fprintf(f, "  (prewarm %.2f s)", r->prewarm_seconds);
         if (r->evict_seconds > 0) fprintf(f, "  (evict %.3f s)", r->evict_seconds);
@@ -16649,6 +16723,10 @@ static int rb__adv_tied(const rb_result *a, const rb_result *b)
 {
     rb_stats p;
     if (a == b) return 1;
+    if (b->rate_upper_bound) {   /* under X: slower only when X is below a's whole interval */
+        if (a->ci_lo != a->ci_lo) return 2;
+        return !(rb__adv_value(b) < a->ci_lo * (1 - RB_DIFF_NOISE));
+    }
     if (rb_paired_ratio(b, a, &p) < 2 || p.ci_hi != p.ci_hi) return 2;
     return !(p.ci_hi < 1 - RB_DIFF_NOISE);
 }
@@ -16661,6 +16739,24 @@ static void rb__adv_pct(double f, char *buf, size_t len)
     else snprintf(buf, len, "%.2g%%", 100 * f);
 }
 
+/* The same, said as the most it can be (rb_advice.worst_upper, .upper): "< 2%", "<= 40%". */
+static void rb__adv_pct_up(double f, int upper, char *buf, size_t len)
+{
+    char p[16];
+    rb__adv_pct(f, p, sizeof p);
+    snprintf(buf, len, "%s%s", f != f ? "" : upper == 1 ? "< " : upper == 2 ? "<= " : "", p);
+}
+
+/* 1: the row's strategy does no I/O (RB_S_NOIO), from the caller's flags or the table's row:
+   what it measures is the harness's own cost, so it is a reference, never a choice. */
+static int rb__adv_noio(const rb_advise_input *in, unsigned s)
+{
+    const rb_strategy *st;
+    if (in->flags) return (in->flags[s] & RB_S_NOIO) != 0;
+    st = rb_strategy_find(in->strategies[s]);
+    return st && (st->flags & RB_S_NOIO);
+}
+
 static void rb__adv_line(char (*lines)[RB_REASON_LEN], unsigned *n, const char *fmt, ...) RB__PRINTF(3, 4);
 static void rb__adv_line(char (*lines)[RB_REASON_LEN], unsigned *n, const char *fmt, ...)
 {
@@ -16671,24 +16767,31 @@ static void rb__adv_line(char (*lines)[RB_REASON_LEN], unsigned *n, const char *
     va_end(ap);
 }
 
-/* Phase 1, per column: the best median, each cell's fraction of it, and who is tied with it. */
+/* Phase 1, per column: the best median, each cell's fraction of it, and who is tied with it.
+   A reference row (no I/O) is not ranked. An upper-bound cell ranks as its bound (its
+   fraction is at most that) but is never the best: what it measured is only "under X". */
 static void rb__adv_columns(const rb_advise_input *in, rb_advice *a)
 {
     unsigned s, c;
     int t;
+    for (s = 0; s < in->nstrategies; s++) a->reference[s] = (unsigned char)rb__adv_noio(in, s);
     for (c = 0; c < in->nconditions; c++) {
         const rb_result *best = NULL;
         a->best[c] = -1;
         for (s = 0; s < in->nstrategies; s++) {
             const rb_result *x = rb__adv_cell(in, s, c);
-            if (x && (!best || rb__adv_value(x) > rb__adv_value(best))) { best = x; a->best[c] = (int)s; }
+            if (x && !a->reference[s] && !x->rate_upper_bound && (!best || rb__adv_value(x) > rb__adv_value(best))) {
+                best = x;
+                a->best[c] = (int)s;
+            }
         }
         a->measured += best != NULL;
         for (s = 0; s < in->nstrategies; s++) {
             const rb_result *x = rb__adv_cell(in, s, c);
             a->fraction[s][c] = NAN;
             a->tied[s][c] = -1;
-            if (!x) continue;
+            a->upper[s][c] = x && x->rate_upper_bound;
+            if (!x || !best || a->reference[s]) continue;
             a->fraction[s][c] = rb__adv_value(best) > 0 ? rb__adv_value(x) / rb__adv_value(best) : 1;
             t = rb__adv_tied(best, x);
             a->tied[s][c] = (signed char)(t != 0);
@@ -16701,8 +16804,11 @@ static void rb__adv_columns(const rb_advise_input *in, rb_advice *a)
 /* Phase 2: each strategy's worst case over the measured columns, with an interval (the
    lowest lower bound and the lowest upper bound of its cells, over each column's best median),
    then the safe choice and who ties with it. A strategy missing from a column that others
-   measured has no worst case: it cannot be the safe choice. A cell without an interval (one
-   round) cannot be ordered against anything: such a strategy ties with the safe choice. */
+   measured has no worst case: it cannot be the safe choice. An upper-bound cell decides as
+   its bound (regret at least the best over X) and its interval reaches down to 0: the worst
+   case it gives is at most that, and whatever it ties with is said as a tie. A cell without
+   an interval (one round) cannot be ordered against anything: such a strategy ties with the
+   safe choice. */
 static void rb__adv_worst(const rb_advise_input *in, rb_advice *a)
 {
     double lo[RB_MAX_AXIS], hi[RB_MAX_AXIS];
@@ -16710,26 +16816,31 @@ static void rb__adv_worst(const rb_advise_input *in, rb_advice *a)
     unsigned s, c;
     a->safe = -1;
     for (s = 0; s < in->nstrategies; s++) {
+        int bounded = 0;
         a->worst[s] = lo[s] = hi[s] = NAN;
         noci[s] = 0;
         a->worst_condition[s] = -1;
-        for (c = 0; c < in->nconditions; c++) {
+        a->worst_upper[s] = 0;
+        for (c = 0; c < in->nconditions && !a->reference[s]; c++) {
             const rb_result *x = rb__adv_cell(in, s, c), *b;
             double m, l, h;
             if (a->best[c] < 0) continue;
             if (!x) { a->worst[s] = NAN; a->worst_condition[s] = (int)c; break; }
             b = rb__adv_cell(in, (unsigned)a->best[c], c);
             m = rb__adv_value(b) > 0 ? rb__adv_value(b) : 1;
-            l = x->ci_lo == x->ci_lo ? x->ci_lo / m : a->fraction[s][c];
-            h = x->ci_hi == x->ci_hi ? x->ci_hi / m : a->fraction[s][c];
-            noci[s] |= x->ci_lo != x->ci_lo;
+            l = x->rate_upper_bound ? 0 : x->ci_lo == x->ci_lo ? x->ci_lo / m : a->fraction[s][c];
+            h = !x->rate_upper_bound && x->ci_hi == x->ci_hi ? x->ci_hi / m : a->fraction[s][c];
+            noci[s] |= !x->rate_upper_bound && x->ci_lo != x->ci_lo;
             if (a->worst_condition[s] < 0 || a->fraction[s][c] < a->worst[s]) {
                 a->worst[s] = a->fraction[s][c];
                 a->worst_condition[s] = (int)c;
             }
+            bounded |= x->rate_upper_bound;
             lo[s] = lo[s] == lo[s] ? RB__MIN(lo[s], l) : l;
             hi[s] = hi[s] == hi[s] ? RB__MIN(hi[s], h) : h;
         }
+        if (a->worst[s] == a->worst[s] && bounded)
+            a->worst_upper[s] = a->upper[s][a->worst_condition[s]] ? 1 : 2;
         if (a->worst[s] == a->worst[s] && (a->safe < 0 || a->worst[s] > a->worst[a->safe])) a->safe = (int)s;
     }
     for (s = 0; a->safe >= 0 && s < in->nstrategies; s++)
@@ -16772,25 +16883,68 @@ static void rb__adv_moved(const rb_advise_input *in, rb_advice *a)
                      n == 1 ? "its" : "their");
 }
 
+/* Phase 3a: every column where a strategy (not a reference) has no ranked figure is named
+   with why (the budget left it out, a failure, only upper bounds there), so that a verdict
+   covering fewer columns than the table has, or a strategy missing from one, is never
+   silent. A column with no best: the verdict covers the others. One with: whoever is
+   missing from it cannot be the safe choice. */
+static void rb__adv_gaps(const rb_advise_input *in, rb_advice *a)
+{
+    unsigned s, c;
+    char names[160];
+    unsigned char flag[RB_MAX_AXIS];
+    for (c = 0; c < in->nconditions; c++) {
+        const char *why = NULL, *given = in->missing && in->missing[c] && *in->missing[c] ? in->missing[c] : NULL;
+        unsigned n = 0, bounds = 0;
+        for (s = 0; s < in->nstrategies; s++) {
+            const rb_result *x = in->cells[(size_t)s * in->nconditions + c];
+            flag[s] = !a->reference[s] && a->tied[s][c] < 0;
+            n += flag[s];
+            if (flag[s] && a->upper[s][c]) bounds++;
+            else if (flag[s] && !why && x && x->status != RB_OK && x->reason[0]) why = x->reason;
+        }
+        if (!n) continue;
+        if (a->best[c] >= 0) {
+            rb__adv_names(in, flag, -1, names, sizeof names);
+            rb__fmt(a->gap[c], RB_REASON_LEN, "not measured for %s (%s)", names, why ? why : "no result");
+            rb__adv_line(a->verdict, &a->nverdict, "%s: %s, so %s cannot be the safe choice", in->conditions[c],
+                         a->gap[c], n == 1 ? "it" : "they");
+            continue;
+        }
+        if (given || !bounds)
+            rb__fmt(a->gap[c], RB_REASON_LEN, "not measured (%s)", given ? given : why ? why : "no strategy ran");
+        else rb__fmt(a->gap[c], RB_REASON_LEN, "nothing to rank: %s (no op completed inside an iteration)",
+                     bounds == n ? "every figure there is an upper bound" : "its figures are upper bounds or failures");
+        rb__adv_line(a->verdict, &a->nverdict, "%s: %s; the verdict covers the other %u column%s", in->conditions[c],
+                     a->gap[c], a->measured, a->measured == 1 ? "" : "s");
+    }
+    rb__adv_names(in, a->reference, -1, names, sizeof names);
+    if (names[0])
+        rb__adv_line(a->verdict, &a->nverdict, "%s: no I/O (the harness's own cost), shown for reference: never "
+                     "ranked, never a choice", names);
+}
+
 /* Phase 3: the verdict, in words. */
 static void rb__adv_verdict(const rb_advise_input *in, rb_advice *a)
 {
-    unsigned s, c;
-    char names[160], p[16], q[16];
+    unsigned s, c, any = 0;
+    char names[160], p[24], q[24];
     unsigned char flag[RB_MAX_AXIS];
-    if (!a->measured) {
+    for (s = 0; s < in->nstrategies; s++)
+        for (c = 0; c < in->nconditions; c++) any += rb__adv_cell(in, s, c) != NULL;
+    if (!any) {
         rb__adv_line(a->verdict, &a->nverdict, "nothing was measured: no verdict");
         return;
     }
-    for (c = 0; c < in->nconditions; c++)
-        if (a->best[c] < 0)
-            rb__adv_line(a->verdict, &a->nverdict, "%s: not measured (%s); the verdict covers the other %u column%s",
-                         in->conditions[c], in->missing && in->missing[c] && *in->missing[c] ? in->missing[c]
-                         : "no strategy ran", a->measured, a->measured == 1 ? "" : "s");
+    rb__adv_gaps(in, a);
+    if (!a->measured) {
+        rb__adv_line(a->verdict, &a->nverdict, "no strategy could be ranked in any column: no verdict");
+        return;
+    }
     if (a->safe < 0) {
         rb__adv_line(a->verdict, &a->nverdict, "no strategy was measured in every column: no safe choice");
     } else {
-        rb__adv_pct(a->worst[a->safe], p, sizeof p);
+        rb__adv_pct_up(a->worst[a->safe], a->worst_upper[a->safe], p, sizeof p);
         rb__adv_names(in, a->safe_tied, a->safe, names, sizeof names);
         rb__adv_line(a->verdict, &a->nverdict, "safe choice when the cache state is unknown: %s (at worst %s of the "
                      "best, %s)%s%s%s", in->strategies[a->safe], p, in->conditions[a->worst_condition[a->safe]],
@@ -16812,7 +16966,7 @@ static void rb__adv_verdict(const rb_advise_input *in, rb_advice *a)
         for (s = 0; s < in->nstrategies; s++) flag[s] = a->tied[s][c] == 1;
         rb__adv_names(in, flag, b, names, sizeof names);
         if (a->safe >= 0 && a->safe != b) {
-            rb__adv_pct(a->fraction[a->safe][c], q, sizeof q);
+            rb__adv_pct_up(a->fraction[a->safe][c], a->upper[a->safe][c], q, sizeof q);
             rb__fmt(tail, sizeof tail, "; the safe choice reaches %s of it (%s)", q,
                     a->unresolved[a->safe][c] ? "not resolved: too few rounds"
                     : a->tied[a->safe][c] == 1 ? "a tie: inside the intervals" : "significant");
@@ -16826,7 +16980,7 @@ static void rb__adv_verdict(const rb_advise_input *in, rb_advice *a)
         for (c = 0; c < in->nconditions && wins < 0; c++)
             if (a->best[c] == (int)s) wins = (int)c;
         if (wins < 0 || (int)s == a->safe || !(a->worst[s] < 0.5) || a->worst_condition[s] < 0) continue;
-        rb__adv_pct(a->worst[s], p, sizeof p);
+        rb__adv_pct_up(a->worst[s], a->worst_upper[s], p, sizeof p);
         rb__adv_line(a->verdict, &a->nverdict, "%s is the best in %s but falls to %s of the best in %s: a bet on "
                      "the cache state", in->strategies[s], in->conditions[wins], p,
                      in->conditions[a->worst_condition[s]]);
@@ -16839,13 +16993,16 @@ static void rb__adv_reason(const rb_advise_input *in, const rb_advice *a, unsign
 {
     const rb_result *x = rb__adv_cell(in, s, c);
     double reads = x ? (double)x->ops * (x->reads_per_op ? x->reads_per_op : 1) : 0;
-    char p[16], sz[32], rs[32];
+    char p[24], sz[32], rs[32];
     size_t l;
     if (!x) return;
-    rb__adv_pct(a->fraction[s][c], p, sizeof p);
+    rb__adv_pct_up(a->fraction[s][c], a->upper[s][c], p, sizeof p);
     rb__fmt(buf, len, "%s, %s (%s of the best): ", in->strategies[s], in->conditions[c], p);
     l = strlen(buf);
-    if (x->device_read_bytes == 0) {
+    if (x->rate_upper_bound && rb__adv_value(x) > 0) {   /* under X ops/ms summed over threads: ops over threads/X */
+        rb__fmt(buf + l, len - l, "no op completed inside an iteration: under %.3g ops/ms, each op taking over ~%.3g ms",
+                rb__adv_value(x), (x->threads ? x->threads : 1) / rb__adv_value(x));
+    } else if (x->device_read_bytes == 0) {
         rb__fmt(buf + l, len - l, "the device read nothing (every read from the page cache)");
     } else if (x->device_read_bytes > 0 && reads > 0) {
         double per = (double)x->device_read_bytes / reads;
@@ -17566,9 +17723,11 @@ static void rb__adv_decide_now(rb__adv *v)
     rb_advise_run *r = v->r;
     const rb_result *cells[RB_MAX_AXIS * RB_ADVISE_MAX_CONDITIONS];
     const char *missing[RB_ADVISE_MAX_CONDITIONS];
+    unsigned flags[RB_MAX_AXIS];
     rb_advise_input in;
     unsigned i;
     for (i = 0; i < r->nstrategies * r->nconditions; i++) cells[i] = &r->cells[i];
+    for (i = 0; i < r->nstrategies; i++) flags[i] = v->strat[i]->flags;   /* the rows' own, custom ones too */
     for (i = 0; i < r->nconditions; i++) missing[i] = r->missing[i];
     memset(&in, 0, sizeof in);
     in.cells = cells;
@@ -17581,6 +17740,7 @@ static void rb__adv_decide_now(rb__adv *v)
     in.read_size = r->cfg.read_size;
     for (i = 0; i < r->nthreads; i++) in.max_threads = RB__MAX(in.max_threads, r->threads[i]);
     in.lru_gen = v->lru_gen;
+    in.flags = flags;
     rb_advise_decide(&in, &r->advice);
 }
 
@@ -17793,10 +17953,10 @@ static const rb_result *rb__adv_run_cell(const rb_advise_run *r, unsigned s, uns
 static void rb__adv_cell_text(const rb_advise_run *r, unsigned s, unsigned c, char *buf, size_t len)
 {
     const rb_advice *a = &r->advice;
-    char v[48], p[16];
+    char v[48], p[24];
     rb__cell_text(rb__adv_run_cell(r, s, c), v, sizeof v);
     if (a->tied[s][c] < 0) { snprintf(buf, len, "%s", v); return; }
-    rb__adv_pct(a->fraction[s][c], p, sizeof p);
+    rb__adv_pct_up(a->fraction[s][c], a->upper[s][c], p, sizeof p);
     rb__fmt(buf, len, "%s  %s%s", v, p, a->best[c] == (int)s ? " *" : a->tied[s][c] == 1 ? " =" : "  ");
 }
 
@@ -17821,9 +17981,10 @@ static void rb__adv_grid(FILE *f, const rb_advise_run *r, int md)
     for (s = 0; s < r->nstrategies; s++) {
         char (*row)[64] = cell + (size_t)(s + 1) * nc;
         const rb_advice *a = &r->advice;
-        snprintf(row[0], 64, "%s", r->strategies[s]);
+        snprintf(row[0], 64, "%s%s", r->strategies[s], a->reference[s] ? " (reference)" : "");
         for (c = 0; c < r->nconditions; c++) rb__adv_cell_text(r, s, c, row[c + 1], 64);
-        rb__adv_pct(a->worst[s], row[nc - 1], 64);
+        if (a->reference[s]) snprintf(row[nc - 1], 64, "no I/O: never ranked");
+        else rb__adv_pct_up(a->worst[s], a->worst_upper[s], row[nc - 1], 64);
         if (a->worst_condition[s] >= 0 && a->worst[s] == a->worst[s])
             rb__fmt(row[nc - 1] + strlen(row[nc - 1]), 64 - strlen(row[nc - 1]), " %s%s", r->conditions[a->worst_condition[s]],
                      (int)s == a->safe ? " (safe)" : a->safe_tied[s] ? " (= safe)" : "");
@@ -17862,15 +18023,22 @@ static unsigned rb__adv_budget_text(const rb_advise_run *r, char (*l)[RB_REASON_
 static void rb__advise_table(FILE *f, const rb_advise_run *r, int md)
 {
     char rs[32], pat[96], budget[RB_ADVISE_MAX_LINES][RB_REASON_LEN];
-    unsigned nb = rb__adv_budget_text(r, budget);
+    unsigned nb = rb__adv_budget_text(r, budget), s, c;
+    int upper = 0, reference = 0;
     rb_format_size(r->cfg.read_size, rs, sizeof rs);
     fprintf(f, "%sreadbench advise%s: %s %s reads, %u per op; ops/ms (median \xc2\xb1 95%% interval) and the %% of the "
                "best in its column\n\n", md ? "**" : "", md ? "**" : "", rb_pattern_name(&r->cfg, pat, sizeof pat), rs,
             r->cfg.reads_per_op);
     if (r->cfg.trace) rb__table_trace(f, r->cfg.trace, md);
     rb__adv_grid(f, r, md);
+    for (s = 0; s < r->nstrategies; s++) {
+        for (c = 0; c < r->nconditions; c++) upper |= r->advice.upper[s][c];
+        reference |= r->advice.reference[s];
+    }
     fprintf(f, "\n%s the best of its column; = tied with it (inside the intervals); worst: the lowest %% over the "
-               "columns%s\n", md ? "_\\*" : "*", md ? "_" : "");
+               "columns%s%s%s\n", md ? "_\\*" : "*", upper ? "; < X: an upper bound (no op completed inside an "
+               "iteration), ranked as X; <= X: a bound elsewhere may be lower" : "", reference ? "; (reference): "
+               "does no I/O, shown, never ranked" : "", md ? "_" : "");
     rb__adv_lines(f, md, "verdict", r->advice.verdict, r->advice.nverdict);
     rb__adv_lines(f, md, "why", r->advice.reasons, r->advice.nreasons);
     rb__adv_lines(f, md, "environment", r->advice.warnings, r->advice.nwarnings);
@@ -17906,10 +18074,13 @@ static void rb__adv_json_cell(FILE *f, const rb_advise_run *r, unsigned s, unsig
     rb__json_str_or_null(f, x->status == RB_OK ? NULL : x->reason);
     fprintf(f, ", \"ops_per_ms_median\": ");
     rb__json_num(f, x->status == RB_OK ? rb__adv_value(x) : NAN);
+    /* true: no op completed inside an iteration; the median and the fraction are the most
+       they can be, and there is no interval */
+    fprintf(f, ", \"upper_bound\": %s", x->status == RB_OK && x->rate_upper_bound ? "true" : "false");
     fprintf(f, ", \"ops_per_ms_ci\": [");
-    rb__json_num(f, x->status == RB_OK ? x->ci_lo : NAN);
+    rb__json_num(f, x->status == RB_OK && !x->rate_upper_bound ? x->ci_lo : NAN);
     fputs(", ", f);
-    rb__json_num(f, x->status == RB_OK ? x->ci_hi : NAN);
+    rb__json_num(f, x->status == RB_OK && !x->rate_upper_bound ? x->ci_hi : NAN);
     fprintf(f, "], \"fraction_of_best\": ");
     rb__json_num(f, a->fraction[s][c]);
     fprintf(f, ", \"best\": %s, \"tied_with_best\": %s, \"resolved\": %s, \"samples\": %u, \"rounds\": %u, "
@@ -17926,6 +18097,27 @@ static void rb__adv_json_cell(FILE *f, const rb_advise_run *r, unsigned s, unsig
         rb_json_string(f, rb__warning(x, k, more, sizeof more));
     }
     fputs("]}", f);
+}
+
+/* "not_measured": each column where strategies have no ranked figure, which, and why (the
+   verdict's lines say the same in words). */
+static void rb__adv_json_gaps(FILE *f, const rb_advise_run *r)
+{
+    const rb_advice *a = &r->advice;
+    unsigned s, c, n = 0, k;
+    fprintf(f, ", \"not_measured\": [");
+    for (c = 0; c < r->nconditions; c++) {
+        if (!a->gap[c][0]) continue;
+        fprintf(f, "%s{\"condition\": ", n++ ? ", " : "");
+        rb_json_string(f, r->conditions[c]);
+        fprintf(f, ", \"strategies\": [");
+        for (s = 0, k = 0; s < r->nstrategies; s++)
+            if (!a->reference[s] && a->tied[s][c] < 0) { fputs(k++ ? ", " : "", f); rb_json_string(f, r->strategies[s]); }
+        fprintf(f, "], \"reason\": ");
+        rb_json_string(f, a->gap[c]);
+        fputc('}', f);
+    }
+    fputc(']', f);
 }
 
 /* "budget": the figures, the order the states ran in, each state's thread counts and why it
@@ -17998,8 +18190,9 @@ static void rb__advise_json(FILE *f, const rb_advise_run *r)
         rb_json_string(f, r->strategies[s]);
         fprintf(f, ", \"cells\": [");
         for (c = 0; c < r->nconditions; c++) rb__adv_json_cell(f, r, s, c);
-        fprintf(f, "], \"worst_fraction\": ");
+        fprintf(f, "], \"reference\": %s, \"worst_fraction\": ", a->reference[s] ? "true" : "false");
         rb__json_num(f, a->worst[s]);
+        fprintf(f, ", \"worst_upper_bound\": %s", a->worst_upper[s] ? "true" : "false");
         fprintf(f, ", \"worst_condition\": ");
         rb__json_str_or_null(f, a->worst_condition[s] >= 0 ? r->conditions[a->worst_condition[s]] : NULL);
         fputc('}', f);
@@ -18021,6 +18214,7 @@ static void rb__advise_json(FILE *f, const rb_advise_run *r)
         fputs("]}", f);
     }
     fputc(']', f);
+    rb__adv_json_gaps(f, r);
     rb__adv_json_lines(f, "lines", a->verdict, a->nverdict);
     fputc('}', f);
     rb__adv_json_lines(f, "reasons", a->reasons, a->nreasons);
@@ -18099,15 +18293,16 @@ static void rb__advise_svg(FILE *f, const rb_advise_run *r, const char *title)
         fprintf(f, "</text>\n");
         for (c = 0; c < r->nconditions; c++) {
             const rb_result *x = rb__adv_run_cell(r, s, c);
-            rb__adv_pct(a->fraction[s][c], big, sizeof big);
+            rb__adv_pct_up(a->fraction[s][c], a->upper[s][c], big, sizeof big);
             rb__cell_text(x, small, sizeof small);
             if (a->tied[s][c] < 0) snprintf(big, sizeof big, "%s", x->status == RB_UNSUPPORTED ? "n/a" : "-");
             rb__fmt(tip, sizeof tip, "%s, %s: %s%s%s", r->strategies[s], r->conditions[c], small,
                     x->status == RB_OK ? " ops/ms" : ": ", x->status == RB_OK ? "" : x->reason);
             rb__adv_svg_cell(f, left + c * RB__HEAT_W, y, a->fraction[s][c], big, small, tip);
         }
-        rb__adv_pct(a->worst[s], big, sizeof big);
-        snprintf(small, sizeof small, "%s", a->worst_condition[s] >= 0 ? r->conditions[a->worst_condition[s]] : "");
+        rb__adv_pct_up(a->worst[s], a->worst_upper[s], big, sizeof big);
+        snprintf(small, sizeof small, "%s", a->reference[s] ? "reference: no I/O" : a->worst_condition[s] >= 0 ?
+                 r->conditions[a->worst_condition[s]] : "");
         rb__fmt(tip, sizeof tip, "%s: worst %s (%s)", r->strategies[s], big, small);
         rb__adv_svg_cell(f, left + r->nconditions * RB__HEAT_W, y, a->worst[s], big, small, tip);
     }

@@ -217,6 +217,162 @@ static void missing_state_is_said(void)
     if (rbt.cur_failed) dump(&adv);
 }
 
+/* A cell where no op completed inside an iteration (the runner's rate_upper_bound: each
+   thread's op still running when its iteration ended) is "under X", and decides as X: a
+   strategy at most X where the best does Y has regret at least Y/X. It is never a column's
+   best, its interval reaches down to 0 (what it ties with is a tie), and a worst case that
+   comes from it is said as "< ". Before, the runner made such a cell an error and advise
+   showed "-": the collapse it exists to show was hidden. */
+static void bound(unsigned k, const char *name, double x)
+{
+    synth(k, name, x, 0);
+    cells[k].rate_upper_bound = 1;
+    cells[k].ops = 0;
+}
+
+static void upper_bound_cell_decides_the_worst_case(void)
+{
+    static const char *const conds[2] = {"warm", "cold"};
+    rb_advise_input in;
+    const char *l;
+    /* the Lucene shape with mmap's cold cell a bound: under 0.005 ops/ms */
+    synth(0 * 2 + 0, "mmap", 28.0, 0.05);
+    bound(0 * 2 + 1, "mmap", 0.005);
+    synth(1 * 2 + 0, "pread", 20.0, 0.05);
+    synth(1 * 2 + 1, "pread", 0.7, 0.05);
+    synth(2 * 2 + 0, "io_uring", 15.0, 0.05);
+    synth(2 * 2 + 1, "io_uring", 1.8, 0.05);
+    input(&in, 3, conds, 2);
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF(adv.best[1] == 2 && adv.upper[0][1] == 1 && adv.upper[1][1] == 0, "best cold %d", adv.best[1]);
+    CHECKF(fabs(adv.worst[0] - 0.005 / 1.8) < 1e-3 && adv.worst_condition[0] == 1 && adv.worst_upper[0] == 1,
+           "mmap worst %g at %d (%u)", adv.worst[0], adv.worst_condition[0], adv.worst_upper[0]);
+    CHECK(adv.tied[0][1] == 0);   /* under 0.005, far below io_uring's interval: significant */
+    CHECK(adv.safe == 2 && adv.worst_upper[2] == 0);
+    CHECKF(line_with(adv.verdict, adv.nverdict, "mmap is the best in warm but falls to < 0.28% of the best in cold"),
+           "no bet line");
+    CHECKF((l = line_with(adv.reasons, adv.nreasons, "mmap, cold (< 0.28% of the best)")) &&
+           strstr(l, "no op completed inside an iteration"), "%s", l ? l : "no mmap reason");
+    /* a bound above the measured best says nothing against it: never the best, a tie */
+    bound(0 * 2 + 1, "mmap", 2.5);
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF(adv.best[1] == 2 && adv.tied[0][1] == 1 && adv.fraction[0][1] > 1, "best cold %d, tied %d", adv.best[1],
+           adv.tied[0][1]);
+    /* two strategies: the bound decides the safe choice as its value. Under 50% beats a
+       measured 36% (said as a tie: the bound may hide anything below it)... */
+    synth(1 * 2 + 0, "pread", 10.0, 0.05);
+    bound(0 * 2 + 1, "mmap", 0.35);
+    input(&in, 2, conds, 2);
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF(adv.safe == 0 && adv.worst_upper[0] == 1 && adv.safe_tied[1] == 1, "safe %d, tied %d", adv.safe,
+           adv.safe_tied[1]);
+    CHECKF((l = line_with(adv.verdict, adv.nverdict, "safe choice when the cache state is unknown: mmap (at worst "
+                          "< 50% of the best, cold); tied within the intervals with pread")), "%s",
+           l ? l : adv.verdict[0]);
+    /* ...and under 14% loses to it, plainly */
+    bound(0 * 2 + 1, "mmap", 0.1);
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF(adv.safe == 1 && !adv.safe_tied[0] && adv.worst_upper[0] == 1, "safe %d", adv.safe);
+    /* a bound in another column may be below the measured worst: "<=" */
+    bound(0 * 2 + 0, "mmap", 4.0);      /* warm: under 40% of pread's 10 */
+    synth(0 * 2 + 1, "mmap", 0.21, 0.05);   /* cold: 30% of 0.7, measured */
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF(adv.best[0] == 1 && adv.worst_condition[0] == 1 && adv.worst_upper[0] == 2, "best %d, worst at %d (%u)",
+           adv.best[0], adv.worst_condition[0], adv.worst_upper[0]);
+    CHECKF(line_with(adv.verdict, adv.nverdict, "safe choice when the cache state is unknown: pread") != NULL, "%s",
+           adv.verdict[0]);
+    /* a column of bounds only ranks nothing, and says so */
+    bound(0 * 2 + 1, "mmap", 0.2);
+    bound(1 * 2 + 1, "pread", 0.3);
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF(adv.best[1] == -1 && adv.measured == 1 && adv.tied[0][1] == -1 &&
+           (l = line_with(adv.verdict, adv.nverdict, "cold: nothing to rank: every figure there is an upper bound")),
+           "%s", l ? l : adv.verdict[0]);
+    if (rbt.cur_failed) dump(&adv);
+}
+
+/* null does no I/O: what it measures is the harness's own cost, so it is shown for reference
+   and never ranked, never the safe choice (before: "safe choice: null at 100%"). Keyed on the
+   row's RB_S_NOIO flag, not its name. */
+static void no_io_row_is_a_reference(void)
+{
+    static const char *const conds[2] = {"warm", "cold"};
+    static const char *const with_null[3] = {"null", "pread", "mmap"};
+    static const char *const renamed[3] = {"noop", "pread", "mmap"};
+    static const unsigned noio[3] = {RB_S_NOIO, 0, RB_S_MMAP}, none[3] = {0, 0, RB_S_MMAP};
+    rb_advise_input in;
+    const char *l;
+    unsigned pass;
+    synth(0 * 2 + 0, "null", 2900, 0.05);
+    synth(0 * 2 + 1, "null", 2300, 0.05);
+    synth(1 * 2 + 0, "pread", 6, 0.05);
+    synth(1 * 2 + 1, "pread", 0.3, 0.05);
+    synth(2 * 2 + 0, "mmap", 12, 0.05);
+    bound(2 * 2 + 1, "mmap", 0.007);
+    for (pass = 0; pass < 2; pass++) {   /* the table's row found by name; a custom row's flags */
+        input(&in, 3, conds, 2);
+        in.strategies = pass ? renamed : with_null;
+        in.flags = pass ? noio : NULL;
+        CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+        CHECKF(adv.reference[0] == 1 && !adv.reference[1] && !adv.reference[2], "pass %u", pass);
+        CHECKF(adv.best[0] == 2 && adv.best[1] == 1 && adv.safe == 1, "pass %u: best %d %d, safe %d", pass, adv.best[0],
+               adv.best[1], adv.safe);
+        CHECK(adv.tied[0][0] == -1 && adv.tied[0][1] == -1 && adv.worst[0] != adv.worst[0] && !adv.safe_tied[0]);
+        CHECKF((l = line_with(adv.verdict, adv.nverdict, "no I/O (the harness's own cost), shown for reference")) &&
+               !strncmp(l, in.strategies[0], strlen(in.strategies[0])), "%s", l ? l : adv.verdict[0]);
+        CHECK(line_with(adv.verdict, adv.nverdict, "safe choice when the cache state is unknown: pread") != NULL);
+        if (rbt.cur_failed) dump(&adv);
+    }
+    /* the flag decides, not the name: a row called null that does I/O is ranked */
+    in.strategies = with_null;
+    in.flags = none;
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECK(!adv.reference[0] && adv.best[0] == 0 && adv.safe == 0);
+    /* references only: nothing to choose from */
+    input(&in, 1, conds, 2);
+    in.strategies = with_null;
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF(adv.safe == -1 && adv.measured == 0 && line_with(adv.verdict, adv.nverdict, "no strategy could be ranked"),
+           "%s", adv.verdict[0]);
+}
+
+/* Every column where a strategy has no ranked figure is named in the verdict with why: one
+   the plan left out, one the budget ran out in (the cells' own reason, not "no strategy
+   ran"), one where a strategy is missing (it cannot be the safe choice). */
+static void unmeasured_columns_are_named(void)
+{
+    static const char *const conds[5] = {"warm T01", "warm T02", "cold T01", "cold T02", "pressure T02"};
+    static const char *const missing[5] = {"measured at T02 only, to fit the budget", "", NULL, NULL, ""};
+    static const char *const two[2] = {"mmap", "pread"};
+    rb_advise_input in;
+    const char *l;
+    unsigned s;
+    for (s = 0; s < 2; s++) {
+        not_measured(s * 5 + 0, two[s], RB_ENOTRUN, "the run ended before this cell");
+        not_measured(s * 5 + 3, two[s], RB_ENOTRUN, "the budget ran out before this cell");
+        bound(s * 5 + 4, two[s], 0.01);
+    }
+    synth(0 * 5 + 1, "mmap", 12, 0.05);
+    synth(1 * 5 + 1, "pread", 6, 0.05);
+    not_measured(0 * 5 + 2, "mmap", RB_ENOTRUN, "the budget ran out before this cell");
+    synth(1 * 5 + 2, "pread", 0.3, 0.05);
+    input(&in, 2, conds, 5);
+    in.strategies = two;
+    in.missing = missing;
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF(adv.measured == 2 && adv.safe == 1, "%u measured, safe %d", adv.measured, adv.safe);
+    CHECKF((l = line_with(adv.verdict, adv.nverdict, "warm T01: not measured (measured at T02 only, to fit the "
+                          "budget); the verdict covers the other 2 columns")), "%s", l ? l : adv.verdict[0]);
+    CHECKF((l = line_with(adv.verdict, adv.nverdict, "cold T02: not measured (the budget ran out before this cell)")),
+           "%s", l ? l : adv.verdict[0]);
+    CHECKF((l = line_with(adv.verdict, adv.nverdict, "cold T01: not measured for mmap (the budget ran out before this "
+                          "cell), so it cannot be the safe choice")), "%s", l ? l : adv.verdict[0]);
+    CHECKF((l = line_with(adv.verdict, adv.nverdict, "pressure T02: nothing to rank")), "%s", l ? l : adv.verdict[0]);
+    CHECKF(adv.gap[0][0] && !adv.gap[1][0] && strstr(adv.gap[2], "mmap") && adv.gap[3][0] && adv.gap[4][0],
+           "%s / %s", adv.gap[1], adv.gap[2]);
+    if (rbt.cur_failed) dump(&adv);
+}
+
 /* Each environment fact that decides the answer is said, and none that does not apply. */
 static void environment_warnings(void)
 {
@@ -366,7 +522,9 @@ static void plan_fits_the_budget(void)
 }
 
 /* Custom strategies for rb_advise: an op takes `arg` ms, on whole ticks counted from the
-   thread's first op (as test_stats' tick), so two of 1 ms tie and one of 5 ms stands apart. */
+   thread's first op (as test_stats' tick), so two of 1 ms tie and one of 5 ms stands apart.
+   They stand for reading strategies (flags 0): a row flagged RB_S_NOIO is a reference that
+   advise never ranks. */
 static int ms_op(rb_worker *w, const uint64_t *off, unsigned n)
 {
     struct timespec ts;
@@ -386,9 +544,9 @@ static int ms_op(rb_worker *w, const uint64_t *off, unsigned n)
 }
 static int ms_open(rb_target *t, char *why, size_t wl) { return rb_strategy_find("null")->open(t, why, wl); }
 static void ms_close(rb_target *t) { rb_strategy_find("null")->close(t); }
-static const rb_strategy fast = {"fast", "1 ms per op", RB_S_NOIO, 1, ms_open, NULL, ms_op, NULL, ms_close};
-static const rb_strategy twin = {"twin", "1 ms per op too", RB_S_NOIO, 1, ms_open, NULL, ms_op, NULL, ms_close};
-static const rb_strategy slow = {"slow", "5 ms per op", RB_S_NOIO, 5, ms_open, NULL, ms_op, NULL, ms_close};
+static const rb_strategy fast = {"fast", "1 ms per op", 0, 1, ms_open, NULL, ms_op, NULL, ms_close};
+static const rb_strategy twin = {"twin", "1 ms per op too", 0, 1, ms_open, NULL, ms_op, NULL, ms_close};
+static const rb_strategy slow = {"slow", "5 ms per op", 0, 5, ms_open, NULL, ms_op, NULL, ms_close};
 
 /* A strategy whose every cell costs 0.5 s before it measures (its open sleeps): preparation
    the measured iterations do not show, as a half-cold cell's reload of a large file. */
@@ -398,10 +556,25 @@ static int sleepy_open(rb_target *t, char *why, size_t wl)
     while (nanosleep(&ts, &ts) != 0) {}
     return ms_open(t, why, wl);
 }
-static const rb_strategy sleepy_a = {"sleepy-a", "1 ms per op, 0.5 s to open", RB_S_NOIO, 1, sleepy_open, NULL,
+static const rb_strategy sleepy_a = {"sleepy-a", "1 ms per op, 0.5 s to open", 0, 1, sleepy_open, NULL,
                                      ms_op, NULL, ms_close};
-static const rb_strategy sleepy_b = {"sleepy-b", "2 ms per op, 0.5 s to open", RB_S_NOIO, 2, sleepy_open, NULL,
+static const rb_strategy sleepy_b = {"sleepy-b", "2 ms per op, 0.5 s to open", 0, 2, sleepy_open, NULL,
                                      ms_op, NULL, ms_close};
+
+/* A strategy that collapses cold, as plain mmap does with 8 MiB read-around: 1 ms an op
+   warm, 300 ms cold (the cold state evicts before every iteration), so that no op fits a
+   50 ms iteration cold. */
+static int collapse_op(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    struct timespec ts = {0, 300000000};
+    if (w->t->cfg->cache != RB_CACHE_EVICT_EACH) return ms_op(w, off, n);
+    while (nanosleep(&ts, &ts) != 0) {}
+    w->sink++;
+    return 0;
+}
+static const rb_strategy collapse = {"collapse", "1 ms per op warm, 300 ms cold", 0, 1, ms_open, NULL, collapse_op,
+                                     NULL, ms_close};
+static const rb_strategy steady = {"steady", "2 ms per op", 0, 2, ms_open, NULL, ms_op, NULL, ms_close};
 
 static unsigned cell_events;
 static void count_cells(const rb_matrix_event *ev, void *user)
@@ -535,6 +708,118 @@ static void budget_holds_with_costly_preparation(void)
         fclose(f);
         CHECKF(strstr(doc, "\nbudget\n") && strstr(doc, "spent of a 5 s budget") && strstr(doc, "left out"), "%s", doc);
     }
+    /* each column left out is named in the verdict, and in the JSON's verdict.not_measured */
+    for (k = 0; k < 3; k++)
+        if (!run.state_threads[k]) {
+            char want[64];
+            snprintf(want, sizeof want, "%s: not measured (left out to fit the budget)", run.conditions[k * 2]);
+            CHECKF(line_with(run.advice.verdict, run.advice.nverdict, want) != NULL, "no line '%s'", want);
+        }
+    f = tmpfile();
+    CHECK(f != NULL);
+    if (f) {
+        rb_json *j;
+        const rb_json *v, *g;
+        char why[200];
+        unsigned named = 0;
+        rb_advise_write(f, &run, RB_FORMAT_JSON);
+        rewind(f);
+        n = fread(doc, 1, sizeof doc - 1, f);
+        doc[n] = 0;
+        fclose(f);
+        j = rb_json_parse(doc, n, why, sizeof why);
+        v = j ? rb_json_get(j, "verdict") : NULL;
+        g = v ? rb_json_get(v, "not_measured") : NULL;
+        CHECKF(g && g->type == RB_JSON_ARRAY && g->n >= 2 * left, "%s: %.400s", why, doc);   /* T01 of a state cut to T02 too */
+        for (g = g ? g->child : NULL; g; g = g->next) {
+            const rb_json *c = rb_json_get(g, "condition"), *r = rb_json_get(g, "reason"), *s = rb_json_get(g, "strategies");
+            named += c && r && s && s->n == 2 && r->type == RB_JSON_STRING && strstr(r->str, "left out to fit the budget");
+        }
+        CHECKF(named == 2 * left, "%u of %u columns named", named, 2 * left);
+        rb_json_free(j);
+    }
+    rb_advise_free(&run);
+}
+
+/* The collapse advise exists to show, measured end to end: cold, no op of `collapse` fits an
+   iteration, and its cell is an upper bound ("< X" in the table, upper_bound in the JSON),
+   not an error: it decides collapse's worst case ("< 4%"), and steady is the safe choice.
+   null, listed, is the reference row, never the best nor the safe choice. Before, the cold
+   cell was an error shown as "-", and null was "the safe choice at 100%". */
+static void collapse_is_an_upper_bound_and_null_a_reference(void)
+{
+    static char doc[1 << 17];
+    static const unsigned th[1] = {1};
+    static const int st[2] = {RB_STATE_WARM, RB_STATE_COLD};
+    const rb_strategy *list[3];
+    const rb_result *x;
+    rb_advise_config ac;
+    rb_error e;
+    rb_json *j;
+    const rb_json *t, *v;
+    char why[200];
+    FILE *f;
+    size_t n;
+    int rc;
+    list[0] = &collapse;
+    list[1] = &steady;
+    list[2] = rb_strategy_find("null");
+    memset(&ac, 0, sizeof ac);
+    ac.cfg.path = rbt_small_file();
+    ac.cfg.read_size = 4096;
+    ac.cfg.duration_ns = 50000000;
+    ac.cfg.iterations = 2;
+    ac.strategies = list;
+    ac.nstrategies = 3;
+    ac.threads = th;
+    ac.nthreads = 1;
+    ac.states = st;
+    ac.nstates = 2;
+    ac.budget_ns = (int64_t)30 * 1000000000;
+    ac.max_rounds = 1;
+    rc = rb_advise(&ac, &run, &e);
+    CHECKF(rc == RB_OK, "%d: %s", rc, e.msg);
+    x = &run.cells[0 * 2 + 1];
+    CHECKF(x->status == RB_OK && x->rate_upper_bound && x->ops == 0, "collapse cold: %s %s (%d)",
+           rb_status_word(x->status), x->reason, x->rate_upper_bound);
+    CHECKF(run.advice.upper[0][1] && run.advice.worst_upper[0] == 1 && run.advice.worst_condition[0] == 1 &&
+           run.advice.worst[0] < 0.1, "collapse: worst %g at %d (%u)", run.advice.worst[0],
+           run.advice.worst_condition[0], run.advice.worst_upper[0]);
+    CHECKF(run.advice.safe == 1 && run.advice.reference[2] && run.advice.best[0] != 2 && run.advice.best[1] == 1,
+           "safe %d, best %d %d", run.advice.safe, run.advice.best[0], run.advice.best[1]);
+    f = tmpfile();
+    CHECK(f != NULL);
+    if (!f) { rb_advise_free(&run); return; }
+    rb_advise_write(f, &run, RB_FORMAT_TABLE);
+    rewind(f);
+    n = fread(doc, 1, sizeof doc - 1, f);
+    doc[n] = 0;
+    CHECKF(strstr(doc, "  < 0.0") && strstr(doc, "null (reference)") && strstr(doc, "falls to < ") &&
+           strstr(doc, "safe choice when the cache state is unknown: steady") && strstr(doc, "< X: an upper bound"),
+           "%s", doc);
+    rewind(f);
+    CHECK(ftruncate(fileno(f), 0) == 0);
+    rb_advise_write(f, &run, RB_FORMAT_JSON);
+    fflush(f);
+    rewind(f);
+    n = fread(doc, 1, sizeof doc - 1, f);
+    doc[n] = 0;
+    fclose(f);
+    j = rb_json_parse(doc, n, why, sizeof why);
+    CHECKF(j && (t = rb_json_get(j, "table")) && t->n == 3, "%s: %.300s", why, doc);
+    if (j && (t = rb_json_get(j, "table")) && t->n == 3) {
+        const rb_json *c = rb_json_get(t->child, "cells");
+        CHECK(c && c->n == 2 && (v = rb_json_get(c->child->next, "upper_bound")) && v->type == RB_JSON_TRUE);
+        CHECK((v = rb_json_get(t->child, "worst_upper_bound")) && v->type == RB_JSON_TRUE);
+        CHECK((v = rb_json_get(t->child->next->next, "reference")) && v->type == RB_JSON_TRUE);
+        CHECK((v = rb_json_get(t->child, "reference")) && v->type == RB_JSON_FALSE);
+        v = rb_json_get(j, "verdict");
+        CHECK(v && rb_json_get(v, "safe_choice") && rb_json_get(v, "safe_choice")->type == RB_JSON_STRING &&
+              !strcmp(rb_json_get(v, "safe_choice")->str, "steady"));
+        CHECK(v && rb_json_get(v, "not_measured") && rb_json_get(v, "not_measured")->type == RB_JSON_ARRAY &&
+              rb_json_get(v, "not_measured")->n == 0);
+    }
+    rb_json_free(j);
     rb_advise_free(&run);
 }
 
@@ -704,6 +989,34 @@ static void advise_command(void)
     CHECKF(rc == 2 && strstr(cerr, "create it with: readbench setup"), "%d: %s", rc, cerr);
 }
 
+/* `readbench advise F --strategies null,pread,mmap`: null (no I/O) is listed as the reference
+   row, and the safe choice and every column's best are among the others (before: "safe
+   choice: null, at worst 100%"). */
+static void advise_command_null_is_a_reference(void)
+{
+    const rb_json *t, *v, *b;
+    char args[1024], why[200];
+    rb_json *j;
+    int rc;
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    snprintf(args, sizeof args, "advise '%s' --strategies null,pread,mmap --threads 1 --states warm,cold --budget 4s "
+             "--format json", rbt_small_file());
+    rc = rbt_cli_run(rbt_tmpdir(), args, "120", cout, sizeof cout, cerr, sizeof cerr);
+    CHECKF(rc == 0, "exit %d: %s", rc, cerr);
+    j = rb_json_parse(cout, strlen(cout), why, sizeof why);
+    CHECKF(j && (t = rb_json_get(j, "table")) && t->n == 3 && (v = rb_json_get(j, "verdict")), "%s: %.300s", why, cout);
+    if (!j || !(t = rb_json_get(j, "table")) || t->n != 3 || !(v = rb_json_get(j, "verdict"))) { rb_json_free(j); return; }
+    CHECK(rb_json_get(t->child, "reference") && rb_json_get(t->child, "reference")->type == RB_JSON_TRUE);
+    CHECK(rb_json_get(t->child->next, "reference") && rb_json_get(t->child->next, "reference")->type == RB_JSON_FALSE);
+    CHECKF(rb_json_get(v, "safe_choice") && rb_json_get(v, "safe_choice")->type == RB_JSON_STRING &&
+           strcmp(rb_json_get(v, "safe_choice")->str, "null") != 0, "%.2000s", cout);
+    for (b = (b = rb_json_get(v, "best")) ? b->child : NULL; b; b = b->next) {
+        const rb_json *s = rb_json_get(b, "strategy");
+        CHECKF(s && (s->type != RB_JSON_STRING || strcmp(s->str, "null") != 0), "null is a column's best: %.2000s", cout);
+    }
+    rb_json_free(j);
+}
+
 /* readbench advise --budget 20s on a small file, every strategy, at 1 and 2 threads, warm,
    half-cold and cold (not pressure: pinning most of a shared machine's memory would disturb
    the others): it ends within the budget plus a margin (a loaded machine's), and the JSON says
@@ -765,15 +1078,20 @@ void suite_advise(void)
     RUN(best_warm_collapsing_cold_is_not_safe);
     RUN(overlapping_intervals_give_a_tie);
     RUN(missing_state_is_said);
+    RUN(upper_bound_cell_decides_the_worst_case);
+    RUN(no_io_row_is_a_reference);
+    RUN(unmeasured_columns_are_named);
     RUN(environment_warnings);
     RUN(state_names_and_lists);
     RUN(plan_fits_the_budget);
     RUN(later_rounds_run_only_tied_cells);
     RUN(budget_holds_with_costly_preparation);
+    RUN(collapse_is_an_upper_bound_and_null_a_reference);
     RUN(advise_refuses_bad_settings);
     RUN(advise_writers);
     RUN(quick_advise_shape);
     RUN(advise_command);
+    RUN(advise_command_null_is_a_reference);
     RUN(advise_budget_command);
     RUN(first_run_is_a_short_advise);
 }

@@ -159,7 +159,10 @@ static void slow_ops_use_per_thread_windows(void)
 }
 
 /* An op longer than the iteration: no op of the thread fits, so it adds nothing to the
-   rate (JMH), and the result says so instead of printing a rate that looks measured. */
+   rate (JMH). Still a measurement: each thread's op had been running w ms when its iteration
+   ended, so it does under 1/w ops/ms, and the cell is that bound, said as one ("< X", a flag
+   in every format), where "error" would hide the slowest strategy of all. An op that fails
+   is still an error. */
 static int sleep_150ms_op(rb_worker *w, const uint64_t *off, unsigned n)
 {
     struct timespec ts = {0, 150000000};
@@ -168,11 +171,25 @@ static int sleep_150ms_op(rb_worker *w, const uint64_t *off, unsigned n)
     return 0;
 }
 
-static void an_op_longer_than_the_iteration_counts_nothing(void)
+static int sleep_150ms_fail_op(rb_worker *w, const uint64_t *off, unsigned n)
 {
+    sleep_150ms_op(w, off, n);
+    w->io_errors++;
+    w->io_errno = EIO;
+    return -1;
+}
+
+static void an_op_longer_than_the_iteration_is_an_upper_bound(void)
+{
+    static const char *const names[] = {"sleep-150ms"};
     rb_strategy slow = *rb_strategy_find("null");
     rb_config c;
+    rb_report r;
+    const char *out;
+    unsigned k, th[1];
+    uint64_t sz[1];
     slow.name = "sleep-150ms";
+    slow.flags = 0;
     slow.read_op = sleep_150ms_op;
     memset(&c, 0, sizeof c);
     c.path = rbt_small_file();
@@ -180,11 +197,67 @@ static void an_op_longer_than_the_iteration_counts_nothing(void)
     c.warmup_ns = RB_NONE;
     c.duration_ns = 100000000;
     c.iterations = 2;
-    /* 0 ops/ms with status ok read as "the slowest strategy": the cell is an error instead */
-    CHECKF(rb_run(&c, &slow, &res) == RB_EINVAL && strstr(res.reason, "nothing was measured"), "%d %s",
-           res.status, res.reason);
-    CHECKF(res.ops == 0 && res.ops_per_ms == 0, "%llu ops, %g ops/ms", (unsigned long long)res.ops, res.ops_per_ms);
-    CHECKF(warning_with(&res, "4 times a thread completed no op") != NULL, "%s", res.warnings[0]);
+    CHECKF(rb_run(&c, &slow, &res) == RB_OK && res.status == RB_OK, "%d %s", res.status, res.reason);
+    CHECKF(res.ops == 0 && res.rate_upper_bound == 1, "%llu ops, bound %d", (unsigned long long)res.ops,
+           res.rate_upper_bound);
+    /* each thread's op started at most 100 ms before its iteration ended: the bound is at least
+       2 threads / 100 ms, and above the true rate, 2 ops per 150 ms */
+    for (k = 0; k < 2; k++)
+        CHECKF(res.iter_ops_per_ms[k] >= 2 / 100.0 * (1 - 1e-9) && res.iter_ops_per_ms[k] > 2 / 150.0,
+               "iteration %u: under %g ops/ms", k, res.iter_ops_per_ms[k]);
+    CHECK(res.ops_per_ms >= 0.02 * (1 - 1e-9) && res.ops_per_ms_stddev != res.ops_per_ms_stddev);
+    CHECKF(warning_with(&res, "each rate here is an upper bound") != NULL, "%s", res.warnings[0]);
+    r = one_cell_report(&res, names, th, sz);
+    { FILE *f = tmpfile(); rb_report_json(f, &r); out = slurp(f); }
+    CHECKF(strstr(out, "\"ops_per_ms_upper_bound\": true") && strstr(out, "\"status\": \"ok\""), "%.400s", out);
+    { FILE *f = tmpfile(); rb_report_csv(f, &r); out = slurp(f); }
+    CHECKF(strstr(out, ",ops_per_ms,ops_per_ms_upper_bound,") && strstr(out, ",ok,\"\",0,"), "%.600s", out);
+    { FILE *f = tmpfile(); rb_report_table(f, &r, 0); out = slurp(f); }
+    CHECKF(strstr(out, " < 0.0") && strstr(out, "< X: no op completed inside an iteration"), "%s", out);
+    /* a slow op that fails: an error, not a bound */
+    slow.read_op = sleep_150ms_fail_op;
+    CHECKF(rb_run(&c, &slow, &res) != RB_OK && res.status == RB_EIO, "%d %s", res.status, res.reason);
+}
+
+/* The same end to end: `readbench run` with an op far longer than the iteration (65536
+   reads of 16 KiB, at least ~100 ms, in 20 ms iterations) is "< X" in the table and
+   ops_per_ms_upper_bound in the JSON, exit 0, where it was an error. A worker that got no CPU
+   before its iteration ended (a loaded machine) started no op, which bounds nothing: tried
+   again, up to 3 times. */
+static void cli_run_says_an_upper_bound(void)
+{
+    static char out[1 << 17], err[1 << 14];
+    char args[1024], why[200];
+    const rb_json *x = NULL, *v;
+    rb_json *j = NULL;
+    unsigned attempt;
+    int rc = -1;
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    for (attempt = 0; attempt < 3; attempt++) {
+        rb_json_free(j);
+        snprintf(args, sizeof args, "run '%s' --strategies pread --threads 1 --read-size 16k --reads-per-op 65536 "
+                 "--duration 20ms --iterations 2 --warmup 0 --quiet --format json", rbt_small_file());
+        rc = rbt_cli_run(rbt_tmpdir(), args, "120", out, sizeof out, err, sizeof err);
+        j = rb_json_parse(out, strlen(out), why, sizeof why);
+        x = j && (v = rb_json_get(j, "results")) && v->n == 1 ? v->child : NULL;
+        if (x && (v = rb_json_get(x, "ops_per_ms_upper_bound")) && v->type == RB_JSON_TRUE) break;
+        fprintf(stderr, "    attempt %u: %.300s\n", attempt + 1, x && rb_json_get(x, "reason") &&
+                rb_json_get(x, "reason")->type == RB_JSON_STRING ? rb_json_get(x, "reason")->str : err);
+    }
+    CHECKF(rc == 0 && x, "exit %d: %s", rc, err);
+    CHECKF(x && (v = rb_json_get(x, "status")) && v->type == RB_JSON_STRING && !strcmp(v->str, "ok"), "%.500s", out);
+    CHECKF(x && (v = rb_json_get(x, "ops_per_ms_upper_bound")) && v->type == RB_JSON_TRUE, "%.500s", out);
+    CHECKF(x && (v = rb_json_get(x, "ops_per_ms")) && v->type == RB_JSON_NUMBER && v->num >= 1 / 20.0 * (1 - 1e-9),
+           "%.500s", out);   /* one op's start was at most 20 ms before the end: under at least 1/20 ops/ms */
+    rb_json_free(j);
+    snprintf(args, sizeof args, "run '%s' --strategies pread --threads 1 --read-size 16k --reads-per-op 65536 "
+             "--duration 20ms --iterations 2 --warmup 0 --quiet", rbt_small_file());
+    for (attempt = 0; attempt < 3; attempt++) {
+        rc = rbt_cli_run(rbt_tmpdir(), args, "120", out, sizeof out, err, sizeof err);
+        if (strstr(out, "pread     < 0.")) break;
+    }
+    CHECKF(rc == 0 && strstr(out, "pread     < 0.") && strstr(out, "< X: no op completed inside an iteration"), "%s",
+           out);
 }
 
 /* Many busy workers and a coordinator that hardly gets a CPU (SCHED_IDLE; the workers go
@@ -801,7 +874,8 @@ void suite_counting(void)
     RUN(verified_runs_are_flagged);
     RUN(warnings_reach_every_format);
     RUN(slow_ops_use_per_thread_windows);
-    RUN(an_op_longer_than_the_iteration_counts_nothing);
+    RUN(an_op_longer_than_the_iteration_is_an_upper_bound);
+    RUN(cli_run_says_an_upper_bound);
     RUN(iterations_end_without_the_coordinator);
     RUN(a_file_replaced_mid_cell_ends_it);
     RUN(prefetch_experiment_reports_residency_and_hits);
