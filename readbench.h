@@ -1689,7 +1689,13 @@ RBDEF const rb_json *rb_json_get(const rb_json *obj, const char *key);
    JSON, or lacks what a comparison needs. */
 RBDEF rb_json *rb_json_load_report(const char *path, char *why, size_t whylen);
 
-#define RB_DIFF_NOISE 0.01   /* a change the whole interval does not put beyond 1% is no change */
+/* Separate runs: a change whose whole interval is not beyond 10% is no verdict. Two runs made
+   at different times differ by what the machine did between them, which no interval of either
+   run can see (identical fio runs differ by 13-16% on this project's VMs; readbench's own A/A
+   in README, "Statistics"). Configurations compared inside one run, paired by round, cancel
+   that drift and are judged against RB_PAIRED_NOISE. */
+#define RB_DIFF_NOISE 0.10
+#define RB_PAIRED_NOISE 0.01   /* paired by round in one run: criterion's noise threshold */
 enum { RB_DIFF_FASTER, RB_DIFF_SLOWER, RB_DIFF_SAME, RB_DIFF_NOT_COMPARABLE, RB_DIFF_BASE_ONLY, RB_DIFF_NEW_ONLY };
 typedef struct rb_diff_row {
     char strategy[64], pattern[RB_PATTERN_LEN], scenario[32];
@@ -1699,8 +1705,10 @@ typedef struct rb_diff_row {
     double prewarm;
     double base_median, new_median;   /* ops/ms; NaN when that side has no measured cell */
     double ratio, lo, hi;             /* new/base and its 95% interval; NaN when not comparable */
+    double machine_ratio;             /* the machine kernel's time new/base (rb_result.machine_*); NaN: unknown */
+    double band;                      /* faster or slower: the interval wholly beyond 1 +- band */
     int verdict;                      /* RB_DIFF_* */
-    char note[128];                   /* why a pair is not comparable */
+    char note[160];                   /* why a pair is not comparable, or what the verdict rests on */
 } rb_diff_row;
 typedef struct rb_diff {
     rb_diff_row *rows;
@@ -16309,12 +16317,12 @@ RBDEF const rb_json *rb_json_get(const rb_json *obj, const char *key)
    Cells match by (strategy, threads, read size, pattern, cache, prewarm, scenario). For each
    pair: NEW/BASE of the cells' rates over their rounds with a 95% Welch interval
    (rb_ratio_ci), and a verdict: faster when the whole interval is above 1 + RB_DIFF_NOISE,
-   slower when below 1 - RB_DIFF_NOISE, otherwise no significant difference. The noise
-   threshold is criterion's: a cell with almost no spread gets an interval so narrow that a
-   0.1% drift between two runs would be "significant", and nobody acts on 0.1%. Needs two
+   slower when below 1 / (1 + RB_DIFF_NOISE), otherwise no significant difference. Needs two
    rounds a side: iterations of one round are not replicates. Two runs made at different
-   times cannot cancel what the machine did between them; the report says so, and that
-   configurations measured inside one run, paired by round, can. */
+   times cannot cancel what the machine did between them, which is why the noise band is wide
+   (RB_DIFF_NOISE); the report says so, and that configurations measured inside one run,
+   paired by round, can resolve less. Where both runs timed the machine kernel, a row says
+   when the machine itself was more than RB_MACHINE_MOVED faster or slower in one of them. */
 typedef struct rb__dcell {
     const char *strategy, *pattern, *status, *scenario;
     unsigned threads;
@@ -16323,6 +16331,8 @@ typedef struct rb__dcell {
     double prewarm;
     const double *samples;   /* into the caller's storage */
     unsigned nsamples, rounds;
+    int bound;               /* the figure is an upper bound (rb_result.rate_upper_bound) */
+    double machine_ns;       /* the machine kernel's time around the cell (mean of before and after); 0: unknown */
     char label[64];          /* a group's row: its name, "g2 pread (together)", as strategy */
 } rb__dcell;
 
@@ -16390,6 +16400,13 @@ static int rb__dcells_json(const rb_json *doc, rb__dcell **out, unsigned *n, dou
         c->samples = *store + used;
         c->rounds = (v = rb_json_get(x, "rounds")) && v->type == RB_JSON_NUMBER && v->num >= 1 && v->num <= RB_MAX_ROUNDS
                         ? (unsigned)v->num : 1;
+        c->bound = (v = rb_json_get(x, "ops_per_ms_upper_bound")) && v->type == RB_JSON_TRUE;
+        if ((v = rb_json_get(x, "machine_drift")) && v->type == RB_JSON_OBJECT) {
+            const rb_json *mb = rb_json_get(v, "before_ns"), *ma = rb_json_get(v, "after_ns");
+            if (mb && ma && mb->type == RB_JSON_NUMBER && ma->type == RB_JSON_NUMBER && mb->num > 0 && ma->num > 0 &&
+                mb->num < 1e15 && ma->num < 1e15)
+                c->machine_ns = (mb->num + ma->num) / 2;
+        }
         v = rb_json_get(x, "samples");
         if (!v || v->type != RB_JSON_ARRAY) v = rb_json_get(x, "iterations");
         for (e = v && v->type == RB_JSON_ARRAY ? v->child : NULL; e; e = e->next)
@@ -16418,6 +16435,8 @@ static int rb__dcells_report(const rb_report *r, rb__dcell **out, unsigned *n)
         c->prewarm = r->cfg ? r->cfg->prewarm : 0;
         c->samples = x->status == RB_OK ? rb__samples(x, &c->nsamples) : NULL;
         c->rounds = x->samples && x->rounds ? x->rounds : 1;
+        c->bound = x->rate_upper_bound;
+        c->machine_ns = x->machine_before_ns > 0 ? (x->machine_before_ns + x->machine_after_ns) / 2 : 0;
         if (x->status != RB_OK) c->nsamples = 0;
     }
     *n = r->count;
@@ -16425,6 +16444,27 @@ static int rb__dcells_report(const rb_report *r, rb__dcell **out, unsigned *n)
 }
 
 /* One row of the comparison: a pair, or a cell that only one side has (b or c NULL). */
+/* A side whose figure is an upper bound (no op completed inside an iteration: "under X"): no
+   ratio, but a collapse is still a verdict. New under X is slower when X lies below the
+   whole interval of base (less the band); base under X and new above it, faster. */
+static void rb__diff_bound(rb_diff_row *d, const rb__dcell *b, const rb__dcell *c, const rb_stats *sb, const rb_stats *sc)
+{
+    d->ratio = d->base_median > 0 ? d->new_median / d->base_median : NAN;
+    if (b->bound && c->bound) {
+        snprintf(d->note, sizeof d->note, "both sides are upper bounds (no op completed inside an iteration): no ratio");
+    } else if (c->bound) {
+        if (sb->ci_lo == sb->ci_lo && d->new_median < sb->ci_lo / (1 + d->band)) d->verdict = RB_DIFF_SLOWER;
+        snprintf(d->note, sizeof d->note, "new is an upper bound (under %.3g ops/ms: no op completed inside an "
+                 "iteration)%s", d->new_median, sb->ci_lo == sb->ci_lo ? "" : "; base has too few rounds to compare");
+    } else {
+        if (sc->ci_lo == sc->ci_lo && sc->ci_lo > d->base_median * (1 + d->band)) d->verdict = RB_DIFF_FASTER;
+        snprintf(d->note, sizeof d->note, "base is an upper bound (under %.3g ops/ms: no op completed inside an "
+                 "iteration)%s", d->base_median, sc->ci_lo == sc->ci_lo ? "" : "; new has too few rounds to compare");
+    }
+    if (d->verdict == RB_DIFF_NOT_COMPARABLE && !(b->bound && c->bound) && sb->ci_lo == sb->ci_lo && sc->ci_lo == sc->ci_lo)
+        d->verdict = RB_DIFF_SAME;
+}
+
 static void rb__diff_row(rb_diff_row *d, const rb__dcell *b, const rb__dcell *c)
 {
     const rb__dcell *any = b ? b : c;
@@ -16438,13 +16478,16 @@ static void rb__diff_row(rb_diff_row *d, const rb__dcell *b, const rb__dcell *c)
     d->read_size = any->read_size;
     d->cache = any->cache;
     d->prewarm = any->prewarm;
-    d->base_median = d->new_median = d->ratio = d->lo = d->hi = NAN;
+    d->base_median = d->new_median = d->ratio = d->lo = d->hi = d->machine_ratio = NAN;
     d->verdict = !b ? RB_DIFF_NEW_ONLY : !c ? RB_DIFF_BASE_ONLY : RB_DIFF_NOT_COMPARABLE;
     if (b && strcmp(b->status, "ok")) snprintf(d->note, sizeof d->note, "base: %s", b->status);
     else if (c && strcmp(c->status, "ok")) snprintf(d->note, sizeof d->note, "new: %s", c->status);
     if (b && !strcmp(b->status, "ok")) { rb_stats_of(b->samples, b->nsamples, b->rounds, &sb); d->base_median = sb.median; }
     if (c && !strcmp(c->status, "ok")) { rb_stats_of(c->samples, c->nsamples, c->rounds, &sc); d->new_median = sc.median; }
     if (!b || !c || d->note[0]) return;
+    d->machine_ratio = b->machine_ns > 0 && c->machine_ns > 0 ? c->machine_ns / b->machine_ns : NAN;
+    d->band = RB_DIFF_NOISE;
+    if (b->bound || c->bound) { rb__diff_bound(d, b, c, &sb, &sc); return; }
     if (rb_ratio_ci(b->samples, b->nsamples, b->rounds, c->samples, c->nsamples, c->rounds, &d->ratio, &d->lo, &d->hi) != 0) {
         unsigned r = RB__MIN(b->rounds, c->rounds);
         if (r < 2)
@@ -16455,7 +16498,11 @@ static void rb__diff_row(rb_diff_row *d, const rb__dcell *b, const rb__dcell *c)
         if (b->nsamples && c->nsamples && d->base_median > 0) d->ratio = d->new_median / d->base_median;
         return;
     }
-    d->verdict = d->lo > 1 + RB_DIFF_NOISE ? RB_DIFF_FASTER : d->hi < 1 - RB_DIFF_NOISE ? RB_DIFF_SLOWER : RB_DIFF_SAME;
+    d->verdict = d->lo > 1 + d->band ? RB_DIFF_FASTER : d->hi < 1 / (1 + d->band) ? RB_DIFF_SLOWER : RB_DIFF_SAME;
+    if (d->machine_ratio == d->machine_ratio && fabs(log(d->machine_ratio)) > log(1 + RB_MACHINE_MOVED))
+        snprintf(d->note, sizeof d->note, "the machine itself was %.0f%% %s in new (a fixed CPU kernel): a CPU-bound "
+                 "cell moves with it", 100 * (d->machine_ratio > 1 ? d->machine_ratio - 1 : 1 / d->machine_ratio - 1),
+                 d->machine_ratio > 1 ? "slower" : "faster");
 }
 
 /* Pairs every base cell with its match in new, then lists the new cells nobody matched. */
@@ -16611,6 +16658,10 @@ static void rb__diff_json(FILE *f, const rb_diff *d, const char *base_name, cons
         rb__json_num(f, x->ratio);
         fprintf(f, ", \"ratio_ci\": ");
         rb__json_interval(f, 1, x->lo, x->hi);
+        fprintf(f, ", \"machine_ratio\": ");
+        rb__json_num(f, x->machine_ratio);
+        fprintf(f, ", \"band\": ");
+        rb__json_num(f, x->band > 0 ? x->band : NAN);
         fprintf(f, ", \"verdict\": \"%s\", \"note\": ", rb__verdict_word(x->verdict));
         rb__json_str_or_null(f, x->note);
         fputc('}', f);
@@ -16679,10 +16730,11 @@ RBDEF void rb_report_diff(FILE *f, const rb_diff *d, int format, const char *bas
    with 8 MiB read-around) is a bet, not an answer. So every cell becomes a fraction of the
    best cell of its column (the regret table), each strategy's worst fraction over the
    columns is its worst case, and the safe choice is the strategy whose worst case is best
-   (minimax regret). A difference decides only when the measurement can tell it: two cells
-   differ significantly when their 95% intervals do not overlap and the bootstrap interval of
-   their ratio (as readbench diff computes it) lies wholly beyond RB_DIFF_NOISE; otherwise
-   they are a tie, and the verdict names every strategy in it rather than picking one. A
+   (minimax regret). A difference decides only when the measurement can tell it: the cells of
+   a column ran in the same rounds, so two differ significantly when the interval of their
+   ratio paired by round lies wholly beyond RB_PAIRED_NOISE; otherwise they are a tie (or, with
+   fewer than 2 rounds in common, unresolved), and the verdict names every strategy in it
+   rather than picking one. A
    column nothing could be measured in (pressure where no memory can be pinned) is named and
    left out: the verdict covers the rest. */
 static const char *const rb__state_names[RB_STATE_COUNT] = {"warm", "half-cold", "cold", "pressure"};
@@ -16716,7 +16768,7 @@ static const rb_result *rb__adv_cell(const rb_advise_input *in, unsigned s, unsi
 
 /* 1: b is not significantly slower than a (the faster one); 0: it is; 2: they cannot be told
    apart yet. Both were measured in the same rounds of one run, so they pair by round
-   (rb_paired_ratio): b is slower when the interval of b/a lies wholly below 1 - RB_DIFF_NOISE.
+   (rb_paired_ratio): b is slower when the interval of b/a lies wholly below 1 - RB_PAIRED_NOISE.
    Cells with fewer than 2 rounds in common have no interval: unresolved, which counts as a
    tie (the next round measures them again, rb__adv_contested) and the verdict says so. */
 static int rb__adv_tied(const rb_result *a, const rb_result *b)
@@ -16725,10 +16777,10 @@ static int rb__adv_tied(const rb_result *a, const rb_result *b)
     if (a == b) return 1;
     if (b->rate_upper_bound) {   /* under X: slower only when X is below a's whole interval */
         if (a->ci_lo != a->ci_lo) return 2;
-        return !(rb__adv_value(b) < a->ci_lo * (1 - RB_DIFF_NOISE));
+        return !(rb__adv_value(b) < a->ci_lo * (1 - RB_PAIRED_NOISE));
     }
     if (rb_paired_ratio(b, a, &p) < 2 || p.ci_hi != p.ci_hi) return 2;
-    return !(p.ci_hi < 1 - RB_DIFF_NOISE);
+    return !(p.ci_hi < 1 - RB_PAIRED_NOISE);
 }
 
 /* A fraction as the tables print it: "100%", "62%", "0.46%", "0.021%". */
