@@ -12875,7 +12875,8 @@ static void rb__matrix_stats(rb__matrix_store *st)
 }
 
 /* Phase 4, two rounds or more: each cell against the best other strategy of its column (the
-   highest median among the column's other cells that measured), paired by round. */
+   highest median among the column's other cells that measured), paired by round. A row that
+   does no I/O (null: the harness's own cost) is a reference: never paired, never the best. */
 static void rb__matrix_paired(rb__matrix_store *st)
 {
     unsigned i, j;
@@ -12883,9 +12884,11 @@ static void rb__matrix_paired(rb__matrix_store *st)
         rb_result *x = &st->results[i], *best = NULL;
         rb_stats p;
         if (x->status != RB_OK || x->rounds < 2 || x->rate_upper_bound) continue;   /* a bound: no ratio to take */
+        if (st->strat[(i / st->nt) % st->ns]->flags & RB_S_NOIO) continue;
         for (j = 0; j < st->ncells; j++) {
             rb_result *y = &st->results[j];
             if (j == i || j % st->nt != i % st->nt || j / st->nt / st->ns != i / st->nt / st->ns) continue;
+            if (st->strat[(j / st->nt) % st->ns]->flags & RB_S_NOIO) continue;   /* no I/O: a reference, never the best */
             if (y->status == RB_OK && y->nsamples && !y->rate_upper_bound &&
                 (!best || y->ops_per_ms_median > best->ops_per_ms_median))
                 best = y;   /* the best, whatever its rounds: with fewer than 2 (an interrupt) nothing pairs */
