@@ -1802,13 +1802,15 @@ RBDEF int rb_advise_decide(const rb_advise_input *in, rb_advice *out);
 /* The plan: what the first round of an advise can hold of its budget, preparation included.
    A cell costs its measured iterations plus what preparing its cache state takes (a half-cold
    or pressure cell reloads the whole file first), and a state may cost something once per
-   round (pressure pins its memory). Round 1 aims at RB_ADVISE_SHARE of the budget; past that
-   the measured time per iteration shrinks to RB_ADVISE_MIN_DURATION, then round 1 may take
-   the whole budget (no later rounds), then the dearest states are measured at their largest
-   thread count only, then the dearest states are left out (one always stays). The cheapest
-   state runs first, so an expensive one cannot starve it (costs within 5% of the budget of
-   each other keep the order the states were listed in). */
-#define RB_ADVISE_SHARE 0.5
+   round (pressure pins its memory). One round claims nothing (no interval: rb_stats_of), so
+   every cell needs a second and a useful interval a third: round 1 aims at RB_ADVISE_SHARE of
+   the budget; past that the measured time per iteration shrinks to RB_ADVISE_MIN_DURATION,
+   then round 1 may take RB_ADVISE_ROUND1 of the budget (room for one more round), then the
+   dearest states are measured at their largest thread count only, then the dearest states
+   are left out (one always stays). The cheapest state runs first, so an expensive one cannot
+   starve it (costs within 5% of the budget of each other keep the order they were listed in). */
+#define RB_ADVISE_SHARE (1.0 / 3)
+#define RB_ADVISE_ROUND1 0.5
 #define RB_ADVISE_MIN_DURATION 0.1   /* seconds per iteration, when the plan chooses */
 #define RB_ADVISE_MAX_DURATION 1.0
 
@@ -11461,12 +11463,11 @@ RBDEF int rb_env_slow_touch_warning(const rb_env *e, char *out, size_t len)
 {
     if (len) out[0] = 0;
     if (!(e->page_touch_ns >= RB__SLOW_TOUCH_NS)) return 0;
-    rb__fmt(out, len, "a fresh page took %.1f us to touch (%.2f us again; normally well under 1): the hypervisor "
-            "is in every new page mapping (shadow page tables, or memory the host took back by ballooning, free "
-            "page reporting or host swap), and every fault that maps or loads a page pays that too; mmap and "
-            "cold figures measured now are "
-            "slower than this machine's own, so compare cpu_ns_per_read between runs",
-            e->page_touch_ns / 1000, e->page_retouch_ns / 1000);
+    /* one line of advise's warnings (RB_REASON_LEN): the why is in README's pitfalls */
+    rb__fmt(out, len, "a fresh page took %.1f us to touch (%.2f us again; natively under 1): the hypervisor is in "
+            "every new page mapping and every page fault pays it, so mmap and cold figures now are slower than "
+            "this machine's own; compare cpu_ns_per_read between runs", e->page_touch_ns / 1000,
+            e->page_retouch_ns / 1000);
     return 1;
 }
 
@@ -17238,7 +17239,7 @@ static void rb__plan_cut_threads(const rb_advise_plan_input *in, rb_advise_plan 
     if (in->nthreads < 2) return;
     for (t = 1; t < in->nthreads; t++)
         if (in->threads[t] > in->threads[top]) top = t;
-    for (i = 0; i < n && rb__plan_total(in, p) > in->budget_s; i++) {
+    for (i = 0; i < n && rb__plan_total(in, p) > in->budget_s * RB_ADVISE_ROUND1; i++) {
         const rb_advise_cost *c = &in->costs[by[i]];
         rb__fmt(p->cut[by[i]], RB_REASON_LEN, "%s: measured at T%02u only, to fit the budget: its %u cells would take "
                 "~%.3g s (each %u x %.2g s measured plus ~%.2g s preparing the state, %s)", rb_state_name(c->state),
@@ -17256,11 +17257,11 @@ static void rb__plan_leave_out(const rb_advise_plan_input *in, rb_advise_plan *p
     for (i = 0; i + 1 < n; i++) {
         const rb_advise_cost *c = &in->costs[by[i]];
         double total = rb__plan_total(in, p), its = rb__plan_state_s(in, by[i], p->threads[by[i]], p->duration_s);
-        if (total <= in->budget_s) return;
+        if (total <= in->budget_s * RB_ADVISE_ROUND1) return;
         rb__fmt(p->cut[by[i]], RB_REASON_LEN, "%s: left out to fit the budget: its %u cells would take ~%.3g s (each "
                 "%u x %.2g s measured plus ~%.2g s preparing the state, %s) and %.3g s were left for it",
                 rb_state_name(c->state), in->nstrategies * p->threads[by[i]], its, in->iterations, p->duration_s,
-                c->cell_s, rb__plan_basis(c), RB__MAX(0.0, in->budget_s - (total - its)));
+                c->cell_s, rb__plan_basis(c), RB__MAX(0.0, in->budget_s * RB_ADVISE_ROUND1 - (total - its)));
         p->threads[by[i]] = 0;
     }
 }
@@ -17273,7 +17274,7 @@ static void rb__plan_restore(const rb_advise_plan_input *in, rb_advise_plan *p)
     for (i = 0; i < n; i++) {
         if (p->threads[by[i]] != 1 || in->nthreads < 2) continue;
         p->threads[by[i]] = in->nthreads;
-        if (rb__plan_total(in, p) > in->budget_s) p->threads[by[i]] = 1;
+        if (rb__plan_total(in, p) > in->budget_s * RB_ADVISE_ROUND1) p->threads[by[i]] = 1;
         else p->cut[by[i]][0] = 0;
     }
 }
@@ -17301,17 +17302,17 @@ RBDEF int rb_advise_plan_round(const rb_advise_plan_input *in, rb_advise_plan *p
     rb__plan_restore(in, p);
     p->nkept = rb__plan_sorted(in, p, -1, p->order);
     p->estimate_s = rb__plan_total(in, p);
-    p->fits = p->estimate_s <= in->budget_s;
+    p->fits = p->estimate_s <= in->budget_s * RB_ADVISE_ROUND1;
     for (k = 0; k < in->nstates; k++) prep += rb__plan_state_s(in, k, p->threads[k], 0);
     if (!p->fits) {
         const rb_advise_cost *c = &in->costs[p->order[0]];
-        rb__fmt(p->note, sizeof p->note, "the budget (%.3g s) cannot hold even %s at one thread count: ~%.3g s "
-                "(%u cells, each %u x %.2g s measured plus ~%.2g s preparing the state, %s); it runs anyway, past "
-                "the budget", in->budget_s, rb_state_name(c->state), p->estimate_s, in->nstrategies, in->iterations,
+        rb__fmt(p->note, sizeof p->note, "the budget (%.3g s) cannot hold even %s at one thread count twice (one "
+                "round claims nothing): ~%.3g s a round (%u cells, each %u x %.2g s measured plus ~%.2g s preparing "
+                "the state, %s); it runs anyway, past the budget", in->budget_s, rb_state_name(c->state), p->estimate_s, in->nstrategies, in->iterations,
                 p->duration_s, c->cell_s, rb__plan_basis(c));
     } else if (p->estimate_s > p->aim_s * (1 + 1e-9)) {   /* not a rounding error of the aim filled */
-        rb__fmt(p->note, sizeof p->note, "round 1 takes ~%.3g s of the %.3g s it may spend, past its aim of %.3g s "
-                "(preparing the states takes ~%.2g s of it): little or nothing is left for later rounds",
+        rb__fmt(p->note, sizeof p->note, "round 1 takes ~%.3g s of the %.3g s budget, past its aim of %.3g s "
+                "(preparing the states takes ~%.2g s of it): room for one more round, too few for useful intervals",
                 p->estimate_s, in->budget_s, p->aim_s, prep);
     }
     return RB_OK;
