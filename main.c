@@ -1,47 +1,9 @@
 /* main.c - the readbench command: parse argv, call readbench.h, print. The rules of every setting and
-   the presets are the header's (rb_settings_set, rb_scenarios); this file knows how options are spelled.
+   the presets are the header's (rb_settings_set, rb_scenarios), and so are the commands, the options
+   each takes and the help (rb_command_docs, rb_option_docs); this file knows where an option's value goes.
    Exit status: 0 success, 1 a run-time failure, 2 bad input (with a one-line reason). */
 #define READBENCH_IMPLEMENTATION
 #include "readbench.h"
-
-static const char *const usage[] = {   /* a C99 compiler need accept only 4095 bytes in one string */
-    "usage: readbench                          create ./readbench.dat (1 GiB) if missing, run a short advise on it\n"
-    "       readbench [run] FILE [options]     measure the read strategies on FILE\n"
-    "       readbench replay TRACE FILE [opts] replay a recorded trace's reads of FILE (strace, fio iolog, CSV)\n"
-    "       readbench advise FILE [--pattern P] [--threads LIST] [--read-size S] [--strategies LIST] [--seed N]\n"
-    "                [--states LIST] [--budget TIME] [--format table|markdown|json] [--output FILE] [--svg FILE]\n"
-    "                                          which strategy to use: every one in every cache state (warm,\n"
-    "                                          half-cold, cold, pressure) within the budget (default 3m), the\n"
-    "                                          regret table, the safe choice and the best per state, and why\n",
-
-    "       readbench setup FILE SIZE [--force] [--follow-symlinks] [--files N]\n"
-    "                                          write a benchmark file (content checkable with --verify); --force\n"
-    "                                          replaces a regular file atomically, --follow-symlinks a link's target;\n"
-    "                                          --files N: N files of SIZE/N in the directory FILE (run reads them all)\n"
-    "       readbench list [FILE]              every strategy, and whether it runs here\n"
-    "       readbench drop [FILE]              evict FILE from the page cache; no FILE: drop all caches (root)\n"
-    "\n"
-    "run options (lists are comma-separated; sizes take k/m/g/t or KiB/MiB/GiB/TiB):\n",   /* then the settings */
-
-    "\noutputs:\n"
-    "  --format F              table (default), markdown, csv or json\n"
-    "  --output FILE           write the report there instead of stdout\n"
-    "  --baseline FILE.json    after the results, compare with an earlier --format json run (see diff)\n"
-    "  --quiet                 no progress lines on stderr\n"
-    "  --svg FILE              also draw the ops/ms as an SVG bar chart (--log: log scale; --title TEXT)\n"
-    "\nother commands:\n"
-    "  readbench residency FILE   how much of FILE is in the page cache\n"
-    "  readbench hog SIZE         pin SIZE of memory until Ctrl-C\n"
-    "  readbench prefetch FILE [--threads N] [--ops N] [--policies LIST] [--advice random|normal]\n"
-    "                             [--format table|json] [--output FILE] [--svg FILE [--log] [--title TEXT]]\n"
-    "                             the prefetch-overhead experiment (Lucene's PrefetchBench) per policy:\n"
-    "                             always, backoff, backoff-nomincore, adaptive, backoff-shared\n"
-    "  readbench diff BASE.json NEW.json [--format table|markdown|json]\n"
-    "                             per cell NEW/BASE of the median ops/ms, its 95% interval, and a verdict\n"
-    "  readbench probe FILE [--case N|NAME] [--format table|json] [--output FILE]\n"
-    "                             what one cold read makes the kernel load, by advice and mapping\n"
-    "  readbench warmup FILE [--chunk SIZE] [--methods LIST] [--format table|json] [--output FILE] [--svg FILE]\n"
-    "                             each way of making FILE resident, from evicted: its time and how much it loads\n"};
 
 static int bad(const char *fmt, const char *arg)   /* bad input: one line, exit 2 */
 {
@@ -50,19 +12,15 @@ static int bad(const char *fmt, const char *arg)   /* bad input: one line, exit 
 static int fail(int status, const char *msg) { fprintf(stderr, "readbench: %s\n", msg); return status; }
 
 /* A library status about the user's file: bad input (exit 2), or a run-time failure (1). */
-static int file_exit(int rc) { return rc == RB_ENOFILE || rc == RB_ENOTREG || rc == RB_ETOOSMALL || rc == RB_EPERM ? 2 : 1; }
+static int file_exit(int rc)
+{
+    return rc == RB_ENOFILE || rc == RB_ENOTREG || rc == RB_ETOOSMALL || rc == RB_EPERM || rc == RB_EINVAL ? 2 : 1;
+}
 
-/* A FILE refused: the command that makes one when missing, and (run) when too small (small_hint 1:
-   readbench setup did not make it, so never --force over it; 2: it did). */
+/* A FILE refused, with the command that makes one (rb_report_refused); small_hint as there. */
 static int refused(int rc, const rb_error *err, const char *path, const char *size, int small_hint)
 {
-    if (rc == RB_ETOOSMALL && small_hint == 1)
-        fprintf(stderr, "readbench: %s, and readbench setup did not make it; make a new file with: "
-                "readbench setup NEW_FILE %s\n", err->msg, size);
-    else if (rc == RB_ENOFILE || (rc == RB_ETOOSMALL && small_hint))
-        fprintf(stderr, "readbench: %s; create it with: readbench setup %s %s%s\n", err->msg, path, size,
-                rc == RB_ETOOSMALL ? " --force" : "");
-    else fail(0, err->msg);
+    rb_report_refused(stderr, rc, err, path, size, small_hint);
     return file_exit(rc);
 }
 
@@ -85,50 +43,46 @@ static void catch_signals(void)
         if (sigaction(sigs[i], &sa, NULL) != 0) perror("readbench: sigaction");
 }
 
-/* ---- the command line: one table of options for every command ----
-   An option belongs to the commands in its mask. Its value (--name VALUE or --name=VALUE; a missing
-   one is "") goes to a field of the cli, or to the header's settings, which check it and say why not
-   in words that use the option's name ("--iterations must be 1..100: '101'"). */
-enum { RUN = 1, PREFETCH = 2, PROBE = 4, DIFF = 8, SETUP = 16, OTHER = 32, ADVISE = 64, WARMUP = 128 };
-enum { CHARTS = RUN | PREFETCH, ALL = RUN | PREFETCH | PROBE | WARMUP };
+/* ---- the command line: the header's tables say which options a command takes ----
+   An option (rb_option_doc_find, or a setting of rb_settings_docs for run, replay and advise) goes
+   to a field of the cli, or to the header's settings, which check it and say why not in words that
+   use the option's name ("--iterations must be 1..100: '101'"). --help or -h: the command's help. */
+enum { ALL = RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_PREFETCH | RB_CMD_PROBE | RB_CMD_WARMUP };
 enum { K_FLAG, K_PATH, K_TEXT, K_FORMAT, K_RUN, K_PREFETCH, K_WARMUP };
 
 typedef struct cli {
-    int cmd;                                   /* one of RUN ... OTHER */
+    int cmd;                                   /* RB_CMD_* */
+    const rb_command_doc *doc;                 /* its help, and the settings it takes */
     const char *pos[2], *path;                 /* the arguments that are no option; path: pos[0] */
     const char *output, *svg, *title, *baseline, *probe_case, *files;
-    int format, log_scale, quiet, force, follow, quick;   /* quick: the main job */
+    int format, log_scale, quiet, force, follow, quick, help;   /* quick: the main job */
     rb_settings s;                             /* run */
     rb_pfx_settings p;                         /* prefetch */
     rb_warmup_config w;                        /* warmup */
 } cli;
 
 #define FIELD(f) offsetof(cli, f)
-#define PFX(name) {"--" name, 1, PREFETCH, K_PREFETCH, 0} /* rb_pfx_settings_set(name) */
-/* arg: it takes a value; cmds: the commands that take it; field: where K_FLAG, K_PATH, K_TEXT go */
-typedef struct option { const char *name; int arg, cmds, kind; size_t field; } option;
+/* where each of the CLI's own options goes (the commands that take it: rb_option_docs) */
+typedef struct option { const char *name; int kind; size_t field; int arg; const rb_option_doc *doc; } option;
 static const option options[] = {
-    {"--format", 1, ALL | DIFF | ADVISE, K_FORMAT, 0}, {"--output", 1, ALL | ADVISE, K_PATH, FIELD(output)},
-    {"--svg", 1, CHARTS | ADVISE | WARMUP, K_PATH, FIELD(svg)}, {"--title", 1, CHARTS | ADVISE | WARMUP, K_TEXT, FIELD(title)},
-    {"--log", 0, CHARTS, K_FLAG, FIELD(log_scale)}, {"--quiet", 0, RUN | ADVISE, K_FLAG, FIELD(quiet)},
-    {"--baseline", 1, RUN, K_PATH, FIELD(baseline)},
-    PFX("threads"), PFX("ops"), PFX("policies"), PFX("advice"), {"--case", 1, PROBE, K_TEXT, FIELD(probe_case)},
-    {"--force", 0, SETUP, K_FLAG, FIELD(force)}, {"--follow-symlinks", 0, SETUP, K_FLAG, FIELD(follow)}, {"--files", 1, SETUP, K_TEXT, FIELD(files)},
-    {"--chunk", 1, WARMUP, K_WARMUP, 0}, {"--methods", 1, WARMUP, K_WARMUP, 0},   /* rb_warmup_set(name) */
+    {"format", K_FORMAT, 0, 0, 0}, {"output", K_PATH, FIELD(output), 0, 0}, {"svg", K_PATH, FIELD(svg), 0, 0},
+    {"title", K_TEXT, FIELD(title), 0, 0}, {"log", K_FLAG, FIELD(log_scale), 0, 0}, {"quiet", K_FLAG, FIELD(quiet), 0, 0},
+    {"baseline", K_PATH, FIELD(baseline), 0, 0}, {"case", K_TEXT, FIELD(probe_case), 0, 0},
+    {"threads", K_PREFETCH, 0, 0, 0}, {"ops", K_PREFETCH, 0, 0, 0}, {"policies", K_PREFETCH, 0, 0, 0},
+    {"advice", K_PREFETCH, 0, 0, 0}, {"force", K_FLAG, FIELD(force), 0, 0}, {"follow-symlinks", K_FLAG, FIELD(follow), 0, 0},
+    {"files", K_TEXT, FIELD(files), 0, 0}, {"chunk", K_WARMUP, 0, 0, 0}, {"methods", K_WARMUP, 0, 0, 0},
 };
 
 static int take(cli *c, const option *o, const char *v)
 {
-    const char *formats = c->cmd == RUN ? ",table,markdown,csv,json," : c->cmd & (DIFF | ADVISE) ? ",table,markdown,json," : ",table,json,";
-    char why[RB_REASON_LEN]; int rc;
+    char why[RB_REASON_LEN], one[48]; int rc;
     if (o->kind == K_FLAG) *(int *)((char *)c + o->field) = 1;
     else if (o->kind == K_PATH && !*v) return bad("%s needs a file name", o->name);
     else if (o->kind == K_PATH || o->kind == K_TEXT) *(const char **)((char *)c + o->field) = v;
-    else if (o->kind == K_FORMAT) {   /* the formats this command writes */
-        snprintf(why, sizeof why, ",%.40s,", v);
-        if ((c->format = rb_format_find(v)) >= 0 && strstr(formats, why)) return 0;
-        if (c->cmd == DIFF) return bad("diff --format must be table, markdown or json, not '%s'", v);
-        fprintf(stderr, "readbench: --format must be one of %s not '%s' (see readbench --help)\n", formats + 1, v);
+    else if (o->kind == K_FORMAT) {   /* the formats this command writes: the doc's choices */
+        snprintf(why, sizeof why, "|%.100s|", o->doc->value); snprintf(one, sizeof one, "|%.40s|", v);
+        if (strstr(why, one) && (c->format = rb_format_find(v)) >= 0) return 0;
+        fprintf(stderr, "readbench: --format must be %s, not '%s' (see readbench %s --help)\n", o->doc->value, v, c->doc->name);
         return 2;
     }
     if (o->kind < K_RUN) return 0;
@@ -140,20 +94,21 @@ static int take(cli *c, const option *o, const char *v)
     return 0;
 }
 
-/* The option a names for this command (up to a '='): main.c's own, or a setting of the header's
-   table (rb_settings_docs), spelled --KEY; name holds that spelling. */
+/* The option a names for this command (up to a '='): one of the CLI's, or a setting, spelled
+   --KEY; name holds that spelling. */
 static int lookup(const cli *c, const char *a, option *o, char *name, size_t len)
 {
-    size_t l = strcspn(a, "="), k; const rb_setting_doc *d;
-    for (k = 0; k < sizeof options / sizeof options[0]; k++)
-        if ((options[k].cmds & c->cmd) && strlen(options[k].name) == l && !strncmp(a, options[k].name, l)) {
-            *o = options[k];
-            return 1;
-        }
-    if (!(c->cmd & (RUN | ADVISE)) || strncmp(a, "--", 2) || l >= len) return 0;
+    size_t l = strcspn(a, "="), k; const rb_setting_doc *d; const rb_option_doc *od;
+    if (strncmp(a, "--", 2) || l >= len) return 0;
     snprintf(name, len, "%.*s", (int)l, a);
-    if (!(d = rb_settings_doc_find(name + 2)) || !(d->uses & (c->cmd == RUN ? RB_FOR_RUN : RB_FOR_ADVISE))) return 0;
-    o->name = name; o->arg = d->value[0] != 0; o->cmds = c->cmd; o->kind = K_RUN; o->field = 0;
+    if ((od = rb_option_doc_find(name + 2, (unsigned)c->cmd)) != NULL) {
+        for (k = 0; k < sizeof options / sizeof options[0] && strcmp(options[k].name, name + 2); k++) {}
+        if (k == sizeof options / sizeof options[0]) return 0;
+        *o = options[k]; o->name = name; o->arg = od->value[0] != 0; o->doc = od;
+        return 1;
+    }
+    if (!(d = rb_settings_doc_find(name + 2)) || !(d->uses & c->doc->settings)) return 0;
+    o->name = name; o->arg = d->value[0] != 0; o->kind = K_RUN; o->field = 0; o->doc = NULL;
     return 1;
 }
 
@@ -165,6 +120,7 @@ static int parse(int argc, char **argv, int i, unsigned npos, const char *needs,
     char what[64], name[64]; unsigned n = 0;
     for (; i < argc; i++) {
         const char *a = argv[i], *v; option o; size_t l = strcspn(a, "=");
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) return c->help = 1, 0;
         if (lookup(c, a, &o, name, sizeof name) && (!a[l] || o.arg)) {
             v = !o.arg ? "" : a[l] ? a + l + 1 : i + 1 < argc ? argv[++i] : "";
             if (take(c, &o, v)) return 2;
@@ -177,22 +133,6 @@ static int parse(int argc, char **argv, int i, unsigned npos, const char *needs,
     c->path = c->pos[0];
     snprintf(what, sizeof what, "%s needs %s", argv[1], needs ? needs : "");
     return needs && n < npos ? bad("%s", what) : 0;
-}
-
-/* --help: the commands, every setting of the header's table as --KEY VALUE, then the rest. */
-static int help(void)
-{
-    unsigned i, n; const rb_setting_doc *d = rb_settings_docs(&n); char left[64]; size_t l; int bad_out;
-    bad_out = fputs(usage[0], stdout) < 0 || fputs(usage[1], stdout) < 0;
-    for (i = 0; i < n; i++) {
-        const char *h = d[i].help;
-        if (d[i].heading) printf("\n%s:\n", d[i].heading);
-        snprintf(left, sizeof left, "--%s %s", d[i].key, d[i].value);
-        printf("  %-23s", left);
-        for (l = 0; *h; h += l + (h[l] != 0))
-            printf("%s%.*s\n", h == d[i].help ? " " : "                          ", (int)(l = strcspn(h, "\n")), h);
-    }
-    return fputs(usage[2], stdout) < 0 || bad_out;
 }
 
 /* ---- outputs: --output and --svg, checked and written the one careful way (readbench.h) ---- */
@@ -394,12 +334,16 @@ static int advise(cli *c)
 static int main_job(cli *c)
 {
     struct stat st; rb_error err; int rc;
-    c->cmd = ADVISE;
+    c->cmd = RB_CMD_ADVISE; c->doc = rb_command_doc_find("advise");
     c->path = c->pos[0] = "readbench.dat";
     c->pos[1] = "1g";
     if (stat(c->path, &st) != 0) {
+        if (lstat(c->path, &st) == 0)   /* a link to nothing: the default run takes no --follow-symlinks */
+            return fail(2, "./readbench.dat is a symbolic link whose target does not exist; the default run neither follows "
+                        "nor replaces it: remove it, or make its target with: readbench setup readbench.dat 1g "
+                        "--follow-symlinks");
         fprintf(stderr, "readbench: creating ./readbench.dat (1 GiB) for the default run; delete it when done\n");
-        if (setup_cmd(c) != 0) return 1;
+        if ((rc = setup_cmd(c)) != 0) return rc;
     }
     if ((rc = rb_check_file(c->path, 0, NULL, &err)) != RB_OK) return fail(file_exit(rc), err.msg);   /* a FIFO: one line */
     fprintf(stderr, "readbench: a short advise on readbench.dat: warm and cold, 1 thread and one per CPU, one strategy "
@@ -417,14 +361,15 @@ static int prefetch_cmd(cli *c)
     rb_pfx_result r[2 * RB_PF_COUNT]; rb_outfile files[2]; rb_error err; rb_env env;
     unsigned n, failed; int rc;
     c->p.cfg.path = c->path;
-    if ((rc = rb_check_file(c->path, 1 << 20, NULL, &err)) != RB_OK) return refused(rc, &err, c->path, "4g", 0);
+    if ((rc = rb_check_one_file(c->path, 1 << 20, "prefetch", NULL, &err)) != RB_OK) return refused(rc, &err, c->path, "4g", 0);
     if ((rc = open_outputs(files, c, c->svg)) != 0) return rc;
+    catch_signals(); c->p.cfg.stop = &stop_signal;   /* the cases measured are written, the rest marked */
     rb_env_collect(&env, c->path); rb_env_print(stderr, &env);
     n = rb_prefetch_experiments(&c->p, r, stderr, &failed);
     rb_report_prefetch(files[0].f ? files[0].f : stdout, r, n, c->format, &env);
     if (files[1].f) rb_report_prefetch_svg(files[1].f, r, n, c->title, c->log_scale, &env);
     if (close_outputs(files, 1)) return 1;
-    return failed ? 1 : 0;
+    return stop_signal ? fail(128 + stop_signal, "interrupted: the report holds the cases measured before") : failed ? 1 : 0;
 }
 
 /* readbench probe FILE: the readahead cases, expected against observed. */
@@ -447,9 +392,10 @@ static int probe_cmd(cli *c)
 /* readbench warmup FILE: each way of making FILE resident, from evicted: its time and what it loaded. */
 static int warmup_cmd(cli *c)
 {
-    rb_warmup_run r; rb_outfile files[2]; rb_error err; int rc;
-    if ((rc = rb_check_file(c->path, 1, NULL, &err)) != RB_OK) return refused(rc, &err, c->path, "1g", 0);
+    rb_warmup_run r; rb_outfile files[2]; rb_error err; rb_file_info info; int rc;
+    if ((rc = rb_check_one_file(c->path, 1, "warmup", &info, &err)) != RB_OK) return refused(rc, &err, c->path, "1g", 0);
     if ((rc = open_outputs(files, c, c->svg)) != 0) return rc;
+    rb_report_file(stderr, c->path, &info);   /* sparse or zeros: said, as run says it */
     catch_signals(); c->w.path = c->path; c->w.stop = &stop_signal;
     if ((rc = rb_warmup(&c->w, &r, &err)) == RB_OK || rc == RB_EINTR) {
         rb_env_print(stderr, &r.env); rb_warmup_write(files[0].f ? files[0].f : stdout, &r, c->format);
@@ -471,26 +417,36 @@ static int diff_cmd(cli *c)
 
 /* npos: the arguments that are no option, at most; needs: what they are, if they must be there */
 static const struct command { const char *name; int cmd; unsigned npos; const char *needs; int (*fn)(cli *c); } commands[] = {
-    {"run", RUN, 1, NULL, run}, {"replay", RUN, 2, "TRACE and FILE", run}, {"prefetch", PREFETCH, 1, "FILE", prefetch_cmd},
-    {"probe", PROBE, 1, "FILE", probe_cmd}, {"diff", DIFF, 2, "BASE.json and NEW.json", diff_cmd}, {"setup", SETUP, 2, "FILE and SIZE", setup_cmd},
-    {"list", OTHER, 1, NULL, list_cmd}, {"drop", OTHER, 1, NULL, drop_cmd}, {"residency", OTHER, 1, "FILE", residency_cmd},
-    {"hog", OTHER, 1, "SIZE", hog_cmd}, {"advise", ADVISE, 1, "FILE", advise}, {"warmup", WARMUP, 1, "FILE", warmup_cmd},
+    {"run", RB_CMD_RUN, 1, NULL, run}, {"replay", RB_CMD_REPLAY, 2, "TRACE and FILE", run},
+    {"prefetch", RB_CMD_PREFETCH, 1, "FILE", prefetch_cmd}, {"probe", RB_CMD_PROBE, 1, "FILE", probe_cmd},
+    {"diff", RB_CMD_DIFF, 2, "BASE.json and NEW.json", diff_cmd}, {"setup", RB_CMD_SETUP, 2, "FILE and SIZE", setup_cmd},
+    {"list", RB_CMD_LIST, 1, NULL, list_cmd}, {"drop", RB_CMD_DROP, 1, NULL, drop_cmd},
+    {"residency", RB_CMD_RESIDENCY, 1, "FILE", residency_cmd}, {"hog", RB_CMD_HOG, 1, "SIZE", hog_cmd},
+    {"advise", RB_CMD_ADVISE, 1, "FILE", advise}, {"warmup", RB_CMD_WARMUP, 1, "FILE", warmup_cmd},
 };
+
+/* --help: every command (NULL), or one; whole in a buffer, so that a failed write shows at the flush. */
+static int help(const char *command)
+{
+    static char text[1 << 14];   /* more than stdio's first 4 KiB buffer holds */
+    if (command && !rb_command_doc_find(command)) return bad("no command '%s'", command);
+    return setvbuf(stdout, text, _IOFBF, sizeof text) != 0 || rb_help_write(stdout, command) != 0;
+}
 
 /* A report that never reached stdout (a full disk, /dev/full, a closed pipe) is a failure. */
 int main(int argc, char **argv)
 {
     static cli c;   /* an rb_settings is large for a stack */
-    static char text[1 << 13];   /* --help's text, more than stdio's first 4 KiB buffer holds */
     const struct command *k = commands;   /* a first argument that is no command: run FILE */
     unsigned i; int rc, bad_out;
     for (i = 0; argc > 1 && i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name)) k = &commands[i];
-    c.cmd = k->cmd;
+    c.cmd = k->cmd; c.doc = rb_command_doc_find(k->name);
     if (argc < 2) rc = main_job(&c);
-    else if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) rc = setvbuf(stdout, text, _IOFBF, sizeof text) != 0 || help();   /* whole in it: a failed write shows at the flush */
+    else if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) rc = help(argc > 2 ? argv[2] : NULL);
     else if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) rc = printf("readbench %s\n", RB_VERSION) < 0;
-    else rc = parse(argc, argv, k == commands && strcmp(argv[1], "run") ? 1 : 2, k->npos, k->needs, &c) ? 2 : k->fn(&c);
+    else if ((rc = parse(argc, argv, k == commands && strcmp(argv[1], "run") ? 1 : 2, k->npos, k->needs, &c)) != 0) rc = 2;
+    else rc = c.help ? help(k->name) : k->fn(&c);
     errno = 0;
     bad_out = fflush(stdout) != 0 || ferror(stdout);
     if (fclose(stdout) != 0) bad_out = 1;

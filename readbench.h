@@ -94,7 +94,10 @@
                           wrong, because holes are never read from the device. Every function
                           that opens the user's file accepts only a regular file (RB_ENOTREG
                           for a FIFO, device, directory or /proc file), checked before any open
-                          that could block.
+                          that could block. A directory's set that setup left incomplete is
+                          refused. rb_check_one_file for the commands of one file (a directory
+                          refused, naming one of its files); rb_report_file and
+                          rb_report_refused say what was found, and how to make a missing file.
 
    rb_strategies(&n), rb_strategy_find(name)
                           the strategy table and lookup by stable name.
@@ -250,6 +253,12 @@
                           and nowhere else; a refusal says why, naming the setting as the
                           caller spells it (`as`, "--threads"). rb_pfx_settings_set likewise
                           for the prefetch experiment.
+
+   rb_command_docs(&n), rb_option_docs(&n), rb_help_write(f, command)
+                          the CLI's commands and its own options (beside the settings), each
+                          with the commands that take it: a driver's parser and its --help,
+                          whole or one command's, come from these tables and rb_settings_docs.
+                          rb_parse_number is the one rule every number of an option follows.
 
    rb_scenarios(&n), rb_scenario_find(name)
                           the Lucene cases as presets (warm, pressure, half-cold, cold,
@@ -412,7 +421,7 @@ enum {
     RB_ZIPF = 2,         /* zipf:THETA: block of rank k with probability ~ 1/k^THETA */
     RB_PARETO = 3,       /* pareto:H: the first H of the ranks take 1-H of the reads (fio's power law) */
     RB_NORMAL = 4,       /* normal:SIGMA: a normal around the middle rank, SIGMA a fraction of the file */
-    RB_HOTSET = 5,       /* hotset:FRACTION:PROB: PROB of the reads in FRACTION of the blocks */
+    RB_HOTSET = 5,       /* hotset:FRACTION:PROB: PROB of the reads in FRACTION of the file's bytes (read ranges) */
     RB_PATTERN_COUNT = 6
 };
 
@@ -517,7 +526,10 @@ RBDEF const char *rb_pattern_name(const rb_config *c, char *buf, size_t len);
    test or an embedder can see the offsets a run would read without running it.
    Skewed patterns draw a rank, 0 the hottest, over the file's blocks (a block: the page, or
    the alignment when that is larger), map it to a block with a seeded permutation (unless
-   contiguous), then draw the offset inside the block: no read starts past size - read_size. */
+   contiguous), then draw the offset inside the block: no read starts past size - read_size.
+   hotset's blocks are read ranges (the read size rounded up to whole blocks, so whole pages),
+   each read at its start: the hot FRACTION of the blocks is FRACTION of the file's bytes, and
+   its reads touch those pages and no others. */
 typedef struct rb_sampler {
     int pattern;            /* RB_RANDOM .. RB_HOTSET */
     unsigned run_length;    /* reads per run; 1: single reads */
@@ -526,7 +538,7 @@ typedef struct rb_sampler {
     uint64_t limit;         /* the last offset a read may start at: size - read_size */
     uint64_t step;          /* offsets are multiples of this (1: any byte); runs go on by read_size */
     uint64_t npos;          /* random: offsets to choose from; sequential: reads in one pass */
-    uint64_t block;         /* skewed: step x ceil(page / step) bytes */
+    uint64_t block;         /* skewed: step x ceil(page / step) bytes; hotset: the read size rounded up to that */
     uint64_t nblocks;       /* skewed: blocks holding at least one offset, limit / block + 1 */
     uint64_t hot;           /* hotset: ranks [0, hot) are the hot set */
     double arg[2];          /* the parameters as given */
@@ -839,6 +851,8 @@ typedef struct rb_pfx_config {
     uint64_t slice;         /* the "fits" slice; 0: 16 MiB */
     int normal_mapping;     /* 0: the mapping is MADV_RANDOM (see rb_prefetch_experiment) */
     uint64_t seed;
+    volatile int *stop;     /* set and nonzero: the case running ends "interrupted" at its threads' next
+                               256th op, a later one is "not run" (rb_prefetch_experiments) */
 } rb_pfx_config;
 
 typedef struct rb_pfx_result {
@@ -1258,7 +1272,11 @@ RBDEF uint64_t rb_file_seed(uint64_t data_seed, const char *name);
    that is not a directory, a file there that is not regular, or one that exists without
    RB_OUT_REPLACE. *others (may be NULL): regular files with data already in dir besides those
    written (a run on dir reads them too). nfiles 0: dir is one file, as rb_setup_file writes
-   it (a driver calls this one function). */
+   it (a driver calls this one function). A set is marked incomplete while it is written
+   (RB_SETUP_INCOMPLETE in dir, holding the command that completes it, made before the first
+   file and removed after the last): an interrupted or failed setup leaves the mark, and
+   rb_check_file refuses the directory until a setup of it completes. */
+#define RB_SETUP_INCOMPLETE ".readbench-incomplete"   /* never read as one of the directory's files */
 RBDEF int rb_setup_files(const char *dir, uint64_t size, unsigned nfiles, uint64_t data_seed, int flags,
                          rb_progress_fn progress, void *user, unsigned *others, rb_error *err);
 
@@ -1272,6 +1290,11 @@ typedef struct rb_file_info {
                               readbench made it, so replacing it destroys nothing of the user's */
 } rb_file_info;
 RBDEF int rb_check_file(const char *path, uint64_t need_size, rb_file_info *info, rb_error *err);
+/* rb_check_file for a command that measures one file (`command`: "warmup", "prefetch"): a
+   directory is refused with RB_ENOTREG and a line that names one of its files and the commands
+   that read a directory. */
+RBDEF int rb_check_one_file(const char *path, uint64_t need_size, const char *command, rb_file_info *info,
+                            rb_error *err);
 
 /* ---- cache control ---- */
 typedef struct rb_residency_info {
@@ -1383,13 +1406,17 @@ enum {
     RB_WARM_COUNT = 7
 };
 
+struct rb_warmup_result;
 typedef struct rb_warmup_config {
     const char *path;
     uint64_t chunk;               /* willneed-chunked: bytes per call, a multiple of the page; 0: 2 MiB */
     int methods[RB_WARM_COUNT];   /* RB_WARM_*, run in this order */
     unsigned nmethods;            /* 0: every method */
     int64_t settle_ns;            /* the asynchronous hints: wait at most this for their reads; 0: 10 s */
-    volatile int *stop;           /* set and nonzero: the methods not yet run are "not run" */
+    volatile int *stop;           /* set and nonzero: the method running is "interrupted", later ones "not run" */
+    /* Called as each method starts, before its eviction (NULL: none): the caller's progress. */
+    void (*progress)(void *user, const struct rb_warmup_result *x);
+    void *user;
 } rb_warmup_config;
 
 typedef struct rb_warmup_result {
@@ -1427,7 +1454,10 @@ RBDEF int rb_warmup_method_find(const char *name);     /* RB_WARM_*; -1: none */
 RBDEF int rb_warmup_set(rb_warmup_config *c, const char *key, const char *value, const char *as, char *why,
                         size_t whylen);
 /* RB_OK (each method's outcome in its row), RB_EINTR when c->stop ended it, or an error about
-   the file (why in err): not a regular file, empty, not readable. */
+   the file (why in err): not a regular file, empty, not readable. The file is the one found at
+   the start (device, inode, size) after every method: a row during which it changed is an
+   error (RB_ECHANGED), and the rows after it are not run. A row that c->stop interrupted is
+   RB_EINTR: its figures are not a result. */
 RBDEF int rb_warmup(const rb_warmup_config *c, rb_warmup_run *out, rb_error *err);
 RBDEF void rb_warmup_write(FILE *f, const rb_warmup_run *r, int format);   /* RB_FORMAT_TABLE or _JSON */
 RBDEF void rb_warmup_svg(FILE *f, const rb_warmup_run *r, const char *title);
@@ -1606,6 +1636,38 @@ typedef struct rb_setting_doc {
 } rb_setting_doc;
 RBDEF const rb_setting_doc *rb_settings_docs(unsigned *count);
 RBDEF const rb_setting_doc *rb_settings_doc_find(const char *key);   /* NULL: no such setting */
+/* The readbench CLI's commands, a bit each, and every option of its own (not a setting above)
+   with the commands that take it: the driver's parser asks these tables which options a
+   command takes and whether one takes a value ("" for none), and its --help, whole or one
+   command's (readbench run --help), is written from them and the settings' table. */
+enum {
+    RB_CMD_RUN = 1u << 0, RB_CMD_REPLAY = 1u << 1, RB_CMD_ADVISE = 1u << 2, RB_CMD_SETUP = 1u << 3,
+    RB_CMD_LIST = 1u << 4, RB_CMD_DROP = 1u << 5, RB_CMD_RESIDENCY = 1u << 6, RB_CMD_HOG = 1u << 7,
+    RB_CMD_PREFETCH = 1u << 8, RB_CMD_DIFF = 1u << 9, RB_CMD_PROBE = 1u << 10, RB_CMD_WARMUP = 1u << 11
+};
+typedef struct rb_command_doc {
+    const char *name;          /* "run" */
+    unsigned cmd;              /* RB_CMD_* */
+    const char *args;          /* what follows the name: "FILE [options]" */
+    const char *help;          /* what it does (more lines after each '\n') */
+    unsigned settings;         /* RB_FOR_* of the settings it takes; 0: none */
+} rb_command_doc;
+typedef struct rb_option_doc {
+    const char *name, *value;  /* "output", "FILE" ("" for none: a switch); a choice: "table|json" */
+    unsigned cmds;             /* RB_CMD_* of the commands that take it */
+    const char *help;
+} rb_option_doc;
+RBDEF const rb_command_doc *rb_command_docs(unsigned *count);
+RBDEF const rb_command_doc *rb_command_doc_find(const char *name);   /* NULL: no such command */
+RBDEF const rb_option_doc *rb_option_docs(unsigned *count);
+RBDEF const rb_option_doc *rb_option_doc_find(const char *name, unsigned cmd);   /* NULL: cmd does not take it */
+/* The help: every command and the run's options (command NULL), or one command's usage and
+   every option it takes. Nonzero: a write failed, or there is no such command. */
+RBDEF int rb_help_write(FILE *f, const char *command);
+/* One decimal number, the rule of every number a setting or option takes: digits, then a
+   fraction (.5) and an exponent (e3) where fraction is nonzero; no sign, no hex, no space.
+   RB_OK or RB_EINVAL; the C locale's point whatever the caller's locale. */
+RBDEF int rb_parse_number(const char *s, int fraction, double *out);
 /* The matrix s describes: the default axes filled into s, m's axes and cfg.cpus pointing into s.
    With a trace set, it is loaded here for cfg.path (once; a trace that cannot be replayed
    carries its reason, which rb_matrix_check and rb_run give), and the defaults are the trace's:
@@ -1643,6 +1705,11 @@ RBDEF void rb_report_setup_progress(FILE *f, uint64_t done, uint64_t total, int 
 RBDEF void rb_report_setup_done(FILE *f, const char *path, uint64_t size, double seconds);
 /* What rb_check_file found that makes a file's numbers wrong (sparse, zeros), one line each. */
 RBDEF void rb_report_file(FILE *f, const char *path, const rb_file_info *info);
+/* A FILE refused (rc and err from rb_check_file, rb_check_one_file or rb_probe_check), with the
+   command that makes one: missing (and its directory made first when that is missing too), or
+   too small (small_hint 1: setup did not make it, so a new file, never --force over it; 2: it
+   did; 0: no hint). size: setup's SIZE ("1g"). */
+RBDEF void rb_report_refused(FILE *f, int rc, const rb_error *err, const char *path, const char *size, int small_hint);
 /* A hog: h NULL before rb_hog_take (the size it pins), then what it got (warnings, room left). */
 RBDEF void rb_report_hog(FILE *f, uint64_t size, const rb_hog *h);
 
@@ -2692,7 +2759,8 @@ static uint64_t rb__below(uint64_t s[4], uint64_t n)
    skewed (zipf, pareto, normal, hotset): a rank drawn from the distribution, 0 the hottest,
    over the file's blocks; a seeded permutation turns the rank into a block, so the hot
    blocks lie scattered over the file as a real index's hot terms do (fio hashes its ranks for
-   the same reason), or in rank order with contiguous; then an offset inside the block;
+   the same reason), or in rank order with contiguous; then an offset inside the block
+   (hotset: the block's start, its blocks being read ranges: see rb_sampler);
    runs: each drawn offset starts a run, the next run_length - 1 reads follow it back to back
    (a postings list, a range scan); a run that would pass the last offset ends there.
    Everything a thread draws is a function of (seed, thread index): same seed, same offsets. */
@@ -2900,6 +2968,8 @@ RBDEF int rb_sampler_init(rb_sampler *s, const rb_config *c, uint64_t size, uint
     s->npos = c->pattern == RB_SEQUENTIAL ? s->limit / c->read_size + 1 : s->limit / a + 1;
     if (c->pattern < RB_ZIPF) return RB_OK;
     s->block = a * ((page + a - 1) / a);
+    if (c->pattern == RB_HOTSET)   /* a block is a read's range, whole pages: FRACTION of them is FRACTION of the bytes */
+        s->block = (c->read_size + s->block - 1) / s->block * s->block;
     s->nblocks = s->limit / s->block + 1;
     if (c->pattern == RB_ZIPF) rb__zipf_setup(s);
     if (c->pattern == RB_PARETO) s->k[0] = log(s->arg[0]) / log(1 - s->arg[0]);
@@ -2928,6 +2998,7 @@ static uint64_t rb__draw(const rb_sampler *s, uint64_t rng[4])
     uint64_t b, in;
     if (s->pattern == RB_RANDOM) return rb__below(rng, s->npos) * s->step;
     b = rb_sampler_block(s, rb__rank(s, rng));
+    if (s->pattern == RB_HOTSET) return b * s->block;   /* a read reads its block's range, no more */
     in = b == s->nblocks - 1 ? (s->limit - b * s->block) / s->step + 1 : s->block / s->step;   /* the last block: partial */
     return b * s->block + rb__below(rng, in) * s->step;
 }
@@ -3764,9 +3835,11 @@ RBDEF int rb_setup_file(const char *path, uint64_t size, uint64_t data_seed, int
     rb__writer wr;
     rb_outfile o;
     rb_error e2;
-    int rc;
+    struct stat st;
+    int rc, existed;
 
     if (rb__path_missing(path, err)) return RB_EINVAL;
+    existed = lstat(path, &st) == 0;
     if (!data_seed) data_seed = RB_DATA_SEED;
     if (size == 0) {
         rb__seterr(err, RB_EINVAL, 0, "", "size must be greater than 0");
@@ -3798,8 +3871,8 @@ RBDEF int rb_setup_file(const char *path, uint64_t size, uint64_t data_seed, int
     if (rb_outfile_abort(&o, &e2) != RB_OK) {
         if (err) rb__fmt(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg), "; %s", e2.msg);
     } else if (err) {
-        rb__fmt(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg), " (partial file removed, %s untouched)",
-                path);
+        rb__fmt(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg), existed ? " (partial file removed, %s "
+                "untouched)" : " (partial file removed; no %s made)", path);
     }
     return rc;
 }
@@ -3947,6 +4020,7 @@ static int rb__dir_take(rb__dirlist *d, const char *dir, const char *name, rb_er
     struct stat st;
     if (!full) { rb__seterr(err, RB_ENOMEM, ENOMEM, "malloc", "out of memory"); return -1; }
     sprintf(full, "%s%s%s", dir, l && dir[l - 1] == '/' ? "" : "/", name);
+    if (!strcmp(name, RB_SETUP_INCOMPLETE)) { free(full); return 0; }   /* setup's mark, no data to read */
     if (lstat(full, &st) != 0) {
         rb__seterr(err, RB_ESYS, errno, "lstat", "cannot stat %s: %s", rb__short_path(full, sp), strerror(errno));
         free(full);
@@ -4067,6 +4141,27 @@ static int rb__check_one(const char *path, uint64_t need_size, rb_file_info *inf
     return RB_OK;
 }
 
+/* setup's mark in dir (see rb_setup_files): the set in it is partial; the mark holds the command
+   that completes it. */
+static int rb__setup_incomplete(const char *dir, rb_error *err)
+{
+    char sp[RB__PATH_SHOWN], mark[4200], cmd[300] = "";
+    ssize_t n = 0;
+    int fd;
+    snprintf(mark, sizeof mark, "%s/%s", dir, RB_SETUP_INCOMPLETE);
+    if (access(mark, F_OK) != 0) return RB_OK;
+    if ((fd = open(mark, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)) >= 0) {
+        n = read(fd, cmd, sizeof cmd - 1);
+        close(fd);
+    }
+    cmd[n > 0 ? (size_t)n : 0] = 0;
+    cmd[strcspn(cmd, "\n")] = 0;
+    rb__seterr(err, RB_EINVAL, 0, "", "%s holds an incomplete set of files: a readbench setup of it did not finish (%s "
+               "marks it); complete it with: %s, or delete the mark to read the files as they are",
+               rb__short_path(dir, sp), RB_SETUP_INCOMPLETE, cmd[0] ? cmd : "readbench setup DIR SIZE --files N --force");
+    return RB_EINVAL;
+}
+
 /* A directory: every file checked (a file this user may not read refuses the directory), its
    first 4 KiB looked at (not 1 MiB each: a thousand files would be a gigabyte read). Sparse,
    zeros: if any file is; made by setup: if every file is. */
@@ -4077,6 +4172,7 @@ static int rb__check_dir(const char *path, uint64_t need_size, rb_file_info *inf
     unsigned i;
     int rc;
     memset(info, 0, sizeof *info);
+    if ((rc = rb__setup_incomplete(path, err)) != RB_OK) return rc;
     if ((rc = rb__dir_scan(path, &d, err)) != RB_OK) return rc;
     if (need_size) {   /* a part of a file, or one file of some size: not a directory's */
         char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
@@ -4105,6 +4201,31 @@ RBDEF int rb_check_file(const char *path, uint64_t need_size, rb_file_info *info
     if (!info) info = &mine;   /* the caller wants only the status */
     if (rb__is_dir(path)) return rb__check_dir(path, need_size, info, err);
     return rb__check_one(path, need_size, info, (size_t)1 << 20, RB_DATA_SEED, err);
+}
+
+/* A directory given to a command of one file: which file to name instead, and what reads them all. */
+static int rb__one_file_dir(const char *path, const char *command, rb_error *err)
+{
+    char sp[RB__PATH_SHOWN], first[RB__PATH_SHOWN] = "";
+    rb__dirlist d;
+    if (rb__dir_scan(path, &d, NULL) == RB_OK) {
+        snprintf(first, sizeof first, "%s", rb__short_path(d.e[0].path, sp));
+        rb__dirlist_free(&d);
+    }
+    rb__seterr(err, RB_ENOTREG, 0, "stat", "%s is not a regular file (it is a directory): readbench %s measures one "
+               "file%s%s (readbench run and advise read every file of a directory)", rb__short_path(path, sp), command,
+               first[0] ? ", such as " : "", first);
+    return RB_ENOTREG;
+}
+
+RBDEF int rb_check_one_file(const char *path, uint64_t need_size, const char *command, rb_file_info *info,
+                            rb_error *err)
+{
+    if (rb__is_dir(path)) {
+        if (info) memset(info, 0, sizeof *info);
+        return rb__one_file_dir(path, command ? command : "this", err);
+    }
+    return rb_check_file(path, need_size, info, err);
 }
 
 /* setup DIR SIZE --files N. Every check comes before anything is created, so a refusal leaves
@@ -4166,6 +4287,31 @@ static int rb__setup_many_check(const char *dir, unsigned n, uint64_t each, int 
         }
     }
     return RB_OK;
+}
+
+/* setup's mark (on 1: made, holding the command that completes the set; 0: removed). */
+static int rb__setup_mark(const char *dir, uint64_t size, unsigned nfiles, int flags, int on, rb_error *err)
+{
+    char sp[RB__PATH_SHOWN], mark[4200], sz[32], cmd[4400];
+    int fd, n, ok;
+    snprintf(mark, sizeof mark, "%s/%s", dir, RB_SETUP_INCOMPLETE);
+    if (!on) {
+        if (unlink(mark) == 0 || errno == ENOENT) return RB_OK;
+        rb__seterr(err, RB_ESYS, errno, "unlink", "the files are whole, but removing %s failed: %s", rb__short_path(mark, sp),
+                   strerror(errno));
+        return RB_ESYS;
+    }
+    rb_format_size_arg(size, sz, sizeof sz);
+    n = snprintf(cmd, sizeof cmd, "readbench setup %s %s --files %u --force%s\n", dir, sz, nfiles,
+                 flags & RB_OUT_FOLLOW ? " --follow-symlinks" : "");
+    fd = open(mark, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
+    n = RB__MIN(n, (int)sizeof cmd - 1);
+    ok = fd >= 0 && n > 0 && write(fd, cmd, (size_t)n) == (ssize_t)n;
+    if (fd >= 0 && close(fd) != 0) ok = 0;
+    if (ok) return RB_OK;
+    rb__seterr(err, RB_ESYS, errno, "open", "cannot mark the set incomplete while it is written (%s): %s",
+               rb__short_path(mark, sp), strerror(errno));
+    return RB_ESYS;
 }
 
 /* The directory: there already, or made now (its parent must exist); room for the new bytes. */
@@ -4234,6 +4380,10 @@ RBDEF int rb_setup_files(const char *dir, uint64_t size, unsigned nfiles, uint64
                     dir);
         return rc;
     }
+    if ((rc = rb__setup_mark(dir, size, nfiles, flags, 1, err)) != RB_OK) {
+        if (made) rmdir(dir);
+        return rc;
+    }
     m.fn = progress;
     m.user = user;
     m.total = each * nfiles;
@@ -4241,11 +4391,13 @@ RBDEF int rb_setup_files(const char *dir, uint64_t size, unsigned nfiles, uint64
         rb__part_name(path, sizeof path, dir, i, nfiles);
         rc = rb_setup_file(path, each, rb_file_seed(data_seed, path), flags, rb__setup_many_progress, &m, err);
         if (rc != RB_OK) {
-            if (err && i) rb__fmt(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg),
-                                  " (%u of the %u files written whole)", i, nfiles);
+            if (err) rb__fmt(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg), "; %u of %u files whole, "
+                             "%s marked incomplete (%s): run refuses it until a setup completes", i, nfiles,
+                             rb__short_path(dir, sp), RB_SETUP_INCOMPLETE);
             return rc;
         }
     }
+    if ((rc = rb__setup_mark(dir, size, nfiles, flags, 0, err)) != RB_OK) return rc;
     if (others && rb__dir_scan(dir, &d, NULL) == RB_OK) {
         *others = d.n > nfiles ? d.n - nfiles : 0;
         rb__dirlist_free(&d);
@@ -7013,7 +7165,8 @@ static int rb__tr_arg_u64(const rb__tr_call *c, unsigned i, uint64_t *v)
     return rb__tr_u64(s, n, v);
 }
 
-/* A string argument ("..." with strace's escapes) into p->path; -1: not a whole string. */
+/* A string argument ("..." with strace's escapes) into p->path; -1: not a whole string; -2: a
+   path longer than p->path holds. */
 static int rb__tr_arg_path(rb__tr *p, const rb__tr_call *c, unsigned i)
 {
     const char *s, *end;
@@ -7044,7 +7197,8 @@ static int rb__tr_arg_path(rb__tr *p, const rb__tr_call *c, unsigned i)
                 ch = ch == 'n' ? '\n' : ch == 't' ? '\t' : ch == 'r' ? '\r' : ch == 'v' ? '\v' : ch == 'f' ? '\f' : ch;
             }
         }
-        if (k + 1 >= sizeof p->path || ch == 0) return -1;   /* a path holds no NUL */
+        if (ch == 0) return -1;   /* a path holds no NUL */
+        if (k + 1 >= sizeof p->path) return -2;
         p->path[k++] = (char)ch;
     }
     if (s >= end) return -1;
@@ -7127,8 +7281,11 @@ static void rb__tr_open(rb__tr *p, const rb__tr_call *c, int at)
             if (f != RB__TR_NOFILE) snprintf(dir, sizeof dir, "%s", p->names[f]);
         }
     }
-    if (rb__tr_arg_path(p, c, at ? 1 : 0) != 0) {
-        rb__tr_bad(p, p->line, "%s without a path string", c->name);
+    if ((k = rb__tr_arg_path(p, c, at ? 1 : 0)) != 0) {
+        if (k == -2)
+            rb__tr_bad(p, p->line, "%s of a path longer than %u bytes: more than any path can be (PATH_MAX is 4096)",
+                       c->name, (unsigned)sizeof p->path - 1);
+        else rb__tr_bad(p, p->line, "%s without a path string", c->name);
         return;
     }
     if (!c->has_ret || c->ret < 0) return;   /* failed: no descriptor */
@@ -7487,7 +7644,7 @@ static void rb__tr_csv_line(rb__tr *p, char *s)
         n -= l + 1;
         s += l + 1;
     }
-    if (!p->csv_started++ && !rb__isdigit((unsigned char)f[0][0])) {   /* a header */
+    if (!p->csv_started++ && !rb__isdigit((unsigned char)f[0][0]) && f[0][0] != '-' && f[0][0] != '+') {   /* a header */
         for (k = 0; k < nf; k++)
             if (fl[k] != strlen(cols[k]) || memcmp(f[k], cols[k], fl[k])) {
                 rb__tr_bad(p, p->line, "a CSV header must be offset,length[,thread[,time_ns]]");
@@ -7498,7 +7655,9 @@ static void rb__tr_csv_line(rb__tr *p, char *s)
     if (nf < 2) { rb__tr_bad(p, p->line, "a CSV line needs at least offset,length"); return; }
     for (k = 0; k < nf; k++)
         if (rb__tr_u64(f[k], fl[k], &v[k]) != 0) {
-            rb__tr_bad(p, p->line, "a malformed %s '%.*s' (decimal digits only)", cols[k], (int)RB__MIN(fl[k], 32), f[k]);
+            if (f[k][0] == '-') rb__tr_bad(p, p->line, "a negative %s '%.*s' (a count of bytes, 0 or more)", cols[k],
+                                           (int)RB__MIN(fl[k], 32), f[k]);
+            else rb__tr_bad(p, p->line, "a malformed %s '%.*s' (decimal digits only)", cols[k], (int)RB__MIN(fl[k], 32), f[k]);
             return;
         }
     if (v[1] == 0) { rb__tr_bad(p, p->line, "a read of 0 bytes"); return; }
@@ -7526,6 +7685,7 @@ static void rb__tr_lines(rb__tr *p, const char *text, size_t len)
         pos += n + 1;
         p->line++;
         if (n && s[n - 1] == '\r') n--;
+        if (p->line == 1 && n >= 3 && !memcmp(s, "\xef\xbb\xbf", 3)) { s += 3; n -= 3; }   /* a UTF-8 BOM: no text */
         if (n > RB__TR_MAX_LINE) { rb__tr_bad(p, p->line, "a line of %zu bytes: longer than 16 MiB", n); continue; }
         if (memchr(s, 0, n)) { rb__tr_bad(p, p->line, "binary data (a NUL byte), not a line of text"); continue; }
         if (rb__grow(&p->buf, &p->bufcap, n + 1, 1) != 0) { rb__tr_nomem(p); break; }
@@ -8158,6 +8318,9 @@ typedef struct rb__thread {
     uint64_t iter_ops[RB_MAX_ITERATIONS + 1];
     uint64_t iter_start[RB_MAX_ITERATIONS + 1], iter_end[RB_MAX_ITERATIONS + 1];   /* ns */
     uint64_t iter_inflight[RB_MAX_ITERATIONS + 1];   /* ns the op running at the stop had run; 0: none */
+    /* when the thread woke in the phase, the barrier released (ns): late, it did not get a CPU
+       (rb__statistics); read before the harness's own work of the phase start */
+    uint64_t iter_first[RB_MAX_ITERATIONS + 1];
     uint64_t iter_page_reads[RB_MAX_ITERATIONS + 1];   /* pages the counted ops' reads spanned */
     uint64_t iter_due[RB_MAX_ITERATIONS + 1];          /* open loop: arrivals due in the iteration */
     rb__draws draws_start;  /* the sampler's state as this phase started */
@@ -8671,6 +8834,7 @@ static void *rb__worker_main(void *arg)
     for (p = run->first_phase;; p++) {
         start = rb__barrier_wait(&run->pool.bar);   /* phase start: all threads, and the coordinator */
         if (run->quit) break;
+        th->iter_first[p] = rb__now_ns();   /* when this thread got a CPU after the release */
         if (p == 1) rb__acct_worker(&th->before, w);
         w->measuring = p > 0;
         rb__draws_save(w, &th->draws_start);
@@ -8814,6 +8978,55 @@ static int rb__file_pick_check(const rb_config *c, char *why, size_t wl)
 /* What a caller can get wrong in an rb_config before anything is opened. A negative duration
    would wrap to a deadline in the past: every iteration would end at once and report 0 ops/ms
    with status ok. */
+/* 1 (why said): the victim is the file measured, or one of the files of the directory measured
+   (the same device and inode, through any link), whose reads would be the cell's own. */
+static int rb__victim_measured(const rb_config *c, char *why, size_t wl)
+{
+    rb__dirlist d;
+    unsigned i;
+    int same = 0;
+    if (rb_same_file(c->victim, c->path)) {
+        rb__fmt(why, wl, "the victim %s is the file being measured (the same device and inode): it must be another file",
+                c->victim);
+        return 1;
+    }
+    if (!rb__is_dir(c->path) || rb__dir_scan(c->path, &d, NULL) != RB_OK) return 0;
+    for (i = 0; i < d.n && !same; i++) same = rb_same_file(c->victim, d.e[i].path);
+    rb__dirlist_free(&d);
+    if (same)
+        rb__fmt(why, wl, "the victim %s is one of the files of %s, which the cells read: it must be a file outside the "
+                "set measured", c->victim, c->path);
+    return same;
+}
+
+/* A replay reads the offsets and lengths the trace has: a pattern, an alignment or a read size
+   asked beside it would go unused, so each is refused the same way (sizes: the read sizes asked;
+   n 0: none). The trace has loaded. */
+static int rb__replay_own_reads(const rb_config *c, const uint64_t *sizes, unsigned n, char *why, size_t wl)
+{
+    char spec[RB_PATTERN_LEN];
+    rb_config p = *c;
+    unsigned k;
+    for (k = 0; sizes && k < n; k++)
+        if (sizes[k] != c->trace->max_len) {
+            rb__fmt(why, wl, "a replay reads the lengths the trace has (its longest %llu bytes), not a read size of "
+                    "%llu", (unsigned long long)c->trace->max_len, (unsigned long long)sizes[k]);
+            return RB_EINVAL;
+        }
+    p.trace = NULL;
+    if (c->pattern != RB_RANDOM || c->run_length > 1) {
+        rb__fmt(why, wl, "a replay reads the offsets the trace has, not the pattern %s",
+                rb_pattern_name(&p, spec, sizeof spec));
+        return RB_EINVAL;
+    }
+    if (c->align > 1) {
+        rb__fmt(why, wl, "a replay reads the offsets the trace has, not offsets aligned to %llu bytes",
+                (unsigned long long)c->align);
+        return RB_EINVAL;
+    }
+    return RB_OK;
+}
+
 static int rb__config_check(const rb_config *c, const rb_strategy *s, char *why, size_t wl)
 {
     if (!c || !s) {
@@ -8828,15 +9041,12 @@ static int rb__config_check(const rb_config *c, const rb_strategy *s, char *why,
     if (rb_pattern_check(c, why, wl) != RB_OK || rb__load_check(c, why, wl) != RB_OK ||
         rb__file_pick_check(c, why, wl) != RB_OK)
         return RB_EINVAL;
-    if (c->victim && rb_same_file(c->victim, c->path)) {
-        rb__fmt(why, wl, "the victim %s is the file being measured (the same device and inode): it must be another file",
-                c->victim);
-        return RB_EINVAL;
-    }
+    if (c->victim && rb__victim_measured(c, why, wl)) return RB_EINVAL;
     if (c->trace && (c->trace->status != RB_OK || !c->trace->nstreams)) {
         rb__fmt(why, wl, "%s", c->trace->status != RB_OK ? c->trace->why : "the trace holds no read");
         return RB_EINVAL;
     }
+    if (c->trace && rb__replay_own_reads(c, NULL, 0, why, wl) != RB_OK) return RB_EINVAL;
     if (c->trace && rb__is_dir(c->path)) {   /* a trace's offsets are of one file, not of a directory's joint space */
         rb__fmt(why, wl, "%s is a directory: a trace is replayed on the one file it read", c->path);
         return RB_EINVAL;
@@ -9545,13 +9755,16 @@ static int rb__upper_bound(const rb_config *c, rb__thread *const *th, rb_result 
 
 /* Phase 5: the rates. Per measured iteration, each thread's rate is its ops over its own
    window (iteration start to the end of its last counted op) and the cell's rate is the sum
-   of its threads' rates, as JMH does. A thread that completed no op in an iteration (one op
-   outlasted it) has no window: it adds nothing to that iteration's rate, and a warning says
-   so. The mean and sample standard deviation are over the iterations (one iteration: no
-   spread, NAN, printed as null or "-"). */
-static void rb__statistics(const rb_config *c, rb__thread *const *th, rb_result *res)
+   of its threads' rates, as JMH does. A thread that completed no op in an iteration has no
+   window: it adds nothing to that iteration's rate, and a warning says why, from when the
+   thread woke in it (the barrier released): past the middle of the iteration (or never), it
+   did not get a CPU (more runnable threads than CPUs: 16 null readers on 2 CPUs at 30 ms);
+   earlier, its op outlasted the iteration. Returns the thread-iterations without an op that were starved;
+   *slow: those whose op outlasted it. The mean and sample standard deviation are over the
+   iterations (one iteration: no spread, NAN, printed as null or "-"). */
+static unsigned rb__statistics(const rb_config *c, rb__thread *const *th, rb_result *res, unsigned *slow)
 {
-    unsigned k, i, zero = 0;
+    unsigned k, i, zero = 0, starved = 0;
     uint64_t fewest = UINT64_MAX, bytes = 0;
     double sum = 0, dev = 0, reads;
     res->iterations = c->iterations;
@@ -9561,7 +9774,12 @@ static void rb__statistics(const rb_config *c, rb__thread *const *th, rb_result 
             uint64_t ops = th[i]->iter_ops[k];
             double ms = (double)(th[i]->iter_end[k] - th[i]->iter_start[k]) / 1e6;
             fewest = RB__MIN(fewest, ops);
-            if (ops == 0 || ms <= 0) { zero++; continue; }
+            if (ops == 0 || ms <= 0) {
+                uint64_t late = th[i]->iter_first[k] - th[i]->iter_start[k];
+                if (th[i]->iter_first[k] < th[i]->iter_start[k] || 2 * late <= (uint64_t)c->duration_ns) zero++;
+                else starved++;
+                continue;
+            }
             v += (double)ops / ms;
             res->ops += ops;
             bytes += th[i]->iter_bytes[k];
@@ -9583,14 +9801,23 @@ static void rb__statistics(const rb_config *c, rb__thread *const *th, rb_result 
                  "read: parts of it were replayed more than once (a longer trace, or shorter iterations, replay it "
                  "once)", (unsigned long long)res->trace_loops, res->trace_loops == 1 ? "" : "s");
     rb__open_loop_figures(c, th, res);
-    if (!res->ops && rb__upper_bound(c, th, res)) return;   /* said there */
+    if (!res->ops && !starved && rb__upper_bound(c, th, res)) {   /* said there */
+        *slow = zero;
+        return 0;
+    }
+    if (starved)
+        rb__warn(res, "%u time%s a thread completed no op in an iteration: it did not get a CPU in time (it first "
+                 "ran past the middle of the iteration, or never: more runnable threads than the %ld CPUs) and added "
+                 "nothing to that iteration's rate", starved, starved == 1 ? "" : "s", sysconf(_SC_NPROCESSORS_ONLN));
     if (zero)
         rb__warn(res, "%u time%s a thread completed no op in an iteration (its op outlasted the iteration): it "
                  "added nothing to that iteration's rate", zero, zero == 1 ? "" : "s");
-    else if (fewest < RB_FEW_OPS)
+    else if (fewest < RB_FEW_OPS && !starved)
         rb__warn(res, "a thread completed only %llu op%s in an iteration: with fewer than %u, one op more or less "
                  "moves the rate by over 5%%; longer iterations make it finer", (unsigned long long)fewest,
                  fewest == 1 ? "" : "s", RB_FEW_OPS);
+    *slow = zero;
+    return starved;
 }
 
 /* What made the cell cold or warm, from the workers' own counters. */
@@ -9642,7 +9869,7 @@ static void rb__pattern_figures(const rb__part *p, rb__thread *const *th)
 
 /* Phase 6: the verdict. A number made of failed advice or failed reads is not the number of
    this strategy; a cache state other than the one asked for is said next to the number. */
-static void rb__verdict(const rb_config *c, int io_errno, rb_result *res)
+static void rb__verdict(const rb_config *c, int io_errno, int starved, rb_result *res)
 {
     double pages = res->file_pages ? (double)res->file_pages : 1, before = (double)res->resident_before / pages;
     if (res->madvise_failed) {
@@ -9664,6 +9891,12 @@ static void rb__verdict(const rb_config *c, int io_errno, rb_result *res)
     } else if (res->verify_mismatches) {
         res->status = RB_EVERIFY;
         rb__result_reason(res, "%llu reads did not match the setup pattern", (unsigned long long)res->verify_mismatches);
+    } else if (res->ops == 0 && starved) {   /* not the strategy's time: the threads did not run */
+        res->status = RB_EINVAL;
+        rb__result_reason(res, "no op completed inside any measured iteration: the threads did not get a CPU in time "
+                          "(each first ran past the middle of an iteration, or not at all: more runnable threads than "
+                          "the %ld CPUs); nothing was measured: fewer threads, or longer iterations",
+                          sysconf(_SC_NPROCESSORS_ONLN));
     } else if (res->ops == 0 && !res->rate_upper_bound) {   /* 0 ops/ms would read as "the slowest strategy" */
         res->status = RB_EINVAL;
         rb__result_reason(res, "no op completed inside any measured iteration (one op takes longer than an "
@@ -9869,14 +10102,15 @@ static void rb__cell_figures(rb__run *run, rb__thread **th)
         rb__part *p = &run->parts[i];
         rb__acct tot;
         int any_acct, io_errno;
+        unsigned starved, slow;
         p->res->resident_after = after;
         /* merged even when the cell failed: its counters (short reads, failed advice) say why */
         rb__merge(th + p->first, p->n, p->res, &tot, &any_acct, &io_errno);
         if (p->res->status != RB_OK) continue;
-        rb__statistics(&p->c, th + p->first, p->res);
+        starved = rb__statistics(&p->c, th + p->first, p->res, &slow);
         rb__accounting(&p->c, p->s, &tot, any_acct, p->res);
         rb__pattern_figures(p, th + p->first);
-        rb__verdict(&p->c, io_errno, p->res);
+        rb__verdict(&p->c, io_errno, starved && !slow, p->res);
     }
 }
 
@@ -10028,6 +10262,7 @@ typedef struct rb__pfx_thread {
     int check_hits;         /* mincore tells the truth here: count the reads that hit */
     uint64_t checked, hit;
     int changed;            /* a SIGBUS: the file was truncated under the mapping */
+    unsigned done;          /* ops completed; fewer than asked: stopped (rb_pfx_config.stop) */
 } rb__pfx_thread;
 
 /* Before the op's hints and outside its timing: was each read's page resident? */
@@ -10086,6 +10321,7 @@ static void *rb__pfx_main(void *arg)
     for (it = 0; it < th->c->ops; it++) {
         int prefetch = (it & 1u) == 0;
         uint64_t t0, t1;
+        if ((it & 255u) == 0 && th->c->stop && __atomic_load_n(th->c->stop, __ATOMIC_RELAXED)) break;
         for (j = 0; j < 3; j++) off[j] = rb__below(rng, th->len - 16);
         if (th->check_hits) rb__pfx_count_hits(th, off);
         t0 = rb__now_ns();
@@ -10100,6 +10336,7 @@ static void *rb__pfx_main(void *arg)
         rb__pa_end(&th->pa, &th->paf);
         rb_hist_record(prefetch ? &th->with : &th->without, t1 - t0);
     }
+    th->done = it;
     rb__sigbus_jmp = NULL;
     return NULL;
 }
@@ -10277,6 +10514,12 @@ static void rb__pfx_run(rb_pfx_result *out, rb__pool *pool, rb__pfx_thread **th,
             out->status = RB_ECHANGED;
             rb__fmt(out->reason, sizeof out->reason, "%s", RB__SIGBUS_WHY);
         }
+    for (i = 0; out->status == RB_OK && i < n; i++)
+        if (th[i]->done < out->ops) {   /* the stop flag: part of the ops is no result */
+            out->status = RB_EINTR;
+            rb__fmt(out->reason, sizeof out->reason, "stopped by a signal after %u of its %u ops per thread: not a "
+                    "result", th[i]->done, out->ops);
+        }
 }
 
 /* Phase 4: the threads' histograms and counters into the result. */
@@ -10349,15 +10592,28 @@ RBDEF unsigned rb_prefetch_experiments(const rb_pfx_settings *s, rb_pfx_result *
                                        unsigned *failed)
 {
     unsigned i, n = 0, np = s->npolicies ? s->npolicies : (unsigned)RB_PF_COUNT;
-    int fits;
+    int fits, st;
     *failed = 0;
     for (i = 0; i < np; i++)
         for (fits = 0; fits < 2; fits++) {
             int policy = s->npolicies ? s->policies[i] : (int)i;
+            if (s->cfg.stop && *s->cfg.stop) {   /* interrupted: the rest is said, not run */
+                memset(&out[n], 0, sizeof out[n]);
+                out[n].policy = policy;
+                out[n].fits = fits;
+                out[n].status = RB_ENOTRUN;
+                out[n].resident_before = out[n].resident_after = -1;
+                rb_hist_init(&out[n].with);
+                rb_hist_init(&out[n].without);
+                rb__fmt(out[n].reason, sizeof out[n].reason, "the experiment was interrupted before this case");
+                n++;
+                continue;
+            }
             if (progress) rb_report_prefetch_progress(progress, policy, fits, NULL);
             rb_prefetch_experiment(&s->cfg, policy, fits, &out[n]);
             if (progress) rb_report_prefetch_progress(progress, policy, fits, &out[n]);
-            *failed += out[n++].status != RB_OK;
+            st = out[n++].status;
+            *failed += st != RB_OK && st != RB_EINTR && st != RB_ENOTRUN;
         }
     return n;
 }
@@ -10575,7 +10831,8 @@ RBDEF int rb_probe_check(const char *path, int id, rb_error *err)
     char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
     struct stat st;
     rb_error e;
-    int fd = rb__open_regular(path, 0, &st, &e);
+    int fd = rb__is_dir(path) ? -1 : rb__open_regular(path, 0, &st, &e);
+    if (fd < 0 && rb__is_dir(path)) return rb__one_file_dir(path, "probe", err);
     if (fd < 0) {
         if (err) *err = e;
         return e.status;
@@ -11256,9 +11513,11 @@ static void rb__warm_one(const rb__warm *w0, const rb_warmup_config *c, rb_warmu
 RBDEF int rb_warmup(const rb_warmup_config *c, rb_warmup_run *out, rb_error *err)
 {
     rb__warm w;
+    rb__ident id;
     struct stat st;
+    char why[RB_REASON_LEN];
     unsigned i, n;
-    int fd;
+    int fd, changed = 0;
     memset(out, 0, sizeof *out);
     if (rb__path_missing(c->path, err)) return RB_EINVAL;
     for (i = 0; i < c->nmethods && i < RB_WARM_COUNT; i++)
@@ -11268,6 +11527,9 @@ RBDEF int rb_warmup(const rb_warmup_config *c, rb_warmup_run *out, rb_error *err
         }
     if ((fd = rb__open_regular(c->path, 0, &st, err)) < 0) return err ? err->status : RB_ESYS;
     close(fd);
+    id.dev = (uint64_t)st.st_dev;   /* the file every row must find: checked after each */
+    id.ino = (uint64_t)st.st_ino;
+    id.size = (uint64_t)st.st_size;
     if (st.st_size == 0) {
         rb__seterr(err, RB_ETOOSMALL, 0, "stat", "the file is empty: nothing to warm");
         return RB_ETOOSMALL;
@@ -11290,13 +11552,21 @@ RBDEF int rb_warmup(const rb_warmup_config *c, rb_warmup_run *out, rb_error *err
         x->pages = (w.size + w.page - 1) / w.page;
         x->expected = rb__warm_expected(x->method, w.size, w.chunk, out->cap);
         x->device_read_bytes = -1;
-        if (c->stop && *c->stop) {
+        if ((c->stop && *c->stop) || changed) {
             x->status = RB_ENOTRUN;
-            rb__fmt(x->reason, sizeof x->reason, "interrupted before it ran");
+            rb__fmt(x->reason, sizeof x->reason, changed ? "the file changed before it ran" : "interrupted before it ran");
             continue;
         }
+        if (c->progress) c->progress(c->user, x);
         rb__warm_one(&w, c, x);
-        if (x->status != RB_OK && x->status != RB_UNSUPPORTED) out->failed++;
+        if ((changed = rb__ident_changed(c->path, &id, why, sizeof why)) != 0) {   /* its figures are of no one file */
+            x->status = RB_ECHANGED;
+            rb__fmt(x->reason, sizeof x->reason, "%s", why);
+        } else if (c->stop && *c->stop && x->status != RB_UNSUPPORTED) {
+            x->status = RB_EINTR;
+            rb__fmt(x->reason, sizeof x->reason, "stopped by a signal while it ran: its figures are not a result");
+        }
+        if (x->status != RB_OK && x->status != RB_UNSUPPORTED && x->status != RB_EINTR) out->failed++;
     }
     return c->stop && *c->stop ? RB_EINTR : RB_OK;
 }
@@ -11708,15 +11978,33 @@ static int rb__one_size(const char *item, void *out, unsigned i)
     return rb_parse_size(item, &((uint64_t *)out)[i]);
 }
 
+/* The one grammar of a number: digits, with fraction also [.digits][(e|E)[+|-]digits]. Checked
+   before strtod, which would also take a sign, spaces before, hex ("0x10" as 16), "inf" and
+   "nan"; the C locale's point whatever the caller's locale. */
+RBDEF int rb_parse_number(const char *s, int fraction, double *out)
+{
+    const char *p = s;
+    char *end = NULL;
+    double v = 0;
+    if (!s || !rb__isdigit((unsigned char)*p)) return RB_EINVAL;
+    while (rb__isdigit((unsigned char)*p)) p++;
+    if (fraction && *p == '.')
+        for (p++; rb__isdigit((unsigned char)*p); p++) {}
+    if (fraction && (*p == 'e' || *p == 'E')) {
+        p += p[1] == '+' || p[1] == '-' ? 2 : 1;
+        if (!rb__isdigit((unsigned char)*p)) return RB_EINVAL;
+        while (rb__isdigit((unsigned char)*p)) p++;
+    }
+    if (*p) return RB_EINVAL;
+    RB__IN_C_LOCALE(v = strtod(s, &end));
+    if (!end || *end || !isfinite(v)) return RB_EINVAL;
+    *out = v;
+    return RB_OK;
+}
+
 static int rb__one_double(const char *item, void *out, unsigned i)
 {
-    char *end;
-    double v;
-    if (*item < '0' || *item > '9') return RB_EINVAL;   /* no sign, no "inf", no "nan" */
-    v = strtod(item, &end);
-    if (*end || v != v) return RB_EINVAL;
-    ((double *)out)[i] = v;
-    return RB_OK;
+    return rb_parse_number(item, 1, &((double *)out)[i]);
 }
 
 RBDEF int rb_parse_uint_list(const char *s, unsigned *out, unsigned cap, unsigned *n)
@@ -11776,14 +12064,12 @@ RBDEF int rb_parse_double_list(const char *s, double *out, unsigned cap, unsigne
    too); a sign is allowed so that "zipf:-1" is refused for its range, not its spelling. */
 static int rb__pattern_number(const char *tok, const char *what, double *out, char *why, size_t wl)
 {
-    char *end = NULL;
     double v = 0;
-    if (*tok) RB__IN_C_LOCALE(v = strtod(tok, &end));
-    if (!*tok || !end || *end) {
+    if (rb_parse_number(tok + (*tok == '-'), 1, &v) != RB_OK) {
         rb__fmt(why, wl, "%s: '%s' is not a number", what, tok);
         return RB_EINVAL;
     }
-    *out = v;
+    *out = *tok == '-' ? -v : v;
     return RB_OK;
 }
 
@@ -11863,8 +12149,9 @@ RBDEF void rb_format_size_arg(uint64_t b, char *buf, size_t len)
     snprintf(buf, len, "%llu%.1s", (unsigned long long)b, unit + u);
 }
 
-/* --rate OPS[:uniform|:poisson]. The number in the C locale; 0, negative, infinite, NaN and
-   any other arrival process are refused with the whole spec named. */
+/* --rate OPS[:uniform|:poisson]. The number by rb_parse_number's rule (" 10" and "0x10" as
+   refused as "10 "); 0, past RB_MAX_RATE and any other arrival process are refused with the
+   whole spec named. */
 RBDEF const char *rb_arrivals_name(int arrivals)
 {
     return arrivals == RB_ARRIVALS_POISSON ? "poisson" : arrivals == RB_ARRIVALS_TRACE ? "trace" : "uniform";
@@ -11872,7 +12159,8 @@ RBDEF const char *rb_arrivals_name(int arrivals)
 
 RBDEF int rb_parse_rate(const char *spec, rb_config *c, char *why, size_t wl)
 {
-    char num[64], *end = NULL;
+    char num[64];
+    int ok = 0;
     const char *colon = spec ? strchr(spec, ':') : NULL;
     size_t len = colon ? (size_t)(colon - spec) : spec ? strlen(spec) : 0;
     double v = 0;
@@ -11885,9 +12173,9 @@ RBDEF int rb_parse_rate(const char *spec, rb_config *c, char *why, size_t wl)
     if (len > 0 && len < sizeof num) {
         memcpy(num, spec, len);
         num[len] = 0;
-        RB__IN_C_LOCALE(v = strtod(num, &end));
+        ok = rb_parse_number(num, 1, &v) == RB_OK;
     }
-    if (!end || *end || !(v > 0 && v <= RB_MAX_RATE)) {
+    if (!ok || !(v > 0 && v <= RB_MAX_RATE)) {
         rb__fmt(why, wl, "a rate is ops per second per thread, a number above 0 and at most %g, then "
                 "optionally :uniform or :poisson: not '%s'", RB_MAX_RATE, spec ? spec : "");
         return RB_EINVAL;
@@ -12398,11 +12686,7 @@ RBDEF int rb_victim_check(const rb_config *c, char *why, size_t wl)
     if (!c || !c->victim) return RB_OK;
     if (!*c->victim) { rb__fmt(why, wl, "the victim needs a file name"); return RB_EINVAL; }
     if ((rc = rb_check_file(c->victim, 1, &info, &e)) != RB_OK) { rb__fmt(why, wl, "victim: %s", e.msg); return rc; }
-    if (c->path && rb_same_file(c->victim, c->path)) {
-        rb__fmt(why, wl, "the victim %s is the file being measured (the same device and inode): it must be another file",
-                c->victim);
-        return RB_EINVAL;
-    }
+    if (c->path && rb__victim_measured(c, why, wl)) return RB_EINVAL;
     return RB_OK;
 }
 
@@ -12564,12 +12848,7 @@ static int rb__trace_check(const rb_matrix *m, char *why, size_t wl)
         rb__fmt(why, wl, "%s", t->status != RB_OK ? t->why : "the trace holds no read");
         return RB_EINVAL;
     }
-    for (k = 0; m->read_sizes && k < m->nread_sizes; k++)
-        if (m->read_sizes[k] != t->max_len) {
-            rb__fmt(why, wl, "a replay reads the lengths the trace has (its longest %llu bytes), not a read size of "
-                    "%llu", (unsigned long long)t->max_len, (unsigned long long)m->read_sizes[k]);
-            return RB_EINVAL;
-        }
+    if (rb__replay_own_reads(&m->cfg, m->read_sizes, m->nread_sizes, why, wl) != RB_OK) return RB_EINVAL;
     if (m->cfg.size && t->max_end > m->cfg.size) {
         rb__fmt(why, wl, "the trace reads up to byte %llu, past the %llu bytes to read from",
                 (unsigned long long)t->max_end, (unsigned long long)m->cfg.size);
@@ -13510,6 +13789,156 @@ RBDEF const rb_setting_doc *rb_settings_doc_find(const char *key)
     return NULL;
 }
 
+/* ---- the CLI's commands and options, and its help ----
+   The commands in the order the whole help lists them; the options each command takes beside
+   the settings (run, replay, advise). A number anywhere is decimal (rb_parse_number). */
+#define RB__OUT_CMDS (RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_ADVISE | RB_CMD_PREFETCH | RB_CMD_PROBE | RB_CMD_WARMUP)
+#define RB__SVG_CMDS (RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_ADVISE | RB_CMD_PREFETCH | RB_CMD_WARMUP)
+static const rb_command_doc rb__command_docs[] = {
+    {"run", RB_CMD_RUN, "FILE [options]",
+     "measure the read strategies on FILE (a directory: every regular file in it); `run`\n"
+     "may be left out: readbench FILE [options]", RB_FOR_RUN},
+    {"replay", RB_CMD_REPLAY, "TRACE FILE [options]",
+     "replay a recorded trace's reads of FILE (strace, fio iolog, CSV): run FILE --trace TRACE", RB_FOR_RUN},
+    {"advise", RB_CMD_ADVISE, "FILE [options]",
+     "which strategy to use: every one in every cache state (warm, half-cold, cold,\n"
+     "pressure) within the budget (default 3m), the regret table, the safe choice and the\n"
+     "best per state, and why", RB_FOR_ADVISE},
+    {"setup", RB_CMD_SETUP, "FILE SIZE [--force] [--follow-symlinks] [--files N]",
+     "write a benchmark file (content checkable with --verify); --files N: N files of\n"
+     "SIZE/N in the directory FILE (run reads them all; an interrupted setup leaves the\n"
+     "set marked incomplete, and run refuses it until a setup completes)", 0},
+    {"list", RB_CMD_LIST, "[FILE]", "every strategy, and whether it runs here", 0},
+    {"drop", RB_CMD_DROP, "[FILE]", "evict FILE from the page cache; no FILE: drop all caches (root)", 0},
+    {"residency", RB_CMD_RESIDENCY, "FILE", "how much of FILE is in the page cache", 0},
+    {"hog", RB_CMD_HOG, "SIZE", "pin SIZE of memory until Ctrl-C", 0},
+    {"prefetch", RB_CMD_PREFETCH, "FILE [options]",
+     "the prefetch-overhead experiment (Lucene's PrefetchBench) per policy: always,\n"
+     "backoff, backoff-nomincore, adaptive, backoff-shared; one file", 0},
+    {"diff", RB_CMD_DIFF, "BASE.json NEW.json [--format table|markdown|json]",
+     "per cell NEW/BASE of the median ops/ms, its 95% interval, and a verdict", 0},
+    {"probe", RB_CMD_PROBE, "FILE [options]", "what one cold read makes the kernel load, by advice and mapping; one file", 0},
+    {"warmup", RB_CMD_WARMUP, "FILE [options]",
+     "each way of making FILE resident, from evicted: its time and how much it loads; one file", 0},
+};
+
+static const rb_option_doc rb__option_docs[] = {
+    {"format", "table|markdown|csv|json", RB_CMD_RUN | RB_CMD_REPLAY, "the report's format (default table)"},
+    {"format", "table|markdown|json", RB_CMD_ADVISE | RB_CMD_DIFF, "the report's format (default table)"},
+    {"format", "table|json", RB_CMD_PREFETCH | RB_CMD_PROBE | RB_CMD_WARMUP, "the report's format (default table)"},
+    {"output", "FILE", RB__OUT_CMDS, "write the report there instead of stdout"},
+    {"baseline", "FILE.json", RB_CMD_RUN | RB_CMD_REPLAY,
+     "after the results, compare with an earlier --format json run (see diff)"},
+    {"quiet", "", RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_ADVISE, "no progress lines on stderr"},
+    {"svg", "FILE", RB__SVG_CMDS, "also draw the results as an SVG chart"},
+    {"title", "TEXT", RB__SVG_CMDS, "the chart's title"},
+    {"log", "", RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_PREFETCH, "the chart on a log scale"},
+    {"threads", "N", RB_CMD_PREFETCH, "threads reading at once (default 1)"},
+    {"ops", "N", RB_CMD_PREFETCH, "ops per thread (default 100000; fewer when not cached, to stay cold)"},
+    {"policies", "LIST", RB_CMD_PREFETCH, "always, backoff, backoff-nomincore, adaptive, backoff-shared (default all)"},
+    {"advice", "random|normal", RB_CMD_PREFETCH, "the mapping's advice (default random)"},
+    {"case", "N|NAME", RB_CMD_PROBE, "one case: 1..11, or a name the table shows (default every case)"},
+    {"force", "", RB_CMD_SETUP, "replace a regular file (atomically: a temporary renamed over it)"},
+    {"follow-symlinks", "", RB_CMD_SETUP, "FILE a symbolic link: replace its target"},
+    {"files", "N", RB_CMD_SETUP, "N files of SIZE/N in the directory FILE (made if missing), part-0000 ..."},
+    {"chunk", "SIZE", RB_CMD_WARMUP, "willneed-chunked: bytes per call, a multiple of the page (default 2m)"},
+    {"methods", "LIST", RB_CMD_WARMUP,
+     "read, willneed, willneed-chunked, fadvise, map-populate, populate-read, touch\n(default all)"},
+};
+#undef RB__OUT_CMDS
+#undef RB__SVG_CMDS
+
+RBDEF const rb_command_doc *rb_command_docs(unsigned *count)
+{
+    if (count) *count = (unsigned)(sizeof rb__command_docs / sizeof rb__command_docs[0]);
+    return rb__command_docs;
+}
+
+RBDEF const rb_command_doc *rb_command_doc_find(const char *name)
+{
+    unsigned i, n;
+    const rb_command_doc *d = rb_command_docs(&n);
+    for (i = 0; name && i < n; i++)
+        if (!strcmp(d[i].name, name)) return &d[i];
+    return NULL;
+}
+
+RBDEF const rb_option_doc *rb_option_docs(unsigned *count)
+{
+    if (count) *count = (unsigned)(sizeof rb__option_docs / sizeof rb__option_docs[0]);
+    return rb__option_docs;
+}
+
+RBDEF const rb_option_doc *rb_option_doc_find(const char *name, unsigned cmd)
+{
+    unsigned i, n;
+    const rb_option_doc *d = rb_option_docs(&n);
+    for (i = 0; name && i < n; i++)
+        if ((d[i].cmds & cmd) && !strcmp(d[i].name, name)) return &d[i];
+    return NULL;
+}
+
+/* One option: "  --key VALUE" padded to 26 columns, its help's lines under one another. */
+static void rb__help_option(FILE *f, const char *key, const char *value, const char *help)
+{
+    char left[64];
+    size_t l;
+    const char *h = help;
+    snprintf(left, sizeof left, "--%s%s%s", key, *value ? " " : "", value);
+    fprintf(f, "  %-23s", left);
+    if (strlen(left) > 23) fprintf(f, "\n%25s", "");
+    for (; *h; h += l + (h[l] != 0))
+        fprintf(f, "%s%.*s\n", h == help ? " " : "                          ", (int)(l = strcspn(h, "\n")), h);
+}
+
+/* A command's usage line and what it does, its lines indented under it. */
+static void rb__help_command(FILE *f, const rb_command_doc *d, const char *lead)
+{
+    const char *h = d->help;
+    size_t l;
+    fprintf(f, "%sreadbench %s%s%s\n", lead, !strcmp(d->name, "run") ? "[run]" : d->name, *d->args ? " " : "", d->args);
+    for (; *h; h += l + (h[l] != 0)) fprintf(f, "      %.*s\n", (int)(l = strcspn(h, "\n")), h);
+}
+
+/* The settings for (RB_FOR_*) and the options for cmd, each with its heading if it has one. */
+static void rb__help_options(FILE *f, unsigned uses, unsigned cmd)
+{
+    unsigned i, n;
+    const rb_setting_doc *s = rb_settings_docs(&n);
+    const rb_option_doc *o;
+    fprintf(f, "\noptions (--name VALUE or --name=VALUE; lists are comma-separated; sizes take k/m/g/t or\n"
+               "KiB/MiB/GiB/TiB; times ns, us, ms, s, m or h; numbers are decimal: 16, 0.5, 1e3, never\n"
+               "0x10, a sign or a space):\n");
+    for (i = 0; uses && i < n; i++) {
+        if (!(s[i].uses & uses)) continue;
+        if (s[i].heading) fprintf(f, "\n%s:\n", s[i].heading);
+        rb__help_option(f, s[i].key, s[i].value, s[i].help);
+    }
+    o = rb_option_docs(&n);
+    if (uses) fprintf(f, "\noutputs:\n");
+    for (i = 0; i < n; i++)
+        if (o[i].cmds & cmd) rb__help_option(f, o[i].name, o[i].value, o[i].help);
+    fprintf(f, "  %-23s this help\n", "--help, -h");
+}
+
+RBDEF int rb_help_write(FILE *f, const char *command)
+{
+    unsigned i, n;
+    const rb_command_doc *d = rb_command_docs(&n), *one = command ? rb_command_doc_find(command) : NULL;
+    if (command && !one) return RB_EINVAL;
+    if (one) {
+        rb__help_command(f, one, "usage: ");
+        rb__help_options(f, one->settings, one->cmd);
+        return ferror(f) ? RB_ESYS : RB_OK;
+    }
+    fprintf(f, "usage: readbench COMMAND ...    (readbench COMMAND --help: that command and its options)\n\n"
+               "  readbench\n      create ./readbench.dat (1 GiB) if missing, run a short advise on it\n");
+    for (i = 0; i < n; i++) rb__help_command(f, &d[i], "  ");
+    fprintf(f, "\nrun and replay take every option below; advise the ones its --help lists\n");
+    rb__help_options(f, RB_FOR_RUN | RB_FOR_ADVISE, RB_CMD_RUN);
+    return ferror(f) ? RB_ESYS : RB_OK;
+}
+
 RBDEF void rb_settings_matrix(rb_settings *s, rb_matrix *m)
 {
     static const unsigned threads[] = {1, 4, 8, 16};
@@ -13633,6 +14062,15 @@ static void rb__cell_text(const rb_result *x, char *buf, size_t len)
     if (x->rate_upper_bound) snprintf(buf, len, v < 1 ? "< %.3g" : "< %.2f", v);   /* no op completed: at most */
     else if (!x->nsamples || x->ci_lo != x->ci_lo) snprintf(buf, len, v < 1 ? "%.3g" : "%.2f", v);
     else snprintf(buf, len, v < 1 ? "%.3g \xc2\xb1 %.2g" : "%.2f \xc2\xb1 %.2f", v, hw);   /* cold cells: 0.0041, not 0.00 */
+}
+
+/* A row that is no result, as a line: "error: why", or the status word alone when the reason
+   only repeats it (never "interrupted: interrupted"). */
+static void rb__status_reason(FILE *f, int status, const char *reason)
+{
+    const char *w = rb_status_word(status);
+    if (!reason || !*reason || !strcmp(reason, w)) fprintf(f, "%s\n", w);
+    else fprintf(f, "%s: %s\n", w, reason);
 }
 
 /* Columns are as wide as what they show on a terminal: a UTF-8 character ("\xc2\xb1") is one. */
@@ -14271,9 +14709,9 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
         for (i = 0; i < r->count; i++) {
             const rb_result *x = &r->results[i];
             if (x->status == RB_OK) continue;
-            fprintf(f, "%s%s T%02u %s: %s: %s\n", md ? "- " : "  ", rb__label(x, pat, sizeof pat), x->threads,
-                    (rb_format_size(x->read_size, sz, sizeof sz), sz), rb_status_word(x->status),
-                    x->reason);
+            fprintf(f, "%s%s T%02u %s: ", md ? "- " : "  ", rb__label(x, pat, sizeof pat), x->threads,
+                    (rb_format_size(x->read_size, sz, sizeof sz), sz));
+            rb__status_reason(f, x->status, x->reason);
         }
     }
 }
@@ -15128,7 +15566,9 @@ static void rb__report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int
     unsigned i, k, w;
     char cell[32];
     if (format == RB_FORMAT_JSON) {
-        fprintf(f, "{\"readbench\": \"%s\", \"experiment\": \"prefetch\",\n \"env\": ", RB_VERSION);
+        for (i = 0, k = 0; i < n; i++) k |= r[i].status == RB_EINTR || r[i].status == RB_ENOTRUN;
+        fprintf(f, "{\"readbench\": \"%s\", \"experiment\": \"prefetch\", \"interrupted\": %s,\n \"env\": ", RB_VERSION,
+                k ? "true" : "false");
         if (env) rb__env_json(f, env);
         else fputs("null", f);
         fprintf(f, ",\n \"results\": [");
@@ -15179,7 +15619,7 @@ static void rb__report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int
             "ops", "res bef", "res aft", "hits", "hints r/u/l/w %");
     for (i = 0; i < n; i++) {
         fprintf(f, "%-18s %-11s | ", rb_prefetch_policy_name(r[i].policy), r[i].fits ? "fits" : "not cached");
-        if (r[i].status != RB_OK) { fprintf(f, "%s: %s\n", rb_status_word(r[i].status), r[i].reason); continue; }
+        if (r[i].status != RB_OK) { rb__status_reason(f, r[i].status, r[i].reason); continue; }
         for (k = 0; k < 3; k++) fprintf(f, "%9llu ", (unsigned long long)rb_hist_percentile(&r[i].with, pct[k]));
         fprintf(f, "| ");
         for (k = 0; k < 3; k++) fprintf(f, "%9llu ", (unsigned long long)rb_hist_percentile(&r[i].without, pct[k]));
@@ -15713,7 +16153,8 @@ static void rb__warmup_table(FILE *f, const rb_warmup_run *r)
         const rb_warmup_result *x = &r->results[i];
         char exp[16] = "?", dev[24] = "?";
         if (x->status != RB_OK) {
-            fprintf(f, "%-17s %s: %s\n", x->name, rb_status_word(x->status), x->reason);
+            fprintf(f, "%-17s ", x->name);
+            rb__status_reason(f, x->status, x->reason);
             continue;
         }
         if (x->expected >= 0) snprintf(exp, sizeof exp, "%.1f%%", 100 * x->expected);
@@ -16000,6 +16441,23 @@ static void rb__report_file(FILE *f, const char *path, const rb_file_info *info)
                 "benchmark file; make one with readbench setup\n", path);
 }
 
+static void rb__report_refused(FILE *f, int rc, const rb_error *err, const char *path, const char *size, int small_hint)
+{
+    char dir[4096];
+    const char *base;
+    struct stat st;
+    if (rc == RB_ETOOSMALL && small_hint == 1)
+        fprintf(f, "readbench: %s, and readbench setup did not make it; make a new file with: readbench setup NEW_FILE %s\n",
+                err->msg, size);
+    else if (rc == RB_ENOFILE && !rb__split_path(path, dir, sizeof dir, &base) && stat(dir, &st) != 0)
+        fprintf(f, "readbench: %s; its directory %s does not exist either: create both with: mkdir -p %s && readbench "
+                "setup %s %s\n", err->msg, dir, dir, path, size);   /* setup makes no parent directory */
+    else if (rc == RB_ENOFILE || (rc == RB_ETOOSMALL && small_hint))
+        fprintf(f, "readbench: %s; create it with: readbench setup %s %s%s\n", err->msg, path, size,
+                rc == RB_ETOOSMALL ? " --force" : "");
+    else fprintf(f, "readbench: %s\n", err->msg);
+}
+
 static void rb__report_hog(FILE *f, uint64_t size, const rb_hog *h)
 {
     if (!h) { fprintf(f, "readbench: pinning %.2f GiB of memory (mlock)...\n", (double)size / 1073741824.0); return; }
@@ -16062,6 +16520,10 @@ RBDEF void rb_report_hog(FILE *f, uint64_t size, const rb_hog *h) { RB__IN_C_LOC
 RBDEF void rb_report_file(FILE *f, const char *path, const rb_file_info *info)
 {
     RB__IN_C_LOCALE(rb__report_file(f, path, info));
+}
+RBDEF void rb_report_refused(FILE *f, int rc, const rb_error *err, const char *path, const char *size, int small_hint)
+{
+    RB__IN_C_LOCALE(rb__report_refused(f, rc, err, path, size, small_hint));
 }
 RBDEF void rb_warmup_write(FILE *f, const rb_warmup_run *r, int format)
 {
@@ -17947,6 +18409,7 @@ RBDEF int rb_settings_advise(rb_settings *s, rb_advise_config *ac, char *why, si
         rb__fmt(why, wl, "%s", s->trace.why);
         return RB_EINVAL;
     }
+    if (s->cfg.trace && rb__replay_own_reads(&s->cfg, s->read_sizes, s->nread_sizes, why, wl) != RB_OK) return RB_EINVAL;
     ac->cfg = s->cfg;
     ac->cfg.read_size = s->nread_sizes ? s->read_sizes[0] : 0;
     ac->strategies = s->nstrategies ? s->strategies : NULL;

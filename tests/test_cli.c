@@ -638,6 +638,142 @@ static void every_command_refuses_an_unknown_option(void)
     CHECK(dir_entries(dir) == 0);
 }
 
+/* Every command's help: `CMD --help`, `CMD -h` and `help CMD` print its usage and every option it
+   takes (the header's tables, which are also the parser's: each option documented for a command
+   is one it takes, never "unknown option"), on stdout, exit 0. */
+static void every_command_has_its_help(void)
+{
+    unsigned i, j, n, no, ns;
+    const rb_command_doc *d = rb_command_docs(&n);
+    const rb_option_doc *o = rb_option_docs(&no);
+    const rb_setting_doc *s = rb_settings_docs(&ns);
+    static char help[1 << 16];
+    char args[256], flag[96];
+    if (!have_binary()) SKIP("../readbench is not built (run make test)");
+    CHECK(n == 12 && rb_command_doc_find("warmup") && !rb_command_doc_find("frobnicate"));
+    for (i = 0; i < n; i++) {
+        static const char *const forms[] = {"%s --help", "%s -h", "help %s", "%s --quiet --help"};
+        unsigned f;
+        for (f = 0; f < 4; f++) {
+            int rc;
+            if (f == 3 && !rb_option_doc_find("quiet", d[i].cmd)) continue;
+            snprintf(args, sizeof args, forms[f], d[i].name);
+            rc = cli(rbt_tmpdir(), args);
+            snprintf(flag, sizeof flag, "usage: readbench %s", !strcmp(d[i].name, "run") ? "[run]" : d[i].name);
+            CHECKF(rc == 0 && !strncmp(out, flag, strlen(flag)) && !err[0], "'%s': exit %d: %.80s%s", args, rc, out, err);
+        }
+        snprintf(args, sizeof args, "%s --help", d[i].name);
+        CHECK(cli(rbt_tmpdir(), args) == 0);
+        snprintf(help, sizeof help, "%s", out);
+        for (j = 0; j < ns; j++) {   /* the settings: in the help of the commands that take them, and only there */
+            snprintf(flag, sizeof flag, "  --%s %s", s[j].key, s[j].value);
+            CHECKF(!(s[j].uses & d[i].settings) == !strstr(help, flag), "%s --help and '%s'", d[i].name, flag);
+        }
+        for (j = 0; j < no; j++) {   /* its own options: in its help, and taken */
+            if (!(o[j].cmds & d[i].cmd)) continue;
+            snprintf(flag, sizeof flag, "  --%s%s%s", o[j].name, o[j].value[0] ? " " : "", o[j].value);
+            CHECKF(strstr(help, flag) != NULL, "%s --help lacks '%s'", d[i].name, flag);
+            snprintf(args, sizeof args, "%s --%s%s", d[i].name, o[j].name, o[j].value[0] ? "=zzz" : "");
+            CHECKF(cli(rbt_tmpdir(), args) == 2 && !strstr(err, "unknown option"), "'%s': %s", args, err);
+        }
+    }
+    CHECK(cli(rbt_tmpdir(), "help frobnicate") == 2 && strstr(err, "no command 'frobnicate'") && !out[0]);
+    CHECK(cli(rbt_tmpdir(), "--help") == 0 && strstr(out, "readbench warmup FILE") && strstr(out, "readbench diff BASE.json"));
+    CHECK(cli(rbt_tmpdir(), "prefetch x --threads 0 --help") == 2 && strstr(err, "--threads must be 1..1024"));
+}
+
+/* One rule for every number an option takes: decimal, a fraction and an exponent where a
+   fraction fits; never hex, a sign or a space, whichever option it is. */
+static void numbers_have_one_rule(void)
+{
+    static rb_settings s;
+    static const struct { const char *key, *value; } bad[] = {
+        {"rate", "0x10"}, {"rate", " 10"}, {"rate", "10 "}, {"rate", "+10"}, {"rate", "inf"}, {"rate", "1e"},
+        {"seed", "0x10"}, {"seed", " 1"}, {"seed", "1 "}, {"prewarm", "0x0.8"}, {"prewarm", " 0.5"}, {"prewarm", "-0"},
+        {"percentiles", "50, 99"}, {"percentiles", "0x32"}, {"iterations", " 3"}, {"threads", "0x2"},
+        {"duration", " 1s"}, {"pattern", "zipf:0x1"}, {"pattern", "zipf: 1.2"}, {"pattern", "hotset:0.1:0x1"},
+    };
+    static const struct { const char *key, *value; } good[] = {
+        {"rate", "10"}, {"rate", "1e3"}, {"rate", "2.5:poisson"}, {"seed", "010"}, {"prewarm", "0.5"}, {"prewarm", "1e-1"},
+        {"percentiles", "50,99.9"}, {"pattern", "zipf:1.2"}, {"pattern", "hotset:1e-1:0.9"},
+    };
+    char why[RB_REASON_LEN];
+    double v;
+    uint64_t hog;
+    unsigned i;
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        memset(&s, 0, sizeof s);
+        CHECKF(rb_settings_set(&s, bad[i].key, bad[i].value, NULL, why, sizeof why) == RB_EINVAL, "--%s '%s' taken",
+               bad[i].key, bad[i].value);
+    }
+    for (i = 0; i < sizeof good / sizeof good[0]; i++) {
+        memset(&s, 0, sizeof s);
+        CHECKF(rb_settings_set(&s, good[i].key, good[i].value, NULL, why, sizeof why) == RB_OK, "--%s '%s': %s",
+               good[i].key, good[i].value, why);
+    }
+    memset(&s, 0, sizeof s);
+    CHECK(rb_settings_set(&s, "rate", "1e3", NULL, why, sizeof why) == RB_OK && s.cfg.rate == 1000);
+    CHECK(rb_parse_number("16", 0, &v) == RB_OK && v == 16 && rb_parse_number("1.5", 0, &v) == RB_EINVAL);
+    CHECK(rb_parse_number("0x10", 1, &v) == RB_EINVAL && rb_parse_number("1e400", 1, &v) == RB_EINVAL);
+    CHECK(rb_parse_number("nan", 1, &v) == RB_EINVAL && rb_parse_number("", 1, &v) == RB_EINVAL);
+    CHECK(rb_hog_plan("auto:0x2", 1 << 20, 0, &hog, why, sizeof why) == RB_EINVAL);
+    CHECK(rb_hog_plan("auto: 2", 1 << 20, 0, &hog, why, sizeof why) == RB_EINVAL);
+    if (!have_binary()) return;
+    CHECK(cli(rbt_tmpdir(), "run x --rate 0x10") == 2 && strstr(err, "--rate"));
+    CHECK(cli(rbt_tmpdir(), "run x --rate ' 10'") == 2 && strstr(err, "--rate"));
+    CHECK(cli(rbt_tmpdir(), "--help") == 0 && strstr(out, "numbers are decimal"));
+}
+
+/* The second sweep's messages: a row that was interrupted says so once; the default job on a
+   dangling readbench.dat says what to do without an option it does not take; a missing FILE
+   whose directory is missing too is not sent to a setup that cannot make it. */
+static void messages_say_what_happened(void)
+{
+    static rb_result r1;
+    const char *names[] = {"null"}, *dir = rbt_path("dangling");
+    unsigned threads[] = {1};
+    uint64_t sizes[] = {16384};
+    volatile int stop = 1;
+    char buf[8192], link[600], args[1024];
+    rb_report r;
+    rb_config c;
+    FILE *t = tmpfile();
+    size_t n;
+    memset(&c, 0, sizeof c);
+    c.path = rbt_small_file();
+    c.warmup_ns = RB_NONE;
+    c.duration_ns = 20000000;
+    c.iterations = 1;
+    c.stop = &stop;
+    CHECK(rb_run(&c, rb_strategy_find("null"), &r1) == RB_EINTR && r1.status == RB_EINTR);
+    memset(&r, 0, sizeof r);
+    r.results = &r1; r.count = 1; r.cfg = &c;
+    r.strategies = names; r.nstrategies = 1;
+    r.threads = threads; r.nthreads = 1;
+    r.read_sizes = sizes; r.nread_sizes = 1;
+    CHECK(t != NULL);
+    if (t) {
+        rb_report_table(t, &r, 0);
+        rewind(t);
+        n = fread(buf, 1, sizeof buf - 1, t);
+        buf[n] = 0;
+        fclose(t);
+        CHECKF(strstr(buf, "T01 16 KiB: interrupted") && !strstr(buf, "interrupted: interrupted"), "%s", buf);
+    }
+    if (!have_binary()) SKIP("../readbench is not built (run make test)");
+    CHECK(mkdir(dir, 0755) == 0);
+    snprintf(link, sizeof link, "%s/readbench.dat", dir);
+    CHECK(symlink("no-such-target.dat", link) == 0);
+    CHECK(cli(dir, "") == 2);
+    CHECKF(strstr(err, "symbolic link") && strstr(err, "remove it") && !strstr(err, "creating") &&
+           !strstr(err, "add --follow-symlinks"), "%s", err);
+    CHECK(dir_entries(dir) == 1);
+    snprintf(args, sizeof args, "run '%s'", rbt_path("no-such-dir/f.dat"));
+    CHECK(cli(rbt_tmpdir(), args) == 2);
+    CHECKF(strstr(err, "mkdir -p") && strstr(err, "no-such-dir does not exist"), "%s", err);
+    CHECK(cli(rbt_tmpdir(), "run missing.dat") == 2 && !strstr(err, "mkdir"));
+}
+
 void suite_cli(void)
 {
     RUN(scenarios_are_a_flag_free_table);
@@ -657,4 +793,7 @@ void suite_cli(void)
     RUN(csv_columns_are_constant);
     RUN(help_version_list);
     RUN(markdown_and_table_agree);
+    RUN(every_command_has_its_help);
+    RUN(numbers_have_one_rule);
+    RUN(messages_say_what_happened);
 }

@@ -467,6 +467,86 @@ static void every_format_carries_files(void)
     }
 }
 
+/* setup's progress that stops once `*user` bytes are done (a Ctrl-C in the middle). */
+static int stop_after(uint64_t done, uint64_t total, void *user)
+{
+    (void)total;
+    return done > *(const uint64_t *)user;
+}
+
+/* An interrupted setup --files leaves the whole files it wrote, marked an incomplete set: run
+   and advise refuse it (exit 2, one line with the command that completes it) rather than read
+   the partial set without a word; a setup that completes removes the mark. Neither message calls
+   a file that never existed "untouched". */
+static void interrupted_setup_marks_the_set(void)
+{
+    const char *dir = rbt_path("partial"), *never = rbt_path("never.dat");
+    char mark[700], args[900];
+    rb_error e;
+    rb_file_info info;
+    uint64_t after = 2 * MIB + 1, none = 0;   /* stops as the third 1 MiB file is written */
+    CHECK(rb_setup_files(dir, 8 * MIB, 8, 0, 0, stop_after, &after, NULL, &e) == RB_EINTR);
+    CHECKF(strstr(e.msg, "setup of") && strstr(e.msg, "part-0002 interrupted") && strstr(e.msg, "2 of 8 files whole") &&
+           strstr(e.msg, "incomplete") && !strstr(e.msg, "untouched"), "%s", e.msg);
+    snprintf(mark, sizeof mark, "%s/%s", dir, RB_SETUP_INCOMPLETE);
+    CHECK(access(mark, F_OK) == 0 && entries(dir) == 3);
+    CHECKF(rb_check_file(dir, 0, &info, &e) == RB_EINVAL && strstr(e.msg, "incomplete set") &&
+           strstr(e.msg, "--files 8 --force"), "%s", e.msg);
+    if (rbt_cli()) {
+        snprintf(args, sizeof args, "run '%s' --strategies pread --threads 1 --duration 10ms --iterations 1", dir);
+        CHECKF(cli(rbt_tmpdir(), args) == 2 && lines(err) == 1 && strstr(err, "incomplete set") && !out[0], "%s", err);
+        snprintf(args, sizeof args, "advise '%s' --budget 1s", dir);
+        CHECKF(cli(rbt_tmpdir(), args) == 2 && strstr(err, "incomplete set"), "%s", err);
+    }
+    CHECK(rb_setup_files(dir, 8 * MIB, 8, 0, RB_OUT_REPLACE, NULL, NULL, NULL, &e) == RB_OK);
+    CHECKF(access(mark, F_OK) != 0 && rb_check_file(dir, 0, &info, &e) == RB_OK && info.files == 8, "%s", e.msg);
+    CHECK(rb_setup_file(never, 4 * MIB, 0, 0, stop_after, &none, &e) == RB_EINTR);
+    CHECKF(!strstr(e.msg, "untouched") && strstr(e.msg, "partial file removed") && access(never, F_OK) != 0, "%s", e.msg);
+}
+
+/* More than RB_MAX_FILES files is bad input (exit 2) for every command that reads a directory,
+   residency, drop and list included, not a run-time failure (1). */
+static void too_many_files_exit_2_everywhere(void)
+{
+    static const char *const cmds[] = {"run", "residency", "drop", "list", "advise"};
+    const char *dir = fresh_dir("many");
+    char path[700], args[900];
+    unsigned i;
+    int ok = dir != NULL;
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    for (i = 0; ok && i <= RB_MAX_FILES; i++) {   /* a byte each: a file with data */
+        int fd;
+        snprintf(path, sizeof path, "%s/f%05u", dir, i);
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        ok = fd >= 0 && write(fd, "x", 1) == 1 && close(fd) == 0;
+    }
+    CHECK(ok);
+    for (i = 0; ok && i < sizeof cmds / sizeof cmds[0]; i++) {
+        snprintf(args, sizeof args, "%s '%s'", cmds[i], dir);
+        CHECKF(cli(rbt_tmpdir(), args) == 2 && lines(err) == 1 && strstr(err, "more than 65536 files"), "%s: %s", cmds[i],
+               err);
+    }
+    snprintf(args, sizeof args, "rm -rf '%s'", dir);
+    CHECK(system(args) == 0);
+}
+
+/* The commands of one file (warmup, prefetch, probe) refuse a directory saying so, with one of
+   its files to name instead: not "needs one file of 1048576 bytes or more". */
+static void one_file_commands_refuse_a_directory(void)
+{
+    static const char *const cmds[] = {"warmup", "prefetch", "probe"};
+    const char *dir = setup_dir("one-file-only");
+    char args[900], want[64];
+    unsigned i;
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    for (i = 0; i < 3; i++) {
+        snprintf(args, sizeof args, "%s '%s'", cmds[i], dir);
+        snprintf(want, sizeof want, "(it is a directory): readbench %s measures one file", cmds[i]);
+        CHECKF(cli(rbt_tmpdir(), args) == 2 && lines(err) == 1 && strstr(err, want) && strstr(err, "one-file-only/f0") &&
+               !strstr(err, "bytes or more") && !out[0], "%s: %s", cmds[i], err);
+    }
+}
+
 void suite_files(void)
 {
     RUN(setup_files_makes_n_files_of_the_right_size_and_content);
@@ -478,4 +558,7 @@ void suite_files(void)
     RUN(directory_refusals_exit_2_one_line);
     RUN(unreadable_file_refuses_the_directory);
     RUN(every_format_carries_files);
+    RUN(interrupted_setup_marks_the_set);
+    RUN(too_many_files_exit_2_everywhere);
+    RUN(one_file_commands_refuse_a_directory);
 }

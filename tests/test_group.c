@@ -343,12 +343,87 @@ static void scan_evicts_search_working_set_in_small_memcg(void)
     CHECK(lost[0] >= 0 && lost[1] >= 0);
 }
 
+/* A victim that is one of the files of the directory measured (by its name, or a link to it)
+   is refused as the file measured itself is: exit 2, one line, nothing written; the library
+   refuses it for an embedder too. */
+static void victim_inside_the_directory_refused(void)
+{
+    const char *d = rbt_path("victim-set"), *link = rbt_path("victim-set-link");
+    char args[2048], member[600], outp[600];
+    struct stat st;
+    rb_error e;
+    rb_config c;
+    rb_result *r = (rb_result *)calloc(1, sizeof *r);
+    CHECK(r && rb_setup_files(d, 4 << 20, 4, 0, 0, NULL, NULL, NULL, &e) == RB_OK);
+    snprintf(member, sizeof member, "%s/part-0001", d);
+    CHECK(symlink(member, link) == 0);
+    memset(&c, 0, sizeof c);
+    c.path = d;
+    c.victim = member;
+    CHECK(r && rb_run(&c, rb_strategy_find("pread"), r) == RB_EINVAL && strstr(r->reason, "victim") &&
+          strstr(r->reason, "one of the files"));
+    free(r);
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    snprintf(outp, sizeof outp, "%s/out.json", rbt_tmpdir());
+    snprintf(args, sizeof args, "run '%s' --strategies pread --threads 1 --victim '%s/part-0000' --duration 10ms "
+             "--iterations 1 --warmup 0 --quiet --output '%s'", d, d, outp);
+    CHECKF(cli(rbt_tmpdir(), args) == 2 && lines(err) == 1 && strstr(err, "victim") && strstr(err, "part-0000"), "%s", err);
+    snprintf(args, sizeof args, "run '%s' --strategies pread --threads 1 --victim '%s' --duration 10ms --iterations 1 "
+             "--warmup 0 --quiet --output '%s'", d, link, outp);
+    CHECKF(cli(rbt_tmpdir(), args) == 2 && lines(err) == 1 && strstr(err, "victim"), "%s", err);
+    CHECK(stat(outp, &st) != 0);
+    unlink(link);
+}
+
+/* Threads that did not get a CPU are said as such, not blamed on the op: 16 readers of the
+   null strategy (0.1 us an op) on one CPU with 20 ms iterations, as one cell and as 16 groups
+   run together. What is measured decides: a thread that first ran past the middle of an
+   iteration (or never) was starved; the op did not outlast anything. */
+static void starved_threads_are_not_slow_ops(void)
+{
+    static const unsigned cpu0[] = {0};
+    rb_config c;
+    rb_group g[16];
+    rb_result *r = (rb_result *)calloc(16, sizeof *r);
+    unsigned i, k, starved = 0;
+    if (rb_cpu_allowed(0) != 1) SKIP("this process may not run on CPU 0 (or pinning is not supported)");
+    memset(&c, 0, sizeof c);
+    c.path = rbt_small_file();
+    c.warmup_ns = RB_NONE;
+    c.duration_ns = 20000000;
+    c.iterations = 3;
+    c.threads = 16;
+    c.cpus = cpu0;   /* every worker on CPU 0: at most a few of them run in 20 ms */
+    c.ncpus = 1;
+    CHECK(r && rb_run(&c, rb_strategy_find("null"), r) == RB_OK);
+    for (k = 0; r && k < r[0].nwarnings; k++) {
+        CHECKF(!strstr(r[0].warnings[k], "outlasted"), "%s", r[0].warnings[k]);
+        starved += strstr(r[0].warnings[k], "did not get a CPU") != NULL;
+    }
+    CHECKF(starved == 1, "no warning says the threads did not get a CPU (%u warnings)", r ? r[0].nwarnings : 0);
+    for (i = 0; i < 16; i++) g[i] = group_of("strategy=null,threads=1", i + 1);
+    c.threads = 0;
+    rb_run_groups(&c, g, 16, RB_ALONE_NO, r);
+    for (i = 0, starved = 0; r && i < 16; i++) {
+        CHECKF(!strstr(r[i].reason, "takes longer") && !strstr(r[i].reason, "outlasted"), "group %u: %s", i + 1, r[i].reason);
+        if (r[i].status != RB_OK) {
+            CHECKF(strstr(r[i].reason, "did not get a CPU"), "group %u: %s", i + 1, r[i].reason);
+            starved++;
+        }
+        for (k = 0; k < r[i].nwarnings; k++) CHECKF(!strstr(r[i].warnings[k], "outlasted"), "%s", r[i].warnings[k]);
+    }
+    fprintf(stderr, "    %u of 16 groups never got a CPU in an iteration\n", starved);
+    free(r);
+}
+
 void suite_group(void)
 {
     RUN(group_spec_parses_with_the_run_rules);
     RUN(two_groups_run_together_each_counted);
     RUN(every_format_carries_the_groups);
     RUN(victim_refusals);
+    RUN(victim_inside_the_directory_refused);
+    RUN(starved_threads_are_not_slow_ops);
     RUN(victim_figures_reported);
     RUN(scan_evicts_search_working_set_in_small_memcg);
 }

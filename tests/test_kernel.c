@@ -409,6 +409,117 @@ static void warmup_refusals(void)
     }
 }
 
+/* A caller's progress hook that changes the world as a method starts: truncates the file, or
+   raises the stop flag (a Ctrl-C in the middle of the method). */
+static volatile int warm_stop;
+static int warm_at = -1, warm_truncate;
+static void warm_hook(void *user, const rb_warmup_result *x)
+{
+    if (x->method != warm_at) return;
+    if (warm_truncate) CHECK(truncate((const char *)user, 1 << 20) == 0);
+    else warm_stop = 1;
+}
+
+/* The file is the one found at the start after every method: truncated while populate-read
+   ran (madvise's EFAULT, "Bad address", was its only sign), that row is "file changed", not a
+   result or a system call's error, and the methods after it do not run; the rows before stand. */
+static void warmup_file_changed_mid_method(void)
+{
+    static rb_warmup_run r;
+    rb_warmup_config c;
+    rb_error e;
+    char why[RB_REASON_LEN];
+    const char *p = rbt_path("warm-change.dat");
+    const rb_warmup_result *x;
+    static const int at[] = {RB_WARM_POPULATE_READ, RB_WARM_READ, RB_WARM_TOUCH};
+    unsigned k;
+    for (k = 0; k < 3; k++) {
+        CHECK(rb_setup_file(p, (uint64_t)8 << 20, 0, RB_OUT_REPLACE, NULL, NULL, &e) == RB_OK);
+        memset(&c, 0, sizeof c);
+        c.path = p;
+        c.progress = warm_hook;
+        c.user = (void *)p;
+        warm_at = at[k];
+        warm_truncate = 1;
+        CHECK(rb_warmup_set(&c, "methods", "fadvise,populate-read,read,touch", NULL, why, sizeof why) == RB_OK);
+        CHECKF(rb_warmup(&c, &r, &e) == RB_OK, "%s", e.msg);
+        CHECK(r.n == 4 && r.results[0].status == RB_OK);
+        x = row(&r, at[k]);
+        if (!x) continue;
+        fprintf(stderr, "    truncated as %s started: %s: %s\n", x->name, rb_status_word(x->status), x->reason);
+        CHECKF(x->status == RB_ECHANGED && strstr(x->reason, "changed") && strstr(x->reason, "size went from 8388608 to "
+               "1048576") && !strstr(x->reason, "Bad address"), "%s: %s", x->name, x->reason);
+        for (x = x + 1; x < r.results + r.n; x++)
+            CHECKF(x->status == RB_ENOTRUN && strstr(x->reason, "changed"), "%s after the change: %s", x->name, x->reason);
+        CHECK(r.failed == 1);
+    }
+    warm_at = -1;
+    unlink(p);
+}
+
+/* A stop (SIGINT) while a method runs: that row is "interrupted", not a result, the next ones
+   are not run, rb_warmup says RB_EINTR; the table says it once, the JSON has no figures for it. */
+static void warmup_interrupted_mid_method(void)
+{
+    static rb_warmup_run r;
+    rb_warmup_config c;
+    rb_error e;
+    char why[RB_REASON_LEN], buf[8192];
+    const char *p = warm_file("warm-8m.dat", (uint64_t)8 << 20);
+    FILE *f = tmpfile();
+    size_t n;
+    memset(&c, 0, sizeof c);
+    c.path = p;
+    c.stop = &warm_stop;
+    c.progress = warm_hook;
+    warm_at = RB_WARM_READ;
+    warm_truncate = 0;
+    warm_stop = 0;
+    CHECK(rb_warmup_set(&c, "methods", "fadvise,read,touch", NULL, why, sizeof why) == RB_OK);
+    CHECK(rb_warmup(&c, &r, &e) == RB_EINTR);
+    CHECK(r.n == 3 && r.results[0].status == RB_OK && r.failed == 0);
+    CHECKF(r.results[1].status == RB_EINTR && strstr(r.results[1].reason, "not a result"), "%s", r.results[1].reason);
+    CHECK(r.results[2].status == RB_ENOTRUN);
+    CHECK(f != NULL);
+    if (f) {
+        rb_warmup_write(f, &r, RB_FORMAT_TABLE);
+        rb_warmup_write(f, &r, RB_FORMAT_JSON);
+        rewind(f);
+        n = fread(buf, 1, sizeof buf - 1, f);
+        buf[n] = 0;
+        fclose(f);
+        CHECKF(strstr(buf, "read              interrupted: stopped by a signal") && !strstr(buf, "interrupted: interrupted") &&
+               strstr(buf, "\"method\": \"read\", \"description\": ") &&
+               strstr(strstr(buf, "\"method\": \"read\""), "\"status\": \"interrupted\", \"seconds\": null"), "%s", buf);
+    }
+    warm_at = -1;
+    warm_stop = 0;
+}
+
+/* warmup on a sparse file warns as run does; on a directory it says that it measures one file
+   and names one (no "1 bytes or more"). */
+static void warmup_says_sparse_and_refuses_a_directory(void)
+{
+    char out[1 << 15], err[4096], args[2048];
+    const char *p = rbt_path("warm-sparse.dat"), *d = rbt_path("warm-dir");
+    static char data[1 << 16];
+    rb_error e;
+    int fd;
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    memset(data, 0x5a, sizeof data);
+    fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    CHECK(fd >= 0 && write(fd, data, sizeof data) == (ssize_t)sizeof data && ftruncate(fd, 8 << 20) == 0 && close(fd) == 0);
+    snprintf(args, sizeof args, "warmup '%s' --methods read,touch", p);
+    CHECK(rbt_cli_run(rbt_tmpdir(), args, "120", out, sizeof out, err, sizeof err) == 0);
+    CHECKF(strstr(err, "warning: ") && strstr(err, "is sparse"), "%s", err);
+    unlink(p);
+    CHECK(rb_setup_files(d, 2 << 20, 2, 0, 0, NULL, NULL, NULL, &e) == RB_OK);
+    snprintf(args, sizeof args, "warmup '%s'", d);
+    CHECK(rbt_cli_run(rbt_tmpdir(), args, "60", out, sizeof out, err, sizeof err) == 2);
+    CHECKF(strstr(err, "(it is a directory): readbench warmup measures one file") && strstr(err, "part-0000") &&
+           !strstr(err, "1 bytes") && !out[0], "%s", err);
+}
+
 void suite_kernel(void)
 {
     RUN(memcg_paths_from_proc_self_cgroup);
@@ -421,6 +532,9 @@ void suite_kernel(void)
     RUN(warmup_one_willneed_loads_only_the_cap);
     RUN(warmup_json_svg_and_selection);
     RUN(warmup_refusals);
+    RUN(warmup_file_changed_mid_method);
+    RUN(warmup_interrupted_mid_method);
+    RUN(warmup_says_sparse_and_refuses_a_directory);
     unlink(rbt_path("warm-8m.dat"));
     unlink(rbt_path("warm-32m.dat"));
 }

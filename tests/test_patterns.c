@@ -537,10 +537,58 @@ static void cli_pattern(void)
     }
 }
 
+/* hotset:F:1 keeps its reads in F of the file: the pages its reads touch (every page a read
+   spans, not the one it starts in) are F of the file's pages, within a hot range, for 16 KiB
+   reads unaligned and page-aligned, 5000-byte and 1 MiB reads (64 KiB-aligned 16 KiB reads:
+   their 16 KiB of F of the 64 KiB slots); a run touches the same. The
+   hot set is FRACTION of the file's bytes, as a user reads "hotset:0.1:1": before, a hot block
+   was the page a read starts in, and 16 KiB reads of hotset:0.1:1 touched ~40% of the file. */
+static void hotset_touches_its_fraction_of_the_file(void)
+{
+    static const struct { uint64_t rs, align; double frac; } cases[] = {
+        {16384, 0, 0.1}, {5000, 0, 0.1}, {16384, 4096, 0.25}, {16384, 65536, 0.25}, {4096, 0, 0.01}, {1 << 20, 0, 0.1}};
+    static uint8_t page_hit[16384];
+    uint64_t off[1000], size = (uint64_t)64 << 20, npages = size / PAGE;
+    rb_sampler s;
+    unsigned i, k, j;
+    char spec[64];
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint64_t touched = 0, p, want;
+        snprintf(spec, sizeof spec, "hotset:%g:1", cases[i].frac);
+        CHECK(make(&s, spec, size, cases[i].rs, cases[i].align, 0, 17) == 0);
+        memset(page_hit, 0, sizeof page_hit);
+        for (j = 0; j < DRAWS / 1000; j++) {
+            rb_sampler_offsets(&s, &w, off, 1000);
+            for (k = 0; k < 1000; k++)
+                for (p = off[k] / PAGE; p <= (off[k] + cases[i].rs - 1) / PAGE; p++) page_hit[p] = 1;
+        }
+        for (p = 0; p < npages; p++) touched += page_hit[p];
+        /* F of the pages; with --align past the read size, the reads of F of the aligned slots */
+        want = cases[i].align > cases[i].rs ? s.hot * ((cases[i].rs + PAGE - 1) / PAGE)
+                                            : (uint64_t)floor(cases[i].frac * (double)npages + 0.5);
+        CHECK(s.hot == (uint64_t)floor(cases[i].frac * (double)s.nblocks + 0.5));
+        fprintf(stderr, "    %s, reads of %llu (align %llu): %llu of %llu pages touched, %llu hot ranges of %llu bytes\n", spec,
+                (unsigned long long)cases[i].rs, (unsigned long long)cases[i].align, (unsigned long long)touched,
+                (unsigned long long)npages, (unsigned long long)s.hot, (unsigned long long)s.block);
+        CHECK(s.block % PAGE == 0 && s.block >= cases[i].rs && s.hot * s.block <= size);
+        CHECKF(touched <= want + s.block / PAGE && touched + s.block / PAGE >= want, "%s: %llu pages touched, %llu are "
+               "%g of the file", spec, (unsigned long long)touched, (unsigned long long)want, cases[i].frac);
+    }
+    {   /* a run: 16 KiB reads of hotset:0.1:1 on the 8 MiB file touch 10% of its 2048 pages */
+        rb_config c = cell("hotset:0.1:1");
+        c.read_size = 16384;
+        c.align = 0;
+        c.prewarm = 1;
+        CHECKF(rb_run(&c, rb_strategy_find("pread"), &res) == RB_OK, "%s", res.reason);
+        CHECKF(res.pages_touched >= 200 && res.pages_touched <= 208, "%.0f pages touched of 2048", res.pages_touched);
+    }
+}
+
 void suite_patterns(void)
 {
     RUN(zipf_ranks_fit_chi_square);
     RUN(hotset_share_within_one_point);
+    RUN(hotset_touches_its_fraction_of_the_file);
     RUN(pareto_and_normal_shares);
     RUN(same_seed_same_offsets);
     RUN(offsets_never_past_eof);

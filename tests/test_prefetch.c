@@ -665,6 +665,70 @@ static void adaptive_regime_warm_stays(void)
     CHECK(a.trials == 0 && a.switches == 0 && a.mode == RB_AD_HINT);
 }
 
+/* A stop flag raised while the experiment runs (SIGINT in the CLI): the case running ends
+   "interrupted" at its threads' next 256th op, the cases after it are "not run", the ones
+   before keep their figures; none of it counts as a failure. The CLI writes that report
+   (JSON "interrupted": true) and exits 130, where it used to die with nothing written. */
+static volatile int pfx_stop;
+static void *pfx_stopper(void *arg)
+{
+    (void)arg;
+    usleep(300000);
+    pfx_stop = 1;
+    return NULL;
+}
+
+static void experiment_interrupted_keeps_what_it_measured(void)
+{
+    static rb_pfx_settings s;
+    static rb_pfx_result r[2 * RB_PF_COUNT];
+    static char out[1 << 16], err[4096];
+    char why[RB_REASON_LEN], args[2048], *j;
+    const char *jf = rbt_path("pfx-int.json");
+    pthread_t t;
+    unsigned n, failed;
+    rb_json *doc;
+    const rb_json *res, *x;
+    FILE *f;
+    size_t len;
+    memset(&s, 0, sizeof s);
+    s.cfg.path = rbt_small_file();
+    s.cfg.ops = 3000000;   /* fits: seconds of ops; not cached: capped to a few dozen */
+    s.cfg.stop = &pfx_stop;
+    pfx_stop = 0;
+    CHECK(rb_pfx_settings_set(&s, "policies", "always,backoff", NULL, why, sizeof why) == RB_OK);
+    CHECK(pthread_create(&t, NULL, pfx_stopper, NULL) == 0);
+    n = rb_prefetch_experiments(&s, r, NULL, &failed);
+    pthread_join(t, NULL);
+    CHECK(n == 4 && failed == 0);
+    CHECKF(r[0].status == RB_OK && !r[0].fits, "%s", r[0].reason);
+    CHECKF(r[1].status == RB_EINTR && strstr(r[1].reason, "stopped by a signal after"), "%s: %s",
+           rb_status_word(r[1].status), r[1].reason);
+    CHECK(r[2].status == RB_ENOTRUN && r[3].status == RB_ENOTRUN && r[3].policy == RB_PF_BACKOFF && r[3].fits);
+    pfx_stop = 0;
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    snprintf(args, sizeof args, "prefetch '%s' --policies always,backoff --ops 3000000 --format json > '%s' & p=$!; "
+             "sleep 1; kill -INT $p; wait $p; echo rc=$?", rbt_small_file(), jf);
+    CHECK(rbt_cli_run(rbt_tmpdir(), args, "120", out, sizeof out, err, sizeof err) == 0);
+    CHECKF(strstr(out, "rc=130") != NULL, "%s %s", out, err);
+    f = fopen(jf, "r");
+    j = (char *)calloc(1, 1 << 16);
+    len = f && j ? fread(j, 1, (1 << 16) - 1, f) : 0;
+    if (f) fclose(f);
+    doc = j ? rb_json_parse(j, len, why, sizeof why) : NULL;
+    CHECKF(doc != NULL, "not a JSON document (%s): %.300s", why, j ? j : "");
+    CHECK(doc && rb_json_get(doc, "interrupted") && rb_json_get(doc, "interrupted")->type == RB_JSON_TRUE);
+    res = doc ? rb_json_get(doc, "results") : NULL;
+    CHECK(res && res->n == 8);
+    x = res ? res->child : NULL;
+    CHECK(x && !strcmp(rb_json_get(x, "status")->str, "ok"));   /* always, not cached: measured before the signal */
+    for (n = 0; x; x = x->next) n += !strcmp(rb_json_get(x, "status")->str, "not run");
+    CHECK(n >= 2);
+    rb_json_free(doc);
+    free(j);
+    unlink(jf);
+}
+
 void suite_prefetch(void)
 {
     RUN(always_advises_every_call);
@@ -677,6 +741,7 @@ void suite_prefetch(void)
     RUN(ranges_are_aligned_and_clamped);
     RUN(policy_strategies_end_to_end);
     RUN(experiment_runs);
+    RUN(experiment_interrupted_keeps_what_it_measured);
     RUN(slow_read_threshold_is_twice_the_median_with_a_floor);
     RUN(experiment_accounts_its_hints);
     RUN(adaptive_counts_what_it_left_to_read_around);

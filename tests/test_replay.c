@@ -618,6 +618,61 @@ static void advise_replays_the_trace(void)
     CHECKF(cli(args) == 0 && strstr(out, "\"trace_reads\": 12") && strstr(out, "\"pattern\": \"trace\""), "%s", err);
 }
 
+/* The second sweep's trace messages: a negative number on line 1 is said as one, not taken for a
+   bad header; a UTF-8 BOM (a spreadsheet's export) is no text; a path longer than any path is
+   said as such; --pattern, --align and --read-size beside a trace are each refused the same way
+   (a replay reads the trace's own offsets and lengths), by run, replay and advise. */
+static void trace_messages_say_what_is_wrong(void)
+{
+    static char path[5200], text[5400];
+    static const char *const beside[] = {"--pattern zipf:1.2", "--pattern runs:4", "--align 4k", "--read-size 4k",
+                                         "--scenario sequential-cold", "--pattern hotset:0.1:0.9:contiguous"};
+    const char *quick = "--strategies pread --warmup 0 --duration 20ms --iterations 1 --quiet";
+    char args[4096];
+    unsigned k;
+    CHECKF(parse("-5,4096\n0,4096\n", 0, 0, 1 << 20) == RB_EINVAL && strstr(tr.why, ":1: a negative offset '-5'") &&
+           !strstr(tr.why, "header"), "%s", tr.why);
+    CHECKF(parse("0,4096\n8192,-1\n", 0, 0, 1 << 20) == RB_EINVAL && strstr(tr.why, ":2: a negative length '-1'"), "%s",
+           tr.why);
+    CHECKF(parse("\xef\xbb\xbfoffset,length\n0,4096\n4096,4096\n", 0, 0, 1 << 20) == RB_OK && tr.reads == 2, "%s", tr.why);
+    CHECKF(parse("\xef\xbb\xbf" "0,4096\r\n8192,4096\r\n", RB_TRACE_CSV, 0, 1 << 20) == RB_OK && tr.reads == 2, "%s", tr.why);
+    CHECKF(parse("0,4096\n\xef\xbb\xbf" "8192,4096\n", 0, 0, 1 << 20) == RB_EINVAL, "a BOM past line 1 is no BOM");
+    memset(path, 'a', 5000);
+    path[0] = '/';
+    path[5000] = 0;
+    snprintf(text, sizeof text, "1 openat(AT_FDCWD, \"%s\", O_RDONLY) = 3\n1 pread64(3, \"\", 4096, 0) = 4096\n", path);
+    CHECKF(parse(text, 0, 0, 8192) == RB_EINVAL && strstr(tr.why, ":1: openat of a path longer than") &&
+           !strstr(tr.why, "without a path string"), "%s", tr.why);
+    CHECK(parse("1 openat(AT_FDCWD, 3, O_RDONLY) = 3\n", RB_TRACE_STRACE, 0, 8192) == RB_EINVAL &&
+          strstr(tr.why, "openat without a path string"));
+    rb_trace_free(&tr);
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    for (k = 0; k < sizeof beside / sizeof beside[0]; k++) {
+        snprintf(args, sizeof args, "replay '%s' '%s' %s %s", trace_file("two-threads.csv"), rbt_small_file(), quick,
+                 beside[k]);
+        CHECKF(cli(args) == 2 && strstr(err, "a replay reads the") && strchr(err, '\n') == err + strlen(err) - 1 && !out[0],
+               "%s: %s", beside[k], err);
+        snprintf(args, sizeof args, "advise '%s' --trace '%s' --strategies pread --states warm --budget 1s --quiet %s",
+                 rbt_small_file(), trace_file("two-threads.csv"), beside[k]);
+        if (strstr(beside[k], "--align") || strstr(beside[k], "--scenario")) continue;   /* run's options only */
+        CHECKF(cli(args) == 2 && strstr(err, "a replay reads the") && !out[0], "advise %s: %s", beside[k], err);
+    }
+    {   /* an embedder's rb_run: the same refusal */
+        rb_config c;
+        rb_result *r = (rb_result *)calloc(1, sizeof *r);
+        CHECK(load("two-threads.csv", rbt_small_file(), 0) == RB_OK);
+        memset(&c, 0, sizeof c);
+        c.path = rbt_small_file();
+        c.trace = &tr;
+        c.threads = 2;
+        c.align = 4096;
+        CHECKF(r && rb_run(&c, rb_strategy_find("pread"), r) == RB_EINVAL && strstr(r->reason, "aligned to 4096"), "%s",
+               r ? r->reason : "");
+        free(r);
+        rb_trace_free(&tr);
+    }
+}
+
 void suite_replay(void)
 {
     RUN(every_strategy_reads_the_length_of_each_read);
@@ -634,4 +689,5 @@ void suite_replay(void)
     RUN(sqlite3_trace_replayed);
     RUN(replay_refuses_bad_traces);
     RUN(advise_replays_the_trace);
+    RUN(trace_messages_say_what_is_wrong);
 }

@@ -31,10 +31,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         rb_parse_uint_list(argv[i], un, 8, &cnt);
         rb_parse_size_list(argv[i], sizes, 8, &cnt);
         rb_parse_double_list(argv[i], d, 8, &cnt);
+        rb_parse_number(argv[i], 1, d);
     }
     for (k = 0; k < sizeof commands / sizeof commands[0]; k++) {
         memset(&o, 0, sizeof o);
         o.cmd = commands[k].cmd;
+        o.doc = rb_command_doc_find(commands[k].name);
         parse(argc, argv, 2, commands[k].npos, commands[k].needs, &o);
     }
     return 0;
