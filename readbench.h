@@ -783,13 +783,13 @@ RBDEF const char *rb_prefetch_policy_name(int policy);
 RBDEF int rb_prefetch_policy_find(const char *name);
 
 /* ---- prefetch accounting ----
-   What became of the hints a strategy gave, one hint in RB_PA_EVERY per thread followed to
-   its read (see "prefetch accounting" in the implementation): redundant (the range was
+   What became of the hints a strategy gave, one hint in RB_PA_EVERY per thread (a seeded
+   random choice) followed to its read (see "prefetch accounting" in the implementation): redundant (the range was
    resident when hinted), useful (the read found it resident, and was not slow), late (the
    read still had to wait for a page, or was slow: longer than twice the median of the
    reader's cached reads, and at least 20 us), wasted (pages of the range were evicted
    between the hint and the read). rb_run and rb_prefetch_experiment report them. */
-#define RB_PA_EVERY 16u     /* one hint in this many is followed, per thread */
+#define RB_PA_EVERY 16u     /* one hint in this many is followed, per thread, on average */
 #define RB_PA_PENDING 16u   /* sampled hints waiting for their read at once, per thread */
 #define RB_PA_CACHED 15u    /* the last cached reads whose median time is the "slow read" baseline */
 #define RB_PA_SLOW_FLOOR_NS 20000u   /* a read under this is never slow (see rb__pa_read_end) */
@@ -819,6 +819,8 @@ typedef struct rb__pa_follow {
     unsigned npending;
     uint64_t cached_ns[RB_PA_CACHED];
     unsigned ncached, next_cached;
+    uint64_t rng[4];            /* which hints are followed: a seeded draw per hint */
+    int follow_next;            /* the next hint's draw, made ahead (rb__pa_follows_next) */
 } rb__pa_follow;
 
 /* The prefetch-overhead experiment (Lucene's PrefetchBench): per op, 3 random 16-byte reads
@@ -5395,7 +5397,12 @@ static void rb__read_done(rb_worker *w, const unsigned char *buf, uint64_t off, 
 
 /* ---- prefetch accounting ---------------------------------------------------------------
    What became of the hints a strategy gave (WILLNEED by madvise or posix_fadvise, through
-   every policy), for one hint in RB_PA_EVERY per thread. Right after the hint, mincore over
+   every policy), for one hint in RB_PA_EVERY per thread, each hint followed or not by a
+   seeded random draw. Not every RB_PA_EVERY-th hint: the WILLNEED rows hint every read of an
+   op and then read, so with 16 reads per op (or any multiple or divisor of 16) that hint was
+   always read 0's, the read that comes right after the hints, and the fractions described
+   that read alone (84-92% late cold, against 6-7% at 17 reads per op). A draw per hint
+   follows every position of an op alike, and a seed makes a run repeat. Right after the hint, mincore over
    its range: every page in means it was in before the hint too (mincore counts only pages
    whose data has arrived, and a hint's own I/O takes far longer than the microsecond between
    the two calls): redundant. Otherwise the hint is followed to its read, and just before the
@@ -5430,28 +5437,36 @@ static int64_t rb__pa_evicted(const rb__pa_follow *f, uint64_t off, uint64_t len
     return (int64_t)cs.nr_evicted;
 }
 
+/* Whether a hint is followed: 1 in RB_PA_EVERY, at random. */
+static int rb__pa_draw(rb__pa_follow *f) { return rb__below(f->rng, RB_PA_EVERY) == 0; }
+
 /* What a reader's hints are followed on: its mapping of the file (the whole file from offset
    0, or its first map_len bytes), the descriptor cachestat asks, and whether mincore tells
-   the truth there. */
-static void rb__pa_follow_init(rb__pa_follow *f, const unsigned char *map, size_t page, int fd, int trusted)
+   the truth there; which hints, from (seed, stream): a reader's own stream, so that runs repeat. */
+static void rb__pa_follow_init(rb__pa_follow *f, const unsigned char *map, size_t page, int fd, int trusted,
+                               uint64_t seed, uint64_t stream)
 {
     memset(f, 0, sizeof *f);
     f->map = map;
     f->page = page;
     f->fd = fd;
     f->trusted = trusted;
+    rb__rng_seed(f->rng, seed, 0x7061636374ULL + stream);   /* "pacct": not the offsets' stream */
+    f->follow_next = rb__pa_draw(f);
 }
 
 /* 1: the next hint given will be followed (the caller may time what following costs). */
-static int rb__pa_follows_next(const rb_prefetch_accounting *a) { return a->hints % RB_PA_EVERY == 0; }
+static int rb__pa_follows_next(const rb__pa_follow *f) { return f->follow_next; }
 
 /* A hint was given for read k of the op, over the page-aligned [start, start + len) of the
    reader's mapping (pread-fadvise maps the file for this alone, and never reads the map). */
 static void rb__pa_hint(rb_prefetch_accounting *a, rb__pa_follow *f, unsigned k, uint64_t start, uint64_t len)
 {
     rb__pa_sample *s;
-    int r;
-    if (a->hints++ % RB_PA_EVERY != 0) return;
+    int r, follow = f->follow_next;
+    a->hints++;
+    f->follow_next = rb__pa_draw(f);
+    if (!follow) return;
     if (!f->trusted || !f->map) { a->untrusted++; return; }
     if (f->npending == RB_PA_PENDING) return;   /* the op's earlier samples fill the list */
     a->sampled++;
@@ -8607,7 +8622,7 @@ static void *rb__worker_main(void *arg)
     if (!off || (th->tr && !th->lens)) { th->rc = RB_ENOMEM; rb__fmt(th->why, sizeof th->why, "out of memory"); }
     else if (c->ncpus && c->cpus) th->rc = rb__pin(c->cpus[cpu % c->ncpus], th->why, sizeof th->why);
     if (!th->rc && s->thread_init) th->rc = s->thread_init(w, th->why, sizeof th->why);
-    rb__pa_follow_init(&w->paf, w->t->map, w->t->page, w->t->fd, w->t->mincore_trusted);
+    rb__pa_follow_init(&w->paf, w->t->map, w->t->page, w->t->fd, w->t->mincore_trusted, c->seed, cpu);
     w->paf.t = w->t;   /* a directory: cachestat asks each hint's own file */
     if (th->rc) RB__STORE(&run->pool.failed, 1);
     rb__barrier_wait(&run->pool.bar);   /* everyone is ready, or everyone leaves */
@@ -9886,7 +9901,7 @@ static void rb__pfx_count_hits(rb__pfx_thread *th, const uint64_t *off)
 static uint64_t rb__pfx_hinted(rb__pfx_thread *th, unsigned j, uint64_t off)
 {
     uint64_t start, alen, t0;
-    if (!rb__pa_follows_next(&th->pa)) { th->pa.hints++; return 0; }
+    if (!rb__pa_follows_next(&th->paf)) { rb__pa_hint(&th->pa, &th->paf, j, 0, 0); return 0; }   /* counted, not followed */
     t0 = rb__now_ns();
     if (rb_page_range(off, 1, th->pf.page, th->len, &start, &alen)) rb__pa_hint(&th->pa, &th->paf, j, start, alen);
     return rb__now_ns() - t0;
@@ -10083,7 +10098,7 @@ static rb__pfx_thread **rb__pfx_threads_make(const rb_pfx_config *c, int policy,
         rb_prefetcher_init(&th[i]->pf, policy, map, len, counter);
         th[i]->pf.trust_mincore = trusted;
         th[i]->check_hits = trusted;
-        rb__pa_follow_init(&th[i]->paf, map, th[i]->pf.page, fd, trusted);
+        rb__pa_follow_init(&th[i]->paf, map, th[i]->pf.page, fd, trusted, c->seed, 1000 + i);
     }
     return th;
 }
