@@ -1101,7 +1101,10 @@ typedef struct rb_result {
     unsigned touched_iterations; /* iterations in that mean */
     uint64_t page_reads;         /* pages the issued reads spanned (a 16 KiB read at an odd offset: 5) */
     uint64_t cold_pages;         /* pages first read in an iteration that were not resident as it started */
-    double hit_rate;             /* 1 - cold_pages / page_reads; -1: residency per page unknown here */
+    double hit_rate;             /* 1 - cold_pages / page_reads; -1: residency per page unknown here,
+                                    or the strategy bypasses the page cache (cache_bypassed) */
+    int cache_bypassed;          /* the strategy's row reads past the page cache (RB_S_DIRECT): no
+                                    read of it uses a resident page, so it has no hit rate */
     double fault_hit_rate;       /* mmap strategies: 1 - majflt / page_reads; -1: not measured */
     /* Readers that run together (rb_run_groups): the row's group, 1-based (0: not a group's
        row), of ngroups, run alone or together with the others; its spec as given. */
@@ -9572,7 +9575,9 @@ static void rb__pattern_figures(const rb__part *p, rb__thread *const *th)
     res->touched_iterations = known;
     if (known == c->iterations && known) res->pages_touched = touched / known;
     if ((s->flags & RB_S_NOIO) || !res->page_reads) return;   /* the null strategy reads nothing */
-    if (cold_known && known == c->iterations)
+    /* O_DIRECT reads the device whatever is cached: residency would call a page read a hit
+       that the device served (a half-locked file read 0.507 while every page came from disk) */
+    if (cold_known && known == c->iterations && !res->cache_bypassed)
         res->hit_rate = RB__MAX(0.0, 1.0 - (double)res->cold_pages / (double)res->page_reads);
     if ((s->flags & RB_S_MMAP) && res->majflt >= 0 && !res->per_process_faults)
         res->fault_hit_rate = RB__MAX(0.0, 1.0 - (double)res->majflt / (double)res->page_reads);
@@ -9643,6 +9648,7 @@ static void rb__result_init(rb_result *res, const rb_config *c, const rb_strateg
     res->read_size = c->read_size;
     res->reads_per_op = c->reads_per_op;
     res->verified = c->verify != 0;
+    res->cache_bypassed = (s->flags & RB_S_DIRECT) != 0;
     for (k = 0; k < RB_MAX_ITERATIONS; k++) res->iter_pages_touched[k] = -1;
     res->pages_touched = res->hit_rate = res->fault_hit_rate = -1;
     res->resident_before = res->resident_after = res->resident_prepared = -1;
@@ -13774,7 +13780,7 @@ static void rb__table_pattern(FILE *f, const rb_report *r, int md)
     static const char *const head[] = {"strategy", "threads", "read", "pages/iter", "of file", "hit", "fault hit"};
     char lc[7][64];
     const char *lcells[7];
-    int lw[7];
+    int lw[7], bypassed = 0;
     unsigned i, k, any = 0;
     for (i = 0; i < r->count; i++) any |= r->results[i].status == RB_OK && r->results[i].pages_touched >= 0;
     if (!any) return;
@@ -13800,11 +13806,15 @@ static void rb__table_pattern(FILE *f, const rb_report *r, int md)
             snprintf(lc[4], 32, "?");
         }
         if (x->hit_rate >= 0) snprintf(lc[5], 32, "%.1f%%", 100.0 * x->hit_rate);
-        else snprintf(lc[5], 32, "?");
+        else snprintf(lc[5], 32, "%s", x->cache_bypassed ? "-" : "?");
         if (x->fault_hit_rate >= 0) snprintf(lc[6], 32, "%.1f%%", 100.0 * x->fault_hit_rate);
         else snprintf(lc[6], 32, "-");
         rb__row(f, md, lcells, 7, lw);
+        bypassed |= x->cache_bypassed;
     }
+    if (bypassed)
+        fprintf(f, "\nhit \"-\": the row bypasses the page cache (O_DIRECT; F_NOCACHE on macOS): what is resident "
+                   "does not say what its reads found, so it has no hit rate\n");
 }
 
 /* The files the path holds (1 for a file), as the cells that opened it found them; 0: none did. */
@@ -14515,8 +14525,9 @@ static void rb__json_touched(FILE *f, const rb_result *x, int measured)
     rb__json_u64(f, measured, x->page_reads);
     fprintf(f, ", \"cold_pages\": ");
     rb__json_u64(f, measured && x->hit_rate >= 0, x->cold_pages);
-    fprintf(f, ", \"hit_rate\": ");
+    fprintf(f, ", \"hit_rate\": ");   /* null: unknown here, or bypasses_cache */
     rb__json_num_if(f, measured && x->hit_rate >= 0, x->hit_rate);
+    fprintf(f, ", \"bypasses_cache\": %s", x->cache_bypassed ? "true" : "false");
     fprintf(f, ", \"fault_hit_rate\": ");
     rb__json_num_if(f, measured && x->fault_hit_rate >= 0, x->fault_hit_rate);
 }
