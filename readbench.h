@@ -9588,6 +9588,7 @@ static void rb__pattern_figures(const rb__part *p, rb__thread *const *th)
 static void rb__verdict(const rb_config *c, int io_errno, rb_result *res)
 {
     double pages = res->file_pages ? (double)res->file_pages : 1, before = (double)res->resident_before / pages;
+    double target = c->prewarm < 1 ? c->prewarm : 1;
     if (res->madvise_failed) {
         res->status = RB_ESYS;
         rb__result_reason(res, "%llu of %llu madvise calls failed (%s)", (unsigned long long)res->madvise_failed,
@@ -9613,9 +9614,13 @@ static void rb__verdict(const rb_config *c, int io_errno, rb_result *res)
                           "iteration): nothing was measured");
     }
     if (res->resident_before < 0) return;
-    if (c->prewarm > 0 && fabs(before - (c->prewarm < 1 ? c->prewarm : 1)) > 0.02)
+    if (c->prewarm > 0 && fabs(before - target) > 0.02)   /* a warmup ran between: it reads, so it is the first suspect */
         rb__warn(res, "a prewarm of %.2f did not hold: %.1f%% of the file was resident when measuring started "
-                 "(%s)", c->prewarm, 100.0 * before, rb__why_cached(c->path, "memory pressure, or another process"));
+                 "(%s)", c->prewarm, 100.0 * before, rb__why_cached(c->path, c->warmup_ns <= 0
+                 ? "memory pressure, or another process" : before > target
+                 ? "the warmup ran after the prewarm and its reads loaded pages: a warmup reads, so it changes what is resident"
+                 : "the warmup ran after the prewarm: its reads change what is resident (a strategy that drops what it "
+                   "read), or memory pressure, or another process"));
     if (c->cache == RB_CACHE_EVICT && !(c->prewarm > 0) && before > 0.02)
         rb__warn(res, "the eviction did not hold: %.1f%% of the file was resident when measuring started (%s)",
                  100.0 * before, rb__why_cached(c->path, "under I/O, or mapped by another process"));

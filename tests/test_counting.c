@@ -365,6 +365,27 @@ static void resident_before_is_read_when_measuring_starts(void)
     CHECK(warning_with(&res, "a warmup ran") == NULL && res.resident_before < (int64_t)res.file_pages / 10);
 }
 
+/* A warmup after a partial prewarm reads pages in: when the prewarm then did not hold, the
+   warmup is named, not memory pressure or another process. */
+static void a_warmup_is_blamed_for_the_prewarm_it_undid(void)
+{
+    rb_config c;
+    rb_residency_info ri;
+    const char *w;
+    memset(&c, 0, sizeof c);
+    c.path = rbt_small_file();
+    c.threads = 1;
+    c.prewarm = 0.25;
+    c.warmup_ns = 300000000;   /* cached reads of an 8 MiB file: it is whole long before */
+    c.duration_ns = 20000000;
+    c.iterations = 1;
+    if (rb_residency(c.path, &ri, NULL) != RB_OK || !ri.trusted) SKIP("residency cannot be counted here");
+    CHECKF(rb_run(&c, rb_strategy_find("mmap"), &res) == RB_OK, "%s", res.reason);
+    if (res.resident_before * 100 <= (int64_t)res.file_pages * 27) SKIP("the warmup loaded too little to move the prewarm");
+    w = warning_with(&res, "did not hold");
+    CHECKF(w && strstr(w, "the warmup ran after the prewarm") && !strstr(w, "memory pressure"), "%s", w ? w : "no warning");
+}
+
 /* evict-each: every iteration starts from an empty cache (evicting again while readahead
    is still in flight), and the residency before each one is recorded. */
 static void evict_each_records_every_iteration(void)
@@ -867,6 +888,7 @@ void suite_counting(void)
     RUN(percentiles_of_too_few_values_are_null);
     RUN(cli_presets_and_the_duration_hint);
     RUN(resident_before_is_read_when_measuring_starts);
+    RUN(a_warmup_is_blamed_for_the_prewarm_it_undid);
     RUN(evict_each_records_every_iteration);
     RUN(kept_cache_below_full_is_warned);
     RUN(per_read_figures_count_the_op_in_flight);
