@@ -380,7 +380,8 @@ extern "C" {
     X(RB_EINTR, -12, "interrupted", "interrupted")                            \
     X(RB_ENOTREG, -13, "error", "not a regular file")                         \
     X(RB_ENOTRUN, -14, "not run", "not run")                                  \
-    X(RB_ERANGE, -15, "error", "out of range")
+    X(RB_ERANGE, -15, "error", "out of range")                                \
+    X(RB_ESTATE, -16, "error", "the cache state asked for was not made")
 
 #define RB__STATUS_ENUM(name, value, word, text) name = value,
 typedef enum rb_status { RB_STATUS_LIST(RB__STATUS_ENUM) RB__STATUS_END = 1 } rb_status;
@@ -464,6 +465,12 @@ typedef struct rb_config {
     int cache;              /* RB_CACHE_KEEP, RB_CACHE_EVICT (before the cell), RB_CACHE_EVICT_EACH */
     double prewarm;         /* (0, 1]: make this fraction of the file's pages resident before
                                the cell, the rest not; 0: leave the page cache as it is */
+    int pressure;           /* the caller pinned memory so that the file does not fit (the
+                               pressure state, a hog: rb_hog_take): the file is evicted before
+                               its prewarm, so that its pages are loaded again where the pressure
+                               is (pages another memory cgroup loaded are charged there, and
+                               this one's pressure never reclaims them), and a cell that finds
+                               the file whole when measuring starts fails (RB_ESTATE) */
     volatile int *stop;     /* when set and nonzero (a signal handler's flag), the cell ends
                                early with RB_EINTR */
     const unsigned *cpus;   /* worker i runs on cpus[i % ncpus] (fio's cpus_allowed); NULL:
@@ -9059,7 +9066,8 @@ static int rb__prepare_cache(const rb_config *c, rb_result *res)
     if (c->cache != RB_CACHE_KEEP || c->prewarm > 0) {
         rb_error e;
         uint64_t t0 = rb__now_ns();
-        int rc = c->prewarm > 0 ? rb_prewarm(c->path, c->prewarm, c->seed, &e) : rb_evict(c->path, &e);
+        int rc = c->pressure && c->prewarm > 0 ? rb_evict(c->path, &e) : RB_OK;   /* see rb_config.pressure */
+        if (rc == RB_OK) rc = c->prewarm > 0 ? rb_prewarm(c->path, c->prewarm, c->seed, &e) : rb_evict(c->path, &e);
         if (rc != RB_OK) {
             res->status = rc;
             rb__result_reason(res, "%s", e.msg);
@@ -9339,6 +9347,53 @@ static void rb__victim_end(rb__run *run)
     free(after);
 }
 
+/* A cell whose residency when measuring starts contradicts the state it asked for measures
+   another state under its name: it fails (RB_ESTATE) with the reason, rather than print a
+   figure nobody can trust (a pressure cell in a memory cgroup measured 100% resident, every
+   read a hit, no device byte, and no word of it). The tolerances are fractions of the file,
+   not of this machine: the named states (cold 0, half-cold 0.5, warm 1) lie half a file
+   apart, so a residency more than RB__STATE_SLACK from its target is nearer another state
+   than its own on any machine; smaller misses are warnings (rb__verdict). Pressure promises
+   that the file does not fit: all of it but RB__PRESSURE_WHOLE resident is a pressure that
+   reached none of its pages (the scenario's own hog leaves room for at most 1/1.2 of it).
+   After a warmup (not evict-each) the state is the warmup's, which a warning says. k: the
+   measured phase about to start. 1 with why: missed. */
+#define RB__STATE_SLACK 0.25
+#define RB__PRESSURE_WHOLE 0.001
+static int rb__state_missed(const rb__run *run, unsigned k, int64_t resident, char *why, size_t wl)
+{
+    const rb_config *c = run->c;
+    uint64_t pages = run->parts[0].res->file_pages;
+    double f = pages ? (double)resident / (double)pages : 0, target = c->prewarm < 1 ? c->prewarm : 1;
+    unsigned i, cached = 0;
+    for (i = 0; i < run->nparts; i++) cached += !(run->parts[i].s->flags & RB_S_DIRECT);
+    if (!cached) return 0;   /* O_DIRECT reads the device whatever is resident: no state to miss */
+    if (resident < 0 || !pages) return 0;   /* residency unknown here: nothing to hold it against */
+    if (c->cache == RB_CACHE_EVICT_EACH || (c->cache == RB_CACHE_EVICT && !(c->prewarm > 0) && k == 1 &&
+                                            run->first_phase == 1)) {
+        if (f <= RB__STATE_SLACK) return 0;
+        rb__fmt(why, wl, "the cell asked for an evicted file, but %.1f%% of it was resident when iteration %u was to "
+                "start: the eviction did not happen (%s); a figure measured from there would not be cold", 100 * f, k,
+                rb__why_cached(c->path, "pages locked or mapped by another process, or held under I/O"));
+        return 1;
+    }
+    if (k != 1) return 0;
+    if (c->pressure && f >= 1 - RB__PRESSURE_WHOLE) {
+        rb__fmt(why, wl, "the cell asked for memory pressure, but %.1f%% of the file was resident when measuring was "
+                "to start: the pressure reached none of its pages (%s)", 100 * f, rb__why_cached(c->path,
+                "the memory left still holds the whole file, or its pages are locked, mapped or charged to another "
+                "memory cgroup than the pinned memory's"));
+        return 1;
+    }
+    if (c->pressure || !(c->prewarm > 0) || run->first_phase == 0 || fabs(f - target) <= RB__STATE_SLACK) return 0;
+    rb__fmt(why, wl, "a prewarm of %.2f did not happen: %.1f%% of the file was resident when measuring was to start, "
+            "more than %.0f points from its target (%s)", c->prewarm, 100 * f, 100 * RB__STATE_SLACK,
+            rb__why_cached(c->path, f > target ? "pages locked or mapped by another process" :
+            "the file does not fit in the memory left, or memory pressure; a file that does not fit is the pressure "
+            "state"));
+    return 1;
+}
+
 /* Between two phases, every worker parked: the file must still be the one the cell started
    with; evict-each evicts for the next phase; and what is resident is counted as the next
    measured iteration starts (the first one's count is "resident before"). k: the phase
@@ -9374,6 +9429,10 @@ static void rb__between_phases(rb__run *run, unsigned k)
         for (i = 0; i < run->nparts; i++) {
             run->parts[i].res->iter_resident_before[k - 1] = r;
             if (k == 1) run->parts[i].res->resident_before = r;
+        }
+        if (rb__state_missed(run, k, r, why, sizeof why)) {
+            rb__fail(run, RB_ESTATE, why);
+            return;
         }
         rb__touch_start(run, k);
         if (k == 1) rb__victim_mark(run);
@@ -12975,6 +13034,7 @@ static int rb__set_scenario(rb_settings *s, const char *v, char *why, size_t wl)
         s->cfg.contiguous = 0;
     }
     if (sc->hog) s->hog = sc->hog;
+    s->cfg.pressure = sc->hog != NULL;   /* its memory is pinned so that the file does not fit */
     s->cfg.warmup_ns = RB_NONE;
     s->scenario = sc;
     return RB_OK;
@@ -17305,6 +17365,7 @@ static int rb__adv_state(rb__adv *v, unsigned k)
     if (!p) return RB_EINVAL;   /* every state is a scenario of the table */
     c.prewarm = p->prewarm;
     c.cache = p->cache;
+    c.pressure = p->hog != NULL;
     memset(&hog, 0, sizeof hog);
     if (p->hog && rb__adv_hog(v, p, k, &hog) != RB_OK) return RB_OK;   /* said in its columns */
     v->hog_s[k] = (double)(rb__now_ns() - t0) / 1e9;
