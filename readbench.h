@@ -258,7 +258,7 @@
                           how a matrix run ended (cells failed, cells interrupted, cells with too
                           few ops to time finely, then the caller's hint), and a chart's title
                           naming the case measured. rb_report_setup_progress / _setup_done,
-                          rb_report_hog and rb_report_file say the rest of what a command says;
+                          rb_report_hog, rb_report_scenario, rb_report_file say what else a command says;
                           rb_report_list_here is `readbench list`; rb_diff_files `readbench diff`.
 
    rb_parse_pattern(spec, cfg, why, len), rb_pattern_check(cfg, ...), rb_pattern_name(cfg, buf, len)
@@ -1646,6 +1646,11 @@ RBDEF void rb_report_setup_done(FILE *f, const char *path, uint64_t size, double
 RBDEF void rb_report_file(FILE *f, const char *path, const rb_file_info *info);
 /* A hog: h NULL before rb_hog_take (the size it pins), then what it got (warnings, room left). */
 RBDEF void rb_report_hog(FILE *f, uint64_t size, const rb_hog *h);
+/* What s's scenario set, as the settings are now: each of its settings with the caller's prefix
+   ("--": "--hog auto:1.2"), and those given after it in its place ("--hog 64m ... replaces its
+   --hog auto:1.2"), the scenario's note only when nothing replaced what it describes. Nothing
+   without a scenario. */
+RBDEF void rb_report_scenario(FILE *f, const rb_settings *s, const char *prefix);
 
 /* ---- statistics ---- */
 typedef struct rb_stats {
@@ -15808,6 +15813,53 @@ static void rb__report_file(FILE *f, const char *path, const rb_file_info *info)
                 "benchmark file; make one with readbench setup\n", path);
 }
 
+/* One setting a scenario set: into set when it stands, into replaced when a value given after
+   the scenario took its place. 1: replaced. */
+static int rb__scenario_setting(char *set, char *replaced, size_t len, const char *prefix, const char *key,
+                                const char *theirs, const char *now)
+{
+    size_t l;
+    if (!strcmp(theirs, now)) {
+        l = strlen(set);
+        snprintf(set + l, len - l, " %s%s %s", prefix, key, theirs);
+        return 0;
+    }
+    l = strlen(replaced);
+    snprintf(replaced + l, len - l, "; %s%s %s, given after it, replaces its %s%s %s", prefix, key, now, prefix, key,
+             theirs);
+    return 1;
+}
+
+/* The settings compared with the scenario's own: `--scenario pressure --hog 64m` pins 64 MiB,
+   and this line said it set --hog auto:1.2 (and that the file is 1.2x the memory left). */
+static void rb__report_scenario(FILE *f, const rb_settings *s, const char *prefix)
+{
+    static const char *const caches[] = {"keep", "evict", "evict-each"};
+    const rb_scenario *sc = s->scenario;
+    const rb_config *c = &s->cfg;
+    char set[512] = "", replaced[512] = "", a[64], b[64];
+    int moved = 0;
+    if (!sc) return;
+    prefix = prefix ? prefix : "";
+    if (sc->hog) moved |= rb__scenario_setting(set, replaced, sizeof set, prefix, "hog", sc->hog, s->hog ? s->hog : "none");
+    if (sc->prewarm > 0) {
+        snprintf(a, sizeof a, "%g", sc->prewarm);
+        snprintf(b, sizeof b, "%g", c->prewarm);
+        moved |= rb__scenario_setting(set, replaced, sizeof set, prefix, "prewarm", a, b);
+    }
+    if (sc->cache != RB_CACHE_KEEP)
+        moved |= rb__scenario_setting(set, replaced, sizeof set, prefix, "cache", caches[sc->cache % 3],
+                                      caches[(unsigned)c->cache % 3]);
+    if (sc->pattern != RB_RANDOM)
+        moved |= rb__scenario_setting(set, replaced, sizeof set, prefix, "pattern", rb__pattern_names[sc->pattern],
+                                      rb_pattern_name(c, b, sizeof b));
+    if (c->warmup_ns == RB_NONE) snprintf(b, sizeof b, "0");
+    else snprintf(b, sizeof b, "%gms", (double)c->warmup_ns / 1e6);
+    moved |= rb__scenario_setting(set, replaced, sizeof set, prefix, "warmup", "0", b);
+    fprintf(f, "readbench: scenario %s sets%s%s%s%s%s\n", sc->name, set[0] ? set : " nothing", replaced,
+            sc->note && !moved ? " (" : "", sc->note && !moved ? sc->note : "", sc->note && !moved ? ")" : "");
+}
+
 static void rb__report_hog(FILE *f, uint64_t size, const rb_hog *h)
 {
     if (!h) { fprintf(f, "readbench: pinning %.2f GiB of memory (mlock)...\n", (double)size / 1073741824.0); return; }
@@ -15867,6 +15919,10 @@ RBDEF void rb_report_setup_done(FILE *f, const char *path, uint64_t size, double
     RB__IN_C_LOCALE(rb__report_setup_done(f, path, size, seconds));
 }
 RBDEF void rb_report_hog(FILE *f, uint64_t size, const rb_hog *h) { RB__IN_C_LOCALE(rb__report_hog(f, size, h)); }
+RBDEF void rb_report_scenario(FILE *f, const rb_settings *s, const char *prefix)
+{
+    RB__IN_C_LOCALE(rb__report_scenario(f, s, prefix));
+}
 RBDEF void rb_report_file(FILE *f, const char *path, const rb_file_info *info)
 {
     RB__IN_C_LOCALE(rb__report_file(f, path, info));

@@ -462,6 +462,53 @@ static void scenarios_are_a_flag_free_table(void)
            (strstr(why, "warm, pressure, half-cold, cold") && strstr(why, "not 'lukewarm'")), "%s", why);
 }
 
+/* The line that says what a scenario set says what the settings are: a setting given after
+   the scenario replaces its own, and `--scenario pressure --hog 64m` said it set --hog auto:1.2
+   (the file 1.2x the memory left) while it pinned 64 MiB. The note goes with a replacement. */
+static void scenario_line_says_what_it_does(void)
+{
+    static const struct { const char *key[3], *value[3], *want; } cases[] = {
+        {{"scenario"}, {"pressure"}, "readbench: scenario pressure sets --hog auto:1.2 --prewarm 1 --warmup 0 (the file "
+         "is 1.2x the memory left; the cache keeps what fits)\n"},
+        {{"scenario", "hog"}, {"pressure", "64m"}, "readbench: scenario pressure sets --prewarm 1 --warmup 0; --hog 64m, "
+         "given after it, replaces its --hog auto:1.2\n"},
+        {{"hog", "scenario"}, {"64m", "pressure"}, "readbench: scenario pressure sets --hog auto:1.2 --prewarm 1 "
+         "--warmup 0 (the file is 1.2x the memory left; the cache keeps what fits)\n"},
+        {{"scenario", "warmup"}, {"cold", "5ms"}, "readbench: scenario cold sets --cache evict-each; --warmup 5ms, given "
+         "after it, replaces its --warmup 0\n"},
+        {{"scenario", "pattern", "prewarm"}, {"sequential-cold", "zipf:1.2", "0.3"}, "readbench: scenario "
+         "sequential-cold sets --cache evict-each --warmup 0; --pattern zipf:1.2, given after it, replaces its "
+         "--pattern sequential\n"},
+    };
+    static rb_settings st;
+    char why[RB_REASON_LEN], *buf;
+    size_t len;
+    unsigned i, k;
+    FILE *f;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memset(&st, 0, sizeof st);
+        for (k = 0; k < 3 && cases[i].key[k]; k++)
+            CHECK(rb_settings_set(&st, cases[i].key[k], cases[i].value[k], NULL, why, sizeof why) == RB_OK);
+        buf = NULL;
+        len = 0;
+        f = open_memstream(&buf, &len);
+        if (!f) { CHECK(f != NULL); return; }
+        rb_report_scenario(f, &st, "--");
+        fclose(f);
+        CHECKF(!strcmp(buf, cases[i].want), "case %u: %s", i, buf);
+        free(buf);
+    }
+    if (!have_binary()) SKIP("../readbench is not built (run make test)");
+    {   /* the CLI says it; with only 4 MiB pinned the 8 MiB file fits, so the pressure cell fails and says why */
+        char args[1024];
+        snprintf(args, sizeof args, "run '%s' --strategies pread --threads 1 --duration 10ms --iterations 1 --quiet "
+                 "--scenario pressure --hog 4m", rbt_small_file());
+        CHECKF(cli(rbt_tmpdir(), args) == 1 && strstr(err, "readbench: scenario pressure sets --prewarm 1 --warmup 0; "
+               "--hog 4m, given after it, replaces its --hog auto:1.2\n") && !strstr(err, "1.2x the memory left") &&
+               strstr(out, "the cell asked for memory pressure, but 100.0%"), "%s%s", err, out);
+    }
+}
+
 /* The settings' rules, said once in the header with the caller's name for the setting. */
 static void settings_check_values_in_the_callers_words(void)
 {
@@ -634,14 +681,15 @@ static void every_command_refuses_an_unknown_option(void)
     CHECK(cli(dir, args) == 2 && !strcmp(err, "readbench: --iterations must be 1..100: '101' (see readbench --help)\n"));
     snprintf(args, sizeof args, "run '%s' --strategies null --threads 1 --duration 10ms --iterations 1 --quiet "
              "--scenario half-cold", f);
-    CHECKF(cli(dir, args) == 0 && strstr(err, "readbench: scenario sets --prewarm 0.5 (half the pages resident) "
-                                         "--warmup 0\n"), "%s", err);
+    CHECKF(cli(dir, args) == 0 && strstr(err, "readbench: scenario half-cold sets --prewarm 0.5 --warmup 0 (half the "
+                                         "pages resident)\n"), "%s", err);
     CHECK(dir_entries(dir) == 0);
 }
 
 void suite_cli(void)
 {
     RUN(scenarios_are_a_flag_free_table);
+    RUN(scenario_line_says_what_it_does);
     RUN(settings_check_values_in_the_callers_words);
     RUN(every_setting_is_documented_and_taken);
     RUN(summary_title_and_setup_lines);
