@@ -791,8 +791,8 @@ RBDEF int rb_prefetch_policy_find(const char *name);
 
 /* ---- prefetch accounting ----
    What became of the hints a strategy gave, one hint in RB_PA_EVERY per thread (a seeded
-   random choice) followed to its read (see "prefetch accounting" in the implementation): redundant (the range was
-   resident when hinted), useful (the read found it resident, and was not slow), late (the
+   random choice) followed to its read (see "prefetch accounting" in the implementation):
+   redundant (the range was resident when hinted), useful (the read found it resident, and was not slow), late (the
    read still had to wait for a page, or was slow: longer than twice the median of the
    reader's cached reads, and at least 20 us), wasted (pages of the range were evicted
    between the hint and the read). rb_run and rb_prefetch_experiment report them. */
@@ -5422,11 +5422,12 @@ static void rb__read_done(rb_worker *w, const unsigned char *buf, uint64_t off, 
    op and then read, so with 16 reads per op (or any multiple or divisor of 16) that hint was
    always read 0's, the read that comes right after the hints, and the fractions described
    that read alone (84-92% late cold, against 6-7% at 17 reads per op). A draw per hint
-   follows every position of an op alike, and a seed makes a run repeat. Right after the hint, mincore over
-   its range: every page in means it was in before the hint too (mincore counts only pages
-   whose data has arrived, and a hint's own I/O takes far longer than the microsecond between
-   the two calls): redundant. Otherwise the hint is followed to its read, and just before the
-   read mincore asks again. A page still missing: the read will wait for it: late, unless
+   follows every position of an op alike, and a seed makes a run repeat.
+   Right after the hint, mincore over its range: every page in means it was in before the
+   hint too (mincore counts only pages whose data has arrived, and a hint's own I/O takes far
+   longer than the microsecond between the two calls): redundant. Otherwise the hint is
+   followed to its read, and just before the read mincore asks again. A page still missing:
+   the read will wait for it: late, unless
    pages of the range were evicted in between (cachestat's evicted count over the range grew
    since the hint: pressure took what the hint had loaded): wasted. Without cachestat (before
    6.5, EPERM, macOS) wasted cannot be told from late: counted late and said (wasted_unknown).
@@ -9616,8 +9617,8 @@ static void rb__accounting(const rb_strategy *s, const rb__acct *tot, int any, r
    workers' page reads: distinct pages per iteration, and the hit rate. The bitmap, the page
    reads and the major faults all cover the reads issued (the op in flight at each
    iteration's end included): counted over the counted reads alone, cold mmap had 6,020 cold
-   pages for 5,840 page reads and a hit rate clamped to 0 beside a fault hit rate of 0.93. A page read hits when
-   its page was resident as the iteration started or was read before in it, so each cold page
+   pages for 5,840 page reads and a hit rate clamped to 0 beside a fault hit rate of 0.93.
+   A page read hits when its page was resident as the iteration started or was read before in it, so each cold page
    costs one miss; what readahead brought in meanwhile counts as a miss here, and as a hit in
    fault_hit_rate (mmap: a read that faulted with I/O is a major fault). */
 static void rb__pattern_figures(const rb__part *p, rb__thread *const *th)
@@ -9678,11 +9679,13 @@ static void rb__verdict(const rb_config *c, int io_errno, rb_result *res)
                           "iteration): nothing was measured");
     }
     if (res->resident_before < 0) return;
-    if (c->prewarm > 0 && fabs(before - target) > 0.02)   /* a warmup ran between: it reads, so it is the first suspect */
+    /* a warmup that ran in between reads, and so changes what is resident: the first suspect */
+    if (c->prewarm > 0 && fabs(before - target) > 0.02)
         rb__warn(res, "a prewarm of %.2f did not hold: %.1f%% of the file was resident when measuring started "
                  "(%s)", c->prewarm, 100.0 * before, rb__why_cached(c->path, c->warmup_ns <= 0
                  ? "memory pressure, or another process" : before > target
-                 ? "the warmup ran after the prewarm and its reads loaded pages: a warmup reads, so it changes what is resident"
+                 ? "the warmup ran after the prewarm and its reads loaded pages: a warmup reads, so it changes what "
+                   "is resident"
                  : "the warmup ran after the prewarm: its reads change what is resident (a strategy that drops what it "
                    "read), or memory pressure, or another process"));
     if (c->cache == RB_CACHE_EVICT && !(c->prewarm > 0) && before > 0.02)
@@ -9991,7 +9994,10 @@ static void rb__pfx_count_hits(rb__pfx_thread *th, const uint64_t *off)
 static uint64_t rb__pfx_hinted(rb__pfx_thread *th, unsigned j, uint64_t off)
 {
     uint64_t start, alen, t0;
-    if (!rb__pa_follows_next(&th->paf)) { rb__pa_hint(&th->pa, &th->paf, j, 0, 0); return 0; }   /* counted, not followed */
+    if (!rb__pa_follows_next(&th->paf)) {   /* counted, not followed */
+        rb__pa_hint(&th->pa, &th->paf, j, 0, 0);
+        return 0;
+    }
     t0 = rb__now_ns();
     if (rb_page_range(off, 1, th->pf.page, th->len, &start, &alen)) rb__pa_hint(&th->pa, &th->paf, j, start, alen);
     return rb__now_ns() - t0;
@@ -15841,7 +15847,8 @@ static void rb__report_scenario(FILE *f, const rb_settings *s, const char *prefi
     int moved = 0;
     if (!sc) return;
     prefix = prefix ? prefix : "";
-    if (sc->hog) moved |= rb__scenario_setting(set, replaced, sizeof set, prefix, "hog", sc->hog, s->hog ? s->hog : "none");
+    if (sc->hog)
+        moved |= rb__scenario_setting(set, replaced, sizeof set, prefix, "hog", sc->hog, s->hog ? s->hog : "none");
     if (sc->prewarm > 0) {
         snprintf(a, sizeof a, "%g", sc->prewarm);
         snprintf(b, sizeof b, "%g", c->prewarm);
