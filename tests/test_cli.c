@@ -503,9 +503,11 @@ static void scenario_line_says_what_it_does(void)
         char args[1024];
         snprintf(args, sizeof args, "run '%s' --strategies pread --threads 1 --duration 10ms --iterations 1 --quiet "
                  "--scenario pressure --hog 4m", rbt_small_file());
-        CHECKF(cli(rbt_tmpdir(), args) == 1 && strstr(err, "readbench: scenario pressure sets --prewarm 1 --warmup 0; "
-               "--hog 4m, given after it, replaces its --hog auto:1.2\n") && !strstr(err, "1.2x the memory left") &&
-               strstr(out, "the cell asked for memory pressure, but 100.0%"), "%s%s", err, out);
+        int rc = cli(rbt_tmpdir(), args);
+        CHECKF(strstr(err, "readbench: scenario pressure sets --prewarm 1 --warmup 0; --hog 4m, given after it, replaces "
+               "its --hog auto:1.2\n") && !strstr(err, "1.2x the memory left"), "%s", err);
+        if (strstr(err, "cannot lock")) SKIP("mlock refused and there is swap: no hog, so no pressure cell to fail");
+        CHECKF(rc == 1 && strstr(out, "the cell asked for memory pressure, but 100.0%"), "exit %d: %s%s", rc, err, out);
     }
 }
 

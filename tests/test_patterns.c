@@ -535,7 +535,9 @@ static void bypassing_rows_have_no_hit_rate(void)
         ndirect += direct;
         CHECKF(x->cache_bypassed == direct, "%s: cache_bypassed %d", x->strategy, x->cache_bypassed);
         if (direct) CHECKF(x->hit_rate < 0 && x->page_reads > 0, "%s: hit rate %.3f", x->strategy, x->hit_rate);
-        else if (x->resident_before >= 0) CHECKF(x->hit_rate > 0.2 && x->hit_rate < 0.95, "%s: hit rate %.3f", x->strategy, x->hit_rate);
+        else if (x->resident_before >= 0)   /* half resident: hits, and misses (how many depends on the reads' count) */
+            CHECKF(x->hit_rate > 0.2 && x->hit_rate < 1 && x->cold_pages > 0, "%s: hit rate %.3f", x->strategy,
+                   x->hit_rate);
     }
     if (!ndirect) { rb_report_free(&rep); SKIP("no row that bypasses the page cache runs here (tmpfs refuses O_DIRECT?)"); }
     f = open_memstream(&buf, &len);
