@@ -356,7 +356,7 @@ static void accounting_is_not_aliased_with_reads_per_op(void)
     const char *names[4] = {"redundant", "useful", "late", "wasted"};
     rb_config c = quick(big, 1);
     rb_error e;
-    unsigned try_, n, k, agreed = 0;
+    unsigned try_, n, k, agreed = 0, compared = 0;
     double f[2][4], worst = 0;
     c.verify = 0;
     c.cache = RB_CACHE_EVICT_EACH;
@@ -378,12 +378,14 @@ static void accounting_is_not_aliased_with_reads_per_op(void)
         }
         if (skip == 2) { unlink(big); SKIP("the file could not be evicted here (tmpfs, or residency unknown): no cold case"); }
         if (skip) continue;   /* no op measured, or too few hints classified to compare: try again */
+        compared++;
         for (worst = 0, k = 0; k < 4; k++) if (fabs(f[0][k] - f[1][k]) > worst) worst = fabs(f[0][k] - f[1][k]);
         agreed = worst <= 0.05;
         if (!agreed)
             fprintf(stderr, "    try %u: 16 reads per op r/u/l/w %.3f/%.3f/%.3f/%.3f, 17: %.3f/%.3f/%.3f/%.3f\n", try_ + 1,
                     f[0][0], f[0][1], f[0][2], f[0][3], f[1][0], f[1][1], f[1][2], f[1][3]);
     }
+    if (!compared) { unlink(big); SKIP("a loaded machine: too few hints classified in 3 tries to compare"); }
     for (k = 0; k < 4 && !agreed; k++)
         if (fabs(f[0][k] - f[1][k]) > 0.05) fprintf(stderr, "    %s: %.3f at 16, %.3f at 17\n", names[k], f[0][k], f[1][k]);
     CHECKF(agreed, "16 and 17 reads per op disagree by %.1f points", 100 * worst);
