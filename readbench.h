@@ -9378,25 +9378,23 @@ static int rb__state_missed(const rb__run *run, unsigned k, int64_t resident, ch
     if (c->cache == RB_CACHE_EVICT_EACH || (c->cache == RB_CACHE_EVICT && !(c->prewarm > 0) && k == 1 &&
                                             run->first_phase == 1)) {
         if (f <= RB__STATE_SLACK) return 0;
-        rb__fmt(why, wl, "the cell asked for an evicted file, but %.1f%% of it was resident when iteration %u was to "
-                "start: the eviction did not happen (%s); a figure measured from there would not be cold", 100 * f, k,
-                rb__why_cached(c->path, "pages locked or mapped by another process, or held under I/O"));
+        rb__fmt(why, wl, "an evicted file was asked for, but %.1f%% of it was resident as iteration %u began: the "
+                "eviction did not happen (%s)", 100 * f, k, rb__why_cached(c->path, "pages locked or mapped by "
+                "another process"));
         return 1;
     }
     if (k != 1) return 0;
     if (c->pressure && f >= 1 - RB__PRESSURE_WHOLE) {
-        rb__fmt(why, wl, "the cell asked for memory pressure, but %.1f%% of the file was resident when measuring was "
-                "to start: the pressure reached none of its pages (%s)", 100 * f, rb__why_cached(c->path,
-                "the memory left still holds the whole file, or its pages are locked, mapped or charged to another "
-                "memory cgroup than the pinned memory's"));
+        rb__fmt(why, wl, "memory pressure was asked for, but %.1f%% of the file was resident as measuring began: the "
+                "pressure reached none of it (%s)", 100 * f, rb__why_cached(c->path, "the memory left holds it all, or "
+                "its pages are locked, mapped or charged to another memory cgroup"));
         return 1;
     }
     if (c->pressure || !(c->prewarm > 0) || run->first_phase == 0 || fabs(f - target) <= RB__STATE_SLACK) return 0;
-    rb__fmt(why, wl, "a prewarm of %.2f did not happen: %.1f%% of the file was resident when measuring was to start, "
-            "more than %.0f points from its target (%s)", c->prewarm, 100 * f, 100 * RB__STATE_SLACK,
-            rb__why_cached(c->path, f > target ? "pages locked or mapped by another process" :
-            "the file does not fit in the memory left, or memory pressure; a file that does not fit is the pressure "
-            "state"));
+    rb__fmt(why, wl, "a prewarm of %.2f did not happen: %.1f%% of the file was resident as measuring began, over "
+            "%.0f points from it (%s)", c->prewarm, 100 * f, 100 * RB__STATE_SLACK, rb__why_cached(c->path, f > target
+            ? "pages locked or mapped by another process" : "the file does not fit in the memory left: that is the "
+            "pressure state"));
     return 1;
 }
 

@@ -507,7 +507,7 @@ static void scenario_line_says_what_it_does(void)
         CHECKF(strstr(err, "readbench: scenario pressure sets --prewarm 1 --warmup 0; --hog 4m, given after it, replaces "
                "its --hog auto:1.2\n") && !strstr(err, "1.2x the memory left"), "%s", err);
         if (strstr(err, "cannot lock")) SKIP("mlock refused and there is swap: no hog, so no pressure cell to fail");
-        CHECKF(rc == 1 && strstr(out, "the cell asked for memory pressure, but 100.0%"), "exit %d: %s%s", rc, err, out);
+        CHECKF(rc == 1 && strstr(out, "memory pressure was asked for, but 100.0%"), "exit %d: %s%s", rc, err, out);
     }
 }
 
