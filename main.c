@@ -244,16 +244,6 @@ static int check_file(const cli *c, rb_file_info *info)
     return rc == RB_OK ? 0 : rc == RB_ESYS ? 1 : 2;
 }
 
-static void say_scenario(const rb_scenario *sc)   /* the options a scenario stands for, in this command's words */
-{
-    char pw[32] = "";
-    if (sc->prewarm > 0) snprintf(pw, sizeof pw, " --prewarm %g", sc->prewarm);
-    fprintf(stderr, "readbench: scenario sets%s%s%s%s%s%s%s%s%s --warmup 0\n", sc->hog ? " --hog " : "",
-            sc->hog ? sc->hog : "", pw, sc->cache == RB_CACHE_EVICT_EACH ? " --cache evict-each" : "",
-            sc->cache == RB_CACHE_EVICT ? " --cache evict" : "", sc->pattern == RB_SEQUENTIAL ? " --pattern sequential" : "",
-            sc->note ? " (" : "", sc->note ? sc->note : "", sc->note ? ")" : "");
-}
-
 /* The report on stdout (or --output), the comparison, the chart, and how the run ended. */
 static int write_outputs(const cli *c, rb_report *rep, rb_outfile *files, const rb_json *base)
 {
@@ -289,7 +279,7 @@ static int run(cli *c)
     m.cfg.stop = &stop_signal; m.cfg.log = rb_log_to;   /* the library's diagnostics that are not part of a result */
     m.cfg.log_user = m.user = stderr;
     m.progress = c->quiet ? NULL : rb_report_progress_to;   /* a round's order, then a line per cell */
-    if (c->s.scenario) say_scenario(c->s.scenario);
+    rb_report_scenario(stderr, &c->s, "--");   /* what the scenario set, and what was given after it */
     memset(&hog, 0, sizeof hog);
     if ((rc = take_hog(hog_size, &hog)) == 0) {
         rb_env_collect(&env, c->path);

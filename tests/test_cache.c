@@ -169,6 +169,111 @@ static void amplification_normal_vs_random(void)
     CHECK(res.majflt > 0);
 }
 
+/* One cell of `name` on p with c; the matrix's report written in `format` into a string
+   (malloc'd, the caller frees). */
+static char *cell_report(const rb_config *c, const char *name, int format, rb_result *out)
+{
+    const rb_strategy *s = rb_strategy_find(name);
+    rb_matrix m;
+    rb_report rep;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f;
+    memset(&m, 0, sizeof m);
+    m.cfg = *c;
+    m.strategies = &s;
+    m.nstrategies = 1;
+    if (rb_run_matrix(&m, &rep) != RB_OK || rep.count != 1) return NULL;
+    *out = rep.results[0];
+    f = open_memstream(&buf, &len);
+    if (f) {
+        rb_report_write(f, &rep, format);
+        fclose(f);
+    }
+    rb_report_free(&rep);
+    out->samples = NULL;   /* freed with the report */
+    return buf;
+}
+
+/* A preparation that did not happen is a failed cell, not a result. The test process maps
+   every page of the file (and locks them where mlock works; ASan makes it a no-op), so no
+   eviction can remove them (the kernel skips mapped pages), as another cgroup's process that
+   maps or holds them would: a cold cell (evicted once, or before each iteration), a half-cold
+   one and a pressure one each find the file whole when measuring starts, and fail with
+   RB_ESTATE and the reason in every format (a pressure cell in a memory cgroup used to measure
+   100% resident, every read a hit, and say nothing). Unlocked, the same cells run. */
+static void unmade_states_fail_the_cell(void)
+{
+    static const int formats[] = {RB_FORMAT_TABLE, RB_FORMAT_MARKDOWN, RB_FORMAT_CSV, RB_FORMAT_JSON};
+    const char *p = file_of("locked.dat", 16u << 20);
+    rb_config c;
+    rb_result r;
+    unsigned k;
+    void *map;
+    volatile unsigned char sum = 0;
+    size_t off;
+    int fd;
+    if (!p) { CHECK(p != NULL); return; }
+    if (resident_fraction(p) < 0) SKIP("residency cannot be counted here");
+    fd = open(p, O_RDONLY);
+    CHECK(fd >= 0);
+    if (fd < 0) return;
+    map = mmap(NULL, 16u << 20, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED) { CHECK(map != MAP_FAILED); return; }
+    for (off = 0; off < (16u << 20); off += 4096) sum += ((const unsigned char *)map)[off];   /* every page mapped */
+    (void)sum;
+    if (mlock(map, 16u << 20) != 0) fprintf(stderr, "    mlock refused (%s): the pages are held by the mapping alone\n",
+                                           strerror(errno));
+    memset(&c, 0, sizeof c);
+    c.path = p;
+    c.threads = 1;
+    c.warmup_ns = RB_NONE;
+    c.duration_ns = 20000000;
+    c.iterations = 1;
+    c.cache = RB_CACHE_EVICT_EACH;
+    rb_run(&c, rb_strategy_find("pread"), &res);
+    CHECKF(res.status == RB_ESTATE && strstr(res.reason, "100.0% of it was resident as iteration 1 began") &&
+           strstr(res.reason, "the eviction did not happen") && res.reason[strlen(res.reason) - 1] == ')',
+           "cold: %d %s", res.status, res.reason);
+    c.cache = RB_CACHE_EVICT;
+    rb_run(&c, rb_strategy_find("mmap"), &res);
+    CHECKF(res.status == RB_ESTATE && strstr(res.reason, "the eviction did not happen"), "evict: %d %s", res.status,
+           res.reason);
+    c.cache = RB_CACHE_KEEP;
+    c.prewarm = 0.5;
+    rb_run(&c, rb_strategy_find("pread"), &res);
+    CHECKF(res.status == RB_ESTATE && strstr(res.reason, "a prewarm of 0.50 did not happen: 100.0%"), "half-cold: %d %s",
+           res.status, res.reason);
+    c.prewarm = 1;
+    c.pressure = 1;
+    rb_run(&c, rb_strategy_find("pread"), &res);
+    CHECKF(res.status == RB_ESTATE && strstr(res.reason, "memory pressure was asked for, but 100.0%") &&
+           res.reason[strlen(res.reason) - 1] == ')',   /* whole: the reason fits its buffer */
+           "pressure: %d %s", res.status, res.reason);
+    c.pressure = 0;
+    c.prewarm = 0;
+    c.cache = RB_CACHE_EVICT_EACH;
+    c.read_size = 4096;   /* O_DIRECT reads the device whatever is resident: it has no state to miss */
+    rb_run(&c, rb_strategy_find("direct"), &res);
+    CHECKF(res.status != RB_ESTATE, "direct: %s", res.reason);
+    c.read_size = 0;
+    for (k = 0; k < 4; k++) {   /* the reason reaches every format; no figure of the cell does */
+        char *out = cell_report(&c, "pread", formats[k], &r);
+        CHECKF(out && r.status == RB_ESTATE && strstr(out, "the eviction did not happen") && strstr(out, "error"),
+               "format %d: %s", formats[k], out ? out : "(no report)");
+        if (formats[k] == RB_FORMAT_JSON) CHECK(out && strstr(out, "\"ops_per_ms\": null"));
+        free(out);
+    }
+    CHECK(munmap(map, 16u << 20) == 0);   /* unlocks too */
+    rb_run(&c, rb_strategy_find("pread"), &res);   /* unlocked: the eviction happens, the cell runs */
+    CHECKF(res.status == RB_OK || strstr(res.reason, "no op completed"), "%d %s", res.status, res.reason);
+    c.cache = RB_CACHE_KEEP;
+    c.prewarm = 0.5;
+    rb_run(&c, rb_strategy_find("pread"), &res);
+    CHECKF(res.status == RB_OK || strstr(res.reason, "no op completed"), "%d %s", res.status, res.reason);
+}
+
 static void drop_caches_needs_root(void)
 {
     rb_error e;
@@ -218,4 +323,5 @@ void suite_cache(void)
     RUN(hog_release_reports_instead_of_printing);
     RUN(amplification_normal_vs_random);
     RUN(drop_caches_needs_root);
+    RUN(unmade_states_fail_the_cell);
 }

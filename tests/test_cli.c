@@ -337,7 +337,8 @@ static void errors_table_rows(void)
             CHECK(system(args) == 0);
         }
     }
-    /* --prewarm that cannot hold: another process maps the whole file, so nothing is evicted */
+    /* --prewarm that cannot happen: another process maps the whole file, so nothing is evicted:
+       the cell fails (exit 1), its reason in the report */
     {
         int fd = open(rbt_small_file(), O_RDONLY);
         unsigned char *m = fd >= 0 ? (unsigned char *)mmap(NULL, 8u << 20, PROT_READ, MAP_SHARED, fd, 0) : NULL;
@@ -349,8 +350,8 @@ static void errors_table_rows(void)
             /* a result, not chatter: in the report, --quiet or not */
             snprintf(args, sizeof args, "run '%s' --strategies pread --threads 1 --prewarm 0.5 --duration 10ms "
                      "--warmup 0 --iterations 1 --quiet", rbt_small_file());
-            CHECK(cli(rbt_tmpdir(), args) == 0);
-            CHECKF(strstr(out, "a prewarm of 0.50 did not hold: 100.0%") != NULL, "%s", out);
+            CHECK(cli(rbt_tmpdir(), args) == 1);
+            CHECKF(strstr(out, "a prewarm of 0.50 did not happen: 100.0%") != NULL, "%s", out);
             munmap(m, 8u << 20);
         }
         if (fd >= 0) close(fd);
@@ -459,6 +460,55 @@ static void scenarios_are_a_flag_free_table(void)
     CHECK(rb_settings_set(&s, "scenario", "lukewarm", "--scenario", why, sizeof why) == RB_EINVAL);
     CHECKF(!strcmp(why, "scenario must be warm, pressure, half-cold, cold or sequential-cold, not 'lukewarm'") ||
            (strstr(why, "warm, pressure, half-cold, cold") && strstr(why, "not 'lukewarm'")), "%s", why);
+}
+
+/* The line that says what a scenario set says what the settings are: a setting given after
+   the scenario replaces its own, and `--scenario pressure --hog 64m` said it set --hog auto:1.2
+   (the file 1.2x the memory left) while it pinned 64 MiB. The note goes with a replacement. */
+static void scenario_line_says_what_it_does(void)
+{
+    static const struct { const char *key[3], *value[3], *want; } cases[] = {
+        {{"scenario"}, {"pressure"}, "readbench: scenario pressure sets --hog auto:1.2 --prewarm 1 --warmup 0 (the file "
+         "is 1.2x the memory left; the cache keeps what fits)\n"},
+        {{"scenario", "hog"}, {"pressure", "64m"}, "readbench: scenario pressure sets --prewarm 1 --warmup 0; --hog 64m, "
+         "given after it, replaces its --hog auto:1.2\n"},
+        {{"hog", "scenario"}, {"64m", "pressure"}, "readbench: scenario pressure sets --hog auto:1.2 --prewarm 1 "
+         "--warmup 0 (the file is 1.2x the memory left; the cache keeps what fits)\n"},
+        {{"scenario", "warmup"}, {"cold", "5ms"}, "readbench: scenario cold sets --cache evict-each; --warmup 5ms, given "
+         "after it, replaces its --warmup 0\n"},
+        {{"scenario", "pattern", "prewarm"}, {"sequential-cold", "zipf:1.2", "0.3"}, "readbench: scenario "
+         "sequential-cold sets --cache evict-each --warmup 0; --pattern zipf:1.2, given after it, replaces its "
+         "--pattern sequential\n"},
+    };
+    static rb_settings st;
+    char why[RB_REASON_LEN], *buf;
+    size_t len;
+    unsigned i, k;
+    FILE *f;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memset(&st, 0, sizeof st);
+        for (k = 0; k < 3 && cases[i].key[k]; k++)
+            CHECK(rb_settings_set(&st, cases[i].key[k], cases[i].value[k], NULL, why, sizeof why) == RB_OK);
+        buf = NULL;
+        len = 0;
+        f = open_memstream(&buf, &len);
+        if (!f) { CHECK(f != NULL); return; }
+        rb_report_scenario(f, &st, "--");
+        fclose(f);
+        CHECKF(!strcmp(buf, cases[i].want), "case %u: %s", i, buf);
+        free(buf);
+    }
+    if (!have_binary()) SKIP("../readbench is not built (run make test)");
+    {   /* the CLI says it; with only 4 MiB pinned the 8 MiB file fits, so the pressure cell fails and says why */
+        char args[1024];
+        snprintf(args, sizeof args, "run '%s' --strategies pread --threads 1 --duration 10ms --iterations 1 --quiet "
+                 "--scenario pressure --hog 4m", rbt_small_file());
+        int rc = cli(rbt_tmpdir(), args);
+        CHECKF(strstr(err, "readbench: scenario pressure sets --prewarm 1 --warmup 0; --hog 4m, given after it, replaces "
+               "its --hog auto:1.2\n") && !strstr(err, "1.2x the memory left"), "%s", err);
+        if (strstr(err, "cannot lock")) SKIP("mlock refused and there is swap: no hog, so no pressure cell to fail");
+        CHECKF(rc == 1 && strstr(out, "memory pressure was asked for, but 100.0%"), "exit %d: %s%s", rc, err, out);
+    }
 }
 
 /* The settings' rules, said once in the header with the caller's name for the setting. */
@@ -633,8 +683,8 @@ static void every_command_refuses_an_unknown_option(void)
     CHECK(cli(dir, args) == 2 && !strcmp(err, "readbench: --iterations must be 1..100: '101' (see readbench --help)\n"));
     snprintf(args, sizeof args, "run '%s' --strategies null --threads 1 --duration 10ms --iterations 1 --quiet "
              "--scenario half-cold", f);
-    CHECKF(cli(dir, args) == 0 && strstr(err, "readbench: scenario sets --prewarm 0.5 (half the pages resident) "
-                                         "--warmup 0\n"), "%s", err);
+    CHECKF(cli(dir, args) == 0 && strstr(err, "readbench: scenario half-cold sets --prewarm 0.5 --warmup 0 (half the "
+                                         "pages resident)\n"), "%s", err);
     CHECK(dir_entries(dir) == 0);
 }
 
@@ -777,6 +827,7 @@ static void messages_say_what_happened(void)
 void suite_cli(void)
 {
     RUN(scenarios_are_a_flag_free_table);
+    RUN(scenario_line_says_what_it_does);
     RUN(settings_check_values_in_the_callers_words);
     RUN(every_setting_is_documented_and_taken);
     RUN(summary_title_and_setup_lines);

@@ -10,6 +10,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* ASan's shadow memory does not fit a small memory cgroup (as in test_hostile.c). */
+#if defined(__SANITIZE_ADDRESS__)
+#define RBT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RBT_ASAN 1
+#endif
+#endif
+#ifndef RBT_ASAN
+#define RBT_ASAN 0
+#endif
+
 /* ---- memory cgroups: the parsers on what the kernel writes ---- */
 
 /* /proc/self/cgroup of a process in a v1 memory cgroup (a hybrid host: v2 at "0::" too), of
@@ -160,6 +172,62 @@ static void memcg_limit_reaches_the_environment(void)
         rb_env_collect(&env, file);
         CHECK(env.cgroup_limit == mine.limit);
         CHECK(mine.limit < 0 || env.ram_available <= mine.limit);
+    }
+    unlink(file);
+    unlink(json);
+}
+
+/* The pressure scenario in a memory cgroup while the file's pages are charged to another one
+   (this process read the file, outside the child's cgroup): the child's pinned memory never
+   reclaims pages charged elsewhere, so the cell measured 100% resident, every read a hit,
+   no device byte, and said nothing. The cell evicts before its prewarm, the prewarm loads the
+   file again inside the child's cgroup, and the pressure reaches it: ok, and less than all of
+   it resident when measuring starts. */
+static void pressure_reaches_pages_another_cgroup_loaded(void)
+{
+    char own[1024], cg[1200], line[4096], why[256];
+    const char *file = rbt_path("cg-pressure.dat"), *json = rbt_path("cg-pressure.json");
+    rb_error e;
+    rb_json *doc;
+    pid_t pid;
+    int st;
+#if defined(RB_NO_LINUX)
+    SKIP("the portable build reads no /proc or cgroup figures");
+#endif
+    if (!rbt_is_root()) SKIP("needs root to make a memory cgroup");
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    if (RBT_ASAN) SKIP("built with ASan: its shadow memory does not fit the 384 MiB cgroup beside the pinned memory");
+    if (!rbt_own_memcg(own, sizeof own)) SKIP("no writable cgroup v1 memory controller (/sys/fs/cgroup/memory)");
+    snprintf(cg, sizeof cg, "%s/readbench-pressure-%d", own, (int)getpid());
+    if (mkdir(cg, 0755) != 0) SKIP("cannot create a child memory cgroup here");
+    snprintf(line, sizeof line, "%s/memory.limit_in_bytes", cg);
+    CHECK(write_text(line, "402653184\n"));   /* 384 MiB: the hog leaves the 192 MiB file 1/1.2 of it */
+    CHECK(rb_setup_file(file, (uint64_t)192 << 20, 0, 1, NULL, NULL, &e) == RB_OK);
+    CHECK(rb_load(file, &e) == RB_OK);   /* resident, charged to this process's cgroup */
+    snprintf(line, sizeof line, "timeout -s KILL 120 '%s' run '%s' --strategies pread --threads 1 --scenario pressure "
+             "--duration 100ms --iterations 1 --quiet --format json >'%s' 2>/dev/null", rbt_cli(), file, json);
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0) {
+        char procs[1300];
+        snprintf(procs, sizeof procs, "%s/cgroup.procs", cg);
+        if (!write_text(procs, "0\n")) _exit(126);
+        execl("/bin/sh", "sh", "-c", line, (char *)NULL);
+        _exit(127);
+    }
+    CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) <= 1);
+    if (rmdir(cg) != 0) fprintf(stderr, "    could not remove %s: %s\n", cg, strerror(errno));
+    doc = rb_json_load(json, why, sizeof why);
+    CHECKF(doc != NULL, "%s", why);
+    if (doc) {
+        const rb_json *rs = rb_json_get(doc, "results"), *r = rs ? rs->child : NULL;
+        const rb_json *stj = r ? rb_json_get(r, "status") : NULL, *res = r ? rb_json_get(r, "residency_before") : NULL;
+        const rb_json *reason = r ? rb_json_get(r, "reason") : NULL;
+        CHECKF(stj && stj->type == RB_JSON_STRING && !strcmp(stj->str, "ok"), "status %s: %s",
+               stj && stj->str ? stj->str : "?", reason && reason->str ? reason->str : "");
+        CHECKF(res && res->type == RB_JSON_NUMBER && res->num < 0.99, "resident before %.3f under pressure",
+               res && res->type == RB_JSON_NUMBER ? res->num : -1);
+        rb_json_free(doc);
     }
     unlink(file);
     unlink(json);
@@ -526,6 +594,7 @@ void suite_kernel(void)
     RUN(memcg_directory_from_mountinfo);
     RUN(memcg_limits_and_room);
     RUN(memcg_limit_reaches_the_environment);
+    RUN(pressure_reaches_pages_another_cgroup_loaded);
     RUN(lru_gen_in_the_environment);
     RUN(fresh_page_touch_is_measured);
     RUN(warmup_every_method_loads_the_file);
