@@ -177,6 +177,7 @@ static int setup_cmd(cli *c)
 static int list_cmd(cli *c)
 {
     rb_error err; int rc;
+    if (c->format == RB_FORMAT_MARKDOWN) { rb_report_strategies_markdown(stdout); return 0; }   /* the docs' table */
     c->s.cfg.path = c->path; c->s.cfg.stop = &stop_signal;   /* read_size 0: 16 KiB */
     if (!c->path) catch_signals();
     if ((rc = rb_report_list_here(stdout, &c->s.cfg, &err)) == RB_EINTR || stop_signal) return 128 + stop_signal;

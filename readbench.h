@@ -1012,11 +1012,28 @@ enum {
     RB_S_QUEUE = 1u << 5     /* keeps cfg.iodepth reads in flight across ops: a slot per read in flight */
 };
 
+/* A row's facts are fields, never parsed from its name: what the mapping is advised, how the
+   runner hints each read before the op reads them, and through which prefetch policy. */
+enum { RB_ADVICE_NORMAL = 0, RB_ADVICE_RANDOM, RB_ADVICE_SEQUENTIAL };   /* a mapping's advice */
+enum {
+    RB_HINT_NONE = 0,      /* the op reads, nothing before */
+    RB_HINT_MADVISE,       /* page-aligned MADV_WILLNEED on the mapping, each read, through the policy */
+    RB_HINT_FADVISE,       /* posix_fadvise(WILLNEED) on each read's page range (every read) */
+    RB_HINT_POPULATE       /* MADV_POPULATE_READ on each read's range: a synchronous prefault (not a hint
+                              the prefetch accounting follows: it cannot be late) */
+};
+enum { RB_RWF_NOWAIT = 1, RB_RWF_DONTCACHE = 2 };   /* a preadv2 row's flag */
+
 struct rb_strategy {
     const char *name;     /* stable id used by the CLI and every output */
     const char *summary;  /* one line for `readbench list` */
     unsigned flags;       /* RB_S_* */
-    int arg;              /* the row's parameter: madvise advice, or open flags */
+    int advice;           /* RB_S_MMAP: the mapping's advice, RB_ADVICE_* */
+    int hint;             /* RB_HINT_*: the runner hints each read of an op, then read_op reads them */
+    int policy;           /* with RB_HINT_MADVISE: the prefetch policy that gates each hint (RB_PF_*;
+                             RB_PF_ALWAYS, 0: every read, as madvise calls) */
+    int rwf;              /* the preadv2 rows: RB_RWF_* */
+    int arg;              /* free for a custom strategy's own parameter */
     int (*open)(rb_target *t, char *why, size_t whylen);
     int (*thread_init)(rb_worker *w, char *why, size_t whylen); /* may be NULL */
     int (*read_op)(rb_worker *w, const uint64_t *offsets, unsigned n); /* one op = n reads */
@@ -1543,6 +1560,9 @@ RBDEF void rb_report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n, c
 RBDEF void rb_report_probe(FILE *f, const rb_probe_result *r, unsigned n, int format, const rb_env *env);
 RBDEF void rb_report_residency(FILE *f, const char *path, const rb_residency_info *ri, int evicted);
 RBDEF void rb_report_list(FILE *f, const rb_config *cfg);
+/* The strategy table's facts as a markdown table (readbench list --format markdown), the one
+   source of every strategy table in the docs: each row's flags, advice, hint and policy. */
+RBDEF void rb_report_strategies_markdown(FILE *f);
 /* The same, as `readbench list` runs it: on cfg->path (checked first), or with no path on a 1 MiB
    file of its own in TMPDIR (else /tmp), never the current directory (it may be read-only, and
    it is the user's), removed after, a stop included. RB_EINTR: cfg->stop ended it. */
@@ -5775,6 +5795,13 @@ static void rb__pa_hinted(rb_worker *w, unsigned k, uint64_t start, uint64_t len
 }
 
 static int rb__pa_reading(rb_worker *w, unsigned k) { return rb__pa_read_start(&w->pa, &w->paf, k); }
+static int rb__pa_pending(const rb_worker *w, unsigned k)   /* read k's hint is followed */
+{
+    unsigned i;
+    for (i = 0; i < w->paf.npending; i++)
+        if (w->paf.pending[i].k == k) return 1;
+    return 0;
+}
 static void rb__pa_read_done(rb_worker *w, uint64_t ns) { rb__pa_read_end(&w->pa, &w->paf, ns); }
 static void rb__pa_op_end(rb_worker *w) { rb__pa_end(&w->pa, &w->paf); }
 
@@ -5874,6 +5901,12 @@ static int rb__map_files(rb_target *t, char *why, size_t wl)
     return RB_OK;
 }
 
+/* A row's advice (RB_ADVICE_*) as the platform's madvise constant. */
+static int rb__madv(int advice)
+{
+    return advice == RB_ADVICE_RANDOM ? MADV_RANDOM : advice == RB_ADVICE_SEQUENTIAL ? MADV_SEQUENTIAL : MADV_NORMAL;
+}
+
 static int rb__open_mmap(rb_target *t, char *why, size_t wl)
 {
     int rc = rb__open_file(t, 0, why, wl);
@@ -5892,9 +5925,9 @@ static int rb__open_mmap(rb_target *t, char *why, size_t wl)
         t->map = (unsigned char *)m;
         t->mincore_trusted = fstat(t->fd, &st) == 0 && rb__plat_mincore_trusted(&st, t->cfg->path);
     }
-    if (t->s->arg != MADV_NORMAL && madvise(m, (size_t)t->map_len, t->s->arg) != 0) {
+    if (t->s->advice != RB_ADVICE_NORMAL && madvise(m, (size_t)t->map_len, rb__madv(t->s->advice)) != 0) {
         rb__fmt(why, wl, "madvise(%s) on the whole mapping: %s",
-                 t->s->arg == MADV_RANDOM ? "MADV_RANDOM" : "MADV_SEQUENTIAL", strerror(errno));
+                 t->s->advice == RB_ADVICE_RANDOM ? "MADV_RANDOM" : "MADV_SEQUENTIAL", strerror(errno));
         return RB_ESYS;
     }
     return RB_OK;
@@ -5907,52 +5940,27 @@ static int rb__op_mmap(rb_worker *w, const uint64_t *off, unsigned n)
     unsigned i;
     for (i = 0; i < n; i++) {
         size_t rs = RB__LEN(w, i);
-        if (w->paf.npending && rb__pa_reading(w, i)) {   /* a followed hint's read: timed */
-            uint64_t t0 = rb__now_ns();
-            memcpy(w->buf, m + off[i], rs);
-            rb__pa_read_done(w, rb__now_ns() - t0);
-        } else {
-            memcpy(w->buf, m + off[i], rs);
-        }
+        memcpy(w->buf, m + off[i], rs);
         w->sink += w->buf[rs - 1];
         if (verify) rb_worker_check(w, w->buf, off[i], rs);
     }
     return 0;
 }
 
-/* Hint every read of the op first, then read: the hints start asynchronous readahead of
-   all n ranges, so the faults that follow find I/O already in flight (queue depth n). */
-static int rb__op_mmap_willneed(rb_worker *w, const uint64_t *off, unsigned n)
-{
-    uint64_t start, alen;
-    unsigned i;
-    int rc;
-    for (i = 0; i < n; i++)
-        if (rb_worker_advise(w, off[i], RB__LEN(w, i), MADV_WILLNEED) == 0 &&
-            rb_page_range(off[i], RB__LEN(w, i), w->t->page, w->t->map_len, &start, &alen))
-            rb__pa_hinted(w, i, start, alen);
-    rc = rb__op_mmap(w, off, n);
-    rb__pa_op_end(w);
-    return rc;
-}
-
-/* The policy rows: every read of the op is hinted through this thread's prefetcher (each
-   thread is one reader, a clone: backoff's counter is its own, backoff-shared's the cell's),
-   then all are read. The row's name says the policy after "mmap-" or "mmap-random-"; the
-   open's arg is the mapping's advice. */
+/* The policy rows' prefetcher, one per thread (each thread is one reader, a clone: backoff's
+   counter is its own, backoff-shared's the cell's), set up by the runner before the row's own
+   thread_init (rb__worker_main). */
 static int rb__thread_prefetcher(rb_worker *w, char *why, size_t wl)
 {
-    const char *name = w->t->s->name;
-    const char *pol = strncmp(name, "mmap-random-", 12) == 0 ? name + 12
-                    : strncmp(name, "mmap-", 5) == 0 ? name + 5 : NULL;
-    int policy = pol ? rb_prefetch_policy_find(pol) : -1;
-    if (policy < 0) {
-        rb__fmt(why, wl, "no prefetch policy in the strategy name %s", name);
+    int policy = w->t->s->policy;
+    if (policy < 0 || policy >= RB_PF_COUNT || !w->t->map) {
+        rb__fmt(why, wl, "%s: prefetch policy %d needs a mapping and one of the %u policies", w->t->s->name, policy,
+                RB_PF_COUNT);
         return RB_EINVAL;
     }
     rb_prefetcher_init(&w->pf, policy, w->t->map, w->t->map_len, &w->t->prefetch_counter);
     w->pf.trust_mincore = w->t->mincore_trusted;
-    w->pf.read_around = w->t->s->arg == MADV_NORMAL;   /* mmap-adaptive: its faults read around */
+    w->pf.read_around = w->t->s->advice == RB_ADVICE_NORMAL;   /* mmap-adaptive: its faults read around */
     if (w->pf.read_around && policy == RB_PF_ADAPTIVE) {   /* the fill's and the sweep's bounds */
         w->pf.room = rb_mem_available();
         w->pf.span = w->t->size;
@@ -5961,20 +5969,6 @@ static int rb__thread_prefetcher(rb_worker *w, char *why, size_t wl)
     w->pf.fd = w->t->fd;
     w->pf.target = w->t;   /* a directory: each range's own file */
     return RB_OK;
-}
-
-static int rb__op_mmap_policy(rb_worker *w, const uint64_t *off, unsigned n)
-{
-    uint64_t start, alen;
-    unsigned i;
-    int rc;
-    for (i = 0; i < n; i++)
-        if (rb_prefetch(&w->pf, off[i], RB__LEN(w, i)) == 1 &&
-            rb_page_range(off[i], RB__LEN(w, i), w->t->page, w->t->map_len, &start, &alen))
-            rb__pa_hinted(w, i, start, alen);   /* advised: a hint given */
-    rc = rb__op_mmap(w, off, n);
-    rb__pa_op_end(w);
-    return rc;
 }
 
 /* ---- strategies: system calls -------------------------------------------------------- */
@@ -5996,16 +5990,7 @@ static int rb__pread_one(rb_worker *w, unsigned char *buf, uint64_t off, size_t 
 static int rb__op_pread(rb_worker *w, const uint64_t *off, unsigned n)
 {
     unsigned i;
-    for (i = 0; i < n; i++) {
-        size_t rs = RB__LEN(w, i);
-        if (w->paf.npending && rb__pa_reading(w, i)) {   /* a followed hint's read: timed */
-            uint64_t t0 = rb__now_ns();
-            rb__pread_one(w, w->buf, off[i], rs);
-            rb__pa_read_done(w, rb__now_ns() - t0);
-        } else {
-            rb__pread_one(w, w->buf, off[i], rs);
-        }
-    }
+    for (i = 0; i < n; i++) rb__pread_one(w, w->buf, off[i], RB__LEN(w, i));
     return 0;
 }
 
@@ -6125,7 +6110,6 @@ static int rb__open_direct(rb_target *t, char *why, size_t wl)
    (RWF_DONTCACHE, 6.14): pages already cached stay and are served from it.
    Each probe asks the kernel once without touching the file's pages: advice over an empty
    range, or a read at the end of the file (no readahead there). */
-enum { RB__RW_NOWAIT = 1, RB__RW_DONTCACHE = 2 };   /* the preadv2 rows' arg: which flag */
 
 #if defined(RB__HAS_POPULATE)
 static int rb__populate(rb_worker *w, uint64_t off, uint64_t len)
@@ -6178,16 +6162,6 @@ static void rb__worker_fadvise(rb_worker *w, unsigned k, uint64_t off, uint64_t 
     else if (w->fadvise_failed++ == 0) w->fadvise_errno = e;
 }
 
-static int rb__op_pread_fadvise(rb_worker *w, const uint64_t *off, unsigned n)
-{
-    unsigned i;
-    int rc;
-    for (i = 0; i < n; i++) rb__worker_fadvise(w, i, off[i], RB__LEN(w, i));
-    rc = rb__op_pread(w, off, n);
-    rb__pa_op_end(w);
-    return rc;
-}
-
 /* pread-dontneed: the preads, then posix_fadvise(DONTNEED) on each read's page range: a scan
    that gives back what it read (what a careful backup or compaction does), so that it evicts
    nobody else's pages, at the price of dropping pages others had cached in its range too. */
@@ -6213,13 +6187,6 @@ static int rb__open_mmap_populate(rb_target *t, char *why, size_t wl)
 {
     int rc = rb__open_mmap(t, why, wl);
     return rc ? rc : rb__populate_probe(t, why, wl);
-}
-
-static int rb__op_mmap_populate(rb_worker *w, const uint64_t *off, unsigned n)
-{
-    unsigned i;
-    for (i = 0; i < n; i++) rb__populate(w, off[i], RB__LEN(w, i));
-    return rb__op_mmap(w, off, n);
 }
 
 #if defined(RB__HAS_PREADV2)
@@ -6250,7 +6217,7 @@ static int rb__open_preadv2(rb_target *t, char *why, size_t wl)
 {
     int rc = rb__open_file(t, 0, why, wl);
     if (rc) return rc;
-    if (t->s->arg == RB__RW_NOWAIT) return rb__preadv2_probe(t, RWF_NOWAIT, "RWF_NOWAIT", why, wl);
+    if (t->s->rwf == RB_RWF_NOWAIT) return rb__preadv2_probe(t, RWF_NOWAIT, "RWF_NOWAIT", why, wl);
     return rb__preadv2_probe(t, RWF_DONTCACHE, "RWF_DONTCACHE", why, wl);
 }
 
@@ -6495,7 +6462,7 @@ static int rb__open_uring(rb_target *t, char *why, size_t wl)
 {
     struct io_uring ring;
     int rc, r;
-    if (t->s->arg) {
+    if (t->s->flags & RB_S_DIRECT) {
         rc = rb__open_direct(t, why, wl);
     } else {
         rc = rb__open_file(t, 0, why, wl);
@@ -6799,61 +6766,72 @@ static void rb__close_target(rb_target *t)
 
 /* The table. A row never disappears: compiled out or refused here, it says why. Adding a
    strategy is adding a row (and a read_op); the runner, reports, CLI and tests take it up. */
+/* name, summary, flags; advice, hint, policy, rwf, arg; open, thread_init, read_op, thread_fini, close */
 static const rb_strategy rb__strategy_table[] = {
     {"mmap", "memcpy from a mapping with no advice (MADV_NORMAL: read-around on faults)",
-     RB_S_MMAP, MADV_NORMAL, rb__open_mmap, NULL, rb__op_mmap, NULL, rb__close_target},
+     RB_S_MMAP, RB_ADVICE_NORMAL, RB_HINT_NONE, 0, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL, rb__close_target},
     {"mmap-random", "memcpy from its own mapping advised MADV_RANDOM (no readahead)",
-     RB_S_MMAP, MADV_RANDOM, rb__open_mmap, NULL, rb__op_mmap, NULL, rb__close_target},
+     RB_S_MMAP, RB_ADVICE_RANDOM, RB_HINT_NONE, 0, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL, rb__close_target},
     {"mmap-sequential", "memcpy from its own mapping advised MADV_SEQUENTIAL",
-     RB_S_MMAP, MADV_SEQUENTIAL, rb__open_mmap, NULL, rb__op_mmap, NULL, rb__close_target},
+     RB_S_MMAP, RB_ADVICE_SEQUENTIAL, RB_HINT_NONE, 0, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL, rb__close_target},
     {"mmap-willneed", "NORMAL mapping; page-aligned MADV_WILLNEED for every read of the op, then the reads",
-     RB_S_MMAP, MADV_NORMAL, rb__open_mmap, NULL, rb__op_mmap_willneed, NULL, rb__close_target},
-    {"mmap-random-willneed", "MADV_RANDOM mapping; page-aligned MADV_WILLNEED for every read, then the reads",
-     RB_S_MMAP, MADV_RANDOM, rb__open_mmap, NULL, rb__op_mmap_willneed, NULL, rb__close_target},
-    {"mmap-backoff", "NORMAL mapping; WILLNEED through Lucene's power-of-two backoff and mincore gate, a counter per thread (#13381)",
-     RB_S_MMAP, MADV_NORMAL, rb__open_mmap, rb__thread_prefetcher, rb__op_mmap_policy, NULL, rb__close_target},
-    {"mmap-random-backoff", "MADV_RANDOM mapping; WILLNEED through Lucene's backoff, a counter per thread (#13381)",
-     RB_S_MMAP, MADV_RANDOM, rb__open_mmap, rb__thread_prefetcher, rb__op_mmap_policy, NULL, rb__close_target},
-    {"mmap-backoff-shared", "NORMAL mapping; WILLNEED through Lucene's backoff, one atomic counter for all threads (#15585)",
-     RB_S_MMAP, MADV_NORMAL, rb__open_mmap, rb__thread_prefetcher, rb__op_mmap_policy, NULL, rb__close_target},
-    {"mmap-random-backoff-shared", "MADV_RANDOM mapping; WILLNEED through Lucene's backoff, one atomic counter (#15585)",
-     RB_S_MMAP, MADV_RANDOM, rb__open_mmap, rb__thread_prefetcher, rb__op_mmap_policy, NULL, rb__close_target},
-    {"mmap-adaptive", "NORMAL mapping; WILLNEED when this thread's estimated miss rate says it pays",
-     RB_S_MMAP, MADV_NORMAL, rb__open_mmap, rb__thread_prefetcher, rb__op_mmap_policy, NULL, rb__close_target},
-    {"mmap-random-adaptive", "MADV_RANDOM mapping; WILLNEED when the estimated miss rate says it pays",
-     RB_S_MMAP, MADV_RANDOM, rb__open_mmap, rb__thread_prefetcher, rb__op_mmap_policy, NULL, rb__close_target},
-    {"mmap-populate", "NORMAL mapping; MADV_POPULATE_READ (a synchronous prefault) on every read's range, then the reads",
-     RB_S_MMAP | RB_S_OPTIONAL, MADV_NORMAL, rb__open_mmap_populate, NULL, rb__op_mmap_populate, NULL,
+     RB_S_MMAP, RB_ADVICE_NORMAL, RB_HINT_MADVISE, RB_PF_ALWAYS, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
      rb__close_target},
+    {"mmap-random-willneed", "MADV_RANDOM mapping; page-aligned MADV_WILLNEED for every read, then the reads",
+     RB_S_MMAP, RB_ADVICE_RANDOM, RB_HINT_MADVISE, RB_PF_ALWAYS, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
+     rb__close_target},
+    {"mmap-backoff", "NORMAL mapping; WILLNEED through Lucene's power-of-two backoff and mincore gate, a counter per thread (#13381)",
+     RB_S_MMAP, RB_ADVICE_NORMAL, RB_HINT_MADVISE, RB_PF_BACKOFF, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
+     rb__close_target},
+    {"mmap-random-backoff", "MADV_RANDOM mapping; WILLNEED through Lucene's backoff, a counter per thread (#13381)",
+     RB_S_MMAP, RB_ADVICE_RANDOM, RB_HINT_MADVISE, RB_PF_BACKOFF, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
+     rb__close_target},
+    {"mmap-backoff-shared", "NORMAL mapping; WILLNEED through Lucene's backoff, one atomic counter for all threads (#15585)",
+     RB_S_MMAP, RB_ADVICE_NORMAL, RB_HINT_MADVISE, RB_PF_BACKOFF_SHARED, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
+     rb__close_target},
+    {"mmap-random-backoff-shared", "MADV_RANDOM mapping; WILLNEED through Lucene's backoff, one atomic counter (#15585)",
+     RB_S_MMAP, RB_ADVICE_RANDOM, RB_HINT_MADVISE, RB_PF_BACKOFF_SHARED, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
+     rb__close_target},
+    {"mmap-adaptive", "NORMAL mapping; WILLNEED when this thread's estimated miss rate says it pays",
+     RB_S_MMAP, RB_ADVICE_NORMAL, RB_HINT_MADVISE, RB_PF_ADAPTIVE, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
+     rb__close_target},
+    {"mmap-random-adaptive", "MADV_RANDOM mapping; WILLNEED when the estimated miss rate says it pays",
+     RB_S_MMAP, RB_ADVICE_RANDOM, RB_HINT_MADVISE, RB_PF_ADAPTIVE, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
+     rb__close_target},
+    {"mmap-populate", "NORMAL mapping; MADV_POPULATE_READ (a synchronous prefault) on every read's range, then the reads",
+     RB_S_MMAP | RB_S_OPTIONAL, RB_ADVICE_NORMAL, RB_HINT_POPULATE, 0, 0, 0, rb__open_mmap_populate, NULL,
+     rb__op_mmap, NULL, rb__close_target},
     {"pread", "pread(2) into the thread's buffer, one shared descriptor",
-     0, 0, rb__open_pread, NULL, rb__op_pread, NULL, rb__close_target},
+     0, 0, RB_HINT_NONE, 0, 0, 0, rb__open_pread, NULL, rb__op_pread, NULL, rb__close_target},
     {"read", "lseek + read on a per-thread descriptor (fio's sync engine)",
-     0, 0, rb__open_pread, rb__thread_own_fd, rb__op_read, rb__thread_close_fd, rb__close_target},
+     0, 0, RB_HINT_NONE, 0, 0, 0, rb__open_pread, rb__thread_own_fd, rb__op_read, rb__thread_close_fd, rb__close_target},
     {"pread-fadvise", "posix_fadvise(WILLNEED) on every read's page-aligned range of the op, then the preads",
-     RB_S_OPTIONAL, 0, rb__open_pread_fadvise, NULL, rb__op_pread_fadvise, NULL, rb__close_target},
+     RB_S_OPTIONAL, 0, RB_HINT_FADVISE, RB_PF_ALWAYS, 0, 0, rb__open_pread_fadvise, NULL, rb__op_pread, NULL,
+     rb__close_target},
     {"pread-nowait", "preadv2(RWF_NOWAIT); a read that would block goes to the worker's helper threads",
-     RB_S_OPTIONAL | RB_S_BATCH, RB__RW_NOWAIT, rb__open_preadv2, rb__thread_nowait, rb__op_pread_nowait,
-     rb__thread_nowait_fini, rb__close_target},
+     RB_S_OPTIONAL | RB_S_BATCH, 0, RB_HINT_NONE, 0, RB_RWF_NOWAIT, 0, rb__open_preadv2, rb__thread_nowait,
+     rb__op_pread_nowait, rb__thread_nowait_fini, rb__close_target},
     {"pread-dontneed", "pread, then posix_fadvise(DONTNEED) on each read's pages: a scan that gives back what it read",
-     0, 0, rb__open_pread, NULL, rb__op_pread_dontneed, NULL, rb__close_target},
+     0, 0, RB_HINT_NONE, 0, 0, 0, rb__open_pread, NULL, rb__op_pread_dontneed, NULL, rb__close_target},
     {"pread-dontcache", "preadv2(RWF_DONTCACHE): buffered, the pages it loaded dropped after the copy (6.14+)",
-     RB_S_OPTIONAL, RB__RW_DONTCACHE, rb__open_preadv2, NULL, rb__op_pread_dontcache, NULL, rb__close_target},
+     RB_S_OPTIONAL, 0, RB_HINT_NONE, 0, RB_RWF_DONTCACHE, 0, rb__open_preadv2, NULL, rb__op_pread_dontcache, NULL,
+     rb__close_target},
     {"direct", "pread with O_DIRECT (F_NOCACHE on macOS): page-aligned buffer, offsets and size",
-     RB_S_DIRECT, 0, rb__open_direct, NULL, rb__op_pread, NULL, rb__close_target},
+     RB_S_DIRECT, 0, RB_HINT_NONE, 0, 0, 0, rb__open_direct, NULL, rb__op_pread, NULL, rb__close_target},
     {"io_uring", "a ring per thread; the op's reads submitted together, then all reaped",
-     RB_S_OPTIONAL | RB_S_BATCH, 0, rb__open_uring, rb__thread_uring, rb__op_uring,
+     RB_S_OPTIONAL | RB_S_BATCH, 0, RB_HINT_NONE, 0, 0, 0, rb__open_uring, rb__thread_uring, rb__op_uring,
      rb__thread_uring_fini, rb__close_target},
     {"io_uring-direct", "io_uring with O_DIRECT",
-     RB_S_OPTIONAL | RB_S_BATCH | RB_S_DIRECT, 1, rb__open_uring, rb__thread_uring, rb__op_uring,
-     rb__thread_uring_fini, rb__close_target},
+     RB_S_OPTIONAL | RB_S_BATCH | RB_S_DIRECT, 0, RB_HINT_NONE, 0, 0, 0, rb__open_uring, rb__thread_uring,
+     rb__op_uring, rb__thread_uring_fini, rb__close_target},
     {"io_uring-qd", "a ring per thread kept at iodepth reads in flight across ops (fio's iodepth)",
-     RB_S_OPTIONAL | RB_S_QUEUE, 0, rb__open_uring, rb__thread_uring_qd, rb__op_uring_qd,
+     RB_S_OPTIONAL | RB_S_QUEUE, 0, RB_HINT_NONE, 0, 0, 0, rb__open_uring, rb__thread_uring_qd, rb__op_uring_qd,
      rb__thread_uring_qd_fini, rb__close_target},
     {"io_uring-qd-direct", "io_uring-qd with O_DIRECT",
-     RB_S_OPTIONAL | RB_S_QUEUE | RB_S_DIRECT, 1, rb__open_uring, rb__thread_uring_qd, rb__op_uring_qd,
-     rb__thread_uring_qd_fini, rb__close_target},
+     RB_S_OPTIONAL | RB_S_QUEUE | RB_S_DIRECT, 0, RB_HINT_NONE, 0, 0, 0, rb__open_uring, rb__thread_uring_qd,
+     rb__op_uring_qd, rb__thread_uring_qd_fini, rb__close_target},
     {"null", "no I/O: the harness's own cost per op (offsets, clock, histogram)",
-     RB_S_NOIO, 0, rb__open_pread, NULL, rb__op_null, NULL, rb__close_target},
+     RB_S_NOIO, 0, RB_HINT_NONE, 0, 0, 0, rb__open_pread, NULL, rb__op_null, NULL, rb__close_target},
 };
 
 RBDEF const rb_strategy *rb_strategies(unsigned *count)
@@ -8681,9 +8659,61 @@ RBDEF int rb_cpu_allowed(unsigned cpu) { return rb__plat_cpu_allowed(cpu); }
 
 
 /* One op: its reads. A read that fails fatally ends the cell for every thread. 0: done. */
+/* A row with a hint (rb_strategy.hint): the runner hints each read of the op first, so that
+   readahead is in flight for all of them at once (queue depth n), through the row's policy,
+   then has the row's read_op read them (it only reads: rb__op_mmap, rb__op_pread). The
+   prefetch accounting follows a sampled hint to its read: that read is read alone, after the
+   reads before it, and timed; the others go in runs, as the row would have read them. */
+static void rb__hint_read(rb_worker *w, const rb_strategy *s, unsigned k, uint64_t off, uint64_t len)
+{
+    uint64_t start, alen;
+    int given;
+    if (s->hint == RB_HINT_FADVISE) { rb__worker_fadvise(w, k, off, len); return; }
+    if (s->hint == RB_HINT_POPULATE) { rb__populate(w, off, len); return; }   /* counted as madvise calls */
+    given = s->policy == RB_PF_ALWAYS ? rb_worker_advise(w, off, len, MADV_WILLNEED) == 0
+                                      : rb_prefetch(&w->pf, off, len) == 1;
+    if (given && rb_page_range(off, len, w->t->page, w->t->map_len, &start, &alen)) rb__pa_hinted(w, k, start, alen);
+}
+
+/* Reads [from, to) of the op through the row (its read i is the op's read from + i). */
+static int rb__read_run(rb_worker *w, const rb_strategy *s, const uint64_t *off, unsigned from, unsigned to)
+{
+    const uint64_t *lens = w->lens;
+    int rc;
+    if (from >= to) return 0;
+    if (lens) w->lens = lens + from;
+    rc = s->read_op(w, off + from, to - from);
+    w->lens = lens;
+    return rc;
+}
+
+static int rb__op_hinted(rb_worker *w, const rb_strategy *s, const uint64_t *off, unsigned n)
+{
+    unsigned i, from = 0;
+    int rc = 0;
+    for (i = 0; i < n; i++) rb__hint_read(w, s, i, off[i], RB__LEN(w, i));
+    for (i = 0; i < n && !rc; i++) {
+        if (!w->paf.npending || !rb__pa_pending(w, i)) continue;
+        if (!(rc = rb__read_run(w, s, off, from, i))) {
+            if (rb__pa_reading(w, i)) {   /* every page in as the read comes: timed, useful or slow */
+                uint64_t t0 = rb__now_ns();
+                rc = rb__read_run(w, s, off, i, i + 1);
+                rb__pa_read_done(w, rb__now_ns() - t0);
+            } else {
+                rc = rb__read_run(w, s, off, i, i + 1);
+            }
+        }
+        from = i + 1;
+    }
+    if (!rc) rc = rb__read_run(w, s, off, from, n);
+    rb__pa_op_end(w);
+    return rc;
+}
+
 static int rb__op(rb__thread *th, const uint64_t *off, unsigned n)
 {
-    if (th->part->s->read_op(&th->w, off, n) == 0) return 0;
+    const rb_strategy *s = th->part->s;
+    if ((s->hint ? rb__op_hinted(&th->w, s, off, n) : s->read_op(&th->w, off, n)) == 0) return 0;
     th->rc = RB_EIO;
     rb__fmt(th->why, sizeof th->why, "a read failed fatally (%s)", strerror(th->w.io_errno));
     RB__STORE(&th->run->pool.failed, 1);
@@ -8866,6 +8896,8 @@ static void *rb__worker_main(void *arg)
     if (th->tr && off) w->lens = th->lens = (uint64_t *)malloc(sizeof(uint64_t) * c->reads_per_op);
     if (!off || (th->tr && !th->lens)) { th->rc = RB_ENOMEM; rb__fmt(th->why, sizeof th->why, "out of memory"); }
     else if (c->ncpus && c->cpus) th->rc = rb__pin(c->cpus[cpu % c->ncpus], th->why, sizeof th->why);
+    if (!th->rc && s->hint == RB_HINT_MADVISE && s->policy != RB_PF_ALWAYS)
+        th->rc = rb__thread_prefetcher(w, th->why, sizeof th->why);   /* the row's policy, per reader */
     if (!th->rc && s->thread_init) th->rc = s->thread_init(w, th->why, sizeof th->why);
     rb__pa_follow_init(&w->paf, w->t->map, w->t->page, w->t->fd, w->t->mincore_trusted, c->seed, cpu);
     w->paf.t = w->t;   /* a directory: cachestat asks each hint's own file */
@@ -13937,6 +13969,8 @@ static const rb_option_doc rb__option_docs[] = {
     {"format", "table|markdown|csv|json", RB_CMD_RUN | RB_CMD_REPLAY, "the report's format (default table)"},
     {"format", "table|markdown|json", RB_CMD_ADVISE | RB_CMD_DIFF, "the report's format (default table)"},
     {"format", "table|json", RB_CMD_PREFETCH | RB_CMD_PROBE | RB_CMD_WARMUP, "the report's format (default table)"},
+    {"format", "table|markdown", RB_CMD_LIST,
+     "table (default): whether each strategy runs here; markdown: the rows' facts, probing nothing"},
     {"output", "FILE", RB__OUT_CMDS, "write the report there instead of stdout"},
     {"baseline", "FILE.json", RB_CMD_RUN | RB_CMD_REPLAY,
      "after the results, compare with an earlier --format json run (see diff)"},
@@ -16407,6 +16441,27 @@ RBDEF void rb_report_list(FILE *f, const rb_config *cfg)
     for (i = 0; i < n && !(cfg->stop && *cfg->stop); i++) {
         int rc = rb_strategy_probe(&s[i], cfg, why, sizeof why);
         fprintf(f, "%-22s %-4s %s\n", s[i].name, rc == RB_OK ? "yes" : "no", rc == RB_OK ? s[i].summary : why);
+    }
+}
+
+RBDEF void rb_report_strategies_markdown(FILE *f)
+{
+    static const char *const advice[] = {"NORMAL", "RANDOM", "SEQUENTIAL"};
+    static const char *const hint[] = {"-", "MADV_WILLNEED", "POSIX_FADV_WILLNEED", "MADV_POPULATE_READ"};
+    static const char *const rwf[] = {"", "RWF_NOWAIT", "RWF_DONTCACHE"};
+    unsigned n, i;
+    const rb_strategy *s = rb_strategies(&n);
+    fprintf(f, "| strategy | reads | mapping advice | before the reads, each read | policy | one op |\n"
+               "|---|---|---|---|---|---|\n");
+    for (i = 0; i < n; i++) {
+        const rb_strategy *x = &s[i];
+        const char *pol = x->hint == RB_HINT_MADVISE ? rb_prefetch_policy_name(x->policy) : NULL;
+        fprintf(f, "| `%s` | %s%s%s%s%s | %s | %s | %s | %s |\n", x->name,
+                x->flags & RB_S_NOIO ? "none" : x->flags & RB_S_MMAP ? "mapping" : "descriptor",
+                x->flags & RB_S_DIRECT ? ", O_DIRECT" : "", x->flags & RB_S_QUEUE ? ", queued" : "",
+                x->rwf > 0 && x->rwf < 3 ? ", " : "", x->rwf > 0 && x->rwf < 3 ? rwf[x->rwf] : "",
+                x->flags & RB_S_MMAP && x->advice >= 0 && x->advice < 3 ? advice[x->advice] : "-",
+                x->hint >= 0 && x->hint < 4 ? hint[x->hint] : "?", pol ? pol : "-", x->summary);
     }
 }
 

@@ -30,7 +30,8 @@ static int open_file(rb_target *t, char *why, size_t wl)
 
 static void close_file(rb_target *t) { rb_strategy_find("pread")->close(t); }
 
-static const rb_strategy two_level = {"two-level", "index page, then the block it points to", 0, 0,
+static const rb_strategy two_level = {"two-level", "index page, then the block it points to", 0, 0, RB_HINT_NONE, 0,
+                                      0, 0,
                                       open_file, NULL, two_level_op, NULL, close_file};
 
 int main(int argc, char **argv)

@@ -546,9 +546,12 @@ static int ms_op(rb_worker *w, const uint64_t *off, unsigned n)
 }
 static int ms_open(rb_target *t, char *why, size_t wl) { return rb_strategy_find("null")->open(t, why, wl); }
 static void ms_close(rb_target *t) { rb_strategy_find("null")->close(t); }
-static const rb_strategy fast = {"fast", "1 ms per op", 0, 1, ms_open, NULL, ms_op, NULL, ms_close};
-static const rb_strategy twin = {"twin", "1 ms per op too", 0, 1, ms_open, NULL, ms_op, NULL, ms_close};
-static const rb_strategy slow = {"slow", "5 ms per op", 0, 5, ms_open, NULL, ms_op, NULL, ms_close};
+static const rb_strategy fast = {"fast", "1 ms per op", 0, 0, RB_HINT_NONE, 0, 0, 1, ms_open, NULL, ms_op, NULL,
+                                 ms_close};
+static const rb_strategy twin = {"twin", "1 ms per op too", 0, 0, RB_HINT_NONE, 0, 0, 1, ms_open, NULL, ms_op, NULL,
+                                 ms_close};
+static const rb_strategy slow = {"slow", "5 ms per op", 0, 0, RB_HINT_NONE, 0, 0, 5, ms_open, NULL, ms_op, NULL,
+                                 ms_close};
 
 /* A strategy whose every cell costs 0.5 s before it measures (its open sleeps): preparation
    the measured iterations do not show, as a half-cold cell's reload of a large file. */
@@ -558,9 +561,11 @@ static int sleepy_open(rb_target *t, char *why, size_t wl)
     while (nanosleep(&ts, &ts) != 0) {}
     return ms_open(t, why, wl);
 }
-static const rb_strategy sleepy_a = {"sleepy-a", "1 ms per op, 0.5 s to open", 0, 1, sleepy_open, NULL,
+static const rb_strategy sleepy_a = {"sleepy-a", "1 ms per op, 0.5 s to open", 0, 0, RB_HINT_NONE, 0, 0, 1,
+                                     sleepy_open, NULL,
                                      ms_op, NULL, ms_close};
-static const rb_strategy sleepy_b = {"sleepy-b", "2 ms per op, 0.5 s to open", 0, 2, sleepy_open, NULL,
+static const rb_strategy sleepy_b = {"sleepy-b", "2 ms per op, 0.5 s to open", 0, 0, RB_HINT_NONE, 0, 0, 2,
+                                     sleepy_open, NULL,
                                      ms_op, NULL, ms_close};
 
 /* A strategy that collapses cold, as plain mmap does with 8 MiB read-around: 1 ms an op
@@ -574,9 +579,11 @@ static int collapse_op(rb_worker *w, const uint64_t *off, unsigned n)
     w->sink++;
     return 0;
 }
-static const rb_strategy collapse = {"collapse", "1 ms per op warm, 300 ms cold", 0, 1, ms_open, NULL, collapse_op,
+static const rb_strategy collapse = {"collapse", "1 ms per op warm, 300 ms cold", 0, 0, RB_HINT_NONE, 0, 0, 1,
+                                     ms_open, NULL, collapse_op,
                                      NULL, ms_close};
-static const rb_strategy steady = {"steady", "2 ms per op", 0, 2, ms_open, NULL, ms_op, NULL, ms_close};
+static const rb_strategy steady = {"steady", "2 ms per op", 0, 0, RB_HINT_NONE, 0, 0, 2, ms_open, NULL, ms_op, NULL,
+                                   ms_close};
 
 static unsigned cell_events;
 static void count_cells(const rb_matrix_event *ev, void *user)

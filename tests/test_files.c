@@ -289,7 +289,8 @@ static int count_op(rb_worker *w, const uint64_t *off, unsigned n)
     }
     return 0;
 }
-static const rb_strategy counter = {"counter", "counts reads per file", 0, 0, count_open, NULL, count_op, NULL,
+static const rb_strategy counter = {"counter", "counts reads per file", 0, 0, RB_HINT_NONE, 0, 0, 0, count_open,
+                                    NULL, count_op, NULL,
                                     count_close};
 
 static void run_reads_every_file_in_proportion(void)

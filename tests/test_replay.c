@@ -420,6 +420,7 @@ static int record_op(rb_worker *w, const uint64_t *off, unsigned n)
 }
 
 static const rb_strategy recorder = {"record", "writes down the offsets and lengths it is given", RB_S_NOIO, 0,
+                                     RB_HINT_NONE, 0, 0, 0,
                                      record_open, NULL, record_op, NULL, NULL};
 
 static rb_result res;

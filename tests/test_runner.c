@@ -50,10 +50,10 @@ static void every_strategy_reads_the_right_bytes(void)
             CHECK(res.iterations == 2 && res.ops_per_ms > 0 && res.lat.min <= res.lat.max);
             CHECK(rb_hist_total(&res.lat) == res.ops);
             /* each thread's op in flight at the stop of each iteration made its calls too */
-            if (strstr(s[i].name, "backoff") || strstr(s[i].name, "adaptive"))
+            if (s[i].hint == RB_HINT_MADVISE && s[i].policy != RB_PF_ALWAYS)   /* through a policy */
                 CHECK(res.prefetch.calls >= res.ops * res.reads_per_op &&
                       res.prefetch.calls <= (res.ops + 2 * 2) * res.reads_per_op && res.madvise_failed == 0);
-            else if (strstr(s[i].name, "willneed") || strstr(s[i].name, "populate"))
+            else if (s[i].hint == RB_HINT_MADVISE || s[i].hint == RB_HINT_POPULATE)   /* every read */
                 CHECKF(res.madvise_calls >= res.ops * 16 && res.madvise_failed == 0,
                        "%s: %llu madvise calls, %llu failed", s[i].name,
                        (unsigned long long)res.madvise_calls, (unsigned long long)res.madvise_failed);
@@ -118,7 +118,8 @@ static int rec_op(rb_worker *w, const uint64_t *off, unsigned n)
 
 static void rec_close(rb_target *t) { rb_strategy_find("mmap-random")->close(t); }
 
-static const rb_strategy recorder = {"recorder", "records offsets", RB_S_MMAP, MADV_RANDOM, rec_open, NULL,
+static const rb_strategy recorder = {"recorder", "records offsets", RB_S_MMAP, RB_ADVICE_RANDOM, RB_HINT_NONE, 0, 0,
+                                     0, rec_open, NULL,
                                      rec_op, NULL, rec_close};
 
 static void record(rb_config *c, uint64_t out[4][256])
@@ -151,7 +152,8 @@ static int cpu_op(rb_worker *w, const uint64_t *off, unsigned n)
 
 static int cpu_open(rb_target *t, char *why, size_t wl) { return rb_strategy_find("null")->open(t, why, wl); }
 static void cpu_close(rb_target *t) { rb_strategy_find("null")->close(t); }
-static const rb_strategy cpu_probe = {"cpu-probe", "records the CPU of each op", RB_S_NOIO, 0, cpu_open, NULL,
+static const rb_strategy cpu_probe = {"cpu-probe", "records the CPU of each op", RB_S_NOIO, 0, RB_HINT_NONE, 0, 0, 0,
+                                      cpu_open, NULL,
                                       cpu_op, NULL, cpu_close};
 
 static void cpus_pin_each_worker(void)

@@ -67,14 +67,20 @@ static int tick12_op(rb_worker *w, const uint64_t *off, unsigned n) { (void)off;
 static int tick16_op(rb_worker *w, const uint64_t *off, unsigned n) { (void)off; (void)n; return tick_wait(w, 16000000); }
 static int tick_open(rb_target *t, char *why, size_t wl) { return rb_strategy_find("null")->open(t, why, wl); }
 static void tick_close(rb_target *t) { rb_strategy_find("null")->close(t); }
-static const rb_strategy tick = {"tick", "one op per millisecond", 0, 0, tick_open, NULL, tick_op, NULL,
+static const rb_strategy tick = {"tick", "one op per millisecond", 0, 0, RB_HINT_NONE, 0, 0, 0, tick_open, NULL,
+                                 tick_op, NULL,
                                  tick_close};
-static const rb_strategy tock = {"tock", "the same, under another name", 0, 0, tick_open, NULL, tick_op,
+static const rb_strategy tock = {"tock", "the same, under another name", 0, 0, RB_HINT_NONE, 0, 0, 0, tick_open,
+                                 NULL, tick_op,
                                  NULL, tick_close};
-static const rb_strategy tick12 = {"tick", "one op per 12 ms", 0, 0, tick_open, NULL, tick12_op, NULL, tick_close};
-static const rb_strategy tock12 = {"tock", "one op per 12 ms", 0, 0, tick_open, NULL, tick12_op, NULL, tick_close};
-static const rb_strategy tick16 = {"tick", "one op per 16 ms", 0, 0, tick_open, NULL, tick16_op, NULL, tick_close};
-static const rb_strategy tock16 = {"tock", "one op per 16 ms", 0, 0, tick_open, NULL, tick16_op, NULL, tick_close};
+static const rb_strategy tick12 = {"tick", "one op per 12 ms", 0, 0, RB_HINT_NONE, 0, 0, 0, tick_open, NULL,
+                                   tick12_op, NULL, tick_close};
+static const rb_strategy tock12 = {"tock", "one op per 12 ms", 0, 0, RB_HINT_NONE, 0, 0, 0, tick_open, NULL,
+                                   tick12_op, NULL, tick_close};
+static const rb_strategy tick16 = {"tick", "one op per 16 ms", 0, 0, RB_HINT_NONE, 0, 0, 0, tick_open, NULL,
+                                   tick16_op, NULL, tick_close};
+static const rb_strategy tock16 = {"tock", "one op per 16 ms", 0, 0, RB_HINT_NONE, 0, 0, 0, tick_open, NULL,
+                                   tick16_op, NULL, tick_close};
 
 /* The machine kernel of the test build (tests/tu_impl.c): the header's loop, 4 times over while
    machine_slow is set, which the slowdown strategy's op does: the machine "slows" mid-cell. */
@@ -94,7 +100,8 @@ static int slowdown_op(rb_worker *w, const uint64_t *off, unsigned n)
     w->sink++;
     return 0;
 }
-static const rb_strategy slowdown = {"slowdown", "slows the machine kernel", RB_S_NOIO, 0, tick_open, NULL, slowdown_op,
+static const rb_strategy slowdown = {"slowdown", "slows the machine kernel", RB_S_NOIO, 0, RB_HINT_NONE, 0, 0, 0,
+                                     tick_open, NULL, slowdown_op,
                                      NULL, tick_close};
 
 static void quick(rb_config *c)

@@ -449,8 +449,44 @@ static void accounting_wasted_under_pressure(void)
     CHECK(st == 0);
 }
 
+/* A strategy's facts are its fields, never its name (issue 22): a row of one's own, named
+   nothing like the table's, reading through a RANDOM mapping and hinting each read through
+   Lucene's backoff, gets the policy's hints and their accounting from the runner. And the
+   docs' strategy table (list --format markdown) is made from the same fields. */
+static void facts_are_fields_not_names(void)
+{
+    rb_strategy mine = *rb_strategy_find("mmap-random");
+    rb_config c = quick(rbt_small_file(), 1);
+    char out[16384], err[1024];
+    unsigned n, i;
+    const rb_strategy *all = rb_strategies(&n);
+    mine.name = "my-own-reader";
+    mine.hint = RB_HINT_MADVISE;
+    mine.policy = RB_PF_BACKOFF;
+    c.prewarm = 0.5;
+    rb_run(&c, &mine, &res);
+    CHECKF(res.status == RB_OK, "%s", res.reason);
+    CHECKF(res.prefetch.calls >= res.ops * res.reads_per_op && res.prefetch_accounting.hints > 0 &&
+           res.madvise_failed == 0, "%llu policy calls, %llu hints accounted", (unsigned long long)res.prefetch.calls,
+           (unsigned long long)res.prefetch_accounting.hints);
+    mine.policy = RB_PF_ALWAYS;   /* every read hinted, as madvise calls, no policy */
+    rb_run(&c, &mine, &res);
+    CHECKF(res.status == RB_OK && res.prefetch.calls == 0 && res.madvise_calls >= res.ops * res.reads_per_op,
+           "%llu madvise calls for %llu ops", (unsigned long long)res.madvise_calls, (unsigned long long)res.ops);
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    CHECK(rbt_cli_run(rbt_tmpdir(), "list --format markdown", NULL, out, sizeof out, err, sizeof err) == 0);
+    for (i = 0; i < n; i++) {
+        char row[128];
+        snprintf(row, sizeof row, "| `%s` | %s", all[i].name,
+                 all[i].flags & RB_S_NOIO ? "none" : all[i].flags & RB_S_MMAP ? "mapping" : "descriptor");
+        CHECKF(strstr(out, row) != NULL, "no row %s", row);
+    }
+    CHECK(strstr(out, "| `mmap-random-backoff` | mapping | RANDOM | MADV_WILLNEED | backoff |") != NULL);
+}
+
 void suite_strategies(void)
 {
+    RUN(facts_are_fields_not_names);
     RUN(new_strategies_read_the_right_bytes);
     RUN(hints_are_counted);
     RUN(nowait_fraction_warm_and_cold);
