@@ -266,7 +266,7 @@ static int write_outputs(const cli *c, rb_report *rep, rb_outfile *files, const 
 
 static int run(cli *c)
 {
-    rb_file_info info; rb_env env; rb_report rep; rb_matrix m; rb_hog hog; rb_outfile files[2]; rb_error err;
+    rb_file_info info; rb_env env; rb_report rep; rb_matrix m; rb_hog hog; rb_outfile files[2]; rb_error err; rb_ident id;
     rb_json *base = NULL; char why[RB_REASON_LEN + 300]; uint64_t hog_size = 0; int rc;
     if (c->pos[1]) { c->s.trace_path = c->pos[0]; c->path = c->pos[1]; }   /* replay TRACE FILE: FILE --trace TRACE */
     if (!(c->s.cfg.path = c->path)) return bad("no FILE to read%s", "");
@@ -283,6 +283,7 @@ static int run(cli *c)
     rb_report_scenario(stderr, &c->s, "--");   /* what the scenario set, and what was given after it */
     memset(&hog, 0, sizeof hog);
     if ((rc = take_hog(hog_size, &hog)) == 0) {
+        if (rb_ident_take(&id, c->path, &err) == RB_OK) m.cfg.ident = &id;   /* every cell: the file env describes */
         rb_env_collect(&env, c->path);
         if (!c->quiet) rb_env_print(stderr, &env);
         if (rb_run_matrix(&m, &rep) == RB_ENOMEM) rc = fail(1, "out of memory");
@@ -295,6 +296,7 @@ static int run(cli *c)
         rb_report_free(&rep);
     }
     rb_json_free(base);
+    if (m.cfg.ident) rb_ident_free(&id);
     if (rb_hog_release(&hog, &err) != RB_OK) fail(0, err.msg);
     return rc;
 }

@@ -140,6 +140,12 @@
                           (rb_report_cell). rb_matrix_check refuses what cannot be a matrix
                           (duplicates, a read size past the file, direct with an unaligned size).
 
+   rb_ident_take(id, path, err), rb_ident_check(id, path, why, len), rb_ident_free(id)
+                          what a file (or each file of a directory) is when a run begins: device,
+                          inode, size. rb_config.ident: every cell checks its file against it
+                          before preparing anything and fails with RB_ECHANGED when it changed
+                          between cells; rb_run_matrix and rb_advise take one when none is given.
+
    rb_report_progress(f, ev)
                           a matrix event as progress text: a round's shuffled order (with two
                           rounds or more), a cell's name before it runs, then the rest of its
@@ -491,6 +497,12 @@ typedef struct rb_config {
        pass before measuring): the result says what the cell's reads evicted of it. Opened
        read-only; never the benchmark file (rb_victim_check). NULL: none. */
     const char *victim;
+    /* What the file was when the run began (rb_ident_take): a cell checks it before it
+       prepares anything, and fails with RB_ECHANGED when the file is another, or another
+       size, or (a directory) another set of files, so that no cell of a run measures a file
+       its others did not. NULL: each cell checks only against its own start (rb_run_matrix
+       and rb_advise take one at their start when their config has none). */
+    const struct rb_ident *ident;
     /* Progress and diagnostics that are not part of a result (the library never prints):
        called from the calling thread with one line, no newline. NULL: nothing is said.
        Anything that changes what a number means goes into the result's warnings instead. */
@@ -605,7 +617,11 @@ RBDEF uint64_t rb_sampler_rank(const rb_sampler *s, uint64_t block);
    (as given, then the same file here, then the same base name: `match` says which). A line
    that cannot be read, a read past FILE's end or longer than 1 GiB stops the load with the
    line number (RB_EINVAL), or with skip_bad is counted (skipped) and left out. The times are
-   kept for an open-loop replay; rb_run replays as fast as it can. */
+   kept for an open-loop replay (rb_config.timed), each stream's never going back: a time
+   before the one ahead of it in its stream is held at that one and counted (backwards); rb_run
+   replays as fast as it can otherwise. FILE must be a file (a directory: RB_ENOTREG, nothing
+   read). Records that would not fit in the memory this process may take (a memory cgroup's
+   limit included) stop the load with RB_ENOMEM and a line that says so, never an OOM kill. */
 enum { RB_TRACE_AUTO = 0, RB_TRACE_STRACE = 1, RB_TRACE_IOLOG = 2, RB_TRACE_CSV = 3, RB_TRACE_FORMATS = 4 };
 enum { RB_MATCH_NONE = 0, RB_MATCH_EXACT = 1, RB_MATCH_SAME_FILE = 2, RB_MATCH_BASENAME = 3 };
 #define RB_TRACE_MAX_READ ((uint64_t)1 << 30)   /* a longer read in a trace is a mistake */
@@ -648,6 +664,10 @@ typedef struct rb_trace {
     uint64_t unplaced;     /* strace reads whose file or position the trace never said */
     uint64_t lines, bytes, max_len, max_end;   /* max_end: the end of the read that ends last */
     uint64_t unaligned, unaligned_line;   /* reads not on page boundaries (O_DIRECT refuses them) */
+    uint64_t backwards, backwards_line;   /* reads whose time was before the one before them in their
+                                             stream: held at that one (the first such read's line) */
+    rb_trace_read *block;  /* the reads of every stream, stream after stream: streams[i].reads
+                              point into it (freed by rb_trace_free) */
 } rb_trace;
 
 /* RB_OK or the status in t (t->why); free with rb_trace_free in every case. */
@@ -1202,6 +1222,24 @@ typedef struct rb_result {
 } rb_result;
 #define RB_MACHINE_MOVED 0.10   /* a CPU kernel 10% faster or slower after a cell than before */
 
+/* A file's identity (rb_config.ident): its device, inode and size, or each file's of a
+   directory (in name order, as a run reads them). */
+typedef struct rb_ident_file {
+    char *path;
+    uint64_t dev, ino, size;
+} rb_ident_file;
+typedef struct rb_ident {
+    rb_ident_file *files;
+    unsigned n;
+    int dir;                 /* path is a directory: files are its files */
+} rb_ident;
+/* RB_OK, or the status of a path that cannot be read (err says why; id is then empty). */
+RBDEF int rb_ident_take(rb_ident *id, const char *path, rb_error *err);
+/* 0: path is still what id says; 1: it changed, why says how ("file changed since the run
+   started: ..."). */
+RBDEF int rb_ident_check(const rb_ident *id, const char *path, char *why, size_t whylen);
+RBDEF void rb_ident_free(rb_ident *id);
+
 RBDEF void rb_config_defaults(const rb_config *in, rb_config *out);
 RBDEF int rb_cpu_allowed(unsigned cpu);   /* 1: this process may run on CPU cpu; 0: not; -1: unknown */
 RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res);
@@ -1266,8 +1304,10 @@ typedef struct rb_outfile {
 /* 1: a and b name the same file (same device and inode, through any symlink or hard link;
    two names that do not exist yet: the same name in the same directory). 0: not. */
 RBDEF int rb_same_file(const char *a, const char *b);
-/* RB_OK; RB_EINVAL when an output names an input or another output; RB_ENOTREG when it is a
-   directory, block device or socket. Checked before anything is opened. NULLs are skipped. */
+/* RB_OK; RB_EINVAL when an output names an input or another output, or lands in an input that
+   is a directory (one of its files by any name or link, or a new name in it: the next run of
+   it would read that too); RB_ENOTREG when it is a directory, block device or socket. Checked
+   before anything is opened. NULLs are skipped. */
 RBDEF int rb_check_outputs(const char *const *outputs, unsigned nout, const char *const *inputs, unsigned nin,
                            rb_error *err);
 /* RB_OK; RB_ENOTREG (not a regular file, or a symlink without RB_OUT_FOLLOW: nothing opened);
@@ -3416,6 +3456,41 @@ RBDEF int rb_same_file(const char *a, const char *b)
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/* 1: the directory of `path`'s last component is the directory ds describes. */
+static int rb__parent_is(const char *path, const struct stat *ds)
+{
+    char dir[4096];
+    const char *base;
+    struct stat st;
+    return rb__split_path(path, dir, sizeof dir, &base) == 0 && stat(dir, &st) == 0 && st.st_dev == ds->st_dev &&
+           st.st_ino == ds->st_ino;
+}
+
+/* 1: the output `out` would write into the input directory `dir` (ds: its stat): a name in it
+   (one of its files, or a new one that the next run of it would read as one), a link whose
+   target is in it, or a hard link elsewhere to one of its entries. A directory as FILE is read
+   as its files, so each of them is an input as much as a single FILE is. */
+static int rb__lands_in_dir(const char *out, const char *dir, const struct stat *ds)
+{
+    struct stat os, es;
+    DIR *dp;
+    struct dirent *de;
+    char *real, full[4352];
+    int inside = rb__parent_is(out, ds);
+    if (inside || stat(out, &os) != 0) return inside;   /* nothing there yet: only its name can be inside */
+    if ((real = realpath(out, NULL)) != NULL) {         /* a link's target, wherever the link is */
+        inside = rb__parent_is(real, ds);
+        free(real);
+    }
+    if (inside || !S_ISREG(os.st_mode) || !(dp = opendir(dir))) return inside;
+    while (!inside && (de = readdir(dp)) != NULL) {     /* a hard link from elsewhere */
+        snprintf(full, sizeof full, "%s/%s", dir, de->d_name);
+        inside = lstat(full, &es) == 0 && es.st_dev == os.st_dev && es.st_ino == os.st_ino;
+    }
+    closedir(dp);
+    return inside;
+}
+
 RBDEF int rb_check_outputs(const char *const *outs, unsigned nout, const char *const *ins, unsigned nin,
                            rb_error *err)
 {
@@ -3428,12 +3503,18 @@ RBDEF int rb_check_outputs(const char *const *outs, unsigned nout, const char *c
                        "device or a FIFO", outs[i], rb__file_kind(st.st_mode));
             return RB_ENOTREG;
         }
-        for (k = 0; k < nin; k++)
+        for (k = 0; k < nin; k++) {
             if (ins[k] && rb_same_file(outs[i], ins[k])) {
                 rb__seterr(err, RB_EINVAL, 0, "stat", "%s is the input file %s: writing there would destroy it",
                            outs[i], ins[k]);
                 return RB_EINVAL;
             }
+            if (ins[k] && stat(ins[k], &st) == 0 && S_ISDIR(st.st_mode) && rb__lands_in_dir(outs[i], ins[k], &st)) {
+                rb__seterr(err, RB_EINVAL, 0, "stat", "%s is in the input directory %s, whose files are read: writing "
+                           "there would destroy one of them or add one; write it elsewhere", outs[i], ins[k]);
+                return RB_EINVAL;
+            }
+        }
         for (k = 0; k < i; k++)
             if (outs[k] && rb_same_file(outs[i], outs[k])) {
                 rb__seterr(err, RB_EINVAL, 0, "stat", "%s and %s are the same file: one output would replace "
@@ -6850,12 +6931,21 @@ RBDEF const rb_strategy *rb_strategy_find(const char *name)
 }
 
 /* ---- traces -----------------------------------------------------------------------------
-   A trace is read whole, line by line (any length up to 16 MiB; a NUL byte makes a line
-   binary junk, not text), into records: one per read, with its file (an index into the names
-   the trace used), its stream (pid or thread, by first appearance) and its line. FILE is
-   looked for among the names only at the end, since how it matches (as given, the same file
-   here, the same base name) depends on every name the trace holds; then FILE's reads become
-   the streams.
+   A trace is read a MiB at a time, line by line (any length up to 16 MiB; a NUL byte makes a
+   line binary junk, not text), into records: one per read, an rb_trace_read (32 bytes), with
+   its file (an index into the names the trace used; kept only for formats that name files)
+   and its stream (pid or thread, by first appearance; kept only once a second one shows up),
+   4 bytes each. FILE is looked for among the names only at the end, since how it matches (as
+   given, the same file here, the same base name) depends on every name the trace holds; then
+   FILE's reads become the streams in place: the records are compacted and, with more than
+   one stream, permuted into stream order, so the streams are slices of the records' one
+   block and no read is ever held twice.
+   Memory: the records must fit in what this process may take when the load starts
+   (rb_mem_available: a memory cgroup's limit included, less rb_mem_margin). Checked as they
+   grow, so a trace too large is refused with a line that says so instead of being killed by
+   the OOM killer; and once the first MiB of a trace file has been read, from the reads it
+   held, so that a trace several times too large is refused at once instead of after parsing
+   most of it.
    strace: one table of descriptors for the whole trace, since the threads of a process share
    theirs (a trace of processes that open different files on the same numbers is better
    recorded with -ff, a file per process). Each descriptor points to an open file whose
@@ -6864,13 +6954,10 @@ RBDEF const rb_strategy *rb_strategy_find(const char *name)
    file or position the trace never said (a descriptor opened before strace attached, without
    -y) is counted apart, never guessed. */
 #define RB__TR_MAX_LINE ((size_t)16 << 20)
+#define RB__TR_CHUNK ((size_t)1 << 20)          /* a trace file is read this much at a time */
 #define RB__TR_MAX_FD (1u << 20)          /* a descriptor past this is no real one */
 #define RB__TR_NOFILE 0xffffffffu         /* a CSV read: the trace names no file */
 
-typedef struct rb__tr_rec {
-    uint64_t off, len, time, line;
-    unsigned file, stream;
-} rb__tr_rec;
 
 typedef struct rb__tr_ofd { unsigned file; int pos_known; uint64_t pos; } rb__tr_ofd;   /* an open file */
 typedef struct rb__tr_pending { uint64_t pid, time; char *text; } rb__tr_pending;        /* <unfinished ...> */
@@ -6887,8 +6974,12 @@ typedef struct rb__tr {
     int format, iolog_version, csv_started;
     char *buf;                    /* the current line, NUL-terminated */
     size_t bufcap;
-    rb__tr_rec *rec;
-    size_t nrec, caprec;
+    rb_trace_read *rd;            /* the records: offset, length, time (absolute until the end), line */
+    unsigned *rfile;              /* each record's file; NULL: every one RB__TR_NOFILE (CSV) */
+    unsigned *rstream;            /* each record's stream; NULL: every one stream 0 */
+    size_t nrec, caprd, capfile, capstream;
+    int64_t room;                 /* the bytes the records may take (rb__tr_room); -1: unknown, not
+                                     checked; -2: not read yet (a small trace never reads it) */
     char **names;                 /* the files the trace named */
     size_t nnames, capnames;
     rb__tr_map name_map, pid_map;
@@ -7046,10 +7137,61 @@ static unsigned rb__tr_stream(rb__tr *p, uint64_t id)
     return (unsigned)p->nsid - 1;
 }
 
+/* What the records may take: what this process may take when first asked (a memory cgroup's
+   limit included) less the margin; -1 when that is unknown. */
+static int64_t rb__tr_room(rb__tr *p)
+{
+    int64_t room;
+    if (p->room != -2) return p->room;
+    room = rb_mem_available();
+    if (room < 0) return p->room = -1;
+    return p->room = (uint64_t)room > rb_mem_margin((uint64_t)room) ? room - (int64_t)rb_mem_margin((uint64_t)room) : 0;
+}
+
+/* The bytes a record takes: its read, and its file and stream where they are kept. */
+static size_t rb__tr_rec_size(const rb__tr *p)
+{
+    return sizeof(rb_trace_read) + (p->rfile ? sizeof *p->rfile : 0) + (p->rstream ? sizeof *p->rstream : 0);
+}
+
+/* The records would not fit (need bytes): the load stops with a line that says so. holds:
+   how many reads the trace was found to hold ("400000 reads by line 400012"). */
+static void rb__tr_too_big(rb__tr *p, double need, const char *holds)
+{
+    char n[32], r[32];
+    if (p->stop) return;
+    rb__mem_text((uint64_t)need, n, sizeof n);
+    rb__mem_text((uint64_t)p->room, r, sizeof r);
+    p->t->status = RB_ENOMEM;
+    rb__fmt(p->t->why, sizeof p->t->why, "the trace %s is too large to load: %s, %s at %zu bytes each, more than "
+            "the %s this process may take (cgroup limit included); replay a part (head -n)", p->tname, holds, n,
+            rb__tr_rec_size(p), r);
+    p->stop = 1;
+}
+
+/* Room for one more record in each array kept (grown together, doubling); -1 when there is
+   none. A first file other than none, or a first stream other than 0, starts its array. */
+static int rb__tr_rec_room(rb__tr *p, unsigned file, unsigned st)
+{
+    uint32_t i, n = (uint32_t)p->nrec;   /* below 2^32 (rb__tr_read) */
+    if (file != RB__TR_NOFILE && !p->rfile) {
+        if (rb__grow(&p->rfile, &p->capfile, p->caprd ? p->caprd : n + 1, sizeof *p->rfile) != 0) return -1;
+        for (i = 0; i < n; i++) p->rfile[i] = RB__TR_NOFILE;
+    }
+    if (st != 0 && !p->rstream) {
+        if (rb__grow(&p->rstream, &p->capstream, p->caprd ? p->caprd : n + 1, sizeof *p->rstream) != 0) return -1;
+        for (i = 0; i < n; i++) p->rstream[i] = 0;
+    }
+    if (rb__grow(&p->rd, &p->caprd, n + 1, sizeof *p->rd) != 0) return -1;
+    if (p->rfile && rb__grow(&p->rfile, &p->capfile, n + 1, sizeof *p->rfile) != 0) return -1;
+    if (p->rstream && rb__grow(&p->rstream, &p->capstream, n + 1, sizeof *p->rstream) != 0) return -1;
+    return 0;
+}
+
 /* A read of the trace: len bytes at off of `file`, by stream `id`, at the current line. */
 static void rb__tr_read(rb__tr *p, unsigned file, uint64_t id, uint64_t off, uint64_t len)
 {
-    rb__tr_rec *r;
+    rb_trace_read *r;
     unsigned st;
     if (len > RB_TRACE_MAX_READ) {
         rb__tr_bad(p, p->line, "a read of %llu bytes: more than the 1 GiB a replay reads at once", (unsigned long long)len);
@@ -7061,17 +7203,28 @@ static void rb__tr_read(rb__tr *p, unsigned file, uint64_t id, uint64_t off, uin
         return;
     }
     st = rb__tr_stream(p, id);
-    if (st == (unsigned)-1 || rb__grow(&p->rec, &p->caprec, p->nrec + 1, sizeof *p->rec) != 0) {
-        rb__tr_nomem(p);
+    if (st == (unsigned)-1) return;   /* out of memory: said */
+    if (p->nrec >= (size_t)UINT32_MAX - 1) {   /* a stream's records are permuted by 32-bit places */
+        rb__tr_fatal(p, p->line, "more than %u reads: too many to replay", UINT32_MAX - 2);
         return;
     }
-    r = &p->rec[p->nrec++];
+    if (p->nrec && !(p->nrec & 0xffff) && rb__tr_room(p) >= 0 &&
+        (double)(p->nrec + 1) * (double)rb__tr_rec_size(p) > (double)p->room) {
+        char holds[96];
+        snprintf(holds, sizeof holds, "%llu reads by line %llu", (unsigned long long)p->nrec + 1,
+                 (unsigned long long)p->line);
+        rb__tr_too_big(p, (double)(p->nrec + 1) * (double)rb__tr_rec_size(p), holds);
+        return;
+    }
+    if (rb__tr_rec_room(p, file, st) != 0) { rb__tr_nomem(p); return; }
+    r = &p->rd[p->nrec];
     r->off = off;
     r->len = len;
-    r->time = p->time;
+    r->time_ns = p->time;
     r->line = p->line;
-    r->file = file;
-    r->stream = st;
+    if (p->rfile) p->rfile[p->nrec] = file;
+    if (p->rstream) p->rstream[p->nrec] = st;
+    p->nrec++;
 }
 
 /* Decimal digits only, the whole of [s, s + n): 0, or -1 (empty, another character, past 2^64). */
@@ -7818,31 +7971,39 @@ static int rb__tr_match(rb__tr *p, const uint64_t *per, unsigned char *keep)
 }
 
 /* FILE's reads, checked against its end, into one stream per pid or thread (numbered by
-   their first read of FILE), times counted from the first read. */
+   their first read of FILE), times counted from the first read, in place (see "traces"): the
+   records are compacted to FILE's, then permuted into stream order (stable: each stream keeps
+   the trace's order), the streams slices of one block the trace owns (t->block).
+   A time earlier than the one before it in the same stream (a clock stepped back, a CSV
+   written by hand) is held at the one before it, and counted (t->backwards): a timed replay
+   runs each thread's reads in their order, never back in time. */
 static void rb__tr_streams(rb__tr *p, const unsigned char *keep, uint64_t size)
 {
     rb_trace *t = p->t;
-    size_t i, *count = NULL;
-    unsigned *num = (unsigned *)malloc((p->nsid ? p->nsid : 1) * sizeof *num);
-    uint64_t t0 = UINT64_MAX, page = (uint64_t)rb__page_size();
+    size_t i, j = 0, *start = NULL;
+    unsigned *num = (unsigned *)malloc((p->nsid ? p->nsid : 1) * sizeof *num), s;
+    uint64_t t0 = UINT64_MAX, page = (uint64_t)rb__page_size(), *last = NULL;
     char buf[RB__PATH_SHOWN];
     const char *fs = rb__short_path(p->o->file ? p->o->file : "FILE", buf);
     for (i = 0; num && i < p->nsid; i++) num[i] = (unsigned)-1;
-    for (i = 0; num && i < p->nrec && !p->stop; i++) {
-        rb__tr_rec *r = &p->rec[i];
-        int mine = r->file == RB__TR_NOFILE || keep[r->file];
-        if (!mine) { t->other_reads++; continue; }
-        if (r->off + r->len > size) {
-            rb__tr_bad(p, r->line, "a read of %llu bytes at %llu ends past the end of %s (%llu bytes)",
-                       (unsigned long long)r->len, (unsigned long long)r->off, fs, (unsigned long long)size);
-            r->file = RB__TR_NOFILE - 1;   /* left out (skip_bad) */
-            continue;
+    for (i = 0; num && i < p->nrec && !p->stop; i++) {   /* compact: FILE's reads inside it, renumbered */
+        unsigned file = p->rfile ? p->rfile[i] : RB__TR_NOFILE, st = p->rstream ? p->rstream[i] : 0;
+        const rb_trace_read r = p->rd[i];
+        if (file != RB__TR_NOFILE && (file >= p->nnames || !keep[file])) { t->other_reads++; continue; }
+        if (r.off + r.len > size) {
+            rb__tr_bad(p, r.line, "a read of %llu bytes at %llu ends past the end of %s (%llu bytes)",
+                       (unsigned long long)r.len, (unsigned long long)r.off, fs, (unsigned long long)size);
+            continue;   /* left out (skip_bad) */
         }
-        if (num[r->stream] == (unsigned)-1) num[r->stream] = t->nstreams++;
-        t->reads++;
-        t0 = RB__MIN(t0, r->time);
+        if (num[st] == (unsigned)-1) num[st] = t->nstreams++;
+        t0 = RB__MIN(t0, r.time_ns);
+        p->rd[j] = r;
+        if (p->rstream) p->rstream[j] = num[st];
+        j++;
     }
     if (!num) { rb__tr_nomem(p); return; }
+    p->nrec = j;
+    t->reads = j;
     if (!p->stop && t->reads == 0) {
         t->status = RB_EINVAL;
         rb__fmt(t->why, sizeof t->why, "%s: no read of %s is left: all %llu were skipped (the first: %s)", p->tname, fs,
@@ -7851,35 +8012,70 @@ static void rb__tr_streams(rb__tr *p, const unsigned char *keep, uint64_t size)
     }
     if (!p->stop) {
         t->streams = (rb_trace_stream *)calloc(t->nstreams, sizeof *t->streams);
-        count = (size_t *)calloc(t->nstreams, sizeof *count);
-        if (!t->streams || !count) rb__tr_nomem(p);
+        start = (size_t *)calloc((size_t)t->nstreams + 1, sizeof *start);
+        last = (uint64_t *)calloc(t->nstreams, sizeof *last);
+        if (!t->streams || !start || !last) rb__tr_nomem(p);
     }
-    for (i = 0; !p->stop && i < p->nrec; i++) {
-        const rb__tr_rec *r = &p->rec[i];
-        if ((r->file == RB__TR_NOFILE || (r->file < p->nnames && keep[r->file])) && num[r->stream] != (unsigned)-1)
-            count[num[r->stream]]++;
-    }
-    for (i = 0; !p->stop && i < t->nstreams; i++)
-        if (!(t->streams[i].reads = (rb_trace_read *)malloc(count[i] * sizeof(rb_trace_read)))) rb__tr_nomem(p);
-    for (i = 0; !p->stop && i < p->nrec; i++) {
-        const rb__tr_rec *r = &p->rec[i];
-        rb_trace_stream *st;
-        rb_trace_read *d;
-        if (!(r->file == RB__TR_NOFILE || (r->file < p->nnames && keep[r->file])) || num[r->stream] == (unsigned)-1) continue;
-        st = &t->streams[num[r->stream]];
-        st->id = p->sid[r->stream];
-        d = &st->reads[st->n++];
-        d->off = r->off;
-        d->len = r->len;
-        d->time_ns = p->have_time ? r->time - t0 : 0;
-        d->line = r->line;
+    for (i = 0; !p->stop && i < p->nsid; i++)
+        if (num[i] != (unsigned)-1) t->streams[num[i]].id = p->sid[i];
+    for (i = 0; !p->stop && i < p->nrec; i++) {   /* times from the first read, never back within a stream */
+        rb_trace_read *r = &p->rd[i];
+        s = p->rstream ? p->rstream[i] : 0;
+        r->time_ns = p->have_time ? r->time_ns - t0 : 0;
+        if (r->time_ns < last[s]) {
+            if (t->backwards++ == 0) t->backwards_line = r->line;
+            r->time_ns = last[s];
+        }
+        last[s] = r->time_ns;
+        start[s + 1]++;
         t->bytes += r->len;
         t->max_len = RB__MAX(t->max_len, r->len);
         t->max_end = RB__MAX(t->max_end, r->off + r->len);
         if ((r->off | r->len) % page && t->unaligned++ == 0) t->unaligned_line = r->line;
     }
+    for (s = 0; !p->stop && s < t->nstreams; s++) start[s + 1] += start[s];
+    if (!p->stop && p->rstream && t->nstreams > 1) {
+        /* each record's place, its stream's next slot (stable), into rstream; then each record
+           swapped to its place, every swap placing one for good: O(reads), no second copy */
+        for (i = 0; i < p->nrec; i++) p->rstream[i] = (unsigned)start[p->rstream[i]]++;
+        for (i = 0; i < p->nrec; i++)
+            while (p->rstream[i] != i) {
+                size_t d = p->rstream[i];
+                rb_trace_read tr = p->rd[d];
+                p->rd[d] = p->rd[i];
+                p->rd[i] = tr;
+                p->rstream[i] = p->rstream[d];
+                p->rstream[d] = (unsigned)d;
+            }
+        for (s = t->nstreams; s > 0; s--) start[s] = start[s - 1];   /* each stream's first again */
+        start[0] = 0;
+    }
+    if (!p->stop) {
+        rb_trace_read *shrunk = (rb_trace_read *)realloc(p->rd, p->nrec * sizeof *p->rd);
+        t->block = shrunk ? shrunk : p->rd;   /* the trace owns the records now */
+        p->rd = NULL;
+        for (s = 0; s < t->nstreams; s++) {
+            t->streams[s].reads = t->block + start[s];
+            t->streams[s].n = start[s + 1] - start[s];
+        }
+    }
     free(num);
-    free(count);
+    free(start);
+    free(last);
+}
+
+/* FILE is no file a trace's reads can be of (a directory: its files' joint space is no
+   offset a program read at). RB_ENOTREG, said. */
+static void rb__trace_not_file(rb_trace *t, const char *file, const struct stat *st)
+{
+    char fs[RB__PATH_SHOWN];
+    t->status = RB_ENOTREG;
+    if (S_ISDIR(st->st_mode))
+        rb__fmt(t->why, sizeof t->why, "%s is a directory: a trace is replayed on the one file it read (name that file, "
+                "not its directory)", rb__short_path(file, fs));
+    else
+        rb__fmt(t->why, sizeof t->why, "%s is %s: a trace is replayed on a regular file", rb__short_path(file, fs),
+                rb__file_kind(st->st_mode));
 }
 
 static void rb__tr_finish(rb__tr *p)
@@ -7905,13 +8101,17 @@ static void rb__tr_finish(rb__tr *p)
             rb__fmt(t->why, sizeof t->why, "cannot replay on %s: %s", rb__short_path(p->o->file, fs), strerror(errno));
             return;
         }
+        if (!S_ISREG(st.st_mode)) {   /* made a directory since the load began */
+            rb__trace_not_file(t, p->o->file, &st);
+            return;
+        }
         size = (uint64_t)st.st_size;
     }
     per = (uint64_t *)calloc(p->nnames ? p->nnames : 1, sizeof *per);
     keep = (unsigned char *)calloc(p->nnames ? p->nnames : 1, 1);
     if (!per || !keep) rb__tr_nomem(p);
-    for (i = 0; per && keep && i < p->nrec; i++)
-        if (p->rec[i].file != RB__TR_NOFILE) per[p->rec[i].file]++;
+    for (i = 0; per && keep && p->rfile && i < p->nrec; i++)
+        if (p->rfile[i] != RB__TR_NOFILE) per[p->rfile[i]]++;
     if (!p->stop && p->format != RB_TRACE_CSV) {
         int m = rb__tr_match(p, per, keep);
         if (m < 0) { t->status = RB_EINVAL; p->stop = 1; }
@@ -7935,7 +8135,9 @@ static void rb__tr_free(rb__tr *p)
     free(p->names);
     free(p->pend);
     free(p->buf);
-    free(p->rec);
+    free(p->rd);
+    free(p->rfile);
+    free(p->rstream);
     free(p->sid);
     free(p->fd);
     free(p->ofd);
@@ -7945,24 +8147,46 @@ static void rb__tr_free(rb__tr *p)
     free(p->pid_map.val);
 }
 
-static int rb__trace_text(rb_trace *t, const char *text, size_t len, const rb_trace_options *o, const char *shown)
+/* Before any line: the options, FILE (a file: a directory's inode size is no end a read can be
+   checked against), and the memory the records may take (the room, less the margin). 0: go on;
+   -1: t says why. */
+static int rb__trace_begin(rb__tr *p, rb_trace *t, const rb_trace_options *o, const char *shown)
 {
-    rb__tr p;
-    memset(&p, 0, sizeof p);
-    p.t = t;
-    p.o = o;
-    snprintf(p.tname, sizeof p.tname, "%s", shown);
+    struct stat st;
+    memset(p, 0, sizeof *p);
+    p->t = t;
+    p->o = o;
+    p->room = -2;
+    snprintf(p->tname, sizeof p->tname, "%s", shown);
     if (o->format < RB_TRACE_AUTO || o->format >= RB_TRACE_FORMATS) {
         t->status = RB_EINVAL;
         rb__fmt(t->why, sizeof t->why, "no trace format %d (auto, strace, iolog or csv)", o->format);
-        return t->status;
+        return -1;
     }
-    p.format = o->format;
-    rb__tr_lines(&p, text, len);
-    rb__tr_finish(&p);
-    rb__tr_free(&p);
+    if (o->file && stat(o->file, &st) == 0 && !S_ISREG(st.st_mode)) {
+        rb__trace_not_file(t, o->file, &st);
+        return -1;
+    }
+    p->format = o->format;
+    return 0;
+}
+
+static int rb__trace_end(rb__tr *p)
+{
+    rb_trace *t = p->t;
+    t->lines = p->line;
+    rb__tr_finish(p);
+    rb__tr_free(p);
     if (t->status != RB_OK) rb_trace_free(t);
     return t->status;
+}
+
+static int rb__trace_text(rb_trace *t, const char *text, size_t len, const rb_trace_options *o, const char *shown)
+{
+    rb__tr p;
+    if (rb__trace_begin(&p, t, o, shown) != 0) return t->status;
+    rb__tr_lines(&p, text, len);
+    return rb__trace_end(&p);
 }
 
 RBDEF int rb_trace_parse(rb_trace *t, const char *text, size_t len, const rb_trace_options *o)
@@ -7974,14 +8198,36 @@ RBDEF int rb_trace_parse(rb_trace *t, const char *text, size_t len, const rb_tra
     return rb__trace_text(t, text ? text : "", text ? len : 0, o, "the trace");
 }
 
-/* The trace is read whole (a regular file only: a FIFO would be read once and be gone). */
+/* After `done` of the trace file's `total` bytes (a MiB at least): the reads so far, scaled to
+   the whole file, against the room. Twice the room, not once: the reads need not be spread
+   evenly (a strace's first MiB may be its program starting), and the exact check as the
+   records grow (rb__tr_read) still stops a trace that does not fit. */
+static void rb__tr_project(rb__tr *p, uint64_t done, uint64_t total)
+{
+    double reads, need;
+    char holds[160], a[32], b[32];
+    if (p->stop || !p->nrec || done >= total || done < RB__TR_CHUNK || rb__tr_room(p) < 0) return;
+    reads = (double)p->nrec * (double)total / (double)done;
+    need = reads * (double)rb__tr_rec_size(p);
+    if (need <= 2.0 * (double)p->room) return;
+    rb__mem_text(done, a, sizeof a);
+    rb__mem_text(total, b, sizeof b);
+    snprintf(holds, sizeof holds, "about %.0f reads (%llu in its first %s of %s)", reads, (unsigned long long)p->nrec,
+             a, b);
+    rb__tr_too_big(p, need, holds);
+}
+
+/* The trace is read a chunk at a time (a regular file only: a FIFO would be read once and be
+   gone), each chunk's whole lines parsed as they come: the text is never held whole. */
 RBDEF int rb_trace_load(rb_trace *t, const char *path, const rb_trace_options *o)
 {
     rb_error e;
     struct stat st;
-    char *text = NULL, shown[RB__PATH_SHOWN];
-    size_t got = 0;
-    int fd, e2 = 0;
+    rb__tr p;
+    char *buf = NULL, shown[RB__PATH_SHOWN];
+    size_t cap = RB__TR_CHUNK, have = 0, k;
+    uint64_t done = 0;
+    int fd, e2 = 0, eof = 0, skipping = 0;
     rb_trace_options none;
     memset(&none, 0, sizeof none);
     if (!o) o = &none;
@@ -7993,36 +8239,69 @@ RBDEF int rb_trace_load(rb_trace *t, const char *path, const rb_trace_options *o
         rb__fmt(t->why, sizeof t->why, "the trace: %s", e.msg);
         return t->status;
     }
-    if ((uint64_t)st.st_size >= (uint64_t)((size_t)-1) || !(text = (char *)malloc((size_t)st.st_size + 1))) {
+    if (rb__trace_begin(&p, t, o, rb__short_path(path, shown)) != 0) {
         close(fd);
-        t->status = RB_ENOMEM;
-        rb__fmt(t->why, sizeof t->why, "the trace %s (%lld bytes) does not fit in memory", rb__short_path(path, shown),
-                (long long)st.st_size);
         return t->status;
     }
-    while (got < (size_t)st.st_size) {
-        ssize_t r = read(fd, text + got, (size_t)st.st_size - got);
+    if (!(buf = (char *)malloc(cap))) rb__tr_nomem(&p);
+    while (!p.stop && !eof) {
+        ssize_t r;
+        char *nl = NULL;
+        if (have == cap && cap < RB__TR_MAX_LINE + 2) {   /* a long line: room for it, up to the longest */
+            char *b = (char *)realloc(buf, RB__MIN(2 * cap, RB__TR_MAX_LINE + 2));
+            if (!b) { rb__tr_nomem(&p); break; }
+            buf = b;
+            cap = RB__MIN(2 * cap, RB__TR_MAX_LINE + 2);
+        } else if (have == cap) {   /* longer than any line: said, and passed over to its end */
+            rb__tr_bad(&p, ++p.line, "a line longer than 16 MiB");
+            skipping = 1;
+            have = 0;
+            continue;
+        }
+        r = read(fd, buf + have, cap - have);
         if (r < 0 && errno == EINTR) continue;
-        if (r < 0) e2 = errno;
-        if (r <= 0) break;   /* 0: the file shrank; what was read is the trace */
-        got += (size_t)r;
+        if (r < 0) { e2 = errno; break; }
+        eof = r == 0;   /* also a file that shrank: what was read is the trace */
+        done += (uint64_t)r;
+        if (skipping && r > 0) {
+            char *end = (char *)memchr(buf, '\n', (size_t)r);
+            if (!end) continue;   /* still inside the long line */
+            have = (size_t)r - (size_t)(end + 1 - buf);
+            memmove(buf, end + 1, have);
+            skipping = 0;
+        } else if (!skipping) {
+            have += (size_t)r;
+        }
+        for (k = have; k > 0 && !nl; k--)
+            if (buf[k - 1] == '\n') nl = buf + k - 1;
+        if (eof) {
+            if (have && !skipping) rb__tr_lines(&p, buf, have);
+            have = 0;
+        } else if (nl) {
+            size_t whole = (size_t)(nl + 1 - buf);
+            rb__tr_lines(&p, buf, whole);
+            memmove(buf, nl + 1, have - whole);
+            have -= whole;
+        }
+        rb__tr_project(&p, done, (uint64_t)st.st_size);
     }
+    free(buf);
     if (close(fd) != 0 && !e2) e2 = errno;
-    if (e2) {
+    if (e2 && !p.stop) {
         t->status = RB_ESYS;
         rb__fmt(t->why, sizeof t->why, "reading the trace %s: %s", rb__short_path(path, shown), strerror(e2));
-    } else {
-        rb__trace_text(t, text, got, o, rb__short_path(path, shown));
+        p.stop = 1;
     }
-    free(text);
-    return t->status;
+    return rb__trace_end(&p);
 }
 
 RBDEF void rb_trace_free(rb_trace *t)
 {
     unsigned i;
-    for (i = 0; t->streams && i < t->nstreams; i++) free(t->streams[i].reads);
+    for (i = 0; !t->block && t->streams && i < t->nstreams; i++) free(t->streams[i].reads);
+    free(t->block);
     free(t->streams);
+    t->block = NULL;
     t->streams = NULL;
     t->nstreams = 0;
 }
@@ -8190,6 +8469,145 @@ static int rb__target_changed(const rb_target *t, const rb__ident *ids, char *wh
     return 0;
 }
 
+/* ---- a run's file, as it began (rb_config.ident) ----
+   The identity a cell takes at its start (rb__ident) catches a change during the cell; this
+   one, taken once when the run begins, catches a change between cells: a file replaced,
+   truncated or grown, or a directory's set of files changed, after some cells measured it. */
+RBDEF void rb_ident_free(rb_ident *id)
+{
+    unsigned i;
+    if (!id) return;
+    for (i = 0; id->files && i < id->n; i++) free(id->files[i].path);
+    free(id->files);
+    memset(id, 0, sizeof *id);
+}
+
+/* One file's device, inode and size into f (its path a copy); RB_OK or the status, said. */
+static int rb__ident_file(rb_ident_file *f, const char *path, rb_error *err)
+{
+    char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        int e = errno;
+        rb__seterr(err, e == ENOENT || e == ENOTDIR ? RB_ENOFILE : RB_ESYS, e, "stat", "%s: %s",
+                   rb__short_path(path, sp), strerror(e));
+        return err ? err->status : RB_ESYS;
+    }
+    if (!(f->path = (char *)malloc(strlen(path) + 1))) {
+        rb__seterr(err, RB_ENOMEM, ENOMEM, "malloc", "out of memory");
+        return RB_ENOMEM;
+    }
+    strcpy(f->path, path);
+    f->dev = (uint64_t)st.st_dev;
+    f->ino = (uint64_t)st.st_ino;
+    f->size = (uint64_t)st.st_size;
+    return RB_OK;
+}
+
+RBDEF int rb_ident_take(rb_ident *id, const char *path, rb_error *err)
+{
+    rb__dirlist d;
+    unsigned i;
+    int rc = RB_OK;
+    memset(id, 0, sizeof *id);
+    if (!path) { rb__seterr(err, RB_EINVAL, 0, "", "no file path given (NULL)"); return RB_EINVAL; }
+    if (!rb__is_dir(path)) {
+        if (!(id->files = (rb_ident_file *)calloc(1, sizeof *id->files))) {
+            rb__seterr(err, RB_ENOMEM, ENOMEM, "calloc", "out of memory");
+            return RB_ENOMEM;
+        }
+        if ((rc = rb__ident_file(&id->files[0], path, err)) != RB_OK) { rb_ident_free(id); return rc; }
+        id->n = 1;
+        return RB_OK;
+    }
+    if ((rc = rb__dir_scan(path, &d, err)) != RB_OK) return rc;
+    id->dir = 1;
+    if (!(id->files = (rb_ident_file *)calloc(d.n, sizeof *id->files))) {
+        rb__seterr(err, RB_ENOMEM, ENOMEM, "calloc", "out of memory");
+        rc = RB_ENOMEM;
+    }
+    for (i = 0; rc == RB_OK && i < d.n; i++, id->n++) rc = rb__ident_file(&id->files[i], d.e[i].path, err);
+    rb__dirlist_free(&d);
+    if (rc != RB_OK) rb_ident_free(id);
+    return rc;
+}
+
+/* 0: now is what was; else why says the first difference. */
+static int rb__ident_differs(const rb_ident *was, const rb_ident *now, const char *path, char *why, size_t wl)
+{
+    char sp[RB__PATH_SHOWN];   /* a path as messages show it (rb__short_path) */
+    unsigned i;
+    const char *pre = "file changed since the run started:";
+    if (was->dir != now->dir) {
+        rb__fmt(why, wl, "%s %s is %s now", pre, rb__short_path(path, sp), now->dir ? "a directory" : "no directory");
+        return 1;
+    }
+    for (i = 0; i < was->n || i < now->n; i++) {
+        const rb_ident_file *a = i < was->n ? &was->files[i] : NULL, *b = i < now->n ? &now->files[i] : NULL;
+        if (!a || !b || strcmp(a->path, b->path) != 0) {   /* a directory whose files are not those it had */
+            const char *odd = !a ? b->path : !b ? a->path : strcmp(a->path, b->path) < 0 ? a->path : b->path;
+            int gone = !b || (a && strcmp(a->path, b->path) < 0);
+            rb__fmt(why, wl, "%s %s %s (the run started with %u files, %u now)", pre, rb__short_path(odd, sp),
+                    gone ? "is no longer one of its files (gone, emptied or no regular file now)" : "is a new file in it",
+                    was->n, now->n);
+            return 1;
+        }
+        if (a->dev != b->dev || a->ino != b->ino) {
+            rb__fmt(why, wl, "%s %s is another file now (replaced by a rename?)", pre, rb__short_path(a->path, sp));
+            return 1;
+        }
+        if (a->size != b->size) {
+            rb__fmt(why, wl, "%s %s: its size went from %llu to %llu bytes", pre, rb__short_path(a->path, sp),
+                    (unsigned long long)a->size, (unsigned long long)b->size);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+RBDEF int rb_ident_check(const rb_ident *id, const char *path, char *why, size_t wl)
+{
+    rb_ident now;
+    rb_error e;
+    int changed;
+    if (!id || !path) return 0;
+    if (rb_ident_take(&now, path, &e) != RB_OK) {
+        rb__fmt(why, wl, "file changed since the run started: %s", e.msg);
+        return 1;
+    }
+    changed = rb__ident_differs(id, &now, path, why, wl);
+    rb_ident_free(&now);
+    return changed;
+}
+
+/* The files a cell opened (t, their identities as the cell took them: have) against the run's
+   (want). 0: the same. */
+static int rb__target_is(const rb_ident *want, const rb_target *t, const rb__ident *have, char *why, size_t wl)
+{
+    char sp[RB__PATH_SHOWN];   /* a path as messages show it (rb__short_path) */
+    unsigned i, n = t->files ? t->nfiles : 1;
+    const char *pre = "file changed since the run started:";
+    if (!want) return 0;
+    if (n != want->n || (t->files != NULL) != (want->dir != 0)) {
+        rb__fmt(why, wl, "%s %s holds %u file%s now, %u then", pre, rb__short_path(t->cfg->path, sp), n, n == 1 ? "" : "s",
+                want->n);
+        return 1;
+    }
+    for (i = 0; i < n; i++) {
+        const rb_ident_file *a = &want->files[i];
+        if ((t->files && strcmp(t->files[i].path, a->path) != 0) || have[i].dev != a->dev || have[i].ino != a->ino) {
+            rb__fmt(why, wl, "%s %s is another file now (replaced by a rename?)", pre, rb__short_path(a->path, sp));
+            return 1;
+        }
+        if (have[i].size != a->size) {
+            rb__fmt(why, wl, "%s %s: its size went from %llu to %llu bytes", pre, rb__short_path(a->path, sp),
+                    (unsigned long long)a->size, (unsigned long long)have[i].size);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* One group of a cell's workers (a cell without groups is one group): its strategy, its
    config (the cell's with the group's own settings, defaults applied), its target with a
    mapping of its own (advice is per mapping), where its result goes, and what its reads
@@ -8207,7 +8625,7 @@ typedef struct rb__part {
     int64_t iter_touched[RB_MAX_ITERATIONS + 1], iter_cold[RB_MAX_ITERATIONS + 1];   /* -1: unknown */
     /* rb_run_groups' working set of this group (a bit per page): an alone run fills it
        (ws_fill), a together run counts what of it was evicted. NULL: not asked. */
-    uint64_t *ws;
+    uint64_t *ws, ws_words;   /* ws_words: its length, at least the cell's bitmaps' */
     int ws_fill;
     rb_trace_read *merged;   /* a replay on another thread count than its streams: every read in trace order */
 } rb__part;
@@ -8350,7 +8768,9 @@ typedef struct rb__thread {
     size_t tr_n, tr_stride, tr_pos;
     uint64_t tr_loops;      /* measured iterations only */
     uint64_t tr_shift;      /* a timed replay: the passes over the stream before this one, in ns */
-    uint64_t op_time;       /* a timed replay: the drawn op's first read, ns after the phase's start */
+    uint64_t tr_latest;     /* a timed replay: the latest time of this thread's reads */
+    uint64_t op_time;       /* a timed replay: the drawn op's first read, ns after the phase's start
+                               (never earlier than the op before it: the thread's times go forward) */
     uint64_t *lens;         /* the op's lengths (w.lens) */
     rb_hist hist;
     rb_hist read_hist;      /* per read, for the strategies whose reads outlive their op */
@@ -8474,14 +8894,19 @@ static void rb__draws_load(rb_worker *w, const rb__draws *d)
     w->run_left = d->run_left;
 }
 
+/* a + b, or UINT64_MAX past it: a time that far is never due, and never wraps to "now". */
+static uint64_t rb__sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
 /* A timed replay that reaches its stream's end starts it again one pass later: the pass is the
-   trace's time up to the stream's last read (times count from the trace's first read of FILE,
-   so every thread keeps its place in the trace's timeline) plus the stream's mean gap, at
-   least 1 ms (a stream recorded in an instant does not come due again at once, forever). */
+   trace's time up to the thread's latest read (times count from the trace's first read of
+   FILE, so every thread keeps its place in the trace's timeline) plus its mean gap, at least
+   1 ms (a stream recorded in an instant does not come due again at once, forever). The
+   latest, not the last: a thread dealt reads of several streams (round-robin) may have them
+   out of time order. Saturating: a time near 2^64 ns makes the next pass never due. */
 static uint64_t rb__trace_period(const rb__thread *th)
 {
-    uint64_t last = th->tr[(th->tr_n - 1) * th->tr_stride].time_ns;
-    uint64_t period = last + (th->tr_n > 1 ? (last - th->tr[0].time_ns) / (th->tr_n - 1) : 0);
+    uint64_t last = th->tr_latest, first = th->tr[0].time_ns;
+    uint64_t period = rb__sat_add(last, th->tr_n > 1 && last > first ? (last - first) / (th->tr_n - 1) : 0);
     return RB__MAX(period, 1000000u);
 }
 
@@ -8495,12 +8920,13 @@ static void rb__trace_offsets(rb__thread *th, int measured, uint64_t *off, unsig
         if (th->tr_pos == th->tr_n) {
             th->tr_pos = 0;
             th->tr_loops += measured != 0;
-            th->tr_shift += rb__trace_period(th);
+            th->tr_shift = rb__sat_add(th->tr_shift, rb__trace_period(th));
         }
         r = &th->tr[th->tr_pos++ * th->tr_stride];
         off[i] = r->off;
         th->lens[i] = r->len;
-        if (i == 0) th->op_time = th->tr_shift + r->time_ns;   /* since the trace's first read of FILE */
+        /* since the trace's first read of FILE; never before the thread's op before it */
+        if (i == 0) th->op_time = RB__MAX(th->op_time, rb__sat_add(th->tr_shift, r->time_ns));
     }
 }
 
@@ -8537,11 +8963,12 @@ static void rb__touch_replay(rb__thread *th, unsigned p, uint64_t *off)
     unsigned i, n = c->reads_per_op;
     int timed = rb__plat_thread_rusage(&a) == RB_OK;
     size_t tr_end = th->tr_pos;   /* a replay's position: every phase started at its first read */
-    uint64_t shift_end = th->tr_shift;
+    uint64_t shift_end = th->tr_shift, op_time_end = th->op_time;
     rb__draws_save(w, &end);
     rb__draws_load(w, &th->draws_start);
     th->tr_pos = 0;
     th->tr_shift = 0;
+    th->op_time = 0;
     for (k = 0; k < th->drawn && !RB__LOAD(&run->pool.failed); k++) {
         bytes += rb__draw_op(th, 0, off, n);
         for (i = 0; i < n; i++) pages += rb__touch(th->part->touched, off[i], rb_worker_read_len(w, i), run->page_shift);
@@ -8549,6 +8976,7 @@ static void rb__touch_replay(rb__thread *th, unsigned p, uint64_t *off)
     rb__draws_load(w, &end);
     th->tr_pos = tr_end;
     th->tr_shift = shift_end;
+    th->op_time = op_time_end;
     th->iter_page_reads[p] = pages;
     th->iter_issued[p] = th->drawn;
     th->iter_issued_bytes[p] = bytes;
@@ -8592,6 +9020,10 @@ static void rb__ws_end(rb__run *run)
         rb__part *p = &run->parts[j];
         uint64_t ws = 0, gone = 0;
         if (!p->ws) continue;
+        if (p->ws_words < run->nwords) {   /* the file grew since the run laid it out: the cell fails on it */
+            rb__warn(p->res, "the working set's eviction is not counted: the file is larger than when the run began");
+            continue;
+        }
         if (!known) {
             rb__warn(p->res, "the working set's eviction is not counted: residency cannot be read page by page "
                      "here (mincore would report every page resident to this user)");
@@ -8852,7 +9284,7 @@ static void rb__worker_phase_open(rb__thread *th, unsigned p, uint64_t start, ui
     rb__sched_reset(q, start);
     while (q->next < deadline && !RB__LOAD(&run->pool.failed)) {
         op_bytes = rb__draw_op(th, p > 0, off, n);
-        if (c->arrivals == RB_ARRIVALS_TRACE && (q->next = start + th->op_time) >= deadline) break;   /* not due */
+        if (c->arrivals == RB_ARRIVALS_TRACE && (q->next = rb__sat_add(start, th->op_time)) >= deadline) break;   /* not due */
         t0 = rb__wait_until(q->next, &run->pool.failed);
         if (t0 >= deadline) break;   /* drawn, never started: not replayed either */
         th->drawn++;
@@ -8913,6 +9345,7 @@ static void *rb__worker_main(void *arg)
         th->drawn = 0;
         th->tr_pos = 0;   /* every phase replays the trace from its first read */
         th->tr_shift = 0;
+        th->op_time = 0;
         if (mapped) {
             if (sigsetjmp(jb, 1) != 0) {   /* back from a SIGBUS in read_op */
                 rb__sigbus_jmp = NULL;
@@ -9004,9 +9437,15 @@ static int rb__load_check(const rb_config *c, char *why, size_t wl)
         return RB_EINVAL;
     }
     if (c->timed && !rb__trace_span_ns(c->trace)) {
-        rb__fmt(why, wl, "the trace has no times to replay (%s): record with strace -ttt or -tt, fio's iolog v3, or a "
-                "CSV time_ns column", c->trace->has_time ? "its reads of FILE were all recorded at one instant" :
-                "its lines carry none");
+        char held[160] = "";
+        if (c->trace->backwards)
+            rb__fmt(held, sizeof held, ", once the %llu time%s that went back within a stream (the first at line %llu) "
+                    "%s held at the time before", (unsigned long long)c->trace->backwards,
+                    c->trace->backwards == 1 ? "" : "s", (unsigned long long)c->trace->backwards_line,
+                    c->trace->backwards == 1 ? "was" : "were");
+        rb__fmt(why, wl, "the trace has no times to replay (%s%s): record with strace -ttt or -tt, fio's iolog v3, or a "
+                "CSV time_ns column", c->trace->has_time ? "its reads of FILE were all at one instant" :
+                "its lines carry none", held);
         return RB_EINVAL;
     }
     if (c->timed && ((c->rate > 0 && c->arrivals != RB_ARRIVALS_TRACE) || c->think_ns > 0)) {
@@ -9439,7 +9878,8 @@ static int rb__trace_assign(rb__part *p, rb__thread **th)
 {
     const rb_trace *tr = p->c.trace;
     unsigned n = p->n, i;
-    size_t k = 0;
+    size_t k = 0, j;
+    int64_t room;
     if (!tr) return RB_OK;
     if (tr->max_end > p->t.size) {
         p->res->status = RB_EINVAL;
@@ -9453,23 +9893,45 @@ static int rb__trace_assign(rb__part *p, rb__thread **th)
             th[i]->tr_n = tr->streams[i].n;
             th[i]->tr_stride = 1;
         }
-        return RB_OK;
+    } else if (tr->nstreams == 1) {   /* one stream is in trace order already: dealt from it, no copy */
+        k = tr->streams[0].n;
+        for (i = 0; i < n; i++) {
+            th[i]->tr = tr->streams[0].reads + i;
+            th[i]->tr_n = (k - i + n - 1) / n;
+            th[i]->tr_stride = n;
+        }
+    } else {   /* every read in trace order: a copy of them all, if it fits */
+        room = rb_mem_available();
+        if (room >= 0 && (double)tr->reads * sizeof *p->merged > (double)room - (double)rb_mem_margin((uint64_t)room)) {
+            char a[32], b[32];
+            rb__mem_text((uint64_t)tr->reads * sizeof *p->merged, a, sizeof a);
+            rb__mem_text((uint64_t)room, b, sizeof b);
+            p->res->status = RB_ENOMEM;
+            rb__result_reason(p->res, "dealing the trace's %llu reads of %u streams to %u threads needs a copy of them in "
+                              "trace order, %s, more than the %s this process may take less a margin: replay with "
+                              "--threads %u (a thread per stream)", (unsigned long long)tr->reads, tr->nstreams, n, a, b,
+                              tr->nstreams);
+            return RB_ENOMEM;
+        }
+        if (!(p->merged = (rb_trace_read *)malloc((size_t)tr->reads * sizeof *p->merged))) {
+            p->res->status = RB_ENOMEM;
+            rb__result_reason(p->res, "out of memory for the trace's %llu reads", (unsigned long long)tr->reads);
+            return RB_ENOMEM;
+        }
+        for (i = 0; i < tr->nstreams; i++) {
+            memcpy(p->merged + k, tr->streams[i].reads, tr->streams[i].n * sizeof *p->merged);
+            k += tr->streams[i].n;
+        }
+        qsort(p->merged, k, sizeof *p->merged, rb__by_line);
+        for (i = 0; i < n; i++) {
+            th[i]->tr = p->merged + i;
+            th[i]->tr_n = (k - i + n - 1) / n;
+            th[i]->tr_stride = n;
+        }
     }
-    if (!(p->merged = (rb_trace_read *)malloc((size_t)tr->reads * sizeof *p->merged))) {
-        p->res->status = RB_ENOMEM;
-        rb__result_reason(p->res, "out of memory for the trace's %llu reads", (unsigned long long)tr->reads);
-        return RB_ENOMEM;
-    }
-    for (i = 0; i < tr->nstreams; i++) {
-        memcpy(p->merged + k, tr->streams[i].reads, tr->streams[i].n * sizeof *p->merged);
-        k += tr->streams[i].n;
-    }
-    qsort(p->merged, k, sizeof *p->merged, rb__by_line);
-    for (i = 0; i < n; i++) {
-        th[i]->tr = p->merged + i;
-        th[i]->tr_n = (k - i + n - 1) / n;
-        th[i]->tr_stride = n;
-    }
+    for (i = 0; i < n; i++)   /* the latest time each thread reads at: its pass's length (rb__trace_period) */
+        for (th[i]->tr_latest = 0, j = 0; j < th[i]->tr_n; j++)
+            th[i]->tr_latest = RB__MAX(th[i]->tr_latest, th[i]->tr[j * th[i]->tr_stride].time_ns);
     return RB_OK;
 }
 
@@ -10160,6 +10622,11 @@ static int rb__cell_open(rb__run *run, rb__thread ***thp)
         rb__result_reason(res0, "%s", why);
         return rc;
     }
+    if (rb_ident_check(run->c->ident, run->c->path, why, sizeof why)) {   /* the run's file, before preparing it */
+        res0->status = RB_ECHANGED;
+        rb__result_reason(res0, "%s", why);
+        return RB_ECHANGED;
+    }
     if (rb__prepare_cache(run->c, res0) != RB_OK) return res0->status;
     for (i = 1; i < run->nparts; i++) {   /* the cell's preparation, said in every row */
         rb_result *r = parts[i].res;
@@ -10194,6 +10661,11 @@ static int rb__cell_open(rb__run *run, rb__thread ***thp)
         res0->status = run->ident ? RB_ESYS : RB_ENOMEM;
         rb__result_reason(res0, "stat %s: %s", run->c->path, strerror(run->ident ? errno : ENOMEM));
         return res0->status;
+    }
+    if (rb__target_is(run->c->ident, &parts[0].t, run->ident, why, sizeof why)) {   /* what was opened: the run's */
+        res0->status = RB_ECHANGED;
+        rb__result_reason(res0, "%s", why);
+        return RB_ECHANGED;
     }
     if (!(*thp = (rb__thread **)calloc(run->nthreads, sizeof **thp))) {
         res0->status = RB_ENOMEM;
@@ -12599,7 +13071,7 @@ static void rb__group_row_init(rb_result *x, const rb_config *cell, const rb_gro
 /* Brings the file's page cache back to a snapshot (a bit per resident page) as rb_prewarm
    makes its fraction: evict, load it whole without readahead (small folios, so that single
    pages can go), then drop the runs of pages the snapshot did not hold. */
-static int rb__restore_bits(const char *path, const uint64_t *bits, uint64_t pages, rb_error *err)
+static int rb__restore_bits(const char *path, const uint64_t *bits, uint64_t first, uint64_t pages, rb_error *err)
 {
     uint64_t i, run = 0, page = rb__page_size();
     int fd, rc = rb_evict(path, err);
@@ -12608,7 +13080,7 @@ static int rb__restore_bits(const char *path, const uint64_t *bits, uint64_t pag
     if ((fd = rb__open_regular(path, 0, NULL, err)) < 0) return err->status;
     for (i = 0; i <= pages; i++) {
         const char *what = "";
-        if (i < pages && !((bits[i >> 6] >> (i & 63)) & 1u)) { run++; continue; }
+        if (i < pages && !((bits[(first + i) >> 6] >> ((first + i) & 63)) & 1u)) { run++; continue; }
         if (run && rb__plat_drop_range(fd, (i - run) * page, run * page, &what) != RB_OK) {
             int e = errno;
             rb__seterr(err, RB_ESYS, e, what, "%s: %s", what, strerror(e));
@@ -12630,8 +13102,11 @@ typedef struct rb__groups {
     rb_result *out;
     rb__part *parts;
     uint64_t **ws, words, pages;   /* per group its working set (alone first); NULL: none */
+    uint64_t bytes;                /* one file: the bytes the bitmaps cover (--size, or its size) */
     uint64_t *keep;                /* the kept cache state (cache kept, no prewarm); NULL: none */
     int keep_known;
+    rb__dirlist dir;               /* FILE a directory: its files, laid out as a cell lays them out
+                                      (rb__open_files: name order, each at a page boundary) */
     rb_matrix_fn progress;
     void *user;
     unsigned round, rounds;
@@ -12653,6 +13128,51 @@ static void rb__groups_event(const rb__groups *G, int kind, const rb_config *c, 
     G->progress(&ev, G->user);
 }
 
+/* The bitmaps' layout of G's file: one file from page 0, or a directory's files each at its
+   page-aligned base, as a cell's target places them (rb__open_files), so that a group's
+   working set and the kept state line up with the cell's own bitmaps. Returns the pages. */
+static uint64_t rb__groups_layout(rb__groups *G)
+{
+    struct stat st;
+    uint64_t size = G->cfg->size, page = rb__page_size(), span = 0;
+    unsigned i;
+    if (rb__is_dir(G->cfg->path) && rb__dir_scan(G->cfg->path, &G->dir, NULL) == RB_OK) {
+        for (i = 0; i < G->dir.n; i++) span += (G->dir.e[i].size + page - 1) / page * page;
+        return span / page;
+    }
+    if (!size && G->cfg->path && stat(G->cfg->path, &st) == 0 && S_ISREG(st.st_mode)) size = (uint64_t)st.st_size;
+    G->bytes = size;
+    return (size + page - 1) / page;
+}
+
+/* The kept state: read (rb__resident_bits) or brought back (rb__restore_bits), per file. */
+static int rb__groups_keep_bits(rb__groups *G)
+{
+    uint64_t page = rb__page_size(), base = 0;
+    unsigned i;
+    int rc = 0;
+    if (!G->dir.n) return rb__resident_bits(G->cfg->path, G->bytes, page, G->keep);
+    memset(G->keep, 0, (size_t)G->words * sizeof(uint64_t));
+    for (i = 0; i < G->dir.n && rc == 0; i++) {
+        rc = rb__resident_bits_at(G->dir.e[i].path, G->dir.e[i].size, page, G->keep, base / page);
+        base += (G->dir.e[i].size + page - 1) / page * page;
+    }
+    return rc;
+}
+
+static int rb__groups_restore_bits(const rb__groups *G, rb_error *err)
+{
+    uint64_t page = rb__page_size(), base = 0;
+    unsigned i;
+    int rc = RB_OK;
+    if (!G->dir.n) return rb__restore_bits(G->cfg->path, G->keep, 0, G->pages, err);
+    for (i = 0; i < G->dir.n && rc == RB_OK; i++) {
+        rc = rb__restore_bits(G->dir.e[i].path, G->keep, base / page, (G->dir.e[i].size + page - 1) / page, err);
+        base += (G->dir.e[i].size + page - 1) / page * page;
+    }
+    return rc;
+}
+
 /* A kept cache: the state the first run found, brought back before every later run (said in
    the rows when it cannot be). */
 static void rb__groups_restore(rb__groups *G, rb_result *res0)
@@ -12663,7 +13183,7 @@ static void rb__groups_restore(rb__groups *G, rb_result *res0)
     if (!G->keep_known)
         rb__warn(res0, "the cache was kept: this run started from what the run before it left (the first run's "
                  "cache state cannot be read page by page here to bring it back)");
-    else if (rb__restore_bits(G->cfg->path, G->keep, G->pages, &e) != RB_OK)
+    else if (rb__groups_restore_bits(G, &e) != RB_OK)
         rb__warn(res0, "bringing back the first run's cache state failed (%s): this run started from another", e.msg);
     res0->prewarm_seconds = (double)(rb__now_ns() - t0) / 1e9;
 }
@@ -12686,6 +13206,7 @@ static int rb__groups_one(rb__groups *G, unsigned first, unsigned count, int kin
         res->group_run = kind;
         snprintf(res->group_spec, sizeof res->group_spec, "%s", G->g[gi].spec);
         p->ws = G->ws && (kind == RB_RUN_ALONE || alone_ws >= 0) ? G->ws[gi] : NULL;
+        p->ws_words = G->words;
         p->ws_fill = kind == RB_RUN_ALONE;
     }
     if (rc == RB_OK) {
@@ -12731,11 +13252,8 @@ static void rb__group_ratios(rb_result *out, unsigned n, int alone)
 /* The working sets and the kept state: bitmaps over the file's pages. RB_ENOMEM or RB_OK. */
 static int rb__groups_alloc(rb__groups *G)
 {
-    struct stat st;
     unsigned i;
-    uint64_t size = G->cfg->size;
-    if (!size && G->cfg->path && stat(G->cfg->path, &st) == 0) size = (uint64_t)st.st_size;
-    G->pages = (size + rb__page_size() - 1) / rb__page_size();
+    G->pages = rb__groups_layout(G);   /* a directory: its files' joint space, not its inode's size */
     G->words = (G->pages + 63) / 64 + 1;
     if (!(G->parts = (rb__part *)calloc(G->n, sizeof *G->parts))) return RB_ENOMEM;
     if (G->alone == RB_ALONE_FIRST) {
@@ -12743,9 +13261,9 @@ static int rb__groups_alloc(rb__groups *G)
         for (i = 0; i < G->n; i++)
             if (!(G->ws[i] = (uint64_t *)calloc((size_t)G->words, sizeof(uint64_t)))) return RB_ENOMEM;
     }
-    if (G->cfg->cache == RB_CACHE_KEEP && !(G->cfg->prewarm > 0) && rb_group_rows(G->n, G->alone) > 1 && size) {
+    if (G->cfg->cache == RB_CACHE_KEEP && !(G->cfg->prewarm > 0) && rb_group_rows(G->n, G->alone) > 1 && G->pages) {
         if (!(G->keep = (uint64_t *)calloc((size_t)G->words, sizeof(uint64_t)))) return RB_ENOMEM;
-        G->keep_known = rb__resident_bits(G->cfg->path, size, rb__page_size(), G->keep) == 0;
+        G->keep_known = rb__groups_keep_bits(G) == 0;
     }
     return RB_OK;
 }
@@ -12756,6 +13274,7 @@ static void rb__groups_free(rb__groups *G)
     for (i = 0; G->ws && i < G->n; i++) free(G->ws[i]);
     free(G->ws);
     free(G->keep);
+    rb__dirlist_free(&G->dir);
     free(G->parts);
 }
 
@@ -12849,6 +13368,7 @@ typedef struct rb__matrix_store {
     unsigned ns, nt, nz, ncells, rounds, cap;
     int grouped;                           /* a run of groups: its rows are rb_run_groups' */
     char labels[RB_MAX_AXIS][64];          /* a run of groups: the rows' names (rb__label) */
+    rb_ident ident;                        /* the file as the run began (cfg.ident, unless the caller's) */
 } rb__matrix_store;
 
 static int rb__axis_dup(const void *v, unsigned n, size_t size, unsigned *which)
@@ -13076,6 +13596,7 @@ RBDEF void rb_report_free(rb_report *rep)
         free(st->scratch);
         free(st->samples);
         free(st->order);
+        rb_ident_free(&st->ident);
         free(st);
     }
     memset(rep, 0, sizeof *rep);
@@ -13347,6 +13868,7 @@ static int rb__matrix_round_groups(const rb_matrix *m, rb__matrix_store *st, uns
     int rc;
     if (m->cfg.stop && *m->cfg.stop) return 1;
     rb__groups_cell_config(m, &c);
+    c.ident = st->cfg.ident;
     memset(&G, 0, sizeof G);
     G.cfg = &c;
     G.g = m->groups;
@@ -13377,6 +13899,7 @@ static int rb__matrix_round(const rb_matrix *m, rb__matrix_store *st, unsigned r
         if (round > 0 && acc->status != RB_OK) continue;
         c.threads = acc->threads;
         c.read_size = acc->read_size;
+        c.ident = st->cfg.ident;   /* every cell against the file as the run began */
         memset(&ev, 0, sizeof ev);
         ev.kind = RB_EVENT_CELL;
         ev.round = round;
@@ -13409,6 +13932,7 @@ RBDEF int rb_run_matrix(const rb_matrix *m, rb_report *rep)
         rb_report_free(rep);
         return rc;
     }
+    if (!st->cfg.ident && rb_ident_take(&st->ident, m->cfg.path, NULL) == RB_OK) st->cfg.ident = &st->ident;
     seed = m->round_seed ? m->round_seed : rb__mix64(st->cfg.seed ^ 0x726f756e64ULL);
     for (round = 0; round < st->rounds && !stopped; round++) {
         unsigned *order = st->order + (size_t)round * st->ncells;
@@ -14745,6 +15269,11 @@ static void rb__table_trace(FILE *f, const rb_trace *t, int md)
             rb_trace_format_name(t->format), named, (unsigned long long)t->reads, t->nstreams, t->nstreams == 1 ? "" : "s",
             (unsigned long long)t->skipped, t->skipped == 1 ? "" : "s", (unsigned long long)t->failed,
             t->failed == 1 ? "" : "s", (unsigned long long)t->other_reads, md ? "*" : "");
+    if (t->backwards)
+        fprintf(f, "%s%llu read%s recorded at a time before the read ahead of %s in %s stream (the first at line %llu): "
+                   "held at that read's time, so a timed replay never goes back%s\n\n", md ? "*" : "",
+                (unsigned long long)t->backwards, t->backwards == 1 ? " was" : "s were", t->backwards == 1 ? "it" : "them",
+                t->backwards == 1 ? "its" : "their", (unsigned long long)t->backwards_line, md ? "*" : "");
 }
 
 /* With rounds: each cell against its column's best other strategy, paired by round. */
@@ -15600,10 +16129,11 @@ static void rb__json_trace(FILE *f, const rb_trace *t)
             rb_trace_match_name(t->match));
     rb__json_str_or_null(f, t->named[0] ? t->named : NULL);
     fprintf(f, ", \"trace_reads\": %llu, \"trace_skipped\": %llu, \"trace_failed\": %llu, \"trace_other_reads\": %llu, "
-               "\"trace_unplaced\": %llu, \"trace_streams\": %u, \"trace_bytes\": %llu, \"trace_timed\": %s",
+               "\"trace_unplaced\": %llu, \"trace_streams\": %u, \"trace_bytes\": %llu, \"trace_timed\": %s, "
+               "\"trace_times_backwards\": %llu",
             (unsigned long long)t->reads, (unsigned long long)t->skipped, (unsigned long long)t->failed,
             (unsigned long long)t->other_reads, (unsigned long long)t->unplaced, t->nstreams,
-            (unsigned long long)t->bytes, t->has_time ? "true" : "false");
+            (unsigned long long)t->bytes, t->has_time ? "true" : "false", (unsigned long long)t->backwards);
 }
 
 static void rb__report_json(FILE *f, const rb_report *r)
@@ -17048,7 +17578,84 @@ static const rb_json *rb__jneed(const rb_json *o, const char *key, int type, cha
     return NULL;
 }
 
-/* The cells of a parsed report; samples are copied into *store (freed by the caller). */
+/* A rate no machine reaches: ops/ms past this (10^12 ops/s) is no measurement. */
+#define RB__DIFF_MAX_RATE 1e9
+#define RB__DIFF_ALL_ZERO "every sample 0 ops/ms (no op finished): no ratio"
+
+/* The samples of result x (the k-th): "samples", or the older "iterations" where there is no
+   "samples"; an array of rates each, or a reason. NULL with why empty: neither is there. */
+static const rb_json *rb__dsamples(const rb_json *x, unsigned k, char *why, size_t wl)
+{
+    const rb_json *v = rb_json_get(x, "samples"), *it = rb_json_get(x, "iterations"), *e;
+    const char *key = v ? "samples" : "iterations";
+    unsigned i = 0;
+    if (wl) why[0] = 0;
+    if (!v) v = it;
+    if (!v) return NULL;
+    if (v->type != RB_JSON_ARRAY || (it && it->type != RB_JSON_ARRAY)) {
+        snprintf(why, wl, "not a readbench run report: result %u: \"%s\" is not an array of ops/ms", k + 1,
+                 v->type != RB_JSON_ARRAY ? key : "iterations");
+        return NULL;
+    }
+    for (e = v->child; e; e = e->next, i++)
+        if (e->type != RB_JSON_NUMBER || !(e->num >= 0 && e->num <= RB__DIFF_MAX_RATE)) {
+            const rb_json *s = rb_json_get(x, "strategy");
+            char what[48];
+            if (e->type == RB_JSON_NUMBER) snprintf(what, sizeof what, "%.6g", e->num);
+            else snprintf(what, sizeof what, "not a number");
+            snprintf(why, wl, "not a readbench run report: result %u (%.60s): %s value %u is %s: a rate is a number "
+                     "of ops/ms from 0 to %g", k + 1, s && s->type == RB_JSON_STRING ? s->str : "?", key, i + 1, what,
+                     RB__DIFF_MAX_RATE);
+            return NULL;
+        }
+    return v;
+}
+
+/* 1: n samples, every one 0: a cell that measured nothing a ratio could be made of. */
+static int rb__dall_zero(const double *x, unsigned n)
+{
+    unsigned i;
+    for (i = 0; i < n; i++)
+        if (x[i] != 0) return 0;
+    return n > 0;
+}
+
+static int rb__dcell_cmp(const void *a, const void *b)
+{
+    const rb__dcell *x = *(const rb__dcell *const *)a, *y = *(const rb__dcell *const *)b;
+    int c = strcmp(x->strategy, y->strategy);
+    if (!c) c = strcmp(x->pattern, y->pattern);
+    if (!c) c = x->threads < y->threads ? -1 : x->threads > y->threads;
+    if (!c) c = x->read_size < y->read_size ? -1 : x->read_size > y->read_size;
+    if (!c) c = x < y ? -1 : x > y;   /* the report's order among equals */
+    return c;
+}
+
+/* A report holds each cell once: the same cell twice would pair one copy and leave the other
+   "only in base". RB_EINVAL names the two results. */
+static int rb__dcells_unique(const rb__dcell *c, unsigned n, char *why, size_t wl)
+{
+    const rb__dcell **p = (const rb__dcell **)malloc((n ? n : 1) * sizeof *p);
+    unsigned i;
+    int rc = RB_OK;
+    if (!p) { snprintf(why, wl, "out of memory"); return RB_ENOMEM; }
+    for (i = 0; i < n; i++) p[i] = &c[i];
+    qsort(p, n, sizeof *p, rb__dcell_cmp);
+    for (i = 1; i < n && rc == RB_OK; i++)
+        if (rb__dmatch(p[i - 1], p[i])) {
+            snprintf(why, wl, "not a readbench run report: results %u and %u are the same cell (%.60s, %u thread%s, "
+                     "%llu-byte reads, %.60s): a report holds each cell once", (unsigned)(p[i - 1] - c) + 1,
+                     (unsigned)(p[i] - c) + 1, p[i]->strategy, p[i]->threads, p[i]->threads == 1 ? "" : "s",
+                     (unsigned long long)p[i]->read_size, p[i]->pattern);
+            rc = RB_EINVAL;
+        }
+    free(p);
+    return rc;
+}
+
+/* The cells of a parsed report; samples are copied into *store (freed by the caller). Samples
+   must be rates (finite, 0 or more, below RB__DIFF_MAX_RATE), and no cell may be there twice:
+   anything else is no report of readbench's (RB_EINVAL, naming the result). */
 static int rb__dcells_json(const rb_json *doc, rb__dcell **out, unsigned *n, double **store, char *why, size_t wl)
 {
     const rb_json *cfg = rb__jneed(doc, "config", RB_JSON_OBJECT, why, wl), *res, *x, *v;
@@ -17061,8 +17668,10 @@ static int rb__dcells_json(const rb_json *doc, rb__dcell **out, unsigned *n, dou
     if ((v = rb_json_get(cfg, "cache")) && v->type == RB_JSON_STRING)
         cache = !strcmp(v->str, "evict-each") ? RB_CACHE_EVICT_EACH : !strcmp(v->str, "evict") ? RB_CACHE_EVICT : RB_CACHE_KEEP;
     if ((v = rb_json_get(cfg, "prewarm")) && v->type == RB_JSON_NUMBER) prewarm = v->num;
-    for (x = res->child; x; x = x->next)
-        if ((v = rb_json_get(x, "samples")) || (v = rb_json_get(x, "iterations"))) total += v->n;
+    for (x = res->child; x; x = x->next, k++)   /* counted as they are copied below: the same array each */
+        if ((v = rb__dsamples(x, k, why, wl)) != NULL) total += v->n;
+        else if (why[0]) return RB_EINVAL;
+    k = 0;
     *out = (rb__dcell *)calloc(res->n ? res->n : 1, sizeof **out);
     *store = (double *)calloc(total ? total : 1, sizeof **store);
     if (!*out || !*store) { snprintf(why, wl, "out of memory"); return RB_ENOMEM; }
@@ -17077,6 +17686,11 @@ static int rb__dcells_json(const rb_json *doc, rb__dcell **out, unsigned *n, dou
         if ((v = rb_json_get(x, "group")) && v->type == RB_JSON_OBJECT) {   /* a group's rows pair by group and run */
             const rb_json *gi = rb_json_get(v, "index"), *gr = rb_json_get(v, "run");
             if (gi && gi->type == RB_JSON_NUMBER && gr && gr->type == RB_JSON_STRING) {
+                if (!(gi->num >= 1 && gi->num <= RB_MAX_GROUPS && gi->num == floor(gi->num))) {
+                    snprintf(why, wl, "not a readbench run report: result %u: group index %.6g is no group's number "
+                             "(1 to %u)", k + 1, gi->num, (unsigned)RB_MAX_GROUPS);
+                    return RB_EINVAL;
+                }
                 snprintf(c->label, sizeof c->label, "g%u %s (%s)", (unsigned)gi->num, s->str, gr->str);
                 c->strategy = c->label;
             }
@@ -17098,13 +17712,12 @@ static int rb__dcells_json(const rb_json *doc, rb__dcell **out, unsigned *n, dou
                 mb->num < 1e15 && ma->num < 1e15)
                 c->machine_ns = (mb->num + ma->num) / 2;
         }
-        v = rb_json_get(x, "samples");
-        if (!v || v->type != RB_JSON_ARRAY) v = rb_json_get(x, "iterations");
-        for (e = v && v->type == RB_JSON_ARRAY ? v->child : NULL; e; e = e->next)
-            if (e->type == RB_JSON_NUMBER) (*store)[used++] = e->num, c->nsamples++;
+        v = rb__dsamples(x, k, why, wl);
+        for (e = v ? v->child : NULL; e && used < total; e = e->next) (*store)[used++] = e->num, c->nsamples++;
+        if (!strcmp(c->status, "ok") && rb__dall_zero(c->samples, c->nsamples)) c->status = RB__DIFF_ALL_ZERO;
     }
     *n = k;
-    return RB_OK;
+    return rb__dcells_unique(*out, k, why, wl);
 }
 
 /* The cells of a report in memory (a run that just ended). */
@@ -17129,6 +17742,7 @@ static int rb__dcells_report(const rb_report *r, rb__dcell **out, unsigned *n)
         c->bound = x->rate_upper_bound;
         c->machine_ns = x->machine_before_ns > 0 ? (x->machine_before_ns + x->machine_after_ns) / 2 : 0;
         if (x->status != RB_OK) c->nsamples = 0;
+        if (x->status == RB_OK && rb__dall_zero(c->samples, c->nsamples)) c->status = RB__DIFF_ALL_ZERO;
     }
     *n = r->count;
     return RB_OK;
@@ -18047,6 +18661,8 @@ typedef struct rb__adv {
     unsigned max_rounds, cap;
     uint64_t seed, t0;
     int lru_gen;
+    rb_ident ident;        /* the file as the advise began: every cell is checked against it */
+    char changed[RB_REASON_LEN];   /* a cell found the file changed: why (the advise stops, no verdict) */
 } rb__adv;
 
 static int rb__adv_lru_gen(void)   /* -1: unknown (no /sys here) */
@@ -18311,6 +18927,10 @@ static int rb__adv_one(rb__adv *v, const rb_config *cfg, unsigned k, unsigned s,
     m.progress = v->ac->progress;
     m.user = v->ac->user;
     rc = rb_run_matrix(&m, &rep);
+    if (rep.count && rep.results[0].status == RB_ECHANGED) {   /* no verdict from cells of two files */
+        snprintf(v->changed, sizeof v->changed, "%s", rep.results[0].reason);
+        rc = RB_ECHANGED;
+    }
     if (rep.count) {
         const rb_result *x = &rep.results[0];
         if (x->status == RB_OK) {
@@ -18669,14 +19289,20 @@ RBDEF int rb_advise(const rb_advise_config *ac, rb_advise_run *r, rb_error *err)
     }
     v->t0 = rb__now_ns();   /* the budget holds everything from here: setup, probe, preparation */
     rc = rb__adv_setup(v, err);
+    if (rc == RB_OK && !ac->cfg.ident && (rc = rb_ident_take(&v->ident, ac->cfg.path, err)) == RB_OK)
+        v->base.ident = &v->ident;   /* the file as the advise found it: every cell is checked against it */
     if (rc == RB_OK) {
         rb__adv_begin(v);
         rc = rb__adv_rounds(v);
         r->seconds = (double)(rb__now_ns() - v->t0) / 1e9;
         r->interrupted = rc == RB_EINTR;
-        if (rc != RB_OK && rc != RB_EINTR) rb__seterr(err, rc, 0, "", "%s", rb_status_string(rc));
+        if (rc == RB_ECHANGED)
+            rb__seterr(err, rc, 0, "", "%s: no verdict (the cells before measured another file)", v->changed);
+        else if (rc != RB_OK && rc != RB_EINTR) rb__seterr(err, rc, 0, "", "%s", rb_status_string(rc));
         rb__adv_decide_now(v);
     }
+    r->cfg.ident = ac->cfg.ident;   /* not this call's own, which ends here */
+    rb_ident_free(&v->ident);
     free(v);
     return rc;
 }

@@ -548,6 +548,37 @@ static void one_file_commands_refuse_a_directory(void)
     }
 }
 
+static unsigned count_of(const char *hay, const char *needle)
+{
+    unsigned n = 0;
+    for (; (hay = strstr(hay, needle)) != NULL; hay++) n++;
+    return n;
+}
+
+/* Issue 21, item 6 (a crash): groups on a directory. The groups' working-set bitmaps were
+   sized from the directory inode's size (a page) while the cell's cover the files' joint
+   space: the first group's alone run wrote past them (SIGSEGV, or glibc's abort). Now they
+   are laid out as the cell lays out the files, and the kept cache state is read and brought
+   back file by file (not "cannot be read page by page here"). */
+static void groups_on_a_directory(void)
+{
+    const char *dir = setup_dir("groups");
+    char args[1200];
+    unsigned i;
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    if (!dir) SKIP("cannot make the directory");
+    for (i = 0; i < 3; i++) {
+        static const char *const how[] = {"", "--alone no", "--cache evict --rounds 2"};
+        snprintf(args, sizeof args, "run '%s' --group strategy=pread,threads=1 --group strategy=mmap,threads=2 %s "
+                 "--duration 30ms --warmup 0 --iterations 2 --quiet --format json", dir, how[i]);
+        CHECKF(cli(rbt_tmpdir(), args) == 0, "'%s': %s", how[i], err);
+        CHECKF(count_of(out, "\"status\": \"ok\"") == (i == 1 ? 2u : 4u), "'%s': %s", how[i], out);
+        CHECKF(!strstr(out, "cannot be read page by page"), "'%s': %s", how[i], out);
+        if (i != 1) CHECKF(count_of(out, "\"ws_pages\": null") == 0 && count_of(out, "\"ws_evicted\": null") == 2,
+                           "'%s': %s", how[i], out);
+    }
+}
+
 void suite_files(void)
 {
     RUN(setup_files_makes_n_files_of_the_right_size_and_content);
@@ -562,4 +593,5 @@ void suite_files(void)
     RUN(interrupted_setup_marks_the_set);
     RUN(too_many_files_exit_2_everywhere);
     RUN(one_file_commands_refuse_a_directory);
+    RUN(groups_on_a_directory);
 }

@@ -278,6 +278,73 @@ static void memory_cgroup_limits_are_respected(void)
     if (rmdir(cg) != 0) fprintf(stderr, "    could not remove %s: %s\n", cg, strerror(errno));
 }
 
+/* A CSV trace of n reads of one byte, lines of 4 bytes. */
+static int write_trace(const char *path, unsigned n)
+{
+    FILE *f = fopen(path, "w");
+    unsigned i;
+    int ok = f != NULL;
+    for (i = 0; ok && i < n; i++) ok = fprintf(f, "%u,1\n", i % 10) == 4;
+    if (f && fclose(f) != 0) ok = 0;
+    return ok;
+}
+
+/* Issue 21, item 6 (OOM): a trace was read whole, then a record per read, then a copy per
+   stream: 10^7 reads peaked at 851 MB and a 512 MiB cgroup OOM-killed the replay. Now the
+   records (32 bytes a read, the only copy) must fit in what the process may take, a memory
+   cgroup's limit included: in an 80 MiB cgroup (about 10 MiB left past the margin), 1.5 10^6
+   reads are refused after the first MiB from what it held, 480,000 when the records pass the
+   room, both exit 2 with the reason (it was an OOM kill); 50,000 replay. */
+static void a_trace_too_large_for_the_memory_is_refused(void)
+{
+    char own[1024], cg[1200], line[4096 + 1200];
+    const char *big = rbt_path("oom-big.csv"), *mid = rbt_path("oom-mid.csv"), *small = rbt_path("oom-small.csv");
+    const char *err = rbt_path("oom-err.txt"), *f = rbt_small_file();
+    static const char *const which[3] = {"big", "mid", "small"};
+    const char *traces[3];
+    unsigned k;
+    int rc;
+#if defined(RB_NO_LINUX)
+    SKIP("the portable build reads no cgroup figures: available memory is unknown to it");
+#endif
+    if (!rbt_is_root()) SKIP("needs root to make a memory cgroup");
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    if (!rbt_own_memcg(own, sizeof own)) SKIP("no writable cgroup v1 memory controller (/sys/fs/cgroup/memory)");
+    traces[0] = big;
+    traces[1] = mid;
+    traces[2] = small;
+    CHECK(write_trace(big, 1500000) && write_trace(mid, 480000) && write_trace(small, 50000));
+    snprintf(cg, sizeof cg, "%s/readbench-trace-%d", own, (int)getpid());
+    if (mkdir(cg, 0755) != 0) SKIP("cannot create a child memory cgroup here");
+    snprintf(line, sizeof line, "%s/memory.limit_in_bytes", cg);
+    CHECK(write_file(line, "83886080\n"));
+    for (k = 0; k < (RBT_ASAN ? 1u : 3u); k++) {   /* ASan's shadow and quarantine are no part of the plan */
+        FILE *ef;
+        char msg[1024] = "";
+        size_t n;
+        snprintf(line, sizeof line, "timeout -s KILL 120 '%s' replay '%s' '%s' --strategies null --threads 1 --warmup 0 "
+                 "--duration 10ms --iterations 1 --quiet >/dev/null 2>'%s'", rbt_cli(), traces[k], f, err);
+        rc = run_in_cgroup(cg, line);
+        ef = fopen(err, "r");
+        n = ef ? fread(msg, 1, sizeof msg - 1, ef) : 0;
+        msg[n] = 0;
+        if (ef) fclose(ef);
+        if (k == 2) {
+            CHECKF(rc == 0 || rc == 1, "the %s trace in an 80 MiB cgroup exited %d (-1: killed): %s", which[k], rc, msg);
+            continue;
+        }
+        /* which check stops it depends on the room: from the first MiB ("in its first 1 MiB") when
+           that shows twice too many reads, else as the records pass the room ("reads by line") */
+        CHECKF(rc == 2 && strstr(msg, "too large to load") && (strstr(msg, "reads by line") || strstr(msg, "in its first 1 MiB"))
+               && strstr(msg, "cgroup limit included"), "the %s trace in an 80 MiB cgroup exited %d (-1: killed): %s",
+               which[k], rc, msg);
+    }
+    if (rmdir(cg) != 0) fprintf(stderr, "    could not remove %s: %s\n", cg, strerror(errno));
+    unlink(big);
+    unlink(mid);
+    unlink(small);
+}
+
 /* Item 5: truncates the file as soon as the experiment has read some of it (its pages show
    up in the page cache), so the truncation lands while the experiment runs, however fast. */
 static void *truncate_when_read(void *arg)
@@ -474,6 +541,133 @@ static void messages_say_what_is_true(void)
     unlink(shmf);
 }
 
+/* Issue 21, item 6: the file changed *between* cells. Each cell took the file's identity at
+   its own start, so after a replacement or truncation the later cells measured the new file,
+   "ok", beside the first cell's figures of the old one (and env.file_size of the old); in
+   advise, a verdict was made of them, exit 0. Now the identity taken when the run began is
+   every cell's reference: the cells after a change fail with the reason, and advise stops
+   with no verdict. The change is made from the progress callback, when the first cell is done. */
+typedef struct changer {
+    const char *path;
+    int how;          /* 0: truncate to half, 1: replace by a rename, 2: add a file (a directory) */
+    unsigned done;    /* DONE events seen */
+} changer;
+
+static void change_after_first(const rb_matrix_event *ev, void *user)
+{
+    changer *ch = (changer *)user;
+    char tmp[700];
+    rb_error e;
+    if (ev->kind != RB_EVENT_DONE || ch->done++ != 0) return;
+    if (ch->how == 0 && truncate(ch->path, (off_t)4 << 20) != 0) perror("truncate");
+    if (ch->how == 1) {
+        snprintf(tmp, sizeof tmp, "%s.new", ch->path);
+        if (rb_setup_file(tmp, (uint64_t)8 << 20, 7, RB_OUT_REPLACE, NULL, NULL, &e) != RB_OK || rename(tmp, ch->path) != 0)
+            perror("replace");
+    }
+    if (ch->how == 2) {
+        snprintf(tmp, sizeof tmp, "%s/part-0009", ch->path);
+        if (rb_setup_file(tmp, (uint64_t)1 << 20, 0, RB_OUT_REPLACE, NULL, NULL, &e) != RB_OK) perror("add");
+    }
+}
+
+static void a_file_changed_between_cells_fails_the_rest(void)
+{
+    const rb_strategy *s[3] = {rb_strategy_find("pread"), rb_strategy_find("read"), rb_strategy_find("null")};
+    const char *f = rbt_path("between.dat"), *d = rbt_path("between-dir"), *t = rbt_path("between.csv");
+    static const char *const what[] = {"its size went from 8388608 to 4194304 bytes", "is another file now",
+                                       "part-0009 is a new file in it"};
+    unsigned th[1] = {1}, how, i;
+    rb_matrix m;
+    rb_report rep;
+    rb_trace trace;
+    rb_trace_options o;
+    rb_advise_config ac;
+    rb_advise_run ar;
+    rb_error e;
+    changer ch;
+    FILE *w;
+    for (how = 0; how < 3; how++) {
+        const char *path = how == 2 ? d : f;
+        if (how < 2) CHECK(rb_setup_file(f, (uint64_t)8 << 20, 0, RB_OUT_REPLACE, NULL, NULL, &e) == RB_OK);
+        else CHECK(rb_setup_files(d, (uint64_t)8 << 20, 4, 0, RB_OUT_REPLACE, NULL, NULL, NULL, &e) == RB_OK);
+        memset(&m, 0, sizeof m);
+        memset(&ch, 0, sizeof ch);
+        ch.path = path;
+        ch.how = (int)how;
+        m.cfg.path = path;
+        m.cfg.prewarm = 1;          /* cached: an op within the iteration, whatever the disk */
+        m.cfg.reads_per_op = 1;
+        m.cfg.warmup_ns = RB_NONE;
+        m.cfg.duration_ns = 20000000;
+        m.cfg.iterations = 1;
+        m.strategies = s;
+        m.nstrategies = 3;
+        m.threads = th;
+        m.nthreads = 1;
+        m.progress = change_after_first;
+        m.user = &ch;
+        CHECK(rb_run_matrix(&m, &rep) == RB_OK && rep.count == 3);
+        CHECKF(rep.count == 3 && rep.results[0].status == RB_OK, "%s", rep.count ? rep.results[0].reason : "");
+        for (i = 1; i < rep.count; i++)
+            CHECKF(rep.results[i].status == RB_ECHANGED && strstr(rep.results[i].reason, "file changed since the run started") &&
+                   strstr(rep.results[i].reason, what[how]), "change %u, cell %u: %s", how, i, rep.results[i].reason);
+        rb_report_free(&rep);
+    }
+    /* a replay: the same (its trace was loaded for the file as it was) */
+    CHECK(rb_setup_file(f, (uint64_t)8 << 20, 0, RB_OUT_REPLACE, NULL, NULL, &e) == RB_OK);
+    w = fopen(t, "w");
+    CHECK(w && fputs("0,4096\n65536,4096\n4096,8192\n", w) >= 0 && fclose(w) == 0);
+    memset(&o, 0, sizeof o);
+    o.file = f;
+    CHECK(rb_trace_load(&trace, t, &o) == RB_OK);
+    memset(&m, 0, sizeof m);
+    memset(&ch, 0, sizeof ch);
+    ch.path = f;
+    m.cfg.path = f;
+    m.cfg.trace = &trace;
+    m.cfg.prewarm = 1;
+    m.cfg.warmup_ns = RB_NONE;
+    m.cfg.duration_ns = 20000000;
+    m.cfg.iterations = 1;
+    m.strategies = s;
+    m.nstrategies = 2;
+    m.progress = change_after_first;
+    m.user = &ch;
+    CHECK(rb_run_matrix(&m, &rep) == RB_OK && rep.count == 2);
+    CHECKF(rep.count == 2 && rep.results[0].status == RB_OK && rep.results[1].status == RB_ECHANGED,
+           "%s / %s", rep.results[0].reason, rep.results[1].reason);
+    rb_report_free(&rep);
+    rb_trace_free(&trace);
+    /* advise: no verdict from cells of two files */
+    CHECK(rb_setup_file(f, (uint64_t)8 << 20, 0, RB_OUT_REPLACE, NULL, NULL, &e) == RB_OK);
+    {
+        static const int warm[1] = {RB_STATE_WARM};
+        memset(&ac, 0, sizeof ac);
+        memset(&ch, 0, sizeof ch);
+        ch.path = f;
+        ac.cfg.path = f;
+        ac.cfg.duration_ns = 20000000;
+        ac.cfg.iterations = 1;
+        ac.strategies = s;
+        ac.nstrategies = 2;
+        ac.threads = th;
+        ac.nthreads = 1;
+        ac.states = warm;
+        ac.nstates = 1;
+        ac.budget_ns = 5000000000LL;
+        ac.max_rounds = 1;
+        ac.progress = change_after_first;
+        ac.user = &ch;
+        CHECKF(rb_advise(&ac, &ar, &e) == RB_ECHANGED && strstr(e.msg, "file changed since the run started") &&
+               strstr(e.msg, "no verdict"), "%s", e.msg);
+        CHECK(ar.cfg.ident == NULL);   /* the advise's own identity ended with it */
+        rb_advise_free(&ar);
+    }
+    unlink(f);
+    unlink(t);
+}
+
 void suite_hostile(void)
 {
     RUN(non_regular_files_exit_2_without_hanging);
@@ -481,8 +675,10 @@ void suite_hostile(void)
     RUN(absurd_cells_are_refused_before_allocating);
     RUN(hog_plan_is_capped_and_strict);
     RUN(memory_cgroup_limits_are_respected);
+    RUN(a_trace_too_large_for_the_memory_is_refused);
     RUN(truncation_during_prefetch_and_probe_is_file_changed);
     RUN(list_probes_in_tmpdir_and_cleans_up);
     RUN(pointless_inputs_exit_2);
     RUN(messages_say_what_is_true);
+    RUN(a_file_changed_between_cells_fails_the_rest);
 }

@@ -514,6 +514,154 @@ static void strategies_replay_with_verify(void)
     rb_trace_free(&tr);
 }
 
+/* Issue 21, item 6 (memory): a trace's reads are kept once, 32 bytes each: records compacted
+   and permuted into stream order in place, the streams slices of one block (no copy per
+   stream), each stream in trace order; the file is read a MiB at a time (never held whole),
+   with lines across the chunks' edges, a line longer than a chunk, and one longer than 16 MiB
+   (said with its number, passed over with --skip-bad). */
+static void streams_are_slices_of_one_block(void)
+{
+    const char *path = rbt_path("interleaved.csv");
+    enum { N = 200000, S = 5 };
+    static uint64_t want[S][N];
+    static char text[N * 40 + 1000];
+    size_t len = 0, counts[S] = {0, 0, 0, 0, 0};
+    uint64_t x = 12345, k;
+    unsigned s, ok = 1;
+    rb_trace from_file;
+    rb_trace_options o;
+    FILE *f;
+    len += (size_t)snprintf(text + len, sizeof text - len, "offset,length,thread,time_ns\n");
+    for (k = 0; k < N; k++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        s = (unsigned)((x >> 33) % S);
+        want[s][counts[s]++] = (k % 2000) * 4096;
+        len += (size_t)snprintf(text + len, sizeof text - len, "%llu,4096,%u,%llu\n", (unsigned long long)(k % 2000) * 4096,
+                                100 + s, (unsigned long long)k * 1000);
+    }
+    CHECKF(parse(text, RB_TRACE_CSV, 0, 8u << 20) == RB_OK, "%s", tr.why);
+    CHECK(tr.nstreams == S && tr.reads == N && tr.block != NULL);
+    for (s = 0; s < tr.nstreams && s < S; s++) {
+        const rb_trace_stream *st = &tr.streams[s];
+        unsigned id = (unsigned)st->id - 100;
+        ok &= id < S && st->n == counts[id] && st->reads >= tr.block && st->reads + st->n <= tr.block + N;
+        for (k = 0; ok && k < st->n; k++) ok &= st->reads[k].off == want[id][k] && (!k || st->reads[k].time_ns > st->reads[k - 1].time_ns);
+    }
+    CHECK(ok);
+    /* the same trace from a file (about 5 MiB: read in chunks), with a 3 MiB comment line first */
+    f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f) {
+        for (k = 0; k < (3u << 20) / 64; k++) fputs(k ? "0123456789012345678901234567890123456789012345678901234567890123" : "#", f);
+        fputc('\n', f);
+        CHECK(fwrite(text, 1, len, f) == len && fclose(f) == 0);
+    }
+    memset(&o, 0, sizeof o);
+    o.file = "/far/away/test.db";
+    o.file_size = 8u << 20;
+    CHECKF(rb_trace_load(&from_file, path, &o) == RB_OK, "%s", from_file.why);
+    CHECK(from_file.nstreams == S && from_file.reads == N && from_file.lines == N + 2);
+    for (s = 0; s < from_file.nstreams && s < tr.nstreams; s++) {
+        const rb_trace_read *a = from_file.streams[s].reads, *b = tr.streams[s].reads;
+        CHECK(from_file.streams[s].n == tr.streams[s].n && from_file.streams[s].id == tr.streams[s].id);
+        for (k = 0, ok = 1; k < tr.streams[s].n && from_file.streams[s].n == tr.streams[s].n; k++)   /* a line later */
+            ok &= a[k].off == b[k].off && a[k].len == b[k].len && a[k].time_ns == b[k].time_ns && a[k].line == b[k].line + 1;
+        CHECKF(ok, "stream %u from the file differs from the same text's in memory", s);
+    }
+    rb_trace_free(&from_file);
+    CHECK(from_file.streams == NULL && from_file.block == NULL);
+    rb_trace_free(&tr);
+    /* a line past 16 MiB: an error naming it, or with skip_bad passed over to its end */
+    f = fopen(path, "w");
+    if (f) {
+        fputs("0,4096\n#", f);
+        for (k = 0; k < (17u << 20) / 64; k++) fputs("0123456789012345678901234567890123456789012345678901234567890123", f);
+        fputs("\n8192,4096\n", f);
+        CHECK(fclose(f) == 0);
+    }
+    CHECK(rb_trace_load(&from_file, path, &o) == RB_EINVAL && strstr(from_file.why, "interleaved.csv:2: a line longer than 16 MiB"));
+    rb_trace_free(&from_file);
+    o.skip_bad = 1;
+    CHECKF(rb_trace_load(&from_file, path, &o) == RB_OK && from_file.reads == 2 && from_file.skipped == 1 &&
+           from_file.lines == 3 && from_file.streams[0].reads[1].line == 3, "%s", from_file.why);
+    rb_trace_free(&from_file);
+    unlink(path);
+}
+
+/* Issue 21, item 6: a timed replay whose times go back within a thread, or sit near 2^64 ns.
+   The period of a pass (its last time plus its mean gap) wrapped and the replay ran closed
+   loop (tens of thousands of ops where the trace asks a few); an iolog with times 1 us then
+   0 us was refused as "all recorded at one instant". Now a time before the one ahead of it in
+   its stream is held at that one (counted, said with its line), and every time sum saturates:
+   a read due after 2^64 ns is never due. */
+static void timed_replay_never_goes_back(void)
+{
+    rb_config c;
+    const rb_strategy *null = rb_strategy_find("null");
+    memset(&c, 0, sizeof c);
+    c.path = rbt_small_file();
+    c.timed = 1;
+    c.warmup_ns = RB_NONE;
+    c.duration_ns = 100000000;
+    c.iterations = 1;
+    /* held and counted: thread 1 goes 0, 3, 1 (held at 3), 5 us */
+    CHECKF(parse("offset,length,thread,time_ns\n0,4096,1,0\n4096,4096,1,3000\n8192,4096,1,1000\n12288,4096,1,5000\n", 0, 0,
+                 8u << 20) == RB_OK, "%s", tr.why);
+    CHECK(tr.backwards == 1 && tr.backwards_line == 4 && tr.streams[0].reads[2].time_ns == 3000 &&
+          tr.streams[0].reads[3].time_ns == 5000);
+    /* another thread's earlier time is no step back */
+    CHECK(parse("0,4096,1,5000\n4096,4096,2,1000\n8192,4096,1,6000\n", 0, 0, 8u << 20) == RB_OK && tr.backwards == 0 &&
+          tr.nstreams == 2 && tr.streams[0].reads[0].time_ns == 4000 && tr.streams[1].reads[0].time_ns == 0);
+    /* two reads, at 0 and 2^64 - 1000 ns: the second is never due; it was due at once, and every
+       pass after it too (the period wrapped to 2^64 - 2000): a closed loop */
+    CHECK(parse("0,4096,1,0\n4096,4096,1,18446744073709550616\n", 0, 0, 8u << 20) == RB_OK);
+    c.trace = &tr;
+    CHECKF(rb_run(&c, null, &res) == RB_OK && res.ops <= 2, "%llu ops: %s", (unsigned long long)res.ops, res.reason);
+    /* two threads: one goes 20 ms then 10 ms (a pass of 1 ms, wrapped, before: ~100 passes), the
+       other 0 then 100 ms; held, the first runs a pass every 20 ms */
+    CHECK(parse("0,4096,1,0\n4096,4096,1,100000000\n8192,4096,2,20000000\n12288,4096,2,10000000\n", 0, 0, 8u << 20) == RB_OK);
+    c.threads = 2;
+    CHECKF(rb_run(&c, null, &res) == RB_OK && res.ops <= 16, "%llu ops: %s", (unsigned long long)res.ops, res.reason);
+    /* dealt round-robin to one thread, the two streams' times are out of order: a thread's op is
+       never due before its op before */
+    c.threads = 1;
+    c.reads_per_op = 1;
+    CHECKF(rb_run(&c, null, &res) == RB_OK && res.ops <= 16, "%llu ops: %s", (unsigned long long)res.ops, res.reason);
+    /* an iolog at 1 us then 0 us: no times left to replay, and the line says why */
+    c.threads = 0;
+    c.reads_per_op = 0;
+    CHECK(parse("fio version 3 iolog\n1 /far/away/test.db add\n1 /far/away/test.db read 0 4096\n"
+                "0 /far/away/test.db read 4096 4096\n", 0, 0, 8u << 20) == RB_OK && tr.backwards == 1);
+    CHECKF(rb_run(&c, null, &res) == RB_EINVAL && strstr(res.reason, "all at one instant") &&
+           strstr(res.reason, "1 time that went back within a stream (the first at line 4)"), "%s", res.reason);
+    rb_trace_free(&tr);
+}
+
+/* Issue 21, item 6: replay on a directory. A trace's offsets are of the one file it read, not
+   of a directory's joint space: refused up front (exit 2, one line, nothing run), where every
+   cell used to fail (exit 1) after a bounds check against the directory inode's size. */
+static void replay_of_a_directory_is_refused(void)
+{
+    char args[4096];
+    const char *dir = rbt_path("replay-dir"), *t = rbt_path("replay-dir.csv");
+    rb_trace_options o;
+    rb_error e;
+    memset(&o, 0, sizeof o);
+    CHECK(rb_setup_files(dir, 4u << 20, 2, 0, 0, NULL, NULL, NULL, &e) == RB_OK);
+    CHECK(write_text(t, "0,4096\n"));
+    o.file = dir;
+    rb_trace_free(&tr);
+    CHECK(rb_trace_load(&tr, t, &o) == RB_ENOTREG && strstr(tr.why, "is a directory: a trace is replayed on the one file"));
+    rb_trace_free(&tr);
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    snprintf(args, sizeof args, "replay '%s' '%s' --strategies pread --warmup 0 --duration 20ms --iterations 1 --quiet", t,
+             dir);
+    CHECKF(cli(args) == 2 && strstr(err, "is a directory: a trace is replayed on the one file") && !out[0] &&
+           strchr(err, '\n') == err + strlen(err) - 1, "%s", err);
+    snprintf(args, sizeof args, "advise '%s' --trace '%s' --strategies pread --states warm --budget 1s --quiet", dir, t);
+    CHECKF(cli(args) == 2 && strstr(err, "is a directory"), "%s", err);
+}
+
 /* ---- the command ---- */
 
 /* readbench replay TRACE FILE: every format shows what of the trace was replayed. */
@@ -691,4 +839,7 @@ void suite_replay(void)
     RUN(replay_refuses_bad_traces);
     RUN(advise_replays_the_trace);
     RUN(trace_messages_say_what_is_wrong);
+    RUN(streams_are_slices_of_one_block);
+    RUN(timed_replay_never_goes_back);
+    RUN(replay_of_a_directory_is_refused);
 }

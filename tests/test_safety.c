@@ -149,6 +149,81 @@ static void outputs_never_land_on_the_input(void)
     }
 }
 
+/* Issue 21, item 6 (data loss): a directory as FILE is read as its files, so each of them is
+   an input too. --output or --svg naming one (by its name, through a symlink, a hard link
+   from elsewhere, or "." from inside), in run, advise and replay, and a new name inside the
+   directory (the next run would read it as one of its files): exit 2 before anything is
+   opened, every file byte-identical, nothing added. The victim and the baseline are inputs
+   the same way. */
+static void outputs_never_land_in_an_input_directory(void)
+{
+    char dbuf[512], args[4096], d[700], p[800];
+    const char *dir = fresh_dir("outdir", dbuf, sizeof dbuf);
+    const char *cases[] = {
+        "run d %s --output d/part-0000", "run d %s --svg d/part-0001", "run d %s --format json --output ./d/../d/part-0002",
+        "advise d --strategies null --states warm --budget 1s --quiet --output d/part-0002",
+        "advise d --strategies null --states warm --budget 1s --quiet --svg d/part-0003",
+        "run d %s --output lnk", "run d %s --svg hard", "run d %s --output d/new.json", "run d %s --svg d/new.svg",
+        "replay t.csv d %s --output d/part-0000", "run d %s --victim v.dat --output v.dat",
+        "run d %s --victim v.dat --svg vlink",
+    };
+    rb_error e;
+    unsigned i, k;
+    int rc;
+    if (!have_binary()) SKIP("../readbench is not built (run make test)");
+    if (!dir) SKIP("cannot make a directory");
+    snprintf(d, sizeof d, "%s/d", dir);
+    CHECK(rb_setup_files(d, 16u << 20, 4, 0, 0, NULL, NULL, NULL, &e) == RB_OK);
+    snprintf(p, sizeof p, "%s/v.dat", dir);
+    CHECK(make_file(p, 1u << 20, 9) == 0);
+    snprintf(p, sizeof p, "%s/lnk", dir);
+    CHECK(symlink("d/part-0000", p) == 0);
+    snprintf(p, sizeof p, "%s/vlink", dir);
+    CHECK(symlink("v.dat", p) == 0);
+    snprintf(args, sizeof args, "%s/d/part-0001", dir);
+    snprintf(p, sizeof p, "%s/hard", dir);
+    CHECK(link(args, p) == 0);
+    snprintf(p, sizeof p, "%s/t.csv", dir);
+    {
+        FILE *f = fopen(p, "w");
+        CHECK(f && fputs("0,4096\n8192,4096\n", f) >= 0 && fclose(f) == 0);
+    }
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(args, sizeof args, cases[i], quick);
+        rc = cli(dir, args);
+        CHECKF(rc == 2, "'%s' exited %d: %s", args, rc, err);
+        CHECKF(strstr(err, "input directory") || strstr(err, "the input file") || strstr(err, "is a directory"),
+               "'%s': %s", args, err);
+        for (k = 0; k < 4; k++) {
+            char part[800];
+            snprintf(part, sizeof part, "%s/d/part-%04u", dir, k);
+            CHECKF(holds(part, 4u << 20, rb_file_seed(RB_DATA_SEED, part)), "'%s' changed %s", args, part);
+        }
+        CHECKF(entries(d) == 4 && entries(dir) == 6, "'%s' left %d files in d, %d beside it", args, entries(d),
+               entries(dir));
+        snprintf(p, sizeof p, "%s/v.dat", dir);
+        CHECKF(holds(p, 1u << 20, 9), "'%s' changed the victim", args);
+    }
+    /* from inside the directory, "." is the input and a bare name lands in it */
+    snprintf(args, sizeof args, "run . %s --output part-0003", quick);
+    CHECKF(cli(d, args) == 2 && strstr(err, "input directory"), "%s", err);
+    snprintf(p, sizeof p, "%s/part-0003", d);
+    CHECK(holds(p, 4u << 20, rb_file_seed(RB_DATA_SEED, p)) && entries(d) == 4);
+    /* the library's rule, on its own: a file beside the directory is fine */
+    {
+        const char *in[1], *outs[1];
+        char o[800];
+        in[0] = d;
+        snprintf(o, sizeof o, "%s/report.json", dir);
+        outs[0] = o;
+        CHECK(rb_check_outputs(outs, 1, in, 1, &e) == RB_OK);
+        snprintf(o, sizeof o, "%s/lnk", dir);
+        CHECK(rb_check_outputs(outs, 1, in, 1, &e) == RB_EINVAL && strstr(e.msg, "input directory"));
+    }
+    snprintf(args, sizeof args, "run d %s --output report.txt", quick);   /* beside it: written */
+    CHECKF(cli(dir, args) == 0 && entries(dir) == 7, "%s", err);
+}
+
 /* Item 1: a report is written beside its target and renamed into place: a report that
    cannot be written (a full filesystem, root only) leaves the earlier one byte-identical
    and no temporary; a character device (made with mknod here) is written in place. */
@@ -521,6 +596,7 @@ static void setup_over_free_space_writes_nothing(void)
 void suite_safety(void)
 {
     RUN(outputs_never_land_on_the_input);
+    RUN(outputs_never_land_in_an_input_directory);
     RUN(reports_replace_atomically);
     RUN(report_into_a_fifo);
     RUN(setup_refuses_what_is_not_a_regular_file);

@@ -661,6 +661,78 @@ static void diff_verdicts(void)
     }
 }
 
+/* Issue 21, item 6: what diff reads must be rates. "samples" of another type beside an
+   "iterations" array (the buffer was sized from one and filled from the other: a heap
+   overflow), negative, absurd or non-number samples, the same cell twice: each refused as no
+   run report (exit 2, naming the result), nothing written. Samples that are all 0: no ratio
+   and no verdict, a note. */
+static void diff_refuses_what_is_no_rate(void)
+{
+    static const char *const confused[] = {"{\"a\": 1}", "\"fast\"", "5", "null", "true"};
+    static const char *const bad[] = {"-1, -2, -3", "1e308, 1e308, 1e308", "1, null, 3", "1, \"2\", 3", "2, [1], 3",
+                                      "1, 2, 1e10"};
+    const char *b = rbt_path("stats-rate-b.json"), *n = rbt_path("stats-rate-n.json"), *o = rbt_path("stats-rate-o.json");
+    char cells[1024], why[RB_REASON_LEN], args[4096];
+    rb_json *db, *dn;
+    rb_diff d;
+    unsigned i;
+    write_doc(n, CELL("pread", "ok", 3, "4, 5, 6") "," CELL("mmap", "ok", 3, "4, 5, 6"));
+    for (i = 0; i < sizeof confused / sizeof confused[0]; i++) {
+        snprintf(cells, sizeof cells, "{\"strategy\": \"pread\", \"threads\": 1, \"read_size\": 4096, \"pattern\": "
+                 "\"random\", \"status\": \"ok\", \"samples\": %s, \"iterations\": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, "
+                 "12, 13, 14, 15, 16, 17, 18, 19, 20]}", confused[i]);
+        write_doc(b, cells);
+        db = rb_json_load(b, why, sizeof why);
+        CHECKF(db && rb_diff_make(db, NULL, NULL, NULL, why, sizeof why) == RB_EINVAL &&
+               strstr(why, "not a readbench run report") && strstr(why, "\"samples\""), "samples %s: %s", confused[i], why);
+        rb_json_free(db);
+        if (!rbt_cli()) continue;
+        snprintf(args, sizeof args, "diff '%s' '%s'", b, n);   /* in a child: the old reader overflowed its buffer */
+        CHECKF(cli(args) == 2 && strstr(err, "not a readbench run report") && !out[0], "samples %s: %s", confused[i], err);
+        snprintf(args, sizeof args, "run '%s' --strategies null --threads 1 --warmup 0 --duration 5ms --iterations 1 "
+                 "--quiet --format json --baseline '%s' --output '%s'", rbt_small_file(), b, o);
+        CHECKF(cli(args) == 2 && strstr(err, "not a readbench run report") && access(o, F_OK) != 0,
+               "samples %s: %s", confused[i], err);
+    }
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(cells, sizeof cells, CELL("mmap", "ok", 3, "1, 2, 3") ",{\"strategy\": \"pread\", \"threads\": 1, "
+                 "\"read_size\": 4096, \"pattern\": \"random\", \"status\": \"ok\", \"samples\": [%s]}", bad[i]);
+        write_doc(b, cells);
+        db = rb_json_load(b, why, sizeof why);
+        CHECKF(db && rb_diff_make(db, NULL, NULL, NULL, why, sizeof why) == RB_EINVAL &&
+               strstr(why, "not a readbench run report: result 2 (pread): samples value "), "[%s]: %s", bad[i], why);
+        rb_json_free(db);
+    }
+    /* the same cell twice: refused, both named (it used to pair the first copies and list the
+       second as "only in base") */
+    write_doc(b, CELL("pread", "ok", 3, "1, 2, 3") "," CELL("mmap", "ok", 3, "4, 5, 6") "," CELL("pread", "ok", 3, "1, 2, 3") ","
+                 CELL("mmap", "ok", 3, "4, 5, 6"));
+    db = rb_json_load(b, why, sizeof why);
+    CHECKF(db && rb_diff_make(db, NULL, NULL, NULL, why, sizeof why) == RB_EINVAL && strstr(why, "the same cell") &&
+           (strstr(why, "results 1 and 3") || strstr(why, "results 2 and 4")), "%s", why);
+    rb_json_free(db);
+    /* a group's rows of one strategy are different cells, and so are other patterns and sizes */
+    write_doc(b, CELL("pread", "ok", 3, "1, 2, 3") ",{\"strategy\": \"pread\", \"threads\": 1, \"read_size\": 4096, "
+                 "\"pattern\": \"zipf:0.99\", \"status\": \"ok\", \"samples\": [1, 2, 3]},{\"strategy\": \"pread\", "
+                 "\"threads\": 1, \"read_size\": 8192, \"pattern\": \"random\", \"status\": \"ok\", \"samples\": [1]}");
+    db = rb_json_load(b, why, sizeof why);
+    CHECKF(db && rb_diff_make(db, NULL, NULL, NULL, why, sizeof why) == RB_OK, "%s", why);
+    rb_json_free(db);
+    /* all zeros: no ratio, no verdict, a note saying why */
+    write_doc(b, CELL("pread", "ok", 3, "0, 0, 0") "," CELL("mmap", "ok", 3, "4, 5, 6"));
+    db = rb_json_load(b, why, sizeof why);
+    dn = rb_json_load(n, why, sizeof why);
+    CHECKF(db && dn && rb_diff_make(db, dn, NULL, &d, why, sizeof why) == RB_OK && d.n == 2, "%s", why);
+    for (i = 0; db && dn && i < d.n; i++)
+        if (!strcmp(d.rows[i].strategy, "pread"))
+            CHECKF(d.rows[i].verdict == RB_DIFF_NOT_COMPARABLE && isnan(d.rows[i].ratio) && strstr(d.rows[i].note, "0 ops/ms"),
+                   "verdict %d, ratio %g, note %s", d.rows[i].verdict, d.rows[i].ratio, d.rows[i].note);
+        else CHECK(d.rows[i].verdict == RB_DIFF_SAME);
+    if (db && dn) rb_diff_free(&d);
+    rb_json_free(db);
+    rb_json_free(dn);
+}
+
 /* Writes a matrix run of the tick strategies as JSON: the A/A test's two runs. */
 static int tick_run(const char *path)
 {
@@ -1015,6 +1087,7 @@ void suite_stats(void)
     RUN(residency_lines);
     RUN(json_reader_parses_and_refuses);
     RUN(diff_verdicts);
+    RUN(diff_refuses_what_is_no_rate);
     RUN(diff_a_a);
     RUN(diff_a_a_separate_runs);
     RUN(diff_bounds_and_machine);
