@@ -440,6 +440,8 @@ enum {
 #define RB_MAX_HELPERS 4u            /* helper threads per worker (pread-nowait's pool) */
 #define RB_DATA_SEED 0x7265616462656e63ULL   /* "readbenc" */
 
+struct rb_observer;
+
 /* Zero-filled means "all defaults" for every field. */
 typedef struct rb_config {
     const char *path;       /* the benchmark file */
@@ -493,9 +495,10 @@ typedef struct rb_config {
     const unsigned *cpus;   /* worker i runs on cpus[i % ncpus] (fio's cpus_allowed); NULL:
                                the scheduler chooses. Linux only: elsewhere RB_UNSUPPORTED */
     unsigned ncpus;
-    /* A second file a light reader keeps warm during each cell (1 MiB per 10 ms after one whole
-       pass before measuring): the result says what the cell's reads evicted of it. Opened
-       read-only; never the benchmark file (rb_victim_check). NULL: none. */
+    /* Code that runs beside every cell without the runner naming it (a tool's, or the
+       caller's): see rb_observer. NULL: none. */
+    const struct rb_observer *observer;
+    /* The victim's path, for the reports (rb_victim_attach sets it with its observer). */
     const char *victim;
     /* What the file was when the run began (rb_ident_take): a cell checks it before it
        prepares anything, and fails with RB_ECHANGED when the file is another, or another
@@ -1222,6 +1225,24 @@ typedef struct rb_result {
 } rb_result;
 #define RB_MACHINE_MOVED 0.10   /* a CPU kernel 10% faster or slower after a cell than before */
 
+/* A cell observer (rb_config.observer): code that runs beside each cell, called by the cell's
+   coordinating thread, so that a tool (the victim) or a caller can watch a cell without the
+   runner naming it. check: before anything runs (rb_run, rb_matrix_check), NULL: nothing to
+   check; a nonzero return with why refuses the run. cell: after the cell's cache is prepared,
+   before its threads start; it
+   keeps what it needs in *state, and a nonzero return (with why) fails the cell. measuring:
+   as the first measured iteration starts; measured: as the last one ended. close: after the
+   threads are joined, after every call of cell whatever it returned, to free *state. rows:
+   the cell's results, one per group (one for rb_run), to fill and warn in. */
+typedef struct rb_observer {
+    int (*check)(const struct rb_observer *o, const rb_config *c, char *why, size_t whylen);
+    int (*cell)(const struct rb_observer *o, const rb_config *c, void **state, char *why, size_t whylen);
+    void (*measuring)(void *state, rb_result *const *rows, unsigned nrows);
+    void (*measured)(void *state, rb_result *const *rows, unsigned nrows);
+    void (*close)(void *state, rb_result *const *rows, unsigned nrows);
+    void *user;
+} rb_observer;
+
 /* A file's identity (rb_config.ident): its device, inode and size, or each file's of a
    directory (in name order, as a run reads them). */
 typedef struct rb_ident_file {
@@ -1283,6 +1304,16 @@ RBDEF int rb_run_groups(const rb_config *cfg, const rb_group *g, unsigned n, int
 /* cfg->victim, if any: an existing non-empty regular file that is not cfg->path (by device and
    inode, through links). RB_OK, or an error with why. */
 RBDEF int rb_victim_check(const rb_config *cfg, char *why, size_t whylen);
+/* The victim, a cell observer: a second file a light reader keeps warm during each cell (1 MiB
+   per 10 ms after one whole pass before measuring); each row says what the cell's reads
+   evicted of it. Opened read-only; never the file measured (the cell fails with RB_EINVAL).
+   rb_victim_attach sets c->observer (and c->victim, for the reports) to v, which must outlive
+   the runs; path NULL: none. */
+typedef struct rb_victim {
+    rb_observer observer;
+    const char *path;
+} rb_victim;
+RBDEF void rb_victim_attach(rb_config *c, rb_victim *v, const char *path);
 
 /* ---- files readbench writes ---- */
 /* Everything readbench writes (a setup file, a report, a chart) goes to a temporary file
@@ -1695,6 +1726,7 @@ typedef struct rb_settings {
     const char *trace_path;                        /* a replay's trace (kept by pointer) */
     rb_trace_options trace_opts;                   /* its format and skip_bad; file: cfg.path */
     rb_trace trace;                                /* loaded by rb_settings_matrix or _advise; cfg.trace */
+    rb_victim victim;                              /* cfg.victim's observer (rb_settings_matrix) */
     int trace_loaded;
 } rb_settings;
 /* RB_OK; RB_OK with why not empty: taken with a change to tell the user (an absurd thread count
@@ -8650,7 +8682,8 @@ typedef struct rb__run {
     uint64_t *resident, nwords, span;
     unsigned page_shift;  /* log2 of the page: a shift, not a division, per read marked */
     int resident_known[RB_MAX_ITERATIONS + 1];
-    struct rb__victim *victim;   /* the light reader of rb_config.victim; NULL: none */
+    void *observed;       /* rb_config.observer's state for this cell */
+    int observing;        /* its cell call was made: close it */
     uint64_t kernel_n;    /* the machine kernel's iterations (rb__machine_before), 0: none */
     double kernel_ns;     /* its time before the cell, per 2^20 iterations */
     volatile uint64_t kernel_sink;
@@ -9552,7 +9585,6 @@ static int rb__config_check(const rb_config *c, const rb_strategy *s, char *why,
     if (rb_pattern_check(c, why, wl) != RB_OK || rb__load_check(c, why, wl) != RB_OK ||
         rb__file_pick_check(c, why, wl) != RB_OK)
         return RB_EINVAL;
-    if (c->victim && rb__victim_measured(c, why, wl)) return RB_EINVAL;
     if (c->trace && (c->trace->status != RB_OK || !c->trace->nstreams)) {
         rb__fmt(why, wl, "%s", c->trace->status != RB_OK ? c->trace->why : "the trace holds no read");
         return RB_EINVAL;
@@ -9590,6 +9622,7 @@ static int rb__config_check(const rb_config *c, const rb_strategy *s, char *why,
                 c->iterations > RB_MAX_ITERATIONS ? RB_MAX_ITERATIONS : RB_MAX_THREADS);
         return RB_EINVAL;
     }
+    if (c->observer && c->observer->check && c->observer->check(c->observer, c, why, wl) != RB_OK) return RB_EINVAL;
     return RB_OK;
 }
 
@@ -10011,45 +10044,59 @@ out:
 }
 
 /* Opens the victim and starts its reader; returns once the reader's first pass loaded it. */
-static int rb__victim_start(rb__victim *v, const rb_config *c, char *why, size_t wl)
+static int rb__victim_start(rb__victim *v, const char *path, volatile int *stop, char *why, size_t wl)
 {
     struct stat st;
     rb_error e;
     int rc;
-    memset(v, 0, sizeof *v);
-    v->path = c->victim;
+    v->path = path;
     v->tid = -1;
     v->io_before = -1;
-    if ((v->fd = rb__open_regular(c->victim, 0, &st, &e)) < 0) { rb__fmt(why, wl, "victim: %s", e.msg); return e.status; }
+    if ((v->fd = rb__open_regular(path, 0, &st, &e)) < 0) { rb__fmt(why, wl, "victim: %s", e.msg); return e.status; }
     v->size = (uint64_t)st.st_size;
-    if (!v->size) { rb__fmt(why, wl, "victim: %s is empty", c->victim); return RB_EINVAL; }
+    if (!v->size) { rb__fmt(why, wl, "victim: %s is empty", path); return RB_EINVAL; }
     if ((rc = pthread_create(&v->thread, NULL, rb__victim_main, v)) != 0) {
         rb__fmt(why, wl, "pthread_create (the victim's reader): %s", strerror(rc));
         return RB_ESYS;
     }
     v->started = 1;
     while (!RB__LOAD(&v->loaded) && !RB__LOAD(&v->err)) {
-        if (c->stop && __atomic_load_n(c->stop, __ATOMIC_RELAXED)) { rb__fmt(why, wl, "interrupted"); return RB_EINTR; }
+        if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED)) { rb__fmt(why, wl, "interrupted"); return RB_EINTR; }
         rb__sleep_ns(1000000);
     }
     if (!RB__LOAD(&v->err)) return RB_OK;
-    rb__fmt(why, wl, "reading the victim %s: %s", c->victim, strerror(RB__LOAD(&v->err)));
+    rb__fmt(why, wl, "reading the victim %s: %s", path, strerror(RB__LOAD(&v->err)));
     return RB_ESYS;
 }
 
-/* Stops the reader and closes the victim; a failed close is said in every row. */
-static void rb__victim_stop(rb__run *run)
+/* The observer's cell: the victim may not be the file measured, nor one of its directory's. */
+static int rb__victim_cell(const rb_observer *o, const rb_config *c, void **state, char *why, size_t wl)
 {
-    rb__victim *v = run->victim;
+    const rb_victim *vv = (const rb_victim *)o->user;
+    rb__victim *v = (rb__victim *)calloc(1, sizeof *v);
+    rb_config with = *c;
+    *state = v;
+    if (!v) { rb__fmt(why, wl, "out of memory for the victim"); return RB_ENOMEM; }
+    v->fd = -1;
+    with.victim = vv->path;
+    if (rb__victim_measured(&with, why, wl)) return RB_EINVAL;
+    return rb__victim_start(v, vv->path, c->stop, why, wl);
+}
+
+/* Stops the reader and closes the victim; a failed close is said in every row. */
+static void rb__victim_close(void *state, rb_result *const *rows, unsigned n)
+{
+    rb__victim *v = (rb__victim *)state;
+    unsigned i;
     if (!v) return;
     if (v->started) {
         RB__STORE(&v->stop, 1);
         pthread_join(v->thread, NULL);
     }
-    if (v->fd >= 0 && close(v->fd) != 0) rb__warn_cell(run, "close of the victim: %s", strerror(errno));
+    if (v->fd >= 0 && close(v->fd) != 0)
+        for (i = 0; i < n; i++) rb__warn(rows[i], "close of the victim: %s", strerror(errno));
     free(v->before);
-    v->before = NULL;
-    v->fd = -1;
+    free(v);
 }
 
 /* What a thread of this process made the device read so far (/proc/self/task/TID/io); -1: unknown. */
@@ -10063,47 +10110,43 @@ static int64_t rb__task_read_bytes(int tid)
 }
 
 /* As the first measured iteration starts: the victim's resident pages, and the reader's count. */
-static void rb__victim_mark(rb__run *run)
+static void rb__victim_mark(void *state, rb_result *const *rows, unsigned n)
 {
-    rb__victim *v = run->victim;
+    rb__victim *v = (rb__victim *)state;
     size_t page = rb__page_size();
-    uint64_t words = ((v ? v->size : 0) / page + 64) / 64;
+    uint64_t words = (v->size / page + 64) / 64;
     int64_t r;
     unsigned i;
-    if (!v) return;
     v->before = (uint64_t *)calloc((size_t)words, sizeof(uint64_t));
     if (v->before && rb__resident_bits(v->path, v->size, page, v->before) != 0) {
         free(v->before);
         v->before = NULL;
     }
     r = rb__resident(v->path);
-    for (i = 0; i < run->nparts; i++) run->parts[i].res->victim_resident_before = r;
+    for (i = 0; i < n; i++) rows[i]->victim_resident_before = r;
     v->io_before = rb__task_read_bytes(RB__LOAD(&v->tid));
     v->reads_before = __atomic_load_n(&v->reads, __ATOMIC_RELAXED);
 }
 
 /* As the last measured iteration ended: what the cell's reads cost the victim. */
-static void rb__victim_end(rb__run *run)
+static void rb__victim_end(void *state, rb_result *const *rows, unsigned n)
 {
-    rb__victim *v = run->victim;
+    rb__victim *v = (rb__victim *)state;
     size_t page = rb__page_size();
-    uint64_t words = ((v ? v->size : 0) / page + 64) / 64, i, lost = 0;
-    uint64_t *after;
+    uint64_t words = (v->size / page + 64) / 64, i, lost = 0;
+    uint64_t *after = (uint64_t *)calloc((size_t)words, sizeof(uint64_t));
     int64_t io, r;
     struct rb__cachestat cs;
     unsigned j;
-    int known;
-    if (!v) return;
-    after = (uint64_t *)calloc((size_t)words, sizeof(uint64_t));
-    known = after && v->before && rb__resident_bits(v->path, v->size, page, after) == 0;
+    int known = after && v->before && rb__resident_bits(v->path, v->size, page, after) == 0;
     if (known)
         for (i = 0; i < words; i++) lost += rb__popcount(v->before[i] & ~after[i]);
-    else
-        rb__warn_cell(run, "the victim's lost pages are not counted: its residency cannot be read page by page here");
     r = rb__resident(v->path);
     io = rb__task_read_bytes(RB__LOAD(&v->tid));
-    for (j = 0; j < run->nparts; j++) {
-        rb_result *res = run->parts[j].res;
+    for (j = 0; j < n; j++) {
+        rb_result *res = rows[j];
+        if (!known)
+            rb__warn(res, "the victim's lost pages are not counted: its residency cannot be read page by page here");
         res->victim_pages = (v->size + page - 1) / page;
         res->victim_reads = __atomic_load_n(&v->reads, __ATOMIC_RELAXED) - v->reads_before;
         res->victim_resident_after = r;
@@ -10112,6 +10155,27 @@ static void rb__victim_end(rb__run *run)
         res->victim_recently_evicted = rb__plat_cachestat(v->fd, 0, 0, &cs) == RB_OK ? (int64_t)cs.nr_recently_evicted : -1;
     }
     free(after);
+}
+
+static int rb__victim_check(const rb_observer *o, const rb_config *c, char *why, size_t wl)
+{
+    rb_config with = *c;
+    with.victim = ((const rb_victim *)o->user)->path;
+    return rb_victim_check(&with, why, wl);
+}
+
+RBDEF void rb_victim_attach(rb_config *c, rb_victim *v, const char *path)
+{
+    memset(v, 0, sizeof *v);
+    v->path = path;
+    v->observer.check = rb__victim_check;
+    v->observer.cell = rb__victim_cell;
+    v->observer.measuring = rb__victim_mark;
+    v->observer.measured = rb__victim_end;
+    v->observer.close = rb__victim_close;
+    v->observer.user = v;
+    c->observer = path ? &v->observer : NULL;
+    c->victim = path;
 }
 
 /* A cell whose residency when measuring starts contradicts the state it asked for measures
@@ -10164,9 +10228,18 @@ static int rb__state_missed(const rb__run *run, unsigned k, int64_t resident, ch
    measured iteration starts (the first one's count is "resident before"). k: the phase
    about to start, end_phase when the cell is over (then the groups' working sets and the
    victim's figures are taken, before anything is unmapped). */
+/* The cell's rows, for its observer. */
+static unsigned rb__rows(rb__run *run, rb_result **rows)
+{
+    unsigned i;
+    for (i = 0; i < run->nparts; i++) rows[i] = run->parts[i].res;
+    return run->nparts;
+}
+
 static void rb__between_phases(rb__run *run, unsigned k)
 {
     const rb_config *c = run->c;
+    rb_result *rows[RB_MAX_GROUPS];
     char why[RB_REASON_LEN];
     unsigned i;
     if (k > run->first_phase && rb__target_changed(&run->parts[0].t, run->ident, why, sizeof why)) {
@@ -10176,7 +10249,7 @@ static void rb__between_phases(rb__run *run, unsigned k)
     if (k >= 2) rb__tally(run, k - 1);   /* measured phase k - 1 just ended */
     if (k >= run->end_phase) {
         rb__ws_end(run);
-        rb__victim_end(run);
+        if (run->observing && c->observer->measured) c->observer->measured(run->observed, rows, rb__rows(run, rows));
         return;
     }
     if (c->cache == RB_CACHE_EVICT_EACH) {
@@ -10200,7 +10273,8 @@ static void rb__between_phases(rb__run *run, unsigned k)
             return;
         }
         rb__touch_start(run, k);
-        if (k == 1) rb__victim_mark(run);
+        if (k == 1 && run->observing && c->observer->measuring)
+            c->observer->measuring(run->observed, rows, rb__rows(run, rows));
     }
 }
 
@@ -10680,24 +10754,28 @@ static int rb__cell_open(rb__run *run, rb__thread ***thp)
     return RB_OK;
 }
 
-/* Phases 2-3: the victim's reader, the workers of every group on one barrier, and the one
-   coordinator, until the last iteration or a failure; then everything joined. */
+/* Phases 2-3: the observer's cell (rb_config.observer), the workers of every group on one
+   barrier, and the one coordinator, until the last iteration or a failure; then everything
+   joined, and the observer closed. */
 static void rb__cell_execute(rb__run *run, rb__thread **th)
 {
     struct sigaction old_bus;
-    rb__victim victim;
+    const rb_observer *o = run->c->observer;
+    rb_result *rows[RB_MAX_GROUPS];
     char why[RB_REASON_LEN];
     int rc = RB_OK, bus_installed = rb__sigbus_for_cell(run, &old_bus);
-    if (run->c->victim) {
-        run->victim = &victim;
-        rc = rb__victim_start(&victim, run->c, why, sizeof why);
+    if (o && o->cell) {
+        why[0] = 0;
+        run->observing = 1;
+        rc = o->cell(o, run->c, &run->observed, why, sizeof why);
     }
     if (rc == RB_OK) rc = rb__pool_start(&run->pool, run->nthreads, rb__worker_main, rb__thread_arg, th, why, sizeof why);
     if (rc != RB_OK) rb__fail(run, rc, why);
     if (run->pool.tid) rb__coordinate(run);   /* no tid: no thread and no barrier either */
     rb__pool_join(&run->pool);
-    rb__victim_stop(run);
-    run->victim = NULL;
+    if (run->observing && o->close) o->close(run->observed, rows, rb__rows(run, rows));
+    run->observing = 0;
+    run->observed = NULL;
     if (bus_installed && sigaction(SIGBUS, &old_bus, NULL) != 0)
         rb__warn_cell(run, "restoring the caller's SIGBUS handler: %s", strerror(errno));
 }
@@ -13538,7 +13616,8 @@ RBDEF int rb_matrix_check(const rb_matrix *m, char *why, size_t wl)
     int rc = rb__check_axes(m, why, wl);
     if (rc == RB_OK && m->cfg.trace) rc = rb__trace_check(m, why, wl);
     if (rc == RB_OK) rc = rb_pattern_check(&m->cfg, why, wl);
-    if (rc == RB_OK) rc = rb_victim_check(&m->cfg, why, wl);
+    if (rc == RB_OK && m->cfg.observer && m->cfg.observer->check)
+        rc = m->cfg.observer->check(m->cfg.observer, &m->cfg, why, wl);
     if (rc == RB_OK) rc = rb__load_check(&m->cfg, why, wl);
     if (rc == RB_OK) rc = rb__file_pick_check(&m->cfg, why, wl);
     if (rc != RB_OK) return rc;
@@ -14630,6 +14709,7 @@ RBDEF void rb_settings_matrix(rb_settings *s, rb_matrix *m)
     m->groups = s->ngroups ? s->groups : NULL;
     m->ngroups = s->ngroups;
     m->alone = s->alone;
+    if (s->cfg.victim) rb_victim_attach(&m->cfg, &s->victim, s->cfg.victim);
 }
 
 RBDEF void rb_settings_report(const rb_settings *s, rb_report *rep)

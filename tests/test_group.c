@@ -208,10 +208,11 @@ static void victim_refusals(void)
     CHECK(stat(outp, &st) == 0 && st.st_size == 1 << 20);
     {   /* the library refuses it too, for an embedder calling rb_run */
         rb_config c;
+        rb_victim v;
         rb_result *r = (rb_result *)calloc(1, sizeof *r);
         memset(&c, 0, sizeof c);
         c.path = f;
-        c.victim = link;
+        rb_victim_attach(&c, &v, link);
         CHECK(rb_run(&c, rb_strategy_find("pread"), r) == RB_EINVAL && strstr(r->reason, "victim"));
         free(r);
     }
@@ -353,13 +354,14 @@ static void victim_inside_the_directory_refused(void)
     struct stat st;
     rb_error e;
     rb_config c;
+    rb_victim v;
     rb_result *r = (rb_result *)calloc(1, sizeof *r);
     CHECK(r && rb_setup_files(d, 4 << 20, 4, 0, 0, NULL, NULL, NULL, &e) == RB_OK);
     snprintf(member, sizeof member, "%s/part-0001", d);
     CHECK(symlink(member, link) == 0);
     memset(&c, 0, sizeof c);
     c.path = d;
-    c.victim = member;
+    rb_victim_attach(&c, &v, member);
     CHECK(r && rb_run(&c, rb_strategy_find("pread"), r) == RB_EINVAL && strstr(r->reason, "victim") &&
           strstr(r->reason, "one of the files"));
     free(r);

@@ -359,8 +359,64 @@ static void failed_madvise_fails_the_cell(void)
     CHECK(res.madvise_failed > 0 && res.madvise_failed == res.madvise_calls);
 }
 
+/* A cell observer of the caller's own (rb_config.observer, the hook the victim uses): called
+   once per cell in order, its state kept, its rows the cell's; a refusal from cell fails the
+   cell with the reason; its check refuses the run up front. */
+static unsigned obs_calls[5];
+static int obs_refuse;
+static int obs_check(const rb_observer *o, const rb_config *c, char *why, size_t wl)
+{
+    (void)o; (void)c;
+    obs_calls[0]++;
+    if (obs_refuse == 2) { snprintf(why, wl, "observer says no"); return RB_EINVAL; }
+    return RB_OK;
+}
+static int obs_cell(const rb_observer *o, const rb_config *c, void **state, char *why, size_t wl)
+{
+    (void)c;
+    *state = o->user;
+    obs_calls[1]++;
+    if (obs_refuse == 1) { snprintf(why, wl, "observer refused the cell"); return RB_ESYS; }
+    return RB_OK;
+}
+static void obs_measuring(void *state, rb_result *const *rows, unsigned n)
+{
+    obs_calls[2] += state == (void *)obs_calls && n == 1 && rows[0]->ops == 0;
+}
+static void obs_measured(void *state, rb_result *const *rows, unsigned n)
+{
+    (void)state;
+    obs_calls[3]++;
+    if (n == 1) rows[0]->victim_pages = 7;   /* anything it fills is in the row */
+}
+static void obs_close(void *state, rb_result *const *rows, unsigned n)
+{
+    (void)state; (void)rows; (void)n;
+    obs_calls[4]++;
+}
+
+static void observer_hook_runs_beside_each_cell(void)
+{
+    rb_observer o = {obs_check, obs_cell, obs_measuring, obs_measured, obs_close, obs_calls};
+    rb_config c = quick(1);
+    c.observer = &o;
+    memset(obs_calls, 0, sizeof obs_calls);
+    obs_refuse = 0;
+    CHECK(rb_run(&c, rb_strategy_find("pread"), &res) == RB_OK);
+    CHECKF(obs_calls[0] == 1 && obs_calls[1] == 1 && obs_calls[2] == 1 && obs_calls[3] == 1 && obs_calls[4] == 1,
+           "%u %u %u %u %u", obs_calls[0], obs_calls[1], obs_calls[2], obs_calls[3], obs_calls[4]);
+    CHECK(res.victim_pages == 7);
+    obs_refuse = 1;
+    memset(obs_calls, 0, sizeof obs_calls);
+    CHECK(rb_run(&c, rb_strategy_find("pread"), &res) == RB_ESYS && strstr(res.reason, "observer refused the cell"));
+    CHECK(obs_calls[1] == 1 && obs_calls[3] == 0 && obs_calls[4] == 1);   /* closed all the same */
+    obs_refuse = 2;
+    CHECK(rb_run(&c, rb_strategy_find("pread"), &res) == RB_EINVAL && strstr(res.reason, "observer says no"));
+}
+
 void suite_runner(void)
 {
+    RUN(observer_hook_runs_beside_each_cell);
     RUN(failed_madvise_fails_the_cell);
     RUN(truncated_file_is_reported_not_fatal);
     RUN(stop_flag_ends_the_cell);
