@@ -1662,6 +1662,7 @@ RBDEF void rb_report_progress(FILE *f, const rb_matrix_event *ev);
 RBDEF void rb_report_progress_to(const rb_matrix_event *ev, void *file);
 RBDEF void rb_log_to(void *file, const char *line);
 
+struct rb_matrix_hook;
 typedef struct rb_matrix {
     rb_config cfg;               /* every cell's settings; threads and read_size come from the axes;
                                     cfg.stop ends the run between cells (and inside one) */
@@ -1674,12 +1675,33 @@ typedef struct rb_matrix {
     uint64_t round_seed;         /* the rounds' shuffled order; 0: derived from cfg.seed */
     rb_matrix_fn progress;       /* may be NULL */
     void *user;
-    /* Readers that run together: with groups, each round is one rb_run_groups of them (no
-       strategy list; at most one thread count and one read size, the groups' defaults). */
-    const rb_group *groups;
-    unsigned ngroups;
-    int alone;                   /* RB_ALONE_FIRST (0), RB_ALONE_NO or RB_ALONE_ONLY */
+    const struct rb_matrix_hook *hook;   /* rows of a tool's own (reader groups); NULL: the grid */
 } rb_matrix;
+/* A tool that runs a matrix's rows its own way (reader groups: rb_groups_attach), while the
+   matrix keeps the rounds, the results and their statistics. check: what the matrix asks of
+   it (have: the bytes there are to read, 0 unknown); memory: what its dearest cell allocates;
+   rows: how many rows it has (rows NULL), or each row set up (its strategy, its name in
+   labels; a row's samples pointer is the matrix's: keep it); round: one round of every row,
+   each row's result into out (a row left "not run" is not merged), nonzero when stopped;
+   finish: after the last round, on the merged rows, and what the report says of them. */
+typedef struct rb_matrix_hook {
+    int (*check)(const rb_matrix *m, uint64_t have, char *why, size_t whylen);
+    uint64_t (*memory)(const rb_matrix *m);
+    unsigned (*rows)(const rb_matrix *m, rb_result *rows, const rb_strategy **strategies, char (*labels)[64]);
+    int (*round)(const rb_matrix *m, const rb_config *cell, rb_result *out, unsigned round, unsigned rounds);
+    void (*finish)(const rb_matrix *m, rb_result *rows, unsigned nrows, rb_report *rep);
+    const void *user;
+} rb_matrix_hook;
+/* Readers that run together as a matrix's rows: each round one rb_run_groups of groups[0..n)
+   (no strategy list; at most one thread count and one read size, the groups' defaults).
+   rb_groups_attach sets m->hook to g, which must outlive the run; n 0: none. */
+typedef struct rb_groups_matrix {
+    rb_matrix_hook hook;
+    const rb_group *groups;
+    unsigned n;
+    int alone;                   /* RB_ALONE_FIRST (0), RB_ALONE_NO or RB_ALONE_ONLY */
+} rb_groups_matrix;
+RBDEF void rb_groups_attach(rb_matrix *m, rb_groups_matrix *g, const rb_group *groups, unsigned n, int alone);
 /* RB_OK, or RB_EINVAL with the reason in why: an axis empty of sense (too long, a duplicate,
    a zero), a read size larger than the file, a direct strategy named with a read size that is
    not a page multiple. */
@@ -1727,6 +1749,7 @@ typedef struct rb_settings {
     rb_trace_options trace_opts;                   /* its format and skip_bad; file: cfg.path */
     rb_trace trace;                                /* loaded by rb_settings_matrix or _advise; cfg.trace */
     rb_victim victim;                              /* cfg.victim's observer (rb_settings_matrix) */
+    rb_groups_matrix gm;                           /* the groups' matrix hook (rb_settings_matrix) */
     int trace_loaded;
 } rb_settings;
 /* RB_OK; RB_OK with why not empty: taken with a change to tell the user (an absurd thread count
@@ -13327,6 +13350,8 @@ static void rb__group_ratios(rb_result *out, unsigned n, int alone)
     }
 }
 
+
+
 /* The working sets and the kept state: bitmaps over the file's pages. RB_ENOMEM or RB_OK. */
 static int rb__groups_alloc(rb__groups *G)
 {
@@ -13428,6 +13453,147 @@ RBDEF int rb_victim_check(const rb_config *c, char *why, size_t wl)
     return RB_OK;
 }
 
+/* ---- reader groups in a matrix: the matrix's hook (rb_groups_attach) ----
+   Each round of the matrix is one rb_run_groups of the groups (each alone, then together); the
+   matrix keeps the rounds and the statistics, and the rows are the groups'. */
+static const rb_groups_matrix *rb__gm(const rb_matrix *m) { return (const rb_groups_matrix *)m->hook->user; }
+
+/* The cell config of a run of groups: the matrix's, with its one thread count and read size. */
+static void rb__groups_cell_config(const rb_matrix *m, rb_config *c)
+{
+    *c = m->cfg;
+    if (m->threads && m->nthreads) c->threads = m->threads[0];
+    if (m->read_sizes && m->nread_sizes) c->read_size = m->read_sizes[0];
+}
+
+/* Every group's read size against the file (have, when known) and its strategy, and the
+   memory of all groups together (the together run's). */
+static int rb__groups_matrix_check(const rb_matrix *m, uint64_t have, char *why, size_t wl)
+{
+    const rb_groups_matrix *g = rb__gm(m);
+    rb_config cell, c, d;
+    unsigned i;
+    uint64_t need = 0, margin = (uint64_t)16 << 20;
+    int64_t room = rb_mem_available();
+    char a[32], b[32];
+    int rc;
+    if (m->strategies) { rb__fmt(why, wl, "groups name their own strategies: no strategy list with groups"); return RB_EINVAL; }
+    if ((m->threads && m->nthreads > 1) || (m->read_sizes && m->nread_sizes > 1)) {
+        rb__fmt(why, wl, "with groups, one thread count and one read size at most (each group's default; a group "
+                "sets its own)");
+        return RB_EINVAL;
+    }
+    if ((rc = rb__groups_check(g->groups, g->n, g->alone, why, wl)) != RB_OK || !have) return rc;
+    rb__groups_cell_config(m, &cell);
+    for (i = 0; i < g->n; i++) {
+        rb_group_config(&cell, &g->groups[i], i, &c);
+        rb_config_defaults(&c, &d);
+        if (rb_pattern_check(&d, why, wl) != RB_OK) return RB_EINVAL;
+        if (d.read_size > have) {
+            rb__fmt(why, wl, "group %u: read size %llu is larger than the %llu bytes to read from", i + 1,
+                    (unsigned long long)d.read_size, (unsigned long long)have);
+            return RB_EINVAL;
+        }
+        if ((g->groups[i].s->flags & RB_S_DIRECT) && d.read_size % rb__page_size()) {
+            rb__fmt(why, wl, "group %u: direct I/O needs a read size that is a multiple of the page size (%zu), not %llu",
+                    i + 1, rb__page_size(), (unsigned long long)d.read_size);
+            return RB_EINVAL;
+        }
+        if (rb__align_check(d.align, d.pattern, have, d.read_size, why, wl) != RB_OK) return RB_EINVAL;
+        need += RB__MIN(rb_cell_memory(&c, g->groups[i].s), UINT64_MAX / 32);
+    }
+    if (room < 0 || (need <= (uint64_t)room && (uint64_t)room - need >= margin)) return RB_OK;
+    rb__mem_text(need, a, sizeof a);
+    rb__mem_text((uint64_t)room, b, sizeof b);
+    rb__fmt(why, wl, "the groups' buffers need %s, more than the %s this process may use less 16 MiB", a, b);
+    return RB_ENOMEM;
+}
+
+/* The together run: every group's buffers at once. */
+static uint64_t rb__groups_matrix_memory(const rb_matrix *m)
+{
+    const rb_groups_matrix *g = rb__gm(m);
+    rb_config c, cell;
+    uint64_t need = 0;
+    unsigned i;
+    rb__groups_cell_config(m, &cell);
+    for (i = 0; i < g->n && i < RB_MAX_GROUPS; i++) {
+        rb_group_config(&cell, &g->groups[i], i, &c);
+        need += RB__MIN(rb_cell_memory(&c, g->groups[i].s), UINT64_MAX / 32);
+    }
+    return need;
+}
+
+/* The rows as rb_run_groups writes them, each named (rb__label). */
+static unsigned rb__groups_matrix_rows(const rb_matrix *m, rb_result *rows, const rb_strategy **strat, char (*labels)[64])
+{
+    const rb_groups_matrix *g = rb__gm(m);
+    rb_config cell;
+    unsigned i, k;
+    if (!rows) return rb_group_rows(g->n, g->alone);
+    rb__groups_cell_config(m, &cell);
+    for (i = 0; i < g->n; i++)
+        for (k = RB_RUN_ALONE; k <= RB_RUN_TOGETHER; k++) {
+            unsigned row = rb__group_row(i, (int)k, g->alone);
+            rb_result *x = &rows[row];
+            double *store = (double *)x->samples;
+            if ((k == RB_RUN_ALONE) ? g->alone == RB_ALONE_NO : g->alone == RB_ALONE_ONLY) continue;
+            rb__group_row_init(x, &cell, &g->groups[i], i, g->n, (int)k);
+            x->samples = store;
+            strat[row] = g->groups[i].s;
+            rb__label(x, labels[row], sizeof labels[row]);
+        }
+    return rb_group_rows(g->n, g->alone);
+}
+
+/* One round: one rb_run_groups (alone runs, then together) into out. */
+static int rb__groups_matrix_round(const rb_matrix *m, const rb_config *cell, rb_result *out, unsigned round,
+                                   unsigned rounds)
+{
+    const rb_groups_matrix *g = rb__gm(m);
+    rb__groups G;
+    rb_config c;
+    rb__groups_cell_config(m, &c);
+    c.ident = cell->ident;
+    memset(&G, 0, sizeof G);
+    G.cfg = &c;
+    G.g = g->groups;
+    G.n = g->n;
+    G.alone = g->alone;
+    G.out = out;
+    G.progress = m->progress;
+    G.user = m->user;
+    G.round = round;
+    G.rounds = rounds;
+    return rb__groups_run(&G) == RB_EINTR;
+}
+
+/* After the last round: each together row over its alone row, and the groups for the report. */
+static void rb__groups_matrix_finish(const rb_matrix *m, rb_result *rows, unsigned nrows, rb_report *rep)
+{
+    const rb_groups_matrix *g = rb__gm(m);
+    (void)nrows;
+    rb__group_ratios(rows, g->n, g->alone);
+    rep->groups = g->groups;
+    rep->ngroups = g->n;
+    rep->alone = g->alone;
+}
+
+RBDEF void rb_groups_attach(rb_matrix *m, rb_groups_matrix *g, const rb_group *groups, unsigned n, int alone)
+{
+    memset(g, 0, sizeof *g);
+    g->groups = groups;
+    g->n = n;
+    g->alone = alone;
+    g->hook.check = rb__groups_matrix_check;
+    g->hook.memory = rb__groups_matrix_memory;
+    g->hook.rows = rb__groups_matrix_rows;
+    g->hook.round = rb__groups_matrix_round;
+    g->hook.finish = rb__groups_matrix_finish;
+    g->hook.user = g;
+    m->hook = groups && n ? &g->hook : NULL;
+}
+
 /* ---- the matrix ------------------------------------------------------------------------
    Every cell (strategy x thread count x read size) once per round. With one round the cells
    run in grid order; with more, each round runs them in its own shuffled order (seeded), so
@@ -13444,8 +13610,8 @@ typedef struct rb__matrix_store {
     double *samples;                       /* ncells x per-cell capacity */
     unsigned *order;                       /* rounds x ncells */
     unsigned ns, nt, nz, ncells, rounds, cap;
-    int grouped;                           /* a run of groups: its rows are rb_run_groups' */
-    char labels[RB_MAX_AXIS][64];          /* a run of groups: the rows' names (rb__label) */
+    int grouped;                           /* rows of a tool's (rb_matrix.hook) */
+    char labels[RB_MAX_AXIS][64];          /* their names */
     rb_ident ident;                        /* the file as the run began (cfg.ident, unless the caller's) */
 } rb__matrix_store;
 
@@ -13488,56 +13654,7 @@ static int rb__check_axes(const rb_matrix *m, char *why, size_t wl)
     for (k = 0; m->read_sizes && k < m->nread_sizes; k++)
         if (!m->read_sizes[k]) { rb__fmt(why, wl, "a read size must be at least 1 byte"); return RB_EINVAL; }
     if (m->rounds > RB_MAX_ROUNDS) { rb__fmt(why, wl, "at most %u rounds", RB_MAX_ROUNDS); return RB_EINVAL; }
-    if (!m->ngroups) return RB_OK;
-    if (m->strategies) { rb__fmt(why, wl, "groups name their own strategies: no strategy list with groups"); return RB_EINVAL; }
-    if ((m->threads && m->nthreads > 1) || (m->read_sizes && m->nread_sizes > 1)) {
-        rb__fmt(why, wl, "with groups, one thread count and one read size at most (each group's default; a group "
-                "sets its own)");
-        return RB_EINVAL;
-    }
-    return rb__groups_check(m->groups, m->ngroups, m->alone, why, wl);
-}
-
-/* The cell config of a run of groups: the matrix's, with its one thread count and read size. */
-static void rb__groups_cell_config(const rb_matrix *m, rb_config *c)
-{
-    *c = m->cfg;
-    if (m->threads && m->nthreads) c->threads = m->threads[0];
-    if (m->read_sizes && m->nread_sizes) c->read_size = m->read_sizes[0];
-}
-
-/* A run of groups: every group's read size against the file and its strategy, and the memory
-   of all groups together (the together run's). */
-static int rb__groups_matrix_check(const rb_matrix *m, uint64_t have, char *why, size_t wl)
-{
-    rb_config cell, c, d;
-    unsigned i;
-    uint64_t need = 0, margin = (uint64_t)16 << 20;
-    int64_t room = rb_mem_available();
-    char a[32], b[32];
-    rb__groups_cell_config(m, &cell);
-    for (i = 0; i < m->ngroups; i++) {
-        rb_group_config(&cell, &m->groups[i], i, &c);
-        rb_config_defaults(&c, &d);
-        if (rb_pattern_check(&d, why, wl) != RB_OK) return RB_EINVAL;
-        if (have && d.read_size > have) {
-            rb__fmt(why, wl, "group %u: read size %llu is larger than the %llu bytes to read from", i + 1,
-                    (unsigned long long)d.read_size, (unsigned long long)have);
-            return RB_EINVAL;
-        }
-        if ((m->groups[i].s->flags & RB_S_DIRECT) && d.read_size % rb__page_size()) {
-            rb__fmt(why, wl, "group %u: direct I/O needs a read size that is a multiple of the page size (%zu), not %llu",
-                    i + 1, rb__page_size(), (unsigned long long)d.read_size);
-            return RB_EINVAL;
-        }
-        if (have && rb__align_check(d.align, d.pattern, have, d.read_size, why, wl) != RB_OK) return RB_EINVAL;
-        need += RB__MIN(rb_cell_memory(&c, m->groups[i].s), UINT64_MAX / 32);
-    }
-    if (room < 0 || (need <= (uint64_t)room && (uint64_t)room - need >= margin)) return RB_OK;
-    rb__mem_text(need, a, sizeof a);
-    rb__mem_text((uint64_t)room, b, sizeof b);
-    rb__fmt(why, wl, "the groups' buffers need %s, more than the %s this process may use less 16 MiB", a, b);
-    return RB_ENOMEM;
+    return m->hook && m->hook->check ? m->hook->check(m, 0, why, wl) : RB_OK;
 }
 
 /* The matrix's largest cell by the memory it allocates (rb_cell_memory): if it fits, all do. */
@@ -13564,17 +13681,10 @@ static uint64_t rb__largest_cell(const rb_matrix *m, rb_config *cell, const rb_s
 
 RBDEF uint64_t rb_matrix_memory(const rb_matrix *m)
 {
-    rb_config c, cell;
+    rb_config c;
     const rb_strategy *s;
-    uint64_t need = 0;
-    unsigned i;
-    if (!m->ngroups) return rb__largest_cell(m, &c, &s);
-    rb__groups_cell_config(m, &cell);   /* the together run: every group's buffers at once */
-    for (i = 0; i < m->ngroups && i < RB_MAX_GROUPS; i++) {
-        rb_group_config(&cell, &m->groups[i], i, &c);
-        need += RB__MIN(rb_cell_memory(&c, m->groups[i].s), UINT64_MAX / 32);
-    }
-    return need;
+    if (m->hook && m->hook->memory) return m->hook->memory(m);
+    return rb__largest_cell(m, &c, &s);
 }
 
 /* A replay's matrix: a trace that loaded, no read size but its own, a thread count with a read
@@ -13629,7 +13739,7 @@ RBDEF int rb_matrix_check(const rb_matrix *m, char *why, size_t wl)
             for (i = 0; i < d.n; i++) have = RB__MAX(have, d.e[i].size);
         rb__dirlist_free(&d);
     }
-    if (m->ngroups) return rb__groups_matrix_check(m, have, why, wl);
+    if (m->hook) return m->hook->check ? m->hook->check(m, have, why, wl) : RB_OK;
     for (z = 0; z < nz; z++) {
         uint64_t rs = m->read_sizes ? m->read_sizes[z] : rs1;
         if (have && rs > have) {
@@ -13681,26 +13791,6 @@ RBDEF void rb_report_free(rb_report *rep)
     memset(rep, 0, sizeof *rep);
 }
 
-/* A run of groups: its rows as rb_run_groups will write them, each named (rb__label). */
-static void rb__matrix_group_rows(const rb_matrix *m, rb__matrix_store *st)
-{
-    rb_config cell;
-    unsigned i, k;
-    rb__groups_cell_config(m, &cell);
-    st->threads[0] = cell.threads ? cell.threads : 1;
-    for (i = 0; i < m->ngroups; i++)
-        for (k = RB_RUN_ALONE; k <= RB_RUN_TOGETHER; k++) {
-            unsigned row = rb__group_row(i, (int)k, m->alone);
-            rb_result *x = &st->results[row];
-            double *store = (double *)x->samples;
-            if ((k == RB_RUN_ALONE) ? m->alone == RB_ALONE_NO : m->alone == RB_ALONE_ONLY) continue;
-            rb__group_row_init(x, &cell, &m->groups[i], i, m->ngroups, (int)k);
-            x->samples = store;
-            st->strat[row] = m->groups[i].s;
-            st->names[row] = rb__label(x, st->labels[row], sizeof st->labels[row]);
-        }
-}
-
 /* Phase 1: the axes (defaults filled in), the grid of results (every cell "not run" until it
    runs), the sample store and the round orders. */
 static int rb__matrix_alloc(const rb_matrix *m, rb__matrix_store *st)
@@ -13708,8 +13798,9 @@ static int rb__matrix_alloc(const rb_matrix *m, rb__matrix_store *st)
     unsigned n, i, k;
     const rb_strategy *all = rb_strategies(&n);
     rb_config_defaults(&m->cfg, &st->cfg);
-    st->grouped = m->ngroups > 0;
-    st->ns = st->grouped ? rb_group_rows(m->ngroups, m->alone) : m->strategies ? m->nstrategies : RB__MIN(n, RB_MAX_AXIS);
+    st->grouped = m->hook != NULL;
+    st->ns = st->grouped ? RB__MIN(m->hook->rows(m, NULL, NULL, NULL), RB_MAX_AXIS)
+                         : m->strategies ? m->nstrategies : RB__MIN(n, RB_MAX_AXIS);
     for (i = 0; i < st->ns && !st->grouped; i++) {
         st->strat[i] = m->strategies ? m->strategies[i] : &all[i];
         st->names[i] = st->strat[i]->name;
@@ -13744,7 +13835,10 @@ static int rb__matrix_alloc(const rb_matrix *m, rb__matrix_store *st)
         rb__result_unknown_extras(x);
         snprintf(x->reason, sizeof x->reason, "the run was interrupted before this cell");
     }
-    if (st->grouped) rb__matrix_group_rows(m, st);
+    if (st->grouped) {   /* the tool's rows, each named */
+        m->hook->rows(m, st->results, st->strat, st->labels);
+        for (i = 0; i < st->ns; i++) st->names[i] = st->labels[i];
+    }
     return RB_OK;
 }
 
@@ -13937,31 +14031,20 @@ static void rb__matrix_take(rb_result *acc, const rb_result *x)
     }
 }
 
-/* One round of a run of groups: one rb_run_groups (alone runs, then together), its rows
-   taken into the report's. Returns nonzero when the caller's stop flag ended it. */
-static int rb__matrix_round_groups(const rb_matrix *m, rb__matrix_store *st, unsigned round)
+/* One round of a tool's rows (rb_matrix.hook): what it ran, taken into the report's rows.
+   Returns nonzero when the caller's stop flag ended it. */
+static int rb__matrix_round_hook(const rb_matrix *m, rb__matrix_store *st, unsigned round)
 {
-    rb__groups G;
-    rb_config c;
+    rb_config c = m->cfg;
     unsigned i;
     int rc;
     if (m->cfg.stop && *m->cfg.stop) return 1;
-    rb__groups_cell_config(m, &c);
-    c.ident = st->cfg.ident;
-    memset(&G, 0, sizeof G);
-    G.cfg = &c;
-    G.g = m->groups;
-    G.n = m->ngroups;
-    G.alone = m->alone;
-    G.out = st->scratch;
-    G.progress = m->progress;
-    G.user = m->user;
-    G.round = round;
-    G.rounds = st->rounds;
-    rc = rb__groups_run(&G);
+    c.ident = st->cfg.ident;   /* every cell against the file as the run began */
+    for (i = 0; i < st->ncells; i++) st->scratch[i].status = RB_ENOTRUN;
+    rc = m->hook->round(m, &c, st->scratch, round, st->rounds);
     for (i = 0; i < st->ncells; i++)
         if (st->scratch[i].status != RB_ENOTRUN) rb__matrix_take(&st->results[i], &st->scratch[i]);
-    return rc == RB_EINTR || (m->cfg.stop && *m->cfg.stop);
+    return rc || (m->cfg.stop && *m->cfg.stop);
 }
 
 /* Phase 2: one round, the cells in this round's order; a cell that did not measure (cannot
@@ -14024,11 +14107,10 @@ RBDEF int rb_run_matrix(const rb_matrix *m, rb_report *rep)
         ev.order = order;
         ev.ncells = st->ncells;
         if (m->progress) m->progress(&ev, m->user);
-        stopped = st->grouped ? rb__matrix_round_groups(m, st, round) : rb__matrix_round(m, st, round, order);
+        stopped = st->grouped ? rb__matrix_round_hook(m, st, round) : rb__matrix_round(m, st, round, order);
     }
     rb__matrix_stats(st);
-    if (st->grouped) rb__group_ratios(st->results, m->ngroups, m->alone);
-    else rb__matrix_paired(st);
+    if (!st->grouped) rb__matrix_paired(st);
     rep->results = st->results;
     rep->count = st->ncells;
     rep->cfg = &st->cfg;
@@ -14041,9 +14123,7 @@ RBDEF int rb_run_matrix(const rb_matrix *m, rb_report *rep)
     rep->rounds = round;   /* the rounds that started: an interrupt may end the run early */
     rep->order = st->order;
     rep->round_seed = seed;
-    rep->groups = st->grouped ? m->groups : NULL;
-    rep->ngroups = st->grouped ? m->ngroups : 0;
-    rep->alone = m->alone;
+    if (st->grouped && m->hook->finish) m->hook->finish(m, st->results, st->ncells, rep);
     return stopped ? RB_EINTR : RB_OK;
 }
 
@@ -14706,9 +14786,7 @@ RBDEF void rb_settings_matrix(rb_settings *s, rb_matrix *m)
     m->read_sizes = s->read_sizes;
     m->nread_sizes = s->nread_sizes;
     m->rounds = s->rounds;
-    m->groups = s->ngroups ? s->groups : NULL;
-    m->ngroups = s->ngroups;
-    m->alone = s->alone;
+    rb_groups_attach(m, &s->gm, s->groups, s->ngroups, s->alone);
     if (s->cfg.victim) rb_victim_attach(&m->cfg, &s->victim, s->cfg.victim);
 }
 
