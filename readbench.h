@@ -12360,7 +12360,7 @@ typedef struct rb_json {
 
 /* rb_json_parse / rb_json_load / rb_json_get, rb_diff_make, rb_report_diff: read a JSON report
    back (a small parser: depth-limited, never reads past the end) and compare two runs cell by
-   cell: ratio, interval and verdict (faster, slower, no significant difference within 1%). */
+   cell: ratio, interval and verdict (faster, slower, within the noise band, inconclusive). */
 /* NULL on malformed input (why: the byte offset and what was expected); never reads past len. */
 RBDEF rb_json *rb_json_parse(const char *text, size_t len, char *why, size_t whylen);
 
@@ -12381,7 +12381,11 @@ RBDEF rb_json *rb_json_load_report(const char *path, char *why, size_t whylen);
    that drift and are judged against RB_PAIRED_NOISE. */
 #define RB_DIFF_NOISE 0.10
 
-enum { RB_DIFF_FASTER, RB_DIFF_SLOWER, RB_DIFF_SAME, RB_DIFF_NOT_COMPARABLE, RB_DIFF_BASE_ONLY, RB_DIFF_NEW_ONLY };
+/* faster, slower: the whole interval beyond the band; same: the whole interval inside it (any
+   change is smaller than the band); inconclusive: the interval reaches past the band without
+   lying beyond it (more rounds may tell). */
+enum { RB_DIFF_FASTER, RB_DIFF_SLOWER, RB_DIFF_SAME, RB_DIFF_NOT_COMPARABLE, RB_DIFF_BASE_ONLY, RB_DIFF_NEW_ONLY,
+       RB_DIFF_INCONCLUSIVE };
 
 typedef struct rb_diff_row {
     char strategy[64], pattern[RB_PATTERN_LEN], scenario[32];
@@ -12389,7 +12393,9 @@ typedef struct rb_diff_row {
     uint64_t read_size;
     int cache;
     double prewarm;
-    double base_median, new_median;   /* ops/ms; NaN when that side has no measured cell */
+    double base_median, new_median;   /* ops/ms, the median of every iteration; NaN when that side has no measured cell */
+    double base_rate, new_rate;       /* ops/ms over the rounds (rb_stats.center; with one round, the median):
+                                         what ratio compares */
     double ratio, lo, hi;             /* new/base and its 95% interval; NaN when not comparable */
     double machine_ratio;             /* the machine kernel's time new/base (rb_result.machine_*); NaN: unknown */
     double band;                      /* faster or slower: the interval wholly beyond 1 +- band */
@@ -16849,7 +16855,8 @@ RBDEF const rb_json *rb_json_get(const rb_json *obj, const char *key)
    Cells match by (strategy, threads, read size, pattern, cache, prewarm, scenario). For each
    pair: NEW/BASE of the cells' rates over their rounds with a 95% Welch interval
    (rb_ratio_ci), and a verdict: faster when the whole interval is above 1 + RB_DIFF_NOISE,
-   slower when below 1 / (1 + RB_DIFF_NOISE), otherwise no significant difference. Needs two
+   slower when below 1 / (1 + RB_DIFF_NOISE), within the noise band when the whole interval is
+   inside it, otherwise inconclusive. Needs two
    rounds a side: iterations of one round are not replicates. Two runs made at different
    times cannot cancel what the machine did between them, which is why the noise band is wide
    (RB_DIFF_NOISE); the report says so, and that configurations measured inside one run,
@@ -17065,20 +17072,20 @@ static int rb__dcells_report(const rb_report *r, rb__dcell **out, unsigned *n)
    whole interval of base (less the band); base under X and new above it, faster. */
 static void rb__diff_bound(rb_diff_row *d, const rb__dcell *b, const rb__dcell *c, const rb_stats *sb, const rb_stats *sc)
 {
-    d->ratio = d->base_median > 0 ? d->new_median / d->base_median : NAN;
+    d->ratio = d->base_rate > 0 ? d->new_rate / d->base_rate : NAN;
     if (b->bound && c->bound) {
         snprintf(d->note, sizeof d->note, "both sides are upper bounds (no op completed inside an iteration): no ratio");
     } else if (c->bound) {
-        if (sb->ci_lo == sb->ci_lo && d->new_median < sb->ci_lo / (1 + d->band)) d->verdict = RB_DIFF_SLOWER;
+        if (sb->ci_lo == sb->ci_lo && d->new_rate < sb->ci_lo / (1 + d->band)) d->verdict = RB_DIFF_SLOWER;
         snprintf(d->note, sizeof d->note, "new is an upper bound (under %.3g ops/ms: no op completed inside an "
-                 "iteration)%s", d->new_median, sb->ci_lo == sb->ci_lo ? "" : "; base has too few rounds to compare");
+                 "iteration)%s", d->new_rate, sb->ci_lo != sb->ci_lo ? "; base has too few rounds to compare"
+                 : d->verdict == RB_DIFF_SLOWER ? "" : ": no verdict unless the bound is below base's interval");
     } else {
-        if (sc->ci_lo == sc->ci_lo && sc->ci_lo > d->base_median * (1 + d->band)) d->verdict = RB_DIFF_FASTER;
+        if (sc->ci_lo == sc->ci_lo && sc->ci_lo > d->base_rate * (1 + d->band)) d->verdict = RB_DIFF_FASTER;
         snprintf(d->note, sizeof d->note, "base is an upper bound (under %.3g ops/ms: no op completed inside an "
-                 "iteration)%s", d->base_median, sc->ci_lo == sc->ci_lo ? "" : "; new has too few rounds to compare");
+                 "iteration)%s", d->base_rate, sc->ci_lo != sc->ci_lo ? "; new has too few rounds to compare"
+                 : d->verdict == RB_DIFF_FASTER ? "" : ": no verdict unless new's interval is above the bound");
     }
-    if (d->verdict == RB_DIFF_NOT_COMPARABLE && !(b->bound && c->bound) && sb->ci_lo == sb->ci_lo && sc->ci_lo == sc->ci_lo)
-        d->verdict = RB_DIFF_SAME;
 }
 
 static void rb__diff_row(rb_diff_row *d, const rb__dcell *b, const rb__dcell *c)
@@ -17094,12 +17101,20 @@ static void rb__diff_row(rb_diff_row *d, const rb__dcell *b, const rb__dcell *c)
     d->read_size = any->read_size;
     d->cache = any->cache;
     d->prewarm = any->prewarm;
-    d->base_median = d->new_median = d->ratio = d->lo = d->hi = d->machine_ratio = NAN;
+    d->base_median = d->new_median = d->base_rate = d->new_rate = d->ratio = d->lo = d->hi = d->machine_ratio = NAN;
     d->verdict = !b ? RB_DIFF_NEW_ONLY : !c ? RB_DIFF_BASE_ONLY : RB_DIFF_NOT_COMPARABLE;
     if (b && strcmp(b->status, "ok")) snprintf(d->note, sizeof d->note, "base: %s", b->status);
     else if (c && strcmp(c->status, "ok")) snprintf(d->note, sizeof d->note, "new: %s", c->status);
-    if (b && !strcmp(b->status, "ok")) { rb_stats_of(b->samples, b->nsamples, b->rounds, &sb); d->base_median = sb.median; }
-    if (c && !strcmp(c->status, "ok")) { rb_stats_of(c->samples, c->nsamples, c->rounds, &sc); d->new_median = sc.median; }
+    if (b && !strcmp(b->status, "ok")) {
+        rb_stats_of(b->samples, b->nsamples, b->rounds, &sb);
+        d->base_median = sb.median;
+        d->base_rate = sb.center == sb.center ? sb.center : sb.median;
+    }
+    if (c && !strcmp(c->status, "ok")) {
+        rb_stats_of(c->samples, c->nsamples, c->rounds, &sc);
+        d->new_median = sc.median;
+        d->new_rate = sc.center == sc.center ? sc.center : sc.median;
+    }
     if (!b || !c || d->note[0]) return;
     d->machine_ratio = b->machine_ns > 0 && c->machine_ns > 0 ? c->machine_ns / b->machine_ns : NAN;
     d->band = RB_DIFF_NOISE;
@@ -17111,10 +17126,11 @@ static void rb__diff_row(rb_diff_row *d, const rb__dcell *b, const rb__dcell *c)
                      r, r == 1 ? "" : "s");
         else
             snprintf(d->note, sizeof d->note, "a round without a positive rate, or rounds of unequal length: no interval");
-        if (b->nsamples && c->nsamples && d->base_median > 0) d->ratio = d->new_median / d->base_median;
+        if (b->nsamples && c->nsamples && d->base_rate > 0) d->ratio = d->new_rate / d->base_rate;
         return;
     }
-    d->verdict = d->lo > 1 + d->band ? RB_DIFF_FASTER : d->hi < 1 / (1 + d->band) ? RB_DIFF_SLOWER : RB_DIFF_SAME;
+    d->verdict = d->lo > 1 + d->band ? RB_DIFF_FASTER : d->hi < 1 / (1 + d->band) ? RB_DIFF_SLOWER
+               : d->lo >= 1 / (1 + d->band) && d->hi <= 1 + d->band ? RB_DIFF_SAME : RB_DIFF_INCONCLUSIVE;
     if (d->machine_ratio == d->machine_ratio && fabs(log(d->machine_ratio)) > log(1 + RB_MACHINE_MOVED))
         snprintf(d->note, sizeof d->note, "the machine itself was %.0f%% %s in new (a fixed CPU kernel): a CPU-bound "
                  "cell moves with it", 100 * (d->machine_ratio > 1 ? d->machine_ratio - 1 : 1 / d->machine_ratio - 1),
@@ -17234,16 +17250,16 @@ RBDEF int rb_diff_files(const char *base_path, const char *new_path, rb_diff *d,
 }
 
 static const char *const rb__diff_drift_note =
-    "base and new are separate runs: what the machine did between them (its speed drifts by tens of percent "
-    "between minutes on a shared VM) is in the ratio and cannot cancel; to resolve smaller differences, measure "
+    "base and new are separate runs: what the machine did between them (a shared or virtual machine's speed can "
+    "drift by tens of percent between minutes) is in the ratio and cannot cancel; to resolve smaller differences, measure "
     "the configurations in one run (strategies, threads and read sizes are its axes) with --rounds 5 and read "
     "its paired-by-round ratios";
 
 static const char *rb__verdict_word(int v)
 {
-    static const char *const words[] = {"faster", "slower", "no significant difference", "not comparable",
-                                        "only in base", "only in new"};
-    return v >= 0 && v <= RB_DIFF_NEW_ONLY ? words[v] : "?";
+    static const char *const words[] = {"faster", "slower", "within the noise band", "not comparable",
+                                        "only in base", "only in new", "inconclusive"};
+    return v >= 0 && v <= RB_DIFF_INCONCLUSIVE ? words[v] : "?";
 }
 
 static void rb__diff_json(FILE *f, const rb_diff *d, const char *base_name, const char *new_name)
@@ -17270,6 +17286,10 @@ static void rb__diff_json(FILE *f, const rb_diff *d, const char *base_name, cons
         rb__json_num(f, x->base_median);
         fprintf(f, ", \"new_median\": ");
         rb__json_num(f, x->new_median);
+        fprintf(f, ", \"base_rate\": ");
+        rb__json_num(f, x->base_rate);
+        fprintf(f, ", \"new_rate\": ");
+        rb__json_num(f, x->new_rate);
         fprintf(f, ", \"ratio\": ");
         rb__json_num(f, x->ratio);
         fprintf(f, ", \"ratio_ci\": ");
@@ -17310,8 +17330,8 @@ static void rb__diff_table(FILE *f, const rb_diff *d, int md, const char *base_n
             snprintf(c[3], 192, "%s", x->pattern);
             if (x->prewarm > 0) snprintf(c[4], 192, "%s, prewarm %.2g", rb__cache_word(x->cache), x->prewarm);
             else snprintf(c[4], 192, "%s", rb__cache_word(x->cache));
-            snprintf(c[5], 192, x->base_median == x->base_median ? "%.4g" : "-", x->base_median);
-            snprintf(c[6], 192, x->new_median == x->new_median ? "%.4g" : "-", x->new_median);
+            snprintf(c[5], 192, x->base_rate == x->base_rate ? "%.4g" : "-", x->base_rate);
+            snprintf(c[6], 192, x->new_rate == x->new_rate ? "%.4g" : "-", x->new_rate);
             snprintf(c[7], 192, x->ratio == x->ratio ? "%.3f" : "-", x->ratio);
             if (x->lo == x->lo) snprintf(c[8], 192, "[%.3f, %.3f]", x->lo, x->hi);
             else snprintf(c[8], 192, "-");
@@ -17323,9 +17343,11 @@ static void rb__diff_table(FILE *f, const rb_diff *d, int md, const char *base_n
             if (pass) rb__row(f, md, cells, 10, w);
         }
     }
-    fprintf(f, "\n%snew/base: ratio of the cells' rates over their rounds (geometric means of the round medians), "
-               "higher is faster; its 95%% interval is Welch's t on the round medians' logarithms; faster or slower: "
-               "the whole interval is more than %.0f%% away from 1%s\n", md ? "*" : "", 100 * RB_DIFF_NOISE, md ? "*" : "");
+    fprintf(f, "\n%sops/ms: each cell's rate over its rounds (the geometric mean of its round medians; with one round, "
+               "its median); new/base: their ratio, higher is faster, and its 95%% interval (Welch's t on the round "
+               "medians' logarithms); faster or slower: the whole interval more than %.0f%% from 1; within the noise "
+               "band: the whole interval within it; inconclusive: the interval reaches past the band without lying "
+               "beyond it%s\n", md ? "*" : "", 100 * RB_DIFF_NOISE, md ? "*" : "");
     fprintf(f, "%s%s%s\n", md ? "*" : "", rb__diff_drift_note, md ? "*" : "");
 }
 
