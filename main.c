@@ -326,15 +326,19 @@ static int advise(cli *c)
 /* The main job: a short advise on ./readbench.dat (made, 1 GiB, if missing), then how to run the full one. */
 static int main_job(cli *c)
 {
-    struct stat st; rb_error err; int rc;
+    struct stat st; rb_error err; int rc; char to[1024], msg[2400]; ssize_t n;
     c->cmd = RB_CMD_ADVISE; c->doc = rb_command_doc_find("advise");
     c->path = c->pos[0] = "readbench.dat";
     c->pos[1] = "1g";
     if (stat(c->path, &st) != 0) {
-        if (lstat(c->path, &st) == 0)   /* a link to nothing: the default run takes no --follow-symlinks */
-            return fail(2, "./readbench.dat is a symbolic link whose target does not exist; the default run neither follows "
-                        "nor replaces it: remove it, or make its target with: readbench setup readbench.dat 1g "
-                        "--follow-symlinks");
+        if (lstat(c->path, &st) == 0) {   /* a link to nothing: the default run neither follows nor replaces it */
+            n = readlink(c->path, to, sizeof to - 1);
+            to[n > 0 ? n : 0] = 0;
+            snprintf(msg, sizeof msg, "./readbench.dat is a symbolic link to %s, which does not exist; the default run "
+                     "neither follows nor replaces it: remove it, or make its target with: readbench setup '%s' 1g",
+                     n > 0 ? to : "a missing file", n > 0 ? to : "TARGET");
+            return fail(2, msg);
+        }
         fprintf(stderr, "readbench: creating ./readbench.dat (1 GiB) for the default run; delete it when done\n");
         if ((rc = setup_cmd(c)) != 0) return rc;
     }

@@ -816,8 +816,10 @@ static void messages_say_what_happened(void)
     CHECK(symlink("no-such-target.dat", link) == 0);
     CHECK(cli(dir, "") == 2);
     CHECKF(strstr(err, "symbolic link") && strstr(err, "remove it") && !strstr(err, "creating") &&
-           !strstr(err, "add --follow-symlinks"), "%s", err);
+           !strstr(err, "--follow-symlinks") && strstr(err, "readbench setup 'no-such-target.dat' 1g"), "%s", err);
     CHECK(dir_entries(dir) == 1);
+    /* and the command it gives works (it said --follow-symlinks, which refuses a link to nothing) */
+    CHECK(cli(dir, "setup 'no-such-target.dat' 1m") == 0 && cli(dir, "residency readbench.dat") == 0);
     snprintf(args, sizeof args, "run '%s'", rbt_path("no-such-dir/f.dat"));
     CHECK(cli(rbt_tmpdir(), args) == 2);
     CHECKF(strstr(err, "mkdir -p") && strstr(err, "no-such-dir does not exist"), "%s", err);
