@@ -19039,7 +19039,19 @@ RBDEF void rb_advise_svg(FILE *f, const rb_advise_run *r, const char *title)
 
 /* spec: "SIZE" or "auto:R" (pin what leaves file_size / R available); reserve: what the run
    will still allocate beside the hog. The hog never takes more than the room minus the margin
-   minus reserve: an "auto:inf" once pinned 23.19 GiB and left 10 MiB. */
+   minus reserve: an "auto:inf" once pinned 23.19 GiB and left 10 MiB. And auto:R refuses to
+   leave less than RB__HOG_MIN_LEFT of the host available: pressure on a 32 MiB file pinned 21.3
+   GiB of a shared 22 and left 27 MiB for everything else, for a cell that then failed. Inside a
+   memory cgroup whose room is the limit it may: the cgroup bounds what it takes. */
+#define RB__HOG_MIN_LEFT ((uint64_t)256 << 20)
+
+/* 1: the room is a memory cgroup's, tighter than the host's: a hog there takes nothing from the
+   rest of the machine. */
+static int rb__hog_contained(int64_t room)
+{
+    rb_memcg cg;
+    return rb_memcg_read(&cg) == 0 && cg.room >= 0 && cg.room == room;
+}
 RBDEF int rb_hog_plan(const char *spec, uint64_t file_size, uint64_t reserve, uint64_t *size, char *why,
                       size_t whylen)
 {
@@ -19063,6 +19075,14 @@ RBDEF int rb_hog_plan(const char *spec, uint64_t file_size, uint64_t reserve, ui
         if (target <= 0) {
             rb__fmt(why, whylen, "nothing to pin: the file is already %.2fx the %s available", (double)file_size / (double)room, a);
             return RB_OK;
+        }
+        if ((double)file_size / r < (double)RB__HOG_MIN_LEFT && !rb__hog_contained(room)) {
+            rb__mem_text((uint64_t)target, b, sizeof b);
+            rb__mem_text((uint64_t)((double)file_size / r), m, sizeof m);
+            rb__fmt(why, whylen, "making the file %gx the memory left would pin %s of the %s available and leave the "
+                    "machine %s: run it in a memory cgroup of about twice the file instead, or on a larger file", r, b, a,
+                    m);
+            return RB_EINVAL;
         }
         *size = RB__MIN((uint64_t)target, cap) & ~(((uint64_t)1 << 20) - 1);
         if ((uint64_t)target > cap) {
