@@ -113,15 +113,23 @@ static int lookup(const cli *c, const char *a, option *o, char *name, size_t len
 }
 
 /* The one parser of every command: its arguments (at most npos), and the options of c->cmd as
-   --name VALUE or --name=VALUE (a missing value is ""; an option without one is --name alone).
+   --name VALUE or --name=VALUE (a missing value is ""; an option without one is --name alone,
+   and --quiet=1 is refused, not read as another option). Each option once, --group excepted:
+   a second --strategies silently replacing the first hid a mistake (the help says so).
    "-" alone is an argument (a file name) where it always was, an unknown option elsewhere. */
 static int parse(int argc, char **argv, int i, unsigned npos, const char *needs, cli *c)
 {
-    char what[64], name[64]; unsigned n = 0;
+    char what[64], name[64], seen[2048] = "|", key[160]; unsigned n = 0;
     for (; i < argc; i++) {
         const char *a = argv[i], *v; option o; size_t l = strcspn(a, "=");
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) return c->help = 1, 0;
-        if (lookup(c, a, &o, name, sizeof name) && (!a[l] || o.arg)) {
+        if (lookup(c, a, &o, name, sizeof name)) {
+            snprintf(key, sizeof key, "%s is a switch and takes no value: '%.60s'", name, a);
+            if (a[l] && !o.arg) return bad("%s", key);
+            snprintf(key, sizeof key, "|%s|", name);
+            if (strstr(seen, key) && strcmp(name, "--group"))
+                return bad("%s is given twice: give each option once (a list takes commas: --threads 1,4)", name);
+            if (strlen(seen) + strlen(key) < sizeof seen) strcat(seen, key + 1);
             v = !o.arg ? "" : a[l] ? a + l + 1 : i + 1 < argc ? argv[++i] : "";
             if (take(c, &o, v)) return 2;
             continue;

@@ -12648,7 +12648,7 @@ RBDEF int rb_hog_plan(const char *spec, uint64_t file_size, uint64_t reserve, ui
    rb_parse_rate: the CLI's parsers, public so embedders and the tests share them. */
 RBDEF int rb_parse_size(const char *s, uint64_t *out);
 
-RBDEF int rb_parse_u64(const char *s, uint64_t *out);   /* decimal digits only: "010" is ten */
+RBDEF int rb_parse_u64(const char *s, uint64_t *out);   /* a whole decimal number: "010" is ten, "1e3" 1000 */
 
 RBDEF int rb_parse_duration(const char *s, int64_t *out_ns);   /* RB_EINVAL malformed, RB_ERANGE too large */
 
@@ -12709,6 +12709,7 @@ typedef struct rb_settings {
     rb_victim victim;                              /* cfg.victim's observer (rb_settings_matrix) */
     rb_groups_matrix gm;                           /* the groups' matrix hook (rb_settings_matrix) */
     int trace_loaded;
+    int seed_given, pick_given;                    /* "seed", "file-pick" set: a replay with no use for one says so */
 } rb_settings;
 
 /* rb_settings_set(s, key, value, as, why, whylen), rb_settings_matrix(s, m): a run described in
@@ -16219,7 +16220,7 @@ RBDEF int rb_warmup_set(rb_warmup_config *c, const char *key, const char *value,
     if (whylen) why[0] = 0;
     if (!strcmp(key, "chunk")) {
         if (rb_parse_size(value, &v) != RB_OK || v == 0 || v % page) {
-            rb__fmt(why, whylen, "%s must be a size that is a multiple of the page (%lu bytes), not '%s'", as,
+            rb__fmt(why, whylen, "%s must be a size of a page or more, a multiple of the page (%lu bytes), not '%s'", as,
                     (unsigned long)page, value);
             return RB_EINVAL;
         }
@@ -19092,9 +19093,9 @@ RBDEF int rb_hog_plan(const char *spec, uint64_t file_size, uint64_t reserve, ui
         }
         return RB_OK;
     }
-    if (!spec || rb_parse_size(spec, size) != RB_OK || *size == 0) {
+    if (!spec || rb_parse_size(spec, size) != RB_OK || *size == 0) {   /* 0 pins nothing: leave --hog out */
         *size = 0;
-        rb__fmt(why, whylen, "malformed size '%s'", spec ? spec : "(null)");
+        rb__fmt(why, whylen, "a size of 1 byte or more (e.g. 512m) or auto:R, not '%s'", spec ? spec : "(null)");
         return RB_EINVAL;
     }
     if (room >= 0 && *size > cap) {
@@ -19110,19 +19111,84 @@ RBDEF int rb_hog_plan(const char *spec, uint64_t file_size, uint64_t reserve, ui
 
 /*
    Strict: a trailing letter, an empty list item, a sign, or an overflow is an error, never
-   a silent zero. Sizes are binary (16k = 16384), as in fio and dd. */
+   a silent zero. Sizes are binary (16k = 16384), as in fio and dd. Every number an option
+   takes has one grammar (rb__number_span: 16, 0.5, 1e3; never 0x10, a sign or a space), and
+   one that must be whole (a count, a seed, a size in bytes) must come out whole: 1e3 is 1000,
+   1.5k is 1536, while 2.5 and 0.1k (102.4 bytes) are refused. */
 static int rb__lower(int c) { return (c >= 'A' && c <= 'Z') ? c + 32 : c; }
+
+/* The length of the number at s by that grammar: digits, then .digits, then e[+|-]digits; 0
+   when none starts there. An 'e' without digits after it is not part of it. */
+static size_t rb__number_span(const char *s)
+{
+    const char *p = s, *q;
+    if (!s || !rb__isdigit((unsigned char)*p)) return 0;
+    while (rb__isdigit((unsigned char)*p)) p++;
+    if (*p == '.')
+        for (p++; rb__isdigit((unsigned char)*p); p++) {}
+    if (*p == 'e' || *p == 'E') {
+        q = p + 1 + (p[1] == '+' || p[1] == '-');
+        if (rb__isdigit((unsigned char)*q))
+            for (p = q; rb__isdigit((unsigned char)*p); p++) {}
+    }
+    return (size_t)(p - s);
+}
+
+/* The number s[0..n) times mult (1 or a power of two, a size's unit), exactly: a double would
+   lose a seed's low bits. RB_OK with *out when it is whole and fits in 64 bits; RB_EINVAL when
+   it is not whole or too large. The digits become m * 10^e, m without trailing zeros. */
+static int rb__whole(const char *s, size_t n, uint64_t mult, uint64_t *out)
+{
+    uint64_t m = 0, p5 = 1;
+    long e = 0, x = 0, zeros = 0, k, j = 0;
+    size_t i = 0;
+    int frac = 0, neg = 0;
+    for (; i < n && (rb__isdigit((unsigned char)s[i]) || s[i] == '.'); i++) {
+        unsigned d = (unsigned)(s[i] - '0');
+        if (s[i] == '.') { frac = 1; continue; }
+        e -= frac;
+        if (!d) { zeros += m != 0; continue; }   /* a zero is a power of ten until a digit follows */
+        for (; zeros >= 0; zeros--) {
+            if (m > UINT64_MAX / 10) return RB_EINVAL;
+            m *= 10;
+        }
+        zeros = 0;
+        if (m > UINT64_MAX - d) return RB_EINVAL;
+        m += d;
+    }
+    e += zeros;
+    if (i < n) {   /* e[+|-]digits; its size capped: past 10^9 every m but 0 is out of range */
+        i++;
+        if (s[i] == '+' || s[i] == '-') neg = s[i++] == '-';
+        for (; i < n; i++) x = x < 1000000000 ? x * 10 + (s[i] - '0') : x;
+        e += neg ? -x : x;
+    }
+    for (; mult > 1; mult >>= 1) j++;
+    if (!m) { *out = 0; return RB_OK; }
+    for (; e > 0; e--) {
+        if (m > UINT64_MAX / 10) return RB_EINVAL;
+        m *= 10;
+    }
+    if (e < 0) {   /* m / 10^k: 5^k must divide m, and 2^k must divide m * 2^j */
+        if ((k = -e) > 27) return RB_EINVAL;   /* 5^28 > 2^64 > m */
+        while (p5 < UINT64_MAX / 5 && k-- > 0) p5 *= 5;
+        if (m % p5) return RB_EINVAL;
+        m /= p5;
+        j += e;
+        if (j < 0 && (m & ((UINT64_C(1) << -j) - 1))) return RB_EINVAL;
+        if (j < 0) { m >>= -j; j = 0; }
+    }
+    if (j >= 64 || m > (UINT64_MAX >> j)) return RB_EINVAL;
+    *out = m << j;
+    return RB_OK;
+}
 
 RBDEF int rb_parse_size(const char *s, uint64_t *out)
 {
-    uint64_t v = 0, mult = 1;
-    const char *p = s;
-    if (!s || *p < '0' || *p > '9') return RB_EINVAL;
-    for (; *p >= '0' && *p <= '9'; p++) {
-        unsigned d = (unsigned)(*p - '0');
-        if (v > (UINT64_MAX - d) / 10) return RB_EINVAL;
-        v = v * 10 + d;
-    }
+    uint64_t mult = 1;
+    size_t n = rb__number_span(s);
+    const char *p = s + n;
+    if (!n) return RB_EINVAL;
     if (*p) {
         switch (rb__lower(*p)) {
         case 'b': mult = 1; break;
@@ -19139,38 +19205,29 @@ RBDEF int rb_parse_size(const char *s, uint64_t *out)
         }
         if (*p) return RB_EINVAL;
     }
-    if (v > UINT64_MAX / mult) return RB_EINVAL;
-    *out = v * mult;
-    return RB_OK;
+    return rb__whole(s, n, mult, out);
 }
 
-/* A seed, a count: decimal digits and nothing else. strtoull(s, 0) would read "010" as
+/* A seed, a count: a whole number by the one grammar. strtoull(s, 0) would read "010" as
    octal 8 and refuse "08"; a leading zero means nothing here, and "0x10" is an error. */
 RBDEF int rb_parse_u64(const char *s, uint64_t *out)
 {
-    uint64_t v = 0;
-    const char *p = s;
-    if (!s || !*s) return RB_EINVAL;
-    for (; *p; p++) {
-        unsigned d = (unsigned)(*p - '0');
-        if (*p < '0' || *p > '9' || v > (UINT64_MAX - d) / 10) return RB_EINVAL;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return RB_OK;
+    size_t n = rb__number_span(s);
+    if (!n || s[n]) return RB_EINVAL;
+    return rb__whole(s, n, 1, out);
 }
 
-/* 500ms, 0.2s, 5s, 1m, 250us, 100ns; a bare number is seconds. */
+/* 500ms, 0.2s, 5s, 1m, 250us, 100ns, 1e3ms; a bare number is seconds. */
 RBDEF int rb_parse_duration(const char *s, int64_t *out_ns)
 {
-    double v = 0, frac = 0.1, unit = 1e9;
-    const char *p = s;
-    int digits = 0;
-    if (!s) return RB_EINVAL;
-    for (; *p >= '0' && *p <= '9'; p++, digits++) v = v * 10 + (*p - '0');
-    if (*p == '.')
-        for (p++; *p >= '0' && *p <= '9'; p++, digits++, frac /= 10) v += (*p - '0') * frac;
-    if (!digits) return RB_EINVAL;
+    double v = 0, unit = 1e9;
+    char num[64];
+    size_t n = rb__number_span(s);
+    const char *p = s + n;
+    if (!n || n >= sizeof num) return RB_EINVAL;
+    memcpy(num, s, n);
+    num[n] = 0;
+    if (rb_parse_number(num, 1, &v) != RB_OK) return RB_ERANGE;   /* its grammar holds: too large for a double */
     if (*p) {
         if (strcmp(p, "ns") == 0) unit = 1;
         else if (strcmp(p, "us") == 0) unit = 1e3;
@@ -19212,13 +19269,7 @@ static int rb__list(const char *s, unsigned cap, unsigned *n, void *out,
 static int rb__one_uint(const char *item, void *out, unsigned i)
 {
     uint64_t v = 0;
-    const char *p = item;
-    if (!*p) return RB_EINVAL;
-    for (; *p; p++) {
-        if (*p < '0' || *p > '9') return RB_EINVAL;
-        v = v * 10 + (unsigned)(*p - '0');
-        if (v > 0xffffffffu) return RB_EINVAL;
-    }
+    if (rb_parse_u64(item, &v) != RB_OK || v > 0xffffffffu) return RB_EINVAL;
     ((unsigned *)out)[i] = (unsigned)v;
     return RB_OK;
 }
@@ -19623,6 +19674,11 @@ static void rb__settings_trace(rb_settings *s)
     rb_trace_load(&s->trace, s->trace_path, &s->trace_opts);
     s->trace_loaded = 1;
     s->cfg.trace = &s->trace;
+    if (s->trace.status == RB_OK && s->pick_given) {   /* given and unused would be silent: refused as a read size is */
+        s->trace.status = RB_EINVAL;
+        rb__fmt(s->trace.why, sizeof s->trace.why, "a replay reads the one file its trace read: --file-pick, which picks "
+                "among a directory's files, does not apply");
+    }
     if (s->trace.status != RB_OK) return;
     if (!s->nthreads) {
         s->threads[0] = RB__MIN(s->trace.nstreams, RB_MAX_THREADS);
@@ -19787,10 +19843,14 @@ RBDEF int rb_settings_set(rb_settings *s, const char *key, const char *v, const 
     else if (!strcmp(key, "iterations")) rc = rb__set_uint(as, v, 1, RB_MAX_ITERATIONS, &c->iterations, why, wl);
     else if (!strcmp(key, "pattern")) rc = rb_parse_pattern(v, c, why, wl);   /* the spec's own words */
     else if (!strcmp(key, "cache")) rc = rb__set_choice(as, v, caches, 3, &c->cache, why, wl);
-    else if (!strcmp(key, "file-pick")) rc = rb__set_choice(as, v, picks, 2, &c->file_pick, why, wl);
+    else if (!strcmp(key, "file-pick")) {
+        if ((rc = rb__set_choice(as, v, picks, 2, &c->file_pick, why, wl)) == RB_OK) s->pick_given = 1;
+    }
     else if (!strcmp(key, "size")) {
-        if (rb_parse_size(v, &u) || u == 0) { rb__fmt(why, wl, "malformed size '%s'", v); rc = RB_EINVAL; }
-        else c->size = u;
+        if (rb_parse_size(v, &u) || u == 0) {
+            rb__fmt(why, wl, "%s must be a size of 1 byte or more, e.g. 64m: not '%s'", as, v);
+            rc = RB_EINVAL;
+        } else c->size = u;
     } else if (!strcmp(key, "prewarm")) {
         if (rb_parse_double_list(v, &d, 1, &n) || d > 1) {
             rb__fmt(why, wl, "%s needs a fraction in [0, 1], not '%s'", as, v);
@@ -19798,11 +19858,12 @@ RBDEF int rb_settings_set(rb_settings *s, const char *key, const char *v, const 
         } else if ((c->prewarm = d) == 0) c->cache = RB_CACHE_EVICT;   /* nothing resident is an eviction */
     } else if (!strcmp(key, "align")) {
         if (rb_parse_size(v, &u) || u == 0 || (u & (u - 1))) {
-            rb__fmt(why, wl, "%s must be a power of two: '%s'", as, v);
+            rb__fmt(why, wl, "%s must be a power of two, 1 or more (e.g. 4k): '%s'", as, v);
             rc = RB_EINVAL;
         } else c->align = u;
     } else if (!strcmp(key, "seed")) {
-        if (rb_parse_u64(v, &c->seed)) { rb__fmt(why, wl, "malformed seed '%s' (decimal digits only)", v); rc = RB_EINVAL; }
+        if (rb_parse_u64(v, &c->seed)) { rb__fmt(why, wl, "malformed seed '%s' (a whole decimal number)", v); rc = RB_EINVAL; }
+        else s->seed_given = 1;
     } else if (!strcmp(key, "warmup")) {
         if ((rc = rb__set_duration(as, v, &c->warmup_ns, why, wl)) == RB_OK && !c->warmup_ns) c->warmup_ns = RB_NONE;
     } else if (!strcmp(key, "rate")) {
@@ -20019,9 +20080,10 @@ static void rb__help_options(FILE *f, unsigned uses, unsigned cmd)
     unsigned i, n;
     const rb_setting_doc *s = rb_settings_docs(&n);
     const rb_option_doc *o;
-    fprintf(f, "\noptions (--name VALUE or --name=VALUE; lists are comma-separated; sizes take k/m/g/t or\n"
-               "KiB/MiB/GiB/TiB; times ns, us, ms, s, m or h; numbers are decimal: 16, 0.5, 1e3, never\n"
-               "0x10, a sign or a space):\n");
+    fprintf(f, "\noptions (--name VALUE or --name=VALUE; each at most once, --group excepted; a switch such as\n"
+               "--quiet takes no value; lists are comma-separated; numbers are decimal: 16, 0.5, 1e3,\n"
+               "never 0x10, a sign or a space, and a count, a seed or a size is whole: 1e3 and 1.5k are,\n"
+               "2.5 is no count; sizes take k/m/g/t or KiB/MiB/GiB/TiB; times ns, us, ms, s, m or h):\n");
     for (i = 0; uses && i < n; i++) {
         if (!(s[i].uses & uses)) continue;
         if (s[i].heading) fprintf(f, "\n%s:\n", s[i].heading);
@@ -20055,7 +20117,16 @@ RBDEF int rb_help_write(FILE *f, const char *command)
 RBDEF void rb_settings_matrix(rb_settings *s, rb_matrix *m)
 {
     static const unsigned threads[] = {1, 4, 8, 16};
+    const rb_config *c = &s->cfg;
     rb__settings_trace(s);
+    /* a replay draws no offset; its seed orders the rounds, picks a prewarm's pages and draws
+       poisson arrivals, and with none of them it would be ignored in silence (advise's states use it) */
+    if (c->trace && s->trace.status == RB_OK && s->seed_given && s->rounds < 2 && !(c->prewarm > 0 && c->prewarm < 1) &&
+        !(c->rate > 0 && c->arrivals == RB_ARRIVALS_POISSON)) {
+        s->trace.status = RB_EINVAL;
+        rb__fmt(s->trace.why, sizeof s->trace.why, "a replay reads the offsets its trace has: --seed draws none of them, "
+                "and seeds only a replay's --rounds order, a --prewarm below 1 or --rate N:poisson, none of which is given");
+    }
     if (!s->nthreads) {   /* groups: one thread each unless a group says otherwise */
         memcpy(s->threads, threads, sizeof threads);
         s->nthreads = s->ngroups ? 1 : 4;

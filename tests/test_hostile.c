@@ -674,6 +674,85 @@ static void a_file_changed_between_cells_fails_the_rest(void)
     unlink(t);
 }
 
+/* ---- the third sweep's leftovers: what the user typed, said back plainly ---- */
+
+/* Exit 2, one line on stderr that holds want (and no raw control character), nothing on stdout. */
+static int one_line_refusal(const char *args, const char *want)
+{
+    const char *c;
+    int rc = hcli(rbt_tmpdir(), args);
+    for (c = herr; *c && (*c == '\n' || (unsigned char)*c >= 0x20) && *c != 0x7f; c++) {}
+    CHECKF(rc == 2 && !hout[0] && strchr(herr, '\n') == herr + strlen(herr) - 1 && strstr(herr, want) && !*c,
+           "'%s': exit %d, '%s' (want '%s')", args, rc, herr, want);
+    return rc == 2 && strstr(herr, want) != NULL;
+}
+
+/* Items 1-5: one rule for every number (whole where it must be: 1e2 iterations are 100, 2.5
+   are none); a zero size says what is allowed; a switch given a value, an option
+   given twice and a seed or file pick a replay has no use for are refused, each in one line. */
+static void options_are_read_one_way(void)
+{
+    static rb_settings s;
+    static const struct { const char *key, *value; uint64_t want; } whole[] = {
+        {"iterations", "1e2", 100}, {"seed", "1e3", 1000}, {"size", "1.5k", 1536}, {"reads-per-op", "1.6e1", 16},
+        {"seed", "18446744073709551615", UINT64_MAX}, {"seed", "1.8446744073709551615e19", UINT64_MAX},
+    };
+    static const struct { const char *key, *value; } refused[] = {
+        {"iterations", "2.5"}, {"size", "0.1k"}, {"seed", "18446744073709551616"}, {"seed", "1e20"}, {"threads", "1e-1"},
+        {"size", "0x10"}, {"seed", " 1"}, {"duration", "1e"}, {"size", "1e"},
+    };
+    char why[RB_REASON_LEN], args[1024];
+    const char *f = rbt_small_file();
+    unsigned i;
+    int64_t ns;
+    for (i = 0; i < sizeof whole / sizeof whole[0]; i++) {
+        uint64_t got;
+        memset(&s, 0, sizeof s);
+        CHECKF(rb_settings_set(&s, whole[i].key, whole[i].value, NULL, why, sizeof why) == RB_OK, "--%s %s: %s",
+               whole[i].key, whole[i].value, why);
+        got = !strcmp(whole[i].key, "iterations") ? s.cfg.iterations : !strcmp(whole[i].key, "seed") ? s.cfg.seed
+            : !strcmp(whole[i].key, "size") ? s.cfg.size : s.cfg.reads_per_op;
+        CHECKF(got == whole[i].want, "--%s %s: %llu", whole[i].key, whole[i].value, (unsigned long long)got);
+    }
+    for (i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        memset(&s, 0, sizeof s);
+        CHECKF(rb_settings_set(&s, refused[i].key, refused[i].value, NULL, why, sizeof why) == RB_EINVAL, "--%s '%s' taken",
+               refused[i].key, refused[i].value);
+    }
+    CHECK(rb_parse_duration("1e3ms", &ns) == RB_OK && ns == 1000000000);
+    CHECK(rb_parse_duration("1e400s", &ns) == RB_ERANGE);
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    CHECK(hcli(rbt_tmpdir(), "--help") == 0 && strstr(hout, "a count, a seed or a size is whole") &&
+          strstr(hout, "each at most once") && strstr(hout, "takes no value"));
+    snprintf(args, sizeof args, "run '%s' --size 0", f);
+    one_line_refusal(args, "--size must be a size of 1 byte or more");
+    snprintf(args, sizeof args, "run '%s' --hog 0", f);
+    one_line_refusal(args, "--hog: a size of 1 byte or more (e.g. 512m) or auto:R, not '0'");
+    one_line_refusal("setup x.dat 0", "SIZE must be a size of 1 byte or more");
+    snprintf(args, sizeof args, "run '%s' --quiet=1", f);
+    one_line_refusal(args, "--quiet is a switch and takes no value: '--quiet=1'");
+    snprintf(args, sizeof args, "run '%s' --verify=", f);
+    one_line_refusal(args, "--verify is a switch and takes no value");
+    snprintf(args, sizeof args, "run '%s' --strategies null --strategies pread", f);
+    one_line_refusal(args, "--strategies is given twice");
+    snprintf(args, sizeof args, "run '%s' --quiet --quiet", f);
+    one_line_refusal(args, "--quiet is given twice");
+    snprintf(args, sizeof args, "advise '%s' --budget 10s --budget=20s", f);
+    one_line_refusal(args, "--budget is given twice");
+    snprintf(args, sizeof args, "run '%s' --group strategy=null --group strategy=null,threads=2 --alone no --duration 10ms "
+             "--iterations 1 --warmup 0 --quiet --format csv", f);   /* --group: one per group (a loaded machine may fail a cell: 1) */
+    CHECKF(hcli(rbt_tmpdir(), args) != 2 && strstr(hout, "strategy=null,threads=2"), "%s", herr);
+    CHECK(write_file(rbt_path("leftover.csv"), "0,4096\n8192,4096\n"));
+    snprintf(args, sizeof args, "replay '%s' '%s' --strategies null --seed 5", rbt_path("leftover.csv"), f);
+    one_line_refusal(args, "--seed draws none of them");
+    snprintf(args, sizeof args, "run '%s' --trace '%s' --strategies null --file-pick uniform", f, rbt_path("leftover.csv"));
+    one_line_refusal(args, "--file-pick, which picks among a directory's files, does not apply");
+    snprintf(args, sizeof args, "replay '%s' '%s' --strategies null --seed 5 --rounds 2 --threads 1 --duration 10ms "
+             "--iterations 1 --warmup 0 --quiet --format csv", rbt_path("leftover.csv"), f);   /* it orders the rounds */
+    CHECKF(hcli(rbt_tmpdir(), args) != 2 && strstr(hout, "null"), "%s", herr);
+    unlink(rbt_path("leftover.csv"));
+}
+
 void suite_hostile(void)
 {
     RUN(non_regular_files_exit_2_without_hanging);
@@ -687,4 +766,5 @@ void suite_hostile(void)
     RUN(pointless_inputs_exit_2);
     RUN(messages_say_what_is_true);
     RUN(a_file_changed_between_cells_fails_the_rest);
+    RUN(options_are_read_one_way);
 }

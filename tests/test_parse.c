@@ -9,6 +9,7 @@ static void sizes_accept_every_spelling(void)
         {"4096", 4096}, {"16k", 16384}, {"16K", 16384}, {"16kb", 16384}, {"16KiB", 16384},
         {"512m", 512ull << 20}, {"512MiB", 512ull << 20}, {"4g", 4ull << 30}, {"4GiB", 4ull << 30},
         {"1t", 1ull << 40}, {"1TiB", 1ull << 40}, {"0", 0}, {"7b", 7},
+        {"1.5g", 3ull << 29}, {"0.5k", 512}, {"1e3", 1000}, {"1e3k", 1024000}, {"010", 10},
     };
     unsigned i;
     for (i = 0; i < sizeof ok / sizeof ok[0]; i++) {
@@ -21,7 +22,7 @@ static void sizes_accept_every_spelling(void)
 static void sizes_reject_garbage_and_overflow(void)
 {
     const char *bad[] = {"16q", "-1", "", "k", "16 k", "16kk", "16kibx", "99999999999t",
-                         "18446744073709551616", "1.5g", "+4", "16ki"};
+                         "18446744073709551616", "0.1k", "1.5", "+4", "16ki", "0x10", " 4k", "4k ", "1e"};
     unsigned i;
     uint64_t v;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
