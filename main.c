@@ -5,11 +5,22 @@
 #define READBENCH_IMPLEMENTATION
 #include "readbench.h"
 
+/* Every message here names what the user typed: its control characters are shown escaped
+   (rb_escape_controls), never sent to the terminal. */
+static int fail(int status, const char *msg)
+{
+    char shown[4 * RB_REASON_LEN + 1300];
+    fprintf(stderr, "readbench: %s\n", rb_escape_controls(msg, shown, sizeof shown));
+    return status;
+}
 static int bad(const char *fmt, const char *arg)   /* bad input: one line, exit 2 */
 {
-    fprintf(stderr, "readbench: "); fprintf(stderr, fmt, arg); fprintf(stderr, " (see readbench --help)\n"); return 2;
+    char msg[RB_REASON_LEN + 1300]; size_t n;
+    snprintf(msg, sizeof msg, fmt, arg);
+    n = strlen(msg);
+    snprintf(msg + n, sizeof msg - n, " (see readbench --help)");
+    return fail(2, msg);
 }
-static int fail(int status, const char *msg) { fprintf(stderr, "readbench: %s\n", msg); return status; }
 
 /* A library status about the user's file: bad input (exit 2), or a run-time failure (1). */
 static int file_exit(int rc)
@@ -82,8 +93,8 @@ static int take(cli *c, const option *o, const char *v)
     else if (o->kind == K_FORMAT) {   /* the formats this command writes: the doc's choices */
         snprintf(why, sizeof why, "|%.100s|", o->doc->value); snprintf(one, sizeof one, "|%.40s|", v);
         if (strstr(why, one) && (c->format = rb_format_find(v)) >= 0) return 0;
-        fprintf(stderr, "readbench: --format must be %s, not '%s' (see readbench %s --help)\n", o->doc->value, v, c->doc->name);
-        return 2;
+        snprintf(why, sizeof why, "--format must be %s, not '%.100s' (see readbench %s --help)", o->doc->value, v, c->doc->name);
+        return fail(2, why);
     }
     if (o->kind < K_RUN) return 0;
     rc = o->kind == K_RUN ? rb_settings_set(&c->s, o->name + 2, v, o->name, why, sizeof why)

@@ -165,6 +165,12 @@ RBDEF const char *rb_status_string(int status);
 
 RBDEF const char *rb_status_word(int status);
 
+/* rb_escape_controls(in, out, len): in with its control characters (C0, DEL, C1 in UTF-8) as
+   \xNN, cut between characters to fit len; returns out. A file name, an option value or a
+   trace field that holds an escape sequence is shown in a message, never sent to the terminal:
+   every message the library formats goes through it, and a driver passes what it prints itself. */
+RBDEF char *rb_escape_controls(const char *in, char *out, size_t len);
+
 /* Every reason, message and warning buffer in the library holds this many bytes. */
 #define RB_REASON_LEN 256
 
@@ -1602,18 +1608,52 @@ static void rb__numloc_leave(rb__numloc *l)
     freelocale(l->c);
 }
 
+static int rb__is_control(const unsigned char *p)   /* 1 or 2 (C1 in UTF-8): its bytes; 0: none */
+{
+    return *p < 0x20 || *p == 0x7f ? 1 : p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f ? 2 : 0;
+}
+
+RBDEF char *rb_escape_controls(const char *in, char *out, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)(in ? in : "");
+    size_t o = 0;
+    int k;
+    if (!len) return out;
+    for (; *p && o + 1 < len; p++) {
+        if (!(k = rb__is_control(p))) { out[o++] = (char)*p; continue; }
+        if (o + 4 * (size_t)k >= len) break;
+        o += (size_t)snprintf(out + o, 5, "\\x%02x", p[0]);
+        if (k == 2) o += (size_t)snprintf(out + o, 5, "\\x%02x", *++p);
+    }
+    out[rb__utf8_cut(out, o)] = 0;
+    return out;
+}
+
 /* vsnprintf that cuts between characters when the text does not fit, in the C locale: a
-   reason or warning says "37.5%" whatever locale the host program set. */
+   reason or warning says "37.5%" whatever locale the host program set. The user's text in it
+   (a path, a value) has its control characters escaped (rb_escape_controls). */
 static void rb__vfmt(char *buf, size_t len, const char *fmt, va_list ap)
 {
     int n;
     rb__numloc l;
+    char *raw;
+    const char *c;
     if (!len) return;
     rb__numloc_enter(&l);
     n = vsnprintf(buf, len, fmt, ap);
     rb__numloc_leave(&l);
     if (n < 0) buf[0] = 0;
     else if ((size_t)n >= len) buf[rb__utf8_cut(buf, len - 1)] = 0;
+    for (c = buf; *c && !rb__is_control((const unsigned char *)c); c++) {}
+    if (!*c) return;
+    if ((raw = (char *)malloc(strlen(buf) + 1)) != NULL) {
+        memcpy(raw, buf, strlen(buf) + 1);
+        rb_escape_controls(raw, buf, len);
+        free(raw);
+    } else {
+        for (raw = buf; *raw; raw++)   /* no memory for the longer text: the control characters as '?' */
+            if ((n = rb__is_control((unsigned char *)raw)) != 0) memset(raw, '?', (size_t)n);
+    }
 }
 
 static void rb__fmt(char *buf, size_t len, const char *fmt, ...) RB__PRINTF(3, 4);
@@ -11794,8 +11834,8 @@ static void rb__report_residency(FILE *f, const char *name, const rb_residency_i
 {
     unsigned long long pages = ri->pages, res = ri->resident, dirty = ri->dirty, wb = ri->writeback;
     char path[4200];   /* a directory: its name and how many files the counts sum */
-    if (ri->files > 1) snprintf(path, sizeof path, "%s (%u files)", name, ri->files);
-    else snprintf(path, sizeof path, "%s", name);
+    if (ri->files > 1) rb__fmt(path, sizeof path, "%s (%u files)", name, ri->files);   /* its controls escaped */
+    else rb__fmt(path, sizeof path, "%s", name);
     if (evicted) {   /* what is left, and the reason the kernel kept it */
         if (!ri->trusted) fprintf(f, "%s: evicted; residency cannot be trusted (not owner, not writable)\n", path);
         else if (!res) fprintf(f, "%s: evicted; 0 of %llu pages cached\n", path, pages);
@@ -11972,15 +12012,20 @@ static void rb__report_file(FILE *f, const char *path, const rb_file_info *info)
 
 static void rb__report_refused(FILE *f, int rc, const rb_error *err, const char *path, const char *size, int small_hint)
 {
-    char dir[4096];
+    char dir[4096], shown[4 * 4096];   /* the names as typed, their control characters escaped */
     const char *base;
     struct stat st;
+    if (rc == RB_ENOFILE && !rb__split_path(path, dir, sizeof dir, &base) && stat(dir, &st) != 0) {
+        rb_escape_controls(dir, shown, sizeof shown);
+        fprintf(f, "readbench: %s; its directory %s does not exist either: create both with: mkdir -p %s && ", err->msg,
+                shown, shown);
+        fprintf(f, "readbench setup %s %s\n", rb_escape_controls(path, shown, sizeof shown), size);   /* setup makes no parent directory */
+        return;
+    }
+    path = rb_escape_controls(path, shown, sizeof shown);
     if (rc == RB_ETOOSMALL && small_hint == 1)
         fprintf(f, "readbench: %s, and readbench setup did not make it; make a new file with: readbench setup NEW_FILE %s\n",
                 err->msg, size);
-    else if (rc == RB_ENOFILE && !rb__split_path(path, dir, sizeof dir, &base) && stat(dir, &st) != 0)
-        fprintf(f, "readbench: %s; its directory %s does not exist either: create both with: mkdir -p %s && readbench "
-                "setup %s %s\n", err->msg, dir, dir, path, size);   /* setup makes no parent directory */
     else if (rc == RB_ENOFILE || (rc == RB_ETOOSMALL && small_hint))
         fprintf(f, "readbench: %s; create it with: readbench setup %s %s%s\n", err->msg, path, size,
                 rc == RB_ETOOSMALL ? " --force" : "");
@@ -13686,6 +13731,7 @@ static void rb__tr_iolog_line(rb__tr *p, char *s)
 static void rb__tr_csv_line(rb__tr *p, char *s)
 {
     static const char *const cols[] = {"offset", "length", "thread", "time_ns"};
+    static const char *const what[] = {"a byte position", "a count of bytes", "a thread number", "a time in nanoseconds"};
     const char *f[4];
     size_t fl[4], n = strlen(s);
     unsigned nf = 0, k;
@@ -13715,9 +13761,10 @@ static void rb__tr_csv_line(rb__tr *p, char *s)
     if (nf < 2) { rb__tr_bad(p, p->line, "a CSV line needs at least offset,length"); return; }
     for (k = 0; k < nf; k++)
         if (rb__tr_u64(f[k], fl[k], &v[k]) != 0) {
-            if (f[k][0] == '-') rb__tr_bad(p, p->line, "a negative %s '%.*s' (a count of bytes, 0 or more)", cols[k],
-                                           (int)RB__MIN(fl[k], 32), f[k]);
-            else rb__tr_bad(p, p->line, "a malformed %s '%.*s' (decimal digits only)", cols[k], (int)RB__MIN(fl[k], 32), f[k]);
+            if (f[k][0] == '-') rb__tr_bad(p, p->line, "a negative %s '%.*s' (field %u: %s, 0 or more)", cols[k],
+                                           (int)RB__MIN(fl[k], 32), f[k], k + 1, what[k]);
+            else rb__tr_bad(p, p->line, "a malformed %s '%.*s' (field %u: %s, decimal digits only)", cols[k],
+                            (int)RB__MIN(fl[k], 32), f[k], k + 1, what[k]);
             return;
         }
     if (v[1] == 0) { rb__tr_bad(p, p->line, "a read of 0 bytes"); return; }
@@ -17022,8 +17069,17 @@ static int rb__dcells_json(const rb_json *doc, rb__dcell **out, unsigned *n, dou
         c->cache = cache;
         c->prewarm = prewarm;
         c->samples = *store + used;
-        c->rounds = (v = rb_json_get(x, "rounds")) && v->type == RB_JSON_NUMBER && v->num >= 1 && v->num <= RB_MAX_ROUNDS
-                        ? (unsigned)v->num : 1;
+        /* no "rounds" (an older report): one. An ok row has 1 to RB_MAX_ROUNDS, as the writer
+           puts it; "rounds": 0 read as 1 once made a verdict from a row no run could write. */
+        v = rb_json_get(x, "rounds");
+        c->rounds = v && v->type == RB_JSON_NUMBER && v->num >= 1 && v->num <= RB_MAX_ROUNDS ? (unsigned)v->num : 1;
+        if (v && !strcmp(c->status, "ok") && (v->type != RB_JSON_NUMBER || v->num != c->rounds)) {
+            char got[32] = "not a number";
+            if (v->type == RB_JSON_NUMBER) snprintf(got, sizeof got, "%.6g", v->num);
+            snprintf(why, wl, "not a readbench run report: result %u (%.60s): \"rounds\" is %s: an ok result has a whole "
+                     "number of rounds from 1 to %u", k + 1, s->str, got, (unsigned)RB_MAX_ROUNDS);
+            return RB_EINVAL;
+        }
         c->bound = (v = rb_json_get(x, "ops_per_ms_upper_bound")) && v->type == RB_JSON_TRUE;
         if ((v = rb_json_get(x, "machine_drift")) && v->type == RB_JSON_OBJECT) {
             const rb_json *mb = rb_json_get(v, "before_ns"), *ma = rb_json_get(v, "after_ns");
@@ -17133,9 +17189,9 @@ static void rb__diff_row(rb_diff_row *d, const rb__dcell *b, const rb__dcell *c)
     d->verdict = d->lo > 1 + d->band ? RB_DIFF_FASTER : d->hi < 1 / (1 + d->band) ? RB_DIFF_SLOWER
                : d->lo >= 1 / (1 + d->band) && d->hi <= 1 + d->band ? RB_DIFF_SAME : RB_DIFF_INCONCLUSIVE;
     if (d->machine_ratio == d->machine_ratio && fabs(log(d->machine_ratio)) > log(1 + RB_MACHINE_MOVED))
-        snprintf(d->note, sizeof d->note, "the machine itself was %.0f%% %s in new (a fixed CPU kernel): a CPU-bound "
-                 "cell moves with it", 100 * (d->machine_ratio > 1 ? d->machine_ratio - 1 : 1 / d->machine_ratio - 1),
-                 d->machine_ratio > 1 ? "slower" : "faster");
+        snprintf(d->note, sizeof d->note, "the machine itself was %.2fx %s in new (a fixed CPU kernel took %.2fx the "
+                 "time): a CPU-bound cell moves with it", d->machine_ratio > 1 ? d->machine_ratio : 1 / d->machine_ratio,
+                 d->machine_ratio > 1 ? "slower" : "faster", d->machine_ratio);
 }
 
 /* Pairs every base cell with its match in new, then lists the new cells nobody matched. */
@@ -17186,12 +17242,15 @@ static char *rb__slurp(const char *path, size_t *len, rb_error *err)
 RBDEF rb_json *rb_json_load(const char *path, char *why, size_t wl)
 {
     rb_error err;
-    size_t len = 0;
+    size_t len = 0, bom;
     char *text, reason[RB_REASON_LEN];
     rb_json *doc;
     memset(&err, 0, sizeof err);
     if (!(text = rb__slurp(path, &len, &err))) { snprintf(why, wl, "%s", err.msg); return NULL; }
-    doc = rb_json_parse(text, len, reason, sizeof reason);
+    /* A UTF-8 byte order mark (an editor's or a spreadsheet's save) is no content: skipped, as
+       the CSV trace reader skips it (RFC 8259 lets a parser ignore one); byte offsets count after it. */
+    bom = len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3) ? 3 : 0;
+    doc = rb_json_parse(text + bom, len - bom, reason, sizeof reason);
     free(text);
     if (!doc) snprintf(why, wl, "%s: %s", path, reason);
     return doc;

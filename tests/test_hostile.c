@@ -753,6 +753,74 @@ static void options_are_read_one_way(void)
     unlink(rbt_path("leftover.csv"));
 }
 
+/* Item 7: a file name, an option value or a trace field holding an escape sequence is shown
+   escaped in the message, never sent to the terminal. */
+static void control_characters_are_shown_escaped(void)
+{
+    char args[1024], buf[64];
+    CHECK(!strcmp(rb_escape_controls("a\x1b[2Jb\x07\xc2\x9b\xc3\xa9", buf, sizeof buf), "a\\x1b[2Jb\\x07\\xc2\\x9b\xc3\xa9"));
+    CHECK(!strcmp(rb_escape_controls("ab\x1b", buf, 5), "ab"));   /* an escape cut whole, never half */
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    one_line_refusal("run \"$(printf 'no\\033[31mfile')\"", "no\\x1b[31mfile");
+    snprintf(args, sizeof args, "run '%s' --strategies \"$(printf 'x\\033[2J')\"", rbt_small_file());
+    one_line_refusal(args, "unknown strategy 'x\\x1b[2J'");
+    one_line_refusal("\"$(printf -- '--x\\007')\"", "unknown option '--x\\x07'");
+    CHECK(write_file(rbt_path("esc.csv"), "0,4096\n1\x1b[31m,4096\n"));
+    snprintf(args, sizeof args, "replay '%s' '%s' --strategies null", rbt_path("esc.csv"), rbt_small_file());
+    one_line_refusal(args, "a malformed offset '1\\x1b[31m'");
+    unlink(rbt_path("esc.csv"));
+}
+
+/* Items 6, 8-10: a CSV time below 0 is named as the time it is; a report behind a UTF-8 BOM
+   is read, as a CSV trace behind one is; an ok result of 0 rounds is no run's; a machine 4.65x
+   slower is said as that, not as "365% slower". */
+static void reports_and_traces_say_what_is_wrong(void)
+{
+    static rb_trace t;
+    rb_trace_options o;
+    rb_json *doc;
+    rb_diff d;
+    unsigned i;
+    char why[RB_REASON_LEN], text[2048];
+    const char *b = rbt_path("left-b.json"), *n = rbt_path("left-n.json");
+#define LCELL(rounds, extra, samples) "{\"strategy\": \"pread\", \"threads\": 1, \"read_size\": 4096, \"pattern\": " \
+    "\"random\", \"status\": \"ok\", \"rounds\": " rounds ", " extra "\"samples\": [" samples "]}"
+#define LDOC(cell) "{\"config\": {\"cache\": \"keep\"}, \"results\": [" cell "]}\n"
+    memset(&o, 0, sizeof o);
+    o.format = RB_TRACE_CSV;
+    CHECK(write_file(rbt_path("negt.csv"), "0,4096,0,5\n8192,4096,0,-3\n"));
+    rb_trace_load(&t, rbt_path("negt.csv"), &o);
+    CHECKF(t.status == RB_EINVAL && strstr(t.why, ":2: a negative time_ns '-3' (field 4: a time in nanoseconds") &&
+           !strstr(t.why, "bytes"), "%s", t.why);
+    rb_trace_free(&t);
+    unlink(rbt_path("negt.csv"));
+    CHECK(write_file(b, "\xef\xbb\xbf" LDOC(LCELL("5", "", "10, 10.1, 9.9, 10, 10"))));
+    CHECKF((doc = rb_json_load_report(b, why, sizeof why)) != NULL, "%s", why);
+    rb_json_free(doc);
+    CHECK(write_file(b, LDOC(LCELL("0", "", "10, 10.1, 9.9, 10, 10"))));
+    CHECKF(!(doc = rb_json_load_report(b, why, sizeof why)) && strstr(why, "\"rounds\" is 0"), "%s", why);
+    rb_json_free(doc);
+    CHECK(write_file(b, LDOC(LCELL("5", "\"machine_drift\": {\"before_ns\": 1000000, \"after_ns\": 1000000}, ",
+                                   "10, 10.1, 9.9, 10, 10"))));
+    CHECK(write_file(n, LDOC(LCELL("5", "\"machine_drift\": {\"before_ns\": 4650000, \"after_ns\": 4650000}, ",
+                                   "2, 2.1, 1.9, 2, 2"))));
+    CHECKF(rb_diff_files(b, n, &d, why, sizeof why) == RB_OK && d.n == 1, "%s", why);
+    for (i = 0; i < d.n; i++)
+        CHECKF(strstr(d.rows[i].note, "4.65x slower") && !strstr(d.rows[i].note, "%"), "%s", d.rows[i].note);
+    if (d.n) rb_diff_free(&d);
+    if (rbt_cli()) {   /* and the CLI: the BOM report diffs, the 0-round one is exit 2 */
+        CHECK(write_file(b, "\xef\xbb\xbf" LDOC(LCELL("5", "", "10, 10.1, 9.9, 10, 10"))));
+        snprintf(text, sizeof text, "diff '%s' '%s'", b, n);
+        CHECKF(hcli(rbt_tmpdir(), text) == 0 && strstr(hout, "pread"), "%s", herr);
+        CHECK(write_file(b, LDOC(LCELL("0", "", "10, 10.1, 9.9, 10, 10"))));
+        one_line_refusal(text, "not a readbench run report");
+    }
+#undef LDOC
+#undef LCELL
+    unlink(b);
+    unlink(n);
+}
+
 void suite_hostile(void)
 {
     RUN(non_regular_files_exit_2_without_hanging);
@@ -767,4 +835,6 @@ void suite_hostile(void)
     RUN(messages_say_what_is_true);
     RUN(a_file_changed_between_cells_fails_the_rest);
     RUN(options_are_read_one_way);
+    RUN(control_characters_are_shown_escaped);
+    RUN(reports_and_traces_say_what_is_wrong);
 }
