@@ -177,13 +177,13 @@ static int setup_cmd(cli *c)
 {
     rb_error err; struct timespec a, b; struct stat st; uint64_t size, n = 0;
     int rc, draw = isatty(2), link, flags = (c->force ? RB_OUT_REPLACE : 0) | (c->follow ? RB_OUT_FOLLOW : 0);
-    if (rb_parse_size(c->pos[1], &size) || size == 0) return bad("malformed size '%s'", c->pos[1]);
+    if (rb_parse_size(c->pos[1], &size) || size == 0) return bad("SIZE must be a size of 1 byte or more, e.g. 1g: not '%s'", c->pos[1]);
     if (c->files && (rb_parse_u64(c->files, &n) || !n)) return bad("--files needs a number of files, 1 or more: '%s'", c->files);
     clock_gettime(CLOCK_MONOTONIC, &a); catch_signals();   /* n 0: one file; a bar on a terminal */
     rc = rb_setup_files(c->path, size, n > RB_MAX_FILES ? RB_MAX_FILES + 1 : (unsigned)n, 0, flags, progress_bar, draw ? &draw : NULL, NULL, &err);
     clock_gettime(CLOCK_MONOTONIC, &b);
     if (rc == RB_OK) {
-        rb_report_setup_done(stderr, c->path, size, (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9);
+        rb_report_setup_done(stderr, c->path, size, (unsigned)n, (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9);
         return 0;
     }
     link = rc == RB_ENOTREG && lstat(c->path, &st) == 0 && S_ISLNK(st.st_mode) && !(flags & RB_OUT_FOLLOW);
@@ -216,7 +216,8 @@ static int residency_cmd(cli *c)
 {
     rb_error err; rb_residency_info ri; int rc;
     if ((rc = rb_residency(c->path, &ri, &err)) != RB_OK) return fail(file_exit(rc), err.msg);
-    rb_report_residency(stdout, c->path, &ri, 0); return ri.trusted ? 0 : 1;
+    if (!ri.trusted) { fputs("readbench: ", stderr); rb_report_residency(stderr, c->path, &ri, 0); return 1; }   /* an error */
+    rb_report_residency(stdout, c->path, &ri, 0); return 0;
 }
 
 /* The hog's size by the header's rule (rb_hog_plan): room left for the run's own buffers (reserve). */

@@ -9744,11 +9744,12 @@ RBDEF void rb_log_to(void *file, const char *line);
    failed (a strategy unsupported here has not failed). */
 RBDEF unsigned rb_report_summary(FILE *f, const rb_report *r, int interrupted, const char *hint);
 
-/* rb_setup_file's progress as a bar ("writing: 42% ..."), last: the final call; then its outcome
-   (a directory: how many files with data it holds, each of which a run reads). */
+/* rb_setup_file's progress as a bar ("writing: 42% ..."), last: the final call; then its outcome:
+   size asked as nfiles files (0: one file), what that wrote, and for a directory how many files
+   with data it holds, each of which a run reads. */
 RBDEF void rb_report_setup_progress(FILE *f, uint64_t done, uint64_t total, int last);
 
-RBDEF void rb_report_setup_done(FILE *f, const char *path, uint64_t size, double seconds);
+RBDEF void rb_report_setup_done(FILE *f, const char *path, uint64_t size, unsigned nfiles, double seconds);
 
 /* What rb_check_file found that makes a file's numbers wrong (sparse, zeros), one line each. */
 RBDEF void rb_report_file(FILE *f, const char *path, const rb_file_info *info);
@@ -11758,6 +11759,32 @@ static int rb__lands_in_dir(const char *out, const char *dir, const struct stat 
     return inside;
 }
 
+/* An output named where no file can be: a name before a '/' in it is no directory ("d/part-0000/",
+   "FILE/x"), or its directory does not exist. Bad input, said before anything is opened. */
+static int rb__output_place(const char *out, rb_error *err)
+{
+    char dir[4096];
+    const char *base;
+    struct stat st;
+    int gone;
+    if (lstat(out, &st) == 0 || (errno != ENOTDIR && errno != ENOENT)) return RB_OK;   /* others: when it is opened */
+    if (errno == ENOTDIR) {
+        rb__seterr(err, RB_EINVAL, ENOTDIR, "lstat", "%s is no place for an output: a name before a '/' in it is a file, "
+                   "not a directory", out);
+        return RB_EINVAL;
+    }
+    if (rb__split_path(out, dir, sizeof dir, &base) != 0) {
+        rb__seterr(err, RB_EINVAL, 0, "", "%s is not a file name", out);
+        return RB_EINVAL;
+    }
+    if ((gone = stat(dir, &st) != 0) || !S_ISDIR(st.st_mode)) {
+        rb__seterr(err, RB_EINVAL, gone ? errno : ENOTDIR, "stat", "%s is no place for an output: its directory %s %s",
+                   out, dir, gone ? "does not exist" : "is not a directory");
+        return RB_EINVAL;
+    }
+    return RB_OK;
+}
+
 RBDEF int rb_check_outputs(const char *const *outs, unsigned nout, const char *const *ins, unsigned nin,
                            rb_error *err)
 {
@@ -11765,6 +11792,7 @@ RBDEF int rb_check_outputs(const char *const *outs, unsigned nout, const char *c
     struct stat st;
     for (i = 0; i < nout; i++) {
         if (!outs[i]) continue;
+        if (rb__output_place(outs[i], err) != RB_OK) return RB_EINVAL;
         if (stat(outs[i], &st) == 0 && !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
             rb__seterr(err, RB_ENOTREG, 0, "stat", "%s is %s: an output must be a regular file, a character "
                        "device or a FIFO", outs[i], rb__file_kind(st.st_mode));
@@ -11987,20 +12015,34 @@ static void rb__report_setup_progress(FILE *f, uint64_t done, uint64_t total, in
     if (done == total || last) fprintf(f, "\n");
 }
 
-static void rb__report_setup_done(FILE *f, const char *path, uint64_t size, double s)
+/* What setup wrote, as it is on disk: n files of size / n bytes each (10 bytes as 3 files are 3
+   of 3 bytes, 9 bytes written, said so), a rate only where a rate means something (a MiB or
+   more in 10 ms or more: "0 MiB/s" for 10 bytes said nothing). */
+static void rb__report_setup_done(FILE *f, const char *name, uint64_t size, unsigned n, double s)
 {
-    char sz[32], files[96] = "";
+    char sz[32], each[32], asked[32], files[96] = "", how[200] = "", rate[48] = "", path[4 * 4096];
+    uint64_t wrote = n ? size / n * n : size;
     rb__dirlist d;
-    if (rb__is_dir(path) && rb__dir_scan(path, &d, NULL) == RB_OK) {   /* other files there are read too: say so */
+    rb_escape_controls(name, path, sizeof path);
+    if (rb__is_dir(name) && rb__dir_scan(name, &d, NULL) == RB_OK) {   /* other files there are read too: say so */
         snprintf(files, sizeof files, "; it holds %u file%s with data, which a run on it reads", d.n, d.n == 1 ? "" : "s");
         rb__dirlist_free(&d);
     }
-    rb_format_size(size, sz, sizeof sz);
-    fprintf(f, "readbench: wrote %s to %s in %.2f s (%.0f MiB/s)%s\n", sz, path, s, (double)size / 1048576.0 / s, files);
+    rb_format_size(wrote, sz, sizeof sz);
+    rb_format_size(n ? size / n : size, each, sizeof each);
+    rb_format_size(size, asked, sizeof asked);
+    if (n && wrote != size)
+        snprintf(how, sizeof how, " as %u files of %s (%s does not divide into %u equal files: %llu byte%s less)", n, each,
+                 asked, n, (unsigned long long)(size - wrote), size - wrote == 1 ? "" : "s");
+    else if (n) snprintf(how, sizeof how, " as %u file%s of %s", n, n == 1 ? "" : "s", each);
+    if (wrote >= 1048576 && s >= 0.01) snprintf(rate, sizeof rate, " (%.0f MiB/s)", (double)wrote / 1048576.0 / s);
+    fprintf(f, "readbench: wrote %s to %s%s in %.2f s%s%s\n", sz, path, how, s, rate, files);
 }
 
-static void rb__report_file(FILE *f, const char *path, const rb_file_info *info)
+static void rb__report_file(FILE *f, const char *name, const rb_file_info *info)
 {
+    char path[4 * 4096];
+    rb_escape_controls(name, path, sizeof path);
     if (info->sparse)
         fprintf(f, "readbench: warning: %s is sparse (%llu of %llu bytes allocated): holes are never read from the "
                 "device, so its numbers will be wrong\n", path, (unsigned long long)info->allocated,
@@ -12069,9 +12111,9 @@ RBDEF void rb_report_setup_progress(FILE *f, uint64_t done, uint64_t total, int 
 {
     RB__IN_C_LOCALE(rb__report_setup_progress(f, done, total, last));
 }
-RBDEF void rb_report_setup_done(FILE *f, const char *path, uint64_t size, double seconds)
+RBDEF void rb_report_setup_done(FILE *f, const char *path, uint64_t size, unsigned nfiles, double seconds)
 {
-    RB__IN_C_LOCALE(rb__report_setup_done(f, path, size, seconds));
+    RB__IN_C_LOCALE(rb__report_setup_done(f, path, size, nfiles, seconds));
 }
 RBDEF void rb_report_hog(FILE *f, uint64_t size, const rb_hog *h) { RB__IN_C_LOCALE(rb__report_hog(f, size, h)); }
 RBDEF void rb_report_file(FILE *f, const char *path, const rb_file_info *info)
@@ -16499,6 +16541,12 @@ RBDEF int rb_warmup(const rb_warmup_config *c, rb_warmup_run *out, rb_error *err
     if (st.st_size == 0) {
         rb__seterr(err, RB_ETOOSMALL, 0, "stat", "the file is empty: nothing to warm");
         return RB_ETOOSMALL;
+    }
+    if (!rb__plat_mincore_trusted(&st, c->path)) {   /* no method could run: one line, not a row of each failing */
+        rb__seterr(err, RB_EPERM, 0, "mincore", "warmup measures what each method makes resident, and this user cannot "
+                   "count the cached pages of %s truthfully (neither its owner nor allowed to write it: the kernel "
+                   "reports every page cached): run it as the file's owner or root", c->path);
+        return RB_EPERM;
     }
     memset(&w, 0, sizeof w);
     w.path = out->path = c->path;

@@ -821,6 +821,80 @@ static void reports_and_traces_say_what_is_wrong(void)
     unlink(n);
 }
 
+/* Items 11, 12: setup says what it wrote (10 bytes as 3 files are 9 on disk); an output named
+   inside a file of the input directory (a trailing slash) is bad input: exit 2, nothing made. */
+static void setup_and_outputs_say_what_is_on_disk(void)
+{
+    const char *dir = rbt_path("left-set"), *d = rbt_path("left-set/d10");
+    char args[1024], p[600];
+    struct stat st, st2;
+    unsigned i;
+    off_t sum = 0;
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    CHECK(mkdir(dir, 0755) == 0);
+    CHECK(hcli(dir, "setup d10 10 --files 3") == 0);
+    for (i = 0; i < 3; i++) {
+        snprintf(p, sizeof p, "%s/part-%04u", d, i);
+        if (stat(p, &st) == 0) sum += st.st_size;
+    }
+    CHECKF(sum == 9 && strstr(herr, "wrote 9 B to d10 as 3 files of 3 B (10 B does not divide into 3 equal files: 1 "
+                                    "byte less)") && !strstr(herr, "0 MiB/s"), "%lld: %s", (long long)sum, herr);
+    CHECK(hcli(dir, "setup d4 1m --files 4") == 0 && strstr(herr, "wrote 1 MiB to d4 as 4 files of 256 KiB in"));
+    snprintf(p, sizeof p, "%s/d4/part-0000", dir);
+    CHECK(stat(p, &st) == 0);
+    snprintf(args, sizeof args, "run d4 --strategies null --threads 1 --duration 10ms --iterations 1 --warmup 0 --quiet "
+             "--output d4/part-0000/");
+    CHECKF(hcli(dir, args) == 2 && strstr(herr, "a name before a '/' in it is a file, not a directory") &&
+           strchr(herr, '\n') == herr + strlen(herr) - 1, "%s", herr);
+    CHECK(stat(p, &st2) == 0 && st2.st_size == st.st_size && st2.st_mtime == st.st_mtime && dir_count(rbt_path("left-set/d4")) == 4);
+    CHECK(hcli(dir, "run d4 --strategies null --quiet --svg d4/part-0001/x.svg") == 2 && strstr(herr, "not a directory"));
+    CHECK(hcli(dir, "run d4 --strategies null --quiet --output no-such-dir/o.json") == 2 && strstr(herr, "does not exist"));
+    CHECK(dir_count(dir) == 2 && dir_count(rbt_path("left-set/d4")) == 4);
+    snprintf(args, sizeof args, "rm -rf '%s'", dir);
+    CHECK(system(args) == 0);
+}
+
+/* Items 13, 14: residency and warmup as a user who may not count FILE's pages (neither its owner
+   nor allowed to write it; /etc/passwd for nobody): residency says so on stderr, nothing on stdout;
+   warmup, whose every method needs that count, refuses in one line before anything runs. */
+static void a_non_owner_gets_one_error_on_stderr(void)
+{
+    static const struct { const char *cmd, *want; int rc; } cases[] = {
+        {"residency /etc/passwd", "readbench: /etc/passwd: residency cannot be trusted", 1},
+        {"warmup /etc/passwd", "readbench: warmup measures what each method makes resident, and this user cannot count", 2},
+    };
+    char cmd[2048], ep[600], out[4096];
+    const char *as = rbt_is_root() ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
+    struct stat st;
+    unsigned i;
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    if (stat("/etc/passwd", &st) != 0 || (!rbt_is_root() && (st.st_uid == geteuid() || access("/etc/passwd", W_OK) == 0)))
+        SKIP("no file this user neither owns nor may write (/etc/passwd)");
+    if (rbt_is_root() && system("setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null") != 0)
+        SKIP("root, and setpriv cannot become nobody here");
+    snprintf(ep, sizeof ep, "%s/nonowner-stderr.txt", rbt_tmpdir());
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        FILE *pp, *ef;
+        size_t n;
+        int stt;
+        snprintf(cmd, sizeof cmd, "cd / && %s'%s' %s </dev/null 2>'%s'", as, rbt_cli(), cases[i].cmd, ep);
+        CHECK((pp = popen(cmd, "r")) != NULL);
+        if (!pp) continue;
+        n = fread(out, 1, sizeof out - 1, pp);
+        out[n] = 0;
+        stt = pclose(pp);
+        herr[0] = 0;
+        if ((ef = fopen(ep, "r")) != NULL) {
+            herr[fread(herr, 1, sizeof herr - 1, ef)] = 0;
+            fclose(ef);
+        }
+        CHECKF(WIFEXITED(stt) && WEXITSTATUS(stt) == cases[i].rc && !out[0] && strstr(herr, cases[i].want) &&
+               strchr(herr, '\n') == herr + strlen(herr) - 1, "%s: exit %d, stdout '%s', stderr '%s'", cases[i].cmd,
+               WIFEXITED(stt) ? WEXITSTATUS(stt) : -1, out, herr);
+    }
+    unlink(ep);
+}
+
 void suite_hostile(void)
 {
     RUN(non_regular_files_exit_2_without_hanging);
@@ -837,4 +911,6 @@ void suite_hostile(void)
     RUN(options_are_read_one_way);
     RUN(control_characters_are_shown_escaped);
     RUN(reports_and_traces_say_what_is_wrong);
+    RUN(setup_and_outputs_say_what_is_on_disk);
+    RUN(a_non_owner_gets_one_error_on_stderr);
 }
