@@ -16858,8 +16858,11 @@ RBDEF const rb_json *rb_json_get(const rb_json *obj, const char *key)
    (RB_DIFF_NOISE); the report says so, and that configurations measured inside one run,
    paired by round, can resolve less. Where both runs timed the machine kernel, a row says
    when the machine itself was more than RB_MACHINE_MOVED faster or slower in one of them. */
+typedef struct rb__dkey { const char *s; double n; } rb__dkey;   /* a key column's text, or its number */
+
 typedef struct rb__dcell {
-    const char *strategy, *pattern, *status, *scenario;
+    rb__dkey key[RB__NKEYS];  /* the table's KEY columns, in its order (a group's row: its label as strategy) */
+    const char *strategy, *pattern, *status, *scenario;   /* the keys again, as the diff's rows show them */
     unsigned threads;
     uint64_t read_size;
     int cache;
@@ -16876,11 +16879,42 @@ static const char *rb__cache_word(int c)
     return c == RB_CACHE_EVICT_EACH ? "evict-each" : c == RB_CACHE_EVICT ? "evict" : "keep";
 }
 
+/* The key columns compared, in the table's order: text by strcmp, numbers by value. */
+static int rb__dkeys_cmp(const rb__dcell *a, const rb__dcell *b)
+{
+    unsigned k;
+    int d = 0;
+    for (k = 0; k < RB__NKEYS && !d; k++) {
+        const rb__dkey *x = &a->key[k], *y = &b->key[k];
+        if (x->s || y->s) d = strcmp(x->s ? x->s : "", y->s ? y->s : "");
+        else d = (x->n > y->n) - (x->n < y->n);
+    }
+    return d;
+}
+
+/* The same cell: the same key columns, and the run's cache state and scenario (the config's
+   and the report's, not a row's). */
 static int rb__dmatch(const rb__dcell *a, const rb__dcell *b)
 {
-    return !strcmp(a->strategy, b->strategy) && a->threads == b->threads && a->read_size == b->read_size &&
-           !strcmp(a->pattern, b->pattern) && a->cache == b->cache && a->prewarm == b->prewarm &&
-           !strcmp(a->scenario, b->scenario);
+    return !rb__dkeys_cmp(a, b) && a->cache == b->cache && a->prewarm == b->prewarm && !strcmp(a->scenario, b->scenario);
+}
+
+/* Key slot of column col (the KEY columns before it), for the keys the diff's rows show. */
+static unsigned rb__dkey_slot(unsigned col)
+{
+    unsigned i, k = 0;
+    for (i = 0; i < col && i < RB__NCOLS; i++) k += (rb__cols[i].flags & RB__CF_KEY) != 0;
+    return k;
+}
+
+/* The diff's names of a cell, from its keys (strategy and pattern point into the keys' text). */
+static void rb__dcell_names(rb__dcell *c)
+{
+    double t = c->key[rb__dkey_slot(RB__COL_threads)].n, z = c->key[rb__dkey_slot(RB__COL_read_size)].n;
+    c->strategy = c->key[rb__dkey_slot(RB__COL_strategy)].s;
+    c->pattern = c->key[rb__dkey_slot(RB__COL_pattern)].s;
+    c->threads = t >= 0 && t < 1e9 ? (unsigned)t : 0;
+    c->read_size = z >= 0 && z < 1e18 ? (uint64_t)z : 0;
 }
 
 /* A member that must be there with this type, or a reason. */
@@ -16937,10 +16971,7 @@ static int rb__dall_zero(const double *x, unsigned n)
 static int rb__dcell_cmp(const void *a, const void *b)
 {
     const rb__dcell *x = *(const rb__dcell *const *)a, *y = *(const rb__dcell *const *)b;
-    int c = strcmp(x->strategy, y->strategy);
-    if (!c) c = strcmp(x->pattern, y->pattern);
-    if (!c) c = x->threads < y->threads ? -1 : x->threads > y->threads;
-    if (!c) c = x->read_size < y->read_size ? -1 : x->read_size > y->read_size;
+    int c = rb__dkeys_cmp(x, y);
     if (!c) c = x < y ? -1 : x > y;   /* the report's order among equals */
     return c;
 }
@@ -16967,6 +16998,24 @@ static int rb__dcells_unique(const rb__dcell *c, unsigned n, char *why, size_t w
     return rc;
 }
 
+/* Result x's KEY columns, read by their JSON names (members of an object where the table
+   says so): text or a number each, or a reason. */
+static int rb__dkeys_json(const rb_json *x, rb__dcell *c, char *why, size_t wl)
+{
+    unsigned i, k = 0;
+    for (i = 0; i < RB__NCOLS; i++) {
+        const rb__col *col = &rb__cols[i];
+        const rb_json *o = x, *v;
+        int text = col->kind == RB__K_TEXT || col->kind == RB__K_QUOTED;
+        if (!(col->flags & RB__CF_KEY)) continue;
+        if (col->obj && !(o = rb__jneed(x, col->obj, RB_JSON_OBJECT, why, wl))) return RB_EINVAL;
+        if (!(v = rb__jneed(o, col->json, text ? RB_JSON_STRING : RB_JSON_NUMBER, why, wl))) return RB_EINVAL;
+        c->key[k].s = text ? v->str : NULL;
+        c->key[k++].n = text ? 0 : v->num;
+    }
+    return RB_OK;
+}
+
 /* The cells of a parsed report; samples are copied into *store (freed by the caller). Samples
    must be rates (finite, 0 or more, below RB__DIFF_MAX_RATE), and no cell may be there twice:
    anything else is no report of readbench's (RB_EINVAL, naming the result). */
@@ -16991,12 +17040,10 @@ static int rb__dcells_json(const rb_json *doc, rb__dcell **out, unsigned *n, dou
     if (!*out || !*store) { snprintf(why, wl, "out of memory"); return RB_ENOMEM; }
     for (x = res->child; x; x = x->next, k++) {
         rb__dcell *c = &(*out)[k];
-        const rb_json *s, *t, *r, *p, *st, *e;
-        if (!(s = rb__jneed(x, "strategy", RB_JSON_STRING, why, wl)) || !(t = rb__jneed(x, "threads", RB_JSON_NUMBER, why, wl)) ||
-            !(r = rb__jneed(x, "read_size", RB_JSON_NUMBER, why, wl)) || !(p = rb__jneed(x, "pattern", RB_JSON_STRING, why, wl)) ||
-            !(st = rb__jneed(x, "status", RB_JSON_STRING, why, wl)))
+        const rb_json *st, *e;
+        if (rb__dkeys_json(x, c, why, wl) != RB_OK || !(st = rb__jneed(x, "status", RB_JSON_STRING, why, wl)))
             return RB_EINVAL;
-        c->strategy = s->str;
+        rb__dcell_names(c);
         if ((v = rb_json_get(x, "group")) && v->type == RB_JSON_OBJECT) {   /* a group's rows pair by group and run */
             const rb_json *gi = rb_json_get(v, "index"), *gr = rb_json_get(v, "run");
             if (gi && gi->type == RB_JSON_NUMBER && gr && gr->type == RB_JSON_STRING) {
@@ -17005,13 +17052,10 @@ static int rb__dcells_json(const rb_json *doc, rb__dcell **out, unsigned *n, dou
                              "(1 to %u)", k + 1, gi->num, (unsigned)RB_MAX_GROUPS);
                     return RB_EINVAL;
                 }
-                snprintf(c->label, sizeof c->label, "g%u %s (%s)", (unsigned)gi->num, s->str, gr->str);
-                c->strategy = c->label;
+                snprintf(c->label, sizeof c->label, "g%u %s (%s)", (unsigned)gi->num, c->strategy, gr->str);
+                c->strategy = c->key[rb__dkey_slot(RB__COL_strategy)].s = c->label;
             }
         }
-        c->threads = t->num >= 0 && t->num < 1e9 ? (unsigned)t->num : 0;
-        c->read_size = r->num >= 0 && r->num < 1e18 ? (uint64_t)r->num : 0;
-        c->pattern = p->str;
         c->status = st->str;
         c->scenario = sc && sc->type == RB_JSON_STRING ? sc->str : "";
         c->cache = cache;
@@ -17034,6 +17078,30 @@ static int rb__dcells_json(const rb_json *doc, rb__dcell **out, unsigned *n, dou
     return rb__dcells_unique(*out, k, why, wl);
 }
 
+/* Result x's KEY columns, by the table (as its JSON would hold them). */
+static void rb__dkeys_report(const rb_report *r, const rb_result *x, rb__dcell *c)
+{
+    rb__colcell v[RB__NCOLS];
+    unsigned i, k = 0;
+    rb__cells_of(r, x, v);
+    for (i = 0; i < RB__NCOLS; i++) {
+        const rb__colcell *e = &v[i];
+        if (!(rb__cols[i].flags & RB__CF_KEY)) continue;
+        switch (rb__cols[i].kind) {
+        case RB__K_TEXT: c->key[k].s = e->v.k_TEXT ? e->v.k_TEXT : ""; break;
+        case RB__K_QUOTED: c->key[k].s = e->v.k_QUOTED ? e->v.k_QUOTED : ""; break;
+        case RB__K_U64: c->key[k].n = (double)e->v.k_U64; break;
+        case RB__K_I64: c->key[k].n = (double)e->v.k_I64; break;
+        case RB__K_FLAG: c->key[k].n = e->v.k_FLAG; break;
+        case RB__K_F0: c->key[k].n = e->v.k_F0; break;
+        case RB__K_F1: c->key[k].n = e->v.k_F1; break;
+        case RB__K_F3: c->key[k].n = e->v.k_F3; break;
+        default: c->key[k].n = e->v.k_F6; break;   /* F6; an interval, a histogram or a list is no key */
+        }
+        k++;
+    }
+}
+
 /* The cells of a report in memory (a run that just ended). */
 static int rb__dcells_report(const rb_report *r, rb__dcell **out, unsigned *n)
 {
@@ -17043,10 +17111,9 @@ static int rb__dcells_report(const rb_report *r, rb__dcell **out, unsigned *n)
     for (i = 0; i < r->count; i++) {
         const rb_result *x = &r->results[i];
         rb__dcell *c = &(*out)[i];
-        c->strategy = x->group ? rb__label(x, c->label, sizeof c->label) : x->strategy;
-        c->threads = x->threads;
-        c->read_size = x->read_size;
-        c->pattern = x->pattern_spec;
+        rb__dkeys_report(r, x, c);
+        if (x->group) c->key[rb__dkey_slot(RB__COL_strategy)].s = rb__label(x, c->label, sizeof c->label);
+        rb__dcell_names(c);
         c->status = rb_status_word(x->status);
         c->scenario = r->scenario ? r->scenario : "";
         c->cache = r->cfg ? r->cfg->cache : RB_CACHE_KEEP;
