@@ -10935,7 +10935,8 @@ static void rb__col_warnings(FILE *f, const rb_result *x, int json, int known)
     }
     all[0] = 0;
     for (k = 0; k < rb__nwarn(x) && used < sizeof all; k++)
-        used += (size_t)snprintf(all + used, sizeof all - used, "%s%s", k ? " | " : "", rb__warning(x, k, more, sizeof more));
+        used += (size_t)snprintf(all + used, sizeof all - used, "%s%s", k ? " | " : "",
+                                 rb__warning(x, k, more, sizeof more));
     rb__csv_string(f, all);
 }
 
@@ -11228,7 +11229,8 @@ static unsigned rb__json_object_end(unsigned i)
 }
 
 /* An object of the row: its members, or null when JSON knows none of them. */
-static void rb__json_object(FILE *f, const rb_report *r, const rb_result *x, const rb__colcell *c, unsigned i, unsigned end)
+static void rb__json_object(FILE *f, const rb_report *r, const rb_result *x, const rb__colcell *c, unsigned i,
+                            unsigned end)
 {
     unsigned j, n = 0;
     int any = 0;
@@ -16848,7 +16850,8 @@ RBDEF const rb_json *rb_json_get(const rb_json *obj, const char *key)
 }
 
 /*
-   Cells match by (strategy, threads, read size, pattern, cache, prewarm, scenario). For each
+   Cells match by the result's KEY columns (RB_RESULT_COLUMNS: strategy, threads, pattern,
+   read size) and the run's cache, prewarm and scenario. For each
    pair: NEW/BASE of the cells' rates over their rounds with a 95% Welch interval
    (rb_ratio_ci), and a verdict: faster when the whole interval is above 1 + RB_DIFF_NOISE,
    slower when below 1 / (1 + RB_DIFF_NOISE), within the noise band when the whole interval is
@@ -16896,7 +16899,8 @@ static int rb__dkeys_cmp(const rb__dcell *a, const rb__dcell *b)
    and the report's, not a row's). */
 static int rb__dmatch(const rb__dcell *a, const rb__dcell *b)
 {
-    return !rb__dkeys_cmp(a, b) && a->cache == b->cache && a->prewarm == b->prewarm && !strcmp(a->scenario, b->scenario);
+    return !rb__dkeys_cmp(a, b) && a->cache == b->cache && a->prewarm == b->prewarm &&
+           !strcmp(a->scenario, b->scenario);
 }
 
 /* Key slot of column col (the KEY columns before it), for the keys the diff's rows show. */

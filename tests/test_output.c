@@ -947,6 +947,46 @@ static void columns_match_golden(void)
     golden_report(&rep, "golden/columns_plain.csv", "golden/columns_plain.json");
 }
 
+/* The table itself: every CSV place and name once, every JSON name once in its object, an
+   object's rows together, an interval's low end followed by its high end. */
+#define TABLE_ROW(id, kind, flags, pos, cname, ob, jname, cw, jw, value) {#id, #kind, pos, cname, ob, jname},
+static const struct {
+    const char *id, *kind;
+    unsigned pos;
+    const char *csv, *obj, *json;
+} table_rows[] = {RB_RESULT_COLUMNS(TABLE_ROW)};
+#undef TABLE_ROW
+
+static int same_text(const char *a, const char *b) { return a == b || (a && b && !strcmp(a, b)); }
+
+static void columns_table_is_consistent(void)
+{
+    unsigned n = sizeof table_rows / sizeof table_rows[0], i, j;
+    const char *closed[64], *prev = NULL;   /* objects left; the last JSON row's */
+    unsigned nclosed = 0;
+    CHECK(n > 100);
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < i; j++) {
+            CHECKF(!table_rows[i].pos || table_rows[i].pos != table_rows[j].pos, "%s and %s: CSV place %u",
+                   table_rows[i].id, table_rows[j].id, table_rows[i].pos);
+            CHECKF(!table_rows[i].csv || !same_text(table_rows[i].csv, table_rows[j].csv), "CSV name %s twice",
+                   table_rows[i].csv);
+            CHECKF(!table_rows[i].json || !table_rows[j].json || !same_text(table_rows[i].obj, table_rows[j].obj) ||
+                   strcmp(table_rows[i].json, table_rows[j].json), "JSON name %s twice", table_rows[i].json);
+            CHECKF(strcmp(table_rows[i].id, table_rows[j].id), "id %s twice", table_rows[i].id);
+        }
+        CHECKF(!table_rows[i].csv == !table_rows[i].pos, "%s: a CSV name without a place, or the reverse",
+               table_rows[i].id);
+        CHECKF(strcmp(table_rows[i].kind, "LO") || (i + 1 < n && !strcmp(table_rows[i + 1].kind, "HI")),
+               "%s: LO not followed by HI", table_rows[i].id);
+        if (!table_rows[i].json) continue;
+        if (prev && !same_text(prev, table_rows[i].obj) && nclosed < 64) closed[nclosed++] = prev;
+        for (j = 0; table_rows[i].obj && j < nclosed; j++)
+            CHECKF(strcmp(closed[j], table_rows[i].obj), "object %s split", closed[j]);
+        prev = table_rows[i].obj;
+    }
+}
+
 void suite_output(void)
 {
     RUN(api_lookups_take_null);
@@ -968,4 +1008,5 @@ void suite_output(void)
     RUN(warnings_ignore_the_locale);
     RUN(sweep_messages);
     RUN(columns_match_golden);
+    RUN(columns_table_is_consistent);
 }
