@@ -850,6 +850,211 @@ typedef struct rb_result {
     unsigned machine_moved;
 } rb_result;
 
+/*
+   The result's columns: what CSV and JSON write of a result and what diff matches cells by.
+   One row per figure; the reports expand it (see "the result columns at work", section 2.2).
+
+      id          a name for the row (RB__COL_<id> inside the header)
+      kind        how the figure is written:
+                    U64 a count; I64 a count, negative unknown; FLAG 0/1 in CSV, false/true in
+                    JSON; F0 F1 F3 F6 a number (CSV with that many decimals, JSON %.17g, F0
+                    whole in both); TEXT; QUOTED text quoted in CSV; LO and HI an interval,
+                    LO's JSON name writes [lo, hi] with HI the next row; HIST a latency
+                    histogram (value: a const rb_hist *): in CSV columns <csv_name>_mean_ns
+                    and one per percentile the report asks for, in JSON an object with min,
+                    mean, percentiles, max; SPECIAL a figure that is no single number, written
+                    by the function the value names (in section 2.2)
+      flags       KEY: diff matches cells by it (read back by its JSON name); TRACE: only in
+                  a replay's report; ENDS, MAX: a HIST's CSV columns add min and max, or max;
+                  NONE
+      csv         its place among CSV's columns, which keep the order they were added in (a
+                  reader may index them by position) while this table follows JSON, which
+                  groups them by what they describe: a new column takes the next number below
+                  900 (verified, warnings and a replay's trace counts close every CSV row)
+      csv_name    its CSV header (a HIST's: the stem of its columns' names); 0: not in CSV
+      obj, json   its JSON object (0: the row's top level) and member name; 0: not in JSON.
+                  An object's rows are together; the object is null when none is known
+      csv_when, json_when   when each format knows it (else an empty field, or null)
+      value       the figure
+
+   The rules and values are expressions over x (the const rb_result *), ok (x->status is
+   RB_OK), measured (ok, or a failed cell that ran iterations: its counters explain the
+   failure) and tr (the report's trace, NULL but in a replay). CSV knows most figures when ok
+   only; JSON when measured. Adding a figure: its field in rb_result and its row here.
+
+   The specials are lists, and an object with a second level of nesting: the samples (CSV
+   joins them in one field), the warnings (one quoted field), the per-iteration arrays (JSON
+   only), and what became of the hints (JSON's object, whose fractions nest, is the prefetch
+   experiment's too: one writer; CSV has six counts of it, plain rows). */
+#define RB_RESULT_COLUMNS(X)                                                                                 \
+    X(strategy, TEXT, KEY, 1, "strategy", 0, "strategy", 1, 1, x->strategy)                                 \
+    X(threads, U64, KEY, 2, "threads", 0, "threads", 1, 1, x->threads)                                       \
+    X(pattern, TEXT, KEY, 3, "pattern", 0, "pattern", 1, 1, x->pattern_spec)                                 \
+    X(read_size, U64, KEY, 4, "read_size", 0, "read_size", 1, 1, x->read_size)                               \
+    X(reads_per_op, U64, NONE, 5, "reads_per_op", 0, "reads_per_op", 1, 1, x->reads_per_op)                 \
+    X(status, TEXT, NONE, 6, "status", 0, "status", 1, 1, rb_status_word(x->status))                         \
+    X(reason, QUOTED, NONE, 7, "reason", 0, "reason", 1, 1, x->reason)                                       \
+    X(warnings, SPECIAL, NONE, 901, "warnings", 0, "warnings", 1, 1, rb__col_warnings)                       \
+    X(verified, FLAG, NONE, 900, "verified", 0, "verified", 1, 1, x->verified)                               \
+    X(iterations, SPECIAL, NONE, 21, "iterations", 0, "iterations", ok, ok, rb__col_samples)                 \
+    X(samples, SPECIAL, NONE, 0, 0, 0, "samples", 0, ok, rb__col_samples)                                    \
+    X(rounds, U64, NONE, 41, "rounds", 0, "rounds", ok, 1, ok && !x->rounds ? 1 : x->rounds)                 \
+    X(median, F6, NONE, 38, "ops_per_ms_median", 0, "ops_per_ms_median", ok && x->nsamples, ok && x->nsamples, \
+      x->ops_per_ms_median)                                                                                  \
+    X(ci_lo, LO, NONE, 39, "ops_per_ms_ci_lo", 0, "ops_per_ms_ci", ok && x->nsamples && x->ci_lo == x->ci_lo, \
+      ok && x->nsamples && !x->rate_upper_bound, x->ci_lo)                                                   \
+    X(ci_hi, HI, NONE, 40, "ops_per_ms_ci_hi", 0, 0, ok && x->nsamples && x->ci_lo == x->ci_lo, 0, x->ci_hi) \
+    X(outliers, U64, NONE, 42, "outliers", 0, "outliers", ok && x->nsamples, ok && x->nsamples, x->outliers) \
+    X(paired_with, TEXT, NONE, 84, "paired_with", "paired", "with", RB__PAIRED, RB__PAIRED, x->paired_with)  \
+    X(paired_rounds, U64, NONE, 85, "paired_rounds", "paired", "rounds", RB__PAIRED, RB__PAIRED,             \
+      x->paired_rounds)                                                                                      \
+    X(paired_ratio, F6, NONE, 86, "paired_ratio", "paired", "ratio", RB__PAIRED, RB__PAIRED, x->paired_ratio) \
+    X(paired_lo, LO, NONE, 87, "paired_ci_lo", "paired", "ci", RB__PAIRED, RB__PAIRED, x->paired_lo)         \
+    X(paired_hi, HI, NONE, 88, "paired_ci_hi", 0, 0, RB__PAIRED, 0, x->paired_hi)                            \
+    X(machine_before, F0, NONE, 89, "machine_before_ns", "machine_drift", "before_ns", RB__MACHINE,          \
+      RB__MACHINE, x->machine_before_ns)                                                                     \
+    X(machine_after, F0, NONE, 90, "machine_after_ns", "machine_drift", "after_ns", RB__MACHINE, RB__MACHINE, \
+      x->machine_after_ns)                                                                                   \
+    X(machine_drift, F6, NONE, 91, "machine_drift", "machine_drift", "change", RB__MACHINE, RB__MACHINE,     \
+      x->machine_drift)                                                                                      \
+    X(machine_moved, U64, NONE, 92, "machine_moved_rounds", "machine_drift", "moved_rounds", RB__MACHINE,    \
+      RB__MACHINE, x->machine_moved)                                                                         \
+    X(ops, U64, NONE, 8, "ops", 0, "ops", ok, ok, x->ops)                                                    \
+    X(min_thread_ops, U64, NONE, 43, "min_thread_ops", 0, "min_thread_ops", ok, ok, x->min_thread_ops)       \
+    X(seconds, F6, NONE, 9, "seconds", 0, "seconds", ok, ok, x->seconds)                                     \
+    X(ops_per_ms, F6, NONE, 10, "ops_per_ms", 0, "ops_per_ms", ok, ok, x->ops_per_ms)                        \
+    X(upper_bound, FLAG, NONE, 11, "ops_per_ms_upper_bound", 0, "ops_per_ms_upper_bound", ok, 1,             \
+      ok && x->rate_upper_bound)                                                                             \
+    X(stddev, F6, NONE, 12, "ops_per_ms_stddev", 0, "ops_per_ms_stddev",                                     \
+      ok && x->ops_per_ms_stddev == x->ops_per_ms_stddev, ok, x->ops_per_ms_stddev)                          \
+    X(iops, F3, NONE, 13, "iops", 0, "iops", ok, ok, x->iops)                                                \
+    X(bytes_per_sec, F3, NONE, 14, "bytes_per_sec", 0, "bytes_per_sec", ok, ok, x->bytes_per_sec)            \
+    X(lat, HIST, ENDS, 15, "lat", 0, "lat_ns", ok, ok, &x->lat)                                       \
+    X(madvise_calls, U64, NONE, 16, "madvise_calls", "madvise", "calls", ok, measured, x->madvise_calls)     \
+    X(madvise_failed, U64, NONE, 17, "madvise_failed", "madvise", "failed", ok, measured, x->madvise_failed) \
+    X(io_errors, U64, NONE, 18, "io_errors", 0, "io_errors", ok, measured, x->io_errors)                     \
+    X(short_reads, U64, NONE, 19, "short_reads", 0, "short_reads", ok, measured, x->short_reads)             \
+    X(verify_mismatches, U64, NONE, 20, "verify_mismatches", 0, "verify_mismatches", ok, measured,           \
+      x->verify_mismatches)                                                                                  \
+    X(pf_calls, U64, NONE, 31, "prefetch_calls", "prefetch", "calls", ok, measured, x->prefetch.calls)       \
+    X(pf_skips, U64, NONE, 32, "prefetch_skips", "prefetch", "skips", ok, measured, x->prefetch.skips)       \
+    X(pf_mincore_calls, U64, NONE, 33, "prefetch_mincore_calls", "prefetch", "mincore_calls", ok, measured,  \
+      x->prefetch.mincore_calls)                                                                             \
+    X(pf_advises, U64, NONE, 34, "prefetch_advises", "prefetch", "advises", ok, measured, x->prefetch.advises) \
+    X(pf_failed, U64, NONE, 35, "prefetch_failed", "prefetch", "failed", ok, measured, x->prefetch.failed)   \
+    X(pf_mincore_failed, U64, NONE, 44, "prefetch_mincore_failed", "prefetch", "mincore_failed", ok,         \
+      measured, x->prefetch.mincore_failed)                                                                  \
+    X(pf_around, U64, NONE, 0, 0, "prefetch", "around", 0, measured, x->prefetch.around)                     \
+    X(pf_trials, U64, NONE, 0, 0, "prefetch", "trials", 0, measured, x->prefetch.trials)                     \
+    X(pf_fills, U64, NONE, 0, 0, "prefetch", "fills", 0, measured, x->prefetch.fills)                        \
+    X(pf_sweeps, U64, NONE, 0, 0, "prefetch", "sweeps", 0, measured, x->prefetch.sweeps)                     \
+    X(fadvise_calls, U64, NONE, 46, "fadvise_calls", "fadvise", "calls", ok, measured, x->fadvise_calls)     \
+    X(fadvise_failed, U64, NONE, 47, "fadvise_failed", "fadvise", "failed", ok, measured, x->fadvise_failed) \
+    X(nowait_reads, U64, NONE, 48, "nowait_reads", 0, "nowait_reads", ok && x->nowait_reads,                 \
+      measured && x->nowait_reads, x->nowait_reads)                                                          \
+    X(nowait_fraction, F6, NONE, 49, "nowait_fraction", 0, "nowait_fraction", ok && x->nowait_reads,         \
+      ok && x->nowait_reads, (double)x->nowait_served / (double)(x->nowait_reads ? x->nowait_reads : 1))     \
+    X(pa_hints, U64, NONE, 51, "pa_hints", 0, 0, RB__HINTS, 0, x->prefetch_accounting.hints)                 \
+    X(pa_sampled, U64, NONE, 52, "pa_sampled", 0, 0, RB__HINTS, 0, x->prefetch_accounting.sampled)           \
+    X(pa_redundant, U64, NONE, 53, "pa_redundant", 0, 0, RB__HINTS, 0, x->prefetch_accounting.redundant)     \
+    X(pa_useful, U64, NONE, 54, "pa_useful", 0, 0, RB__HINTS, 0, x->prefetch_accounting.useful)              \
+    X(pa_late, U64, NONE, 55, "pa_late", 0, 0, RB__HINTS, 0, x->prefetch_accounting.late)                    \
+    X(pa_wasted, U64, NONE, 56, "pa_wasted", 0, 0, RB__HINTS, 0, x->prefetch_accounting.wasted)              \
+    X(accounting, SPECIAL, NONE, 0, 0, 0, "prefetch_accounting", 0, RB__HINTS, rb__col_accounting)           \
+    X(inflight_max, U64, NONE, 50, "inflight_max", 0, "inflight_max", ok && x->inflight_max,                 \
+      measured && x->inflight_max, x->inflight_max)                                                          \
+    X(read_lat, HIST, NONE, 57, "read_lat", 0, "lat_per_read_ns", ok, ok && rb_hist_total(&x->read_lat),    \
+      &x->read_lat)                                                                                      \
+    X(rate_asked, F6, NONE, 58, "rate_asked", "rate", "asked", RB__OPEN, RB__OPEN, x->rate_asked)            \
+    X(rate_per_thread, F6, NONE, 0, 0, "rate", "per_thread", 0, RB__OPEN,                                    \
+      x->rate_asked / (x->threads ? x->threads : 1))                                                         \
+    X(arrivals, TEXT, NONE, 59, "arrivals", "rate", "arrivals", RB__OPEN, RB__OPEN, rb_arrivals_name(x->arrivals)) \
+    X(rate_achieved, F6, NONE, 60, "rate_achieved", "rate", "achieved", RB__OPEN, RB__OPEN,                  \
+      x->ops_per_ms * 1000.0)                                                                                \
+    X(arrivals_due, U64, NONE, 61, "arrivals_due", "rate", "arrivals_due", RB__OPEN, RB__OPEN, x->arrivals_due) \
+    X(rate_served, F6, NONE, 0, 0, "rate", "served", 0, RB__OPEN,                                            \
+      x->arrivals_due ? (double)x->ops / (double)x->arrivals_due : NAN)                                      \
+    X(service, HIST, MAX, 63, "service", 0, "service_ns", RB__OPEN, RB__OPEN, &x->service)           \
+    X(think_ns, I64, NONE, 62, "think_ns", 0, "think_ns", ok, ok, x->think_ns)                               \
+    X(evict_seconds, F6, NONE, 22, "evict_seconds", 0, "evict_seconds", ok, measured, x->evict_seconds)      \
+    X(prewarm_seconds, F6, NONE, 23, "prewarm_seconds", 0, "prewarm_seconds", ok, measured, x->prewarm_seconds) \
+    X(file_pages, U64, NONE, 24, "file_pages", 0, "file_pages", ok, measured, x->file_pages)                 \
+    X(resident_before, I64, NONE, 25, "resident_pages_before", 0, "resident_pages_before", ok, measured,     \
+      x->resident_before)                                                                                    \
+    X(resident_after, I64, NONE, 26, "resident_pages_after", 0, "resident_pages_after", ok, measured,        \
+      x->resident_after)                                                                                     \
+    X(resident_prepared, I64, NONE, 45, "resident_pages_prepared", 0, "resident_pages_prepared", ok,         \
+      measured, x->resident_prepared)                                                                        \
+    X(resident_each, SPECIAL, NONE, 0, 0, 0, "resident_pages_before_each", 0, ok, rb__col_resident_each)     \
+    X(residency_before, F6, NONE, 0, 0, 0, "residency_before", 0,                                            \
+      measured && x->resident_before >= 0 && x->file_pages, RB__OF_FILE(x->resident_before))                 \
+    X(residency_after, F6, NONE, 0, 0, 0, "residency_after", 0,                                              \
+      measured && x->resident_after >= 0 && x->file_pages, RB__OF_FILE(x->resident_after))                   \
+    X(residency_prepared, F6, NONE, 0, 0, 0, "residency_prepared", 0,                                        \
+      measured && x->resident_prepared >= 0 && x->file_pages, RB__OF_FILE(x->resident_prepared))             \
+    X(majflt, I64, NONE, 27, "majflt", 0, "majflt", ok, measured, x->majflt)                                 \
+    X(minflt, I64, NONE, 28, "minflt", 0, "minflt", ok && x->majflt >= 0, measured, x->minflt)               \
+    X(per_process_faults, FLAG, NONE, 0, 0, 0, "faults_per_process", 0, measured, x->per_process_faults)     \
+    X(device_read_bytes, I64, NONE, 29, "device_read_bytes", 0, "device_read_bytes", ok, measured,           \
+      x->device_read_bytes)                                                                                  \
+    X(reads_issued, U64, NONE, 0, 0, 0, "reads_issued", 0, measured, x->reads_issued)                        \
+    X(read_amplification, F6, NONE, 30, "read_amplification", 0, "read_amplification",                       \
+      ok && x->read_amplification >= 0, measured && x->read_amplification >= 0, x->read_amplification)      \
+    X(cpu_user, F1, NONE, 36, "cpu_user_ns_per_read", "cpu_ns_per_read", "user", ok && RB__CPU,              \
+      measured && RB__CPU, x->cpu_user_ns_per_read)                                                          \
+    X(cpu_sys, F1, NONE, 37, "cpu_sys_ns_per_read", "cpu_ns_per_read", "sys", ok && RB__CPU,                 \
+      measured && RB__CPU, x->cpu_sys_ns_per_read)                                                           \
+    X(pages_touched, F1, NONE, 64, "pages_touched", 0, "pages_touched", ok && x->pages_touched >= 0,         \
+      measured && x->pages_touched >= 0, x->pages_touched)                                                   \
+    X(touched_each, SPECIAL, NONE, 0, 0, 0, "iter_pages_touched", 0, measured && x->iterations,              \
+      rb__col_touched_each)                                                                                  \
+    X(page_reads, U64, NONE, 0, 0, 0, "page_reads", 0, measured, x->page_reads)                              \
+    X(cold_pages, U64, NONE, 0, 0, 0, "cold_pages", 0, measured && x->hit_rate >= 0, x->cold_pages)          \
+    X(hit_rate, F6, NONE, 65, "hit_rate", 0, "hit_rate", ok && x->hit_rate >= 0, measured && x->hit_rate >= 0, \
+      x->hit_rate)                                                                                           \
+    X(bypasses_cache, FLAG, NONE, 0, 0, 0, "bypasses_cache", 0, 1, x->cache_bypassed)                        \
+    X(fault_hit_rate, F6, NONE, 66, "fault_hit_rate", 0, "fault_hit_rate", ok && x->fault_hit_rate >= 0,     \
+      measured && x->fault_hit_rate >= 0, x->fault_hit_rate)                                                 \
+    X(group, U64, NONE, 69, "group", "group", "index", x->group, x->group, x->group)                         \
+    X(ngroups, U64, NONE, 0, 0, "group", "of", 0, x->group, x->ngroups)                                      \
+    X(group_spec, QUOTED, NONE, 70, "group_spec", "group", "spec", x->group, x->group, x->group_spec)        \
+    X(group_run, TEXT, NONE, 71, "group_run", "group", "run", x->group, x->group,                            \
+      x->group_run == RB_RUN_ALONE ? "alone" : "together")                                                   \
+    X(together_ratio, F6, NONE, 72, "together_ratio", "group", "together_ratio",                             \
+      x->group && ok && x->together_ratio == x->together_ratio, x->group && ok, x->together_ratio)           \
+    X(together_lo, LO, NONE, 73, "together_ratio_lo", "group", "together_ratio_ci",                          \
+      x->group && ok && x->together_ratio_lo == x->together_ratio_lo, x->group && ok, x->together_ratio_lo)  \
+    X(together_hi, HI, NONE, 74, "together_ratio_hi", 0, 0,                                                  \
+      x->group && ok && x->together_ratio_lo == x->together_ratio_lo, 0, x->together_ratio_hi)               \
+    X(ws_pages, I64, NONE, 75, "ws_pages", "group", "ws_pages", x->group && ok, x->group && ok, x->ws_pages) \
+    X(ws_evicted, I64, NONE, 76, "ws_evicted", "group", "ws_evicted", x->group && ok, x->group && ok,        \
+      x->ws_evicted)                                                                                         \
+    X(victim_pages, U64, NONE, 77, "victim_pages", "victim", "pages", RB__VICTIM, RB__VICTIM, x->victim_pages) \
+    X(victim_before, I64, NONE, 78, "victim_resident_before", "victim", "resident_before", RB__VICTIM,       \
+      RB__VICTIM, x->victim_resident_before)                                                                 \
+    X(victim_after, I64, NONE, 79, "victim_resident_after", "victim", "resident_after", RB__VICTIM,          \
+      RB__VICTIM, x->victim_resident_after)                                                                  \
+    X(victim_lost, I64, NONE, 80, "victim_lost", "victim", "lost", RB__VICTIM, RB__VICTIM, x->victim_lost)   \
+    X(victim_device, I64, NONE, 81, "victim_device_read_bytes", "victim", "device_read_bytes", RB__VICTIM,   \
+      RB__VICTIM, x->victim_device_read_bytes)                                                               \
+    X(victim_evicted, I64, NONE, 82, "victim_recently_evicted", "victim", "recently_evicted", RB__VICTIM,    \
+      RB__VICTIM, x->victim_recently_evicted)                                                                \
+    X(victim_reads, U64, NONE, 83, "victim_reads", "victim", "reads", RB__VICTIM, RB__VICTIM, x->victim_reads) \
+    X(files, U64, NONE, 67, "files", 0, "files", x->files, x->files, x->files)                               \
+    X(files_small, U64, NONE, 68, "files_small", 0, "files_small", x->files, x->files, x->files_small)       \
+    X(trace_reads, U64, TRACE, 902, "trace_reads", 0, 0, 1, 0, tr ? tr->reads : 0)                           \
+    X(trace_skipped, U64, TRACE, 903, "trace_skipped", 0, 0, 1, 0, tr ? tr->skipped : 0)                     \
+    X(trace_loops, U64, TRACE, 904, "trace_loops", 0, "trace_loops", ok, measured, x->trace_loops)
+
+/* Rules several rows share (the row's figures are known together, or not at all). */
+#define RB__PAIRED (ok && x->paired_rounds >= 2 && x->paired_with)      /* against its column's best */
+#define RB__MACHINE (x->machine_before_ns > 0)                          /* the machine kernel was timed */
+#define RB__HINTS (ok && x->prefetch_accounting.hints)                  /* the strategy gave hints */
+#define RB__OPEN (ok && x->rate_asked > 0)                              /* an open loop */
+#define RB__VICTIM (ok && x->victim_pages > 0)                          /* a victim was watched */
+#define RB__CPU (x->cpu_user_ns_per_read >= 0)                          /* CPU time per read is known */
+#define RB__OF_FILE(pages) ((double)(pages) / (double)(x->file_pages ? x->file_pages : 1))
+
 #define RB_MACHINE_MOVED 0.10   /* a CPU kernel 10% faster or slower after a cell than before */
 
 /* A cell observer (rb_config.observer): code that runs beside each cell, called by the cell's
@@ -10689,216 +10894,246 @@ static void rb__csv_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-/* pread-fadvise's calls, pread-nowait's reads and fraction served, io_uring-qd's reads in
-   flight at most and latency per read (mean and each percentile): empty where there is none. */
-static void rb__csv_strategy_extras(FILE *f, const rb_result *x, const double *pct, unsigned npct)
+/*
+   The result columns at work (the table is RB_RESULT_COLUMNS, after rb_result). Each row of a
+   report is evaluated once into cells, one per column, by the table's own expressions: its
+   value and whether each format knows it. CSV and JSON (2.3) then only format cells, and
+   diff (3.6) matches by the cells of the KEY columns: no writer names a figure. */
+enum { RB__K_U64, RB__K_I64, RB__K_FLAG, RB__K_F0, RB__K_F1, RB__K_F3, RB__K_F6, RB__K_TEXT, RB__K_QUOTED,
+       RB__K_LO, RB__K_HI, RB__K_HIST, RB__K_SPECIAL };
+
+enum { RB__CF_NONE = 0, RB__CF_KEY = 1, RB__CF_TRACE = 2, RB__CF_MAX = 4, RB__CF_ENDS = 8 };
+
+typedef struct rb__col {
+    const char *csv_name, *obj, *json;   /* 0: not in CSV; not a member of an object; not in JSON */
+    unsigned short csv;                  /* its place among the CSV columns */
+    unsigned char kind, flags;           /* RB__K_*, RB__CF_* */
+} rb__col;
+
+/* A special column's writer: its JSON value (json 1) or its CSV field, known the row's rule. */
+typedef void (*rb__col_fn)(FILE *f, const rb_result *x, int json, int known);
+
+typedef struct rb__colcell {
+    int csv, json;   /* the row's rules: 1, that format knows the figure */
+    union {          /* the member the row's kind names (k_<kind>) */
+        uint64_t k_U64;
+        int64_t k_I64;
+        int k_FLAG;
+        double k_F0, k_F1, k_F3, k_F6, k_LO, k_HI;
+        const char *k_TEXT, *k_QUOTED;
+        const rb_hist *k_HIST;
+        rb__col_fn k_SPECIAL;
+    } v;
+} rb__colcell;
+
+#define RB__COL_ID(id, kind, flags, pos, cname, ob, jname, cw, jw, value) RB__COL_##id,
+enum { RB_RESULT_COLUMNS(RB__COL_ID) RB__NCOLS };
+#undef RB__COL_ID
+
+#define RB__COL_KEY(id, kind, flags, pos, cname, ob, jname, cw, jw, value) \
+    +(RB__CF_##flags == RB__CF_KEY)
+enum { RB__NKEYS = 0 RB_RESULT_COLUMNS(RB__COL_KEY) };
+#undef RB__COL_KEY
+
+#define RB__COL_DESC(id, kind, flags, pos, cname, ob, jname, cw, jw, value) \
+    {cname, ob, jname, pos, RB__K_##kind, RB__CF_##flags},
+static const rb__col rb__cols[RB__NCOLS] = {RB_RESULT_COLUMNS(RB__COL_DESC)};
+#undef RB__COL_DESC
+
+/* The specials (the table's comment says why each is one). Every measured iteration's ops/ms,
+   round by round: in CSV one field separated by ";", in JSON a list ("iterations" and
+   "samples" are the same list; "iterations" is the older name). */
+static void rb__col_samples(FILE *f, const rb_result *x, int json, int known)
 {
-    int ok = x->status == RB_OK, lat = ok && rb_hist_total(&x->read_lat) > 0;
-    unsigned k;
-    if (ok) fprintf(f, ",%llu,%llu,", (unsigned long long)x->fadvise_calls, (unsigned long long)x->fadvise_failed);
-    else fprintf(f, ",,,");
-    if (ok && x->nowait_reads)
-        fprintf(f, "%llu,%.6f", (unsigned long long)x->nowait_reads, (double)x->nowait_served / (double)x->nowait_reads);
-    else fputc(',', f);
-    fputc(',', f);
-    if (ok && x->inflight_max) fprintf(f, "%u", x->inflight_max);
-    if (ok && x->prefetch_accounting.hints) {
-        const rb_prefetch_accounting *a = &x->prefetch_accounting;
-        fprintf(f, ",%llu,%llu,%llu,%llu,%llu,%llu", (unsigned long long)a->hints, (unsigned long long)a->sampled,
-                (unsigned long long)a->redundant, (unsigned long long)a->useful, (unsigned long long)a->late,
-                (unsigned long long)a->wasted);
-    } else {
-        fprintf(f, ",,,,,,");
+    unsigned k, n;
+    const double *v = rb__samples(x, &n);
+    if (json) fputc('[', f);
+    for (k = 0; known && k < n; k++) {
+        if (!json) fprintf(f, "%s%.6f", k ? ";" : "", v[k]);
+        else {
+            if (k) fputs(", ", f);
+            rb__json_num(f, v[k]);
+        }
     }
-    fputc(',', f);
-    if (lat) fprintf(f, "%.3f", rb_hist_mean(&x->read_lat));
+    if (json) fputc(']', f);
+}
+
+/* The warnings: in CSV one quoted field, separated by " | "; in JSON a list of strings. */
+static void rb__col_warnings(FILE *f, const rb_result *x, int json, int known)
+{
+    char more[64], all[RB_MAX_WARNINGS * (RB_REASON_LEN + 3) + 64];
+    size_t used = 0;
+    unsigned k;
+    (void)known;
+    if (json) {
+        fputc('[', f);
+        for (k = 0; k < rb__nwarn(x); k++) {
+            if (k) fputs(", ", f);
+            rb_json_string(f, rb__warning(x, k, more, sizeof more));
+        }
+        fputc(']', f);
+        return;
+    }
+    all[0] = 0;
+    for (k = 0; k < rb__nwarn(x) && used < sizeof all; k++)
+        used += (size_t)snprintf(all + used, sizeof all - used, "%s%s", k ? " | " : "",
+                                 rb__warning(x, k, more, sizeof more));
+    rb__csv_string(f, all);
+}
+
+/* JSON only, one per measured iteration, null where it could not be counted (none: n 0). */
+static void rb__col_iter_list(FILE *f, int known, const int64_t *v, unsigned n, const char *none)
+{
+    unsigned k;
+    if (!known) { fputs("null", f); return; }
+    for (k = 0; k < n && k < RB_MAX_ITERATIONS; k++) {
+        fputs(k ? ", " : "[", f);
+        if (v[k] < 0) fputs("null", f);
+        else fprintf(f, "%lld", (long long)v[k]);
+    }
+    fputs(n ? "]" : none, f);
+}
+
+/* pages resident as each measured iteration started */
+static void rb__col_resident_each(FILE *f, const rb_result *x, int json, int known)
+{
+    if (json) rb__col_iter_list(f, known, x->iter_resident_before, x->iterations, "[]");
+}
+
+/* distinct pages each measured iteration read */
+static void rb__col_touched_each(FILE *f, const rb_result *x, int json, int known)
+{
+    if (json) rb__col_iter_list(f, known, x->iter_pages_touched, x->iterations, "]");
+}
+
+/* What became of the hints (null for a strategy that gives none): the counts, and each class
+   as a fraction of the hints classified. The prefetch experiment (3.3) writes it too. */
+static void rb__json_hints(FILE *f, const rb_prefetch_accounting *a, int known)
+{
+    uint64_t n = a->sampled - a->failed;
+    double d = n ? (double)n : 1;
+    if (!known || !a->hints) { fputs("null", f); return; }
+    fprintf(f, "{\"hints\": %llu, \"sample_every\": %u, \"sampled\": %llu, \"redundant\": %llu, \"useful\": %llu, "
+               "\"late\": %llu, \"late_slow\": %llu, \"slow_floor_ns\": %u, \"wasted\": %llu, \"failed\": %llu, "
+               "\"untrusted\": %llu, \"wasted_known\": %s, \"fractions\": ", (unsigned long long)a->hints, RB_PA_EVERY,
+            (unsigned long long)a->sampled, (unsigned long long)a->redundant, (unsigned long long)a->useful,
+            (unsigned long long)a->late, (unsigned long long)a->late_slow, RB_PA_SLOW_FLOOR_NS,
+            (unsigned long long)a->wasted, (unsigned long long)a->failed, (unsigned long long)a->untrusted,
+            a->wasted_unknown ? "false" : "true");
+    if (!n) { fputs("null}", f); return; }
+    fprintf(f, "{\"redundant\": ");
+    rb__json_num(f, (double)a->redundant / d);
+    fprintf(f, ", \"useful\": ");
+    rb__json_num(f, (double)a->useful / d);
+    fprintf(f, ", \"late\": ");
+    rb__json_num(f, (double)a->late / d);
+    fprintf(f, ", \"wasted\": ");
+    rb__json_num(f, (double)a->wasted / d);
+    fputs("}}", f);
+}
+
+static void rb__col_accounting(FILE *f, const rb_result *x, int json, int known)
+{
+    if (json) rb__json_hints(f, &x->prefetch_accounting, known);
+}
+
+/* A row's cells, by the table: ok and measured as the table's comment says; tr the report's
+   trace (its rows are written only in a replay's report). */
+#define RB__COL_EVAL(id, kind, flags, pos, cname, ob, jname, cw, jw, value) \
+    c[RB__COL_##id].csv = (cw) ? 1 : 0;                                       \
+    c[RB__COL_##id].json = (jw) ? 1 : 0;                                      \
+    c[RB__COL_##id].v.k_##kind = (value);
+
+static void rb__cells_of(const rb_report *r, const rb_result *x, rb__colcell *c)
+{
+    const rb_trace *tr = r && r->cfg ? r->cfg->trace : NULL;
+    int ok = x->status == RB_OK, measured = ok || x->iterations > 0;
+    RB_RESULT_COLUMNS(RB__COL_EVAL)
+}
+#undef RB__COL_EVAL
+
+/* The CSV columns in CSV's order (the table's csv numbers); a replay's columns in a replay only. */
+static unsigned rb__csv_order(unsigned short *ord, int replay)
+{
+    unsigned i, k, n = 0;
+    for (i = 0; i < RB__NCOLS; i++) {
+        if (!rb__cols[i].csv || (!replay && (rb__cols[i].flags & RB__CF_TRACE))) continue;
+        for (k = n++; k > 0 && rb__cols[ord[k - 1]].csv > rb__cols[i].csv; k--) ord[k] = ord[k - 1];
+        ord[k] = (unsigned short)i;
+    }
+    return n;
+}
+
+/* A latency histogram's CSV columns: its mean and each percentile the report asks for, with
+   min and max where the row's flags say (x NULL: their names, from the row's stem). */
+static void rb__csv_hist(FILE *f, const rb_report *r, const rb_hist *h, const rb__col *col, int known)
+{
+    const double *pct = r->percentiles ? r->percentiles : rb__default_pct;
+    unsigned npct = r->percentiles ? r->npercentiles : 4, k;
+    int any = known && h && rb_hist_total(h) > 0;
+    char lbl[32];
+    if (col->flags & RB__CF_ENDS) {
+        if (!h) fprintf(f, "%s_min_ns", col->csv_name);
+        else if (any) fprintf(f, "%llu", (unsigned long long)h->min);
+        fputc(',', f);
+    }
+    if (!h) fprintf(f, "%s_mean_ns", col->csv_name);
+    else if (any) fprintf(f, "%.3f", rb_hist_mean(h));
     for (k = 0; k < npct; k++) {
         fputc(',', f);
-        if (lat && rb_hist_percentile_known(&x->read_lat, pct[k]))
-            fprintf(f, "%llu", (unsigned long long)rb_hist_percentile(&x->read_lat, pct[k]));
+        rb__pct_label(pct[k], lbl, sizeof lbl);
+        if (!h) fprintf(f, "%s_%s_ns", col->csv_name, lbl);
+        else if (known && rb_hist_percentile_known(h, pct[k]))
+            fprintf(f, "%llu", (unsigned long long)rb_hist_percentile(h, pct[k]));
     }
-}
-
-/* A count or nothing (unknown). */
-static void rb__csv_int(FILE *f, int known, int64_t v)
-{
-    fputc(',', f);
-    if (known && v >= 0) fprintf(f, "%lld", (long long)v);
-}
-
-/* A group's row: which group, its spec, alone or together, the ratio and the working set; the
-   victim's figures. Empty where the row is no group's, or there was no victim. */
-static void rb__csv_groups(FILE *f, const rb_result *x)
-{
-    int ok = x->status == RB_OK, g = x->group > 0, v = ok && x->victim_pages > 0;
-    if (g) {
-        fprintf(f, ",%u,", x->group);
-        rb__csv_string(f, x->group_spec);
-        fprintf(f, ",%s,", x->group_run == RB_RUN_ALONE ? "alone" : "together");
-    } else {
-        fprintf(f, ",,,,");
-    }
-    if (g && ok && x->together_ratio == x->together_ratio) fprintf(f, "%.6f", x->together_ratio);
-    fputc(',', f);
-    if (g && ok && x->together_ratio_lo == x->together_ratio_lo) fprintf(f, "%.6f,%.6f", x->together_ratio_lo, x->together_ratio_hi);
-    else fputc(',', f);
-    rb__csv_int(f, g && ok, x->ws_pages);
-    rb__csv_int(f, g && ok, x->ws_evicted);
-    rb__csv_int(f, v, (int64_t)x->victim_pages);
-    rb__csv_int(f, v, x->victim_resident_before);
-    rb__csv_int(f, v, x->victim_resident_after);
-    rb__csv_int(f, v, x->victim_lost);
-    rb__csv_int(f, v, x->victim_device_read_bytes);
-    rb__csv_int(f, v, x->victim_recently_evicted);
-    rb__csv_int(f, v, (int64_t)x->victim_reads);
-}
-
-/* The load: the open loop's rate asked (ops/s, the cell), arrival process, rate achieved,
-   arrivals due and service time (mean, percentiles, max: empty in a closed loop), and the
-   think time (0: none). */
-static void rb__csv_load(FILE *f, const rb_result *x, const double *pct, unsigned npct)
-{
-    int ok = x->status == RB_OK, open = ok && x->rate_asked > 0, svc = open && rb_hist_total(&x->service) > 0;
-    unsigned k;
-    if (open)
-        fprintf(f, ",%.6f,%s,%.6f,%llu", x->rate_asked, rb_arrivals_name(x->arrivals), x->ops_per_ms * 1000.0,
-                (unsigned long long)x->arrivals_due);
-    else
-        fprintf(f, ",,,,");
-    if (ok) fprintf(f, ",%lld,", (long long)x->think_ns);
-    else fprintf(f, ",,");
-    if (svc) fprintf(f, "%.3f", rb_hist_mean(&x->service));
-    for (k = 0; k < npct; k++) {
+    if (col->flags & (RB__CF_ENDS | RB__CF_MAX)) {
         fputc(',', f);
-        if (svc && rb_hist_percentile_known(&x->service, pct[k]))
-            fprintf(f, "%llu", (unsigned long long)rb_hist_percentile(&x->service, pct[k]));
+        if (!h) fprintf(f, "%s_max_ns", col->csv_name);
+        else if (any) fprintf(f, "%llu", (unsigned long long)h->max);
     }
-    fputc(',', f);
-    if (svc) fprintf(f, "%llu", (unsigned long long)x->service.max);
 }
 
-/* The cell against its column's best other strategy, paired by round: empty without rounds. */
-static void rb__csv_paired(FILE *f, const rb_result *x)
+/* One field (a histogram: its fields), empty where CSV does not know it. */
+static void rb__csv_cell(FILE *f, const rb_report *r, const rb_result *x, const rb__col *col, const rb__colcell *c)
 {
-    if (x->status == RB_OK && x->paired_rounds >= 2 && x->paired_with)
-        fprintf(f, ",%s,%u,%.6f,%.6f,%.6f", x->paired_with, x->paired_rounds, x->paired_ratio, x->paired_lo, x->paired_hi);
-    else
-        fprintf(f, ",,,,,");
-    if (x->machine_before_ns > 0)
-        fprintf(f, ",%.0f,%.0f,%.6f,%u", x->machine_before_ns, x->machine_after_ns, x->machine_drift, x->machine_moved);
-    else
-        fprintf(f, ",,,,");
+    if (col->kind == RB__K_HIST) { rb__csv_hist(f, r, c->v.k_HIST, col, c->csv); return; }
+    if (col->kind == RB__K_SPECIAL) { c->v.k_SPECIAL(f, x, 0, c->csv); return; }
+    if (!c->csv) return;
+    switch (col->kind) {
+    case RB__K_U64: fprintf(f, "%llu", (unsigned long long)c->v.k_U64); break;
+    case RB__K_I64: if (c->v.k_I64 >= 0) fprintf(f, "%lld", (long long)c->v.k_I64); break;
+    case RB__K_FLAG: fprintf(f, "%d", c->v.k_FLAG); break;
+    case RB__K_F0: fprintf(f, "%.0f", c->v.k_F0); break;
+    case RB__K_F1: fprintf(f, "%.1f", c->v.k_F1); break;
+    case RB__K_F3: fprintf(f, "%.3f", c->v.k_F3); break;
+    case RB__K_F6: fprintf(f, "%.6f", c->v.k_F6); break;
+    case RB__K_LO: fprintf(f, "%.6f", c->v.k_LO); break;
+    case RB__K_HI: fprintf(f, "%.6f", c->v.k_HI); break;
+    case RB__K_TEXT: fputs(c->v.k_TEXT ? c->v.k_TEXT : "", f); break;
+    case RB__K_QUOTED: rb__csv_string(f, c->v.k_QUOTED ? c->v.k_QUOTED : ""); break;
+    default: break;
+    }
 }
 
 static void rb__report_csv(FILE *f, const rb_report *r)
 {
-    const rb_trace *tr = r->cfg ? r->cfg->trace : NULL;   /* a replay: its counts close every row */
-    const double *pct = r->percentiles ? r->percentiles : rb__default_pct;
-    unsigned npct = r->percentiles ? r->npercentiles : 4, i, k;
-    char lbl[32];
-    fprintf(f, "strategy,threads,pattern,read_size,reads_per_op,status,reason,ops,seconds,ops_per_ms,"
-               "ops_per_ms_upper_bound,ops_per_ms_stddev,iops,bytes_per_sec,lat_min_ns,lat_mean_ns");
-    for (k = 0; k < npct; k++) { rb__pct_label(pct[k], lbl, sizeof lbl); fprintf(f, ",lat_%s_ns", lbl); }
-    fprintf(f, ",lat_max_ns,madvise_calls,madvise_failed,io_errors,short_reads,verify_mismatches,"
-               "iterations,evict_seconds,prewarm_seconds,file_pages,resident_pages_before,"
-               "resident_pages_after,majflt,minflt,device_read_bytes,read_amplification,prefetch_calls,"
-               "prefetch_skips,prefetch_mincore_calls,prefetch_advises,prefetch_failed,cpu_user_ns_per_read,"
-               "cpu_sys_ns_per_read,ops_per_ms_median,ops_per_ms_ci_lo,ops_per_ms_ci_hi,rounds,outliers,min_thread_ops,prefetch_mincore_failed,"
-               "resident_pages_prepared,fadvise_calls,fadvise_failed,nowait_reads,nowait_fraction,inflight_max,"
-               "pa_hints,pa_sampled,pa_redundant,pa_useful,pa_late,pa_wasted,read_lat_mean_ns");
-    for (k = 0; k < npct; k++) { rb__pct_label(pct[k], lbl, sizeof lbl); fprintf(f, ",read_lat_%s_ns", lbl); }
-    fprintf(f, ",rate_asked,arrivals,rate_achieved,arrivals_due,think_ns,service_mean_ns");
-    for (k = 0; k < npct; k++) { rb__pct_label(pct[k], lbl, sizeof lbl); fprintf(f, ",service_%s_ns", lbl); }
-    fprintf(f, ",service_max_ns");
-    fprintf(f, ",pages_touched,hit_rate,fault_hit_rate,files,files_small,group,group_spec,group_run,together_ratio,together_ratio_lo,"
-               "together_ratio_hi,ws_pages,ws_evicted,victim_pages,victim_resident_before,victim_resident_after,"
-               "victim_lost,victim_device_read_bytes,victim_recently_evicted,victim_reads,paired_with,paired_rounds,"
-               "paired_ratio,paired_ci_lo,paired_ci_hi,machine_before_ns,machine_after_ns,machine_drift,"
-               "machine_moved_rounds,verified,warnings%s\n",
-               tr ? ",trace_reads,trace_skipped,trace_loops" : "");
+    unsigned short ord[RB__NCOLS];
+    unsigned n = rb__csv_order(ord, r->cfg && r->cfg->trace), i, k;
+    rb__colcell c[RB__NCOLS];
+    for (k = 0; k < n; k++) {   /* the header */
+        const rb__col *col = &rb__cols[ord[k]];
+        if (k) fputc(',', f);
+        if (col->kind == RB__K_HIST) rb__csv_hist(f, r, NULL, col, 0);
+        else fputs(col->csv_name, f);
+    }
+    fputc('\n', f);
     for (i = 0; i < r->count; i++) {
-        const rb_result *x = &r->results[i];
-        int ok = x->status == RB_OK;
-        unsigned ns;
-        const double *sv = rb__samples(x, &ns);
-        fprintf(f, "%s,%u,%s,%llu,%u,%s,", x->strategy, x->threads,
-                x->pattern_spec, (unsigned long long)x->read_size, x->reads_per_op, rb_status_word(x->status));
-        rb__csv_string(f, x->reason);
-        if (ok) {
-            fprintf(f, ",%llu,%.6f,%.6f,%d,", (unsigned long long)x->ops, x->seconds, x->ops_per_ms,
-                    x->rate_upper_bound);
-            if (x->ops_per_ms_stddev == x->ops_per_ms_stddev) fprintf(f, "%.6f", x->ops_per_ms_stddev);
-            fprintf(f, ",%.3f,%.3f,", x->iops, x->bytes_per_sec);
-            if (rb_hist_total(&x->lat)) fprintf(f, "%llu,%.3f", (unsigned long long)x->lat.min, rb_hist_mean(&x->lat));
-            else fputc(',', f);
-        } else
-            fprintf(f, ",,,,,,,,,");
-        for (k = 0; k < npct; k++) {
-            if (ok && rb_hist_percentile_known(&x->lat, pct[k]))
-                fprintf(f, ",%llu", (unsigned long long)rb_hist_percentile(&x->lat, pct[k]));
-            else fprintf(f, ",");
+        rb__cells_of(r, &r->results[i], c);
+        for (k = 0; k < n; k++) {
+            if (k) fputc(',', f);
+            rb__csv_cell(f, r, &r->results[i], &rb__cols[ord[k]], &c[ord[k]]);
         }
-        if (ok) {
-            fputc(',', f);
-            if (rb_hist_total(&x->lat)) fprintf(f, "%llu", (unsigned long long)x->lat.max);
-            fprintf(f, ",%llu,%llu,%llu,%llu,%llu,", (unsigned long long)x->madvise_calls, (unsigned long long)x->madvise_failed,
-                    (unsigned long long)x->io_errors, (unsigned long long)x->short_reads,
-                    (unsigned long long)x->verify_mismatches);
-            for (k = 0; k < ns; k++) fprintf(f, "%s%.6f", k ? ";" : "", sv[k]);
-            fprintf(f, ",%.6f,%.6f,%llu,", x->evict_seconds, x->prewarm_seconds, (unsigned long long)x->file_pages);
-            if (x->resident_before >= 0) fprintf(f, "%lld", (long long)x->resident_before);
-            fputc(',', f);
-            if (x->resident_after >= 0) fprintf(f, "%lld", (long long)x->resident_after);
-            fputc(',', f);
-            if (x->majflt >= 0) fprintf(f, "%lld,%lld", (long long)x->majflt, (long long)x->minflt);
-            else fputc(',', f);
-            fputc(',', f);
-            if (x->device_read_bytes >= 0) fprintf(f, "%lld", (long long)x->device_read_bytes);
-            fputc(',', f);
-            if (x->read_amplification >= 0) fprintf(f, "%.6f", x->read_amplification);
-            fprintf(f, ",%llu,%llu,%llu,%llu,%llu", (unsigned long long)x->prefetch.calls,
-                    (unsigned long long)x->prefetch.skips, (unsigned long long)x->prefetch.mincore_calls,
-                    (unsigned long long)x->prefetch.advises, (unsigned long long)x->prefetch.failed);
-            if (x->cpu_user_ns_per_read >= 0) fprintf(f, ",%.1f,%.1f", x->cpu_user_ns_per_read, x->cpu_sys_ns_per_read);
-            else fprintf(f, ",,");
-            if (x->nsamples) fprintf(f, ",%.6f", x->ops_per_ms_median);
-            else fputc(',', f);
-            if (x->nsamples && x->ci_lo == x->ci_lo) fprintf(f, ",%.6f,%.6f", x->ci_lo, x->ci_hi);
-            else fprintf(f, ",,");
-            fprintf(f, ",%u,", x->rounds ? x->rounds : 1);
-            if (x->nsamples) fprintf(f, "%u", x->outliers);
-        } else {
-            fprintf(f, ",,,,,,,,,,,,,,,,,,,,,,,,,,,,");
-        }
-        if (ok) fprintf(f, ",%llu,%llu,", (unsigned long long)x->min_thread_ops,
-                        (unsigned long long)x->prefetch.mincore_failed);
-        else fprintf(f, ",,,");
-        if (ok && x->resident_prepared >= 0) fprintf(f, "%lld", (long long)x->resident_prepared);
-        rb__csv_strategy_extras(f, x, pct, npct);
-        rb__csv_load(f, x, pct, npct);
-        fputc(',', f);
-        if (ok && x->pages_touched >= 0) fprintf(f, "%.1f", x->pages_touched);
-        fputc(',', f);
-        if (ok && x->hit_rate >= 0) fprintf(f, "%.6f", x->hit_rate);
-        fputc(',', f);
-        if (ok && x->fault_hit_rate >= 0) fprintf(f, "%.6f", x->fault_hit_rate);
-        if (x->files) fprintf(f, ",%u,%u", x->files, x->files_small);   /* 0: the cell never opened the path */
-        else fprintf(f, ",,");
-        rb__csv_groups(f, x);
-        rb__csv_paired(f, x);
-        fprintf(f, ",%d,", x->verified);   /* then the warnings, one quoted field, separated by " | " */
-        {
-            char more[64], all[RB_MAX_WARNINGS * (RB_REASON_LEN + 3) + 64];
-            size_t used = 0;
-            all[0] = 0;
-            for (k = 0; k < rb__nwarn(x); k++)
-                used += (size_t)snprintf(all + used, sizeof all - used, "%s%s", k ? " | " : "",
-                                         rb__warning(x, k, more, sizeof more));
-            rb__csv_string(f, all);
-        }
-        if (tr) fprintf(f, ",%llu,%llu,", (unsigned long long)tr->reads, (unsigned long long)tr->skipped);
-        if (tr && ok) fprintf(f, "%llu", (unsigned long long)x->trace_loops);
-        fprintf(f, "\n");
+        fputc('\n', f);
     }
 }
 
@@ -10951,56 +11186,7 @@ static void rb__json_rounds(FILE *f, const rb_report *r)
     fputc(']', f);
 }
 
-/* "iterations" and "samples" are the same list (every measured iteration's ops/ms, round by
-   round; "iterations" is the older name); the median, its interval and the outliers describe it. */
-static void rb__json_cell_stats(FILE *f, const rb_result *x)
-{
-    unsigned k, n, pass;
-    const double *v = rb__samples(x, &n);
-    int ok = x->status == RB_OK;
-    for (pass = 0; pass < 2; pass++) {
-        fprintf(f, pass ? ", \"samples\": [" : ", \"iterations\": [");
-        for (k = 0; ok && k < n; k++) {
-            if (k) fputs(", ", f);
-            rb__json_num(f, v[k]);
-        }
-        fputc(']', f);
-    }
-    fprintf(f, ", \"rounds\": %u, \"ops_per_ms_median\": ", ok ? (x->rounds ? x->rounds : 1) : x->rounds);
-    if (ok && x->nsamples) rb__json_num(f, x->ops_per_ms_median);
-    else fputs("null", f);
-    fprintf(f, ", \"ops_per_ms_ci\": ");
-    rb__json_interval(f, ok && x->nsamples && !x->rate_upper_bound, x->ci_lo, x->ci_hi);   /* bounds: no interval */
-    fprintf(f, ", \"outliers\": ");
-    if (ok && x->nsamples) fprintf(f, "%u", x->outliers);
-    else fputs("null", f);
-    fprintf(f, ", \"paired\": ");
-    if (ok && x->paired_rounds >= 2 && x->paired_with) {
-        fputs("{\"with\": ", f);
-        rb_json_string(f, x->paired_with);
-        fprintf(f, ", \"rounds\": %u, \"ratio\": ", x->paired_rounds);
-        rb__json_num(f, x->paired_ratio);
-        fputs(", \"ci\": ", f);
-        rb__json_interval(f, 1, x->paired_lo, x->paired_hi);
-        fputc('}', f);
-    } else {
-        fputs("null", f);
-    }
-    fprintf(f, ", \"machine_drift\": ");
-    if (x->machine_before_ns > 0) {
-        fprintf(f, "{\"before_ns\": %.0f, \"after_ns\": %.0f, \"change\": ", x->machine_before_ns, x->machine_after_ns);
-        rb__json_num(f, x->machine_drift);
-        fprintf(f, ", \"moved_rounds\": %u}", x->machine_moved);
-    } else {
-        fputs("null", f);
-    }
-}
-
-/* One row of "results". Every row has every key, whatever its status, so that a reader can
-   index any row by any key: a figure that is unknown is null. The rates and latencies of a
-   row that is not "ok" are null (they are not this strategy's numbers); the counters that
-   explain its status (read errors, failed advice, faults...) are given when the cell was
-   measured (iterations > 0), null when it never ran. */
+/* A count, or null where it is not known. */
 static void rb__json_u64(FILE *f, int known, uint64_t v)
 {
     if (known) fprintf(f, "%llu", (unsigned long long)v);
@@ -11011,92 +11197,6 @@ static void rb__json_num_if(FILE *f, int known, double v)
 {
     if (known) rb__json_num(f, v);
     else fputs("null", f);
-}
-
-/* The row's "what made it cold" fields: time outside the measurement, residency, faults,
-   device bytes and CPU per read; null where the cell measured nothing. */
-static void rb__json_coldness(FILE *f, const rb_result *x, int measured, int ok)
-{
-    unsigned k;
-    fprintf(f, ", \"evict_seconds\": ");
-    rb__json_num_if(f, measured, x->evict_seconds);
-    fprintf(f, ", \"prewarm_seconds\": ");
-    rb__json_num_if(f, measured, x->prewarm_seconds);
-    fprintf(f, ", \"file_pages\": ");
-    rb__json_u64(f, measured, x->file_pages);
-    fprintf(f, ", \"resident_pages_before\": ");
-    rb__json_int_or_null(f, measured ? x->resident_before : -1);
-    fprintf(f, ", \"resident_pages_after\": ");
-    rb__json_int_or_null(f, measured ? x->resident_after : -1);
-    fprintf(f, ", \"resident_pages_prepared\": ");
-    rb__json_int_or_null(f, measured ? x->resident_prepared : -1);
-    fprintf(f, ", \"resident_pages_before_each\": ");
-    if (ok) {   /* one per measured iteration, null where it could not be counted */
-        for (k = 0; k < x->iterations; k++) {
-            fputs(k ? ", " : "[", f);
-            rb__json_int_or_null(f, x->iter_resident_before[k]);
-        }
-        fputs(x->iterations ? "]" : "[]", f);
-    } else {
-        fputs("null", f);
-    }
-    fprintf(f, ", \"residency_before\": ");
-    rb__json_num_if(f, measured && x->resident_before >= 0 && x->file_pages,
-                    (double)x->resident_before / (double)(x->file_pages ? x->file_pages : 1));
-    fprintf(f, ", \"residency_after\": ");
-    rb__json_num_if(f, measured && x->resident_after >= 0 && x->file_pages,
-                    (double)x->resident_after / (double)(x->file_pages ? x->file_pages : 1));
-    fprintf(f, ", \"residency_prepared\": ");
-    rb__json_num_if(f, measured && x->resident_prepared >= 0 && x->file_pages,
-                    (double)x->resident_prepared / (double)(x->file_pages ? x->file_pages : 1));
-    fprintf(f, ", \"majflt\": ");
-    rb__json_int_or_null(f, measured ? x->majflt : -1);
-    fprintf(f, ", \"minflt\": ");
-    rb__json_int_or_null(f, measured ? x->minflt : -1);
-    fprintf(f, ", \"faults_per_process\": %s, \"device_read_bytes\": ",
-            !measured ? "null" : x->per_process_faults ? "true" : "false");
-    rb__json_int_or_null(f, measured ? x->device_read_bytes : -1);
-    fprintf(f, ", \"reads_issued\": ");   /* what the per-read figures divide by */
-    rb__json_u64(f, measured, x->reads_issued);
-    fprintf(f, ", \"read_amplification\": ");
-    rb__json_num_if(f, measured && x->read_amplification >= 0, x->read_amplification);
-    fprintf(f, ", \"cpu_ns_per_read\": ");
-    if (measured && x->cpu_user_ns_per_read >= 0) {
-        fprintf(f, "{\"user\": ");
-        rb__json_num(f, x->cpu_user_ns_per_read);
-        fprintf(f, ", \"sys\": ");
-        rb__json_num(f, x->cpu_sys_ns_per_read);
-        fputc('}', f);
-    } else {
-        fputs("null", f);
-    }
-}
-
-/* What the pattern did to the cache: null where it was not measured. */
-static void rb__json_touched(FILE *f, const rb_result *x, int measured)
-{
-    unsigned k;
-    fprintf(f, ", \"pages_touched\": ");
-    rb__json_num_if(f, measured && x->pages_touched >= 0, x->pages_touched);
-    fprintf(f, ", \"iter_pages_touched\": ");
-    if (measured && x->iterations) {
-        for (k = 0; k < x->iterations && k < RB_MAX_ITERATIONS; k++) {
-            fputs(k ? ", " : "[", f);
-            rb__json_int_or_null(f, x->iter_pages_touched[k]);
-        }
-        fputc(']', f);
-    } else {
-        fputs("null", f);
-    }
-    fprintf(f, ", \"page_reads\": ");
-    rb__json_u64(f, measured, x->page_reads);
-    fprintf(f, ", \"cold_pages\": ");
-    rb__json_u64(f, measured && x->hit_rate >= 0, x->cold_pages);
-    fprintf(f, ", \"hit_rate\": ");   /* null: unknown here, or bypasses_cache */
-    rb__json_num_if(f, measured && x->hit_rate >= 0, x->hit_rate);
-    fprintf(f, ", \"bypasses_cache\": %s", x->cache_bypassed ? "true" : "false");
-    fprintf(f, ", \"fault_hit_rate\": ");
-    rb__json_num_if(f, measured && x->fault_hit_rate >= 0, x->fault_hit_rate);
 }
 
 /* A latency histogram as an object: min, mean, the four standard percentiles, then any
@@ -11128,189 +11228,86 @@ static void rb__json_lat(FILE *f, const rb_report *r, const rb_hist *h)
     fprintf(f, ", \"overflow\": %llu}", (unsigned long long)h->overflow);
 }
 
-/* What became of the hints (null for a strategy that gives none): the counts, and each class
-   as a fraction of the hints classified. */
-static void rb__json_accounting(FILE *f, const rb_prefetch_accounting *a, int ok)
+/* One value as JSON: null where JSON does not know it; an interval (LO) takes its high end
+   from the next row's cell. */
+static void rb__json_cell(FILE *f, const rb_report *r, const rb_result *x, const rb__col *col, const rb__colcell *c)
 {
-    uint64_t n = a->sampled - a->failed;
-    double d = n ? (double)n : 1;
-    fprintf(f, ", \"prefetch_accounting\": ");
-    if (!ok || !a->hints) { fputs("null", f); return; }
-    fprintf(f, "{\"hints\": %llu, \"sample_every\": %u, \"sampled\": %llu, \"redundant\": %llu, \"useful\": %llu, "
-               "\"late\": %llu, \"late_slow\": %llu, \"slow_floor_ns\": %u, \"wasted\": %llu, \"failed\": %llu, "
-               "\"untrusted\": %llu, \"wasted_known\": %s, \"fractions\": ", (unsigned long long)a->hints, RB_PA_EVERY,
-            (unsigned long long)a->sampled, (unsigned long long)a->redundant, (unsigned long long)a->useful,
-            (unsigned long long)a->late, (unsigned long long)a->late_slow, RB_PA_SLOW_FLOOR_NS,
-            (unsigned long long)a->wasted, (unsigned long long)a->failed, (unsigned long long)a->untrusted,
-            a->wasted_unknown ? "false" : "true");
-    if (!n) { fputs("null}", f); return; }
-    fprintf(f, "{\"redundant\": ");
-    rb__json_num(f, (double)a->redundant / d);
-    fprintf(f, ", \"useful\": ");
-    rb__json_num(f, (double)a->useful / d);
-    fprintf(f, ", \"late\": ");
-    rb__json_num(f, (double)a->late / d);
-    fprintf(f, ", \"wasted\": ");
-    rb__json_num(f, (double)a->wasted / d);
-    fputs("}}", f);
-}
-
-/* The new strategies' own figures: posix_fadvise calls (pread-fadvise), the fraction of reads
-   RWF_NOWAIT served (pread-nowait), the latency of each read (io_uring-qd); null elsewhere. */
-static void rb__json_strategy_extras(FILE *f, const rb_report *r, const rb_result *x, int measured, int ok)
-{
-    fprintf(f, ", \"fadvise\": ");
-    if (measured)
-        fprintf(f, "{\"calls\": %llu, \"failed\": %llu}", (unsigned long long)x->fadvise_calls,
-                (unsigned long long)x->fadvise_failed);
-    else
-        fputs("null", f);
-    fprintf(f, ", \"nowait_reads\": ");
-    rb__json_u64(f, measured && x->nowait_reads, x->nowait_reads);
-    fprintf(f, ", \"nowait_fraction\": ");
-    rb__json_num_if(f, ok && x->nowait_reads, (double)x->nowait_served / (double)(x->nowait_reads ? x->nowait_reads : 1));
-    rb__json_accounting(f, &x->prefetch_accounting, ok);
-    fprintf(f, ", \"inflight_max\": ");
-    rb__json_u64(f, measured && x->inflight_max, x->inflight_max);
-    fprintf(f, ", \"lat_per_read_ns\": ");
-    if (ok && rb_hist_total(&x->read_lat)) rb__json_lat(f, r, &x->read_lat);
-    else fputs("null", f);
-}
-
-/* The row's group (null: no group's row) and the victim's figures (null: no victim). */
-static void rb__json_groups(FILE *f, const rb_result *x, int ok)
-{
-    fprintf(f, ", \"group\": ");
-    if (x->group) {
-        fprintf(f, "{\"index\": %u, \"of\": %u, \"spec\": ", x->group, x->ngroups);
-        rb_json_string(f, x->group_spec);
-        fprintf(f, ", \"run\": \"%s\", \"together_ratio\": ", x->group_run == RB_RUN_ALONE ? "alone" : "together");
-        rb__json_num_if(f, ok, x->together_ratio);
-        fprintf(f, ", \"together_ratio_ci\": ");
-        rb__json_interval(f, ok, x->together_ratio_lo, x->together_ratio_hi);
-        fprintf(f, ", \"ws_pages\": ");
-        rb__json_int_or_null(f, ok ? x->ws_pages : -1);
-        fprintf(f, ", \"ws_evicted\": ");
-        rb__json_int_or_null(f, ok ? x->ws_evicted : -1);
-        fputc('}', f);
-    } else {
-        fputs("null", f);
+    if (col->kind == RB__K_SPECIAL) { c->v.k_SPECIAL(f, x, 1, c->json); return; }
+    if (!c->json) { fputs("null", f); return; }
+    switch (col->kind) {
+    case RB__K_U64: fprintf(f, "%llu", (unsigned long long)c->v.k_U64); break;
+    case RB__K_I64: rb__json_int_or_null(f, (long long)c->v.k_I64); break;
+    case RB__K_FLAG: fputs(c->v.k_FLAG ? "true" : "false", f); break;
+    case RB__K_F0:
+        if (c->v.k_F0 == c->v.k_F0 && fabs(c->v.k_F0) < 1e300) fprintf(f, "%.0f", c->v.k_F0);
+        else fputs("null", f);
+        break;
+    case RB__K_F1: rb__json_num(f, c->v.k_F1); break;
+    case RB__K_F3: rb__json_num(f, c->v.k_F3); break;
+    case RB__K_F6: rb__json_num(f, c->v.k_F6); break;
+    case RB__K_LO: rb__json_interval(f, 1, c->v.k_LO, c[1].v.k_HI); break;
+    case RB__K_TEXT: rb__json_str_or_null(f, c->v.k_TEXT); break;
+    case RB__K_QUOTED: rb__json_str_or_null(f, c->v.k_QUOTED); break;
+    case RB__K_HIST: rb__json_lat(f, r, c->v.k_HIST); break;
+    default: fputs("null", f); break;
     }
-    fprintf(f, ", \"victim\": ");
-    if (!x->victim_pages || !ok) { fputs("null", f); return; }
-    fprintf(f, "{\"pages\": %llu, \"resident_before\": ", (unsigned long long)x->victim_pages);
-    rb__json_int_or_null(f, x->victim_resident_before);
-    fprintf(f, ", \"resident_after\": ");
-    rb__json_int_or_null(f, x->victim_resident_after);
-    fprintf(f, ", \"lost\": ");
-    rb__json_int_or_null(f, x->victim_lost);
-    fprintf(f, ", \"device_read_bytes\": ");
-    rb__json_int_or_null(f, x->victim_device_read_bytes);
-    fprintf(f, ", \"recently_evicted\": ");
-    rb__json_int_or_null(f, x->victim_recently_evicted);
-    fprintf(f, ", \"reads\": %llu}", (unsigned long long)x->victim_reads);
 }
 
-/* The load: for an open loop the rate asked (ops/s of the cell, and per thread), the arrival
-   process, the rate achieved, the arrivals due and the fraction served, and the service time
-   per op (lat_ns runs from the intended start); null in a closed loop. think_ns: 0 for none. */
-static void rb__json_load(FILE *f, const rb_report *r, const rb_result *x, int ok)
+/* 1: column i is in this report's JSON (a replay's columns only in a replay). */
+static int rb__json_has(const rb_report *r, unsigned i)
 {
-    int open = ok && x->rate_asked > 0;
-    fprintf(f, ", \"rate\": ");
-    if (open) {
-        fprintf(f, "{\"asked\": ");
-        rb__json_num(f, x->rate_asked);
-        fprintf(f, ", \"per_thread\": ");
-        rb__json_num(f, x->rate_asked / (x->threads ? x->threads : 1));
-        fprintf(f, ", \"arrivals\": \"%s\", \"achieved\": ", rb_arrivals_name(x->arrivals));
-        rb__json_num(f, x->ops_per_ms * 1000.0);
-        fprintf(f, ", \"arrivals_due\": %llu, \"served\": ", (unsigned long long)x->arrivals_due);
-        rb__json_num_if(f, x->arrivals_due > 0, (double)x->ops / (double)(x->arrivals_due ? x->arrivals_due : 1));
-        fputc('}', f);
-    } else {
-        fputs("null", f);
-    }
-    fprintf(f, ", \"service_ns\": ");
-    if (open) rb__json_lat(f, r, &x->service);
-    else fputs("null", f);
-    fprintf(f, ", \"think_ns\": ");
-    rb__json_int_or_null(f, ok ? x->think_ns : -1);
+    return rb__cols[i].json && (!(rb__cols[i].flags & RB__CF_TRACE) || (r->cfg && r->cfg->trace));
 }
 
+/* The rows of the object that row i opens: from i to the returned row, not included (rows
+   that JSON does not write may lie among them). */
+static unsigned rb__json_object_end(unsigned i)
+{
+    const char *obj = rb__cols[i].obj;
+    unsigned j;
+    for (j = i + 1; j < RB__NCOLS && (!rb__cols[j].json || (rb__cols[j].obj && !strcmp(rb__cols[j].obj, obj))); j++) {}
+    return j;
+}
+
+/* An object of the row: its members, or null when JSON knows none of them. */
+static void rb__json_object(FILE *f, const rb_report *r, const rb_result *x, const rb__colcell *c, unsigned i,
+                            unsigned end)
+{
+    unsigned j, n = 0;
+    int any = 0;
+    for (j = i; j < end; j++) any |= rb__json_has(r, j) && c[j].json;
+    if (!any) { fputs("null", f); return; }
+    fputc('{', f);
+    for (j = i; j < end; j++) {
+        if (!rb__json_has(r, j)) continue;
+        fprintf(f, "%s\"%s\": ", n++ ? ", " : "", rb__cols[j].json);
+        rb__json_cell(f, r, x, &rb__cols[j], &c[j]);
+    }
+    fputc('}', f);
+}
+
+/* One row of "results", by the table of columns. Every row has every key, whatever its
+   status, so that a reader can index any row by any key: a figure that is unknown is null.
+   The rates and latencies of a row that is not "ok" are null (they are not this strategy's
+   numbers); the counters that explain its status (read errors, failed advice, faults...) are
+   given when the cell was measured (iterations > 0), null when it never ran. */
 static void rb__json_result(FILE *f, const rb_report *r, const rb_result *x)
 {
-    int ok = x->status == RB_OK, measured = ok || x->iterations > 0;
-    unsigned k;
-    fprintf(f, "{\"strategy\": ");
-    rb_json_string(f, x->strategy);
-    fprintf(f, ", \"threads\": %u, \"pattern\": \"%s\", \"read_size\": %llu, \"reads_per_op\": %u, "
-               "\"status\": \"%s\", \"reason\": ",
-            x->threads, x->pattern_spec, (unsigned long long)x->read_size, x->reads_per_op, rb_status_word(x->status));
-    rb__json_str_or_null(f, x->reason);
-    fprintf(f, ", \"warnings\": [");
-    for (k = 0; k < rb__nwarn(x); k++) {
-        char more[64];
-        if (k) fputs(", ", f);
-        rb_json_string(f, rb__warning(x, k, more, sizeof more));
-    }
-    fprintf(f, "], \"verified\": %s", x->verified ? "true" : "false");
-    rb__json_cell_stats(f, x);
-    fprintf(f, ", \"ops\": ");
-    rb__json_u64(f, ok, x->ops);
-    fprintf(f, ", \"min_thread_ops\": ");
-    rb__json_u64(f, ok, x->min_thread_ops);
-    fprintf(f, ", \"seconds\": ");
-    rb__json_num_if(f, ok, x->seconds);
-    fprintf(f, ", \"ops_per_ms\": ");
-    rb__json_num_if(f, ok, x->ops_per_ms);
-    /* true: no op completed inside an iteration; every rate of the cell (ops_per_ms, the
-       median, iterations, iops, bytes_per_sec) is the most it can be, not a measurement */
-    fprintf(f, ", \"ops_per_ms_upper_bound\": %s", ok && x->rate_upper_bound ? "true" : "false");
-    fprintf(f, ", \"ops_per_ms_stddev\": ");
-    rb__json_num_if(f, ok, x->ops_per_ms_stddev);
-    fprintf(f, ", \"iops\": ");
-    rb__json_num_if(f, ok, x->iops);
-    fprintf(f, ", \"bytes_per_sec\": ");
-    rb__json_num_if(f, ok, x->bytes_per_sec);
-    fprintf(f, ", \"lat_ns\": ");
-    if (ok) rb__json_lat(f, r, &x->lat);   /* no op in the window: min, mean and max are null */
-    else fputs("null", f);
-    fprintf(f, ", \"madvise\": ");
-    if (measured)
-        fprintf(f, "{\"calls\": %llu, \"failed\": %llu}", (unsigned long long)x->madvise_calls,
-                (unsigned long long)x->madvise_failed);
-    else
-        fputs("null", f);
-    fprintf(f, ", \"io_errors\": ");
-    rb__json_u64(f, measured, x->io_errors);
-    fprintf(f, ", \"short_reads\": ");
-    rb__json_u64(f, measured, x->short_reads);
-    fprintf(f, ", \"verify_mismatches\": ");
-    rb__json_u64(f, measured, x->verify_mismatches);
-    fprintf(f, ", \"prefetch\": ");
-    if (measured)
-        fprintf(f, "{\"calls\": %llu, \"skips\": %llu, \"mincore_calls\": %llu, \"advises\": %llu, \"failed\": %llu, "
-                   "\"mincore_failed\": %llu, \"around\": %llu, \"trials\": %llu, \"fills\": %llu, \"sweeps\": %llu}",
-                (unsigned long long)x->prefetch.calls, (unsigned long long)x->prefetch.skips,
-                (unsigned long long)x->prefetch.mincore_calls, (unsigned long long)x->prefetch.advises,
-                (unsigned long long)x->prefetch.failed, (unsigned long long)x->prefetch.mincore_failed,
-                (unsigned long long)x->prefetch.around, (unsigned long long)x->prefetch.trials,
-                (unsigned long long)x->prefetch.fills, (unsigned long long)x->prefetch.sweeps);
-    else
-        fputs("null", f);
-    rb__json_strategy_extras(f, r, x, measured, ok);
-    rb__json_load(f, r, x, ok);
-    rb__json_coldness(f, x, measured, ok);
-    rb__json_touched(f, x, measured);
-    rb__json_groups(f, x, ok);
-    fprintf(f, ", \"files\": ");   /* every figure above is summed over them */
-    rb__json_u64(f, x->files > 0, x->files);
-    fprintf(f, ", \"files_small\": ");
-    rb__json_u64(f, x->files > 0, x->files_small);
-    if (r->cfg && r->cfg->trace) {
-        fprintf(f, ", \"trace_loops\": ");
-        rb__json_u64(f, measured, x->trace_loops);
+    rb__colcell c[RB__NCOLS];
+    unsigned i, next, n = 0;
+    rb__cells_of(r, x, c);
+    fputc('{', f);
+    for (i = 0; i < RB__NCOLS; i = next) {
+        const rb__col *col = &rb__cols[i];
+        next = i + 1;
+        if (!rb__json_has(r, i)) continue;
+        fprintf(f, "%s\"%s\": ", n++ ? ", " : "", col->obj ? col->obj : col->json);
+        if (!col->obj) {
+            rb__json_cell(f, r, x, col, &c[i]);
+            continue;
+        }
+        next = rb__json_object_end(i);
+        rb__json_object(f, r, x, c, i, next);
     }
     fputc('}', f);
 }
@@ -15440,7 +15437,8 @@ static void rb__report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int
                         (unsigned long long)r[i].st.failed, (unsigned long long)r[i].st.mincore_failed);
                 rb__json_num(f, r[i].seconds);
                 rb__report_pfx_hits_json(f, &r[i]);
-                rb__json_accounting(f, &r[i].prefetch_accounting, !w);   /* the hinted ops' row has the hints */
+                fprintf(f, ", \"prefetch_accounting\": ");   /* the hinted ops' row has the hints */
+                rb__json_hints(f, &r[i].prefetch_accounting, !w);
                 fputc('}', f);
             }
         fprintf(f, "\n ]}\n");
@@ -16948,7 +16946,8 @@ RBDEF const rb_json *rb_json_get(const rb_json *obj, const char *key)
 }
 
 /*
-   Cells match by (strategy, threads, read size, pattern, cache, prewarm, scenario). For each
+   Cells match by the result's KEY columns (RB_RESULT_COLUMNS: strategy, threads, pattern,
+   read size) and the run's cache, prewarm and scenario. For each
    pair: NEW/BASE of the cells' rates over their rounds with a 95% Welch interval
    (rb_ratio_ci), and a verdict: faster when the whole interval is above 1 + RB_DIFF_NOISE,
    slower when below 1 / (1 + RB_DIFF_NOISE), within the noise band when the whole interval is
@@ -16958,8 +16957,11 @@ RBDEF const rb_json *rb_json_get(const rb_json *obj, const char *key)
    (RB_DIFF_NOISE); the report says so, and that configurations measured inside one run,
    paired by round, can resolve less. Where both runs timed the machine kernel, a row says
    when the machine itself was more than RB_MACHINE_MOVED faster or slower in one of them. */
+typedef struct rb__dkey { const char *s; double n; } rb__dkey;   /* a key column's text, or its number */
+
 typedef struct rb__dcell {
-    const char *strategy, *pattern, *status, *scenario;
+    rb__dkey key[RB__NKEYS];  /* the table's KEY columns, in its order (a group's row: its label as strategy) */
+    const char *strategy, *pattern, *status, *scenario;   /* the keys again, as the diff's rows show them */
     unsigned threads;
     uint64_t read_size;
     int cache;
@@ -16976,11 +16978,43 @@ static const char *rb__cache_word(int c)
     return c == RB_CACHE_EVICT_EACH ? "evict-each" : c == RB_CACHE_EVICT ? "evict" : "keep";
 }
 
+/* The key columns compared, in the table's order: text by strcmp, numbers by value. */
+static int rb__dkeys_cmp(const rb__dcell *a, const rb__dcell *b)
+{
+    unsigned k;
+    int d = 0;
+    for (k = 0; k < RB__NKEYS && !d; k++) {
+        const rb__dkey *x = &a->key[k], *y = &b->key[k];
+        if (x->s || y->s) d = strcmp(x->s ? x->s : "", y->s ? y->s : "");
+        else d = (x->n > y->n) - (x->n < y->n);
+    }
+    return d;
+}
+
+/* The same cell: the same key columns, and the run's cache state and scenario (the config's
+   and the report's, not a row's). */
 static int rb__dmatch(const rb__dcell *a, const rb__dcell *b)
 {
-    return !strcmp(a->strategy, b->strategy) && a->threads == b->threads && a->read_size == b->read_size &&
-           !strcmp(a->pattern, b->pattern) && a->cache == b->cache && a->prewarm == b->prewarm &&
+    return !rb__dkeys_cmp(a, b) && a->cache == b->cache && a->prewarm == b->prewarm &&
            !strcmp(a->scenario, b->scenario);
+}
+
+/* Key slot of column col (the KEY columns before it), for the keys the diff's rows show. */
+static unsigned rb__dkey_slot(unsigned col)
+{
+    unsigned i, k = 0;
+    for (i = 0; i < col && i < RB__NCOLS; i++) k += (rb__cols[i].flags & RB__CF_KEY) != 0;
+    return k;
+}
+
+/* The diff's names of a cell, from its keys (strategy and pattern point into the keys' text). */
+static void rb__dcell_names(rb__dcell *c)
+{
+    double t = c->key[rb__dkey_slot(RB__COL_threads)].n, z = c->key[rb__dkey_slot(RB__COL_read_size)].n;
+    c->strategy = c->key[rb__dkey_slot(RB__COL_strategy)].s;
+    c->pattern = c->key[rb__dkey_slot(RB__COL_pattern)].s;
+    c->threads = t >= 0 && t < 1e9 ? (unsigned)t : 0;
+    c->read_size = z >= 0 && z < 1e18 ? (uint64_t)z : 0;
 }
 
 /* A member that must be there with this type, or a reason. */
@@ -17037,10 +17071,7 @@ static int rb__dall_zero(const double *x, unsigned n)
 static int rb__dcell_cmp(const void *a, const void *b)
 {
     const rb__dcell *x = *(const rb__dcell *const *)a, *y = *(const rb__dcell *const *)b;
-    int c = strcmp(x->strategy, y->strategy);
-    if (!c) c = strcmp(x->pattern, y->pattern);
-    if (!c) c = x->threads < y->threads ? -1 : x->threads > y->threads;
-    if (!c) c = x->read_size < y->read_size ? -1 : x->read_size > y->read_size;
+    int c = rb__dkeys_cmp(x, y);
     if (!c) c = x < y ? -1 : x > y;   /* the report's order among equals */
     return c;
 }
@@ -17067,6 +17098,24 @@ static int rb__dcells_unique(const rb__dcell *c, unsigned n, char *why, size_t w
     return rc;
 }
 
+/* Result x's KEY columns, read by their JSON names (members of an object where the table
+   says so): text or a number each, or a reason. */
+static int rb__dkeys_json(const rb_json *x, rb__dcell *c, char *why, size_t wl)
+{
+    unsigned i, k = 0;
+    for (i = 0; i < RB__NCOLS; i++) {
+        const rb__col *col = &rb__cols[i];
+        const rb_json *o = x, *v;
+        int text = col->kind == RB__K_TEXT || col->kind == RB__K_QUOTED;
+        if (!(col->flags & RB__CF_KEY)) continue;
+        if (col->obj && !(o = rb__jneed(x, col->obj, RB_JSON_OBJECT, why, wl))) return RB_EINVAL;
+        if (!(v = rb__jneed(o, col->json, text ? RB_JSON_STRING : RB_JSON_NUMBER, why, wl))) return RB_EINVAL;
+        c->key[k].s = text ? v->str : NULL;
+        c->key[k++].n = text ? 0 : v->num;
+    }
+    return RB_OK;
+}
+
 /* The cells of a parsed report; samples are copied into *store (freed by the caller). Samples
    must be rates (finite, 0 or more, below RB__DIFF_MAX_RATE), and no cell may be there twice:
    anything else is no report of readbench's (RB_EINVAL, naming the result). */
@@ -17091,12 +17140,10 @@ static int rb__dcells_json(const rb_json *doc, rb__dcell **out, unsigned *n, dou
     if (!*out || !*store) { snprintf(why, wl, "out of memory"); return RB_ENOMEM; }
     for (x = res->child; x; x = x->next, k++) {
         rb__dcell *c = &(*out)[k];
-        const rb_json *s, *t, *r, *p, *st, *e;
-        if (!(s = rb__jneed(x, "strategy", RB_JSON_STRING, why, wl)) || !(t = rb__jneed(x, "threads", RB_JSON_NUMBER, why, wl)) ||
-            !(r = rb__jneed(x, "read_size", RB_JSON_NUMBER, why, wl)) || !(p = rb__jneed(x, "pattern", RB_JSON_STRING, why, wl)) ||
-            !(st = rb__jneed(x, "status", RB_JSON_STRING, why, wl)))
+        const rb_json *st, *e;
+        if (rb__dkeys_json(x, c, why, wl) != RB_OK || !(st = rb__jneed(x, "status", RB_JSON_STRING, why, wl)))
             return RB_EINVAL;
-        c->strategy = s->str;
+        rb__dcell_names(c);
         if ((v = rb_json_get(x, "group")) && v->type == RB_JSON_OBJECT) {   /* a group's rows pair by group and run */
             const rb_json *gi = rb_json_get(v, "index"), *gr = rb_json_get(v, "run");
             if (gi && gi->type == RB_JSON_NUMBER && gr && gr->type == RB_JSON_STRING) {
@@ -17105,13 +17152,10 @@ static int rb__dcells_json(const rb_json *doc, rb__dcell **out, unsigned *n, dou
                              "(1 to %u)", k + 1, gi->num, (unsigned)RB_MAX_GROUPS);
                     return RB_EINVAL;
                 }
-                snprintf(c->label, sizeof c->label, "g%u %s (%s)", (unsigned)gi->num, s->str, gr->str);
-                c->strategy = c->label;
+                snprintf(c->label, sizeof c->label, "g%u %s (%s)", (unsigned)gi->num, c->strategy, gr->str);
+                c->strategy = c->key[rb__dkey_slot(RB__COL_strategy)].s = c->label;
             }
         }
-        c->threads = t->num >= 0 && t->num < 1e9 ? (unsigned)t->num : 0;
-        c->read_size = r->num >= 0 && r->num < 1e18 ? (uint64_t)r->num : 0;
-        c->pattern = p->str;
         c->status = st->str;
         c->scenario = sc && sc->type == RB_JSON_STRING ? sc->str : "";
         c->cache = cache;
@@ -17143,6 +17187,30 @@ static int rb__dcells_json(const rb_json *doc, rb__dcell **out, unsigned *n, dou
     return rb__dcells_unique(*out, k, why, wl);
 }
 
+/* Result x's KEY columns, by the table (as its JSON would hold them). */
+static void rb__dkeys_report(const rb_report *r, const rb_result *x, rb__dcell *c)
+{
+    rb__colcell v[RB__NCOLS];
+    unsigned i, k = 0;
+    rb__cells_of(r, x, v);
+    for (i = 0; i < RB__NCOLS; i++) {
+        const rb__colcell *e = &v[i];
+        if (!(rb__cols[i].flags & RB__CF_KEY)) continue;
+        switch (rb__cols[i].kind) {
+        case RB__K_TEXT: c->key[k].s = e->v.k_TEXT ? e->v.k_TEXT : ""; break;
+        case RB__K_QUOTED: c->key[k].s = e->v.k_QUOTED ? e->v.k_QUOTED : ""; break;
+        case RB__K_U64: c->key[k].n = (double)e->v.k_U64; break;
+        case RB__K_I64: c->key[k].n = (double)e->v.k_I64; break;
+        case RB__K_FLAG: c->key[k].n = e->v.k_FLAG; break;
+        case RB__K_F0: c->key[k].n = e->v.k_F0; break;
+        case RB__K_F1: c->key[k].n = e->v.k_F1; break;
+        case RB__K_F3: c->key[k].n = e->v.k_F3; break;
+        default: c->key[k].n = e->v.k_F6; break;   /* F6; an interval, a histogram or a list is no key */
+        }
+        k++;
+    }
+}
+
 /* The cells of a report in memory (a run that just ended). */
 static int rb__dcells_report(const rb_report *r, rb__dcell **out, unsigned *n)
 {
@@ -17152,10 +17220,9 @@ static int rb__dcells_report(const rb_report *r, rb__dcell **out, unsigned *n)
     for (i = 0; i < r->count; i++) {
         const rb_result *x = &r->results[i];
         rb__dcell *c = &(*out)[i];
-        c->strategy = x->group ? rb__label(x, c->label, sizeof c->label) : x->strategy;
-        c->threads = x->threads;
-        c->read_size = x->read_size;
-        c->pattern = x->pattern_spec;
+        rb__dkeys_report(r, x, c);
+        if (x->group) c->key[rb__dkey_slot(RB__COL_strategy)].s = rb__label(x, c->label, sizeof c->label);
+        rb__dcell_names(c);
         c->status = rb_status_word(x->status);
         c->scenario = r->scenario ? r->scenario : "";
         c->cache = r->cfg ? r->cfg->cache : RB_CACHE_KEEP;

@@ -665,6 +665,328 @@ static void sweep_messages(void)
            rc, err);
 }
 
+/* ---- issue 22 item 4: one table of result columns; CSV and JSON did not change ---- */
+
+/* Every field of a result set to a value no other field has (base apart per row), so that a
+   column that prints the wrong field, or the right one under the wrong name, shows. */
+static void golden_fill(rb_result *x, unsigned base, const double *samples, unsigned nsamples)
+{
+    unsigned k;
+    double b = base;
+    memset(x, 0, sizeof *x);
+    x->strategy = "pread";
+    x->threads = base + 1;
+    x->pattern = RB_RANDOM;
+    x->read_size = 4096u * (base + 1);
+    x->reads_per_op = base + 2;
+    x->status = RB_OK;
+    snprintf(x->warnings[0], RB_REASON_LEN, "first warning of row %u, with \"quotes\", a comma", base);
+    snprintf(x->warnings[1], RB_REASON_LEN, "second warning of row %u", base);
+    x->nwarnings = 2;
+    x->warnings_dropped = base + 3;
+    x->iterations = 3;
+    for (k = 0; k < 3; k++) {
+        x->iter_ops_per_ms[k] = b + 10.125 + k;
+        x->iter_resident_before[k] = (int64_t)(base * 100 + 20 + k);
+        x->iter_pages_touched[k] = (int64_t)(base * 100 + 30 + k);
+    }
+    x->iter_resident_before[1] = -1;   /* one the run could not count: null */
+    x->ops = base * 1000 + 4;
+    x->min_thread_ops = base * 1000 + 5;
+    x->seconds = b + 6.5;
+    x->verified = 1;
+    x->ops_per_ms = b + 7.25;
+    x->iops = b + 8.125;
+    x->bytes_per_sec = b * 1e6 + 9.5;
+    x->ops_per_ms_stddev = b + 0.375;
+    x->madvise_calls = base * 1000 + 11;
+    x->madvise_failed = base * 1000 + 12;
+    x->madvise_errno = 22;
+    x->prefetch.calls = base * 1000 + 13;
+    x->prefetch.skips = base * 1000 + 14;
+    x->prefetch.mincore_calls = base * 1000 + 15;
+    x->prefetch.advises = base * 1000 + 16;
+    x->prefetch.failed = base * 1000 + 17;
+    x->prefetch.mincore_failed = base * 1000 + 18;
+    x->prefetch.around = base * 1000 + 19;
+    x->prefetch.trials = base * 1000 + 20;
+    x->prefetch.fills = base * 1000 + 21;
+    x->prefetch.sweeps = base * 1000 + 22;
+    x->prefetch_accounting.hints = base * 1000 + 100;
+    x->prefetch_accounting.sampled = 50;
+    x->prefetch_accounting.redundant = 11;
+    x->prefetch_accounting.useful = 17;
+    x->prefetch_accounting.late = 9;
+    x->prefetch_accounting.wasted = 8;
+    x->prefetch_accounting.failed = 5;
+    x->prefetch_accounting.wasted_unknown = 1;
+    x->prefetch_accounting.untrusted = 23;
+    x->prefetch_accounting.late_slow = 4;
+    x->fadvise_calls = base * 1000 + 24;
+    x->fadvise_failed = base * 1000 + 25;
+    x->nowait_reads = base * 1000 + 26;
+    x->nowait_served = base * 1000 + 13;
+    x->io_errors = base * 1000 + 27;
+    x->short_reads = base * 1000 + 28;
+    x->verify_mismatches = base * 1000 + 29;
+    rb_hist_init(&x->lat);
+    rb_hist_init(&x->read_lat);
+    rb_hist_init(&x->service);
+    for (k = 1; k <= 2000; k++) {
+        rb_hist_record(&x->lat, 1000 + k * (base + 1));
+        rb_hist_record(&x->read_lat, 300 + k * (base + 2));
+        rb_hist_record(&x->service, 700 + k * (base + 3));
+    }
+    x->inflight_max = base + 30;
+    x->rate_asked = b * 100 + 31.5;
+    x->arrivals = RB_ARRIVALS_POISSON;
+    x->arrivals_due = base * 1000 + 32;
+    x->think_ns = base * 1000 + 33;
+    x->evict_seconds = b + 0.34;
+    x->prewarm_seconds = b + 0.35;
+    x->file_pages = base * 1000 + 36;
+    x->resident_before = base * 100 + 37;
+    x->resident_after = base * 100 + 38;
+    x->resident_prepared = base * 100 + 39;
+    x->majflt = base * 1000 + 40;
+    x->minflt = base * 1000 + 41;
+    x->device_read_bytes = base * 100000 + 42;
+    x->read_amplification = b + 1.43;
+    x->reads_issued = base * 1000 + 44;
+    x->bytes_issued = base * 1000 + 45;
+    x->per_process_faults = 1;
+    x->cpu_user_ns_per_read = b + 46.25;
+    x->cpu_sys_ns_per_read = b + 47.75;
+    snprintf(x->pattern_spec, sizeof x->pattern_spec, "zipf:1.%u", base + 1);
+    x->pages_touched = b + 48.5;
+    x->touched_iterations = 3;
+    x->page_reads = base * 1000 + 49;
+    x->cold_pages = base * 1000 + 50;
+    x->hit_rate = 0.51 + b / 100;
+    x->cache_bypassed = 1;
+    x->fault_hit_rate = 0.52 + b / 100;
+    x->trace_loops = base * 1000 + 53;
+    x->files = base + 54;
+    x->files_small = base + 55;
+    x->rounds = 2;
+    x->samples = samples;
+    x->nsamples = nsamples;
+    x->ops_per_ms_median = b + 56.5;
+    x->ci_lo = b + 55.5;
+    x->ci_hi = b + 57.5;
+    x->outliers = base + 58;
+    x->paired_with = "mmap";
+    x->paired_rounds = 2;
+    x->paired_ratio = 1.59 + b / 100;
+    x->paired_lo = 1.5 + b / 100;
+    x->paired_hi = 1.7 + b / 100;
+    x->machine_before_ns = b * 1000 + 60123.4;
+    x->machine_after_ns = b * 1000 + 61234.6;
+    x->machine_drift = 0.062 + b / 1000;
+    x->machine_moved = base + 63;
+}
+
+/* The rows the writers treat differently: ok (open loop, every strategy figure), failed after
+   measuring, never run, an upper bound, a group's together row, one with a victim. */
+static void golden_rows(rb_result *rows, const double *samples)
+{
+    golden_fill(&rows[0], 0, samples, 6);
+    golden_fill(&rows[1], 1, samples, 6);
+    rows[1].status = RB_EIO;
+    snprintf(rows[1].reason, RB_REASON_LEN, "read failed: \"EIO\", twice");
+    rows[1].group = 1;   /* a group's row that failed: its group, not its figures */
+    rows[1].ngroups = 2;
+    rows[1].group_run = RB_RUN_ALONE;
+    snprintf(rows[1].group_spec, sizeof rows[1].group_spec, "pread");
+    rows[1].victim_pages = 3;   /* a victim's figures only on ok rows */
+    golden_fill(&rows[2], 2, NULL, 0);
+    rows[2].status = RB_ENOTRUN;
+    rows[2].iterations = 0;
+    rows[2].files = 0;
+    rows[2].machine_before_ns = 0;
+    golden_fill(&rows[3], 3, samples, 6);
+    rows[3].strategy = "mmap";
+    rows[3].rate_upper_bound = 1;
+    rows[3].rate_asked = 0;
+    rows[3].paired_rounds = 0;
+    rows[3].ops_per_ms_stddev = NAN;
+    rows[3].hit_rate = -1;
+    rows[3].cpu_user_ns_per_read = -1;
+    rows[3].majflt = -1;
+    golden_fill(&rows[4], 4, samples, 6);
+    rows[4].group = 2;
+    rows[4].ngroups = 2;
+    rows[4].group_run = RB_RUN_TOGETHER;
+    snprintf(rows[4].group_spec, sizeof rows[4].group_spec, "2x pread \"zipf\"");
+    rows[4].together_ratio = 0.64;
+    rows[4].together_ratio_lo = 0.6;
+    rows[4].together_ratio_hi = 0.7;
+    rows[4].ws_pages = 65;
+    rows[4].ws_evicted = 66;
+    rows[4].prefetch_accounting.hints = 0;
+    rows[4].nowait_reads = 0;
+    rows[4].inflight_max = 0;
+    golden_fill(&rows[5], 5, samples, 6);
+    rows[5].victim_pages = 67;
+    rows[5].victim_reads = 68;
+    rows[5].victim_resident_before = 69;
+    rows[5].victim_resident_after = 70;
+    rows[5].victim_lost = 71;
+    rows[5].victim_device_read_bytes = 72;
+    rows[5].victim_recently_evicted = -1;
+    rows[5].prefetch_accounting.sampled = rows[5].prefetch_accounting.failed;   /* none classified */
+    rows[5].arrivals_due = 0;
+}
+
+/* 1: the file at path (relative to tests/) holds exactly what text is; else says where not.
+   With RB_GOLDEN_WRITE set, writes it instead (run once on the code whose output is right). */
+static int golden_same(const char *path, const char *text, size_t len)
+{
+    FILE *f;
+    char *want;
+    size_t n, i, line = 1;
+    if (getenv("RB_GOLDEN_WRITE")) {
+        f = fopen(path, "w");
+        CHECKF(f && fwrite(text, 1, len, f) == len && fclose(f) == 0, "cannot write %s", path);
+        return 1;
+    }
+    f = fopen(path, "r");
+    CHECKF(f != NULL, "cannot open %s (make test runs from tests/)", path);
+    if (!f) return 0;
+    want = (char *)malloc(len + 2);
+    n = want ? fread(want, 1, len + 1, f) : 0;
+    fclose(f);
+    for (i = 0; i < n && i < len && want[i] == text[i]; i++) line += text[i] == '\n';
+    CHECKF(n == len && i == len, "%s: differs at line %zu, byte %zu: wrote \"%.60s\", golden \"%.60s\"", path,
+           line, i, text + (i < len ? i : len), want ? want + (i < n ? i : n) : "");
+    free(want);
+    return n == len && i == len;
+}
+
+static void golden_report(const rb_report *rep, const char *csv_path, const char *json_path)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CHECK(f != NULL);
+    if (!f) return;
+    rb_report_csv(f, rep);
+    CHECK(fclose(f) == 0);
+    golden_same(csv_path, buf, len);
+    free(buf);
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    CHECK(f != NULL);
+    if (!f) return;
+    rb_report_json(f, rep);
+    CHECK(fclose(f) == 0);
+    golden_same(json_path, buf, len);
+    free(buf);
+}
+
+/* A synthetic report, every field set: CSV and JSON byte for byte as tests/golden/ holds
+   them (written by the writers before the table of columns drove them). */
+static void columns_match_golden(void)
+{
+    static rb_result rows[6];
+    static const double samples[6] = {10.5, 11.25, 12.125, 13.0625, 14.5, 15.75};
+    static const double pct[2] = {99.99, 75};
+    static const char *const names[2] = {"pread", "mmap"};
+    static const unsigned th[1] = {1}, order[12] = {5, 4, 3, 2, 1, 0, 0, 1, 2, 3, 4, 5};
+    static const uint64_t rs[1] = {4096};
+    static rb_trace tr;
+    rb_config cfg;
+    rb_report rep;
+    golden_rows(rows, samples);
+    memset(&tr, 0, sizeof tr);
+    snprintf(tr.path, sizeof tr.path, "app.strace");
+    snprintf(tr.named, sizeof tr.named, "/data/index.bin");
+    tr.format = RB_TRACE_STRACE;
+    tr.reads = 7301;
+    tr.skipped = 7302;
+    tr.failed = 7303;
+    tr.bytes = 7304;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.path = "/data/file.bin";
+    cfg.size = 1 << 24;
+    cfg.reads_per_op = 4;
+    cfg.seed = 42;
+    cfg.warmup_ns = 1000000;
+    cfg.duration_ns = 50000000;
+    cfg.iterations = 3;
+    cfg.rate = 1000;
+    cfg.arrivals = RB_ARRIVALS_POISSON;
+    cfg.cache = RB_CACHE_EVICT;
+    cfg.prewarm = 0.25;
+    cfg.victim = "/data/victim.bin";
+    cfg.trace = &tr;
+    memset(&rep, 0, sizeof rep);
+    rep.results = rows;
+    rep.count = 6;
+    rep.percentiles = pct;
+    rep.npercentiles = 2;
+    rep.cfg = &cfg;
+    rep.strategies = names;
+    rep.nstrategies = 2;
+    rep.threads = th;
+    rep.nthreads = 1;
+    rep.read_sizes = rs;
+    rep.nread_sizes = 1;
+    rep.rounds = 2;
+    rep.order = order;
+    rep.round_seed = 99;
+    rep.scenario = "cold";
+    golden_report(&rep, "golden/columns.csv", "golden/columns.json");
+    cfg.trace = NULL;   /* no replay: no trace columns; default percentiles */
+    cfg.rate = 0;
+    rep.percentiles = NULL;
+    rep.npercentiles = 0;
+    rep.count = 2;
+    rep.order = NULL;
+    rep.scenario = NULL;
+    golden_report(&rep, "golden/columns_plain.csv", "golden/columns_plain.json");
+}
+
+/* The table itself: every CSV place and name once, every JSON name once in its object, an
+   object's rows together, an interval's low end followed by its high end. */
+#define TABLE_ROW(id, kind, flags, pos, cname, ob, jname, cw, jw, value) {#id, #kind, pos, cname, ob, jname},
+static const struct {
+    const char *id, *kind;
+    unsigned pos;
+    const char *csv, *obj, *json;
+} table_rows[] = {RB_RESULT_COLUMNS(TABLE_ROW)};
+#undef TABLE_ROW
+
+static int same_text(const char *a, const char *b) { return a == b || (a && b && !strcmp(a, b)); }
+
+static void columns_table_is_consistent(void)
+{
+    unsigned n = sizeof table_rows / sizeof table_rows[0], i, j;
+    const char *closed[64], *prev = NULL;   /* objects left; the last JSON row's */
+    unsigned nclosed = 0;
+    CHECK(n > 100);
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < i; j++) {
+            CHECKF(!table_rows[i].pos || table_rows[i].pos != table_rows[j].pos, "%s and %s: CSV place %u",
+                   table_rows[i].id, table_rows[j].id, table_rows[i].pos);
+            CHECKF(!table_rows[i].csv || !same_text(table_rows[i].csv, table_rows[j].csv), "CSV name %s twice",
+                   table_rows[i].csv);
+            CHECKF(!table_rows[i].json || !table_rows[j].json || !same_text(table_rows[i].obj, table_rows[j].obj) ||
+                   strcmp(table_rows[i].json, table_rows[j].json), "JSON name %s twice", table_rows[i].json);
+            CHECKF(strcmp(table_rows[i].id, table_rows[j].id), "id %s twice", table_rows[i].id);
+        }
+        CHECKF(!table_rows[i].csv == !table_rows[i].pos, "%s: a CSV name without a place, or the reverse",
+               table_rows[i].id);
+        CHECKF(strcmp(table_rows[i].kind, "LO") || (i + 1 < n && !strcmp(table_rows[i + 1].kind, "HI")),
+               "%s: LO not followed by HI", table_rows[i].id);
+        if (!table_rows[i].json) continue;
+        if (prev && !same_text(prev, table_rows[i].obj) && nclosed < 64) closed[nclosed++] = prev;
+        for (j = 0; table_rows[i].obj && j < nclosed; j++)
+            CHECKF(strcmp(closed[j], table_rows[i].obj), "object %s split", closed[j]);
+        prev = table_rows[i].obj;
+    }
+}
+
 void suite_output(void)
 {
     RUN(api_lookups_take_null);
@@ -685,4 +1007,6 @@ void suite_output(void)
     RUN(api_refuses_out_of_range_config);
     RUN(warnings_ignore_the_locale);
     RUN(sweep_messages);
+    RUN(columns_match_golden);
+    RUN(columns_table_is_consistent);
 }
