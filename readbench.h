@@ -12428,7 +12428,8 @@ RBDEF int rb_report_baseline(FILE *f, const rb_json *base, const rb_report *r, i
    may meet (the scenario presets: warm, half-cold, cold, pressure) at each thread count; each
    cell as a fraction of the best in its column (the regret table); the safe choice is the
    strategy whose worst column is best. Differences inside the measurement's intervals are
-   ties, said as ties. rb_advise_decide is a pure function of the results (tested on
+   ties, said as ties; two cells with fewer than 2 rounds in common are not resolved, said as
+   such, never as ties. rb_advise_decide is a pure function of the results (tested on
    synthetic ones); rb_advise measures them within a time budget. */
 enum { RB_STATE_WARM = 0, RB_STATE_HALF_COLD = 1, RB_STATE_COLD = 2, RB_STATE_PRESSURE = 3, RB_STATE_COUNT = 4 };
 
@@ -12459,10 +12460,10 @@ typedef struct rb_advice {
     /* each cell's median over the best median of its column; NaN: not measured */
     double fraction[RB_MAX_AXIS][RB_ADVISE_MAX_CONDITIONS];
     /* 1: not significantly slower than the column's best (the best itself included);
-       0: significantly slower; -1: not measured */
+       0: significantly slower; 2: not resolved (unresolved below); -1: not measured */
     signed char tied[RB_MAX_AXIS][RB_ADVISE_MAX_CONDITIONS];
-    /* 1: it shares fewer than 2 rounds with its column's best, too few to tell them apart: it
-       counts as tied, and the verdict says the tie is unresolved, not measured */
+    /* 1: it shares fewer than 2 rounds with its column's best (or the best has no interval),
+       too few to tell them apart: no claim either way, neither tied nor slower (tied is 2) */
     unsigned char unresolved[RB_MAX_AXIS][RB_ADVISE_MAX_CONDITIONS];
     unsigned nunresolved;
     int best[RB_ADVISE_MAX_CONDITIONS];   /* the strategy with the highest median; -1: column empty */
@@ -12471,6 +12472,10 @@ typedef struct rb_advice {
     int worst_condition[RB_MAX_AXIS];     /* where; -1 */
     int safe;                             /* the best worst case: the choice when the state is unknown; -1 */
     unsigned char safe_tied[RB_MAX_AXIS]; /* 1: its worst case is not significantly below the safe choice's */
+    /* its worst case cannot be ordered against the safe choice's: 1 for lack of rounds (a cell
+       of either without an interval: the choice is provisional), 2 because one of the two is
+       only an upper bound that reaches the other (its true value may lie anywhere below) */
+    unsigned char safe_unresolved[RB_MAX_AXIS];
     unsigned measured;                    /* columns with at least one measured cell */
     char verdict[RB_ADVISE_MAX_LINES][RB_REASON_LEN];
     unsigned nverdict;
@@ -17350,11 +17355,12 @@ RBDEF void rb_report_diff(FILE *f, const rb_diff *d, int format, const char *bas
    columns is its worst case, and the safe choice is the strategy whose worst case is best
    (minimax regret). A difference decides only when the measurement can tell it: the cells of
    a column ran in the same rounds, so two differ significantly when the interval of their
-   ratio paired by round lies wholly beyond RB_PAIRED_NOISE; otherwise they are a tie (or, with
-   fewer than 2 rounds in common, unresolved), and the verdict names every strategy in it
-   rather than picking one. A
-   column nothing could be measured in (pressure where no memory can be pinned) is named and
-   left out: the verdict covers the rest. */
+   ratio paired by round lies wholly beyond RB_PAIRED_NOISE; otherwise they are a tie, and the
+   verdict names every strategy in it rather than picking one. With fewer than 2 rounds in
+   common there is no interval, so no claim at all: such a pair is "not resolved", never a tie
+   (a tie from one round would hide the collapse of a cell 78x slower), and a strategy that
+   falls far below the best is named even then. A column nothing could be measured in
+   (pressure where no memory can be pinned) is named and left out: the verdict covers the rest. */
 static const char *const rb__state_names[RB_STATE_COUNT] = {"warm", "half-cold", "cold", "pressure"};
 
 RBDEF const char *rb_state_name(int state)
@@ -17388,14 +17394,16 @@ static const rb_result *rb__adv_cell(const rb_advise_input *in, unsigned s, unsi
 /* 1: b is not significantly slower than a (the faster one); 0: it is; 2: they cannot be told
    apart yet. Both were measured in the same rounds of one run, so they pair by round
    (rb_paired_ratio): b is slower when the interval of b/a lies wholly below 1 - RB_PAIRED_NOISE.
-   Cells with fewer than 2 rounds in common have no interval: unresolved, which counts as a
-   tie (the next round measures them again, rb__adv_contested) and the verdict says so. */
+   Cells with fewer than 2 rounds in common have no interval: unresolved, neither a tie nor a
+   difference (the next round measures them again, rb__adv_contested), and the verdict says so.
+   A bound b ("under X") is slower when X lies below a's whole interval and tied when it reaches
+   it, both only from 2 rounds in common, as any other claim. */
 static int rb__adv_tied(const rb_result *a, const rb_result *b)
 {
     rb_stats p;
     if (a == b) return 1;
-    if (b->rate_upper_bound) {   /* under X: slower only when X is below a's whole interval */
-        if (a->ci_lo != a->ci_lo) return 2;
+    if (b->rate_upper_bound) {
+        if (a->ci_lo != a->ci_lo || RB__MIN(a->rounds, b->rounds) < 2) return 2;
         return !(rb__adv_value(b) < a->ci_lo * (1 - RB_PAIRED_NOISE));
     }
     if (rb_paired_ratio(b, a, &p) < 2 || p.ci_hi != p.ci_hi) return 2;
@@ -17438,9 +17446,10 @@ static void rb__adv_line(char (*lines)[RB_REASON_LEN], unsigned *n, const char *
     va_end(ap);
 }
 
-/* Phase 1, per column: the best median, each cell's fraction of it, and who is tied with it.
-   A reference row (no I/O) is not ranked. An upper-bound cell ranks as its bound (its
-   fraction is at most that) but is never the best: what it measured is only "under X". */
+/* Phase 1, per column: the best median, each cell's fraction of it, and who is tied with it
+   (or not resolved against it). A reference row (no I/O) is not ranked. An upper-bound cell
+   shows its bound as its fraction (at most that) but is never the best: what it measured is
+   only "under X". */
 static void rb__adv_columns(const rb_advise_input *in, rb_advice *a)
 {
     unsigned s, c;
@@ -17465,21 +17474,33 @@ static void rb__adv_columns(const rb_advise_input *in, rb_advice *a)
             if (!x || !best || a->reference[s]) continue;
             a->fraction[s][c] = rb__adv_value(best) > 0 ? rb__adv_value(x) / rb__adv_value(best) : 1;
             t = rb__adv_tied(best, x);
-            a->tied[s][c] = (signed char)(t != 0);
+            a->tied[s][c] = (signed char)t;
             a->unresolved[s][c] = t == 2;
             a->nunresolved += t == 2;
         }
     }
 }
 
+/* 1: strategy s's worst case ranks above t's (none: -1) for the safe choice, a maximin: a
+   worst case that is only an upper bound ("< 4%": no op completed there) may truly be anything
+   below it, so it ranks below every measured one whatever its figure (ranked as its figure, a
+   "< 4%" beat a measured 2.4%: its best case against the other's worst); then the higher. */
+static int rb__adv_safer(const rb_advice *a, unsigned s, int t)
+{
+    int ms = !a->worst_upper[s], mt;
+    if (t < 0) return 1;
+    mt = !a->worst_upper[t];
+    return ms != mt ? ms > mt : a->worst[s] > a->worst[t];
+}
+
 /* Phase 2: each strategy's worst case over the measured columns, with an interval (the
    lowest lower bound and the lowest upper bound of its cells, over each column's best median),
-   then the safe choice and who ties with it. A strategy missing from a column that others
-   measured has no worst case: it cannot be the safe choice. An upper-bound cell decides as
-   its bound (regret at least the best over X) and its interval reaches down to 0: the worst
-   case it gives is at most that, and whatever it ties with is said as a tie. A cell without
-   an interval (one round) cannot be ordered against anything: such a strategy ties with the
-   safe choice. */
+   then the safe choice and how each other worst case compares with it. A strategy missing
+   from a column that others measured has no worst case: it cannot be the safe choice. An
+   upper-bound cell's interval reaches down to 0 and up to its bound: a worst case it gives is
+   at most that, below the safe choice's only when its bound is, and otherwise cannot be
+   ordered against it (rb__adv_safer). A cell without an interval (fewer than 2 rounds with its
+   column's best) cannot be ordered against anything: not resolved, and the choice provisional. */
 static void rb__adv_worst(const rb_advise_input *in, rb_advice *a)
 {
     double lo[RB_MAX_AXIS], hi[RB_MAX_AXIS];
@@ -17501,7 +17522,7 @@ static void rb__adv_worst(const rb_advise_input *in, rb_advice *a)
             m = rb__adv_value(b) > 0 ? rb__adv_value(b) : 1;
             l = x->rate_upper_bound ? 0 : x->ci_lo == x->ci_lo ? x->ci_lo / m : a->fraction[s][c];
             h = !x->rate_upper_bound && x->ci_hi == x->ci_hi ? x->ci_hi / m : a->fraction[s][c];
-            noci[s] |= !x->rate_upper_bound && x->ci_lo != x->ci_lo;
+            noci[s] |= a->unresolved[s][c] || (!x->rate_upper_bound && x->ci_lo != x->ci_lo);
             if (a->worst_condition[s] < 0 || a->fraction[s][c] < a->worst[s]) {
                 a->worst[s] = a->fraction[s][c];
                 a->worst_condition[s] = (int)c;
@@ -17512,11 +17533,16 @@ static void rb__adv_worst(const rb_advise_input *in, rb_advice *a)
         }
         if (a->worst[s] == a->worst[s] && bounded)
             a->worst_upper[s] = a->upper[s][a->worst_condition[s]] ? 1 : 2;
-        if (a->worst[s] == a->worst[s] && (a->safe < 0 || a->worst[s] > a->worst[a->safe])) a->safe = (int)s;
     }
-    for (s = 0; a->safe >= 0 && s < in->nstrategies; s++)
-        a->safe_tied[s] = (int)s != a->safe && a->worst[s] == a->worst[s] &&
-                          (noci[s] || noci[a->safe] || hi[s] >= lo[a->safe]);
+    for (s = 0; s < in->nstrategies; s++)
+        if (a->worst[s] == a->worst[s] && rb__adv_safer(a, s, a->safe)) a->safe = (int)s;
+    for (s = 0; a->safe >= 0 && s < in->nstrategies; s++) {
+        if ((int)s == a->safe || a->worst[s] != a->worst[s]) continue;
+        if (noci[s] || noci[a->safe]) a->safe_unresolved[s] = 1;
+        else if (!(hi[s] >= lo[a->safe])) continue;   /* wholly below the safe choice's: significant */
+        else if (a->worst_upper[s] || a->worst_upper[a->safe]) a->safe_unresolved[s] = 2;
+        else a->safe_tied[s] = 1;
+    }
 }
 
 /* "a, b and 2 more": the strategies with flag set, except `but`. */
@@ -17595,12 +17621,107 @@ static void rb__adv_gaps(const rb_advise_input *in, rb_advice *a)
                      "ranked, never a choice", names);
 }
 
+/* The safe choice in words, with how every other worst case compares with it: tied (inside
+   the intervals), not resolved (too few rounds: the choice is provisional, and says from
+   whom it could not be told apart), or not ordered (an upper bound that reaches it). */
+static void rb__adv_safe_lines(const rb_advise_input *in, rb_advice *a)
+{
+    unsigned char flag[RB_MAX_AXIS];
+    char ties[160], open[160], p[24];
+    unsigned s, n = 0;
+    if (a->safe < 0) {
+        rb__adv_line(a->verdict, &a->nverdict, "no strategy was measured in every column: no safe choice");
+        return;
+    }
+    rb__adv_pct_up(a->worst[a->safe], a->worst_upper[a->safe], p, sizeof p);
+    rb__adv_names(in, a->safe_tied, a->safe, ties, sizeof ties);
+    for (s = 0; s < in->nstrategies; s++) flag[s] = a->safe_unresolved[s] == 1;
+    rb__adv_names(in, flag, a->safe, open, sizeof open);
+    rb__adv_line(a->verdict, &a->nverdict, "safe choice when the cache state is unknown: %s (at worst %s of the best, "
+                 "%s)%s%s%s%s%s", in->strategies[a->safe], p, in->conditions[a->worst_condition[a->safe]],
+                 ties[0] ? "; tied within the intervals with " : "", ties,
+                 ties[0] ? ": the measurements cannot order them" : "",
+                 open[0] ? "; provisional: fewer than 2 rounds, too few to tell it apart from " : "", open);
+    for (s = 0; s < in->nstrategies; s++) n += flag[s] = a->safe_unresolved[s] == 2;
+    rb__adv_names(in, flag, a->safe, open, sizeof open);
+    if (n && a->worst_upper[a->safe])
+        rb__adv_line(a->verdict, &a->nverdict, "%s cannot be ordered against %s: every worst case here is only an "
+                     "upper bound (no op completed inside an iteration), which may lie anywhere below its figure",
+                     open, in->strategies[a->safe]);
+    else if (n)
+        rb__adv_line(a->verdict, &a->nverdict, "%s cannot be ordered against %s: %s only an upper bound%s (no op "
+                     "completed inside an iteration) that reach%s %s's measured one, and may lie anywhere below",
+                     open, in->strategies[a->safe], n == 1 ? "its worst case is" : "their worst cases are",
+                     n == 1 ? "" : "s", n == 1 ? "es" : "", in->strategies[a->safe]);
+}
+
+/* "(significant)", "(a tie: inside the intervals)", "(one round: not resolved)": what the
+   measurement can say of cell s against its column's best. */
+static const char *rb__adv_claim(const rb_advise_input *in, const rb_advice *a, unsigned s, unsigned c)
+{
+    const rb_result *x = rb__adv_cell(in, s, c), *b = a->best[c] >= 0 ? rb__adv_cell(in, (unsigned)a->best[c], c) : NULL;
+    if (a->unresolved[s][c])
+        return x && b && RB__MIN(x->rounds, b->rounds) < 2 ? "one round: not resolved" : "not resolved: no interval";
+    return a->tied[s][c] == 1 ? "a tie: inside the intervals" : "significant";
+}
+
+/* Every strategy that falls under half of a column's best is named where it falls lowest,
+   with what the measurement can say of it, resolved or not: a collapse is what advise exists
+   to show. A column's winner that does is a bet on the cache state. */
+static void rb__adv_collapses(const rb_advise_input *in, rb_advice *a)
+{
+    unsigned s, c;
+    char p[24];
+    for (s = 0; s < in->nstrategies; s++) {
+        int wins = -1, at = -1;
+        if (a->reference[s] || (int)s == a->safe) continue;
+        for (c = 0; c < in->nconditions; c++) {
+            double f = a->fraction[s][c];
+            if (wins < 0 && a->best[c] == (int)s) wins = (int)c;
+            if (f == f && (at < 0 || f < a->fraction[s][at])) at = (int)c;
+        }
+        if (at < 0 || !(a->fraction[s][at] < 0.5)) continue;
+        rb__adv_pct_up(a->fraction[s][at], a->upper[s][at], p, sizeof p);
+        if (wins >= 0)
+            rb__adv_line(a->verdict, &a->nverdict, "%s is the best in %s but falls to %s of the best in %s (%s): a bet "
+                         "on the cache state", in->strategies[s], in->conditions[wins], p, in->conditions[at],
+                         rb__adv_claim(in, a, s, (unsigned)at));
+        else
+            rb__adv_line(a->verdict, &a->nverdict, "%s falls to %s of the best in %s (%s)", in->strategies[s], p,
+                         in->conditions[at], rb__adv_claim(in, a, s, (unsigned)at));
+    }
+}
+
+/* Each column's best, the resolved ties with it, those not resolved against it, and where
+   the safe choice stands there. */
+static void rb__adv_best_lines(const rb_advise_input *in, rb_advice *a)
+{
+    unsigned s, c;
+    char ties[160], open[160], q[24];
+    unsigned char flag[RB_MAX_AXIS];
+    for (c = 0; c < in->nconditions; c++) {
+        int b = a->best[c];
+        char tail[160] = "";
+        if (b < 0) continue;
+        for (s = 0; s < in->nstrategies; s++) flag[s] = a->tied[s][c] == 1;
+        rb__adv_names(in, flag, b, ties, sizeof ties);
+        for (s = 0; s < in->nstrategies; s++) flag[s] = a->tied[s][c] == 2;
+        rb__adv_names(in, flag, b, open, sizeof open);
+        if (a->safe >= 0 && a->safe != b) {
+            rb__adv_pct_up(a->fraction[a->safe][c], a->upper[a->safe][c], q, sizeof q);
+            rb__fmt(tail, sizeof tail, "; the safe choice reaches %s of it (%s)", q,
+                    rb__adv_claim(in, a, (unsigned)a->safe, c));
+        }
+        rb__adv_line(a->verdict, &a->nverdict, "best %s: %s, %.3g ops/ms%s%s%s%s%s%s", in->conditions[c],
+                     in->strategies[b], rb__adv_value(rb__adv_cell(in, (unsigned)b, c)), ties[0] ? ", tied with " : "",
+                     ties, open[0] ? "; not resolved against " : "", open, open[0] ? " (too few rounds)" : "", tail);
+    }
+}
+
 /* Phase 3: the verdict, in words. */
 static void rb__adv_verdict(const rb_advise_input *in, rb_advice *a)
 {
     unsigned s, c, any = 0;
-    char names[160], p[24], q[24];
-    unsigned char flag[RB_MAX_AXIS];
     for (s = 0; s < in->nstrategies; s++)
         for (c = 0; c < in->nconditions; c++) any += rb__adv_cell(in, s, c) != NULL;
     if (!any) {
@@ -17612,50 +17733,16 @@ static void rb__adv_verdict(const rb_advise_input *in, rb_advice *a)
         rb__adv_line(a->verdict, &a->nverdict, "no strategy could be ranked in any column: no verdict");
         return;
     }
-    if (a->safe < 0) {
-        rb__adv_line(a->verdict, &a->nverdict, "no strategy was measured in every column: no safe choice");
-    } else {
-        rb__adv_pct_up(a->worst[a->safe], a->worst_upper[a->safe], p, sizeof p);
-        rb__adv_names(in, a->safe_tied, a->safe, names, sizeof names);
-        rb__adv_line(a->verdict, &a->nverdict, "safe choice when the cache state is unknown: %s (at worst %s of the "
-                     "best, %s)%s%s%s", in->strategies[a->safe], p, in->conditions[a->worst_condition[a->safe]],
-                     names[0] ? "; tied within the intervals with " : "", names,
-                     names[0] ? ": the measurements cannot order them" : "");
-    }
+    rb__adv_safe_lines(in, a);
     rb__adv_moved(in, a);
     if (a->nunresolved)
         rb__adv_line(a->verdict, &a->nverdict, "not resolved: %u cell%s shared fewer than 2 rounds with the best of "
-                     "%s column, too few for an interval, so %s as tied; an interval needs 2 rounds and a useful one "
-                     "5 (a larger --budget runs more)", a->nunresolved, a->nunresolved == 1 ? "" : "s",
-                     a->nunresolved == 1 ? "its" : "their", a->nunresolved == 1 ? "it counts" : "they count");
-    for (c = 0; c < in->nconditions; c++) {
-        int b = a->best[c];
-        const rb_result *bx;
-        char tail[160] = "";
-        if (b < 0) continue;
-        bx = rb__adv_cell(in, (unsigned)b, c);
-        for (s = 0; s < in->nstrategies; s++) flag[s] = a->tied[s][c] == 1;
-        rb__adv_names(in, flag, b, names, sizeof names);
-        if (a->safe >= 0 && a->safe != b) {
-            rb__adv_pct_up(a->fraction[a->safe][c], a->upper[a->safe][c], q, sizeof q);
-            rb__fmt(tail, sizeof tail, "; the safe choice reaches %s of it (%s)", q,
-                    a->unresolved[a->safe][c] ? "not resolved: too few rounds"
-                    : a->tied[a->safe][c] == 1 ? "a tie: inside the intervals" : "significant");
-        }
-        rb__adv_line(a->verdict, &a->nverdict, "best %s: %s, %.3g ops/ms%s%s%s", in->conditions[c], in->strategies[b],
-                     rb__adv_value(bx), names[0] ? ", tied with " : "", names, tail);
-    }
-    /* a column's winner whose worst case is far below: the bet it is */
-    for (s = 0; s < in->nstrategies; s++) {
-        int wins = -1;
-        for (c = 0; c < in->nconditions && wins < 0; c++)
-            if (a->best[c] == (int)s) wins = (int)c;
-        if (wins < 0 || (int)s == a->safe || !(a->worst[s] < 0.5) || a->worst_condition[s] < 0) continue;
-        rb__adv_pct_up(a->worst[s], a->worst_upper[s], p, sizeof p);
-        rb__adv_line(a->verdict, &a->nverdict, "%s is the best in %s but falls to %s of the best in %s: a bet on "
-                     "the cache state", in->strategies[s], in->conditions[wins], p,
-                     in->conditions[a->worst_condition[s]]);
-    }
+                     "%s column, too few for an interval: no claim is made of %s, neither a tie nor a difference (? in "
+                     "the table); an interval needs 2 rounds and a useful one 5 (a larger budget runs more)",
+                     a->nunresolved, a->nunresolved == 1 ? "" : "s", a->nunresolved == 1 ? "its" : "their",
+                     a->nunresolved == 1 ? "it" : "them");
+    rb__adv_best_lines(in, a);
+    rb__adv_collapses(in, a);
 }
 
 /* One reason: what a cell measured that explains its place (device bytes per read and read
@@ -18424,8 +18511,9 @@ static void rb__adv_decide_now(rb__adv *v)
     rb_advise_decide(&in, &r->advice);
 }
 
-/* The cells of state k still tied with their column's best (a column with one such cell, its
-   best, is settled): they are what the next round runs. Returns how many. */
+/* The cells of state k still tied with their column's best or not resolved against it (a
+   column with one such cell, its best, is settled): they are what the next round runs.
+   Returns how many. */
 static unsigned rb__adv_contested(rb__adv *v, unsigned k)
 {
     rb_advise_run *r = v->r;
@@ -18433,9 +18521,9 @@ static unsigned rb__adv_contested(rb__adv *v, unsigned k)
     unsigned s, t, n = 0;
     for (t = 0; t < r->nthreads; t++) {
         unsigned c = k * r->nthreads + t, tied = 0;
-        for (s = 0; s < r->nstrategies; s++) tied += a->tied[s][c] == 1;
+        for (s = 0; s < r->nstrategies; s++) tied += a->tied[s][c] >= 1;
         for (s = 0; s < r->nstrategies; s++) {
-            v->want[s * r->nconditions + c] = tied > 1 && a->tied[s][c] == 1;
+            v->want[s * r->nconditions + c] = tied > 1 && a->tied[s][c] >= 1;
             n += v->want[s * r->nconditions + c];
         }
     }
@@ -18544,7 +18632,8 @@ static int rb__adv_rounds(rb__adv *v)
             double spent = (double)(rb__now_ns() - v->t0) / 1e9;
             double need = c->round_s + n * (c->cell_s + r->cfg.iterations * (double)r->cfg.duration_ns / 1e9);
             if (!n || spent + need > r->budget_seconds) continue;
-            rb__log(&r->cfg, "advise: round %u, %s: %u cell%s still tied with the best of their column", round + 1,
+            rb__log(&r->cfg, "advise: round %u, %s: %u cell%s still tied with or not resolved against the best of "
+                    "their column", round + 1,
                     rb_state_name(r->states[k]), n, n == 1 ? "" : "s");
             rc = rb__adv_state(v, k);
             rb__adv_learn(v, k);
@@ -18645,7 +18734,7 @@ static void rb__adv_cell_text(const rb_advise_run *r, unsigned s, unsigned c, ch
     rb__cell_text(rb__adv_run_cell(r, s, c), v, sizeof v);
     if (a->tied[s][c] < 0) { snprintf(buf, len, "%s", v); return; }
     rb__adv_pct_up(a->fraction[s][c], a->upper[s][c], p, sizeof p);
-    rb__fmt(buf, len, "%s  %s%s", v, p, a->best[c] == (int)s ? " *" : a->tied[s][c] == 1 ? " =" : "  ");
+    rb__fmt(buf, len, "%s  %s%s", v, p, a->best[c] == (int)s ? " *" : a->tied[s][c] == 1 ? " =" : a->tied[s][c] == 2 ? " ?" : "  ");
 }
 
 static void rb__adv_lines(FILE *f, int md, const char *heading, const char (*lines)[RB_REASON_LEN], unsigned n)
@@ -18675,7 +18764,7 @@ static void rb__adv_grid(FILE *f, const rb_advise_run *r, int md)
         else rb__adv_pct_up(a->worst[s], a->worst_upper[s], row[nc - 1], 64);
         if (a->worst_condition[s] >= 0 && a->worst[s] == a->worst[s])
             rb__fmt(row[nc - 1] + strlen(row[nc - 1]), 64 - strlen(row[nc - 1]), " %s%s", r->conditions[a->worst_condition[s]],
-                     (int)s == a->safe ? " (safe)" : a->safe_tied[s] ? " (= safe)" : "");
+                     (int)s == a->safe ? " (safe)" : a->safe_tied[s] ? " (= safe)" : a->safe_unresolved[s] ? " (? safe)" : "");
     }
     for (c = 0; c < nc; c++) {
         width[c] = 0;
@@ -18712,7 +18801,7 @@ static void rb__advise_table(FILE *f, const rb_advise_run *r, int md)
 {
     char rs[32], pat[96], budget[RB_ADVISE_MAX_LINES][RB_REASON_LEN];
     unsigned nb = rb__adv_budget_text(r, budget), s, c;
-    int upper = 0, reference = 0;
+    int upper = 0, reference = 0, open = r->advice.nunresolved > 0;
     rb_format_size(r->cfg.read_size, rs, sizeof rs);
     fprintf(f, "%sreadbench advise%s: %s %s reads, %u per op; ops/ms (median \xc2\xb1 95%% interval) and the %% of the "
                "best in its column\n\n", md ? "**" : "", md ? "**" : "", rb_pattern_name(&r->cfg, pat, sizeof pat), rs,
@@ -18722,21 +18811,25 @@ static void rb__advise_table(FILE *f, const rb_advise_run *r, int md)
     for (s = 0; s < r->nstrategies; s++) {
         for (c = 0; c < r->nconditions; c++) upper |= r->advice.upper[s][c];
         reference |= r->advice.reference[s];
+        open |= r->advice.safe_unresolved[s] != 0;
     }
     fprintf(f, "\n%s the best of its column; = tied with it (inside the intervals); worst: the lowest %% over the "
-               "columns%s%s%s\n", md ? "_\\*" : "*", upper ? "; < X: an upper bound (no op completed inside an "
-               "iteration), ranked as X; <= X: a bound elsewhere may be lower" : "", reference ? "; (reference): "
-               "does no I/O, shown, never ranked" : "", md ? "_" : "");
+               "columns%s%s%s%s\n", md ? "_\\*" : "*", open ? "; ? not resolved: fewer than 2 rounds in common, too "
+               "few for an interval, so neither a tie nor a difference ((? safe): not ordered against the safe choice, "
+               "for that or for an upper bound that reaches it)" : "", upper ? "; < X: an upper bound (no op completed "
+               "inside an iteration): the most it can be; <= X: a bound elsewhere may be lower" : "", reference ?
+               "; (reference): does no I/O, shown, never ranked" : "", md ? "_" : "");
     rb__adv_lines(f, md, "verdict", r->advice.verdict, r->advice.nverdict);
     rb__adv_lines(f, md, "why", r->advice.reasons, r->advice.nreasons);
     rb__adv_lines(f, md, "environment", r->advice.warnings, r->advice.nwarnings);
     rb__adv_lines(f, md, "cannot run here", r->skipped, r->nskipped);
     rb__adv_lines(f, md, "budget", (const char (*)[RB_REASON_LEN])budget, nb);
     fprintf(f, "\n%s%u round%s in %.0f s (budget %.0f s): the first ran every cell the budget held, later ones only "
-               "the cells tied with the best of their column; each cell %u x %.2g s per round, no warmup (each state "
-               "is prepared before every cell)%s%s\n", md ? "*" : "", r->rounds, r->rounds == 1 ? "" : "s", r->seconds,
-            r->budget_seconds, r->cfg.iterations, (double)r->cfg.duration_ns / 1e9,
-            r->interrupted ? "; interrupted: the verdict covers what was measured" : "", md ? "*" : "");
+               "the cells tied with or not resolved against the best of their column; each cell %u x %.2g s per "
+               "round, no warmup (each state is prepared before every cell)%s%s\n", md ? "*" : "", r->rounds,
+            r->rounds == 1 ? "" : "s", r->seconds, r->budget_seconds, r->cfg.iterations,
+            (double)r->cfg.duration_ns / 1e9, r->interrupted ? "; interrupted: the verdict covers what was measured" : "",
+            md ? "*" : "");
 }
 
 static void rb__adv_json_lines(FILE *f, const char *key, const char (*lines)[RB_REASON_LEN], unsigned n)
@@ -18771,9 +18864,11 @@ static void rb__adv_json_cell(FILE *f, const rb_advise_run *r, unsigned s, unsig
     rb__json_num(f, x->status == RB_OK && !x->rate_upper_bound ? x->ci_hi : NAN);
     fprintf(f, "], \"fraction_of_best\": ");
     rb__json_num(f, a->fraction[s][c]);
+    /* tied_with_best null: not resolved (too few rounds), neither a tie nor a difference */
     fprintf(f, ", \"best\": %s, \"tied_with_best\": %s, \"resolved\": %s, \"samples\": %u, \"rounds\": %u, "
-               "\"read_amplification\": ", a->best[c] == (int)s ? "true" : "false", a->tied[s][c] == 1 ? "true" : "false",
-            a->unresolved[s][c] ? "false" : "true", x->nsamples, x->rounds);
+               "\"read_amplification\": ", a->best[c] == (int)s ? "true" : "false",
+            a->tied[s][c] == 1 ? "true" : a->unresolved[s][c] ? "null" : "false", a->unresolved[s][c] ? "false" : "true",
+            x->nsamples, x->rounds);
     rb__json_num(f, x->status == RB_OK && x->read_amplification >= 0 ? x->read_amplification : NAN);
     fprintf(f, ", \"device_read_bytes\": ");
     rb__json_int_or_null(f, x->status == RB_OK ? x->device_read_bytes : -1);
@@ -18890,15 +18985,29 @@ static void rb__advise_json(FILE *f, const rb_advise_run *r)
     fprintf(f, ", \"safe_tied\": [");
     for (s = 0, k = 0; s < r->nstrategies; s++)
         if (a->safe_tied[s]) { fputs(k++ ? ", " : "", f); rb_json_string(f, r->strategies[s]); }
+    /* not ordered against the safe choice: for lack of rounds (the choice is provisional), or
+       for an upper bound that reaches it */
+    fprintf(f, "], \"safe_unresolved\": [");
+    for (s = 0, k = 0; s < r->nstrategies; s++)
+        if (a->safe_unresolved[s] == 1) { fputs(k++ ? ", " : "", f); rb_json_string(f, r->strategies[s]); }
+    fprintf(f, "], \"safe_provisional\": %s, \"safe_unordered\": [", k ? "true" : "false");
+    for (s = 0, k = 0; s < r->nstrategies; s++)
+        if (a->safe_unresolved[s] == 2) { fputs(k++ ? ", " : "", f); rb_json_string(f, r->strategies[s]); }
     fprintf(f, "], \"best\": [");
     for (c = 0; c < r->nconditions; c++) {
         fprintf(f, "%s{\"condition\": ", c ? ", " : "");
         rb_json_string(f, r->conditions[c]);
         fprintf(f, ", \"strategy\": ");
         rb__json_str_or_null(f, a->best[c] >= 0 ? r->strategies[a->best[c]] : NULL);
-        fprintf(f, ", \"tied\": [");
-        for (s = 0, k = 0; s < r->nstrategies; s++)
-            if (a->tied[s][c] == 1 && (int)s != a->best[c]) { fputs(k++ ? ", " : "", f); rb_json_string(f, r->strategies[s]); }
+        for (k = 1; k <= 2; k++) {   /* tied (resolved), then not resolved */
+            unsigned n = 0;
+            fprintf(f, k == 1 ? ", \"tied\": [" : "], \"unresolved\": [");
+            for (s = 0; s < r->nstrategies; s++)
+                if (a->tied[s][c] == (signed char)k && (int)s != a->best[c]) {
+                    fputs(n++ ? ", " : "", f);
+                    rb_json_string(f, r->strategies[s]);
+                }
+        }
         fputs("]}", f);
     }
     fputc(']', f);

@@ -163,15 +163,18 @@ static void overlapping_intervals_give_a_tie(void)
     CHECK(adv.tied[1][0] == 0 && !adv.safe_tied[1]);
     CHECKF((l = line_with(adv.verdict, adv.nverdict, "safe choice")) && !strstr(l, "tied"), "%s", l ? l : "none");
     /* one round each: no interval, so nothing can be told apart, and the verdict says the
-       tie is not resolved rather than measured (issue 21: no claim from one round) */
+       pair is not resolved, never tied (issue 21: no claim from one round) */
     synth(0, "mmap", 1.0, 0);
     synth(1, "pread", 0.5, 0);
     cells[0].nsamples = cells[1].nsamples = 3;
     cells[0].rounds = cells[1].rounds = 1;
     cells[0].ci_lo = cells[0].ci_hi = cells[1].ci_lo = cells[1].ci_hi = NAN;
     CHECK(rb_advise_decide(&in, &adv) == RB_OK);
-    CHECK(adv.tied[1][0] == 1 && adv.unresolved[1][0] && !adv.unresolved[0][0] && adv.nunresolved >= 1);
-    CHECKF(line_with(adv.verdict, adv.nverdict, "not resolved: ") && adv.safe_tied[1], "%s", adv.verdict[0]);
+    CHECK(adv.tied[1][0] == 2 && adv.unresolved[1][0] && !adv.unresolved[0][0] && adv.nunresolved >= 1);
+    CHECKF(line_with(adv.verdict, adv.nverdict, "not resolved: ") && !adv.safe_tied[1] && adv.safe_unresolved[1] == 1,
+           "%s", adv.verdict[0]);
+    CHECKF((l = line_with(adv.verdict, adv.nverdict, "safe choice")) && !strstr(l, "tied") &&
+           strstr(l, "provisional") && strstr(l, "pread"), "%s", l ? l : "no safe line");
     if (rbt.cur_failed) dump(&adv);
 }
 
@@ -258,17 +261,19 @@ static void upper_bound_cell_decides_the_worst_case(void)
     CHECK(rb_advise_decide(&in, &adv) == RB_OK);
     CHECKF(adv.best[1] == 2 && adv.tied[0][1] == 1 && adv.fraction[0][1] > 1, "best cold %d, tied %d", adv.best[1],
            adv.tied[0][1]);
-    /* two strategies: the bound decides the safe choice as its value. Under 50% beats a
-       measured 36% (said as a tie: the bound may hide anything below it)... */
+    /* two strategies: a bound is the most its cell can be, so a worst case "< 50%" is no
+       better than a measured 36% (its true value may lie anywhere below 50%): the measured
+       one is the safe choice, and the two cannot be ordered (before: mmap, "tied")... */
     synth(1 * 2 + 0, "pread", 10.0, 0.05);
     bound(0 * 2 + 1, "mmap", 0.35);
     input(&in, 2, conds, 2);
     CHECK(rb_advise_decide(&in, &adv) == RB_OK);
-    CHECKF(adv.safe == 0 && adv.worst_upper[0] == 1 && adv.safe_tied[1] == 1, "safe %d, tied %d", adv.safe,
-           adv.safe_tied[1]);
-    CHECKF((l = line_with(adv.verdict, adv.nverdict, "safe choice when the cache state is unknown: mmap (at worst "
-                          "< 50% of the best, cold); tied within the intervals with pread")), "%s",
-           l ? l : adv.verdict[0]);
+    CHECKF(adv.safe == 1 && adv.worst_upper[0] == 1 && !adv.safe_tied[0] && adv.safe_unresolved[0] == 2,
+           "safe %d, tied %d, unresolved %d", adv.safe, adv.safe_tied[0], adv.safe_unresolved[0]);
+    CHECKF((l = line_with(adv.verdict, adv.nverdict, "safe choice when the cache state is unknown: pread (at worst "
+                          "36% of the best, warm)")) && !strstr(l, "tied"), "%s", l ? l : adv.verdict[0]);
+    CHECKF(line_with(adv.verdict, adv.nverdict, "mmap cannot be ordered against pread: its worst case is only an "
+                     "upper bound"), "%s", adv.verdict[1]);
     /* ...and under 14% loses to it, plainly */
     bound(0 * 2 + 1, "mmap", 0.1);
     CHECK(rb_advise_decide(&in, &adv) == RB_OK);
@@ -288,6 +293,176 @@ static void upper_bound_cell_decides_the_worst_case(void)
     CHECKF(adv.best[1] == -1 && adv.measured == 1 && adv.tied[0][1] == -1 &&
            (l = line_with(adv.verdict, adv.nverdict, "cold: nothing to rank: every figure there is an upper bound")),
            "%s", l ? l : adv.verdict[0]);
+    if (rbt.cur_failed) dump(&adv);
+}
+
+/* A cell measured in one round only (the budget held no more): no interval, as rb_stats_of
+   gives none. */
+static void one_round(unsigned k)
+{
+    cells[k].nsamples = 3;
+    cells[k].rounds = 1;
+    cells[k].ci_lo = cells[k].ci_hi = NAN;
+}
+
+/* The decision as rb_advise_write sees it: the synthetic cells (in the [s * nc + c] layout
+   the run keeps) and adv as a run, written in format into doc. */
+static void write_decided(const rb_advise_input *in, int format, char *doc, size_t len)
+{
+    static rb_advise_run w;
+    unsigned i;
+    size_t n = 0;
+    FILE *f = tmpfile();
+    memset(&w, 0, sizeof w);
+    w.advice = adv;
+    w.nstrategies = in->nstrategies;
+    w.nconditions = w.nstates = in->nconditions;
+    w.nthreads = 1;
+    w.threads[0] = 1;
+    for (i = 0; i < in->nstrategies; i++) w.strategies[i] = in->strategies[i];
+    for (i = 0; i < in->nconditions; i++) {
+        w.conditions[i] = in->conditions[i];
+        w.states[i] = strncmp(in->conditions[i], "warm", 4) ? RB_STATE_COLD : RB_STATE_WARM;
+    }
+    w.cells = cells;
+    w.cfg.read_size = 16384;
+    w.cfg.reads_per_op = 16;
+    w.rounds = 1;
+    doc[0] = 0;
+    CHECK(f != NULL);
+    if (!f) return;
+    rb_advise_write(f, &w, format);
+    rewind(f);
+    n = fread(doc, 1, len - 1, f);
+    doc[n] = 0;
+    fclose(f);
+}
+
+/* The first reviewers' reproducer (advise F --strategies null,pread,mmap,read --states
+   warm,cold --budget 1s: every cell one round): the table showed mmap "< 0.01  < 2.6% =",
+   the verdict "safe choice: pread ...; tied within the intervals with mmap, read" and "best
+   cold: pread, tied with mmap, read"; at 12 s, "tied with mmap" while mmap measured 78x
+   slower. One round claims nothing: such a pair is not resolved ("?", null in the JSON),
+   never tied; the safe choice is provisional and says from whom it could not be told apart;
+   and mmap's fall is named all the same. */
+static void one_round_claims_no_tie_and_names_the_collapse(void)
+{
+    static char doc[1 << 16];
+    static const char *const conds[1] = {"cold"};
+    static const char *const four[4] = {"null", "pread", "mmap", "read"};
+    const rb_json *t, *v, *x;
+    rb_advise_input in;
+    rb_json *j;
+    const char *l;
+    char why[200];
+    unsigned pass, k;
+    for (pass = 0; pass < 2; pass++) {   /* mmap cold: an upper bound (1 s), then measured (12 s) */
+        synth(0, "null", 2500, 0.05);
+        synth(1, "pread", 0.406, 0.05);
+        if (pass == 0) bound(2, "mmap", 0.0101);
+        else synth(2, "mmap", 0.0052, 0.05);
+        synth(3, "read", 0.30, 0.05);
+        for (k = 0; k < 4; k++) one_round(k);   /* every cell one round */
+        input(&in, 4, conds, 1);
+        in.strategies = four;
+        CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+        CHECKF(adv.best[0] == 1 && adv.safe == 1, "pass %u: best %d, safe %d", pass, adv.best[0], adv.safe);
+        CHECKF(adv.tied[2][0] == 2 && adv.tied[3][0] == 2 && adv.unresolved[2][0] && adv.unresolved[3][0],
+               "pass %u: tied %d %d", pass, adv.tied[2][0], adv.tied[3][0]);
+        CHECKF(!adv.safe_tied[2] && !adv.safe_tied[3] && adv.safe_unresolved[2] == 1 && adv.safe_unresolved[3] == 1,
+               "pass %u", pass);
+        CHECKF((l = line_with(adv.verdict, adv.nverdict, "safe choice when the cache state is unknown: pread")) &&
+               !strstr(l, "tied") && strstr(l, "provisional") && strstr(l, "mmap, read"), "%s", l ? l : adv.verdict[0]);
+        CHECKF((l = line_with(adv.verdict, adv.nverdict, "best cold: pread")) && !strstr(l, "tied with") &&
+               strstr(l, "not resolved against mmap, read"), "%s", l ? l : adv.verdict[0]);
+        CHECKF(line_with(adv.verdict, adv.nverdict, pass ? "mmap falls to 1.3% of the best in cold (one round: not "
+                         "resolved)" : "mmap falls to < 2.5% of the best in cold (one round: not resolved)"),
+               "pass %u: no collapse line", pass);
+        CHECK(!line_with(adv.verdict, adv.nverdict, "read falls"));   /* 74%: no collapse */
+        write_decided(&in, RB_FORMAT_TABLE, doc, sizeof doc);
+        CHECKF(!strstr(doc, "% =") && strstr(doc, "% ?") && strstr(doc, "? not resolved: fewer than 2 rounds") &&
+               strstr(doc, "(? safe)"), "%s", doc);
+        write_decided(&in, RB_FORMAT_JSON, doc, sizeof doc);
+        j = rb_json_parse(doc, strlen(doc), why, sizeof why);
+        CHECKF(j && (t = rb_json_get(j, "table")) && t->n == 4 && (v = rb_json_get(j, "verdict")), "%s: %.300s", why, doc);
+        if (j && (t = rb_json_get(j, "table")) && t->n == 4 && (v = rb_json_get(j, "verdict"))) {
+            const rb_json *mc = rb_json_get(t->child->next->next, "cells");
+            x = mc && mc->child ? rb_json_get(mc->child, "tied_with_best") : NULL;
+            CHECKF(x && x->type == RB_JSON_NULL, "mmap cold tied_with_best: %d", x ? (int)x->type : -1);
+            x = rb_json_get(v, "safe_tied");
+            CHECK(x && x->type == RB_JSON_ARRAY && x->n == 0);
+            x = rb_json_get(v, "safe_unresolved");
+            CHECK(x && x->type == RB_JSON_ARRAY && x->n == 2);
+            x = rb_json_get(v, "safe_provisional");
+            CHECK(x && x->type == RB_JSON_TRUE);
+            x = rb_json_get(v, "best");
+            CHECK(x && x->child && rb_json_get(x->child, "tied") && rb_json_get(x->child, "tied")->n == 0 &&
+                  rb_json_get(x->child, "unresolved") && rb_json_get(x->child, "unresolved")->n == 2);
+        }
+        rb_json_free(j);
+        if (rbt.cur_failed) { dump(&adv); return; }
+    }
+    /* with 3 rounds the same cells are resolved: mmap significantly slower, read too, no "?" */
+    synth(1, "pread", 0.406, 0.05);
+    synth(2, "mmap", 0.0052, 0.05);
+    synth(3, "read", 0.30, 0.05);
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF(adv.tied[2][0] == 0 && adv.tied[3][0] == 0 && adv.nunresolved == 0 && !adv.safe_unresolved[2] &&
+           line_with(adv.verdict, adv.nverdict, "mmap falls to 1.3% of the best in cold (significant)"), "%d %d",
+           adv.tied[2][0], adv.tied[3][0]);
+    if (rbt.cur_failed) dump(&adv);
+}
+
+/* A loaded run: mmap cold T01 "< 0.0115" was marked "=" with the best (pread, 0.217, one
+   round: 19x higher), and mmap was named the safe choice "at worst < 4%" over pread, whose
+   worst was a measured 2.4%. A bound is the most its cell can be: ranked as its figure it
+   was mmap's best case set against pread's worst. Now a bound is never tied with a best of
+   one round (not resolved), is slower than a best whose interval it does not reach, and a
+   worst case that is only a bound cannot be preferred to a measured one: pread is the safe
+   choice, and mmap is said to be not ordered against it. */
+static void a_bound_ranks_below_what_was_measured(void)
+{
+    static char doc[1 << 16];
+    static const char *const conds[2] = {"warm T01", "cold T01"};
+    rb_advise_input in;
+    const char *l;
+    synth(0 * 2 + 0, "mmap", 20.0, 0.05);
+    bound(0 * 2 + 1, "mmap", 0.0115);
+    synth(1 * 2 + 0, "pread", 0.48, 0.05);    /* 2.4% of mmap warm, measured */
+    synth(1 * 2 + 1, "pread", 0.217, 0.05);
+    input(&in, 2, conds, 2);
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF(adv.best[0] == 0 && adv.best[1] == 1 && adv.tied[0][1] == 0, "best %d %d, mmap cold tied %d", adv.best[0],
+           adv.best[1], adv.tied[0][1]);
+    CHECKF(adv.worst_upper[0] == 1 && adv.worst[0] > adv.worst[1] && adv.worst_upper[1] == 0, "worst %g (%u), %g",
+           adv.worst[0], adv.worst_upper[0], adv.worst[1]);   /* the premise: mmap's figure is the higher */
+    CHECKF(adv.safe == 1 && !adv.safe_tied[0] && adv.safe_unresolved[0] == 2, "safe %d, tied %d, unresolved %d",
+           adv.safe, adv.safe_tied[0], adv.safe_unresolved[0]);
+    CHECKF((l = line_with(adv.verdict, adv.nverdict, "safe choice when the cache state is unknown: pread (at worst 2.4% "
+                          "of the best, warm T01)")) && !strstr(l, "tied"), "%s", l ? l : adv.verdict[0]);
+    CHECKF(line_with(adv.verdict, adv.nverdict, "mmap cannot be ordered against pread"), "%s", adv.verdict[1]);
+    CHECKF(line_with(adv.verdict, adv.nverdict, "mmap is the best in warm T01 but falls to < 5.3% of the best in cold "
+                     "T01 (significant)"), "no bet line");
+    write_decided(&in, RB_FORMAT_TABLE, doc, sizeof doc);
+    CHECKF(strstr(doc, "< 0.0115  < 5.3%   ") && strstr(doc, "cold T01 (? safe)"), "%s", doc);
+    /* the best in one round: the bound is not resolved against it, never "=" */
+    one_round(1 * 2 + 1);
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF(adv.tied[0][1] == 2 && adv.unresolved[0][1] && adv.safe == 1 && adv.safe_unresolved[0] == 1,
+           "tied %d, safe %d (%d)", adv.tied[0][1], adv.safe, adv.safe_unresolved[0]);
+    write_decided(&in, RB_FORMAT_TABLE, doc, sizeof doc);
+    CHECKF(!strstr(doc, "% =") && strstr(doc, "< 5.3% ?"), "%s", doc);
+    /* a bound of one round against a best of three: no claim either (2 rounds in common) */
+    synth(1 * 2 + 1, "pread", 0.217, 0.05);
+    one_round(0 * 2 + 1);
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF(adv.tied[0][1] == 2, "tied %d", adv.tied[0][1]);
+    /* a bound that reaches the best's interval is a tie; below it, slower; the safe choice
+       is still the measured one */
+    bound(0 * 2 + 1, "mmap", 0.215);
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF(adv.tied[0][1] == 1 && adv.safe == 1 && adv.safe_unresolved[0] == 2, "tied %d, safe %d", adv.tied[0][1],
+           adv.safe);
     if (rbt.cur_failed) dump(&adv);
 }
 
@@ -1088,6 +1263,8 @@ void suite_advise(void)
     RUN(overlapping_intervals_give_a_tie);
     RUN(missing_state_is_said);
     RUN(upper_bound_cell_decides_the_worst_case);
+    RUN(one_round_claims_no_tie_and_names_the_collapse);
+    RUN(a_bound_ranks_below_what_was_measured);
     RUN(no_io_row_is_a_reference);
     RUN(unmeasured_columns_are_named);
     RUN(environment_warnings);
