@@ -12453,6 +12453,9 @@ typedef struct rb_advise_input {
     /* per row, its strategy's RB_S_* flags; NULL: each row's found by name (rb_strategy_find).
        A row that does no I/O (RB_S_NOIO: the harness's own cost) is a reference, never ranked. */
     const unsigned *flags;
+    /* why the run stopped before its end, its later cells not run (the file changed); NULL or
+       "": it did not. The verdict's first line says it. */
+    const char *cut_short;
 } rb_advise_input;
 
 typedef struct rb_advice {
@@ -12593,6 +12596,7 @@ typedef struct rb_advise_run {
     unsigned rounds;              /* rounds started (the first covers every cell the plan kept) */
     double seconds, budget_seconds;   /* spent (setup included) and the budget */
     int interrupted;
+    char changed[RB_REASON_LEN];  /* "" or how the file changed, which cut the advise short */
     /* The budget: the plan made before round 1 (from estimates), what each state got (it is
        planned again before each state, from what the states before it measured) and why. */
     rb_advise_plan plan;
@@ -12612,7 +12616,9 @@ typedef struct rb_advise_run {
    cell starts past the budget; what was cut and why is in the result. A state that cannot be made
    here (no memory to pin) is said in its columns. */
 /* RB_OK; RB_EINVAL (why in err) for settings that cannot be an advise; RB_ENOMEM; RB_EINTR when
-   cfg.stop ended it (what was measured is decided on). Free with rb_advise_free in every case. */
+   cfg.stop ended it (what was measured is decided on); RB_ECHANGED when the file changed during
+   it (run->changed: how; what was measured before, on the file as it was, is decided on). Free
+   with rb_advise_free in every case. */
 RBDEF int rb_advise(const rb_advise_config *ac, rb_advise_run *out, rb_error *err);
 
 RBDEF void rb_advise_free(rb_advise_run *r);
@@ -17722,6 +17728,9 @@ static void rb__adv_best_lines(const rb_advise_input *in, rb_advice *a)
 static void rb__adv_verdict(const rb_advise_input *in, rb_advice *a)
 {
     unsigned s, c, any = 0;
+    if (in->cut_short && *in->cut_short)
+        rb__adv_line(a->verdict, &a->nverdict, "cut short: %s; the cells after it were not run, and the verdict "
+                     "covers the cells measured before, on the file as it was", in->cut_short);
     for (s = 0; s < in->nstrategies; s++)
         for (c = 0; c < in->nconditions; c++) any += rb__adv_cell(in, s, c) != NULL;
     if (!any) {
@@ -18063,7 +18072,8 @@ typedef struct rb__adv {
     uint64_t seed, t0;
     int lru_gen;
     rb_ident ident;        /* the file as the advise began: every cell is checked against it */
-    char changed[RB_REASON_LEN];   /* a cell found the file changed: why (the advise stops, no verdict) */
+    char changed[RB_REASON_LEN];   /* a cell found the file changed: why (the advise stops there; what the
+                                      cells before measured is of the file as it was, kept and marked) */
 } rb__adv;
 
 static int rb__adv_lru_gen(void)   /* -1: unknown (no /sys here) */
@@ -18508,6 +18518,7 @@ static void rb__adv_decide_now(rb__adv *v)
     for (i = 0; i < r->nthreads; i++) in.max_threads = RB__MAX(in.max_threads, r->threads[i]);
     in.lru_gen = v->lru_gen;
     in.flags = flags;
+    in.cut_short = r->changed;
     rb_advise_decide(&in, &r->advice);
 }
 
@@ -18700,9 +18711,13 @@ RBDEF int rb_advise(const rb_advise_config *ac, rb_advise_run *r, rb_error *err)
         rc = rb__adv_rounds(v);
         r->seconds = (double)(rb__now_ns() - v->t0) / 1e9;
         r->interrupted = rc == RB_EINTR;
-        if (rc == RB_ECHANGED)
-            rb__seterr(err, rc, 0, "", "%s: no verdict (the cells before measured another file)", v->changed);
-        else if (rc != RB_OK && rc != RB_EINTR) rb__seterr(err, rc, 0, "", "%s", rb_status_string(rc));
+        if (rc == RB_ECHANGED) {   /* the cells before the change measured the file as it was: kept, said */
+            snprintf(r->changed, sizeof r->changed, "%s", v->changed);
+            rb__seterr(err, rc, 0, "", "%s: advise stopped; the report covers the cells measured before the change, "
+                       "on the file as it was (no verdict on the file as it is now)", v->changed);
+        } else if (rc != RB_OK && rc != RB_EINTR) {
+            rb__seterr(err, rc, 0, "", "%s", rb_status_string(rc));
+        }
         rb__adv_decide_now(v);
     }
     r->cfg.ident = ac->cfg.ident;   /* not this call's own, which ends here */
@@ -18826,10 +18841,10 @@ static void rb__advise_table(FILE *f, const rb_advise_run *r, int md)
     rb__adv_lines(f, md, "budget", (const char (*)[RB_REASON_LEN])budget, nb);
     fprintf(f, "\n%s%u round%s in %.0f s (budget %.0f s): the first ran every cell the budget held, later ones only "
                "the cells tied with or not resolved against the best of their column; each cell %u x %.2g s per "
-               "round, no warmup (each state is prepared before every cell)%s%s\n", md ? "*" : "", r->rounds,
+               "round, no warmup (each state is prepared before every cell)%s%s%s%s\n", md ? "*" : "", r->rounds,
             r->rounds == 1 ? "" : "s", r->seconds, r->budget_seconds, r->cfg.iterations,
             (double)r->cfg.duration_ns / 1e9, r->interrupted ? "; interrupted: the verdict covers what was measured" : "",
-            md ? "*" : "");
+            r->changed[0] ? "; cut short, the file changed: " : "", r->changed, md ? "*" : "");
 }
 
 static void rb__adv_json_lines(FILE *f, const char *key, const char (*lines)[RB_REASON_LEN], unsigned n)
@@ -18958,7 +18973,9 @@ static void rb__advise_json(FILE *f, const rb_advise_run *r)
     rb__env_json(f, &r->env);
     fprintf(f, ",\n \"rounds\": %u, \"seconds\": ", r->rounds);
     rb__json_num(f, r->seconds);
-    fprintf(f, ", \"interrupted\": %s,\n \"conditions\": [", r->interrupted ? "true" : "false");
+    fprintf(f, ", \"interrupted\": %s, \"changed\": ", r->interrupted ? "true" : "false");
+    rb__json_str_or_null(f, r->changed[0] ? r->changed : NULL);   /* the file changed: how; the run stopped there */
+    fprintf(f, ",\n \"conditions\": [");
     for (c = 0; c < r->nconditions; c++) {
         fprintf(f, "%s{\"name\": ", c ? ", " : "");
         rb_json_string(f, r->conditions[c]);

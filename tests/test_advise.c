@@ -1007,6 +1007,85 @@ static void collapse_is_an_upper_bound_and_null_a_reference(void)
     rb_advise_free(&run);
 }
 
+/* The file truncated mid-run: advise stopped with "no verdict (the cells before measured
+   another file)", backwards (they measured the original), and the CLI wrote nothing, the
+   measured cells lost. Now the run keeps them and says how it was cut short, as an
+   interrupted one does, and returns RB_ECHANGED. The truncation is made from the progress
+   callback, when the first cell is done. */
+static unsigned trunc_done;
+static const char *trunc_path;
+static void truncate_after_first(const rb_matrix_event *ev, void *user)
+{
+    (void)user;
+    if (ev->kind != RB_EVENT_DONE || trunc_done++ != 0) return;
+    if (truncate(trunc_path, (off_t)1 << 20) != 0) perror("truncate");
+}
+
+static void a_file_changed_mid_run_keeps_what_was_measured(void)
+{
+    static char doc[1 << 17];
+    static const unsigned th[1] = {1};
+    static const int st[2] = {RB_STATE_WARM, RB_STATE_COLD};
+    const rb_strategy *list[2] = {&fast, &slow};
+    rb_advise_config ac;
+    rb_error e;
+    rb_json *j;
+    const rb_json *x;
+    char why[200];
+    unsigned i, ok = 0;
+    FILE *f;
+    size_t n;
+    int rc;
+    trunc_path = rbt_path("advise-trunc.dat");
+    CHECK(rb_setup_file(trunc_path, (uint64_t)8 << 20, 0, RB_OUT_REPLACE, NULL, NULL, &e) == RB_OK);
+    memset(&ac, 0, sizeof ac);
+    ac.cfg.path = trunc_path;
+    ac.cfg.read_size = 4096;
+    ac.cfg.duration_ns = 30000000;
+    ac.cfg.iterations = 2;
+    ac.strategies = list;
+    ac.nstrategies = 2;
+    ac.threads = th;
+    ac.nthreads = 1;
+    ac.states = st;
+    ac.nstates = 2;
+    ac.budget_ns = (int64_t)20 * 1000000000;
+    ac.max_rounds = 2;
+    ac.progress = truncate_after_first;
+    trunc_done = 0;
+    rc = rb_advise(&ac, &run, &e);
+    CHECKF(rc == RB_ECHANGED && !strstr(e.msg, "another file") && strstr(e.msg, "measured before the change") &&
+           strstr(e.msg, "as it was"), "%d: %s", rc, e.msg);
+    CHECKF(run.rounds >= 1 && strstr(run.changed, "file changed") && strstr(run.changed, "8388608"), "%s", run.changed);
+    for (i = 0; i < 4; i++) ok += run.cells[i].status == RB_OK;
+    CHECKF(ok == 1, "%u cells measured before the change", ok);
+    CHECKF(run.advice.nverdict && !strncmp(run.advice.verdict[0], "cut short: ", 11) &&
+           strstr(run.advice.verdict[0], "on the file as it was"), "%s", run.advice.verdict[0]);
+    f = tmpfile();
+    CHECK(f != NULL);
+    if (f) {
+        rb_advise_write(f, &run, RB_FORMAT_TABLE);
+        rewind(f);
+        n = fread(doc, 1, sizeof doc - 1, f);
+        doc[n] = 0;
+        CHECKF(strstr(doc, "cut short, the file changed: ") && strstr(doc, "verdict\n  cut short: "), "%s", doc);
+        rewind(f);
+        CHECK(ftruncate(fileno(f), 0) == 0);
+        rb_advise_write(f, &run, RB_FORMAT_JSON);
+        fflush(f);
+        rewind(f);
+        n = fread(doc, 1, sizeof doc - 1, f);
+        doc[n] = 0;
+        fclose(f);
+        j = rb_json_parse(doc, n, why, sizeof why);
+        CHECKF(j && (x = rb_json_get(j, "changed")) && x->type == RB_JSON_STRING && strstr(x->str, "file changed"),
+               "%s: %.300s", why, doc);
+        rb_json_free(j);
+    }
+    rb_advise_free(&run);
+    unlink(trunc_path);
+}
+
 /* What cannot be an advise is refused before anything runs, with a reason. */
 static void advise_refuses_bad_settings(void)
 {
@@ -1238,6 +1317,44 @@ static void advise_budget_command(void)
     rb_json_free(j);
 }
 
+/* `readbench advise F --output adv.txt`, F truncated mid-run: exit 1 and adv.txt never
+   created, the measured cells lost, and "(the cells before measured another file)". Now
+   the report is written, marked as cut short by the change with the reason; exit 1. The
+   truncation waits for the first cell's progress line. */
+static void advise_command_file_changed_writes_a_marked_report(void)
+{
+    const char *f = rbt_path("shrinks.dat"), *out = rbt_path("adv.txt"), *log = rbt_path("adv-err.txt");
+    char args[3000];
+    rb_error e;
+    FILE *r;
+    size_t n;
+    int rc;
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    CHECK(rb_setup_file(f, (uint64_t)8 << 20, 0, RB_OUT_REPLACE, NULL, NULL, &e) == RB_OK);
+    unlink(out);
+    snprintf(args, sizeof args, "advise '%s' --budget 12s --strategies pread,mmap --threads 1 --states warm,cold "
+             "--output '%s' 2>'%s' & p=$!; for i in $(seq 1200); do grep -q 'ops/ms' '%s' 2>/dev/null && break; "
+             "sleep 0.1; done; truncate -s 1m '%s'; wait $p", f, out, log, log, f);
+    rc = rbt_cli_run(rbt_tmpdir(), args, "120", cout, sizeof cout, cerr, sizeof cerr);
+    r = fopen(log, "r");
+    n = r ? fread(cerr, 1, sizeof cerr - 1, r) : 0;
+    cerr[n] = 0;
+    if (r) fclose(r);
+    CHECKF(rc == 1, "exit %d: %s", rc, cerr);
+    CHECKF(strstr(cerr, "file changed") && !strstr(cerr, "another file") && strstr(cerr, "as it was"), "%s", cerr);
+    r = fopen(out, "r");
+    CHECKF(r != NULL, "%s was not written", out);
+    if (r) {
+        n = fread(cout, 1, sizeof cout - 1, r);
+        cout[n] = 0;
+        fclose(r);
+        CHECKF(strstr(cout, "readbench advise:") && strstr(cout, "cut short: ") && strstr(cout, "file changed") &&
+               strstr(cout, "ops/ms"), "%s", cout);
+    }
+    unlink(f);
+    unlink(out);
+}
+
 /* `readbench` alone: a short advise on ./readbench.dat (warm first), progress on stderr; a
    Ctrl-C prints the table and verdict of what was measured and exits 130. */
 static void first_run_is_a_short_advise(void)
@@ -1273,11 +1390,13 @@ void suite_advise(void)
     RUN(later_rounds_run_only_tied_cells);
     RUN(budget_holds_with_costly_preparation);
     RUN(collapse_is_an_upper_bound_and_null_a_reference);
+    RUN(a_file_changed_mid_run_keeps_what_was_measured);
     RUN(advise_refuses_bad_settings);
     RUN(advise_writers);
     RUN(quick_advise_shape);
     RUN(advise_command);
     RUN(advise_command_null_is_a_reference);
     RUN(advise_budget_command);
+    RUN(advise_command_file_changed_writes_a_marked_report);
     RUN(first_run_is_a_short_advise);
 }
