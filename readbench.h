@@ -12617,8 +12617,11 @@ typedef struct rb_advise_run {
    here (no memory to pin) is said in its columns. */
 /* RB_OK; RB_EINVAL (why in err) for settings that cannot be an advise; RB_ENOMEM; RB_EINTR when
    cfg.stop ended it (what was measured is decided on); RB_ECHANGED when the file changed during
-   it (run->changed: how; what was measured before, on the file as it was, is decided on). Free
-   with rb_advise_free in every case. */
+   it (run->changed: how; what was measured before, on the file as it was, is decided on); and
+   when no cell of a strategy that does I/O could be measured, the status of the first that
+   failed (RB_ENOTRUN: none ran), the verdict saying why. Whatever it returns, run->rounds > 0
+   means cells were run and run holds a report of them to write. Free with rb_advise_free in
+   every case. */
 RBDEF int rb_advise(const rb_advise_config *ac, rb_advise_run *out, rb_error *err);
 
 RBDEF void rb_advise_free(rb_advise_run *r);
@@ -17589,22 +17592,30 @@ static void rb__adv_moved(const rb_advise_input *in, rb_advice *a)
 /* Phase 3a: every column where a strategy (not a reference) has no ranked figure is named
    with why (the budget left it out, a failure, only upper bounds there), so that a verdict
    covering fewer columns than the table has, or a strategy missing from one, is never
-   silent. A column with no best: the verdict covers the others. One with: whoever is
+   silent. A column with no best: the verdict covers the others (or, with none, there is no
+   verdict: said once by the caller when nothing was measured at all). One with: whoever is
    missing from it cannot be the safe choice. */
-static void rb__adv_gaps(const rb_advise_input *in, rb_advice *a)
+static void rb__adv_gaps(const rb_advise_input *in, rb_advice *a, int nothing)
 {
     unsigned s, c;
-    char names[160];
+    char names[160], rest[64];
     unsigned char flag[RB_MAX_AXIS];
+    if (nothing) rest[0] = 0;
+    else rb__fmt(rest, sizeof rest, "; the verdict covers the other %u column%s", a->measured,
+                 a->measured == 1 ? "" : "s");
     for (c = 0; c < in->nconditions; c++) {
         const char *why = NULL, *given = in->missing && in->missing[c] && *in->missing[c] ? in->missing[c] : NULL;
         unsigned n = 0, bounds = 0;
+        int failed = 0;
         for (s = 0; s < in->nstrategies; s++) {
             const rb_result *x = in->cells[(size_t)s * in->nconditions + c];
             flag[s] = !a->reference[s] && a->tied[s][c] < 0;
             n += flag[s];
             if (flag[s] && a->upper[s][c]) bounds++;
-            else if (flag[s] && !why && x && x->status != RB_OK && x->reason[0]) why = x->reason;
+            else if (flag[s] && x && x->status != RB_OK && x->reason[0] && (!why || (!failed && x->status != RB_ENOTRUN))) {
+                why = x->reason;   /* a failure says more than a cell the run did not reach */
+                failed = x->status != RB_ENOTRUN;
+            }
         }
         if (!n) continue;
         if (a->best[c] >= 0) {
@@ -17618,8 +17629,7 @@ static void rb__adv_gaps(const rb_advise_input *in, rb_advice *a)
             rb__fmt(a->gap[c], RB_REASON_LEN, "not measured (%s)", given ? given : why ? why : "no strategy ran");
         else rb__fmt(a->gap[c], RB_REASON_LEN, "nothing to rank: %s (no op completed inside an iteration)",
                      bounds == n ? "every figure there is an upper bound" : "its figures are upper bounds or failures");
-        rb__adv_line(a->verdict, &a->nverdict, "%s: %s; the verdict covers the other %u column%s", in->conditions[c],
-                     a->gap[c], a->measured, a->measured == 1 ? "" : "s");
+        rb__adv_line(a->verdict, &a->nverdict, "%s: %s%s", in->conditions[c], a->gap[c], rest);
     }
     rb__adv_names(in, a->reference, -1, names, sizeof names);
     if (names[0])
@@ -17724,6 +17734,13 @@ static void rb__adv_best_lines(const rb_advise_input *in, rb_advice *a)
     }
 }
 
+/* Nothing measured: no verdict, and why (the columns' reasons, the cells' failures). */
+static void rb__adv_nothing(const rb_advise_input *in, rb_advice *a)
+{
+    rb__adv_line(a->verdict, &a->nverdict, "nothing was measured: no verdict");
+    rb__adv_gaps(in, a, 1);
+}
+
 /* Phase 3: the verdict, in words. */
 static void rb__adv_verdict(const rb_advise_input *in, rb_advice *a)
 {
@@ -17734,10 +17751,10 @@ static void rb__adv_verdict(const rb_advise_input *in, rb_advice *a)
     for (s = 0; s < in->nstrategies; s++)
         for (c = 0; c < in->nconditions; c++) any += rb__adv_cell(in, s, c) != NULL;
     if (!any) {
-        rb__adv_line(a->verdict, &a->nverdict, "nothing was measured: no verdict");
+        rb__adv_nothing(in, a);
         return;
     }
-    rb__adv_gaps(in, a);
+    rb__adv_gaps(in, a, 0);
     if (!a->measured) {
         rb__adv_line(a->verdict, &a->nverdict, "no strategy could be ranked in any column: no verdict");
         return;
@@ -18362,14 +18379,26 @@ static int rb__adv_one(rb__adv *v, const rb_config *cfg, unsigned k, unsigned s,
     return rc;
 }
 
+/* What a cell of state k took so far, on average, whether it measured or failed (a failed
+   preparation is time spent too: an eviction defeated by pages another process holds takes 3-4 s,
+   and a second such cell started with less than that left spent 7.35 s of a 6 s budget); 0: none
+   ran. */
+static double rb__adv_cell_cost(const rb__adv *v, unsigned k)
+{
+    const rb_config *c = &v->r->cfg;
+    return v->ran[k] ? v->extra_s[k] / v->ran[k] + c->iterations * ((double)c->duration_ns / 1e9) : 0;
+}
+
 /* One column's wanted strategies, once each, in an order shuffled per round and column. No
-   cell starts past the deadline: the budget is overrun by at most the cell running when it
-   passed, and a cell never run says why. */
+   cell starts past the deadline, nor one that what this state's cells took says cannot end
+   before it: the budget is overrun by at most the cell that took longer than those before,
+   and a cell never run says why. */
 static int rb__adv_batch(rb__adv *v, const rb_config *cfg, unsigned k, unsigned c)
 {
     rb_advise_run *r = v->r;
     unsigned idx[RB_MAX_AXIS], n = 0, s, i;
-    uint64_t rng[4];
+    uint64_t rng[4], now;
+    double cost;
     int rc = RB_OK;
     for (s = 0; s < r->nstrategies; s++)
         if (v->want[s * r->nconditions + c]) idx[n++] = s;
@@ -18381,10 +18410,15 @@ static int rb__adv_batch(rb__adv *v, const rb_config *cfg, unsigned k, unsigned 
     }
     for (i = 0; i < n && rc == RB_OK; i++) {
         rb_result *acc = &r->cells[(size_t)idx[i] * r->nconditions + c];
-        if (rb__now_ns() < v->deadline) {
+        now = rb__now_ns();
+        cost = v->deadline == UINT64_MAX ? 0 : rb__adv_cell_cost(v, k);   /* UINT64_MAX: runs anyway, said */
+        if (now < v->deadline && (double)now + cost * 1e9 <= (double)v->deadline) {
             rc = rb__adv_one(v, cfg, k, idx[i], c);
         } else if (acc->status == RB_ENOTRUN) {
-            snprintf(acc->reason, sizeof acc->reason, "the budget ran out before this cell");
+            if (now >= v->deadline) snprintf(acc->reason, sizeof acc->reason, "the budget ran out before this cell");
+            else rb__fmt(acc->reason, sizeof acc->reason, "the budget could not hold this cell: %s cells took ~%.3g s "
+                         "each and %.3g s were left", rb_state_name(r->states[k]), cost,
+                         (double)(v->deadline - now) / 1e9);
             v->unrun++;
         }
     }
@@ -18520,6 +18554,30 @@ static void rb__adv_decide_now(rb__adv *v)
     in.flags = flags;
     in.cut_short = r->changed;
     rb_advise_decide(&in, &r->advice);
+}
+
+/* RB_OK when a cell of a strategy that does I/O measured, or there is none; else the status of
+   the first that failed (RB_ENOTRUN: none ran), with why: a run that measured nothing is a
+   failure, as `run`'s is, whatever the verdict's lines say of it. */
+static int rb__adv_nothing_status(const rb__adv *v, rb_error *err)
+{
+    const rb_advise_run *r = v->r;
+    const rb_result *first = NULL;
+    unsigned s, c, io = 0;
+    for (s = 0; s < r->nstrategies; s++) {
+        if (v->strat[s]->flags & RB_S_NOIO) continue;
+        io++;
+        for (c = 0; c < r->nconditions; c++) {
+            const rb_result *x = &r->cells[(size_t)s * r->nconditions + c];
+            if (x->status == RB_OK) return RB_OK;
+            if (!first || (first->status == RB_ENOTRUN && x->status != RB_ENOTRUN)) first = x;
+        }
+    }
+    if (!io || !first) return RB_OK;
+    rb__seterr(err, first->status, 0, "", "nothing was measured: %s, %s: %s", first->strategy,
+               r->conditions[(size_t)(first - r->cells) % r->nconditions], first->reason[0] ? first->reason :
+               rb_status_string(first->status));
+    return first->status;
 }
 
 /* The cells of state k still tied with their column's best or not resolved against it (a
@@ -18719,6 +18777,7 @@ RBDEF int rb_advise(const rb_advise_config *ac, rb_advise_run *r, rb_error *err)
             rb__seterr(err, rc, 0, "", "%s", rb_status_string(rc));
         }
         rb__adv_decide_now(v);
+        if (rc == RB_OK) rc = rb__adv_nothing_status(v, err);
     }
     r->cfg.ident = ac->cfg.ident;   /* not this call's own, which ends here */
     rb_ident_free(&v->ident);

@@ -6,7 +6,11 @@
 #include "rbtest.h"
 #include <math.h>
 #include <time.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* Synthetic results: 3 rounds of 3 samples around center, each round with a preparation of
@@ -210,10 +214,13 @@ static void missing_state_is_said(void)
     CHECK(line_with(adv.verdict, adv.nverdict, "safe choice when the cache state is unknown: pread") != NULL);
     CHECKF((l = line_with(adv.reasons, adv.nreasons, "io_uring, cold: not measured")) && strstr(l, "I/O errors"), "%s",
            l ? l : "no io_uring line");
-    /* nothing at all */
+    /* nothing at all: said first, then each column with why */
     for (s = 0; s < NS * NC; s++) not_measured(s, names[s / NC], RB_ENOTRUN, "not run");
     CHECK(rb_advise_decide(&in, &adv) == RB_OK);
-    CHECK(adv.measured == 0 && adv.safe == -1 && adv.nverdict == 1);
+    CHECKF(adv.measured == 0 && adv.safe == -1 && adv.nverdict == 4 && !strcmp(adv.verdict[0],
+           "nothing was measured: no verdict"), "%u lines: %s", adv.nverdict, adv.verdict[0]);
+    CHECKF((l = line_with(adv.verdict, adv.nverdict, "pressure: not measured (no memory pressure here")) &&
+           !strstr(l, "covers"), "%s", l ? l : adv.verdict[1]);
     /* more columns than the advice holds */
     in.nconditions = RB_ADVISE_MAX_CONDITIONS + 1;
     CHECK(rb_advise_decide(&in, &adv) == RB_EINVAL);
@@ -1007,6 +1014,65 @@ static void collapse_is_an_upper_bound_and_null_a_reference(void)
     rb_advise_free(&run);
 }
 
+/* Strategies whose every cold cell fails after a long preparation (their open sleeps 1.5 s,
+   then refuses), as an eviction defeated by pages another process holds does (3-4 s each on
+   a 512 MiB file); warm, they run at 1 ms an op. */
+static int stuck_open(rb_target *t, char *why, size_t wl)
+{
+    struct timespec ts = {1, 500000000};
+    if (t->cfg->cache != RB_CACHE_EVICT_EACH) return ms_open(t, why, wl);
+    while (nanosleep(&ts, &ts) != 0) {}
+    snprintf(why, wl, "the test's preparation failed after 1.5 s");
+    return RB_ESTATE;
+}
+static const rb_strategy stuck_a = {"stuck-a", "fails cold after 1.5 s", 0, 0, RB_HINT_NONE, 0, 0, 1, stuck_open, NULL,
+                                    ms_op, NULL, ms_close};
+static const rb_strategy stuck_b = {"stuck-b", "fails cold after 1.5 s", 0, 0, RB_HINT_NONE, 0, 0, 1, stuck_open, NULL,
+                                    ms_op, NULL, ms_close};
+
+/* Every cell failed (the cold state could not be made): advise said "nothing was measured:
+   no verdict" and returned RB_OK (the CLI exited 0), and it started a second 1.5 s cell with
+   less than that left (7.35 s of a 6 s budget on the reviewers' machine). Now what a cell of
+   a state took, failed ones included, is what the next must fit in, the cells that could not
+   say so, and an advise that measured nothing returns the failure (the run holds its report). */
+static void nothing_measured_is_a_failure_within_the_budget(void)
+{
+    static const unsigned th[2] = {1, 2};
+    static const int st[1] = {RB_STATE_COLD};
+    const rb_strategy *list[2] = {&stuck_a, &stuck_b};
+    rb_advise_config ac;
+    rb_error e;
+    unsigned i, cut = 0;
+    int rc;
+    memset(&ac, 0, sizeof ac);
+    ac.cfg.path = rbt_small_file();
+    ac.cfg.read_size = 4096;
+    ac.cfg.duration_ns = 50000000;
+    ac.cfg.iterations = 2;
+    ac.strategies = list;
+    ac.nstrategies = 2;
+    ac.threads = th;
+    ac.nthreads = 2;
+    ac.states = st;
+    ac.nstates = 1;
+    ac.budget_ns = 2500000000LL;
+    ac.max_rounds = 2;
+    ac.progress = count_cells;
+    cell_events = 0;
+    rc = rb_advise(&ac, &run, &e);
+    CHECKF(rc == RB_ESTATE && strstr(e.msg, "nothing was measured") && strstr(e.msg, "preparation failed"), "%d: %s",
+           rc, e.msg);
+    CHECKF(run.rounds >= 1 && run.advice.nverdict >= 1 && !strcmp(run.advice.verdict[0],
+           "nothing was measured: no verdict"), "%u rounds: %s", run.rounds, run.advice.verdict[0]);
+    CHECKF(line_with(run.advice.verdict, run.advice.nverdict, "preparation failed after 1.5 s"), "%s",
+           run.advice.nverdict > 1 ? run.advice.verdict[1] : "one line");
+    CHECKF(cell_events == 1, "%u cells started: the second had 1.5 s to fit in less", cell_events);
+    CHECKF(run.seconds <= 2.5 + 0.6, "%.2f s spent of a 2.5 s budget", run.seconds);
+    for (i = 0; i < 4; i++) cut += run.cells[i].status == RB_ENOTRUN && strstr(run.cells[i].reason, "could not hold");
+    CHECKF(cut >= 2, "%u cells cut: %s", cut, run.cells[1].reason);
+    rb_advise_free(&run);
+}
+
 /* The file truncated mid-run: advise stopped with "no verdict (the cells before measured
    another file)", backwards (they measured the original), and the CLI wrote nothing, the
    measured cells lost. Now the run keeps them and says how it was cut short, as an
@@ -1317,6 +1383,63 @@ static void advise_budget_command(void)
     rb_json_free(j);
 }
 
+/* A child that holds FILE's pages (each mapped and touched, mlock on top where it works: the
+   kernel skips mapped pages whatever mlock did), so no cold state can be made; *pid: 0 when
+   it could not start. Kill it with SIGKILL. */
+static void hold_pages(const char *path, pid_t *pid)
+{
+    int p[2];
+    char ok = 0;
+    *pid = 0;
+    if (pipe(p) != 0) return;
+    if ((*pid = fork()) == 0) {
+        int fd = open(path, O_RDONLY);
+        struct stat sb;
+        volatile unsigned char sum = 0;
+        unsigned char *m;
+        off_t i;
+        close(p[0]);
+        if (fd < 0 || fstat(fd, &sb) != 0 || sb.st_size <= 0) _exit(1);
+        m = (unsigned char *)mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_SHARED, fd, 0);
+        if (m == MAP_FAILED) _exit(1);
+        for (i = 0; i < sb.st_size; i += 4096) sum += m[i];
+        (void)mlock(m, (size_t)sb.st_size);   /* refused without the privilege: mapped is enough */
+        ok = 1;
+        if (write(p[1], &ok, 1) != 1) _exit(1);
+        for (;;) pause();
+    }
+    close(p[1]);
+    if (*pid < 0 || read(p[0], &ok, 1) != 1 || !ok) {
+        if (*pid > 0) { kill(*pid, SIGKILL); waitpid(*pid, NULL, 0); }
+        *pid = 0;
+    }
+    close(p[0]);
+}
+
+/* `readbench advise F --strategies pread,mmap --states cold` with F's pages held by another
+   process: every cell fails with the reason, and the verdict says "nothing was measured: no
+   verdict"; the exit was 0. Now it is 1, as `run`'s is when its cells fail, with the reason. */
+static void advise_command_nothing_measured_exits_1(void)
+{
+    const char *f = rbt_path("held.dat");
+    char args[1024];
+    rb_error e;
+    pid_t pid;
+    int rc;
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    CHECK(rb_setup_file(f, (uint64_t)8 << 20, 0, RB_OUT_REPLACE, NULL, NULL, &e) == RB_OK);
+    hold_pages(f, &pid);
+    if (!pid) { unlink(f); SKIP("no process could map the file to hold its pages"); }
+    snprintf(args, sizeof args, "advise '%s' --strategies pread,mmap --states cold --threads 1 --budget 2s", f);
+    rc = rbt_cli_run(rbt_tmpdir(), args, "120", cout, sizeof cout, cerr, sizeof cerr);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    CHECKF(rc == 1, "exit %d: %s", rc, cerr);
+    CHECKF(strstr(cout, "nothing was measured: no verdict") && strstr(cout, "eviction did not happen"), "%s", cout);
+    CHECKF(strstr(cerr, "readbench: nothing was measured: ") && strstr(cerr, "eviction did not happen"), "%s", cerr);
+    unlink(f);
+}
+
 /* `readbench advise F --output adv.txt`, F truncated mid-run: exit 1 and adv.txt never
    created, the measured cells lost, and "(the cells before measured another file)". Now
    the report is written, marked as cut short by the change with the reason; exit 1. The
@@ -1390,6 +1513,7 @@ void suite_advise(void)
     RUN(later_rounds_run_only_tied_cells);
     RUN(budget_holds_with_costly_preparation);
     RUN(collapse_is_an_upper_bound_and_null_a_reference);
+    RUN(nothing_measured_is_a_failure_within_the_budget);
     RUN(a_file_changed_mid_run_keeps_what_was_measured);
     RUN(advise_refuses_bad_settings);
     RUN(advise_writers);
@@ -1397,6 +1521,7 @@ void suite_advise(void)
     RUN(advise_command);
     RUN(advise_command_null_is_a_reference);
     RUN(advise_budget_command);
+    RUN(advise_command_nothing_measured_exits_1);
     RUN(advise_command_file_changed_writes_a_marked_report);
     RUN(first_run_is_a_short_advise);
 }
