@@ -17601,8 +17601,9 @@ static void rb__adv_gaps(const rb_advise_input *in, rb_advice *a, int nothing)
     char names[160], rest[64];
     unsigned char flag[RB_MAX_AXIS];
     if (nothing) rest[0] = 0;
-    else rb__fmt(rest, sizeof rest, "; the verdict covers the other %u column%s", a->measured,
-                 a->measured == 1 ? "" : "s");
+    else if (a->measured) rb__fmt(rest, sizeof rest, "; the verdict covers the other %u column%s", a->measured,
+                                  a->measured == 1 ? "" : "s");
+    else rb__fmt(rest, sizeof rest, "; no column could be measured and ranked");
     for (c = 0; c < in->nconditions; c++) {
         const char *why = NULL, *given = in->missing && in->missing[c] && *in->missing[c] ? in->missing[c] : NULL;
         unsigned n = 0, bounds = 0;
@@ -18647,11 +18648,18 @@ static int rb__adv_first_round(rb__adv *v)
         if (r->norder) rb__adv_plan(v, done, &p, idx);
         for (j = 0; j < r->nstates - r->norder; j++) snprintf(r->state_cut[idx[j]], RB_REASON_LEN, "%s", p.cut[j]);
         k = idx[p.order[0]];
-        if (r->norder && !p.fits) {
+        if (r->norder && !p.fits) {   /* p.aim_s: all that is left; a round may take RB_ADVISE_ROUND1 of it */
             const rb_advise_cost *c = &v->cost[k];
-            rb__fmt(r->state_cut[k], RB_REASON_LEN, "%s: left out: the %.3g s left of the budget cannot hold it even "
-                    "at one thread count (~%.3g s; %s)", rb_state_name(r->states[k]), p.aim_s, p.estimate_s,
-                    c->measured ? "measured" : "estimated");
+            if (p.aim_s <= 0)
+                rb__fmt(r->state_cut[k], RB_REASON_LEN, "%s: left out: nothing was left of the budget (a round of it "
+                        "takes ~%.3g s even at one thread count, %s)", rb_state_name(r->states[k]), p.estimate_s,
+                        c->measured ? "measured" : "estimated");
+            else
+                rb__fmt(r->state_cut[k], RB_REASON_LEN, "%s: left out: a round of it takes ~%.3g s even at one thread "
+                        "count (%s), more than the %.3g s a round may take: %.0f%% of the %.3g s left of the budget, "
+                        "so that a second round fits (one round claims nothing)", rb_state_name(r->states[k]),
+                        p.estimate_s, c->measured ? "measured" : "estimated", p.aim_s * RB_ADVISE_ROUND1,
+                        100 * RB_ADVISE_ROUND1, p.aim_s);
             break;
         }
         r->state_threads[k] = p.threads[p.order[0]];

@@ -473,6 +473,29 @@ static void a_bound_ranks_below_what_was_measured(void)
     if (rbt.cur_failed) dump(&adv);
 }
 
+/* A budget that measured one column of upper bounds and left the other out: the verdict said
+   "the verdict covers the other 0 columns". It says no column could be measured. */
+static void no_column_measured_is_said(void)
+{
+    static const char *const conds[2] = {"warm", "cold"};
+    static const char *const missing[2] = {"left out to fit the budget", ""};
+    rb_advise_input in;
+    const char *l;
+    not_measured(0 * 2 + 0, "mmap", RB_ENOTRUN, "the run ended before this cell");
+    not_measured(1 * 2 + 0, "pread", RB_ENOTRUN, "the run ended before this cell");
+    bound(0 * 2 + 1, "mmap", 0.004);
+    bound(1 * 2 + 1, "pread", 0.005);
+    input(&in, 2, conds, 2);
+    in.missing = missing;
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF((l = line_with(adv.verdict, adv.nverdict, "warm: not measured (left out to fit the budget)")) &&
+           strstr(l, "no column could be measured") && !strstr(l, "other 0"), "%s", l ? l : adv.verdict[0]);
+    CHECKF((l = line_with(adv.verdict, adv.nverdict, "cold: nothing to rank")) && !strstr(l, "other 0"), "%s",
+           l ? l : adv.verdict[0]);
+    CHECK(line_with(adv.verdict, adv.nverdict, "no strategy could be ranked in any column: no verdict") != NULL);
+    if (rbt.cur_failed) dump(&adv);
+}
+
 /* null does no I/O: what it measures is the harness's own cost, so it is shown for reference
    and never ranked, never the safe choice (before: "safe choice: null at 100%"). Keyed on the
    row's RB_S_NOIO flag, not its name. */
@@ -1152,6 +1175,46 @@ static void a_file_changed_mid_run_keeps_what_was_measured(void)
     unlink(trunc_path);
 }
 
+/* A state left out because round 1 must leave room for a second: the message said "the 5.98 s
+   left of the budget cannot hold it (~3.57 s)", which contradicts itself; the test is half of
+   what is left, and the message says so. Each cell of sleepy-a and sleepy-b opens for 0.5 s:
+   warm (run first) measures that, and cold (~1.4 s) no longer fits half of what is left. */
+static void a_state_left_out_says_half_of_what_is_left(void)
+{
+    static const unsigned th[1] = {1};
+    static const int st[2] = {RB_STATE_WARM, RB_STATE_COLD};
+    const rb_strategy *list[2] = {&sleepy_a, &sleepy_b};
+    rb_advise_config ac;
+    rb_error e;
+    const char *l;
+    double est = 0, cap = 0, left = 0;
+    int rc;
+    memset(&ac, 0, sizeof ac);
+    ac.cfg.path = rbt_small_file();
+    ac.cfg.read_size = 4096;
+    ac.cfg.duration_ns = 100000000;
+    ac.cfg.iterations = 2;
+    ac.strategies = list;
+    ac.nstrategies = 2;
+    ac.threads = th;
+    ac.nthreads = 1;
+    ac.states = st;
+    ac.nstates = 2;
+    ac.budget_ns = 3900000000LL;
+    ac.max_rounds = 1;
+    rc = rb_advise(&ac, &run, &e);
+    CHECKF(rc == RB_OK, "%d: %s", rc, e.msg);
+    CHECKF(run.norder == 1 && run.order[0] == 0 && run.state_threads[1] == 0, "%u states ran", run.norder);
+    l = strstr(run.state_cut[1], "cold: left out: ");
+    CHECKF(l && (strstr(l, "nothing was left") || (sscanf(l, "cold: left out: a round of it takes ~%lf s", &est) == 1 &&
+           (l = strstr(l, "more than the ")) && sscanf(l, "more than the %lf s a round may take: 50%% of the %lf s left",
+           &cap, &left) == 2 && est > cap && fabs(cap - left / 2) < 0.01 + 0.01 * left &&
+           strstr(l, "so that a second round fits"))), "%s", run.state_cut[1]);
+    CHECKF(line_with(run.advice.verdict, run.advice.nverdict, "cold: not measured (left out to fit the budget); the "
+                     "verdict covers the other 1 column"), "%s", run.advice.verdict[0]);
+    rb_advise_free(&run);
+}
+
 /* What cannot be an advise is refused before anything runs, with a reason. */
 static void advise_refuses_bad_settings(void)
 {
@@ -1505,6 +1568,7 @@ void suite_advise(void)
     RUN(upper_bound_cell_decides_the_worst_case);
     RUN(one_round_claims_no_tie_and_names_the_collapse);
     RUN(a_bound_ranks_below_what_was_measured);
+    RUN(no_column_measured_is_said);
     RUN(no_io_row_is_a_reference);
     RUN(unmeasured_columns_are_named);
     RUN(environment_warnings);
@@ -1515,6 +1579,7 @@ void suite_advise(void)
     RUN(collapse_is_an_upper_bound_and_null_a_reference);
     RUN(nothing_measured_is_a_failure_within_the_budget);
     RUN(a_file_changed_mid_run_keeps_what_was_measured);
+    RUN(a_state_left_out_says_half_of_what_is_left);
     RUN(advise_refuses_bad_settings);
     RUN(advise_writers);
     RUN(quick_advise_shape);
