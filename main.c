@@ -333,13 +333,14 @@ static int advise(cli *c)
     ac.progress = c->quiet ? NULL : rb_report_progress_to; ac.quick = c->quick;
     if ((rc = open_outputs(files, c, c->svg)) != 0) return rc;
     catch_signals();
-    if ((rc = rb_advise(&ac, &r, &err)) == RB_OK || rc == RB_EINTR) {
+    rc = rb_advise(&ac, &r, &err);
+    if (r.rounds) {   /* cells ran: their report, however it ended (interrupted, the file changed, nothing measured) */
         rb_advise_write(files[0].f ? files[0].f : stdout, &r, c->format);
         if (files[1].f) rb_advise_svg(files[1].f, &r, c->title);
     }
     rb_advise_free(&r);
-    if (close_outputs(files, rc == RB_OK || rc == RB_EINTR)) return 1;
-    if (rc != RB_OK && rc != RB_EINTR) return fail(rc == RB_EINVAL ? 2 : 1, err.msg);
+    if (close_outputs(files, r.rounds != 0)) return 1;
+    if (rc != RB_OK && rc != RB_EINTR) return fail(rc == RB_EINVAL && !r.rounds ? 2 : 1, err.msg);
     return stop_signal ? fail(128 + stop_signal, "interrupted: the verdict covers the cells measured before") : 0;
 }
 

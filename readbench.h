@@ -12518,7 +12518,8 @@ RBDEF int rb_report_baseline(FILE *f, const rb_json *base, const rb_report *r, i
    may meet (the scenario presets: warm, half-cold, cold, pressure) at each thread count; each
    cell as a fraction of the best in its column (the regret table); the safe choice is the
    strategy whose worst column is best. Differences inside the measurement's intervals are
-   ties, said as ties. rb_advise_decide is a pure function of the results (tested on
+   ties, said as ties; two cells with fewer than 2 rounds in common are not resolved, said as
+   such, never as ties. rb_advise_decide is a pure function of the results (tested on
    synthetic ones); rb_advise measures them within a time budget. */
 enum { RB_STATE_WARM = 0, RB_STATE_HALF_COLD = 1, RB_STATE_COLD = 2, RB_STATE_PRESSURE = 3, RB_STATE_COUNT = 4 };
 
@@ -12542,6 +12543,9 @@ typedef struct rb_advise_input {
     /* per row, its strategy's RB_S_* flags; NULL: each row's found by name (rb_strategy_find).
        A row that does no I/O (RB_S_NOIO: the harness's own cost) is a reference, never ranked. */
     const unsigned *flags;
+    /* why the run stopped before its end, its later cells not run (the file changed); NULL or
+       "": it did not. The verdict's first line says it. */
+    const char *cut_short;
 } rb_advise_input;
 
 typedef struct rb_advice {
@@ -12549,10 +12553,10 @@ typedef struct rb_advice {
     /* each cell's median over the best median of its column; NaN: not measured */
     double fraction[RB_MAX_AXIS][RB_ADVISE_MAX_CONDITIONS];
     /* 1: not significantly slower than the column's best (the best itself included);
-       0: significantly slower; -1: not measured */
+       0: significantly slower; 2: not resolved (unresolved below); -1: not measured */
     signed char tied[RB_MAX_AXIS][RB_ADVISE_MAX_CONDITIONS];
-    /* 1: it shares fewer than 2 rounds with its column's best, too few to tell them apart: it
-       counts as tied, and the verdict says the tie is unresolved, not measured */
+    /* 1: it shares fewer than 2 rounds with its column's best (or the best has no interval),
+       too few to tell them apart: no claim either way, neither tied nor slower (tied is 2) */
     unsigned char unresolved[RB_MAX_AXIS][RB_ADVISE_MAX_CONDITIONS];
     unsigned nunresolved;
     int best[RB_ADVISE_MAX_CONDITIONS];   /* the strategy with the highest median; -1: column empty */
@@ -12561,6 +12565,10 @@ typedef struct rb_advice {
     int worst_condition[RB_MAX_AXIS];     /* where; -1 */
     int safe;                             /* the best worst case: the choice when the state is unknown; -1 */
     unsigned char safe_tied[RB_MAX_AXIS]; /* 1: its worst case is not significantly below the safe choice's */
+    /* its worst case cannot be ordered against the safe choice's: 1 for lack of rounds (a cell
+       of either without an interval: the choice is provisional), 2 because one of the two is
+       only an upper bound that reaches the other (its true value may lie anywhere below) */
+    unsigned char safe_unresolved[RB_MAX_AXIS];
     unsigned measured;                    /* columns with at least one measured cell */
     char verdict[RB_ADVISE_MAX_LINES][RB_REASON_LEN];
     unsigned nverdict;
@@ -12678,6 +12686,7 @@ typedef struct rb_advise_run {
     unsigned rounds;              /* rounds started (the first covers every cell the plan kept) */
     double seconds, budget_seconds;   /* spent (setup included) and the budget */
     int interrupted;
+    char changed[RB_REASON_LEN];  /* "" or how the file changed, which cut the advise short */
     /* The budget: the plan made before round 1 (from estimates), what each state got (it is
        planned again before each state, from what the states before it measured) and why. */
     rb_advise_plan plan;
@@ -12697,7 +12706,12 @@ typedef struct rb_advise_run {
    cell starts past the budget; what was cut and why is in the result. A state that cannot be made
    here (no memory to pin) is said in its columns. */
 /* RB_OK; RB_EINVAL (why in err) for settings that cannot be an advise; RB_ENOMEM; RB_EINTR when
-   cfg.stop ended it (what was measured is decided on). Free with rb_advise_free in every case. */
+   cfg.stop ended it (what was measured is decided on); RB_ECHANGED when the file changed during
+   it (run->changed: how; what was measured before, on the file as it was, is decided on); and
+   when no cell of a strategy that does I/O could be measured, the status of the first that
+   failed (RB_ENOTRUN: none ran), the verdict saying why. Whatever it returns, run->rounds > 0
+   means cells were run and run holds a report of them to write. Free with rb_advise_free in
+   every case. */
 RBDEF int rb_advise(const rb_advise_config *ac, rb_advise_run *out, rb_error *err);
 
 RBDEF void rb_advise_free(rb_advise_run *r);
@@ -17547,11 +17561,12 @@ RBDEF void rb_report_diff(FILE *f, const rb_diff *d, int format, const char *bas
    columns is its worst case, and the safe choice is the strategy whose worst case is best
    (minimax regret). A difference decides only when the measurement can tell it: the cells of
    a column ran in the same rounds, so two differ significantly when the interval of their
-   ratio paired by round lies wholly beyond RB_PAIRED_NOISE; otherwise they are a tie (or, with
-   fewer than 2 rounds in common, unresolved), and the verdict names every strategy in it
-   rather than picking one. A
-   column nothing could be measured in (pressure where no memory can be pinned) is named and
-   left out: the verdict covers the rest. */
+   ratio paired by round lies wholly beyond RB_PAIRED_NOISE; otherwise they are a tie, and the
+   verdict names every strategy in it rather than picking one. With fewer than 2 rounds in
+   common there is no interval, so no claim at all: such a pair is "not resolved", never a tie
+   (a tie from one round would hide the collapse of a cell 78x slower), and a strategy that
+   falls far below the best is named even then. A column nothing could be measured in
+   (pressure where no memory can be pinned) is named and left out: the verdict covers the rest. */
 static const char *const rb__state_names[RB_STATE_COUNT] = {"warm", "half-cold", "cold", "pressure"};
 
 RBDEF const char *rb_state_name(int state)
@@ -17585,14 +17600,16 @@ static const rb_result *rb__adv_cell(const rb_advise_input *in, unsigned s, unsi
 /* 1: b is not significantly slower than a (the faster one); 0: it is; 2: they cannot be told
    apart yet. Both were measured in the same rounds of one run, so they pair by round
    (rb_paired_ratio): b is slower when the interval of b/a lies wholly below 1 - RB_PAIRED_NOISE.
-   Cells with fewer than 2 rounds in common have no interval: unresolved, which counts as a
-   tie (the next round measures them again, rb__adv_contested) and the verdict says so. */
+   Cells with fewer than 2 rounds in common have no interval: unresolved, neither a tie nor a
+   difference (the next round measures them again, rb__adv_contested), and the verdict says so.
+   A bound b ("under X") is slower when X lies below a's whole interval and tied when it reaches
+   it, both only from 2 rounds in common, as any other claim. */
 static int rb__adv_tied(const rb_result *a, const rb_result *b)
 {
     rb_stats p;
     if (a == b) return 1;
-    if (b->rate_upper_bound) {   /* under X: slower only when X is below a's whole interval */
-        if (a->ci_lo != a->ci_lo) return 2;
+    if (b->rate_upper_bound) {
+        if (a->ci_lo != a->ci_lo || RB__MIN(a->rounds, b->rounds) < 2) return 2;
         return !(rb__adv_value(b) < a->ci_lo * (1 - RB_PAIRED_NOISE));
     }
     if (rb_paired_ratio(b, a, &p) < 2 || p.ci_hi != p.ci_hi) return 2;
@@ -17635,9 +17652,10 @@ static void rb__adv_line(char (*lines)[RB_REASON_LEN], unsigned *n, const char *
     va_end(ap);
 }
 
-/* Phase 1, per column: the best median, each cell's fraction of it, and who is tied with it.
-   A reference row (no I/O) is not ranked. An upper-bound cell ranks as its bound (its
-   fraction is at most that) but is never the best: what it measured is only "under X". */
+/* Phase 1, per column: the best median, each cell's fraction of it, and who is tied with it
+   (or not resolved against it). A reference row (no I/O) is not ranked. An upper-bound cell
+   shows its bound as its fraction (at most that) but is never the best: what it measured is
+   only "under X". */
 static void rb__adv_columns(const rb_advise_input *in, rb_advice *a)
 {
     unsigned s, c;
@@ -17662,21 +17680,33 @@ static void rb__adv_columns(const rb_advise_input *in, rb_advice *a)
             if (!x || !best || a->reference[s]) continue;
             a->fraction[s][c] = rb__adv_value(best) > 0 ? rb__adv_value(x) / rb__adv_value(best) : 1;
             t = rb__adv_tied(best, x);
-            a->tied[s][c] = (signed char)(t != 0);
+            a->tied[s][c] = (signed char)t;
             a->unresolved[s][c] = t == 2;
             a->nunresolved += t == 2;
         }
     }
 }
 
+/* 1: strategy s's worst case ranks above t's (none: -1) for the safe choice, a maximin: a
+   worst case that is only an upper bound ("< 4%": no op completed there) may truly be anything
+   below it, so it ranks below every measured one whatever its figure (ranked as its figure, a
+   "< 4%" beat a measured 2.4%: its best case against the other's worst); then the higher. */
+static int rb__adv_safer(const rb_advice *a, unsigned s, int t)
+{
+    int ms = !a->worst_upper[s], mt;
+    if (t < 0) return 1;
+    mt = !a->worst_upper[t];
+    return ms != mt ? ms > mt : a->worst[s] > a->worst[t];
+}
+
 /* Phase 2: each strategy's worst case over the measured columns, with an interval (the
    lowest lower bound and the lowest upper bound of its cells, over each column's best median),
-   then the safe choice and who ties with it. A strategy missing from a column that others
-   measured has no worst case: it cannot be the safe choice. An upper-bound cell decides as
-   its bound (regret at least the best over X) and its interval reaches down to 0: the worst
-   case it gives is at most that, and whatever it ties with is said as a tie. A cell without
-   an interval (one round) cannot be ordered against anything: such a strategy ties with the
-   safe choice. */
+   then the safe choice and how each other worst case compares with it. A strategy missing
+   from a column that others measured has no worst case: it cannot be the safe choice. An
+   upper-bound cell's interval reaches down to 0 and up to its bound: a worst case it gives is
+   at most that, below the safe choice's only when its bound is, and otherwise cannot be
+   ordered against it (rb__adv_safer). A cell without an interval (fewer than 2 rounds with its
+   column's best) cannot be ordered against anything: not resolved, and the choice provisional. */
 static void rb__adv_worst(const rb_advise_input *in, rb_advice *a)
 {
     double lo[RB_MAX_AXIS], hi[RB_MAX_AXIS];
@@ -17698,7 +17728,7 @@ static void rb__adv_worst(const rb_advise_input *in, rb_advice *a)
             m = rb__adv_value(b) > 0 ? rb__adv_value(b) : 1;
             l = x->rate_upper_bound ? 0 : x->ci_lo == x->ci_lo ? x->ci_lo / m : a->fraction[s][c];
             h = !x->rate_upper_bound && x->ci_hi == x->ci_hi ? x->ci_hi / m : a->fraction[s][c];
-            noci[s] |= !x->rate_upper_bound && x->ci_lo != x->ci_lo;
+            noci[s] |= a->unresolved[s][c] || (!x->rate_upper_bound && x->ci_lo != x->ci_lo);
             if (a->worst_condition[s] < 0 || a->fraction[s][c] < a->worst[s]) {
                 a->worst[s] = a->fraction[s][c];
                 a->worst_condition[s] = (int)c;
@@ -17709,11 +17739,16 @@ static void rb__adv_worst(const rb_advise_input *in, rb_advice *a)
         }
         if (a->worst[s] == a->worst[s] && bounded)
             a->worst_upper[s] = a->upper[s][a->worst_condition[s]] ? 1 : 2;
-        if (a->worst[s] == a->worst[s] && (a->safe < 0 || a->worst[s] > a->worst[a->safe])) a->safe = (int)s;
     }
-    for (s = 0; a->safe >= 0 && s < in->nstrategies; s++)
-        a->safe_tied[s] = (int)s != a->safe && a->worst[s] == a->worst[s] &&
-                          (noci[s] || noci[a->safe] || hi[s] >= lo[a->safe]);
+    for (s = 0; s < in->nstrategies; s++)
+        if (a->worst[s] == a->worst[s] && rb__adv_safer(a, s, a->safe)) a->safe = (int)s;
+    for (s = 0; a->safe >= 0 && s < in->nstrategies; s++) {
+        if ((int)s == a->safe || a->worst[s] != a->worst[s]) continue;
+        if (noci[s] || noci[a->safe]) a->safe_unresolved[s] = 1;
+        else if (!(hi[s] >= lo[a->safe])) continue;   /* wholly below the safe choice's: significant */
+        else if (a->worst_upper[s] || a->worst_upper[a->safe]) a->safe_unresolved[s] = 2;
+        else a->safe_tied[s] = 1;
+    }
 }
 
 /* "a, b and 2 more": the strategies with flag set, except `but`. */
@@ -17754,22 +17789,31 @@ static void rb__adv_moved(const rb_advise_input *in, rb_advice *a)
 /* Phase 3a: every column where a strategy (not a reference) has no ranked figure is named
    with why (the budget left it out, a failure, only upper bounds there), so that a verdict
    covering fewer columns than the table has, or a strategy missing from one, is never
-   silent. A column with no best: the verdict covers the others. One with: whoever is
+   silent. A column with no best: the verdict covers the others (or, with none, there is no
+   verdict: said once by the caller when nothing was measured at all). One with: whoever is
    missing from it cannot be the safe choice. */
-static void rb__adv_gaps(const rb_advise_input *in, rb_advice *a)
+static void rb__adv_gaps(const rb_advise_input *in, rb_advice *a, int nothing)
 {
     unsigned s, c;
-    char names[160];
+    char names[160], rest[64];
     unsigned char flag[RB_MAX_AXIS];
+    if (nothing) rest[0] = 0;
+    else if (a->measured) rb__fmt(rest, sizeof rest, "; the verdict covers the other %u column%s", a->measured,
+                                  a->measured == 1 ? "" : "s");
+    else rb__fmt(rest, sizeof rest, "; no column could be measured and ranked");
     for (c = 0; c < in->nconditions; c++) {
         const char *why = NULL, *given = in->missing && in->missing[c] && *in->missing[c] ? in->missing[c] : NULL;
         unsigned n = 0, bounds = 0;
+        int failed = 0;
         for (s = 0; s < in->nstrategies; s++) {
             const rb_result *x = in->cells[(size_t)s * in->nconditions + c];
             flag[s] = !a->reference[s] && a->tied[s][c] < 0;
             n += flag[s];
             if (flag[s] && a->upper[s][c]) bounds++;
-            else if (flag[s] && !why && x && x->status != RB_OK && x->reason[0]) why = x->reason;
+            else if (flag[s] && x && x->status != RB_OK && x->reason[0] && (!why || (!failed && x->status != RB_ENOTRUN))) {
+                why = x->reason;   /* a failure says more than a cell the run did not reach */
+                failed = x->status != RB_ENOTRUN;
+            }
         }
         if (!n) continue;
         if (a->best[c] >= 0) {
@@ -17783,8 +17827,7 @@ static void rb__adv_gaps(const rb_advise_input *in, rb_advice *a)
             rb__fmt(a->gap[c], RB_REASON_LEN, "not measured (%s)", given ? given : why ? why : "no strategy ran");
         else rb__fmt(a->gap[c], RB_REASON_LEN, "nothing to rank: %s (no op completed inside an iteration)",
                      bounds == n ? "every figure there is an upper bound" : "its figures are upper bounds or failures");
-        rb__adv_line(a->verdict, &a->nverdict, "%s: %s; the verdict covers the other %u column%s", in->conditions[c],
-                     a->gap[c], a->measured, a->measured == 1 ? "" : "s");
+        rb__adv_line(a->verdict, &a->nverdict, "%s: %s%s", in->conditions[c], a->gap[c], rest);
     }
     rb__adv_names(in, a->reference, -1, names, sizeof names);
     if (names[0])
@@ -17792,67 +17835,138 @@ static void rb__adv_gaps(const rb_advise_input *in, rb_advice *a)
                      "ranked, never a choice", names);
 }
 
+/* The safe choice in words, with how every other worst case compares with it: tied (inside
+   the intervals), not resolved (too few rounds: the choice is provisional, and says from
+   whom it could not be told apart), or not ordered (an upper bound that reaches it). */
+static void rb__adv_safe_lines(const rb_advise_input *in, rb_advice *a)
+{
+    unsigned char flag[RB_MAX_AXIS];
+    char ties[160], open[160], p[24];
+    unsigned s, n = 0;
+    if (a->safe < 0) {
+        rb__adv_line(a->verdict, &a->nverdict, "no strategy was measured in every column: no safe choice");
+        return;
+    }
+    rb__adv_pct_up(a->worst[a->safe], a->worst_upper[a->safe], p, sizeof p);
+    rb__adv_names(in, a->safe_tied, a->safe, ties, sizeof ties);
+    for (s = 0; s < in->nstrategies; s++) flag[s] = a->safe_unresolved[s] == 1;
+    rb__adv_names(in, flag, a->safe, open, sizeof open);
+    rb__adv_line(a->verdict, &a->nverdict, "safe choice when the cache state is unknown: %s (at worst %s of the best, "
+                 "%s)%s%s%s%s%s", in->strategies[a->safe], p, in->conditions[a->worst_condition[a->safe]],
+                 ties[0] ? "; tied within the intervals with " : "", ties,
+                 ties[0] ? ": the measurements cannot order them" : "",
+                 open[0] ? "; provisional: fewer than 2 rounds, too few to tell it apart from " : "", open);
+    for (s = 0; s < in->nstrategies; s++) n += flag[s] = a->safe_unresolved[s] == 2;
+    rb__adv_names(in, flag, a->safe, open, sizeof open);
+    if (n && a->worst_upper[a->safe])
+        rb__adv_line(a->verdict, &a->nverdict, "%s cannot be ordered against %s: every worst case here is only an "
+                     "upper bound (no op completed inside an iteration), which may lie anywhere below its figure",
+                     open, in->strategies[a->safe]);
+    else if (n)
+        rb__adv_line(a->verdict, &a->nverdict, "%s cannot be ordered against %s: %s only an upper bound%s (no op "
+                     "completed inside an iteration) that reach%s %s's measured one, and may lie anywhere below",
+                     open, in->strategies[a->safe], n == 1 ? "its worst case is" : "their worst cases are",
+                     n == 1 ? "" : "s", n == 1 ? "es" : "", in->strategies[a->safe]);
+}
+
+/* "(significant)", "(a tie: inside the intervals)", "(one round: not resolved)": what the
+   measurement can say of cell s against its column's best. */
+static const char *rb__adv_claim(const rb_advise_input *in, const rb_advice *a, unsigned s, unsigned c)
+{
+    const rb_result *x = rb__adv_cell(in, s, c), *b = a->best[c] >= 0 ? rb__adv_cell(in, (unsigned)a->best[c], c) : NULL;
+    if (a->unresolved[s][c])
+        return x && b && RB__MIN(x->rounds, b->rounds) < 2 ? "one round: not resolved" : "not resolved: no interval";
+    return a->tied[s][c] == 1 ? "a tie: inside the intervals" : "significant";
+}
+
+/* Every strategy that falls under half of a column's best is named where it falls lowest,
+   with what the measurement can say of it, resolved or not: a collapse is what advise exists
+   to show. A column's winner that does is a bet on the cache state. */
+static void rb__adv_collapses(const rb_advise_input *in, rb_advice *a)
+{
+    unsigned s, c;
+    char p[24];
+    for (s = 0; s < in->nstrategies; s++) {
+        int wins = -1, at = -1;
+        if (a->reference[s] || (int)s == a->safe) continue;
+        for (c = 0; c < in->nconditions; c++) {
+            double f = a->fraction[s][c];
+            if (wins < 0 && a->best[c] == (int)s) wins = (int)c;
+            if (f == f && (at < 0 || f < a->fraction[s][at])) at = (int)c;
+        }
+        if (at < 0 || !(a->fraction[s][at] < 0.5)) continue;
+        rb__adv_pct_up(a->fraction[s][at], a->upper[s][at], p, sizeof p);
+        if (wins >= 0)
+            rb__adv_line(a->verdict, &a->nverdict, "%s is the best in %s but falls to %s of the best in %s (%s): a bet "
+                         "on the cache state", in->strategies[s], in->conditions[wins], p, in->conditions[at],
+                         rb__adv_claim(in, a, s, (unsigned)at));
+        else
+            rb__adv_line(a->verdict, &a->nverdict, "%s falls to %s of the best in %s (%s)", in->strategies[s], p,
+                         in->conditions[at], rb__adv_claim(in, a, s, (unsigned)at));
+    }
+}
+
+/* Each column's best, the resolved ties with it, those not resolved against it, and where
+   the safe choice stands there. */
+static void rb__adv_best_lines(const rb_advise_input *in, rb_advice *a)
+{
+    unsigned s, c;
+    char ties[160], open[160], q[24];
+    unsigned char flag[RB_MAX_AXIS];
+    for (c = 0; c < in->nconditions; c++) {
+        int b = a->best[c];
+        char tail[160] = "";
+        if (b < 0) continue;
+        for (s = 0; s < in->nstrategies; s++) flag[s] = a->tied[s][c] == 1;
+        rb__adv_names(in, flag, b, ties, sizeof ties);
+        for (s = 0; s < in->nstrategies; s++) flag[s] = a->tied[s][c] == 2;
+        rb__adv_names(in, flag, b, open, sizeof open);
+        if (a->safe >= 0 && a->safe != b) {
+            rb__adv_pct_up(a->fraction[a->safe][c], a->upper[a->safe][c], q, sizeof q);
+            rb__fmt(tail, sizeof tail, "; the safe choice reaches %s of it (%s)", q,
+                    rb__adv_claim(in, a, (unsigned)a->safe, c));
+        }
+        rb__adv_line(a->verdict, &a->nverdict, "best %s: %s, %.3g ops/ms%s%s%s%s%s%s", in->conditions[c],
+                     in->strategies[b], rb__adv_value(rb__adv_cell(in, (unsigned)b, c)), ties[0] ? ", tied with " : "",
+                     ties, open[0] ? "; not resolved against " : "", open, open[0] ? " (too few rounds)" : "", tail);
+    }
+}
+
+/* Nothing measured: no verdict, and why (the columns' reasons, the cells' failures). */
+static void rb__adv_nothing(const rb_advise_input *in, rb_advice *a)
+{
+    rb__adv_line(a->verdict, &a->nverdict, "nothing was measured: no verdict");
+    rb__adv_gaps(in, a, 1);
+}
+
 /* Phase 3: the verdict, in words. */
 static void rb__adv_verdict(const rb_advise_input *in, rb_advice *a)
 {
     unsigned s, c, any = 0;
-    char names[160], p[24], q[24];
-    unsigned char flag[RB_MAX_AXIS];
+    if (in->cut_short && *in->cut_short)
+        rb__adv_line(a->verdict, &a->nverdict, "cut short: %s; the cells after it were not run, and the verdict "
+                     "covers the cells measured before, on the file as it was", in->cut_short);
     for (s = 0; s < in->nstrategies; s++)
         for (c = 0; c < in->nconditions; c++) any += rb__adv_cell(in, s, c) != NULL;
     if (!any) {
-        rb__adv_line(a->verdict, &a->nverdict, "nothing was measured: no verdict");
+        rb__adv_nothing(in, a);
         return;
     }
-    rb__adv_gaps(in, a);
+    rb__adv_gaps(in, a, 0);
     if (!a->measured) {
         rb__adv_line(a->verdict, &a->nverdict, "no strategy could be ranked in any column: no verdict");
         return;
     }
-    if (a->safe < 0) {
-        rb__adv_line(a->verdict, &a->nverdict, "no strategy was measured in every column: no safe choice");
-    } else {
-        rb__adv_pct_up(a->worst[a->safe], a->worst_upper[a->safe], p, sizeof p);
-        rb__adv_names(in, a->safe_tied, a->safe, names, sizeof names);
-        rb__adv_line(a->verdict, &a->nverdict, "safe choice when the cache state is unknown: %s (at worst %s of the "
-                     "best, %s)%s%s%s", in->strategies[a->safe], p, in->conditions[a->worst_condition[a->safe]],
-                     names[0] ? "; tied within the intervals with " : "", names,
-                     names[0] ? ": the measurements cannot order them" : "");
-    }
+    rb__adv_safe_lines(in, a);
     rb__adv_moved(in, a);
     if (a->nunresolved)
         rb__adv_line(a->verdict, &a->nverdict, "not resolved: %u cell%s shared fewer than 2 rounds with the best of "
-                     "%s column, too few for an interval, so %s as tied; an interval needs 2 rounds and a useful one "
-                     "5 (a larger --budget runs more)", a->nunresolved, a->nunresolved == 1 ? "" : "s",
-                     a->nunresolved == 1 ? "its" : "their", a->nunresolved == 1 ? "it counts" : "they count");
-    for (c = 0; c < in->nconditions; c++) {
-        int b = a->best[c];
-        const rb_result *bx;
-        char tail[160] = "";
-        if (b < 0) continue;
-        bx = rb__adv_cell(in, (unsigned)b, c);
-        for (s = 0; s < in->nstrategies; s++) flag[s] = a->tied[s][c] == 1;
-        rb__adv_names(in, flag, b, names, sizeof names);
-        if (a->safe >= 0 && a->safe != b) {
-            rb__adv_pct_up(a->fraction[a->safe][c], a->upper[a->safe][c], q, sizeof q);
-            rb__fmt(tail, sizeof tail, "; the safe choice reaches %s of it (%s)", q,
-                    a->unresolved[a->safe][c] ? "not resolved: too few rounds"
-                    : a->tied[a->safe][c] == 1 ? "a tie: inside the intervals" : "significant");
-        }
-        rb__adv_line(a->verdict, &a->nverdict, "best %s: %s, %.3g ops/ms%s%s%s", in->conditions[c], in->strategies[b],
-                     rb__adv_value(bx), names[0] ? ", tied with " : "", names, tail);
-    }
-    /* a column's winner whose worst case is far below: the bet it is */
-    for (s = 0; s < in->nstrategies; s++) {
-        int wins = -1;
-        for (c = 0; c < in->nconditions && wins < 0; c++)
-            if (a->best[c] == (int)s) wins = (int)c;
-        if (wins < 0 || (int)s == a->safe || !(a->worst[s] < 0.5) || a->worst_condition[s] < 0) continue;
-        rb__adv_pct_up(a->worst[s], a->worst_upper[s], p, sizeof p);
-        rb__adv_line(a->verdict, &a->nverdict, "%s is the best in %s but falls to %s of the best in %s: a bet on "
-                     "the cache state", in->strategies[s], in->conditions[wins], p,
-                     in->conditions[a->worst_condition[s]]);
-    }
+                     "%s column, too few for an interval: no claim is made of %s, neither a tie nor a difference (? in "
+                     "the table); an interval needs 2 rounds and a useful one 5 (a larger budget runs more)",
+                     a->nunresolved, a->nunresolved == 1 ? "" : "s", a->nunresolved == 1 ? "its" : "their",
+                     a->nunresolved == 1 ? "it" : "them");
+    rb__adv_best_lines(in, a);
+    rb__adv_collapses(in, a);
 }
 
 /* One reason: what a cell measured that explains its place (device bytes per read and read
@@ -18173,7 +18287,8 @@ typedef struct rb__adv {
     uint64_t seed, t0;
     int lru_gen;
     rb_ident ident;        /* the file as the advise began: every cell is checked against it */
-    char changed[RB_REASON_LEN];   /* a cell found the file changed: why (the advise stops, no verdict) */
+    char changed[RB_REASON_LEN];   /* a cell found the file changed: why (the advise stops there; what the
+                                      cells before measured is of the file as it was, kept and marked) */
 } rb__adv;
 
 static int rb__adv_lru_gen(void)   /* -1: unknown (no /sys here) */
@@ -18462,14 +18577,26 @@ static int rb__adv_one(rb__adv *v, const rb_config *cfg, unsigned k, unsigned s,
     return rc;
 }
 
+/* What a cell of state k took so far, on average, whether it measured or failed (a failed
+   preparation is time spent too: an eviction defeated by pages another process holds takes 3-4 s,
+   and a second such cell started with less than that left spent 7.35 s of a 6 s budget); 0: none
+   ran. */
+static double rb__adv_cell_cost(const rb__adv *v, unsigned k)
+{
+    const rb_config *c = &v->r->cfg;
+    return v->ran[k] ? v->extra_s[k] / v->ran[k] + c->iterations * ((double)c->duration_ns / 1e9) : 0;
+}
+
 /* One column's wanted strategies, once each, in an order shuffled per round and column. No
-   cell starts past the deadline: the budget is overrun by at most the cell running when it
-   passed, and a cell never run says why. */
+   cell starts past the deadline, nor one that what this state's cells took says cannot end
+   before it: the budget is overrun by at most the cell that took longer than those before,
+   and a cell never run says why. */
 static int rb__adv_batch(rb__adv *v, const rb_config *cfg, unsigned k, unsigned c)
 {
     rb_advise_run *r = v->r;
     unsigned idx[RB_MAX_AXIS], n = 0, s, i;
-    uint64_t rng[4];
+    uint64_t rng[4], now;
+    double cost;
     int rc = RB_OK;
     for (s = 0; s < r->nstrategies; s++)
         if (v->want[s * r->nconditions + c]) idx[n++] = s;
@@ -18481,10 +18608,15 @@ static int rb__adv_batch(rb__adv *v, const rb_config *cfg, unsigned k, unsigned 
     }
     for (i = 0; i < n && rc == RB_OK; i++) {
         rb_result *acc = &r->cells[(size_t)idx[i] * r->nconditions + c];
-        if (rb__now_ns() < v->deadline) {
+        now = rb__now_ns();
+        cost = v->deadline == UINT64_MAX ? 0 : rb__adv_cell_cost(v, k);   /* UINT64_MAX: runs anyway, said */
+        if (now < v->deadline && (double)now + cost * 1e9 <= (double)v->deadline) {
             rc = rb__adv_one(v, cfg, k, idx[i], c);
         } else if (acc->status == RB_ENOTRUN) {
-            snprintf(acc->reason, sizeof acc->reason, "the budget ran out before this cell");
+            if (now >= v->deadline) snprintf(acc->reason, sizeof acc->reason, "the budget ran out before this cell");
+            else rb__fmt(acc->reason, sizeof acc->reason, "the budget could not hold this cell: %s cells took ~%.3g s "
+                         "each and %.3g s were left", rb_state_name(r->states[k]), cost,
+                         (double)(v->deadline - now) / 1e9);
             v->unrun++;
         }
     }
@@ -18618,11 +18750,37 @@ static void rb__adv_decide_now(rb__adv *v)
     for (i = 0; i < r->nthreads; i++) in.max_threads = RB__MAX(in.max_threads, r->threads[i]);
     in.lru_gen = v->lru_gen;
     in.flags = flags;
+    in.cut_short = r->changed;
     rb_advise_decide(&in, &r->advice);
 }
 
-/* The cells of state k still tied with their column's best (a column with one such cell, its
-   best, is settled): they are what the next round runs. Returns how many. */
+/* RB_OK when a cell of a strategy that does I/O measured, or there is none; else the status of
+   the first that failed (RB_ENOTRUN: none ran), with why: a run that measured nothing is a
+   failure, as `run`'s is, whatever the verdict's lines say of it. */
+static int rb__adv_nothing_status(const rb__adv *v, rb_error *err)
+{
+    const rb_advise_run *r = v->r;
+    const rb_result *first = NULL;
+    unsigned s, c, io = 0;
+    for (s = 0; s < r->nstrategies; s++) {
+        if (v->strat[s]->flags & RB_S_NOIO) continue;
+        io++;
+        for (c = 0; c < r->nconditions; c++) {
+            const rb_result *x = &r->cells[(size_t)s * r->nconditions + c];
+            if (x->status == RB_OK) return RB_OK;
+            if (!first || (first->status == RB_ENOTRUN && x->status != RB_ENOTRUN)) first = x;
+        }
+    }
+    if (!io || !first) return RB_OK;
+    rb__seterr(err, first->status, 0, "", "nothing was measured: %s, %s: %s", first->strategy,
+               r->conditions[(size_t)(first - r->cells) % r->nconditions], first->reason[0] ? first->reason :
+               rb_status_string(first->status));
+    return first->status;
+}
+
+/* The cells of state k still tied with their column's best or not resolved against it (a
+   column with one such cell, its best, is settled): they are what the next round runs.
+   Returns how many. */
 static unsigned rb__adv_contested(rb__adv *v, unsigned k)
 {
     rb_advise_run *r = v->r;
@@ -18630,9 +18788,9 @@ static unsigned rb__adv_contested(rb__adv *v, unsigned k)
     unsigned s, t, n = 0;
     for (t = 0; t < r->nthreads; t++) {
         unsigned c = k * r->nthreads + t, tied = 0;
-        for (s = 0; s < r->nstrategies; s++) tied += a->tied[s][c] == 1;
+        for (s = 0; s < r->nstrategies; s++) tied += a->tied[s][c] >= 1;
         for (s = 0; s < r->nstrategies; s++) {
-            v->want[s * r->nconditions + c] = tied > 1 && a->tied[s][c] == 1;
+            v->want[s * r->nconditions + c] = tied > 1 && a->tied[s][c] >= 1;
             n += v->want[s * r->nconditions + c];
         }
     }
@@ -18687,11 +18845,18 @@ static int rb__adv_first_round(rb__adv *v)
         if (r->norder) rb__adv_plan(v, done, &p, idx);
         for (j = 0; j < r->nstates - r->norder; j++) snprintf(r->state_cut[idx[j]], RB_REASON_LEN, "%s", p.cut[j]);
         k = idx[p.order[0]];
-        if (r->norder && !p.fits) {
+        if (r->norder && !p.fits) {   /* p.aim_s: all that is left; a round may take RB_ADVISE_ROUND1 of it */
             const rb_advise_cost *c = &v->cost[k];
-            rb__fmt(r->state_cut[k], RB_REASON_LEN, "%s: left out: the %.3g s left of the budget cannot hold it even "
-                    "at one thread count (~%.3g s; %s)", rb_state_name(r->states[k]), p.aim_s, p.estimate_s,
-                    c->measured ? "measured" : "estimated");
+            if (p.aim_s <= 0)
+                rb__fmt(r->state_cut[k], RB_REASON_LEN, "%s: left out: nothing was left of the budget (a round of it "
+                        "takes ~%.3g s even at one thread count, %s)", rb_state_name(r->states[k]), p.estimate_s,
+                        c->measured ? "measured" : "estimated");
+            else
+                rb__fmt(r->state_cut[k], RB_REASON_LEN, "%s: left out: a round of it takes ~%.3g s even at one thread "
+                        "count (%s), more than the %.3g s a round may take: %.0f%% of the %.3g s left of the budget, "
+                        "so that a second round fits (one round claims nothing)", rb_state_name(r->states[k]),
+                        p.estimate_s, c->measured ? "measured" : "estimated", p.aim_s * RB_ADVISE_ROUND1,
+                        100 * RB_ADVISE_ROUND1, p.aim_s);
             break;
         }
         r->state_threads[k] = p.threads[p.order[0]];
@@ -18741,7 +18906,8 @@ static int rb__adv_rounds(rb__adv *v)
             double spent = (double)(rb__now_ns() - v->t0) / 1e9;
             double need = c->round_s + n * (c->cell_s + r->cfg.iterations * (double)r->cfg.duration_ns / 1e9);
             if (!n || spent + need > r->budget_seconds) continue;
-            rb__log(&r->cfg, "advise: round %u, %s: %u cell%s still tied with the best of their column", round + 1,
+            rb__log(&r->cfg, "advise: round %u, %s: %u cell%s still tied with or not resolved against the best of "
+                    "their column", round + 1,
                     rb_state_name(r->states[k]), n, n == 1 ? "" : "s");
             rc = rb__adv_state(v, k);
             rb__adv_learn(v, k);
@@ -18808,10 +18974,15 @@ RBDEF int rb_advise(const rb_advise_config *ac, rb_advise_run *r, rb_error *err)
         rc = rb__adv_rounds(v);
         r->seconds = (double)(rb__now_ns() - v->t0) / 1e9;
         r->interrupted = rc == RB_EINTR;
-        if (rc == RB_ECHANGED)
-            rb__seterr(err, rc, 0, "", "%s: no verdict (the cells before measured another file)", v->changed);
-        else if (rc != RB_OK && rc != RB_EINTR) rb__seterr(err, rc, 0, "", "%s", rb_status_string(rc));
+        if (rc == RB_ECHANGED) {   /* the cells before the change measured the file as it was: kept, said */
+            snprintf(r->changed, sizeof r->changed, "%s", v->changed);
+            rb__seterr(err, rc, 0, "", "%s: advise stopped; the report covers the cells measured before the change, "
+                       "on the file as it was (no verdict on the file as it is now)", v->changed);
+        } else if (rc != RB_OK && rc != RB_EINTR) {
+            rb__seterr(err, rc, 0, "", "%s", rb_status_string(rc));
+        }
         rb__adv_decide_now(v);
+        if (rc == RB_OK) rc = rb__adv_nothing_status(v, err);
     }
     r->cfg.ident = ac->cfg.ident;   /* not this call's own, which ends here */
     rb_ident_free(&v->ident);
@@ -18842,7 +19013,7 @@ static void rb__adv_cell_text(const rb_advise_run *r, unsigned s, unsigned c, ch
     rb__cell_text(rb__adv_run_cell(r, s, c), v, sizeof v);
     if (a->tied[s][c] < 0) { snprintf(buf, len, "%s", v); return; }
     rb__adv_pct_up(a->fraction[s][c], a->upper[s][c], p, sizeof p);
-    rb__fmt(buf, len, "%s  %s%s", v, p, a->best[c] == (int)s ? " *" : a->tied[s][c] == 1 ? " =" : "  ");
+    rb__fmt(buf, len, "%s  %s%s", v, p, a->best[c] == (int)s ? " *" : a->tied[s][c] == 1 ? " =" : a->tied[s][c] == 2 ? " ?" : "  ");
 }
 
 static void rb__adv_lines(FILE *f, int md, const char *heading, const char (*lines)[RB_REASON_LEN], unsigned n)
@@ -18872,7 +19043,7 @@ static void rb__adv_grid(FILE *f, const rb_advise_run *r, int md)
         else rb__adv_pct_up(a->worst[s], a->worst_upper[s], row[nc - 1], 64);
         if (a->worst_condition[s] >= 0 && a->worst[s] == a->worst[s])
             rb__fmt(row[nc - 1] + strlen(row[nc - 1]), 64 - strlen(row[nc - 1]), " %s%s", r->conditions[a->worst_condition[s]],
-                     (int)s == a->safe ? " (safe)" : a->safe_tied[s] ? " (= safe)" : "");
+                     (int)s == a->safe ? " (safe)" : a->safe_tied[s] ? " (= safe)" : a->safe_unresolved[s] ? " (? safe)" : "");
     }
     for (c = 0; c < nc; c++) {
         width[c] = 0;
@@ -18909,7 +19080,7 @@ static void rb__advise_table(FILE *f, const rb_advise_run *r, int md)
 {
     char rs[32], pat[96], budget[RB_ADVISE_MAX_LINES][RB_REASON_LEN];
     unsigned nb = rb__adv_budget_text(r, budget), s, c;
-    int upper = 0, reference = 0;
+    int upper = 0, reference = 0, open = r->advice.nunresolved > 0;
     rb_format_size(r->cfg.read_size, rs, sizeof rs);
     fprintf(f, "%sreadbench advise%s: %s %s reads, %u per op; ops/ms (median \xc2\xb1 95%% interval) and the %% of the "
                "best in its column\n\n", md ? "**" : "", md ? "**" : "", rb_pattern_name(&r->cfg, pat, sizeof pat), rs,
@@ -18919,21 +19090,25 @@ static void rb__advise_table(FILE *f, const rb_advise_run *r, int md)
     for (s = 0; s < r->nstrategies; s++) {
         for (c = 0; c < r->nconditions; c++) upper |= r->advice.upper[s][c];
         reference |= r->advice.reference[s];
+        open |= r->advice.safe_unresolved[s] != 0;
     }
     fprintf(f, "\n%s the best of its column; = tied with it (inside the intervals); worst: the lowest %% over the "
-               "columns%s%s%s\n", md ? "_\\*" : "*", upper ? "; < X: an upper bound (no op completed inside an "
-               "iteration), ranked as X; <= X: a bound elsewhere may be lower" : "", reference ? "; (reference): "
-               "does no I/O, shown, never ranked" : "", md ? "_" : "");
+               "columns%s%s%s%s\n", md ? "_\\*" : "*", open ? "; ? not resolved: fewer than 2 rounds in common, too "
+               "few for an interval, so neither a tie nor a difference ((? safe): not ordered against the safe choice, "
+               "for that or for an upper bound that reaches it)" : "", upper ? "; < X: an upper bound (no op completed "
+               "inside an iteration): the most it can be; <= X: a bound elsewhere may be lower" : "", reference ?
+               "; (reference): does no I/O, shown, never ranked" : "", md ? "_" : "");
     rb__adv_lines(f, md, "verdict", r->advice.verdict, r->advice.nverdict);
     rb__adv_lines(f, md, "why", r->advice.reasons, r->advice.nreasons);
     rb__adv_lines(f, md, "environment", r->advice.warnings, r->advice.nwarnings);
     rb__adv_lines(f, md, "cannot run here", r->skipped, r->nskipped);
     rb__adv_lines(f, md, "budget", (const char (*)[RB_REASON_LEN])budget, nb);
     fprintf(f, "\n%s%u round%s in %.0f s (budget %.0f s): the first ran every cell the budget held, later ones only "
-               "the cells tied with the best of their column; each cell %u x %.2g s per round, no warmup (each state "
-               "is prepared before every cell)%s%s\n", md ? "*" : "", r->rounds, r->rounds == 1 ? "" : "s", r->seconds,
-            r->budget_seconds, r->cfg.iterations, (double)r->cfg.duration_ns / 1e9,
-            r->interrupted ? "; interrupted: the verdict covers what was measured" : "", md ? "*" : "");
+               "the cells tied with or not resolved against the best of their column; each cell %u x %.2g s per "
+               "round, no warmup (each state is prepared before every cell)%s%s%s%s\n", md ? "*" : "", r->rounds,
+            r->rounds == 1 ? "" : "s", r->seconds, r->budget_seconds, r->cfg.iterations,
+            (double)r->cfg.duration_ns / 1e9, r->interrupted ? "; interrupted: the verdict covers what was measured" : "",
+            r->changed[0] ? "; cut short, the file changed: " : "", r->changed, md ? "*" : "");
 }
 
 static void rb__adv_json_lines(FILE *f, const char *key, const char (*lines)[RB_REASON_LEN], unsigned n)
@@ -18968,9 +19143,11 @@ static void rb__adv_json_cell(FILE *f, const rb_advise_run *r, unsigned s, unsig
     rb__json_num(f, x->status == RB_OK && !x->rate_upper_bound ? x->ci_hi : NAN);
     fprintf(f, "], \"fraction_of_best\": ");
     rb__json_num(f, a->fraction[s][c]);
+    /* tied_with_best null: not resolved (too few rounds), neither a tie nor a difference */
     fprintf(f, ", \"best\": %s, \"tied_with_best\": %s, \"resolved\": %s, \"samples\": %u, \"rounds\": %u, "
-               "\"read_amplification\": ", a->best[c] == (int)s ? "true" : "false", a->tied[s][c] == 1 ? "true" : "false",
-            a->unresolved[s][c] ? "false" : "true", x->nsamples, x->rounds);
+               "\"read_amplification\": ", a->best[c] == (int)s ? "true" : "false",
+            a->tied[s][c] == 1 ? "true" : a->unresolved[s][c] ? "null" : "false", a->unresolved[s][c] ? "false" : "true",
+            x->nsamples, x->rounds);
     rb__json_num(f, x->status == RB_OK && x->read_amplification >= 0 ? x->read_amplification : NAN);
     fprintf(f, ", \"device_read_bytes\": ");
     rb__json_int_or_null(f, x->status == RB_OK ? x->device_read_bytes : -1);
@@ -19060,7 +19237,9 @@ static void rb__advise_json(FILE *f, const rb_advise_run *r)
     rb__env_json(f, &r->env);
     fprintf(f, ",\n \"rounds\": %u, \"seconds\": ", r->rounds);
     rb__json_num(f, r->seconds);
-    fprintf(f, ", \"interrupted\": %s,\n \"conditions\": [", r->interrupted ? "true" : "false");
+    fprintf(f, ", \"interrupted\": %s, \"changed\": ", r->interrupted ? "true" : "false");
+    rb__json_str_or_null(f, r->changed[0] ? r->changed : NULL);   /* the file changed: how; the run stopped there */
+    fprintf(f, ",\n \"conditions\": [");
     for (c = 0; c < r->nconditions; c++) {
         fprintf(f, "%s{\"name\": ", c ? ", " : "");
         rb_json_string(f, r->conditions[c]);
@@ -19087,15 +19266,29 @@ static void rb__advise_json(FILE *f, const rb_advise_run *r)
     fprintf(f, ", \"safe_tied\": [");
     for (s = 0, k = 0; s < r->nstrategies; s++)
         if (a->safe_tied[s]) { fputs(k++ ? ", " : "", f); rb_json_string(f, r->strategies[s]); }
+    /* not ordered against the safe choice: for lack of rounds (the choice is provisional), or
+       for an upper bound that reaches it */
+    fprintf(f, "], \"safe_unresolved\": [");
+    for (s = 0, k = 0; s < r->nstrategies; s++)
+        if (a->safe_unresolved[s] == 1) { fputs(k++ ? ", " : "", f); rb_json_string(f, r->strategies[s]); }
+    fprintf(f, "], \"safe_provisional\": %s, \"safe_unordered\": [", k ? "true" : "false");
+    for (s = 0, k = 0; s < r->nstrategies; s++)
+        if (a->safe_unresolved[s] == 2) { fputs(k++ ? ", " : "", f); rb_json_string(f, r->strategies[s]); }
     fprintf(f, "], \"best\": [");
     for (c = 0; c < r->nconditions; c++) {
         fprintf(f, "%s{\"condition\": ", c ? ", " : "");
         rb_json_string(f, r->conditions[c]);
         fprintf(f, ", \"strategy\": ");
         rb__json_str_or_null(f, a->best[c] >= 0 ? r->strategies[a->best[c]] : NULL);
-        fprintf(f, ", \"tied\": [");
-        for (s = 0, k = 0; s < r->nstrategies; s++)
-            if (a->tied[s][c] == 1 && (int)s != a->best[c]) { fputs(k++ ? ", " : "", f); rb_json_string(f, r->strategies[s]); }
+        for (k = 1; k <= 2; k++) {   /* tied (resolved), then not resolved */
+            unsigned n = 0;
+            fprintf(f, k == 1 ? ", \"tied\": [" : "], \"unresolved\": [");
+            for (s = 0; s < r->nstrategies; s++)
+                if (a->tied[s][c] == (signed char)k && (int)s != a->best[c]) {
+                    fputs(n++ ? ", " : "", f);
+                    rb_json_string(f, r->strategies[s]);
+                }
+        }
         fputs("]}", f);
     }
     fputc(']', f);
