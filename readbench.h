@@ -835,11 +835,13 @@ typedef struct rb_result {
     const char *paired_with;
     unsigned paired_rounds;
     double paired_ratio, paired_lo, paired_hi;
-    /* The machine's own speed while the cell ran: a fixed CPU kernel timed just before its
-       first phase and just after its last (the fastest of 3 runs of ~1 ms each), in ns per
-       2^20 of its iterations (comparable between runs of one build). drift: after / before - 1
-       (over rounds: the round that moved most); moved: the rounds in which it changed by more
-       than RB_MACHINE_MOVED. 0 and NaN: not measured. */
+    /* The machine's own speed while the cell ran, as a program beside the cell would get it:
+       a fixed CPU kernel's work in a 10 ms wall-clock window just before the cell's first
+       phase and just after its last (a copy per worker up to the CPUs, pinned as the workers
+       are; a CPU shared with another program shows), in ns per 2^20 of its iterations
+       (comparable between runs of one build). drift: after / before - 1 (over rounds: the
+       round that moved most); moved: the rounds in which it changed by more than
+       RB_MACHINE_MOVED. 0 and NaN: not measured. */
     double machine_before_ns, machine_after_ns, machine_drift;
     unsigned machine_moved;
 } rb_result;
@@ -4247,8 +4249,7 @@ typedef struct rb__run {
     int resident_known[RB_MAX_ITERATIONS + 1];
     void *observed;       /* rb_config.observer's state for this cell */
     int observing;        /* its cell call was made: close it */
-    uint64_t kernel_n;    /* the machine kernel's iterations (rb__machine_before), 0: none */
-    double kernel_ns;     /* its time before the cell, per 2^20 iterations */
+    double kernel_ns;     /* the machine kernel's time before the cell, per 2^20 iterations; 0: none */
     volatile uint64_t kernel_sink;
 } rb__run;
 /* What made a cell cold, per thread: faults (RUSAGE_THREAD) and the bytes this thread made
@@ -5835,10 +5836,19 @@ static void rb__cell_close(rb__run *run, rb__thread **th)
 
 /* The machine's speed. This project's VMs change speed by tens of percent from minute to
    minute (a slow half hour cost 30x CPU per read), and a cell measured while that happened
-   describes two machines. A fixed CPU kernel timed before and after each cell says when: it
-   touches no memory and no file, so the cell's cache state is not disturbed, and it costs
-   ~6 ms per cell. The fastest of 3 runs each time: a preemption slows one run, a slower
-   machine all three. RB_MACHINE_SPIN names a replacement (a test's, to inject a slowdown). */
+   describes two machines. A fixed CPU kernel run before and after each cell says when: it
+   touches no memory and no file, so the cell's cache state is not disturbed. What it measures
+   is what a program beside the cell would get: the kernel's work in a fixed wall-clock window
+   of RB__MACHINE_WINDOW_NS, back to back, so that a CPU shared with another program shows
+   as the share it leaves (a busy loop on the cell's CPU halves the work). The fastest of 3
+   runs of ~1 ms did not: each run fit in one scheduler slice, and a busy loop started beside
+   a cell halved its rates while the kernel moved by under 4%. It runs as one copy per worker
+   up to the CPUs online, each pinned where that worker is pinned (rb_config.cpus), the copies
+   started together; their work is summed: a cell of two threads on two CPUs is slowed by a
+   busy loop on either. Cost: 10 ms of wall-clock before and after each cell, and 10 ms of CPU
+   per copy each time. On a loaded machine the share moves from window to window, and so do
+   the cells' rates: the flag then says so more often, which is what it is for.
+   RB_MACHINE_SPIN names a replacement kernel (a test's, to inject a slowdown). */
 #ifdef RB_MACHINE_SPIN
 uint64_t RB_MACHINE_SPIN(uint64_t n, uint64_t x);
 #else
@@ -5851,43 +5861,79 @@ static uint64_t rb__machine_spin(uint64_t n, uint64_t x)
 #define RB_MACHINE_SPIN rb__machine_spin
 #endif
 
-static double rb__machine_time(uint64_t n, uint64_t *sink)
+#define RB__MACHINE_WINDOW_NS 10000000u   /* the kernel's window, before and after each cell */
+#define RB__MACHINE_CHUNK 4096u           /* its iterations between two clock reads: ~10 us */
+#define RB__MACHINE_COPIES 64u            /* at most this many copies at once */
+
+/* One copy of the kernel: where it runs (-1: anywhere), then its work and its window. */
+typedef struct rb__kernel {
+    rb__pool *pool;
+    int cpu;
+    uint64_t iters, ns, sink;
+} rb__kernel;
+
+static void *rb__kernel_arg(void *ctx, unsigned i) { return (rb__kernel *)ctx + i; }
+
+/* From the barrier's release (the same instant for every copy) to the window's end: a copy
+   that gets its CPU late has done less in it, which is the point. */
+static void *rb__kernel_main(void *arg)
 {
-    double best = 0;
-    unsigned k;
-    for (k = 0; k < 3; k++) {
-        uint64_t t0 = rb__now_ns();
-        *sink ^= RB_MACHINE_SPIN(n, *sink + k);
-        if (!k || (double)(rb__now_ns() - t0) < best) best = (double)(rb__now_ns() - t0);
-    }
-    return best;
+    rb__kernel *k = (rb__kernel *)arg;
+    char why[64];
+    uint64_t start, end, now, x = k->sink;
+    if (k->cpu >= 0 && rb__pin((unsigned)k->cpu, why, sizeof why) != RB_OK) k->cpu = -1;   /* then anywhere */
+    start = rb__barrier_wait(&k->pool->bar);
+    end = start + RB__MACHINE_WINDOW_NS;
+    do {
+        x ^= RB_MACHINE_SPIN(RB__MACHINE_CHUNK, x + k->iters);
+        k->iters += RB__MACHINE_CHUNK;
+    } while ((now = rb__now_ns()) < end && !RB__LOAD(&k->pool->failed));
+    k->ns = now - start;
+    k->sink = x;
+    return NULL;
 }
 
-/* Before the cell: the iterations that take ~1 ms here (doubling from 4096), then their time. */
-static void rb__machine_before(rb__run *run)
+/* The kernel's time per 2^20 iterations at the pace the copies got, in ns (a copy's own
+   time for them: summed work over the copies), or 0 where it could not run (no thread). */
+static double rb__machine_time(rb__run *run)
 {
-    uint64_t n = 4096, sink = 1;
-    while (n < ((uint64_t)1 << 40)) {
-        uint64_t t0 = rb__now_ns();
-        sink ^= RB_MACHINE_SPIN(n, sink);
-        if (rb__now_ns() - t0 >= 1000000) break;
-        n *= 2;
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned n = RB__MIN(RB__MIN(run->nthreads, online > 0 ? (unsigned)online : 1u), RB__MACHINE_COPIES), i;
+    rb__kernel k[RB__MACHINE_COPIES];
+    rb__pool pool;
+    char why[RB_REASON_LEN];
+    double per_ns = 0;
+    int rc;
+    n = RB__MAX(n, 1u);
+    for (i = 0; i < n; i++) {
+        k[i].pool = &pool;
+        k[i].cpu = run->c->ncpus && run->c->cpus ? (int)run->c->cpus[i % run->c->ncpus] : -1;   /* as worker i */
+        k[i].iters = k[i].ns = 0;
+        k[i].sink = i + 1;
     }
-    run->kernel_n = n;
-    run->kernel_ns = rb__machine_time(n, &sink) * 1048576.0 / (double)n;
-    run->kernel_sink = sink;   /* volatile: the compiler may not drop the loop */
+    rc = rb__pool_start(&pool, n, rb__kernel_main, rb__kernel_arg, k, why, sizeof why);
+    if (!pool.tid) return 0;   /* no thread and no barrier */
+    rb__barrier_wait(&pool.bar);   /* go: every copy's window starts now */
+    rb__pool_join(&pool);
+    if (rc != RB_OK) return 0;     /* fewer copies than asked: not the same measure as the other side's */
+    for (i = 0; i < n; i++) {
+        if (!k[i].ns) return 0;
+        per_ns += (double)k[i].iters / (double)k[i].ns;
+        run->kernel_sink ^= k[i].sink;   /* volatile: the compiler may not drop the loop */
+    }
+    return per_ns > 0 ? (double)n * 1048576.0 / per_ns : 0;
 }
+
+/* Before the cell: the kernel's time, kept for after. */
+static void rb__machine_before(rb__run *run) { run->kernel_ns = rb__machine_time(run); }
 
 /* After the cell: the same kernel again, into every group's row, and a warning where the
    machine moved. */
 static void rb__machine_after(rb__run *run)
 {
-    uint64_t sink = 2;
     double after, drift;
     unsigned i;
-    if (!run->kernel_n || !(run->kernel_ns > 0)) return;
-    after = rb__machine_time(run->kernel_n, &sink) * 1048576.0 / (double)run->kernel_n;
-    run->kernel_sink = sink;
+    if (!(run->kernel_ns > 0) || !((after = rb__machine_time(run)) > 0)) return;
     drift = after / run->kernel_ns - 1;
     for (i = 0; i < run->nparts; i++) {
         rb_result *r = run->parts[i].res;

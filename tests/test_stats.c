@@ -4,6 +4,8 @@
 #include "readbench.h"
 #include "rbtest.h"
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -103,6 +105,49 @@ static int slowdown_op(rb_worker *w, const uint64_t *off, unsigned n)
 static const rb_strategy slowdown = {"slowdown", "slows the machine kernel", RB_S_NOIO, 0, RB_HINT_NONE, 0, 0, 0,
                                      tick_open, NULL, slowdown_op,
                                      NULL, tick_close};
+
+/* A real slowdown, no hook: the crowd strategy's op (a 1 ms tick), once its cell has run
+   CROWD_AFTER_NS, starts CROWD busy threads, which inherit the affinity of the process (the
+   test pins its child to one CPU) and spin until crowd_stop: from then on the cell's CPU is
+   time-shared, as with a `taskset -c 0 sh -c 'while :; do :; done'` started beside a run. */
+#define CROWD 3u
+#define CROWD_AFTER_NS 60000000u
+static pthread_t crowd_tid[CROWD];
+static unsigned crowd_started;
+static volatile int crowd_stop;
+static uint64_t crowd_first;
+static void *crowd_spin(void *arg)
+{
+    volatile uint64_t n = 0;
+    (void)arg;
+    while (!__atomic_load_n(&crowd_stop, __ATOMIC_RELAXED)) n++;
+    return NULL;
+}
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+static int crowd_op(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    uint64_t now = mono_ns();
+    if (!crowd_first) crowd_first = now;
+    if (!crowd_started && now - crowd_first >= CROWD_AFTER_NS) {
+        unsigned i;
+        for (i = 0; i < CROWD && pthread_create(&crowd_tid[i], NULL, crowd_spin, NULL) == 0; i++) {}
+        crowd_started = i ? i : CROWD + 1;   /* none could start: never try again (the test fails) */
+    }
+    return tick_op(w, off, n);
+}
+static const rb_strategy crowd = {"crowd", "1 ms ticks; a crowd of busy threads on its CPU mid-cell", 0, 0,
+                                  RB_HINT_NONE, 0, 0, 0, tick_open, NULL, crowd_op, NULL, tick_close};
+static void crowd_end(void)
+{
+    unsigned i;
+    __atomic_store_n(&crowd_stop, 1, __ATOMIC_RELAXED);
+    for (i = 0; i < crowd_started && i < CROWD; i++) pthread_join(crowd_tid[i], NULL);
+}
 
 static void quick(rb_config *c)
 {
@@ -1078,9 +1123,63 @@ static void machine_drift_is_flagged(void)
     rb_report_free(&rep);
 }
 
+/* The child of machine_drift_sees_time_sharing: pinned to one CPU it may use, one crowd cell.
+   Exit 0: flagged, the kernel slower after; 1: not flagged; 2: no CPU to pin to, the cell
+   failed, or no crowd started. */
+static void crowd_child(void)
+{
+    cpu_set_t set;
+    rb_result *r = (rb_result *)calloc(1, sizeof *r);
+    rb_config c;
+    int cpu, code;
+    if (!r || sched_getaffinity(0, sizeof set, &set) != 0) _exit(2);
+    for (cpu = 0; cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &set); cpu++) {}
+    if (cpu == CPU_SETSIZE) _exit(2);
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    if (sched_setaffinity(0, sizeof set, &set) != 0) _exit(2);
+    memset(&c, 0, sizeof c);
+    c.path = rbt_small_file();
+    c.warmup_ns = RB_NONE;
+    c.duration_ns = 30000000;
+    c.iterations = 5;
+    c.read_size = 4096;
+    code = rb_run(&c, &crowd, r) != RB_OK || crowd_started == 0 || crowd_started > CROWD ? 2
+         : r->machine_moved && r->machine_drift > RB_MACHINE_MOVED ? 0 : 1;
+    crowd_end();
+    fprintf(stderr, "    CPU %d, %u busy threads from %.0f ms: kernel %.3g -> %.3g ms per 2^20, change %+.0f%%%s\n", cpu,
+            crowd_started, CROWD_AFTER_NS / 1e6, r->machine_before_ns / 1e6, r->machine_after_ns / 1e6,
+            100 * r->machine_drift, r->machine_moved ? ", flagged" : "");
+    _exit(code);
+}
+
+/* The machine kernel must see what a program beside the cell gets, time-sharing included
+   (issue 21 item 7, a reviewer's reproducer: a busy loop started on the cell's CPU 2 s in
+   halved the cell's rates, and the kernel, the fastest of 3 runs of ~1 ms, each inside one
+   scheduler slice, moved by under 4%). In a child pinned to one CPU the crowd strategy starts
+   three busy threads there mid-cell and stops them after the cell: the kernel timed after the
+   cell shares the CPU with them, and the cell is flagged. Up to 3 tries: a loaded machine also
+   slows the kernel before the cell now and then, which can hide a slowdown in one try. */
+static void machine_drift_sees_time_sharing(void)
+{
+    unsigned try_;
+    int code = -1;
+    for (try_ = 0; try_ < 3 && code != 0; try_++) {
+        pid_t pid;
+        int st;
+        fflush(NULL);
+        if ((pid = fork()) == 0) crowd_child();
+        CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+        code = pid > 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+        if (code == 2) SKIP("no CPU to pin the child to, or its cell could not run");
+    }
+    CHECKF(code == 0, "a crowd of busy threads on the cell's CPU was not flagged in 3 tries (exit %d)", code);
+}
+
 void suite_stats(void)
 {
     RUN(machine_drift_is_flagged);
+    RUN(machine_drift_sees_time_sharing);
     RUN(prefetch_progress_line);
     RUN(progress_lines);
     RUN(list_lines);
