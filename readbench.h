@@ -839,9 +839,9 @@ typedef struct rb_result {
        a fixed CPU kernel's work in a 10 ms wall-clock window just before the cell's first
        phase and just after its last (a copy per worker up to the CPUs, pinned as the workers
        are; a CPU shared with another program shows), in ns per 2^20 of its iterations
-       (comparable between runs of one build). drift: after / before - 1 (over rounds: the
-       round that moved most); moved: the rounds in which it changed by more than
-       RB_MACHINE_MOVED. 0 and NaN: not measured. */
+       (comparable between runs of one build). drift: after / before - 1; over rounds, all
+       three are the round's that moved most; moved: the rounds in which it changed by more
+       than RB_MACHINE_MOVED. 0 and NaN: not measured. */
     double machine_before_ns, machine_after_ns, machine_drift;
     unsigned machine_moved;
 } rb_result;
@@ -8969,12 +8969,13 @@ static void rb__merge_round(rb_result *acc, const rb_result *x)
         acc->evict_seconds += x->evict_seconds;
         acc->prewarm_seconds += x->prewarm_seconds;
         acc->resident_after = x->resident_after;   /* before: the first round's; after: the last's */
-        if (x->machine_before_ns > 0) {            /* the kernel: the round that moved most, and how many moved */
-            if (!(acc->machine_before_ns > 0)) acc->machine_before_ns = x->machine_before_ns;
-            acc->machine_after_ns = x->machine_after_ns;
-            if (acc->machine_drift != acc->machine_drift || fabs(x->machine_drift) > fabs(acc->machine_drift))
+        if (x->machine_before_ns > 0) {   /* the kernel: the round that moved most, its three figures together */
+            if (!(acc->machine_before_ns > 0) || fabs(x->machine_drift) > fabs(acc->machine_drift)) {
+                acc->machine_before_ns = x->machine_before_ns;
+                acc->machine_after_ns = x->machine_after_ns;
                 acc->machine_drift = x->machine_drift;
-            acc->machine_moved += x->machine_moved;
+            }
+            acc->machine_moved += x->machine_moved;   /* and how many rounds moved */
         }
         for (k = 0; k < x->nwarnings; k++) {       /* each warning once, from whichever round */
             unsigned j, seen = 0;

@@ -106,6 +106,27 @@ static const rb_strategy slowdown = {"slowdown", "slows the machine kernel", RB_
                                      tick_open, NULL, slowdown_op,
                                      NULL, tick_close};
 
+/* The kernel 4 times as long in the first cell that opens it only (from its op to its close,
+   which comes after the kernel timed after the cell): a matrix of two rounds moves in round 1. */
+static unsigned first_opens;
+static int first_open(rb_target *t, char *why, size_t wl)
+{
+    first_opens++;
+    return tick_open(t, why, wl);
+}
+static int first_op(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    if (first_opens == 1) machine_slow = 1;
+    return tick_op(w, off, n);
+}
+static void first_close(rb_target *t)
+{
+    machine_slow = 0;
+    tick_close(t);
+}
+static const rb_strategy slow_first = {"slowfirst", "slows the machine kernel in its first cell", 0, 0, RB_HINT_NONE, 0,
+                                       0, 0, first_open, NULL, first_op, NULL, first_close};
+
 /* A real slowdown, no hook: the crowd strategy's op (a 1 ms tick), once its cell has run
    CROWD_AFTER_NS, starts CROWD busy threads, which inherit the affinity of the process (the
    test pins its child to one CPU) and spin until crowd_stop: from then on the cell's CPU is
@@ -1123,6 +1144,46 @@ static void machine_drift_is_flagged(void)
     rb_report_free(&rep);
 }
 
+/* Over rounds, machine_drift's before, after and change are one round's, the round that moved
+   most: they were the first round's before, the last round's after and the largest change,
+   three numbers no round measured together (change +300% beside after / before of 1.0). */
+static void machine_drift_is_one_rounds(void)
+{
+    static char doc[1 << 17];
+    const rb_strategy *s[1] = {&slow_first};
+    unsigned th[1] = {1};
+    rb_matrix m;
+    rb_report rep;
+    const rb_result *x;
+    double b = 0, a = 0, ch = 0;
+    const char *p;
+    FILE *f;
+    memset(&m, 0, sizeof m);
+    quick(&m.cfg);
+    m.cfg.iterations = 1;
+    m.rounds = 2;
+    m.strategies = s; m.nstrategies = 1;
+    m.threads = th; m.nthreads = 1;
+    first_opens = 0;
+    machine_slow = 0;
+    CHECK(rb_run_matrix(&m, &rep) == RB_OK);
+    machine_slow = 0;
+    x = &rep.results[0];
+    CHECKF(x->status == RB_OK && x->rounds == 2 && x->machine_moved >= 1 && x->machine_drift > 0.5,
+           "%u rounds, drift %g, moved %u", x->rounds, x->machine_drift, x->machine_moved);
+    CHECKF(x->machine_before_ns > 0 && fabs(x->machine_after_ns / x->machine_before_ns - 1 - x->machine_drift) < 1e-9,
+           "before %g, after %g, change %g", x->machine_before_ns, x->machine_after_ns, x->machine_drift);
+    if ((f = tmpfile())) {
+        rb_report_json(f, &rep);
+        slurp(f, doc, sizeof doc);
+        fclose(f);
+        p = strstr(doc, "\"machine_drift\": {");
+        CHECKF(p && sscanf(p, "\"machine_drift\": {\"before_ns\": %lf, \"after_ns\": %lf, \"change\": %lf", &b, &a, &ch) == 3 &&
+               b > 0 && fabs(a / b - 1 - ch) < 1e-3, "%.120s", p ? p : doc);
+    }
+    rb_report_free(&rep);
+}
+
 /* The child of machine_drift_sees_time_sharing: pinned to one CPU it may use, one crowd cell.
    Exit 0: flagged, the kernel slower after; 1: not flagged; 2: no CPU to pin to, the cell
    failed, or no crowd started. */
@@ -1180,6 +1241,7 @@ void suite_stats(void)
 {
     RUN(machine_drift_is_flagged);
     RUN(machine_drift_sees_time_sharing);
+    RUN(machine_drift_is_one_rounds);
     RUN(prefetch_progress_line);
     RUN(progress_lines);
     RUN(list_lines);
