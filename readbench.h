@@ -4347,6 +4347,7 @@ typedef struct rb__thread {
     uint64_t iter_ops[RB_MAX_ITERATIONS + 1];
     uint64_t iter_start[RB_MAX_ITERATIONS + 1], iter_end[RB_MAX_ITERATIONS + 1];   /* ns */
     uint64_t iter_inflight[RB_MAX_ITERATIONS + 1];   /* ns the op running at the stop had run; 0: none */
+    uint64_t iter_inflight_took[RB_MAX_ITERATIONS + 1];   /* ns that op took in all (it runs to its end) */
     /* when the thread woke in the phase, the barrier released (ns): late, it did not get a CPU
        (rb__statistics); read before the harness's own work of the phase start */
     uint64_t iter_first[RB_MAX_ITERATIONS + 1];
@@ -4775,14 +4776,14 @@ static void rb__worker_phase(rb__thread *th, unsigned p, uint64_t start, uint64_
     rb_worker *w = &th->w;
     const rb_config *c = w->t->cfg;
     uint64_t deadline = start + (uint64_t)(p ? c->duration_ns : c->warmup_ns), ops = 0, end = start, t0, t1;
-    uint64_t think = (uint64_t)c->think_ns, bytes = 0, op_bytes, inflight = 0;
+    uint64_t think = (uint64_t)c->think_ns, bytes = 0, op_bytes, inflight = 0, took = 0;
     unsigned n = c->reads_per_op;
     for (t0 = rb__now_ns(); t0 < deadline && !RB__LOAD(&run->pool.failed); t0 = t1) {
         op_bytes = rb__draw_op(th, p > 0, off, n);
         th->drawn++;
         if (rb__op(th, off, n) != 0) break;
         t1 = rb__now_ns();
-        if (t1 > deadline) { inflight = deadline - t0; break; }   /* in flight at the stop */
+        if (t1 > deadline) { inflight = deadline - t0; took = t1 - t0; break; }   /* in flight at the stop */
         ops++;
         bytes += op_bytes;
         end = t1;
@@ -4794,6 +4795,7 @@ static void rb__worker_phase(rb__thread *th, unsigned p, uint64_t start, uint64_
     th->iter_start[p] = start;
     th->iter_end[p] = end;
     th->iter_inflight[p] = inflight;
+    th->iter_inflight_took[p] = took;
 }
 
 /* Open loop: the arrivals of one thread. Each phase starts its schedule afresh at the phase's
@@ -4876,7 +4878,7 @@ static void rb__worker_phase_open(rb__thread *th, unsigned p, uint64_t start, ui
     const rb_config *c = w->t->cfg;
     rb__sched *q = &th->sched;
     uint64_t deadline = start + (uint64_t)(p ? c->duration_ns : c->warmup_ns), ops = 0, t0, t1, bytes = 0, op_bytes;
-    uint64_t inflight = 0;
+    uint64_t inflight = 0, took = 0;
     unsigned n = c->reads_per_op;
     rb__sched_reset(q, start);
     while (q->next < deadline && !RB__LOAD(&run->pool.failed)) {
@@ -4887,7 +4889,7 @@ static void rb__worker_phase_open(rb__thread *th, unsigned p, uint64_t start, ui
         th->drawn++;
         if (rb__op(th, off, n) != 0) break;
         t1 = rb__now_ns();
-        if (t1 > deadline) { inflight = deadline - t0; break; }   /* in flight at the stop */
+        if (t1 > deadline) { inflight = deadline - t0; took = t1 - t0; break; }   /* in flight at the stop */
         ops++;
         bytes += op_bytes;
         if (p > 0) {
@@ -4902,6 +4904,7 @@ static void rb__worker_phase_open(rb__thread *th, unsigned p, uint64_t start, ui
     th->iter_start[p] = start;
     th->iter_end[p] = deadline;
     th->iter_inflight[p] = inflight;
+    th->iter_inflight_took[p] = took;
 }
 
 /* Phases: warmup (0, optional), then iterations 1..n. Every phase starts and ends on the
@@ -5426,25 +5429,56 @@ static void rb__open_loop_figures(const rb_config *c, rb__thread *const *th, rb_
                  res->rate_asked, res->ops_per_ms * 1000.0);
 }
 
+/* How long thread th's unfinished op had run as measured phase k ended, in ns; 0: none. The
+   op in flight at the stop, if it started one in k. If it started none (it came back to a CPU
+   past the phase's end, or too late to start one: the scheduler lets a thread wait that just
+   ran a long op, 128 MiB x 8 reads in 1 ms iterations) while its ops take longer than a phase
+   (one in flight at a stop took longer in all, rb__outlasts), it is still inside that time: in
+   flight in k too. From when its op before started, if one was in flight as phase k - 1 (the
+   warmup for the first) ended, with the pause between the phases (the op's end, the
+   coordinator's work) left out and never more than it took; else the whole phase, as long as
+   any op that starts in it can have run. A thread none of whose ops outlasted a phase, or
+   that never started one, is not (a thread that never got a CPU: starved, not bounded). */
+static int rb__outlasts(const rb_config *c, const rb__thread *th)
+{
+    unsigned p;
+    for (p = 0; p <= c->iterations; p++)
+        if (th->iter_inflight[p] && th->iter_inflight_took[p] > (uint64_t)c->duration_ns) return 1;
+    return 0;
+}
+
+static uint64_t rb__inflight(const rb_config *c, const rb__thread *th, unsigned k)
+{
+    uint64_t d = (uint64_t)c->duration_ns;
+    if (th->iter_inflight[k] || th->iter_ops[k]) return th->iter_inflight[k];
+    if (!rb__outlasts(c, th)) return 0;
+    if (th->iter_inflight[k - 1] && th->iter_inflight_took[k - 1] > d)
+        return RB__MIN(th->iter_inflight_took[k - 1], th->iter_inflight[k - 1] + d);
+    return d;
+}
+
 /* A cell where no op completed inside any measured iteration is still a measurement when
-   every thread of every iteration had started an op that was running at the stop: an op
-   that had run w ns and was not done takes longer than w, so that thread does under one op
+   every thread of every iteration had an op that was running at the stop (rb__inflight): an
+   op that had run w ns and was not done takes longer than w, so that thread does under one op
    per w, and each iteration's rate is under the sum of its threads' 1/w, as rb__statistics
    sums rates. That bound ranks the cell ("< X") where "no result" would hide the slowest
-   strategy of all. Only that case: a thread that started no op at all (it got no CPU)
-   tells nothing about the strategy's speed, and the cell stays unmeasured. 1: bounded. */
+   strategy of all. Only that case: a thread that started no op at all (it got no CPU) and was
+   inside no earlier op tells nothing about the strategy's speed, and the cell stays
+   unmeasured. 1: bounded. */
 static int rb__upper_bound(const rb_config *c, rb__thread *const *th, rb_result *res)
 {
-    unsigned k, i;
+    unsigned k, i, carried = 0;
     double sum = 0, slowest = 0;
     for (k = 1; k <= c->iterations; k++)
         for (i = 0; i < c->threads; i++)
-            if (th[i]->iter_ops[k] || !th[i]->iter_inflight[k]) return 0;
+            if (th[i]->iter_ops[k] || !rb__inflight(c, th[i], k)) return 0;
     for (k = 1; k <= c->iterations; k++) {
         double v = 0;
         for (i = 0; i < c->threads; i++) {
-            v += 1e6 / (double)th[i]->iter_inflight[k];
-            slowest = RB__MAX(slowest, (double)th[i]->iter_inflight[k] / 1e6);
+            uint64_t w = rb__inflight(c, th[i], k);
+            v += 1e6 / (double)w;
+            slowest = RB__MAX(slowest, (double)w / 1e6);
+            carried += !th[i]->iter_inflight[k];
         }
         res->iter_ops_per_ms[k - 1] = v;
         sum += v;
@@ -5457,6 +5491,10 @@ static int rb__upper_bound(const rb_config *c, rb__thread *const *th, rb_result 
     rb__warn(res, "no op completed inside any measured iteration: every thread's op was still running when its "
              "iteration ended (after up to %.3g ms), so each rate here is an upper bound (under %.3g ops/ms), not a "
              "measurement; longer iterations would measure it", slowest, res->ops_per_ms);
+    if (carried)
+        rb__warn(res, "%u time%s a thread started no op in an iteration: it came back to a CPU too late to start one, "
+                 "still inside the time of an op that outlasts an iteration (counted as running in it, from its "
+                 "start, or through the whole iteration)", carried, carried == 1 ? "" : "s");
     return 1;
 }
 
@@ -5466,12 +5504,15 @@ static int rb__upper_bound(const rb_config *c, rb__thread *const *th, rb_result 
    window: it adds nothing to that iteration's rate, and a warning says why, from when the
    thread woke in it (the barrier released): past the middle of the iteration (or never), it
    did not get a CPU (more runnable threads than CPUs: 16 null readers on 2 CPUs at 30 ms);
-   earlier, its op outlasted the iteration. Returns the thread-iterations without an op that were starved;
-   *slow: those whose op outlasted it. The mean and sample standard deviation are over the
-   iterations (one iteration: no spread, NAN, printed as null or "-"). */
+   earlier, its op outlasted the iteration. Returns the thread-iterations without an op that
+   were starved; *slow: those whose op outlasted it. A cell where no op completed at all is an
+   upper bound when every thread-iteration had an op in flight (rb__upper_bound), a late one
+   included if the thread was still inside a long op of the iteration before (rb__inflight).
+   The mean and sample standard deviation are over the iterations (one iteration: no spread,
+   NAN, printed as null or "-"). */
 static unsigned rb__statistics(const rb_config *c, rb__thread *const *th, rb_result *res, unsigned *slow)
 {
-    unsigned k, i, zero = 0, starved = 0;
+    unsigned k, i, zero = 0, starved = 0, inside = 0;
     uint64_t fewest = UINT64_MAX, bytes = 0;
     double sum = 0, dev = 0, reads;
     res->iterations = c->iterations;
@@ -5486,7 +5527,10 @@ static unsigned rb__statistics(const rb_config *c, rb__thread *const *th, rb_res
             if (ops == 0 || ms <= 0) {
                 uint64_t late = th[i]->iter_first[k] - th[i]->iter_start[k];
                 if (th[i]->iter_first[k] < th[i]->iter_start[k] || 2 * late <= (uint64_t)c->duration_ns) zero++;
-                else starved++;
+                else {
+                    starved++;
+                    inside += rb__inflight(c, th[i], k) > 0;   /* late, but still inside a long op's time */
+                }
                 continue;
             }
             v += (double)ops / ms;
@@ -5510,7 +5554,7 @@ static unsigned rb__statistics(const rb_config *c, rb__thread *const *th, rb_res
                  "read: parts of it were replayed more than once (a longer trace, or shorter iterations, replay it "
                  "once)", (unsigned long long)res->trace_loops, res->trace_loops == 1 ? "" : "s");
     rb__open_loop_figures(c, th, res);
-    if (!res->ops && !starved && rb__upper_bound(c, th, res)) {   /* said there */
+    if (!res->ops && starved == inside && rb__upper_bound(c, th, res)) {   /* said there */
         *slow = zero;
         return 0;
     }
