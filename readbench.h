@@ -1284,7 +1284,11 @@ typedef struct rb_report {
     const char *const *strategies; unsigned nstrategies;   /* rows, in order */
     const unsigned *threads; unsigned nthreads;            /* columns */
     const uint64_t *read_sizes; unsigned nread_sizes;
-    unsigned rounds;             /* of a matrix run; 0: 1 */
+    unsigned rounds;             /* of a matrix run, the rounds that started; 0: 1 */
+    unsigned rounds_asked;       /* the rounds asked for (more than rounds: interrupted); 0: rounds */
+    int interrupted;             /* the caller's stop flag ended the run before every cell ran every
+                                    round: cells with fewer rounds than asked (rb_result.rounds)
+                                    are the ones it cut short */
     const unsigned *order;       /* rounds x count cell indices, the order each round ran; may be NULL */
     uint64_t round_seed;         /* the seed of the rounds' shuffled order */
     const char *scenario;        /* the caller's name for the case measured ("cold"); may be NULL */
@@ -9201,6 +9205,8 @@ RBDEF int rb_run_matrix(const rb_matrix *m, rb_report *rep)
     rep->read_sizes = st->sizes;
     rep->nread_sizes = st->nz;
     rep->rounds = round;   /* the rounds that started: an interrupt may end the run early */
+    rep->rounds_asked = st->rounds;
+    rep->interrupted = stopped != 0;
     rep->order = st->order;
     rep->round_seed = seed;
     if (st->grouped && m->hook->finish) m->hook->finish(m, st->results, st->ncells, rep);
@@ -9789,8 +9795,8 @@ RBDEF void rb_log_to(void *file, const char *line);
    the caller's hint), and a chart's title naming the case measured. rb_report_setup_progress /
    _setup_done, rb_report_hog, rb_report_scenario, rb_report_file say what else a command says;
    rb_report_list_here is `readbench list`; rb_diff_files `readbench diff`. */
-/* How a matrix run ended, on f (the error stream): with interrupted, how many cells finished; else how
-   many failed; then how many cells had a thread with fewer than RB_FEW_OPS ops in an iteration,
+/* How a matrix run ended, on f (the error stream): with interrupted (or the report's own flag),
+   how many cells finished and how many of them in fewer rounds than asked; else how many failed; then how many cells had a thread with fewer than RB_FEW_OPS ops in an iteration,
    followed by ": hint" (the caller's way to lengthen one; NULL: none). Returns the cells that
    failed (a strategy unsupported here has not failed). */
 RBDEF unsigned rb_report_summary(FILE *f, const rb_report *r, int interrupted, const char *hint);
@@ -10492,6 +10498,49 @@ static void rb__table_paired(FILE *f, const rb_report *r, int md)
     fprintf(f, "\n");
 }
 
+/* The rounds asked of a report (rb_report.rounds_asked; 0: those that started), and a cell's
+   (rb_run's alone: 1). */
+static unsigned rb__rounds_asked(const rb_report *r)
+{
+    unsigned started = r->rounds ? r->rounds : 1;
+    return r->rounds_asked > started ? r->rounds_asked : started;
+}
+
+static unsigned rb__cell_rounds(const rb_result *x) { return x->rounds ? x->rounds : 1; }
+
+/* The measured cells with fewer rounds than asked: an interrupt came before their last. */
+static unsigned rb__cells_cut_short(const rb_report *r)
+{
+    unsigned i, n = 0;
+    for (i = 0; i < r->count; i++) n += r->results[i].status == RB_OK && rb__cell_rounds(&r->results[i]) < rb__rounds_asked(r);
+    return n;
+}
+
+/* A run the caller interrupted (rb_report.interrupted), under the grid: in which round, and
+   the cells measured in fewer rounds than asked, named, since their figures rest on fewer. */
+static void rb__table_interrupted(FILE *f, const rb_report *r, int md)
+{
+    unsigned i, short_ = rb__cells_cut_short(r), asked = rb__rounds_asked(r), shown = 0, unmeasured = 0;
+    char lab[RB_PATTERN_LEN];
+    if (!r->interrupted) return;
+    for (i = 0; i < r->count; i++) unmeasured += r->results[i].status == RB_EINTR || r->results[i].status == RB_ENOTRUN;
+    if (asked < 2 || !short_) {
+        fprintf(f, "%sinterrupted: %u of %u cells measured; the others are marked \"interrupted\" or \"not run\"%s\n\n",
+                md ? "*" : "", r->count - unmeasured, r->count, md ? "*" : "");
+        return;
+    }
+    fprintf(f, "%sinterrupted in round %u of %u: %u of %u cells have fewer rounds than the %u asked:", md ? "*" : "",
+            r->rounds ? r->rounds : 1, asked, short_, r->count, asked);
+    for (i = 0; i < r->count && shown < 8; i++) {
+        const rb_result *x = &r->results[i];
+        if (x->status != RB_OK || rb__cell_rounds(x) >= asked) continue;
+        fprintf(f, "%s %s T%02u (%u)", shown++ ? "," : "", rb__label(x, lab, sizeof lab), x->threads, rb__cell_rounds(x));
+    }
+    fprintf(f, "%s", short_ > shown ? " and more" : "");
+    if (unmeasured) fprintf(f, "; %u not measured (\"interrupted\" or \"not run\")", unmeasured);
+    fprintf(f, "%s\n\n", md ? "*" : "");
+}
+
 /* The cells measured while the machine itself moved (rb_result.machine_moved), named. */
 static void rb__table_machine(FILE *f, const rb_report *r, int md)
 {
@@ -10550,19 +10599,26 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
         rb__grid(f, r, md, by_size, g);
     }
     if (r->ngroups) rb__table_groups(f, r, md);
+    rb__table_interrupted(f, r, md);
     for (i = 0; i < r->count; i++)
         if (r->results[i].status == RB_OK && r->results[i].rate_upper_bound) {
             fprintf(f, "%s< X: no op completed inside an iteration (each thread's op outlasted it): the rate is "
                        "below X, an upper bound, not a measurement%s\n\n", md ? "*" : "", md ? "*" : "");
             break;
         }
-    if (r->rounds > 1)
+    if (r->rounds > 1 && rb__cells_cut_short(r))   /* never "over its N rounds" where a cell has fewer */
+        fprintf(f, "%s: median of every measured iteration of every round (shuffled order); \xc2\xb1 the wider half "
+                   "of the 95%% interval of the cell's rate over the rounds each cell measured (%u asked, fewer where "
+                   "the interrupt came first: see above; Student t on the round medians)%s\n\n",
+                md ? "*ops/ms" : "ops/ms", rb__rounds_asked(r), md ? "*" : "");
+    else if (r->rounds > 1)
         fprintf(f, "%s: median of every measured iteration of every round (shuffled order); \xc2\xb1 the wider half "
                    "of the 95%% interval of the cell's rate over its %u rounds (Student t on the round medians)%s\n\n",
                 md ? "*ops/ms" : "ops/ms", r->rounds, md ? "*" : "");
     else if (r->count && r->results[0].nsamples)
-        fprintf(f, "%s: median of the measured iterations; 1 round: too few for an interval (iterations of one "
-                   "round share the machine's state); use --rounds 5%s\n\n", md ? "*ops/ms" : "ops/ms", md ? "*" : "");
+        fprintf(f, "%s: median of the measured iterations; 1 round%s: too few for an interval (iterations of one "
+                   "round share the machine's state); use --rounds 5%s\n\n", md ? "*ops/ms" : "ops/ms",
+                rb__rounds_asked(r) > 1 ? " before the interrupt" : "", md ? "*" : "");
     rb__table_paired(f, r, md);
     rb__table_machine(f, r, md);
 
@@ -10984,13 +11040,17 @@ static void rb__json_int_or_null(FILE *f, long long v)
     else fprintf(f, "%lld", v);
 }
 
-/* The rounds of a matrix run: how many, the seed, and the order each one ran its cells in. */
+/* The rounds of a matrix run: how many started and were asked, whether the caller interrupted
+   it (then the cells with fewer rounds than asked are the ones it cut short), the seed, and the
+   order each round ran its cells in. */
 static void rb__json_rounds(FILE *f, const rb_report *r)
 {
     unsigned k, i, rounds = r->rounds ? r->rounds : 1;
     fprintf(f, ",\n \"scenario\": ");
     rb__json_str_or_null(f, r->scenario);
-    fprintf(f, ", \"rounds\": %u, \"round_seed\": %llu, \"order\": ", rounds, (unsigned long long)r->round_seed);
+    fprintf(f, ", \"rounds\": %u, \"rounds_asked\": %u, \"interrupted\": %s, \"round_seed\": %llu, \"order\": ",
+            rounds, r->rounds_asked > rounds ? r->rounds_asked : rounds, r->interrupted ? "true" : "false",
+            (unsigned long long)r->round_seed);
     if (!r->order) { fputs("null", f); return; }
     fputc('[', f);
     for (k = 0; k < rounds; k++) {
@@ -12013,16 +12073,21 @@ static void rb__report_progress(FILE *f, const rb_matrix_event *ev)
 /* Interrupted and not run are not failures, nor is a strategy this machine cannot run. */
 static unsigned rb__report_summary(FILE *f, const rb_report *r, int interrupted, const char *hint)
 {
-    unsigned i, done = 0, failed = 0, few = 0;
+    unsigned i, done = 0, failed = 0, few = 0, short_ = rb__cells_cut_short(r);
     for (i = 0; i < r->count; i++) {
         int st = r->results[i].status;
         done += st != RB_ENOTRUN && st != RB_EINTR;
         failed += st != RB_OK && st != RB_UNSUPPORTED && st != RB_EINTR && st != RB_ENOTRUN;
         few += st == RB_OK && r->results[i].min_thread_ops < RB_FEW_OPS;
     }
-    if (interrupted)
-        fprintf(f, "readbench: interrupted: %u of %u cells finished; the others are marked \"interrupted\" or "
-                "\"not run\" in the report\n", done, r->count);
+    if (interrupted || r->interrupted) {
+        fprintf(f, "readbench: interrupted: %u of %u cells finished", done, r->count);
+        if (short_)   /* finished, but not every round: the report names them */
+            fprintf(f, ", %u of them in fewer rounds than the %u asked (stopped in round %u)", short_,
+                    rb__rounds_asked(r), r->rounds ? r->rounds : 1);
+        if (done < r->count) fprintf(f, "; the others are marked \"interrupted\" or \"not run\" in the report");
+        fprintf(f, "\n");
+    }
     else if (failed)
         fprintf(f, "readbench: %u cell%s failed (see above)\n", failed, failed == 1 ? "" : "s");
     if (few)

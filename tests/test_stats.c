@@ -364,6 +364,83 @@ static void interrupted_matrix_marks_the_rest(void)
     (void)stop_after_first;
 }
 
+/* Empties f for the next writer: rewound alone, a shorter text would leave the last one's tail. */
+static void fresh(FILE *f)
+{
+    rewind(f);
+    CHECK(ftruncate(fileno(f), 0) == 0);
+}
+
+/* Stops the run once the first cell of round 2 is done. */
+static void stop_in_round_two(const rb_matrix_event *ev, void *user)
+{
+    if (ev->kind == RB_EVENT_DONE && ev->round == 1) *(volatile int *)user = 1;
+}
+
+/* An interrupt in round 2 or later wrote a report with no mark: every cell "ok", three of four
+   with 1 round, no "interrupted" in the JSON, "over its 2 rounds" under the table, "4 of 4
+   cells finished" on stderr. The report says it was interrupted, in which round, and which
+   cells have fewer rounds than asked, in every place that spoke of the rounds. */
+static void interrupted_in_round_two_is_said(void)
+{
+    static char doc[1 << 17];
+    const rb_strategy *s[2] = {&tick, &tock};
+    unsigned th[2] = {1, 2}, i, one = 0, two = 0;
+    volatile int stop = 0;
+    rb_matrix m;
+    rb_report rep;
+    FILE *f = tmpfile();
+    CHECK(f != NULL);
+    if (!f) return;
+    memset(&m, 0, sizeof m);
+    quick(&m.cfg);
+    m.cfg.iterations = 1;
+    m.cfg.stop = &stop;
+    m.rounds = 2;
+    m.strategies = s; m.nstrategies = 2;
+    m.threads = th; m.nthreads = 2;
+    m.progress = stop_in_round_two;
+    m.user = (void *)&stop;
+    CHECK(rb_run_matrix(&m, &rep) == RB_EINTR);
+    CHECKF(rep.interrupted && rep.rounds == 2 && rep.rounds_asked == 2, "interrupted %d, rounds %u of %u",
+           rep.interrupted, rep.rounds, rep.rounds_asked);
+    for (i = 0; i < rep.count; i++) {
+        CHECK(rep.results[i].status == RB_OK);
+        one += rep.results[i].rounds == 1;
+        two += rep.results[i].rounds == 2;
+    }
+    CHECKF(one == 3 && two == 1, "%u cells with 1 round, %u with 2", one, two);
+    rb_report_json(f, &rep);
+    slurp(f, doc, sizeof doc);
+    CHECKF(strstr(doc, "\"rounds\": 2, \"rounds_asked\": 2,") && strstr(doc, "\"interrupted\": true"), "%.300s", doc);
+    fresh(f);
+    rb_report_table(f, &rep, 0);
+    slurp(f, doc, sizeof doc);
+    CHECKF(strstr(doc, "interrupted in round 2 of 2: 3 of 4 cells have fewer rounds than the 2 asked:") &&
+           !strstr(doc, "over its 2 rounds") && strstr(doc, "over the rounds each cell measured"), "%s", doc);
+    fresh(f);
+    rb_report_table(f, &rep, 1);
+    slurp(f, doc, sizeof doc);
+    CHECKF(strstr(doc, "interrupted in round 2 of 2: 3 of 4 cells have fewer rounds") != NULL, "%s", doc);
+    fresh(f);
+    rb_report_summary(f, &rep, 1, NULL);
+    fflush(f);
+    slurp(f, doc, sizeof doc);
+    CHECKF(strstr(doc, "interrupted: 4 of 4 cells finished") && strstr(doc, "3 of them in fewer rounds than the 2 asked"),
+           "%s", doc);
+    rb_report_free(&rep);
+    stop = 0;   /* not interrupted: said too, as false */
+    m.progress = NULL;
+    CHECK(rb_run_matrix(&m, &rep) == RB_OK && !rep.interrupted);
+    fresh(f);
+    rb_report_json(f, &rep);
+    fflush(f);
+    slurp(f, doc, sizeof doc);
+    CHECK(strstr(doc, "\"interrupted\": false") != NULL);
+    fclose(f);
+    rb_report_free(&rep);
+}
+
 /* The CLI's count on stderr is the count of cells the report shows as measured. */
 static void interrupted_cli_count_matches_the_report(void)
 {
@@ -1262,4 +1339,5 @@ void suite_stats(void)
     RUN(every_axis_value_is_drawn);
     RUN(interrupted_matrix_marks_the_rest);
     RUN(interrupted_cli_count_matches_the_report);
+    RUN(interrupted_in_round_two_is_said);
 }
