@@ -827,7 +827,9 @@ typedef struct rb_result {
                                     the report); NULL: iter_ops_per_ms[0..iterations) */
     unsigned nsamples;
     double ops_per_ms_median;    /* the headline figure of a matrix run */
-    double ci_lo, ci_hi;         /* 95% interval of the median; NaN with fewer than 2 samples */
+    double ci_lo, ci_hi;         /* 95% interval of the cell's rate over its rounds (Student t on the
+                                    logarithms of the round medians: asymmetric about the median,
+                                    which it need not contain); NaN with fewer than 2 rounds */
     unsigned outliers;           /* samples with a modified z-score over 3.5 (kept in the data) */
     /* With two rounds or more (rb_run_matrix, not a run of groups): this cell against the best
        other strategy of its column (same threads and read size, by median), paired by round
@@ -9915,7 +9917,9 @@ static const double *rb__samples(const rb_result *x, unsigned *n)
 
 /* A cell's headline: the median with the half-width of its 95% interval (the wider side, the
    interval being asymmetric), like JMH's "score +- error"; a report built from rb_run results
-   without statistics shows the mean. */
+   without statistics shows the mean. advise's tables (3.7) still show this; run's grids show
+   the interval's two ends (rb__cell_range_text): "79.10 +- 1318.03" of 2 rounds implied a
+   negative lower end where the interval was [4.70, 1397]. */
 static void rb__cell_text(const rb_result *x, char *buf, size_t len)
 {
     double v, hw;
@@ -9928,6 +9932,31 @@ static void rb__cell_text(const rb_result *x, char *buf, size_t len)
     if (x->rate_upper_bound) snprintf(buf, len, v < 1 ? "< %.3g" : "< %.2f", v);   /* no op completed: at most */
     else if (!x->nsamples || x->ci_lo != x->ci_lo) snprintf(buf, len, v < 1 ? "%.3g" : "%.2f", v);
     else snprintf(buf, len, v < 1 ? "%.3g \xc2\xb1 %.2g" : "%.2f \xc2\xb1 %.2f", v, hw);   /* cold cells: 0.0041, not 0.00 */
+}
+
+/* One end of an interval, with about 3 significant digits and never an exponent above 1:
+   1397, 79.1, 4.70, 0.00412. */
+static void rb__end_text(double v, char *buf, size_t len)
+{
+    double a = fabs(v);
+    snprintf(buf, len, a >= 99.95 ? "%.0f" : a >= 9.995 ? "%.1f" : a >= 1 ? "%.2f" : "%.3g", v);
+}
+
+/* A cell of run's grids: the median (the mean for rb_run results without statistics) and,
+   from two rounds, its 95% interval's two ends, "79.10 [4.70, 1397]": the interval is on the
+   logarithms of the round medians, so it is asymmetric about the median (which it need not
+   contain), and a "+- h" of its wider side implied a lower end below zero. Otherwise as
+   rb__cell_text. */
+static void rb__cell_range_text(const rb_result *x, char *buf, size_t len)
+{
+    char lo[32], hi[32];
+    double v;
+    rb__cell_text(x, buf, len);
+    if (!x || x->status != RB_OK || x->rate_upper_bound || !x->nsamples || x->ci_lo != x->ci_lo) return;
+    v = x->ops_per_ms_median;
+    rb__end_text(x->ci_lo, lo, sizeof lo);
+    rb__end_text(x->ci_hi, hi, sizeof hi);
+    snprintf(buf, len, v < 1 ? "%.3g [%s, %s]" : "%.2f [%s, %s]", v, lo, hi);   /* cold cells: 0.0041, not 0.00 */
 }
 
 /* A row that is no result, as a line: "error: why", or the status word alone when the reason
@@ -10007,27 +10036,29 @@ static void rb__rule(FILE *f, unsigned n)
 
 /* One ops/ms grid: a row per strategy, a column per thread count (or per read size when
    by_size), every column as wide as its widest cell. */
+#define RB__GRIDCELL 64   /* "0.00412 [0.00398, 0.00425] [12]" and room to spare */
 static void rb__grid(FILE *f, const rb_report *r, int md, int by_size, unsigned g)
 {
     unsigned ncols = by_size ? r->nread_sizes : r->nthreads, i, j;
-    char (*cell)[32] = (char (*)[32])calloc((size_t)(r->nstrategies + 1) * (ncols + 1), 32);
+    char (*cell)[RB__GRIDCELL] =
+        (char (*)[RB__GRIDCELL])calloc((size_t)(r->nstrategies + 1) * (ncols + 1), RB__GRIDCELL);
     const char *cells[RB_MAX_AXIS + 1];
     int width[RB_MAX_AXIS + 1];
     if (!cell || ncols > RB_MAX_AXIS) { free(cell); fprintf(f, "(out of memory)\n"); return; }
-    snprintf(cell[0], 32, "strategy");
+    snprintf(cell[0], RB__GRIDCELL, "strategy");
     for (j = 0; j < ncols; j++) {
-        if (by_size) rb_format_size(r->read_sizes[j], cell[j + 1], 32);
-        else snprintf(cell[j + 1], 32, "T%02u", r->threads[j]);
+        if (by_size) rb_format_size(r->read_sizes[j], cell[j + 1], RB__GRIDCELL);
+        else snprintf(cell[j + 1], RB__GRIDCELL, "T%02u", r->threads[j]);
     }
     for (i = 0; i < r->nstrategies; i++) {
-        char (*row)[32] = cell + (size_t)(i + 1) * (ncols + 1);
-        snprintf(row[0], 32, "%s", r->strategies[i]);
+        char (*row)[RB__GRIDCELL] = cell + (size_t)(i + 1) * (ncols + 1);
+        snprintf(row[0], RB__GRIDCELL, "%s", r->strategies[i]);
         for (j = 0; j < ncols; j++) {
             const rb_result *x = by_size ? rb_report_cell(r, i, 0, j) : rb_report_cell(r, i, j, g);
             char mark[16];
-            rb__cell_text(x, row[j + 1], 32);
+            rb__cell_range_text(x, row[j + 1], RB__GRIDCELL);
             rb__warn_mark(r, x, mark, sizeof mark);   /* "0.00333 [12]": see the warnings below */
-            snprintf(row[j + 1] + strlen(row[j + 1]), 32 - strlen(row[j + 1]), "%s", mark);
+            snprintf(row[j + 1] + strlen(row[j + 1]), RB__GRIDCELL - strlen(row[j + 1]), "%s", mark);
         }
     }
     for (j = 0; j <= ncols; j++) {
@@ -10372,7 +10403,7 @@ static void rb__group_cells(const rb_result *x, char (*c)[RB__GROUPCELL])
     rb_format_size(x->read_size, sz, sizeof sz);
     snprintf(c[3], RB__GROUPCELL, "%s %s", x->pattern_spec, sz);
     snprintf(c[4], RB__GROUPCELL, "%s", x->group_run == RB_RUN_ALONE ? "alone" : "together");
-    rb__cell_text(x, c[5], RB__GROUPCELL);
+    rb__cell_range_text(x, c[5], RB__GROUPCELL);
     rb__lat_cell(&x->lat, rb_hist_percentile(&x->lat, 50), ok && rb_hist_percentile_known(&x->lat, 50), c[6]);
     rb__lat_cell(&x->lat, rb_hist_percentile(&x->lat, 99), ok && rb_hist_percentile_known(&x->lat, 99), c[7]);
     if (x->together_ratio == x->together_ratio && x->together_ratio_lo == x->together_ratio_lo)
@@ -10606,15 +10637,12 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
                        "below X, an upper bound, not a measurement%s\n\n", md ? "*" : "", md ? "*" : "");
             break;
         }
-    if (r->rounds > 1 && rb__cells_cut_short(r))   /* never "over its N rounds" where a cell has fewer */
-        fprintf(f, "%s: median of every measured iteration of every round (shuffled order); \xc2\xb1 the wider half "
-                   "of the 95%% interval of the cell's rate over the rounds each cell measured (%u asked, fewer where "
-                   "the interrupt came first: see above; Student t on the round medians)%s\n\n",
-                md ? "*ops/ms" : "ops/ms", rb__rounds_asked(r), md ? "*" : "");
-    else if (r->rounds > 1)
-        fprintf(f, "%s: median of every measured iteration of every round (shuffled order); \xc2\xb1 the wider half "
-                   "of the 95%% interval of the cell's rate over its %u rounds (Student t on the round medians)%s\n\n",
-                md ? "*ops/ms" : "ops/ms", r->rounds, md ? "*" : "");
+    if (r->rounds > 1)   /* never "over its N rounds" where a cell has fewer */
+        fprintf(f, "%s: median of every measured iteration of every round (shuffled order); [lo, hi]: the 95%% "
+                   "interval of the cell's rate over %s%u rounds%s (Student t on the logarithms of the round "
+                   "medians, so not symmetric about the median; none from 1 round)%s\n\n", md ? "*ops/ms" : "ops/ms",
+                rb__cells_cut_short(r) ? "the rounds each cell measured, of the " : "its ", rb__rounds_asked(r),
+                rb__cells_cut_short(r) ? " asked (fewer where the interrupt came first: see above)" : "", md ? "*" : "");
     else if (r->count && r->results[0].nsamples)
         fprintf(f, "%s: median of the measured iterations; 1 round%s: too few for an interval (iterations of one "
                    "round share the machine's state); use --rounds 5%s\n\n", md ? "*ops/ms" : "ops/ms",

@@ -26,6 +26,13 @@ static size_t slurp(FILE *f, char *buf, size_t len)
     return n;
 }
 
+/* Empties f for the next writer: rewound alone, a shorter text would leave the last one's tail. */
+static void fresh(FILE *f)
+{
+    rewind(f);
+    CHECK(ftruncate(fileno(f), 0) == 0);
+}
+
 static unsigned count(const char *hay, const char *needle)
 {
     unsigned n = 0;
@@ -284,6 +291,60 @@ static void synthetic_grid(rb_result *res, unsigned n, int by_size, unsigned *th
     rep->read_sizes = rs; rep->nread_sizes = by_size ? n : 1;
 }
 
+/* A grid cell with an interval shows its two ends. "79.10 ± 1318.03" of 2 rounds implied a
+   negative lower end where the t interval on the logarithms was about [4.7, 1397]; a cold
+   cell's small numbers and a narrow interval of 5 rounds read the same way, in the table and
+   the markdown, and the legend says what the brackets are. */
+static void grid_shows_the_intervals_ends(void)
+{
+    static rb_result res[3];
+    static char doc[1 << 17];
+    double two[6] = {9, 10, 11, 400, 420, 440}, cold[2] = {0.0041, 0.0043}, five[5] = {10.1, 10.3, 9.9, 10.2, 10};
+    unsigned th[3], md;
+    uint64_t rs[3];
+    rb_report rep;
+    rb_config cfg;
+    rb_stats st;
+    const char *name;
+    FILE *f = tmpfile();
+    CHECK(f != NULL);
+    if (!f) return;
+    synthetic_grid(res, 3, 0, th, rs, &rep, &cfg, &name);
+    rep.rounds = 5;
+    res[0].samples = two; res[0].nsamples = 6; res[0].rounds = 2;   /* round medians 10 and 420 */
+    res[1].samples = cold; res[1].nsamples = 2; res[1].rounds = 2;
+    res[2].samples = five; res[2].nsamples = 5; res[2].rounds = 5;
+    for (md = 0; md < 3; md++) {
+        rb_stats_of(res[md].samples, res[md].nsamples, res[md].rounds, &st);
+        res[md].ops_per_ms_median = st.median;
+        res[md].ci_lo = st.ci_lo;
+        res[md].ci_hi = st.ci_hi;
+    }
+    CHECKF(res[0].ci_lo > 0 && res[0].ci_hi - res[0].ops_per_ms_median > res[0].ops_per_ms_median,
+           "the premise: a wider half that reaches below zero (%g [%g, %g])", res[0].ops_per_ms_median, res[0].ci_lo,
+           res[0].ci_hi);
+    for (md = 0; md < 2; md++) {
+        unsigned k;
+        fresh(f);
+        rb_report_table(f, &rep, (int)md);
+        slurp(f, doc, sizeof doc);
+        for (k = 0; k < 3; k++) {   /* "median [lo, hi]", each end to about 3 digits */
+            char head[64];
+            const char *p;
+            double lo = 0, hi = 0;
+            snprintf(head, sizeof head, res[k].ops_per_ms_median < 1 ? "%.3g [" : "%.2f [", res[k].ops_per_ms_median);
+            p = strstr(doc, head);
+            CHECKF(p && sscanf(p + strlen(head) - 1, "[%lf, %lf]", &lo, &hi) == 2 &&
+                   fabs(lo / res[k].ci_lo - 1) < 0.01 && fabs(hi / res[k].ci_hi - 1) < 0.01,
+                   "cell %u: %g [%g, %g] not shown as such (%g, %g) in:\n%s", k, res[k].ops_per_ms_median,
+                   res[k].ci_lo, res[k].ci_hi, lo, hi, doc);
+        }
+        CHECKF(!strstr(doc, "\xc2\xb1") && strstr(doc, "[lo, hi]: the 95% interval of the cell's rate over its 5 rounds"),
+               "%s", doc);
+    }
+    fclose(f);
+}
+
 /* issue 16 item 14: the table and the SVG had 24 columns and dropped the rest silently. */
 static void every_axis_value_is_drawn(void)
 {
@@ -364,13 +425,6 @@ static void interrupted_matrix_marks_the_rest(void)
     (void)stop_after_first;
 }
 
-/* Empties f for the next writer: rewound alone, a shorter text would leave the last one's tail. */
-static void fresh(FILE *f)
-{
-    rewind(f);
-    CHECK(ftruncate(fileno(f), 0) == 0);
-}
-
 /* Stops the run once the first cell of round 2 is done. */
 static void stop_in_round_two(const rb_matrix_event *ev, void *user)
 {
@@ -417,7 +471,7 @@ static void interrupted_in_round_two_is_said(void)
     rb_report_table(f, &rep, 0);
     slurp(f, doc, sizeof doc);
     CHECKF(strstr(doc, "interrupted in round 2 of 2: 3 of 4 cells have fewer rounds than the 2 asked:") &&
-           !strstr(doc, "over its 2 rounds") && strstr(doc, "over the rounds each cell measured"), "%s", doc);
+           !strstr(doc, "over its 2 rounds") && strstr(doc, "over the rounds each cell measured, of the 2 asked"), "%s", doc);
     fresh(f);
     rb_report_table(f, &rep, 1);
     slurp(f, doc, sizeof doc);
@@ -1340,4 +1394,5 @@ void suite_stats(void)
     RUN(interrupted_matrix_marks_the_rest);
     RUN(interrupted_cli_count_matches_the_report);
     RUN(interrupted_in_round_two_is_said);
+    RUN(grid_shows_the_intervals_ends);
 }
