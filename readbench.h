@@ -833,7 +833,9 @@ typedef struct rb_result {
                                     the report); NULL: iter_ops_per_ms[0..iterations) */
     unsigned nsamples;
     double ops_per_ms_median;    /* the headline figure of a matrix run */
-    double ci_lo, ci_hi;         /* 95% interval of the median; NaN with fewer than 2 samples */
+    double ci_lo, ci_hi;         /* 95% interval of the cell's rate over its rounds (Student t on the
+                                    logarithms of the round medians: asymmetric about the median,
+                                    which it need not contain); NaN with fewer than 2 rounds */
     unsigned outliers;           /* samples with a modified z-score over 3.5 (kept in the data) */
     /* With two rounds or more (rb_run_matrix, not a run of groups): this cell against the best
        other strategy of its column (same threads and read size, by median), paired by round
@@ -841,10 +843,12 @@ typedef struct rb_result {
     const char *paired_with;
     unsigned paired_rounds;
     double paired_ratio, paired_lo, paired_hi;
-    /* The machine's own speed while the cell ran: a fixed CPU kernel timed just before its
-       first phase and just after its last (the fastest of 3 runs of ~1 ms each), in ns per
-       2^20 of its iterations (comparable between runs of one build). drift: after / before - 1
-       (over rounds: the round that moved most); moved: the rounds in which it changed by more
+    /* The machine's own speed while the cell ran, as a program beside the cell would get it:
+       a fixed CPU kernel's work in a 10 ms wall-clock window just before the cell's first
+       phase and just after its last (a copy per worker up to the CPUs, pinned as the workers
+       are; a CPU shared with another program shows), in ns per 2^20 of its iterations
+       (comparable between runs of one build). drift: after / before - 1; over rounds, all
+       three are the round's that moved most; moved: the rounds in which it changed by more
        than RB_MACHINE_MOVED. 0 and NaN: not measured. */
     double machine_before_ns, machine_after_ns, machine_drift;
     unsigned machine_moved;
@@ -1493,7 +1497,11 @@ typedef struct rb_report {
     const char *const *strategies; unsigned nstrategies;   /* rows, in order */
     const unsigned *threads; unsigned nthreads;            /* columns */
     const uint64_t *read_sizes; unsigned nread_sizes;
-    unsigned rounds;             /* of a matrix run; 0: 1 */
+    unsigned rounds;             /* of a matrix run, the rounds that started; 0: 1 */
+    unsigned rounds_asked;       /* the rounds asked for (more than rounds: interrupted); 0: rounds */
+    int interrupted;             /* the caller's stop flag ended the run before every cell ran every
+                                    round: cells with fewer rounds than asked (rb_result.rounds)
+                                    are the ones it cut short */
     const unsigned *order;       /* rounds x count cell indices, the order each round ran; may be NULL */
     uint64_t round_seed;         /* the seed of the rounds' shuffled order */
     const char *scenario;        /* the caller's name for the case measured ("cold"); may be NULL */
@@ -4492,8 +4500,7 @@ typedef struct rb__run {
     int resident_known[RB_MAX_ITERATIONS + 1];
     void *observed;       /* rb_config.observer's state for this cell */
     int observing;        /* its cell call was made: close it */
-    uint64_t kernel_n;    /* the machine kernel's iterations (rb__machine_before), 0: none */
-    double kernel_ns;     /* its time before the cell, per 2^20 iterations */
+    double kernel_ns;     /* the machine kernel's time before the cell, per 2^20 iterations; 0: none */
     volatile uint64_t kernel_sink;
 } rb__run;
 /* What made a cell cold, per thread: faults (RUSAGE_THREAD) and the bytes this thread made
@@ -4591,6 +4598,7 @@ typedef struct rb__thread {
     uint64_t iter_ops[RB_MAX_ITERATIONS + 1];
     uint64_t iter_start[RB_MAX_ITERATIONS + 1], iter_end[RB_MAX_ITERATIONS + 1];   /* ns */
     uint64_t iter_inflight[RB_MAX_ITERATIONS + 1];   /* ns the op running at the stop had run; 0: none */
+    uint64_t iter_inflight_took[RB_MAX_ITERATIONS + 1];   /* ns that op took in all (it runs to its end) */
     /* when the thread woke in the phase, the barrier released (ns): late, it did not get a CPU
        (rb__statistics); read before the harness's own work of the phase start */
     uint64_t iter_first[RB_MAX_ITERATIONS + 1];
@@ -5019,14 +5027,14 @@ static void rb__worker_phase(rb__thread *th, unsigned p, uint64_t start, uint64_
     rb_worker *w = &th->w;
     const rb_config *c = w->t->cfg;
     uint64_t deadline = start + (uint64_t)(p ? c->duration_ns : c->warmup_ns), ops = 0, end = start, t0, t1;
-    uint64_t think = (uint64_t)c->think_ns, bytes = 0, op_bytes, inflight = 0;
+    uint64_t think = (uint64_t)c->think_ns, bytes = 0, op_bytes, inflight = 0, took = 0;
     unsigned n = c->reads_per_op;
     for (t0 = rb__now_ns(); t0 < deadline && !RB__LOAD(&run->pool.failed); t0 = t1) {
         op_bytes = rb__draw_op(th, p > 0, off, n);
         th->drawn++;
         if (rb__op(th, off, n) != 0) break;
         t1 = rb__now_ns();
-        if (t1 > deadline) { inflight = deadline - t0; break; }   /* in flight at the stop */
+        if (t1 > deadline) { inflight = deadline - t0; took = t1 - t0; break; }   /* in flight at the stop */
         ops++;
         bytes += op_bytes;
         end = t1;
@@ -5038,6 +5046,7 @@ static void rb__worker_phase(rb__thread *th, unsigned p, uint64_t start, uint64_
     th->iter_start[p] = start;
     th->iter_end[p] = end;
     th->iter_inflight[p] = inflight;
+    th->iter_inflight_took[p] = took;
 }
 
 /* Open loop: the arrivals of one thread. Each phase starts its schedule afresh at the phase's
@@ -5120,7 +5129,7 @@ static void rb__worker_phase_open(rb__thread *th, unsigned p, uint64_t start, ui
     const rb_config *c = w->t->cfg;
     rb__sched *q = &th->sched;
     uint64_t deadline = start + (uint64_t)(p ? c->duration_ns : c->warmup_ns), ops = 0, t0, t1, bytes = 0, op_bytes;
-    uint64_t inflight = 0;
+    uint64_t inflight = 0, took = 0;
     unsigned n = c->reads_per_op;
     rb__sched_reset(q, start);
     while (q->next < deadline && !RB__LOAD(&run->pool.failed)) {
@@ -5131,7 +5140,7 @@ static void rb__worker_phase_open(rb__thread *th, unsigned p, uint64_t start, ui
         th->drawn++;
         if (rb__op(th, off, n) != 0) break;
         t1 = rb__now_ns();
-        if (t1 > deadline) { inflight = deadline - t0; break; }   /* in flight at the stop */
+        if (t1 > deadline) { inflight = deadline - t0; took = t1 - t0; break; }   /* in flight at the stop */
         ops++;
         bytes += op_bytes;
         if (p > 0) {
@@ -5146,6 +5155,7 @@ static void rb__worker_phase_open(rb__thread *th, unsigned p, uint64_t start, ui
     th->iter_start[p] = start;
     th->iter_end[p] = deadline;
     th->iter_inflight[p] = inflight;
+    th->iter_inflight_took[p] = took;
 }
 
 /* Phases: warmup (0, optional), then iterations 1..n. Every phase starts and ends on the
@@ -5670,25 +5680,56 @@ static void rb__open_loop_figures(const rb_config *c, rb__thread *const *th, rb_
                  res->rate_asked, res->ops_per_ms * 1000.0);
 }
 
+/* How long thread th's unfinished op had run as measured phase k ended, in ns; 0: none. The
+   op in flight at the stop, if it started one in k. If it started none (it came back to a CPU
+   past the phase's end, or too late to start one: the scheduler lets a thread wait that just
+   ran a long op, 128 MiB x 8 reads in 1 ms iterations) while its ops take longer than a phase
+   (one in flight at a stop took longer in all, rb__outlasts), it is still inside that time: in
+   flight in k too. From when its op before started, if one was in flight as phase k - 1 (the
+   warmup for the first) ended, with the pause between the phases (the op's end, the
+   coordinator's work) left out and never more than it took; else the whole phase, as long as
+   any op that starts in it can have run. A thread none of whose ops outlasted a phase, or
+   that never started one, is not (a thread that never got a CPU: starved, not bounded). */
+static int rb__outlasts(const rb_config *c, const rb__thread *th)
+{
+    unsigned p;
+    for (p = 0; p <= c->iterations; p++)
+        if (th->iter_inflight[p] && th->iter_inflight_took[p] > (uint64_t)c->duration_ns) return 1;
+    return 0;
+}
+
+static uint64_t rb__inflight(const rb_config *c, const rb__thread *th, unsigned k)
+{
+    uint64_t d = (uint64_t)c->duration_ns;
+    if (th->iter_inflight[k] || th->iter_ops[k]) return th->iter_inflight[k];
+    if (!rb__outlasts(c, th)) return 0;
+    if (th->iter_inflight[k - 1] && th->iter_inflight_took[k - 1] > d)
+        return RB__MIN(th->iter_inflight_took[k - 1], th->iter_inflight[k - 1] + d);
+    return d;
+}
+
 /* A cell where no op completed inside any measured iteration is still a measurement when
-   every thread of every iteration had started an op that was running at the stop: an op
-   that had run w ns and was not done takes longer than w, so that thread does under one op
+   every thread of every iteration had an op that was running at the stop (rb__inflight): an
+   op that had run w ns and was not done takes longer than w, so that thread does under one op
    per w, and each iteration's rate is under the sum of its threads' 1/w, as rb__statistics
    sums rates. That bound ranks the cell ("< X") where "no result" would hide the slowest
-   strategy of all. Only that case: a thread that started no op at all (it got no CPU)
-   tells nothing about the strategy's speed, and the cell stays unmeasured. 1: bounded. */
+   strategy of all. Only that case: a thread that started no op at all (it got no CPU) and was
+   inside no earlier op tells nothing about the strategy's speed, and the cell stays
+   unmeasured. 1: bounded. */
 static int rb__upper_bound(const rb_config *c, rb__thread *const *th, rb_result *res)
 {
-    unsigned k, i;
+    unsigned k, i, carried = 0;
     double sum = 0, slowest = 0;
     for (k = 1; k <= c->iterations; k++)
         for (i = 0; i < c->threads; i++)
-            if (th[i]->iter_ops[k] || !th[i]->iter_inflight[k]) return 0;
+            if (th[i]->iter_ops[k] || !rb__inflight(c, th[i], k)) return 0;
     for (k = 1; k <= c->iterations; k++) {
         double v = 0;
         for (i = 0; i < c->threads; i++) {
-            v += 1e6 / (double)th[i]->iter_inflight[k];
-            slowest = RB__MAX(slowest, (double)th[i]->iter_inflight[k] / 1e6);
+            uint64_t w = rb__inflight(c, th[i], k);
+            v += 1e6 / (double)w;
+            slowest = RB__MAX(slowest, (double)w / 1e6);
+            carried += !th[i]->iter_inflight[k];
         }
         res->iter_ops_per_ms[k - 1] = v;
         sum += v;
@@ -5701,6 +5742,10 @@ static int rb__upper_bound(const rb_config *c, rb__thread *const *th, rb_result 
     rb__warn(res, "no op completed inside any measured iteration: every thread's op was still running when its "
              "iteration ended (after up to %.3g ms), so each rate here is an upper bound (under %.3g ops/ms), not a "
              "measurement; longer iterations would measure it", slowest, res->ops_per_ms);
+    if (carried)
+        rb__warn(res, "%u time%s a thread started no op in an iteration: it came back to a CPU too late to start one, "
+                 "still inside the time of an op that outlasts an iteration (counted as running in it, from its "
+                 "start, or through the whole iteration)", carried, carried == 1 ? "" : "s");
     return 1;
 }
 
@@ -5710,12 +5755,15 @@ static int rb__upper_bound(const rb_config *c, rb__thread *const *th, rb_result 
    window: it adds nothing to that iteration's rate, and a warning says why, from when the
    thread woke in it (the barrier released): past the middle of the iteration (or never), it
    did not get a CPU (more runnable threads than CPUs: 16 null readers on 2 CPUs at 30 ms);
-   earlier, its op outlasted the iteration. Returns the thread-iterations without an op that were starved;
-   *slow: those whose op outlasted it. The mean and sample standard deviation are over the
-   iterations (one iteration: no spread, NAN, printed as null or "-"). */
+   earlier, its op outlasted the iteration. Returns the thread-iterations without an op that
+   were starved; *slow: those whose op outlasted it. A cell where no op completed at all is an
+   upper bound when every thread-iteration had an op in flight (rb__upper_bound), a late one
+   included if the thread was still inside a long op of the iteration before (rb__inflight).
+   The mean and sample standard deviation are over the iterations (one iteration: no spread,
+   NAN, printed as null or "-"). */
 static unsigned rb__statistics(const rb_config *c, rb__thread *const *th, rb_result *res, unsigned *slow)
 {
-    unsigned k, i, zero = 0, starved = 0;
+    unsigned k, i, zero = 0, starved = 0, inside = 0;
     uint64_t fewest = UINT64_MAX, bytes = 0;
     double sum = 0, dev = 0, reads;
     res->iterations = c->iterations;
@@ -5730,7 +5778,10 @@ static unsigned rb__statistics(const rb_config *c, rb__thread *const *th, rb_res
             if (ops == 0 || ms <= 0) {
                 uint64_t late = th[i]->iter_first[k] - th[i]->iter_start[k];
                 if (th[i]->iter_first[k] < th[i]->iter_start[k] || 2 * late <= (uint64_t)c->duration_ns) zero++;
-                else starved++;
+                else {
+                    starved++;
+                    inside += rb__inflight(c, th[i], k) > 0;   /* late, but still inside a long op's time */
+                }
                 continue;
             }
             v += (double)ops / ms;
@@ -5754,7 +5805,7 @@ static unsigned rb__statistics(const rb_config *c, rb__thread *const *th, rb_res
                  "read: parts of it were replayed more than once (a longer trace, or shorter iterations, replay it "
                  "once)", (unsigned long long)res->trace_loops, res->trace_loops == 1 ? "" : "s");
     rb__open_loop_figures(c, th, res);
-    if (!res->ops && !starved && rb__upper_bound(c, th, res)) {   /* said there */
+    if (!res->ops && starved == inside && rb__upper_bound(c, th, res)) {   /* said there */
         *slow = zero;
         return 0;
     }
@@ -6080,10 +6131,19 @@ static void rb__cell_close(rb__run *run, rb__thread **th)
 
 /* The machine's speed. This project's VMs change speed by tens of percent from minute to
    minute (a slow half hour cost 30x CPU per read), and a cell measured while that happened
-   describes two machines. A fixed CPU kernel timed before and after each cell says when: it
-   touches no memory and no file, so the cell's cache state is not disturbed, and it costs
-   ~6 ms per cell. The fastest of 3 runs each time: a preemption slows one run, a slower
-   machine all three. RB_MACHINE_SPIN names a replacement (a test's, to inject a slowdown). */
+   describes two machines. A fixed CPU kernel run before and after each cell says when: it
+   touches no memory and no file, so the cell's cache state is not disturbed. What it measures
+   is what a program beside the cell would get: the kernel's work in a fixed wall-clock window
+   of RB__MACHINE_WINDOW_NS, back to back, so that a CPU shared with another program shows
+   as the share it leaves (a busy loop on the cell's CPU halves the work). The fastest of 3
+   runs of ~1 ms did not: each run fit in one scheduler slice, and a busy loop started beside
+   a cell halved its rates while the kernel moved by under 4%. It runs as one copy per worker
+   up to the CPUs online, each pinned where that worker is pinned (rb_config.cpus), the copies
+   started together; their work is summed: a cell of two threads on two CPUs is slowed by a
+   busy loop on either. Cost: 10 ms of wall-clock before and after each cell, and 10 ms of CPU
+   per copy each time. On a loaded machine the share moves from window to window, and so do
+   the cells' rates: the flag then says so more often, which is what it is for.
+   RB_MACHINE_SPIN names a replacement kernel (a test's, to inject a slowdown). */
 #ifdef RB_MACHINE_SPIN
 uint64_t RB_MACHINE_SPIN(uint64_t n, uint64_t x);
 #else
@@ -6096,43 +6156,79 @@ static uint64_t rb__machine_spin(uint64_t n, uint64_t x)
 #define RB_MACHINE_SPIN rb__machine_spin
 #endif
 
-static double rb__machine_time(uint64_t n, uint64_t *sink)
+#define RB__MACHINE_WINDOW_NS 10000000u   /* the kernel's window, before and after each cell */
+#define RB__MACHINE_CHUNK 4096u           /* its iterations between two clock reads: ~10 us */
+#define RB__MACHINE_COPIES 64u            /* at most this many copies at once */
+
+/* One copy of the kernel: where it runs (-1: anywhere), then its work and its window. */
+typedef struct rb__kernel {
+    rb__pool *pool;
+    int cpu;
+    uint64_t iters, ns, sink;
+} rb__kernel;
+
+static void *rb__kernel_arg(void *ctx, unsigned i) { return (rb__kernel *)ctx + i; }
+
+/* From the barrier's release (the same instant for every copy) to the window's end: a copy
+   that gets its CPU late has done less in it, which is the point. */
+static void *rb__kernel_main(void *arg)
 {
-    double best = 0;
-    unsigned k;
-    for (k = 0; k < 3; k++) {
-        uint64_t t0 = rb__now_ns();
-        *sink ^= RB_MACHINE_SPIN(n, *sink + k);
-        if (!k || (double)(rb__now_ns() - t0) < best) best = (double)(rb__now_ns() - t0);
-    }
-    return best;
+    rb__kernel *k = (rb__kernel *)arg;
+    char why[64];
+    uint64_t start, end, now, x = k->sink;
+    if (k->cpu >= 0 && rb__pin((unsigned)k->cpu, why, sizeof why) != RB_OK) k->cpu = -1;   /* then anywhere */
+    start = rb__barrier_wait(&k->pool->bar);
+    end = start + RB__MACHINE_WINDOW_NS;
+    do {
+        x ^= RB_MACHINE_SPIN(RB__MACHINE_CHUNK, x + k->iters);
+        k->iters += RB__MACHINE_CHUNK;
+    } while ((now = rb__now_ns()) < end && !RB__LOAD(&k->pool->failed));
+    k->ns = now - start;
+    k->sink = x;
+    return NULL;
 }
 
-/* Before the cell: the iterations that take ~1 ms here (doubling from 4096), then their time. */
-static void rb__machine_before(rb__run *run)
+/* The kernel's time per 2^20 iterations at the pace the copies got, in ns (a copy's own
+   time for them: summed work over the copies), or 0 where it could not run (no thread). */
+static double rb__machine_time(rb__run *run)
 {
-    uint64_t n = 4096, sink = 1;
-    while (n < ((uint64_t)1 << 40)) {
-        uint64_t t0 = rb__now_ns();
-        sink ^= RB_MACHINE_SPIN(n, sink);
-        if (rb__now_ns() - t0 >= 1000000) break;
-        n *= 2;
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned n = RB__MIN(RB__MIN(run->nthreads, online > 0 ? (unsigned)online : 1u), RB__MACHINE_COPIES), i;
+    rb__kernel k[RB__MACHINE_COPIES];
+    rb__pool pool;
+    char why[RB_REASON_LEN];
+    double per_ns = 0;
+    int rc;
+    n = RB__MAX(n, 1u);
+    for (i = 0; i < n; i++) {
+        k[i].pool = &pool;
+        k[i].cpu = run->c->ncpus && run->c->cpus ? (int)run->c->cpus[i % run->c->ncpus] : -1;   /* as worker i */
+        k[i].iters = k[i].ns = 0;
+        k[i].sink = i + 1;
     }
-    run->kernel_n = n;
-    run->kernel_ns = rb__machine_time(n, &sink) * 1048576.0 / (double)n;
-    run->kernel_sink = sink;   /* volatile: the compiler may not drop the loop */
+    rc = rb__pool_start(&pool, n, rb__kernel_main, rb__kernel_arg, k, why, sizeof why);
+    if (!pool.tid) return 0;   /* no thread and no barrier */
+    rb__barrier_wait(&pool.bar);   /* go: every copy's window starts now */
+    rb__pool_join(&pool);
+    if (rc != RB_OK) return 0;     /* fewer copies than asked: not the same measure as the other side's */
+    for (i = 0; i < n; i++) {
+        if (!k[i].ns) return 0;
+        per_ns += (double)k[i].iters / (double)k[i].ns;
+        run->kernel_sink ^= k[i].sink;   /* volatile: the compiler may not drop the loop */
+    }
+    return per_ns > 0 ? (double)n * 1048576.0 / per_ns : 0;
 }
+
+/* Before the cell: the kernel's time, kept for after. */
+static void rb__machine_before(rb__run *run) { run->kernel_ns = rb__machine_time(run); }
 
 /* After the cell: the same kernel again, into every group's row, and a warning where the
    machine moved. */
 static void rb__machine_after(rb__run *run)
 {
-    uint64_t sink = 2;
     double after, drift;
     unsigned i;
-    if (!run->kernel_n || !(run->kernel_ns > 0)) return;
-    after = rb__machine_time(run->kernel_n, &sink) * 1048576.0 / (double)run->kernel_n;
-    run->kernel_sink = sink;
+    if (!(run->kernel_ns > 0) || !((after = rb__machine_time(run)) > 0)) return;
     drift = after / run->kernel_ns - 1;
     for (i = 0; i < run->nparts; i++) {
         rb_result *r = run->parts[i].res;
@@ -9168,12 +9264,13 @@ static void rb__merge_round(rb_result *acc, const rb_result *x)
         acc->evict_seconds += x->evict_seconds;
         acc->prewarm_seconds += x->prewarm_seconds;
         acc->resident_after = x->resident_after;   /* before: the first round's; after: the last's */
-        if (x->machine_before_ns > 0) {            /* the kernel: the round that moved most, and how many moved */
-            if (!(acc->machine_before_ns > 0)) acc->machine_before_ns = x->machine_before_ns;
-            acc->machine_after_ns = x->machine_after_ns;
-            if (acc->machine_drift != acc->machine_drift || fabs(x->machine_drift) > fabs(acc->machine_drift))
+        if (x->machine_before_ns > 0) {   /* the kernel: the round that moved most, its three figures together */
+            if (!(acc->machine_before_ns > 0) || fabs(x->machine_drift) > fabs(acc->machine_drift)) {
+                acc->machine_before_ns = x->machine_before_ns;
+                acc->machine_after_ns = x->machine_after_ns;
                 acc->machine_drift = x->machine_drift;
-            acc->machine_moved += x->machine_moved;
+            }
+            acc->machine_moved += x->machine_moved;   /* and how many rounds moved */
         }
         for (k = 0; k < x->nwarnings; k++) {       /* each warning once, from whichever round */
             unsigned j, seen = 0;
@@ -9355,6 +9452,8 @@ RBDEF int rb_run_matrix(const rb_matrix *m, rb_report *rep)
     rep->read_sizes = st->sizes;
     rep->nread_sizes = st->nz;
     rep->rounds = round;   /* the rounds that started: an interrupt may end the run early */
+    rep->rounds_asked = st->rounds;
+    rep->interrupted = stopped != 0;
     rep->order = st->order;
     rep->round_seed = seed;
     if (st->grouped && m->hook->finish) m->hook->finish(m, st->results, st->ncells, rep);
@@ -9943,8 +10042,8 @@ RBDEF void rb_log_to(void *file, const char *line);
    the caller's hint), and a chart's title naming the case measured. rb_report_setup_progress /
    _setup_done, rb_report_hog, rb_report_scenario, rb_report_file say what else a command says;
    rb_report_list_here is `readbench list`; rb_diff_files `readbench diff`. */
-/* How a matrix run ended, on f (the error stream): with interrupted, how many cells finished; else how
-   many failed; then how many cells had a thread with fewer than RB_FEW_OPS ops in an iteration,
+/* How a matrix run ended, on f (the error stream): with interrupted (or the report's own flag),
+   how many cells finished and how many of them in fewer rounds than asked; else how many failed; then how many cells had a thread with fewer than RB_FEW_OPS ops in an iteration,
    followed by ": hint" (the caller's way to lengthen one; NULL: none). Returns the cells that
    failed (a strategy unsupported here has not failed). */
 RBDEF unsigned rb_report_summary(FILE *f, const rb_report *r, int interrupted, const char *hint);
@@ -10064,7 +10163,9 @@ static const double *rb__samples(const rb_result *x, unsigned *n)
 
 /* A cell's headline: the median with the half-width of its 95% interval (the wider side, the
    interval being asymmetric), like JMH's "score +- error"; a report built from rb_run results
-   without statistics shows the mean. */
+   without statistics shows the mean. advise's tables (3.7) still show this; run's grids show
+   the interval's two ends (rb__cell_range_text): "79.10 +- 1318.03" of 2 rounds implied a
+   negative lower end where the interval was [4.70, 1397]. */
 static void rb__cell_text(const rb_result *x, char *buf, size_t len)
 {
     double v, hw;
@@ -10077,6 +10178,31 @@ static void rb__cell_text(const rb_result *x, char *buf, size_t len)
     if (x->rate_upper_bound) snprintf(buf, len, v < 1 ? "< %.3g" : "< %.2f", v);   /* no op completed: at most */
     else if (!x->nsamples || x->ci_lo != x->ci_lo) snprintf(buf, len, v < 1 ? "%.3g" : "%.2f", v);
     else snprintf(buf, len, v < 1 ? "%.3g \xc2\xb1 %.2g" : "%.2f \xc2\xb1 %.2f", v, hw);   /* cold cells: 0.0041, not 0.00 */
+}
+
+/* One end of an interval, with about 3 significant digits and never an exponent above 1:
+   1397, 79.1, 4.70, 0.00412. */
+static void rb__end_text(double v, char *buf, size_t len)
+{
+    double a = fabs(v);
+    snprintf(buf, len, a >= 99.95 ? "%.0f" : a >= 9.995 ? "%.1f" : a >= 1 ? "%.2f" : "%.3g", v);
+}
+
+/* A cell of run's grids: the median (the mean for rb_run results without statistics) and,
+   from two rounds, its 95% interval's two ends, "79.10 [4.70, 1397]": the interval is on the
+   logarithms of the round medians, so it is asymmetric about the median (which it need not
+   contain), and a "+- h" of its wider side implied a lower end below zero. Otherwise as
+   rb__cell_text. */
+static void rb__cell_range_text(const rb_result *x, char *buf, size_t len)
+{
+    char lo[32], hi[32];
+    double v;
+    rb__cell_text(x, buf, len);
+    if (!x || x->status != RB_OK || x->rate_upper_bound || !x->nsamples || x->ci_lo != x->ci_lo) return;
+    v = x->ops_per_ms_median;
+    rb__end_text(x->ci_lo, lo, sizeof lo);
+    rb__end_text(x->ci_hi, hi, sizeof hi);
+    snprintf(buf, len, v < 1 ? "%.3g [%s, %s]" : "%.2f [%s, %s]", v, lo, hi);   /* cold cells: 0.0041, not 0.00 */
 }
 
 /* A row that is no result, as a line: "error: why", or the status word alone when the reason
@@ -10156,27 +10282,29 @@ static void rb__rule(FILE *f, unsigned n)
 
 /* One ops/ms grid: a row per strategy, a column per thread count (or per read size when
    by_size), every column as wide as its widest cell. */
+#define RB__GRIDCELL 64   /* "0.00412 [0.00398, 0.00425] [12]" and room to spare */
 static void rb__grid(FILE *f, const rb_report *r, int md, int by_size, unsigned g)
 {
     unsigned ncols = by_size ? r->nread_sizes : r->nthreads, i, j;
-    char (*cell)[32] = (char (*)[32])calloc((size_t)(r->nstrategies + 1) * (ncols + 1), 32);
+    char (*cell)[RB__GRIDCELL] =
+        (char (*)[RB__GRIDCELL])calloc((size_t)(r->nstrategies + 1) * (ncols + 1), RB__GRIDCELL);
     const char *cells[RB_MAX_AXIS + 1];
     int width[RB_MAX_AXIS + 1];
     if (!cell || ncols > RB_MAX_AXIS) { free(cell); fprintf(f, "(out of memory)\n"); return; }
-    snprintf(cell[0], 32, "strategy");
+    snprintf(cell[0], RB__GRIDCELL, "strategy");
     for (j = 0; j < ncols; j++) {
-        if (by_size) rb_format_size(r->read_sizes[j], cell[j + 1], 32);
-        else snprintf(cell[j + 1], 32, "T%02u", r->threads[j]);
+        if (by_size) rb_format_size(r->read_sizes[j], cell[j + 1], RB__GRIDCELL);
+        else snprintf(cell[j + 1], RB__GRIDCELL, "T%02u", r->threads[j]);
     }
     for (i = 0; i < r->nstrategies; i++) {
-        char (*row)[32] = cell + (size_t)(i + 1) * (ncols + 1);
-        snprintf(row[0], 32, "%s", r->strategies[i]);
+        char (*row)[RB__GRIDCELL] = cell + (size_t)(i + 1) * (ncols + 1);
+        snprintf(row[0], RB__GRIDCELL, "%s", r->strategies[i]);
         for (j = 0; j < ncols; j++) {
             const rb_result *x = by_size ? rb_report_cell(r, i, 0, j) : rb_report_cell(r, i, j, g);
             char mark[16];
-            rb__cell_text(x, row[j + 1], 32);
+            rb__cell_range_text(x, row[j + 1], RB__GRIDCELL);
             rb__warn_mark(r, x, mark, sizeof mark);   /* "0.00333 [12]": see the warnings below */
-            snprintf(row[j + 1] + strlen(row[j + 1]), 32 - strlen(row[j + 1]), "%s", mark);
+            snprintf(row[j + 1] + strlen(row[j + 1]), RB__GRIDCELL - strlen(row[j + 1]), "%s", mark);
         }
     }
     for (j = 0; j <= ncols; j++) {
@@ -10521,7 +10649,7 @@ static void rb__group_cells(const rb_result *x, char (*c)[RB__GROUPCELL])
     rb_format_size(x->read_size, sz, sizeof sz);
     snprintf(c[3], RB__GROUPCELL, "%s %s", x->pattern_spec, sz);
     snprintf(c[4], RB__GROUPCELL, "%s", x->group_run == RB_RUN_ALONE ? "alone" : "together");
-    rb__cell_text(x, c[5], RB__GROUPCELL);
+    rb__cell_range_text(x, c[5], RB__GROUPCELL);
     rb__lat_cell(&x->lat, rb_hist_percentile(&x->lat, 50), ok && rb_hist_percentile_known(&x->lat, 50), c[6]);
     rb__lat_cell(&x->lat, rb_hist_percentile(&x->lat, 99), ok && rb_hist_percentile_known(&x->lat, 99), c[7]);
     if (x->together_ratio == x->together_ratio && x->together_ratio_lo == x->together_ratio_lo)
@@ -10647,6 +10775,49 @@ static void rb__table_paired(FILE *f, const rb_report *r, int md)
     fprintf(f, "\n");
 }
 
+/* The rounds asked of a report (rb_report.rounds_asked; 0: those that started), and a cell's
+   (rb_run's alone: 1). */
+static unsigned rb__rounds_asked(const rb_report *r)
+{
+    unsigned started = r->rounds ? r->rounds : 1;
+    return r->rounds_asked > started ? r->rounds_asked : started;
+}
+
+static unsigned rb__cell_rounds(const rb_result *x) { return x->rounds ? x->rounds : 1; }
+
+/* The measured cells with fewer rounds than asked: an interrupt came before their last. */
+static unsigned rb__cells_cut_short(const rb_report *r)
+{
+    unsigned i, n = 0;
+    for (i = 0; i < r->count; i++) n += r->results[i].status == RB_OK && rb__cell_rounds(&r->results[i]) < rb__rounds_asked(r);
+    return n;
+}
+
+/* A run the caller interrupted (rb_report.interrupted), under the grid: in which round, and
+   the cells measured in fewer rounds than asked, named, since their figures rest on fewer. */
+static void rb__table_interrupted(FILE *f, const rb_report *r, int md)
+{
+    unsigned i, short_ = rb__cells_cut_short(r), asked = rb__rounds_asked(r), shown = 0, unmeasured = 0;
+    char lab[RB_PATTERN_LEN];
+    if (!r->interrupted) return;
+    for (i = 0; i < r->count; i++) unmeasured += r->results[i].status == RB_EINTR || r->results[i].status == RB_ENOTRUN;
+    if (asked < 2 || !short_) {
+        fprintf(f, "%sinterrupted: %u of %u cells measured; the others are marked \"interrupted\" or \"not run\"%s\n\n",
+                md ? "*" : "", r->count - unmeasured, r->count, md ? "*" : "");
+        return;
+    }
+    fprintf(f, "%sinterrupted in round %u of %u: %u of %u cells have fewer rounds than the %u asked:", md ? "*" : "",
+            r->rounds ? r->rounds : 1, asked, short_, r->count, asked);
+    for (i = 0; i < r->count && shown < 8; i++) {
+        const rb_result *x = &r->results[i];
+        if (x->status != RB_OK || rb__cell_rounds(x) >= asked) continue;
+        fprintf(f, "%s %s T%02u (%u)", shown++ ? "," : "", rb__label(x, lab, sizeof lab), x->threads, rb__cell_rounds(x));
+    }
+    fprintf(f, "%s", short_ > shown ? " and more" : "");
+    if (unmeasured) fprintf(f, "; %u not measured (\"interrupted\" or \"not run\")", unmeasured);
+    fprintf(f, "%s\n\n", md ? "*" : "");
+}
+
 /* The cells measured while the machine itself moved (rb_result.machine_moved), named. */
 static void rb__table_machine(FILE *f, const rb_report *r, int md)
 {
@@ -10705,19 +10876,23 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
         rb__grid(f, r, md, by_size, g);
     }
     if (r->ngroups) rb__table_groups(f, r, md);
+    rb__table_interrupted(f, r, md);
     for (i = 0; i < r->count; i++)
         if (r->results[i].status == RB_OK && r->results[i].rate_upper_bound) {
             fprintf(f, "%s< X: no op completed inside an iteration (each thread's op outlasted it): the rate is "
                        "below X, an upper bound, not a measurement%s\n\n", md ? "*" : "", md ? "*" : "");
             break;
         }
-    if (r->rounds > 1)
-        fprintf(f, "%s: median of every measured iteration of every round (shuffled order); \xc2\xb1 the wider half "
-                   "of the 95%% interval of the cell's rate over its %u rounds (Student t on the round medians)%s\n\n",
-                md ? "*ops/ms" : "ops/ms", r->rounds, md ? "*" : "");
+    if (r->rounds > 1)   /* never "over its N rounds" where a cell has fewer */
+        fprintf(f, "%s: median of every measured iteration of every round (shuffled order); [lo, hi]: the 95%% "
+                   "interval of the cell's rate over %s%u rounds%s (Student t on the logarithms of the round "
+                   "medians, so not symmetric about the median; none from 1 round)%s\n\n", md ? "*ops/ms" : "ops/ms",
+                rb__cells_cut_short(r) ? "the rounds each cell measured, of the " : "its ", rb__rounds_asked(r),
+                rb__cells_cut_short(r) ? " asked (fewer where the interrupt came first: see above)" : "", md ? "*" : "");
     else if (r->count && r->results[0].nsamples)
-        fprintf(f, "%s: median of the measured iterations; 1 round: too few for an interval (iterations of one "
-                   "round share the machine's state); use --rounds 5%s\n\n", md ? "*ops/ms" : "ops/ms", md ? "*" : "");
+        fprintf(f, "%s: median of the measured iterations; 1 round%s: too few for an interval (iterations of one "
+                   "round share the machine's state); use --rounds 5%s\n\n", md ? "*ops/ms" : "ops/ms",
+                rb__rounds_asked(r) > 1 ? " before the interrupt" : "", md ? "*" : "");
     rb__table_paired(f, r, md);
     rb__table_machine(f, r, md);
 
@@ -11169,13 +11344,17 @@ static void rb__json_int_or_null(FILE *f, long long v)
     else fprintf(f, "%lld", v);
 }
 
-/* The rounds of a matrix run: how many, the seed, and the order each one ran its cells in. */
+/* The rounds of a matrix run: how many started and were asked, whether the caller interrupted
+   it (then the cells with fewer rounds than asked are the ones it cut short), the seed, and the
+   order each round ran its cells in. */
 static void rb__json_rounds(FILE *f, const rb_report *r)
 {
     unsigned k, i, rounds = r->rounds ? r->rounds : 1;
     fprintf(f, ",\n \"scenario\": ");
     rb__json_str_or_null(f, r->scenario);
-    fprintf(f, ", \"rounds\": %u, \"round_seed\": %llu, \"order\": ", rounds, (unsigned long long)r->round_seed);
+    fprintf(f, ", \"rounds\": %u, \"rounds_asked\": %u, \"interrupted\": %s, \"round_seed\": %llu, \"order\": ",
+            rounds, r->rounds_asked > rounds ? r->rounds_asked : rounds, r->interrupted ? "true" : "false",
+            (unsigned long long)r->round_seed);
     if (!r->order) { fputs("null", f); return; }
     fputc('[', f);
     for (k = 0; k < rounds; k++) {
@@ -11987,16 +12166,21 @@ static void rb__report_progress(FILE *f, const rb_matrix_event *ev)
 /* Interrupted and not run are not failures, nor is a strategy this machine cannot run. */
 static unsigned rb__report_summary(FILE *f, const rb_report *r, int interrupted, const char *hint)
 {
-    unsigned i, done = 0, failed = 0, few = 0;
+    unsigned i, done = 0, failed = 0, few = 0, short_ = rb__cells_cut_short(r);
     for (i = 0; i < r->count; i++) {
         int st = r->results[i].status;
         done += st != RB_ENOTRUN && st != RB_EINTR;
         failed += st != RB_OK && st != RB_UNSUPPORTED && st != RB_EINTR && st != RB_ENOTRUN;
         few += st == RB_OK && r->results[i].min_thread_ops < RB_FEW_OPS;
     }
-    if (interrupted)
-        fprintf(f, "readbench: interrupted: %u of %u cells finished; the others are marked \"interrupted\" or "
-                "\"not run\" in the report\n", done, r->count);
+    if (interrupted || r->interrupted) {
+        fprintf(f, "readbench: interrupted: %u of %u cells finished", done, r->count);
+        if (short_)   /* finished, but not every round: the report names them */
+            fprintf(f, ", %u of them in fewer rounds than the %u asked (stopped in round %u)", short_,
+                    rb__rounds_asked(r), r->rounds ? r->rounds : 1);
+        if (done < r->count) fprintf(f, "; the others are marked \"interrupted\" or \"not run\" in the report");
+        fprintf(f, "\n");
+    }
     else if (failed)
         fprintf(f, "readbench: %u cell%s failed (see above)\n", failed, failed == 1 ? "" : "s");
     if (few)

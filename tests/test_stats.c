@@ -4,6 +4,8 @@
 #include "readbench.h"
 #include "rbtest.h"
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,6 +24,13 @@ static size_t slurp(FILE *f, char *buf, size_t len)
     n = fread(buf, 1, len - 1, f);
     buf[n] = 0;
     return n;
+}
+
+/* Empties f for the next writer: rewound alone, a shorter text would leave the last one's tail. */
+static void fresh(FILE *f)
+{
+    rewind(f);
+    CHECK(ftruncate(fileno(f), 0) == 0);
 }
 
 static unsigned count(const char *hay, const char *needle)
@@ -103,6 +112,70 @@ static int slowdown_op(rb_worker *w, const uint64_t *off, unsigned n)
 static const rb_strategy slowdown = {"slowdown", "slows the machine kernel", RB_S_NOIO, 0, RB_HINT_NONE, 0, 0, 0,
                                      tick_open, NULL, slowdown_op,
                                      NULL, tick_close};
+
+/* The kernel 4 times as long in the first cell that opens it only (from its op to its close,
+   which comes after the kernel timed after the cell): a matrix of two rounds moves in round 1. */
+static unsigned first_opens;
+static int first_open(rb_target *t, char *why, size_t wl)
+{
+    first_opens++;
+    return tick_open(t, why, wl);
+}
+static int first_op(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    if (first_opens == 1) machine_slow = 1;
+    return tick_op(w, off, n);
+}
+static void first_close(rb_target *t)
+{
+    machine_slow = 0;
+    tick_close(t);
+}
+static const rb_strategy slow_first = {"slowfirst", "slows the machine kernel in its first cell", 0, 0, RB_HINT_NONE, 0,
+                                       0, 0, first_open, NULL, first_op, NULL, first_close};
+
+/* A real slowdown, no hook: the crowd strategy's op (a 1 ms tick), once its cell has run
+   CROWD_AFTER_NS, starts CROWD busy threads, which inherit the affinity of the process (the
+   test pins its child to one CPU) and spin until crowd_stop: from then on the cell's CPU is
+   time-shared, as with a `taskset -c 0 sh -c 'while :; do :; done'` started beside a run. */
+#define CROWD 3u
+#define CROWD_AFTER_NS 60000000u
+static pthread_t crowd_tid[CROWD];
+static unsigned crowd_started;
+static volatile int crowd_stop;
+static uint64_t crowd_first;
+static void *crowd_spin(void *arg)
+{
+    volatile uint64_t n = 0;
+    (void)arg;
+    while (!__atomic_load_n(&crowd_stop, __ATOMIC_RELAXED)) n++;
+    return NULL;
+}
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+static int crowd_op(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    uint64_t now = mono_ns();
+    if (!crowd_first) crowd_first = now;
+    if (!crowd_started && now - crowd_first >= CROWD_AFTER_NS) {
+        unsigned i;
+        for (i = 0; i < CROWD && pthread_create(&crowd_tid[i], NULL, crowd_spin, NULL) == 0; i++) {}
+        crowd_started = i ? i : CROWD + 1;   /* none could start: never try again (the test fails) */
+    }
+    return tick_op(w, off, n);
+}
+static const rb_strategy crowd = {"crowd", "1 ms ticks; a crowd of busy threads on its CPU mid-cell", 0, 0,
+                                  RB_HINT_NONE, 0, 0, 0, tick_open, NULL, crowd_op, NULL, tick_close};
+static void crowd_end(void)
+{
+    unsigned i;
+    __atomic_store_n(&crowd_stop, 1, __ATOMIC_RELAXED);
+    for (i = 0; i < crowd_started && i < CROWD; i++) pthread_join(crowd_tid[i], NULL);
+}
 
 static void quick(rb_config *c)
 {
@@ -218,6 +291,60 @@ static void synthetic_grid(rb_result *res, unsigned n, int by_size, unsigned *th
     rep->read_sizes = rs; rep->nread_sizes = by_size ? n : 1;
 }
 
+/* A grid cell with an interval shows its two ends. "79.10 ± 1318.03" of 2 rounds implied a
+   negative lower end where the t interval on the logarithms was about [4.7, 1397]; a cold
+   cell's small numbers and a narrow interval of 5 rounds read the same way, in the table and
+   the markdown, and the legend says what the brackets are. */
+static void grid_shows_the_intervals_ends(void)
+{
+    static rb_result res[3];
+    static char doc[1 << 17];
+    double two[6] = {9, 10, 11, 400, 420, 440}, cold[2] = {0.0041, 0.0043}, five[5] = {10.1, 10.3, 9.9, 10.2, 10};
+    unsigned th[3], md;
+    uint64_t rs[3];
+    rb_report rep;
+    rb_config cfg;
+    rb_stats st;
+    const char *name;
+    FILE *f = tmpfile();
+    CHECK(f != NULL);
+    if (!f) return;
+    synthetic_grid(res, 3, 0, th, rs, &rep, &cfg, &name);
+    rep.rounds = 5;
+    res[0].samples = two; res[0].nsamples = 6; res[0].rounds = 2;   /* round medians 10 and 420 */
+    res[1].samples = cold; res[1].nsamples = 2; res[1].rounds = 2;
+    res[2].samples = five; res[2].nsamples = 5; res[2].rounds = 5;
+    for (md = 0; md < 3; md++) {
+        rb_stats_of(res[md].samples, res[md].nsamples, res[md].rounds, &st);
+        res[md].ops_per_ms_median = st.median;
+        res[md].ci_lo = st.ci_lo;
+        res[md].ci_hi = st.ci_hi;
+    }
+    CHECKF(res[0].ci_lo > 0 && res[0].ci_hi - res[0].ops_per_ms_median > res[0].ops_per_ms_median,
+           "the premise: a wider half that reaches below zero (%g [%g, %g])", res[0].ops_per_ms_median, res[0].ci_lo,
+           res[0].ci_hi);
+    for (md = 0; md < 2; md++) {
+        unsigned k;
+        fresh(f);
+        rb_report_table(f, &rep, (int)md);
+        slurp(f, doc, sizeof doc);
+        for (k = 0; k < 3; k++) {   /* "median [lo, hi]", each end to about 3 digits */
+            char head[64];
+            const char *p;
+            double lo = 0, hi = 0;
+            snprintf(head, sizeof head, res[k].ops_per_ms_median < 1 ? "%.3g [" : "%.2f [", res[k].ops_per_ms_median);
+            p = strstr(doc, head);
+            CHECKF(p && sscanf(p + strlen(head) - 1, "[%lf, %lf]", &lo, &hi) == 2 &&
+                   fabs(lo / res[k].ci_lo - 1) < 0.01 && fabs(hi / res[k].ci_hi - 1) < 0.01,
+                   "cell %u: %g [%g, %g] not shown as such (%g, %g) in:\n%s", k, res[k].ops_per_ms_median,
+                   res[k].ci_lo, res[k].ci_hi, lo, hi, doc);
+        }
+        CHECKF(!strstr(doc, "\xc2\xb1") && strstr(doc, "[lo, hi]: the 95% interval of the cell's rate over its 5 rounds"),
+               "%s", doc);
+    }
+    fclose(f);
+}
+
 /* issue 16 item 14: the table and the SVG had 24 columns and dropped the rest silently. */
 static void every_axis_value_is_drawn(void)
 {
@@ -296,6 +423,76 @@ static void interrupted_matrix_marks_the_rest(void)
     fclose(f);
     rb_report_free(&rep);
     (void)stop_after_first;
+}
+
+/* Stops the run once the first cell of round 2 is done. */
+static void stop_in_round_two(const rb_matrix_event *ev, void *user)
+{
+    if (ev->kind == RB_EVENT_DONE && ev->round == 1) *(volatile int *)user = 1;
+}
+
+/* An interrupt in round 2 or later wrote a report with no mark: every cell "ok", three of four
+   with 1 round, no "interrupted" in the JSON, "over its 2 rounds" under the table, "4 of 4
+   cells finished" on stderr. The report says it was interrupted, in which round, and which
+   cells have fewer rounds than asked, in every place that spoke of the rounds. */
+static void interrupted_in_round_two_is_said(void)
+{
+    static char doc[1 << 17];
+    const rb_strategy *s[2] = {&tick, &tock};
+    unsigned th[2] = {1, 2}, i, one = 0, two = 0;
+    volatile int stop = 0;
+    rb_matrix m;
+    rb_report rep;
+    FILE *f = tmpfile();
+    CHECK(f != NULL);
+    if (!f) return;
+    memset(&m, 0, sizeof m);
+    quick(&m.cfg);
+    m.cfg.iterations = 1;
+    m.cfg.stop = &stop;
+    m.rounds = 2;
+    m.strategies = s; m.nstrategies = 2;
+    m.threads = th; m.nthreads = 2;
+    m.progress = stop_in_round_two;
+    m.user = (void *)&stop;
+    CHECK(rb_run_matrix(&m, &rep) == RB_EINTR);
+    CHECKF(rep.interrupted && rep.rounds == 2 && rep.rounds_asked == 2, "interrupted %d, rounds %u of %u",
+           rep.interrupted, rep.rounds, rep.rounds_asked);
+    for (i = 0; i < rep.count; i++) {
+        CHECK(rep.results[i].status == RB_OK);
+        one += rep.results[i].rounds == 1;
+        two += rep.results[i].rounds == 2;
+    }
+    CHECKF(one == 3 && two == 1, "%u cells with 1 round, %u with 2", one, two);
+    rb_report_json(f, &rep);
+    slurp(f, doc, sizeof doc);
+    CHECKF(strstr(doc, "\"rounds\": 2, \"rounds_asked\": 2,") && strstr(doc, "\"interrupted\": true"), "%.300s", doc);
+    fresh(f);
+    rb_report_table(f, &rep, 0);
+    slurp(f, doc, sizeof doc);
+    CHECKF(strstr(doc, "interrupted in round 2 of 2: 3 of 4 cells have fewer rounds than the 2 asked:") &&
+           !strstr(doc, "over its 2 rounds") && strstr(doc, "over the rounds each cell measured, of the 2 asked"), "%s", doc);
+    fresh(f);
+    rb_report_table(f, &rep, 1);
+    slurp(f, doc, sizeof doc);
+    CHECKF(strstr(doc, "interrupted in round 2 of 2: 3 of 4 cells have fewer rounds") != NULL, "%s", doc);
+    fresh(f);
+    rb_report_summary(f, &rep, 1, NULL);
+    fflush(f);
+    slurp(f, doc, sizeof doc);
+    CHECKF(strstr(doc, "interrupted: 4 of 4 cells finished") && strstr(doc, "3 of them in fewer rounds than the 2 asked"),
+           "%s", doc);
+    rb_report_free(&rep);
+    stop = 0;   /* not interrupted: said too, as false */
+    m.progress = NULL;
+    CHECK(rb_run_matrix(&m, &rep) == RB_OK && !rep.interrupted);
+    fresh(f);
+    rb_report_json(f, &rep);
+    fflush(f);
+    slurp(f, doc, sizeof doc);
+    CHECK(strstr(doc, "\"interrupted\": false") != NULL);
+    fclose(f);
+    rb_report_free(&rep);
 }
 
 /* The CLI's count on stderr is the count of cells the report shows as measured. */
@@ -1091,9 +1288,104 @@ static void machine_drift_is_flagged(void)
     rb_report_free(&rep);
 }
 
+/* Over rounds, machine_drift's before, after and change are one round's, the round that moved
+   most: they were the first round's before, the last round's after and the largest change,
+   three numbers no round measured together (change +300% beside after / before of 1.0). */
+static void machine_drift_is_one_rounds(void)
+{
+    static char doc[1 << 17];
+    const rb_strategy *s[1] = {&slow_first};
+    unsigned th[1] = {1};
+    rb_matrix m;
+    rb_report rep;
+    const rb_result *x;
+    double b = 0, a = 0, ch = 0;
+    const char *p;
+    FILE *f;
+    memset(&m, 0, sizeof m);
+    quick(&m.cfg);
+    m.cfg.iterations = 1;
+    m.rounds = 2;
+    m.strategies = s; m.nstrategies = 1;
+    m.threads = th; m.nthreads = 1;
+    first_opens = 0;
+    machine_slow = 0;
+    CHECK(rb_run_matrix(&m, &rep) == RB_OK);
+    machine_slow = 0;
+    x = &rep.results[0];
+    CHECKF(x->status == RB_OK && x->rounds == 2 && x->machine_moved >= 1 && x->machine_drift > 0.5,
+           "%u rounds, drift %g, moved %u", x->rounds, x->machine_drift, x->machine_moved);
+    CHECKF(x->machine_before_ns > 0 && fabs(x->machine_after_ns / x->machine_before_ns - 1 - x->machine_drift) < 1e-9,
+           "before %g, after %g, change %g", x->machine_before_ns, x->machine_after_ns, x->machine_drift);
+    if ((f = tmpfile())) {
+        rb_report_json(f, &rep);
+        slurp(f, doc, sizeof doc);
+        fclose(f);
+        p = strstr(doc, "\"machine_drift\": {");
+        CHECKF(p && sscanf(p, "\"machine_drift\": {\"before_ns\": %lf, \"after_ns\": %lf, \"change\": %lf", &b, &a, &ch) == 3 &&
+               b > 0 && fabs(a / b - 1 - ch) < 1e-3, "%.120s", p ? p : doc);
+    }
+    rb_report_free(&rep);
+}
+
+/* The child of machine_drift_sees_time_sharing: pinned to one CPU it may use, one crowd cell.
+   Exit 0: flagged, the kernel slower after; 1: not flagged; 2: no CPU to pin to, the cell
+   failed, or no crowd started. */
+static void crowd_child(void)
+{
+    cpu_set_t set;
+    rb_result *r = (rb_result *)calloc(1, sizeof *r);
+    rb_config c;
+    int cpu, code;
+    if (!r || sched_getaffinity(0, sizeof set, &set) != 0) _exit(2);
+    for (cpu = 0; cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &set); cpu++) {}
+    if (cpu == CPU_SETSIZE) _exit(2);
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    if (sched_setaffinity(0, sizeof set, &set) != 0) _exit(2);
+    memset(&c, 0, sizeof c);
+    c.path = rbt_small_file();
+    c.warmup_ns = RB_NONE;
+    c.duration_ns = 30000000;
+    c.iterations = 5;
+    c.read_size = 4096;
+    code = rb_run(&c, &crowd, r) != RB_OK || crowd_started == 0 || crowd_started > CROWD ? 2
+         : r->machine_moved && r->machine_drift > RB_MACHINE_MOVED ? 0 : 1;
+    crowd_end();
+    fprintf(stderr, "    CPU %d, %u busy threads from %.0f ms: kernel %.3g -> %.3g ms per 2^20, change %+.0f%%%s\n", cpu,
+            crowd_started, CROWD_AFTER_NS / 1e6, r->machine_before_ns / 1e6, r->machine_after_ns / 1e6,
+            100 * r->machine_drift, r->machine_moved ? ", flagged" : "");
+    _exit(code);
+}
+
+/* The machine kernel must see what a program beside the cell gets, time-sharing included
+   (issue 21 item 7, a reviewer's reproducer: a busy loop started on the cell's CPU 2 s in
+   halved the cell's rates, and the kernel, the fastest of 3 runs of ~1 ms, each inside one
+   scheduler slice, moved by under 4%). In a child pinned to one CPU the crowd strategy starts
+   three busy threads there mid-cell and stops them after the cell: the kernel timed after the
+   cell shares the CPU with them, and the cell is flagged. Up to 3 tries: a loaded machine also
+   slows the kernel before the cell now and then, which can hide a slowdown in one try. */
+static void machine_drift_sees_time_sharing(void)
+{
+    unsigned try_;
+    int code = -1;
+    for (try_ = 0; try_ < 3 && code != 0; try_++) {
+        pid_t pid;
+        int st;
+        fflush(NULL);
+        if ((pid = fork()) == 0) crowd_child();
+        CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+        code = pid > 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+        if (code == 2) SKIP("no CPU to pin the child to, or its cell could not run");
+    }
+    CHECKF(code == 0, "a crowd of busy threads on the cell's CPU was not flagged in 3 tries (exit %d)", code);
+}
+
 void suite_stats(void)
 {
     RUN(machine_drift_is_flagged);
+    RUN(machine_drift_sees_time_sharing);
+    RUN(machine_drift_is_one_rounds);
     RUN(prefetch_progress_line);
     RUN(progress_lines);
     RUN(list_lines);
@@ -1114,4 +1406,6 @@ void suite_stats(void)
     RUN(every_axis_value_is_drawn);
     RUN(interrupted_matrix_marks_the_rest);
     RUN(interrupted_cli_count_matches_the_report);
+    RUN(interrupted_in_round_two_is_said);
+    RUN(grid_shows_the_intervals_ends);
 }
