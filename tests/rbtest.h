@@ -45,7 +45,7 @@ extern rbt_state rbt;
 
 void rbt_run(const char *name, void (*fn)(void));
 
-/* suites, one per test_*.c */
+/* suites, one per test_*.c; tests/test_main.c lists them */
 void suite_parse(void);
 void suite_hist(void);
 void suite_setup(void);
@@ -84,4 +84,11 @@ const char *rbt_cli(void);          /* absolute path of ../readbench; NULL if it
 int rbt_cli_run(const char *dir, const char *args, const char *timeout, char *out, size_t outlen, char *err,
                 size_t errlen);
 int rbt_have_python(const char *imports);  /* python3 -c 'import IMPORTS' works */
+/* The calling thread at SCHED_FIFO's lowest priority (on), or back to SCHED_OTHER (off); the
+   threads and processes it then starts inherit it. For a test whose subject is what the runner
+   computes from timed sleeps (tick strategies, a schedule of ops): a runnable real-time thread
+   takes a CPU from busy loops at once, so another program's load cannot stretch its sleeps.
+   Returns 0 where it is refused (not root): the test then runs as it is. Not for an op that
+   spins: it would hold a CPU against the rest of the machine (the kernel keeps 5% back). */
+int rbt_realtime(int on);
 #endif
