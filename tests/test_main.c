@@ -5,7 +5,9 @@
    the whole story of every test that failed or skipped, and last the sum on stdout:
    "N passed, N failed, N skipped". RB_TESTS=name[,name...] runs those suites here, in this
    process, one after the other (make check runs the threaded runner under TSan that way);
-   RB_JOBS=n sets how many suites run at once. Run from tests/ so that ../readbench is the CLI. */
+   RB_ONLY=test[,test...] runs only the tests of those names; RB_JOBS=n sets how many suites
+   run at once; RB_KEEP_LOGS=1 keeps the suites' logs (they are
+   kept anyway when a suite failed). Run from tests/ so that ../readbench is the CLI. */
 #include "readbench.h"
 #include "rbtest.h"
 #include <errno.h>
@@ -13,6 +15,7 @@
 #include <sched.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -29,16 +32,34 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* A test's name first; after it ends, how long it took when that was a second or more (the
-   place to look when make test gets slow). */
+/* CPU seconds of this process and of the children it waited for (the CLI runs). */
+static double cpu_s(void)
+{
+    struct rusage a, b;
+    getrusage(RUSAGE_SELF, &a);
+    getrusage(RUSAGE_CHILDREN, &b);
+    return (double)(a.ru_utime.tv_sec + a.ru_stime.tv_sec + b.ru_utime.tv_sec + b.ru_stime.tv_sec) +
+           (double)(a.ru_utime.tv_usec + a.ru_stime.tv_usec + b.ru_utime.tv_usec + b.ru_stime.tv_usec) / 1e6;
+}
+
+/* A test's name first; after it ends, how long it took when that was a second or more, of
+   wall time or of CPU (the place to look when make test gets slow: the suites share the CPUs). */
 void rbt_run(const char *name, void (*fn)(void))
 {
-    double t0 = now_s(), dt;
+    double t0 = now_s(), c0 = cpu_s(), dt, dc;
+    const char *only = getenv("RB_ONLY");
+    if (only && *only) {   /* RB_ONLY=a,b: only those tests (by whole name) */
+        size_t l = strlen(name);
+        const char *p = only;
+        while ((p = strstr(p, name)) && !((p == only || p[-1] == ',') && (p[l] == ',' || !p[l]))) p += l;
+        if (!p) return;
+    }
     rbt.cur_failed = rbt.cur_skipped = 0;
     fprintf(stderr, "  %s\n", name);
     fn();
     dt = now_s() - t0;
-    if (dt >= 1) fprintf(stderr, "    took %.1f s\n", dt);
+    dc = cpu_s() - c0;
+    if (dt >= 1 || dc >= 1) fprintf(stderr, "    took %.1f s, %.1f s of CPU\n", dt, dc);
     if (rbt.cur_failed) { rbt.failed++; fprintf(stderr, "  FAILED %s\n", name); }
     else if (rbt.cur_skipped) rbt.skipped++;
     else rbt.passed++;
@@ -378,7 +399,7 @@ static int run_parallel(const char *self)
             fprintf(stderr, "%-12s not run\n", suites[i].name);
         }
     fprintf(stderr, "%u suites in %.1f s%s\n", (unsigned)NSUITES, now_s() - t0, interrupted ? ", interrupted" : "");
-    if (failed_suites || interrupted) fprintf(stderr, "the logs are kept in %s\n", dir);
+    if (failed_suites || interrupted || getenv("RB_KEEP_LOGS")) fprintf(stderr, "the logs are kept in %s\n", dir);
     else remove_tree(dir);
     fflush(stderr);
     printf("%d passed, %d failed, %d skipped\n", total[0], total[1], total[2]);
