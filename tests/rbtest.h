@@ -84,6 +84,18 @@ const char *rbt_cli(void);          /* absolute path of ../readbench; NULL if it
 int rbt_cli_run(const char *dir, const char *args, const char *timeout, char *out, size_t outlen, char *err,
                 size_t errlen);
 int rbt_have_python(const char *imports);  /* python3 -c 'import IMPORTS' works */
+#ifdef READBENCH_H
+/* 1: the cell measured nothing because the machine did not let it: no op completed inside any
+   measured iteration, its threads having got no CPU in time (busy loops; this VM stalls the
+   whole guest for 10-30 ms while other suites churn the page cache) or its one op having
+   outlasted the iteration (a disk the other suites share). Not the code under test: a test
+   whose subject is something else runs such a cell again (rbt_run_cell). */
+int rbt_unmeasured(const rb_result *x);
+/* rb_run, run again while rbt_unmeasured (3 runs at most); for a cell that prepares its own
+   cache state (rb_config.cache, prewarm), so that a second run starts where the first did. */
+int rbt_run_cell(const rb_config *c, const rb_strategy *s, rb_result *res);
+#endif
+
 /* The calling thread at SCHED_FIFO's lowest priority (on), or back to SCHED_OTHER (off); the
    threads and processes it then starts inherit it. For a test whose subject is what the runner
    computes from timed sleeps (tick strategies, a schedule of ops): a runnable real-time thread

@@ -260,25 +260,32 @@ static void cli_run_says_an_upper_bound(void)
            out);
 }
 
-/* Many busy workers and a coordinator that hardly gets a CPU (SCHED_IDLE; the workers go
-   back to SCHED_OTHER in thread_init): the workers stop themselves at the deadline, so each
-   iteration still measures its duration and the cell ends on time. The old runner waited
-   for the coordinator to wake and move the epoch: its iteration lasted as long as that took. */
+/* Many busy workers and a coordinator that gets no CPU while they run: the workers stop
+   themselves at the deadline, so each iteration still measures its duration and the cell ends
+   on time. The old runner waited for the coordinator to wake and move the epoch: its iteration
+   lasted as long as that took. The workers are real-time (SCHED_FIFO from thread_init, taking
+   turns after each op) on one CPU, and the coordinator, an ordinary thread, is held to that CPU:
+   while an iteration runs it cannot get it, and between the iterations the workers are parked
+   and it runs. This was a SCHED_IDLE coordinator among ordinary workers; beside busy loops a
+   SCHED_IDLE thread gets no CPU between the iterations either (nor while it holds the barrier's
+   mutex), so the cell took 2-9 s and its workers started late, whatever the runner did. */
 static int spin_op(rb_worker *w, const uint64_t *off, unsigned n)
 {
     volatile unsigned k;
     (void)off; (void)n;
     for (k = 0; k < 20000; k++) w->sink += k;
+    sched_yield();   /* the next real-time worker's turn: the coordinator's never comes */
     return 0;
 }
 
-static int back_to_normal(rb_worker *w, char *why, size_t wl)
+static int to_realtime(rb_worker *w, char *why, size_t wl)
 {
     struct sched_param sp;
     (void)w;
     memset(&sp, 0, sizeof sp);
-    if (pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp) != 0) {
-        snprintf(why, wl, "cannot leave SCHED_IDLE");
+    sp.sched_priority = sched_get_priority_min(SCHED_FIFO);
+    if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) != 0) {
+        snprintf(why, wl, "SCHED_FIFO refused");
         return RB_EPERM;
     }
     return RB_OK;
@@ -287,27 +294,34 @@ static int back_to_normal(rb_worker *w, char *why, size_t wl)
 static void iterations_end_without_the_coordinator(void)
 {
     rb_strategy busy = *rb_strategy_find("null");
-    struct sched_param sp;
     struct timespec t0, t1;
+    cpu_set_t was, one;
     rb_config c;
     double wall;
+    unsigned cpu;
     int rc;
-    if (!rbt_is_root()) SKIP("leaving SCHED_IDLE again needs root (RLIMIT_NICE)");
+    if (!rbt_is_root()) SKIP("real-time workers need root (RLIMIT_RTPRIO)");
+    for (cpu = 0; cpu < 1024 && rb_cpu_allowed(cpu) != 1; cpu++) {}
+    if (cpu == 1024 || pthread_getaffinity_np(pthread_self(), sizeof was, &was) != 0)
+        SKIP("this build cannot hold threads to a CPU");
     busy.name = "spin";
     busy.read_op = spin_op;
-    busy.thread_init = back_to_normal;
+    busy.thread_init = to_realtime;
     memset(&c, 0, sizeof c);
     c.path = rbt_small_file();
     c.threads = 8;
     c.warmup_ns = RB_NONE;
     c.duration_ns = 100000000;
     c.iterations = 2;
-    memset(&sp, 0, sizeof sp);
-    if (pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp) != 0) SKIP("SCHED_IDLE refused");
+    c.cpus = &cpu;
+    c.ncpus = 1;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    if (pthread_setaffinity_np(pthread_self(), sizeof one, &one) != 0) SKIP("cannot hold this thread to a CPU");
     clock_gettime(CLOCK_MONOTONIC, &t0);
     rc = rb_run(&c, &busy, &res);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    CHECK(pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp) == 0);
+    CHECK(pthread_setaffinity_np(pthread_self(), sizeof was, &was) == 0);
     wall = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
     CHECKF(rc == RB_OK, "%s", res.reason);
     /* a window ends with the thread's last op before the deadline: never after it */
@@ -426,7 +440,7 @@ static void resident_before_is_read_when_measuring_starts(void)
     c.duration_ns = 20000000;
     c.iterations = 1;
     if (rb_residency(c.path, &ri, NULL) != RB_OK || !ri.trusted) SKIP("residency cannot be counted here");
-    CHECKF(rb_run(&c, rb_strategy_find("pread"), &res) == RB_OK, "%s", res.reason);
+    CHECKF(rbt_run_cell(&c, rb_strategy_find("pread"), &res) == RB_OK, "%s", res.reason);
     CHECKF(res.resident_prepared >= 0 && res.resident_prepared < (int64_t)res.file_pages / 10,
            "prepared %lld of %llu pages", (long long)res.resident_prepared, (unsigned long long)res.file_pages);
     CHECKF(res.resident_before > res.resident_prepared + 32 && res.resident_before == res.iter_resident_before[0],
@@ -434,7 +448,7 @@ static void resident_before_is_read_when_measuring_starts(void)
     CHECK(warning_with(&res, "a warmup ran after the eviction") != NULL);
     /* the default for an evicted cell is no warmup: then no such warning */
     c.warmup_ns = 0;
-    CHECKF(rb_run(&c, rb_strategy_find("pread"), &res) == RB_OK, "%s", res.reason);
+    CHECKF(rbt_run_cell(&c, rb_strategy_find("pread"), &res) == RB_OK, "%s", res.reason);
     CHECK(warning_with(&res, "a warmup ran") == NULL && res.resident_before < (int64_t)res.file_pages / 10);
 }
 
@@ -600,7 +614,7 @@ static void verified_runs_are_flagged(void)
     c.duration_ns = 10000000;
     c.iterations = 1;
     c.verify = 1;
-    CHECKF(rb_run(&c, rb_strategy_find("pread"), &res) == RB_OK, "%s", res.reason);
+    CHECKF(rbt_run_cell(&c, rb_strategy_find("pread"), &res) == RB_OK, "%s", res.reason);
     CHECK(res.verified == 1);
     r = one_cell_report(&res, names, th, sz);
     { FILE *f = tmpfile(); rb_report_json(f, &r); out = slurp(f); }

@@ -261,7 +261,7 @@ static void every_strategy_reads_the_right_file(void)
         c.warmup_ns = RB_NONE;
         c.duration_ns = 40000000;
         c.iterations = 1;
-        rb_run(&c, &s[i], &r);
+        rbt_run_cell(&c, &s[i], &r);
         if (r.status == RB_UNSUPPORTED) continue;
         /* a loaded disk: the op in flight outlasted the iteration (a bound); its reads were still checked */
         CHECKF(r.status == RB_OK && r.verify_mismatches == 0 && (r.ops > 0 || r.rate_upper_bound),

@@ -1078,9 +1078,13 @@ static void machine_drift_is_flagged(void)
     m.cfg.iterations = 1;
     m.strategies = s; m.nstrategies = 1;
     m.threads = th; m.nthreads = 1;
-    machine_slow = 0;
-    CHECK(rb_run_matrix(&m, &rep) == RB_OK);
-    machine_slow = 0;
+    for (i = 0;; i++) {   /* no op, no slowdown: a cell the machine let measure nothing runs again (rbt_unmeasured) */
+        machine_slow = 0;
+        CHECK(rb_run_matrix(&m, &rep) == RB_OK);
+        machine_slow = 0;
+        if (!rbt_unmeasured(&rep.results[0]) || i == 2) break;
+        rb_report_free(&rep);
+    }
     {
         const rb_result *x = &rep.results[0];
         CHECKF(x->status == RB_OK && x->machine_before_ns > 0 && x->machine_after_ns > 1.5 * x->machine_before_ns &&

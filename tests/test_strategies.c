@@ -464,13 +464,13 @@ static void facts_are_fields_not_names(void)
     mine.hint = RB_HINT_MADVISE;
     mine.policy = RB_PF_BACKOFF;
     c.prewarm = 0.5;
-    rb_run(&c, &mine, &res);
+    rbt_run_cell(&c, &mine, &res);
     CHECKF(res.status == RB_OK, "%s", res.reason);
     CHECKF(res.prefetch.calls >= res.ops * res.reads_per_op && res.prefetch_accounting.hints > 0 &&
            res.madvise_failed == 0, "%llu policy calls, %llu hints accounted", (unsigned long long)res.prefetch.calls,
            (unsigned long long)res.prefetch_accounting.hints);
     mine.policy = RB_PF_ALWAYS;   /* every read hinted, as madvise calls, no policy */
-    rb_run(&c, &mine, &res);
+    rbt_run_cell(&c, &mine, &res);
     CHECKF(res.status == RB_OK && res.prefetch.calls == 0 && res.madvise_calls >= res.ops * res.reads_per_op,
            "%llu madvise calls for %llu ops", (unsigned long long)res.madvise_calls, (unsigned long long)res.ops);
     if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
