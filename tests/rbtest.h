@@ -80,10 +80,15 @@ const char *rbt_cli(void);          /* absolute path of ../readbench; NULL if it
 /* Runs the CLI with ARGS (shell words; redirections and `&` allowed) inside DIR, under
    `timeout TIMEOUT` when not NULL ("120", "-s KILL 10": a hang is exit 124), stdin from /dev/null;
    its stdout (a pipe, drained) into out, its stderr into err, each cut to fit and terminated.
-   Returns the exit status; -1: killed by a signal, or the CLI is not built. */
+   Returns the exit status; -1: killed by a signal, or the CLI is not built. A run that exits 1
+   because a cell measured nothing (rbt_unmeasured) runs again, 3 runs at most. */
 int rbt_cli_run(const char *dir, const char *args, const char *timeout, char *out, size_t outlen, char *err,
                 size_t errlen);
 int rbt_have_python(const char *imports);  /* python3 -c 'import IMPORTS' works */
+/* For a test that changes the whole machine (drop_caches evicts every file's pages): waits
+   until no test of another suite of the parallel run is running and keeps new ones from
+   starting until this test ends. Call it first thing. */
+void rbt_alone(void);
 #ifdef READBENCH_H
 /* 1: the cell measured nothing because the machine did not let it: no op completed inside any
    measured iteration, its threads having got no CPU in time (busy loops; this VM stalls the
