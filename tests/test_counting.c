@@ -127,13 +127,26 @@ static void slow_ops_use_per_thread_windows(void)
         uint64_t sz[1];
         rb_report r;
         double want = t / 300.0;
+        unsigned tries;
         memset(&c, 0, sizeof c);
         c.path = rbt_small_file();
         c.threads = t;
         c.warmup_ns = RB_NONE;
         c.duration_ns = 1000000000;
         c.iterations = 1;
-        CHECKF(rb_run(&c, &slow, &res) == RB_OK, "%s", res.reason);
+        /* Real-time, so that busy loops do not delay the wake-ups; and run again (3 runs at most)
+           when the rate is off: this VM stalls the whole guest for 10-30 ms at times, and a
+           stall before a thread's first op is in its window but in no op's latency (2% is 18 ms). */
+        rbt_realtime(1);
+        for (tries = 0; tries < 3; tries++) {
+            int rc = rb_run(&c, &slow, &res);
+            double lat = t / (rb_hist_mean(&res.lat) / 1e6);
+            if (rc != RB_OK || (fabs(res.ops_per_ms - want) <= 0.05 * want && fabs(res.ops_per_ms - lat) <= 0.02 * lat))
+                break;
+            fprintf(stderr, "    %u threads: %.5f ops/ms, threads / mean latency %.5f: again\n", t, res.ops_per_ms, lat);
+        }
+        rbt_realtime(0);
+        CHECKF(res.status == RB_OK, "%s", res.reason);
         /* 0.00333 x threads when a 300 ms sleep lasts 300 ms; on a loaded machine a sleep
            overshoots, so the exact reference is threads / mean op latency (the issue's own
            check of the cold mmap cell), within 2% */
@@ -236,7 +249,7 @@ static void cli_run_says_an_upper_bound(void)
     for (attempt = 0; attempt < 3; attempt++) {
         rb_json_free(j);
         snprintf(args, sizeof args, "run '%s' --strategies pread --threads 1 --read-size 16k --reads-per-op 65536 "
-                 "--duration 20ms --iterations 2 --warmup 0 --quiet --format json", rbt_small_file());
+                 "--duration 50ms --iterations 2 --warmup 0 --quiet --format json", rbt_small_file());
         rc = rbt_cli_run(rbt_tmpdir(), args, "120", out, sizeof out, err, sizeof err);
         j = rb_json_parse(out, strlen(out), why, sizeof why);
         x = j && (v = rb_json_get(j, "results")) && v->n == 1 ? v->child : NULL;
@@ -247,11 +260,11 @@ static void cli_run_says_an_upper_bound(void)
     CHECKF(rc == 0 && x, "exit %d: %s", rc, err);
     CHECKF(x && (v = rb_json_get(x, "status")) && v->type == RB_JSON_STRING && !strcmp(v->str, "ok"), "%.500s", out);
     CHECKF(x && (v = rb_json_get(x, "ops_per_ms_upper_bound")) && v->type == RB_JSON_TRUE, "%.500s", out);
-    CHECKF(x && (v = rb_json_get(x, "ops_per_ms")) && v->type == RB_JSON_NUMBER && v->num >= 1 / 20.0 * (1 - 1e-9),
-           "%.500s", out);   /* one op's start was at most 20 ms before the end: under at least 1/20 ops/ms */
+    CHECKF(x && (v = rb_json_get(x, "ops_per_ms")) && v->type == RB_JSON_NUMBER && v->num >= 1 / 50.0 * (1 - 1e-9),
+           "%.500s", out);   /* one op's start was at most 50 ms before the end: under at least 1/50 ops/ms */
     rb_json_free(j);
     snprintf(args, sizeof args, "run '%s' --strategies pread --threads 1 --read-size 16k --reads-per-op 65536 "
-             "--duration 20ms --iterations 2 --warmup 0 --quiet", rbt_small_file());
+             "--duration 50ms --iterations 2 --warmup 0 --quiet", rbt_small_file());
     for (attempt = 0; attempt < 3; attempt++) {
         rc = rbt_cli_run(rbt_tmpdir(), args, "120", out, sizeof out, err, sizeof err);
         if (strstr(out, "pread     < 0.")) break;
@@ -924,7 +937,7 @@ static void uring_short_submit_does_not_wait_forever(void)
     c.read_size = 4096;
     c.reads_per_op = 8;
     c.warmup_ns = RB_NONE;
-    c.duration_ns = 50000000;
+    c.duration_ns = 200000000;   /* 50 ms: under load the first op (8 submits) did not end in it */
     c.iterations = 1;
     c.verify = 1;
     if (rb_strategy_probe(s, &c, why, sizeof why) != RB_OK) SKIP(why);

@@ -79,8 +79,10 @@ static void a_rate_it_keeps_up_with(void)
     double achieved;
     unsigned tries;
     config(&c, 500, 500000000, 2);
+    rbt_realtime(1);   /* beside busy loops the sleeper's wake-ups came late: a backlog, p50 8-68 ms */
     for (tries = 0; tries < 3; tries++)
         if (rb_run(&c, &s, &res) != RB_OK || keeps_up(&res)) break;
+    rbt_realtime(0);
     CHECKF(res.status == RB_OK, "%s", res.reason);
     achieved = res.ops_per_ms * 1000;
     CHECKF(achieved >= 425 && achieved <= 505, "asked 500 ops/s, achieved %.1f", achieved);
