@@ -629,7 +629,9 @@ static void later_rounds_run_only_tied_cells(void)
     rb_error e;
     advise_config(&ac, list, th, st);
     cell_events = 0;
+    rbt_realtime(1);   /* 1 ms ticks: beside busy loops late wake-ups lost fast's ticks until it tied with slow */
     rc = rb_advise(&ac, &run, &e);
+    rbt_realtime(0);
     CHECKF(rc == RB_OK, "%d: %s", rc, e.msg);
     CHECK(run.nstrategies == 3 && run.nconditions == 2 && !strcmp(run.conditions[1], "cold"));
     /* one round tells nothing apart (no interval), so every cell runs a second round; then
@@ -969,7 +971,13 @@ static void advise_command(void)
     if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
     snprintf(args, sizeof args, "advise '%s' --strategies pread,mmap-random --threads 1 --states warm,cold "
              "--budget 2s --format json --svg '%s'", rbt_small_file(), svg);
-    rc = rbt_cli_run(dir, args, "120", cout, sizeof cout, cerr, sizeof cerr);
+    /* The plan is made from what the machine measures: under load it priced warm out of a 2 s
+       budget and ran cold alone. Again while round 1 has no warm, 3 runs at most. */
+    for (i = 0; i < 3; i++) {
+        rc = rbt_cli_run(dir, args, "120", cout, sizeof cout, cerr, sizeof cerr);
+        if (rc != 0 || strstr(cerr, "advise: round 1, warm")) break;
+        fprintf(stderr, "    %.200s: again\n", strstr(cerr, "advise: plan") ? strstr(cerr, "advise: plan") : cerr);
+    }
     CHECKF(rc == 0, "exit %d: %s", rc, cerr);
     j = rb_json_parse(cout, strlen(cout), why, sizeof why);
     CHECKF(j && rb_json_get(j, "verdict") && rb_json_get(j, "table") && rb_json_get(j, "table")->n == 2, "%s: %.300s",

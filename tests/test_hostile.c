@@ -599,7 +599,7 @@ static void a_file_changed_between_cells_fails_the_rest(void)
         m.cfg.prewarm = 1;          /* cached: an op within the iteration, whatever the disk */
         m.cfg.reads_per_op = 1;
         m.cfg.warmup_ns = RB_NONE;
-        m.cfg.duration_ns = 20000000;
+        m.cfg.duration_ns = 100000000;   /* 20 ms: under load the first cell sometimes measured nothing */
         m.cfg.iterations = 1;
         m.strategies = s;
         m.nstrategies = 3;
@@ -628,7 +628,7 @@ static void a_file_changed_between_cells_fails_the_rest(void)
     m.cfg.trace = &trace;
     m.cfg.prewarm = 1;
     m.cfg.warmup_ns = RB_NONE;
-    m.cfg.duration_ns = 20000000;
+    m.cfg.duration_ns = 100000000;
     m.cfg.iterations = 1;
     m.strategies = s;
     m.nstrategies = 2;
@@ -647,7 +647,7 @@ static void a_file_changed_between_cells_fails_the_rest(void)
         memset(&ch, 0, sizeof ch);
         ch.path = f;
         ac.cfg.path = f;
-        ac.cfg.duration_ns = 20000000;
+        ac.cfg.duration_ns = 100000000;
         ac.cfg.iterations = 1;
         ac.strategies = s;
         ac.nstrategies = 2;
