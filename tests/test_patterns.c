@@ -595,11 +595,16 @@ static void cli_pattern(void)
     }
     snprintf(cmd, sizeof cmd, "'%s' run '%s' --pattern hotset:0.1:0.9 --strategies pread --threads 1 --warmup 0 "
              "--duration 20ms --iterations 2 --quiet --format markdown", bin, rbt_small_file());
-    {
-        FILE *p = popen(cmd, "r");
-        size_t n = p ? fread(line, 1, sizeof line - 1, p) : 0;
-        int st = p ? pclose(p) : -1;
-        line[n] = 0;
+    {   /* again on exit 1 (3 runs at most): a 20 ms cell the machine let measure nothing */
+        unsigned tries;
+        int st = -1;
+        for (tries = 0; tries < 3; tries++) {
+            FILE *p = popen(cmd, "r");
+            size_t n = p ? fread(line, 1, sizeof line - 1, p) : 0;
+            st = p ? pclose(p) : -1;
+            line[n] = 0;
+            if (!WIFEXITED(st) || WEXITSTATUS(st) != 1) break;
+        }
         CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 0 && strstr(line, "hotset:0.1:0.9"), "%s", line);
     }
 }
@@ -645,8 +650,15 @@ static void hotset_touches_its_fraction_of_the_file(void)
         rb_config c = cell("hotset:0.1:1");
         c.read_size = 16384;
         c.align = 0;
+        unsigned tries;
         c.prewarm = 1;
-        CHECKF(rb_run(&c, rb_strategy_find("pread"), &res) == RB_OK, "%s", res.reason);
+        /* ~200 random reads touch every hot page; a thread that got little CPU among the other
+           suites' made fewer (102 pages touched): again, 3 runs at most */
+        for (tries = 0; tries < 3; tries++) {
+            CHECKF(rb_run(&c, rb_strategy_find("pread"), &res) == RB_OK, "%s", res.reason);
+            if (res.pages_touched >= 200 || res.status != RB_OK) break;
+            fprintf(stderr, "    %.0f pages touched in %llu ops: again\n", res.pages_touched, (unsigned long long)res.ops);
+        }
         CHECKF(res.pages_touched >= 200 && res.pages_touched <= 208, "%.0f pages touched of 2048", res.pages_touched);
     }
 }
