@@ -45,7 +45,7 @@ extern rbt_state rbt;
 
 void rbt_run(const char *name, void (*fn)(void));
 
-/* suites, one per test_*.c */
+/* suites, one per test_*.c; tests/test_main.c lists them */
 void suite_parse(void);
 void suite_hist(void);
 void suite_setup(void);
@@ -80,8 +80,45 @@ const char *rbt_cli(void);          /* absolute path of ../readbench; NULL if it
 /* Runs the CLI with ARGS (shell words; redirections and `&` allowed) inside DIR, under
    `timeout TIMEOUT` when not NULL ("120", "-s KILL 10": a hang is exit 124), stdin from /dev/null;
    its stdout (a pipe, drained) into out, its stderr into err, each cut to fit and terminated.
-   Returns the exit status; -1: killed by a signal, or the CLI is not built. */
+   Returns the exit status; -1: killed by a signal, or the CLI is not built. A run that exits 1
+   because a cell measured nothing (rbt_unmeasured; or a cell failed and the report went to a
+   file) runs again, 3 runs at most. */
 int rbt_cli_run(const char *dir, const char *args, const char *timeout, char *out, size_t outlen, char *err,
                 size_t errlen);
 int rbt_have_python(const char *imports);  /* python3 -c 'import IMPORTS' works */
+/* system(cmd), again while it does not exit 0 (3 runs at most): for a command made of a short
+   CLI run and a check of what it wrote, where a cell the machine let measure nothing makes the
+   run exit 1 (or an error row) and the check fail with it; a check that is wrong fails thrice.
+   Returns system()'s status. */
+int rbt_system_ok(const char *cmd);
+/* For a test that changes the whole machine (drop_caches evicts every file's pages): waits
+   until no test of another suite of the parallel run is running and keeps new ones from
+   starting until this test ends. Call it first thing. */
+void rbt_alone(void);
+#ifdef READBENCH_H
+/* 1: the cell measured nothing because the machine did not let it: no op completed inside any
+   measured iteration, its threads having got no CPU in time (busy loops; this VM stalls the
+   whole guest for 10-30 ms while other suites churn the page cache) or its one op having
+   outlasted the iteration (a disk the other suites share). Not the code under test: a test
+   whose subject is something else runs such a cell again (rbt_run_cell). */
+int rbt_unmeasured(const rb_result *x);
+/* rb_run, run again while rbt_unmeasured (3 runs at most). A cell prepares its own cache state
+   (rb_config.cache, prewarm), so a second run starts where the first did, and no test wants a
+   cell that measured nothing: every test's rb_run is this one (the macro below; the call
+   sites stay as they are, and (rb_run)(...) is the library's own). */
+int rbt_run_cell(const rb_config *c, const rb_strategy *s, rb_result *res);
+#define rb_run(c, s, res) rbt_run_cell(c, s, res)
+#endif
+
+/* The calling thread at SCHED_FIFO's lowest priority (on), or back to SCHED_OTHER (off); the
+   threads and processes it then starts inherit it. For a test whose subject is what the runner
+   computes from timed sleeps (tick strategies, a schedule of ops): a runnable real-time thread
+   takes a CPU from busy loops at once, so another program's load cannot stretch its sleeps.
+   Returns 0 where it is refused (not root): the test then runs as it is. Not for an op that
+   spins: it would hold a CPU against the rest of the machine (the kernel keeps 5% back). */
+int rbt_realtime(int on);
+/* The calling thread at nice -10 (on), or back to 0; the threads it starts inherit it. For a
+   test whose op spins (a busy think time): among the other suites' spinning threads it got a
+   tenth of a CPU; -10 weighs 9 times an ordinary thread, and still lets them run. 0: refused. */
+int rbt_boost(int on);
 #endif

@@ -834,7 +834,9 @@ static void later_rounds_run_only_tied_cells(void)
     rb_error e;
     advise_config(&ac, list, th, st);
     cell_events = 0;
+    rbt_realtime(1);   /* 1 ms ticks: beside busy loops late wake-ups lost fast's ticks until it tied with slow */
     rc = rb_advise(&ac, &run, &e);
+    rbt_realtime(0);
     CHECKF(rc == RB_OK, "%d: %s", rc, e.msg);
     CHECK(run.nstrategies == 3 && run.nconditions == 2 && !strcmp(run.conditions[1], "cold"));
     /* one round tells nothing apart (no interval), so every cell runs a second round; then
@@ -1352,7 +1354,13 @@ static void advise_command(void)
     if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
     snprintf(args, sizeof args, "advise '%s' --strategies pread,mmap-random --threads 1 --states warm,cold "
              "--budget 2s --format json --svg '%s'", rbt_small_file(), svg);
-    rc = rbt_cli_run(dir, args, "120", cout, sizeof cout, cerr, sizeof cerr);
+    /* The plan is made from what the machine measures: under load it priced warm out of a 2 s
+       budget and ran cold alone. Again while round 1 has no warm, 3 runs at most. */
+    for (i = 0; i < 3; i++) {
+        rc = rbt_cli_run(dir, args, "120", cout, sizeof cout, cerr, sizeof cerr);
+        if (rc != 0 || strstr(cerr, "advise: round 1, warm")) break;
+        fprintf(stderr, "    %.200s: again\n", strstr(cerr, "advise: plan") ? strstr(cerr, "advise: plan") : cerr);
+    }
     CHECKF(rc == 0, "exit %d: %s", rc, cerr);
     j = rb_json_parse(cout, strlen(cout), why, sizeof why);
     CHECKF(j && rb_json_get(j, "verdict") && rb_json_get(j, "table") && rb_json_get(j, "table")->n == 2, "%s: %.300s",
@@ -1409,11 +1417,12 @@ static void advise_command_null_is_a_reference(void)
     rb_json_free(j);
 }
 
-/* readbench advise --budget 20s on a small file, every strategy, at 1 and 2 threads, warm,
+/* readbench advise --budget 10s on a small file, every strategy, at 1 and 2 threads, warm,
    half-cold and cold (not pressure: pinning most of a shared machine's memory would disturb
    the others): it ends within the budget plus a margin (a loaded machine's), and the JSON says
    the budget, what was spent, each state's thread counts and why any was cut. Before the plan
-   the first round alone took about twice the budget. */
+   the first round alone took about twice the budget. (10 s, not 20: the plan cuts the same
+   way, with reasons, and the test was the longest of make test.) */
 static void advise_budget_command(void)
 {
     const rb_json *b, *x, *y;
@@ -1421,7 +1430,7 @@ static void advise_budget_command(void)
     rb_json *j;
     int rc;
     if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
-    snprintf(args, sizeof args, "advise '%s' --threads 1,2 --states warm,half-cold,cold --budget 20s --format json",
+    snprintf(args, sizeof args, "advise '%s' --threads 1,2 --states warm,half-cold,cold --budget 10s --format json",
              rbt_small_file());
     rc = rbt_cli_run(rbt_tmpdir(), args, "120", cout, sizeof cout, cerr, sizeof cerr);
     CHECKF(rc == 0, "exit %d: %s", rc, cerr);
@@ -1429,10 +1438,10 @@ static void advise_budget_command(void)
     j = rb_json_parse(cout, strlen(cout), why, sizeof why);
     CHECKF(j && (b = rb_json_get(j, "budget")) && b->type == RB_JSON_OBJECT, "%s: %.300s", why, cout);
     if (!j || !(b = rb_json_get(j, "budget"))) { rb_json_free(j); return; }
-    CHECK((x = rb_json_get(b, "seconds")) && x->num == 20);
-    CHECKF((x = rb_json_get(b, "spent")) && x->num > 0 && x->num <= 20 + 5, "spent %g s", x ? x->num : -1);
+    CHECK((x = rb_json_get(b, "seconds")) && x->num == 10);
+    CHECKF((x = rb_json_get(b, "spent")) && x->num > 0 && x->num <= 10 + 5, "spent %g s", x ? x->num : -1);
     CHECK((x = rb_json_get(b, "order")) && x->type == RB_JSON_ARRAY && x->n >= 1);
-    CHECK((x = rb_json_get(b, "lines")) && x->n >= 1 && x->child && strstr(x->child->str, "spent of a 20 s budget"));
+    CHECK((x = rb_json_get(b, "lines")) && x->n >= 1 && x->child && strstr(x->child->str, "spent of a 10 s budget"));
     CHECK((x = rb_json_get(b, "states")) && x->n == 3);
     for (x = x ? x->child : NULL; x; x = x->next) {
         const rb_json *t = rb_json_get(x, "threads"), *c = rb_json_get(x, "cut");

@@ -310,14 +310,23 @@ static void scan_evicts_search_working_set_in_small_memcg(void)
     for (k = 0; k < 2; k++) {
         rb_json *j;
         const rb_json *res, *t;
+        unsigned tries;
         /* Aligned reads: an unaligned 4 KiB read touches two pages, which made the hot set
            56 MiB; with the victim's 16 MiB that filled the cgroup, and even the O_DIRECT scan's
            run evicted up to 386 pages of it (CI's make check, 2026-11-30). */
         snprintf(args, sizeof args, "run '%s' --cache evict --warmup 2s --duration 500ms --iterations 2 --victim '%s' "
                  "--group strategy=pread,pattern=hotset:0.25:1,read-size=4k,align=4k --group strategy=%s,pattern=sequential,"
                  "read-size=1m,reads-per-op=4", big, vic, k ? "direct" : "pread");   /* ops of 4 MiB: many per iteration */
-        j = run_in_memcg(cg, args);
-        res = j ? rb_json_get(j, "results") : NULL;
+        /* The search's warmup reads its hot set at the disk's pace: a disk the other suites kept
+           busy let it read under 1000 of the 8192 pages. Such a run is run again, 2 in all. */
+        for (tries = 0;; tries++) {
+            j = run_in_memcg(cg, args);
+            res = j ? rb_json_get(j, "results") : NULL;
+            t = res && res->n == 4 ? res->child->next : NULL;
+            if (tries == 1 || num(t ? rb_json_get(t, "group") : NULL, "ws_pages") > 1000) break;
+            fprintf(stderr, "    a working set of %.0f pages: the run again\n", num(t ? rb_json_get(t, "group") : NULL, "ws_pages"));
+            rb_json_free(j);
+        }
         CHECK(res && res->n == 4);
         t = res && res->n == 4 ? res->child->next : NULL;   /* g1 together */
         if (k == 1 && res && res->n == 4) {   /* the scan's row: a build without O_DIRECT (portable) says why */

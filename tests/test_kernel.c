@@ -142,7 +142,7 @@ static void memcg_limit_reaches_the_environment(void)
     CHECK(write_text(line, "268435456\n"));
     CHECK(rb_setup_file(file, (uint64_t)4 << 20, 0, 1, NULL, NULL, &e) == RB_OK);
     snprintf(line, sizeof line, "timeout -s KILL 60 '%s' run '%s' --strategies pread --threads 1 --warmup 0 "
-             "--duration 10ms --iterations 1 --quiet --format json >'%s' 2>/dev/null", rbt_cli(), file, json);
+             "--duration 200ms --iterations 1 --quiet --format json >'%s' 2>/dev/null", rbt_cli(), file, json);
     fflush(NULL);
     pid = fork();
     if (pid == 0) {

@@ -79,8 +79,10 @@ static void a_rate_it_keeps_up_with(void)
     double achieved;
     unsigned tries;
     config(&c, 500, 500000000, 2);
+    rbt_realtime(1);   /* beside busy loops the sleeper's wake-ups came late: a backlog, p50 8-68 ms */
     for (tries = 0; tries < 3; tries++)
         if (rb_run(&c, &s, &res) != RB_OK || keeps_up(&res)) break;
+    rbt_realtime(0);
     CHECKF(res.status == RB_OK, "%s", res.reason);
     achieved = res.ops_per_ms * 1000;
     CHECKF(achieved >= 425 && achieved <= 505, "asked 500 ops/s, achieved %.1f", achieved);
@@ -159,7 +161,9 @@ static void think_time_is_busy_and_outside_the_latency(void)
     double cpu_per_op;
     config(&c, 0, 300000000, 2);
     c.think_ns = 2000000;
+    rbt_boost(1);   /* among the other suites' spinning threads it got 0.04 ops/ms (rbt_boost) */
     CHECKF(rb_run(&c, rb_strategy_find("null"), &res) == RB_OK, "%s", res.reason);
+    rbt_boost(0);
     /* at most one op per think time; fewer when the machine is loaded (a busy thread that loses its
        CPU for a time slice resumes after its think time has passed) */
     CHECKF(res.ops_per_ms > 0.05 && res.ops_per_ms <= 0.51, "%.3f ops/ms with 2 ms of think time", res.ops_per_ms);

@@ -267,7 +267,7 @@ static void policy_strategies_end_to_end(void)
     c.read_size = 5000;   /* unaligned offsets, reads spanning pages */
     c.verify = 1;
     for (i = 0; i < 6; i++) {
-        CHECKF(rb_strategy_find(names[i]) && rb_run(&c, rb_strategy_find(names[i]), &r) == RB_OK, "%s", names[i]);
+        CHECKF(rb_strategy_find(names[i]) && rbt_run_cell(&c, rb_strategy_find(names[i]), &r) == RB_OK, "%s", names[i]);
         /* each thread's op in flight at the stop made its calls but is not counted */
         CHECKF(r.prefetch.calls >= r.ops * 16 && r.prefetch.calls <= (r.ops + 2) * 16, "%s: %llu calls for %llu ops", names[i],
                (unsigned long long)r.prefetch.calls, (unsigned long long)r.ops);

@@ -496,7 +496,7 @@ static void strategies_replay_with_verify(void)
     c.reads_per_op = 4;
     for (i = 0; i < sizeof names / sizeof names[0]; i++) {
         const rb_strategy *s = rb_strategy_find(names[i]);
-        int rc = rb_run(&c, s, &res);
+        int rc = rbt_run_cell(&c, s, &res);
         if (rc == RB_UNSUPPORTED) continue;
         CHECKF(rc == RB_OK && res.verify_mismatches == 0 && res.short_reads == 0, "%s: %s", names[i], res.reason);
         if (rc == RB_OK && res.ops)   /* an op is the whole trace: 4 reads averaging 4273.25 bytes */
