@@ -599,6 +599,8 @@ typedef struct rb__pa_follow {
     unsigned ncached, next_cached;
     uint64_t rng[4];            /* which hints are followed: a seeded draw per hint */
     int follow_next;            /* the next hint's draw, made ahead (rb__pa_follows_next) */
+    int pre_valid, pre;         /* rb__pa_before's residency of [pre_start, +pre_len): the next hint's */
+    uint64_t pre_start, pre_len;
 } rb__pa_follow;
 
 /* -- 1.6 config and result (declarations) -- */
@@ -3504,9 +3506,10 @@ static void rb__read_done(rb_worker *w, const unsigned char *buf, uint64_t off, 
    always read 0's, the read that comes right after the hints, and the fractions described
    that read alone (84-92% late cold, against 6-7% at 17 reads per op). A draw per hint
    follows every position of an op alike, and a seed makes a run repeat.
-   Right after the hint, mincore over its range: every page in means it was in before the
-   hint too (mincore counts only pages whose data has arrived, and a hint's own I/O takes far
-   longer than the microsecond between the two calls): redundant. Otherwise the hint is
+   Just before the hint, mincore over its range (rb__pa_before): every page in means the hint
+   had nothing to do: redundant. Not after it: mincore counts pages whose data has arrived,
+   and a fast device (or a virtual disk the host serves from its cache) can land the hint's
+   own read in between (CI once counted 9 of 21 hints on a cold file redundant). Otherwise the hint is
    followed to its read, and just before the read mincore asks again. A page still missing:
    the read will wait for it: late, unless
    pages of the range were evicted in between (cachestat's evicted count over the range grew
@@ -3560,19 +3563,37 @@ static void rb__pa_follow_init(rb__pa_follow *f, const unsigned char *map, size_
 /* 1: the next hint given will be followed (the caller may time what following costs). */
 RB__TOOL_ONLY static int rb__pa_follows_next(const rb__pa_follow *f) { return f->follow_next; }
 
+/* A hint is about to be given over the page-aligned [start, start + len): if it will be
+   followed, note whether its range is resident now. Redundant means resident before the hint:
+   asked after it, a fast device (or the host's cache under a virtual disk) may already have
+   brought the pages in, and a hint that did its work would count as one that had none to do
+   (9 of 21 "redundant" on a cold file in CI). The next rb__pa_hint over the same range uses
+   this; a hint that is not given leaves it unused. */
+static void rb__pa_before(rb__pa_follow *f, uint64_t start, uint64_t len)
+{
+    f->pre_valid = 0;
+    if (!f->follow_next || !f->trusted || !f->map || f->npending == RB_PA_PENDING) return;
+    f->pre = rb__mincore_resident((void *)(uintptr_t)f->page, f->map + start, (size_t)len);
+    f->pre_start = start;
+    f->pre_len = len;
+    f->pre_valid = 1;
+}
+
 /* A hint was given for read k of the op, over the page-aligned [start, start + len) of the
-   reader's mapping (pread-fadvise maps the file for this alone, and never reads the map). */
+   reader's mapping (pread-fadvise maps the file for this alone, and never reads the map).
+   Residency is rb__pa_before's where it looked at this range, else asked now. */
 static void rb__pa_hint(rb_prefetch_accounting *a, rb__pa_follow *f, unsigned k, uint64_t start, uint64_t len)
 {
     rb__pa_sample *s;
-    int r, follow = f->follow_next;
+    int r, follow = f->follow_next, pre = f->pre_valid && f->pre_start == start && f->pre_len == len;
     a->hints++;
     f->follow_next = rb__pa_draw(f);
+    f->pre_valid = 0;
     if (!follow) return;
     if (!f->trusted || !f->map) { a->untrusted++; return; }
     if (f->npending == RB_PA_PENDING) return;   /* the op's earlier samples fill the list */
     a->sampled++;
-    r = rb__mincore_resident((void *)(uintptr_t)f->page, f->map + start, (size_t)len);
+    r = pre ? f->pre : rb__mincore_resident((void *)(uintptr_t)f->page, f->map + start, (size_t)len);
     if (r < 0) { a->failed++; return; }
     if (r == 1) { a->redundant++; return; }
     s = &f->pending[f->npending++];
@@ -3737,6 +3758,7 @@ static void rb__worker_fadvise(rb_worker *w, unsigned k, uint64_t off, uint64_t 
     int e, fd;
     if (!rb_page_range(off, len, w->t->page, w->t->map_len, &start, &alen)) return;
     w->fadvise_calls++;
+    rb__pa_before(&w->paf, start, alen);
     fd = rb_worker_fd_at(w, start, &at);   /* the read's file (a page-aligned start stays in it) */
     e = rb__plat_fadvise_range(fd, at, alen, RB__HINT_WILLNEED);
     if (e == 0) rb__pa_hinted(w, k, start, alen);
@@ -4948,12 +4970,14 @@ RBDEF int rb_cpu_allowed(unsigned cpu) { return rb__plat_cpu_allowed(cpu); }
 static void rb__hint_read(rb_worker *w, const rb_strategy *s, unsigned k, uint64_t off, uint64_t len)
 {
     uint64_t start, alen;
-    int given;
+    int given, ranged;
     if (s->hint == RB_HINT_FADVISE) { rb__worker_fadvise(w, k, off, len); return; }
     if (s->hint == RB_HINT_POPULATE) { rb__populate(w, off, len); return; }   /* counted as madvise calls */
+    ranged = rb_page_range(off, len, w->t->page, w->t->map_len, &start, &alen);
+    if (ranged) rb__pa_before(&w->paf, start, alen);
     given = s->policy == RB_PF_ALWAYS ? rb_worker_advise(w, off, len, MADV_WILLNEED) == 0
                                       : rb_prefetch(&w->pf, off, len) == 1;
-    if (given && rb_page_range(off, len, w->t->page, w->t->map_len, &start, &alen)) rb__pa_hinted(w, k, start, alen);
+    if (given && ranged) rb__pa_hinted(w, k, start, alen);
 }
 
 /* Reads [from, to) of the op through the row (its read i is the op's read from + i). */
@@ -15236,6 +15260,17 @@ static uint64_t rb__pfx_hinted(rb__pfx_thread *th, unsigned j, uint64_t off)
     return rb__now_ns() - t0;
 }
 
+/* Before hint j: its range's residency, if the hint will be followed (rb__pa_before); the
+   ns it took, which the op's time leaves out. */
+static uint64_t rb__pfx_before(rb__pfx_thread *th, uint64_t off)
+{
+    uint64_t start, alen, t0;
+    if (!rb__pa_follows_next(&th->paf)) return 0;
+    t0 = rb__now_ns();
+    if (rb_page_range(off, 1, th->pf.page, th->len, &start, &alen)) rb__pa_before(&th->paf, start, alen);
+    return rb__now_ns() - t0;
+}
+
 /* Read j (16 bytes at off[j]) into b, classifying its hint if it was followed; the read
    itself stays in the op's time. */
 static uint64_t rb__pfx_read(rb__pfx_thread *th, unsigned j, uint64_t off, unsigned char *b)
@@ -15271,8 +15306,10 @@ static void *rb__pfx_main(void *arg)
         for (j = 0; j < 3; j++) off[j] = rb__below(rng, th->len - 16);
         if (th->check_hits) rb__pfx_count_hits(th, off);
         t0 = rb__now_ns();
-        for (j = 0; prefetch && j < 3; j++)
+        for (j = 0; prefetch && j < 3; j++) {
+            t0 += rb__pfx_before(th, off[j]);
             if (rb_prefetch(&th->pf, off[j], 1) == 1) t0 += rb__pfx_hinted(th, j, off[j]);
+        }
         for (j = 0; j < 3; j++) {
             if (th->paf.npending) t0 += rb__pfx_read(th, j, off[j], b[j]);
             else memcpy(b[j], th->map + off[j], 16);
@@ -17367,7 +17404,7 @@ static int rb__dcells_json(const rb_json *doc, rb__dcell **out, unsigned *n, dou
             char got[32] = "not a number";
             if (v->type == RB_JSON_NUMBER) snprintf(got, sizeof got, "%.6g", v->num);
             snprintf(why, wl, "not a readbench run report: result %u (%.60s): \"rounds\" is %s: an ok result has a whole "
-                     "number of rounds from 1 to %u", k + 1, s->str, got, (unsigned)RB_MAX_ROUNDS);
+                     "number of rounds from 1 to %u", k + 1, c->strategy, got, (unsigned)RB_MAX_ROUNDS);
             return RB_EINVAL;
         }
         c->bound = (v = rb_json_get(x, "ops_per_ms_upper_bound")) && v->type == RB_JSON_TRUE;

@@ -12,3 +12,23 @@ int rbt_uring_submit(struct io_uring *ring, unsigned wait_nr);
 #define RB_MACHINE_SPIN rbt_machine_spin
 #define READBENCH_IMPLEMENTATION
 #include "readbench.h"
+
+/* test_prefetch.c's window into the hint accounting (static in the header): a followed hint
+   over the first page of map, whose page comes in (loaded by the caller's load()) between the
+   residency check and the hint's accounting, as a fast device's read can. Returns the
+   accounting's redundant count and, through pending, whether the hint waits for its read. */
+unsigned long long rbt_pa_hint_landing_first(const unsigned char *map, int fd, void (*load)(void), unsigned *pending);
+unsigned long long rbt_pa_hint_landing_first(const unsigned char *map, int fd, void (*load)(void), unsigned *pending)
+{
+    rb_prefetch_accounting a;
+    rb__pa_follow f;
+    size_t page = (size_t)rb__page_size();
+    memset(&a, 0, sizeof a);
+    rb__pa_follow_init(&f, map, page, fd, 1, 1, 0);
+    f.follow_next = 1;   /* this hint is followed */
+    rb__pa_before(&f, 0, page);
+    load();
+    rb__pa_hint(&a, &f, 0, 0, page);
+    *pending = f.npending;
+    return (unsigned long long)a.redundant;
+}
