@@ -10809,10 +10809,12 @@ static unsigned rb__rounds_asked(const rb_report *r)
 
 static unsigned rb__cell_rounds(const rb_result *x) { return x->rounds ? x->rounds : 1; }
 
-/* The measured cells with fewer rounds than asked: an interrupt came before their last. */
+/* The measured cells with fewer rounds than asked: an interrupt came before their last (only
+   an interrupt cuts a cell's rounds short; a report assembled by hand is taken as it says). */
 static unsigned rb__cells_cut_short(const rb_report *r)
 {
     unsigned i, n = 0;
+    if (!r->interrupted) return 0;
     for (i = 0; i < r->count; i++) n += r->results[i].status == RB_OK && rb__cell_rounds(&r->results[i]) < rb__rounds_asked(r);
     return n;
 }

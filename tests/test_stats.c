@@ -497,7 +497,7 @@ static void interrupted_in_round_two_is_said(void)
     rb_report_table(f, &rep, 0);
     slurp(f, doc, sizeof doc);
     CHECKF(strstr(doc, "interrupted in round 2 of 2: 3 of 4 cells have fewer rounds than the 2 asked:") &&
-           !strstr(doc, "over its 2 rounds") && strstr(doc, "over the rounds each cell measured, of the 2 asked"), "%s", doc);
+           !strstr(doc, "over its 2 rounds") && strstr(doc, "over the rounds each cell measured, of the 2 rounds asked"), "%s", doc);
     fresh(f);
     rb_report_table(f, &rep, 1);
     slurp(f, doc, sizeof doc);
@@ -1406,6 +1406,7 @@ static void machine_drift_sees_time_sharing(void)
 {
     unsigned try_;
     int code = -1;
+    rbt_alone();   /* the other suites' load, coming and going, moves the kernel before the crowd too */
     for (try_ = 0; try_ < 3 && code != 0; try_++) {
         pid_t pid;
         int st;
