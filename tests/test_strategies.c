@@ -366,7 +366,7 @@ static void accounting_is_not_aliased_with_reads_per_op(void)
     rb_config c = quick(big, 1);
     rb_error e;
     unsigned try_, n, k, agreed = 0, compared = 0;
-    double f[2][4], worst = 0;
+    double f[2][4], m[2] = {0, 0}, worst = 0, allow[4] = {0, 0, 0, 0};
     c.verify = 0;
     c.cache = RB_CACHE_EVICT_EACH;
     c.duration_ns = 100000000;
@@ -384,20 +384,35 @@ static void accounting_is_not_aliased_with_reads_per_op(void)
             f[n][1] = pa_frac(a, a->useful);
             f[n][2] = pa_frac(a, a->late);
             f[n][3] = pa_frac(a, a->wasted);
+            m[n] = (double)(a->sampled - a->failed);
         }
         if (skip == 2) { unlink(big); SKIP("the file could not be evicted here (tmpfs, or residency unknown): no cold case"); }
-        if (skip) continue;   /* no op measured, or too few hints classified to compare: try again */
+        if (skip) {   /* no op measured, or too few hints classified to compare: again, for longer */
+            c.duration_ns *= 2;
+            continue;
+        }
         compared++;
-        for (worst = 0, k = 0; k < 4; k++) if (fabs(f[0][k] - f[1][k]) > worst) worst = fabs(f[0][k] - f[1][k]);
-        agreed = worst <= 0.05;
+        /* 5 points, or three standard deviations of the difference of two binomial fractions
+           where fewer hints make that wider: with ~200 classified hints a side, sampling alone
+           moves a 50% fraction by 5 points one try in four (5.8 points failed a loaded run).
+           The aliasing this guards against moved them by 80 points. */
+        for (worst = 0, agreed = 1, k = 0; k < 4; k++) {
+            double p = (f[0][k] + f[1][k]) / 2;
+            allow[k] = 3 * sqrt(p * (1 - p) * (1 / m[0] + 1 / m[1]));
+            if (allow[k] < 0.05) allow[k] = 0.05;
+            if (fabs(f[0][k] - f[1][k]) > worst) worst = fabs(f[0][k] - f[1][k]);
+            if (fabs(f[0][k] - f[1][k]) > allow[k]) agreed = 0;
+        }
         if (!agreed)
             fprintf(stderr, "    try %u: 16 reads per op r/u/l/w %.3f/%.3f/%.3f/%.3f, 17: %.3f/%.3f/%.3f/%.3f\n", try_ + 1,
                     f[0][0], f[0][1], f[0][2], f[0][3], f[1][0], f[1][1], f[1][2], f[1][3]);
     }
     if (!compared) { unlink(big); SKIP("a loaded machine: too few hints classified in 3 tries to compare"); }
     for (k = 0; k < 4 && !agreed; k++)
-        if (fabs(f[0][k] - f[1][k]) > 0.05) fprintf(stderr, "    %s: %.3f at 16, %.3f at 17\n", names[k], f[0][k], f[1][k]);
-    CHECKF(agreed, "16 and 17 reads per op disagree by %.1f points", 100 * worst);
+        if (fabs(f[0][k] - f[1][k]) > allow[k])
+            fprintf(stderr, "    %s: %.3f at 16, %.3f at 17 (allowed %.3f)\n", names[k], f[0][k], f[1][k], allow[k]);
+    CHECKF(agreed, "16 and 17 reads per op disagree by %.1f points (%.0f and %.0f hints classified)", 100 * worst, m[0],
+           m[1]);
     unlink(big);
 }
 
