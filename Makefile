@@ -29,7 +29,7 @@ $(file >$(TEST_STAMP),$(CC) $(ALL_CFLAGS))
 endif
 $(TEST_STAMP): ;
 
-.PHONY: all test test-core test-core-compile check bench compare charts install clean examples fuzz cppcheck valgrind
+.PHONY: all test test-core test-core-build test-core-compile check bench compare charts install clean examples fuzz cppcheck valgrind
 
 all: readbench
 
@@ -95,9 +95,10 @@ test-core-compile:
 	  done; \
 	done
 
-test-core: test-core-compile
-	@$(MAKE) --no-print-directory -j$(NPROC) tests/core/tu_impl.o readbench tests/run_core_tests tests/cpp_compile tests/core/core_only
+test-core: test-core-build
 	cd tests && ./run_core_tests
+test-core-build: test-core-compile
+	@$(MAKE) --no-print-directory -j$(NPROC) tests/core/tu_impl.o readbench tests/run_core_tests tests/cpp_compile tests/core/core_only
 
 # ASan+UBSan over the whole suite, then TSan over the threaded runner tests.
 check:
