@@ -154,7 +154,7 @@ bench: readbench
 compare: readbench
 	python3 bench/compare.py --out bench/results/compare-$$(date +%F).md
 
-# The sample charts in bench/results (and PNG screenshots where chromium is installed).
+# The sample charts in bench/results (and PNG screenshots in bench/out where chromium is installed).
 charts: readbench
 	bash bench/charts.sh
 
