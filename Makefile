@@ -1,4 +1,5 @@
-# readbench: make (the CLI), make test, make check (sanitizers), make bench, make install.
+# readbench: make (the CLI), make test, make test-core (the core alone), make check (sanitizers),
+# make bench, make install.
 CC      ?= cc
 CXX     ?= c++
 PREFIX  ?= /usr/local
@@ -28,7 +29,7 @@ $(file >$(TEST_STAMP),$(CC) $(ALL_CFLAGS))
 endif
 $(TEST_STAMP): ;
 
-.PHONY: all test check bench compare charts install clean examples fuzz cppcheck valgrind
+.PHONY: all test test-core test-core-build test-core-compile check bench compare charts install clean examples fuzz cppcheck valgrind
 
 all: readbench
 
@@ -54,6 +55,51 @@ test:
 	@$(MAKE) --no-print-directory -j$(NPROC) tests/tu_impl.o readbench tests/run_tests tests/cpp_compile
 	cd tests && ./run_tests
 
+# The core alone (the header with RB_NO_REPORTS and RB_NO_TOOLS, as examples/core_only.c has
+# it): it compiles warning-free as C99 and C++11 with gcc and clang (a compiler that is not
+# installed is skipped, said), also in the portable mode and with liburing when found; a test
+# binary whose implementation is the core alone runs the suites that need no more (those
+# tests/test_main.c lists above its #ifndef; their tests of the reports or tools are left out),
+# and examples/core_only.c builds. The CLI tests among them run ../readbench, the whole CLI.
+# Objects in tests/core/, apart from make test's; the last line is the sum, as make test's.
+CORE_DEFS    := -DRB_NO_REPORTS -DRB_NO_TOOLS
+CORE_SUITES  := hist setup runner cache safety counting stats strategies openloop files compile
+CORE_OBJS    := $(patsubst %,tests/core/%.o,tu_impl test_main $(addprefix test_,$(CORE_SUITES)))
+CORE_CFLAGS   = $(ALL_CFLAGS) -Werror $(CORE_DEFS)
+CORE_STAMP   := tests/.core-build-flags
+ifneq ($(file <$(CORE_STAMP)),$(CC) $(CORE_CFLAGS))
+$(file >$(CORE_STAMP),$(CC) $(CORE_CFLAGS))
+endif
+$(CORE_STAMP): ;
+CORE_COMPILERS := "gcc -std=c99" "clang -std=c99" "g++ -x c++ -std=c++11" "clang++ -x c++ -std=c++11"
+
+tests/core/%.o: tests/%.c tests/rbtest.h readbench.h $(CORE_STAMP)
+	@mkdir -p tests/core
+	$(CC) $(CORE_CFLAGS) -Itests -I. -c -o $@ $<
+
+tests/run_core_tests: $(CORE_OBJS)
+	$(CC) $(CORE_CFLAGS) -o $@ $(CORE_OBJS) $(LIBS)
+
+tests/core/core_only: examples/core_only.c readbench.h
+	@mkdir -p tests/core
+	$(CC) $(WARN) $(CFLAGS) -Werror -I. -o $@ examples/core_only.c -lpthread -lm
+
+test-core-compile:
+	@mkdir -p tests/core
+	@printf '#define READBENCH_IMPLEMENTATION\n#include "readbench.h"\n' > tests/core/header.c
+	@for cc in $(CORE_COMPILERS); do \
+	  if ! command -v $${cc%% *} >/dev/null 2>&1; then echo "$${cc%% *} is not installed: its core-only compile checks skipped"; continue; fi; \
+	  for d in "" -DRB_NO_LINUX $(URING_CFLAGS); do \
+	    echo "$$cc $(CORE_DEFS) $$d -Wall -Wextra -pedantic -Werror -fsyntax-only"; \
+	    $$cc $(CORE_DEFS) $$d -Wall -Wextra -pedantic -Werror -fsyntax-only -I. tests/core/header.c || exit 1; \
+	  done; \
+	done
+
+test-core: test-core-build
+	cd tests && ./run_core_tests
+test-core-build: test-core-compile
+	@$(MAKE) --no-print-directory -j$(NPROC) tests/core/tu_impl.o readbench tests/run_core_tests tests/cpp_compile tests/core/core_only
+
 # ASan+UBSan over the whole suite, then TSan over the threaded runner tests.
 check:
 	$(MAKE) clean-tests
@@ -72,6 +118,7 @@ examples/%.bin: examples/%.c readbench.h
 
 clean-tests:
 	rm -f tests/run_tests tests/*.o tests/cpp_compile readbench tests/fuzz/fuzz_cli tests/fuzz/fuzz_json tests/fuzz/fuzz_diff tests/fuzz/fuzz_trace examples/*.bin
+	rm -rf tests/run_core_tests tests/core
 
 # libFuzzer (clang): the option/size/duration/list parsers, the JSON writer, the JSON reader and the trace
 # parsers (strace, iolog, CSV), FUZZ_SECONDS each.
@@ -107,7 +154,7 @@ bench: readbench
 compare: readbench
 	python3 bench/compare.py --out bench/results/compare-$$(date +%F).md
 
-# The sample charts in bench/results (and PNG screenshots where chromium is installed).
+# The sample charts in bench/results (and PNG screenshots in bench/out where chromium is installed).
 charts: readbench
 	bash bench/charts.sh
 

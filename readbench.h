@@ -1512,7 +1512,9 @@ typedef struct rb_report {
     void *owned;                 /* what rb_run_matrix allocated; rb_report_free releases it */
 } rb_report;
 
+#if !defined(RB_NO_REPORTS)   /* defined with the reports, and declared only with them */
 RBDEF const rb_result *rb_report_cell(const rb_report *r, unsigned strategy, unsigned thread, unsigned size);
+#endif
 
 #define RB_MAX_AXIS 64           /* values per axis: strategies, thread counts, read sizes */
 

@@ -7,7 +7,8 @@
 #   hog: --hog auto:1.1 --prewarm 0.9, inside a child memory cgroup of MEMCG_BYTES (default
 #        4.5 GiB; cgroup v1 or v2, root only) so that the hog pins a little, not most of the host
 #   warm: --prewarm 1, mmap-adaptive against mmap (bar 0.97)
-# JSON per case in OUT (default bench/results), then one line per case and thread count; the bar
+# JSON per case in OUT (default bench/results; gzipped at the end, .json.gz, as bench/results
+# keeps its JSON), then one line per case and thread count; the bar
 # is judged at one thread (pass: the whole interval at or above it, miss: below), T04 reported.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -74,3 +75,7 @@ for c in sys.argv[3:]:
             ", ".join("%s %.3f" % (y["strategy"], y["ops_per_ms_median"]) for y in d["results"]
                       if y["threads"] == x["threads"] and y["strategy"] != "mmap-adaptive")))
 PY
+for c in $CASES; do
+    case $c in warm | hog) n=$c ;; *) n=prewarm$c ;; esac
+    if [ -f "$OUT/adaptive-bars-$n-$STAMP.json" ]; then gzip -9nf "$OUT/adaptive-bars-$n-$STAMP.json"; fi
+done

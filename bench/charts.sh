@@ -1,11 +1,13 @@
 #!/bin/bash
 # make charts: the sample SVG charts in bench/results, from measurements made now on this
 # machine, and a PNG of each as headless chromium renders it (the check that a real browser
-# draws them right). A 1 GiB file under /var/tmp, removed afterwards.
+# draws them right) in bench/out/, which git ignores: bench/results keeps the SVGs only.
+# A 1 GiB file under /var/tmp, removed afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 F=${F:-/var/tmp/readbench-charts.dat}
 OUT=bench/results
+PNG=bench/out
 made=0
 if [ ! -e "$F" ]; then ./readbench setup "$F" 1g; made=1; fi
 trap '[ $made = 1 ] && rm -f "$F"' EXIT
@@ -21,12 +23,14 @@ trap '[ $made = 1 ] && rm -f "$F"' EXIT
 ./readbench prefetch "$F" --svg $OUT/chart-prefetch.svg --output $OUT/chart-prefetch.txt
 
 if command -v chromium >/dev/null; then
+    mkdir -p "$PNG"
     for s in warm half-cold prefetch; do
         svg=$OUT/chart-$s.svg
         w=$(sed -n 's/.*<svg [^>]*width="\([0-9]*\)" height="\([0-9]*\)".*/\1,\2/p' "$svg")
         chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size="$w" \
-            --screenshot="$PWD/$OUT/chart-$s.png" "file://$PWD/$svg" 2>/dev/null
+            --screenshot="$PWD/$PNG/chart-$s.png" "file://$PWD/$svg" 2>/dev/null
     done
+    ls -l $PNG/chart-*.png
 else
     echo "charts: chromium is not installed; SVGs written, no PNG check" >&2
 fi

@@ -16,7 +16,7 @@ bookkeeping per I/O) differs and moves IOPS with it; the table shows both.
 usage: bench/compare.py [--file F] [--size 4g] [--rounds 3] [--duration 2] [--threads 1,2]
                         [--bs 4k] [--out FILE.md] [--keep]
 """
-import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
+import argparse, gzip, json, os, shutil, statistics, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RB = os.path.join(HERE, "..", "readbench")
@@ -273,8 +273,8 @@ def main():
     lines.append("- sys/usr us per read: getrusage of the workers while measured (fio: usr_cpu/sys_cpu); "
                  "tick-sampled, so the split is rough")
     text = "\n".join(lines) + "\n"
-    if a.out:   # every round's numbers, to re-read without re-measuring
-        with open(os.path.splitext(a.out)[0] + ".json", "w") as f:
+    if a.out:   # every round's numbers, to re-read without re-measuring (gzipped, as bench/results keeps its JSON)
+        with gzip.open(os.path.splitext(a.out)[0] + ".json.gz", "wt") as f:
             json.dump([{"case": cases[ci][0], "threads": t, "rounds": v} for (ci, t), v in sorted(res.items())], f)
     print(text)
     if a.out:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The mixed case under memory pressure: --hog auto:1.1 --prewarm 0.9 (the file 1.1x the memory
 # left once the hog is pinned, 90% resident at the start), where read-around on a NORMAL mapping
-# evicts what other reads need. One readbench run with --rounds (ROUNDS, default 2).
+# evicts what other reads need. One readbench run with --rounds (ROUNDS, default 2): its JSON
+# in bench/results/prefetch-pressure.json.gz (gzipped at the end), the table beside it (.md).
 # Needs root for the hog's mlock beyond RLIMIT_MEMLOCK.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,3 +29,4 @@ for x in d["results"]:
           x["residency_before"], x["residency_after"], x["read_amplification"] or 0))
 PY
 cat "$R/prefetch-pressure.md"
+gzip -9nf "$R/prefetch-pressure.json"

@@ -42,3 +42,4 @@ for t in (1, 4):
              med[("mmap-adaptive", t)] / max(med[("mmap-willneed", t)], med[("pread", t)])))
 PY
 cat "$R/prefetch-ra$RA.md"
+gzip -9nf "$R/prefetch-ra$RA.json"   # bench/results keeps its JSON gzipped

@@ -6,7 +6,8 @@
 # The disk here drifts by tens of percent from minute to minute and a mixed run warms the
 # file as it goes, so each case is one readbench run with --rounds (ROUNDS, default 3): every
 # round in its own shuffled order, each cell from a fresh prewarm; medians are compared.
-# EXPERIMENT=0 skips part 1. Results: bench/results/prefetch-* (the JSON of each case beside the summary).
+# EXPERIMENT=0 skips part 1. Results: bench/results/prefetch-* (the JSON of each case beside the summary,
+# gzipped at the end as bench/results keeps its JSON: prefetch-*.json.gz).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FILE=${FILE:-/var/tmp/readbench-prefetch.dat}
@@ -73,3 +74,4 @@ for t in (1, 4):
           med[("mmap-backoff", t)] / med[("mmap", t)], med[("mmap-backoff-shared", t)] / med[("mmap", t)]))
 PY
 cat $R/prefetch-proof.md
+gzip -9nf "$R/prefetch-mixed-0.9.json" "$R/prefetch-mixed-0.5.json" "$R/prefetch-warm-rounds.json"

@@ -6,7 +6,8 @@
 # what it asks (it stays cold); a NORMAL mapping's read-around loads the whole database within
 # the first faults and then replays the trace from memory, many passes per iteration.
 # The database and the trace are made under DIR (default /var/tmp/rb-sqlite, removed at the
-# end unless KEEP=1); the JSON goes to OUT (default bench/results/replay-sqlite.json).
+# end unless KEEP=1); the JSON goes to OUT (default bench/results/replay-sqlite.json), gzipped at
+# the end (OUT.gz), as bench/results keeps its JSON.
 # Needs sqlite3, strace and python3; root for the drop_caches before recording (without it the
 # trace is recorded warm, which changes only sqlite3's timing, not which reads it makes).
 set -euo pipefail
@@ -44,3 +45,4 @@ for r in d["results"]:
         r["strategy"], r["ops_per_ms_median"], ", ".join("%.3f" % x for x in (r["ops_per_ms_ci"] or [])),
         r["lat_ns"]["p50"], r["lat_ns"]["p99"], r.get("trace_loops"), r.get("read_amplification")))
 PY
+gzip -9nf "$OUT"

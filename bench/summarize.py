@@ -2,8 +2,9 @@
 """Summarise readbench --rounds JSON reports: one markdown table, a row per strategy and a
 column per (report, thread count), each cell 'median (ci_lo-ci_hi)' in ops/ms. The column
 title is the report's scenario (or the file name). Used by bench/scenarios.sh and
-bench/prefetch.sh; reads only what readbench wrote."""
-import json, os, sys
+bench/prefetch.sh; reads only what readbench wrote, gzipped or not (bench/results keeps its
+JSON as .json.gz)."""
+import gzip, json, os, sys
 
 def fmt(v):
     if v is None:
@@ -13,8 +14,9 @@ def fmt(v):
 def main(paths):
     cols, rows, cells = [], [], {}
     for p in paths:
-        d = json.load(open(p))
-        name = d.get("scenario") or os.path.basename(p).replace(".json", "")
+        with (gzip.open(p, "rt") if p.endswith(".gz") else open(p)) as f:
+            d = json.load(f)
+        name = d.get("scenario") or os.path.basename(p).replace(".json", "").replace(".gz", "")
         for x in d["results"]:
             col = "%s T%02d" % (name, x["threads"])
             if len(d["config"].get("read_sizes", [])) > 1:

@@ -169,6 +169,7 @@ static void amplification_normal_vs_random(void)
     CHECK(res.majflt > 0);
 }
 
+#ifndef RB_NO_REPORTS
 /* One cell of `name` on p with c; the matrix's report written in `format` into a string
    (malloc'd, the caller frees). */
 static char *cell_report(const rb_config *c, const char *name, int format, rb_result *out)
@@ -194,6 +195,7 @@ static char *cell_report(const rb_config *c, const char *name, int format, rb_re
     out->samples = NULL;   /* freed with the report */
     return buf;
 }
+#endif
 
 /* A preparation that did not happen is a failed cell, not a result. The test process maps
    every page of the file (and locks them where mlock works; ASan makes it a no-op), so no
@@ -204,11 +206,8 @@ static char *cell_report(const rb_config *c, const char *name, int format, rb_re
    100% resident, every read a hit, and say nothing). Unlocked, the same cells run. */
 static void unmade_states_fail_the_cell(void)
 {
-    static const int formats[] = {RB_FORMAT_TABLE, RB_FORMAT_MARKDOWN, RB_FORMAT_CSV, RB_FORMAT_JSON};
     const char *p = file_of("locked.dat", 16u << 20);
     rb_config c;
-    rb_result r;
-    unsigned k;
     void *map;
     volatile unsigned char sum = 0;
     size_t off;
@@ -258,13 +257,20 @@ static void unmade_states_fail_the_cell(void)
     rb_run(&c, rb_strategy_find("direct"), &res);
     CHECKF(res.status != RB_ESTATE, "direct: %s", res.reason);
     c.read_size = 0;
-    for (k = 0; k < 4; k++) {   /* the reason reaches every format; no figure of the cell does */
-        char *out = cell_report(&c, "pread", formats[k], &r);
-        CHECKF(out && r.status == RB_ESTATE && strstr(out, "the eviction did not happen") && strstr(out, "error"),
-               "format %d: %s", formats[k], out ? out : "(no report)");
-        if (formats[k] == RB_FORMAT_JSON) CHECK(out && strstr(out, "\"ops_per_ms\": null"));
-        free(out);
+#ifndef RB_NO_REPORTS
+    {   /* the reason reaches every format; no figure of the cell does (the reports' part) */
+        static const int formats[] = {RB_FORMAT_TABLE, RB_FORMAT_MARKDOWN, RB_FORMAT_CSV, RB_FORMAT_JSON};
+        rb_result r;
+        unsigned k;
+        for (k = 0; k < 4; k++) {
+            char *out = cell_report(&c, "pread", formats[k], &r);
+            CHECKF(out && r.status == RB_ESTATE && strstr(out, "the eviction did not happen") && strstr(out, "error"),
+                   "format %d: %s", formats[k], out ? out : "(no report)");
+            if (formats[k] == RB_FORMAT_JSON) CHECK(out && strstr(out, "\"ops_per_ms\": null"));
+            free(out);
+        }
     }
+#endif
     CHECK(munmap(map, 16u << 20) == 0);   /* unlocks too */
     rb_run(&c, rb_strategy_find("pread"), &res);   /* unlocked: the eviction happens, the cell runs */
     CHECKF(res.status == RB_OK || strstr(res.reason, "no op completed"), "%d %s", res.status, res.reason);

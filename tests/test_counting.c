@@ -22,6 +22,7 @@
 
 static rb_result res;
 
+#ifndef RB_NO_REPORTS
 /* The whole of what a writer printed, as one string (static, overwritten by the next call). */
 static const char *slurp(FILE *f)
 {
@@ -33,6 +34,7 @@ static const char *slurp(FILE *f)
     fclose(f);
     return buf;
 }
+#endif
 
 /* The text of the first warning of res that holds `part`, or NULL. */
 static const char *warning_with(const rb_result *x, const char *part)
@@ -43,6 +45,7 @@ static const char *warning_with(const rb_result *x, const char *part)
     return NULL;
 }
 
+#ifndef RB_NO_REPORTS   /* a result's report, and the test of the warnings in every format */
 static rb_report one_cell_report(const rb_result *x, const char *const *names, unsigned *threads,
                                  uint64_t *sizes)
 {
@@ -101,6 +104,7 @@ static void warnings_reach_every_format(void)
     { FILE *f = tmpfile(); rb_report_json(f, &r); out = slurp(f); }
     CHECKF(strstr(out, "\"3 more warnings were not kept\"]") != NULL, "%s", out);
 }
+#endif
 
 /* A custom strategy whose op sleeps 300 ms: in a 1 s iteration each thread completes 3 ops
    (ending at 300, 600 and 900 ms) and has a fourth in flight at the stop. Per-thread
@@ -123,11 +127,6 @@ static void slow_ops_use_per_thread_windows(void)
     slow.read_op = sleep_300ms_op;
     for (t = 1; t <= 4; t += 3) {
         rb_config c;
-        const char *out;
-        static const char *const names[] = {"sleep-300ms"};
-        unsigned th[1];
-        uint64_t sz[1];
-        rb_report r;
         double want = t / 300.0;
         unsigned tries;
         memset(&c, 0, sizeof c);
@@ -164,12 +163,20 @@ static void slow_ops_use_per_thread_windows(void)
                res.warnings[0]);
         /* one iteration: no spread to speak of (null, "-"), not 0 */
         CHECK(res.ops_per_ms_stddev != res.ops_per_ms_stddev);
-        r = one_cell_report(&res, names, th, sz);
-        { FILE *f = tmpfile(); rb_report_json(f, &r); out = slurp(f); }
-        CHECKF(strstr(out, "\"ops_per_ms_stddev\": null") != NULL && strstr(out, "\"min_thread_ops\": 3,") != NULL,
-               "%s", out);
-        { FILE *f = tmpfile(); rb_report_table(f, &r, 0); out = slurp(f); }
-        CHECKF(strstr(out, "only 3 ops") != NULL && strstr(out, "        -") != NULL, "%s", out);
+#ifndef RB_NO_REPORTS
+        {   /* and so say the reports */
+            static const char *const names[] = {"sleep-300ms"};
+            unsigned th[1];
+            uint64_t sz[1];
+            rb_report r = one_cell_report(&res, names, th, sz);
+            const char *out;
+            { FILE *f = tmpfile(); rb_report_json(f, &r); out = slurp(f); }
+            CHECKF(strstr(out, "\"ops_per_ms_stddev\": null") != NULL && strstr(out, "\"min_thread_ops\": 3,") != NULL,
+                   "%s", out);
+            { FILE *f = tmpfile(); rb_report_table(f, &r, 0); out = slurp(f); }
+            CHECKF(strstr(out, "only 3 ops") != NULL && strstr(out, "        -") != NULL, "%s", out);
+        }
+#endif
     }
 }
 
@@ -196,13 +203,9 @@ static int sleep_150ms_fail_op(rb_worker *w, const uint64_t *off, unsigned n)
 
 static void an_op_longer_than_the_iteration_is_an_upper_bound(void)
 {
-    static const char *const names[] = {"sleep-150ms"};
     rb_strategy slow = *rb_strategy_find("null");
     rb_config c;
-    rb_report r;
-    const char *out;
-    unsigned k, th[1];
-    uint64_t sz[1];
+    unsigned k;
     slow.name = "sleep-150ms";
     slow.flags = 0;
     slow.read_op = sleep_150ms_op;
@@ -222,13 +225,21 @@ static void an_op_longer_than_the_iteration_is_an_upper_bound(void)
                "iteration %u: under %g ops/ms", k, res.iter_ops_per_ms[k]);
     CHECK(res.ops_per_ms >= 0.02 * (1 - 1e-9) && res.ops_per_ms_stddev != res.ops_per_ms_stddev);
     CHECKF(warning_with(&res, "each rate here is an upper bound") != NULL, "%s", res.warnings[0]);
-    r = one_cell_report(&res, names, th, sz);
-    { FILE *f = tmpfile(); rb_report_json(f, &r); out = slurp(f); }
-    CHECKF(strstr(out, "\"ops_per_ms_upper_bound\": true") && strstr(out, "\"status\": \"ok\""), "%.400s", out);
-    { FILE *f = tmpfile(); rb_report_csv(f, &r); out = slurp(f); }
-    CHECKF(strstr(out, ",ops_per_ms,ops_per_ms_upper_bound,") && strstr(out, ",ok,\"\",0,"), "%.600s", out);
-    { FILE *f = tmpfile(); rb_report_table(f, &r, 0); out = slurp(f); }
-    CHECKF(strstr(out, " < 0.0") && strstr(out, "< X: no op completed inside an iteration"), "%s", out);
+#ifndef RB_NO_REPORTS
+    {   /* a flag in every format */
+        static const char *const names[] = {"sleep-150ms"};
+        unsigned th[1];
+        uint64_t sz[1];
+        rb_report r = one_cell_report(&res, names, th, sz);
+        const char *out;
+        { FILE *f = tmpfile(); rb_report_json(f, &r); out = slurp(f); }
+        CHECKF(strstr(out, "\"ops_per_ms_upper_bound\": true") && strstr(out, "\"status\": \"ok\""), "%.400s", out);
+        { FILE *f = tmpfile(); rb_report_csv(f, &r); out = slurp(f); }
+        CHECKF(strstr(out, ",ops_per_ms,ops_per_ms_upper_bound,") && strstr(out, ",ok,\"\",0,"), "%.600s", out);
+        { FILE *f = tmpfile(); rb_report_table(f, &r, 0); out = slurp(f); }
+        CHECKF(strstr(out, " < 0.0") && strstr(out, "< X: no op completed inside an iteration"), "%s", out);
+    }
+#endif
     /* a slow op that fails: an error, not a bound */
     slow.read_op = sleep_150ms_fail_op;
     CHECKF(rb_run(&c, &slow, &res) != RB_OK && res.status == RB_EIO, "%d %s", res.status, res.reason);
@@ -332,6 +343,7 @@ static void a_late_wake_after_a_long_op_is_still_bounded(void)
     if (!late) SKIP("the signal never found the worker asleep before its iteration started: no late iteration");
 }
 
+#ifndef RB_NO_TOOLS   /* the JSON reader is a tool */
 /* The same end to end: `readbench run` with an op far longer than the iteration (65536
    reads of 16 KiB, at least ~100 ms, in 20 ms iterations) is "< X" in the table and
    ops_per_ms_upper_bound in the JSON, exit 0, where it was an error. A worker that got no CPU
@@ -372,6 +384,7 @@ static void cli_run_says_an_upper_bound(void)
     CHECKF(rc == 0 && strstr(out, "pread     < 0.") && strstr(out, "< X: no op completed inside an iteration"), "%s",
            out);
 }
+#endif
 
 /* Many busy workers and a coordinator that gets no CPU while they run: the workers stop
    themselves at the deadline, so each iteration still measures its duration and the cell ends
@@ -494,6 +507,7 @@ static void shared_counter_has_its_own_line(void)
     CHECK((uintptr_t)&t.res - c >= 64);
 }
 
+#ifndef RB_NO_TOOLS   /* the prefetch experiment is a tool */
 /* The prefetch experiment says what state it measured: "not cached" starts near 0% resident
    and caps its ops so that under 5% of the reads hit (or warns); "fits" hits about 100%. The
    old result had no residency or hit figures, and ran the asked ops on any file size. */
@@ -540,6 +554,7 @@ static void prefetch_experiment_warns_when_not_cold(void)
     CHECKF(strstr(r.warning, "not cached, yet") != NULL, "%llu of %llu hit, warning '%s'",
            (unsigned long long)r.reads_hit, (unsigned long long)r.reads_checked, r.warning);
 }
+#endif
 
 static void resident_before_is_read_when_measuring_starts(void)
 {
@@ -606,6 +621,7 @@ static void evict_each_records_every_iteration(void)
         CHECKF(res.iter_resident_before[k] == 0, "iteration %u started with %lld pages cached", k + 1,
                (long long)res.iter_resident_before[k]);
     CHECK(res.iter_resident_before[4] == -1 && res.resident_before == 0);
+#ifndef RB_NO_REPORTS
     {
         static const char *const names[] = {"mmap"};
         unsigned th[1];
@@ -617,6 +633,7 @@ static void evict_each_records_every_iteration(void)
         out = slurp(f);
         CHECKF(strstr(out, "\"resident_pages_before_each\": [0, 0, 0, 0]") != NULL, "%s", out);
     }
+#endif
 }
 
 /* Runs s on c; an iteration that held no whole op is tried again twice as long (at most 4
@@ -675,6 +692,7 @@ static void per_read_figures_count_the_op_in_flight(void)
                "mmap-random cold: %llu page reads, %llu cold pages, %lld major faults: hit %.3f, fault hit %.3f",
                (unsigned long long)res.page_reads, (unsigned long long)res.cold_pages, (long long)res.majflt,
                res.hit_rate, res.fault_hit_rate);
+#ifndef RB_NO_REPORTS
         {   /* what they divide by is in the JSON */
             static const char *const names[] = {"mmap-random"};
             unsigned th[1];
@@ -686,6 +704,7 @@ static void per_read_figures_count_the_op_in_flight(void)
             snprintf(want, sizeof want, "\"reads_issued\": %llu,", (unsigned long long)res.reads_issued);
             CHECKF(strstr(slurp(f), want) != NULL, "no %s in the JSON", want);
         }
+#endif
     }
     unlink(big);
 }
@@ -715,12 +734,7 @@ static void kept_cache_below_full_is_warned(void)
 /* A --verify run's numbers include the comparison: the result and every format say so. */
 static void verified_runs_are_flagged(void)
 {
-    static const char *const names[] = {"pread"};
-    unsigned th[1];
-    uint64_t sz[1];
-    rb_report r;
     rb_config c;
-    const char *out;
     memset(&c, 0, sizeof c);
     c.path = rbt_small_file();
     c.warmup_ns = RB_NONE;
@@ -729,13 +743,21 @@ static void verified_runs_are_flagged(void)
     c.verify = 1;
     CHECKF(rbt_run_cell(&c, rb_strategy_find("pread"), &res) == RB_OK, "%s", res.reason);
     CHECK(res.verified == 1);
-    r = one_cell_report(&res, names, th, sz);
-    { FILE *f = tmpfile(); rb_report_json(f, &r); out = slurp(f); }
-    CHECK(strstr(out, "\"verified\": true") != NULL);
-    { FILE *f = tmpfile(); rb_report_table(f, &r, 0); out = slurp(f); }
-    CHECK(strstr(out, "not comparable for speed") != NULL);
-    { FILE *f = tmpfile(); rb_report_csv(f, &r); out = slurp(f); }
-    CHECK(strstr(out, ",verified,warnings\n") != NULL && strstr(out, ",1,\"") != NULL);
+#ifndef RB_NO_REPORTS
+    {   /* every format says so */
+        static const char *const names[] = {"pread"};
+        unsigned th[1];
+        uint64_t sz[1];
+        rb_report r = one_cell_report(&res, names, th, sz);
+        const char *out;
+        { FILE *f = tmpfile(); rb_report_json(f, &r); out = slurp(f); }
+        CHECK(strstr(out, "\"verified\": true") != NULL);
+        { FILE *f = tmpfile(); rb_report_table(f, &r, 0); out = slurp(f); }
+        CHECK(strstr(out, "not comparable for speed") != NULL);
+        { FILE *f = tmpfile(); rb_report_csv(f, &r); out = slurp(f); }
+        CHECK(strstr(out, ",verified,warnings\n") != NULL && strstr(out, ",1,\"") != NULL);
+    }
+#endif
     c.verify = 0;
     CHECKF(rb_run(&c, rb_strategy_find("pread"), &res) == RB_OK, "%s", res.reason);
     CHECK(res.verified == 0);
@@ -939,6 +961,7 @@ static void every_status_has_a_word_and_a_text(void)
     CHECK(!strcmp(rb_status_word(12345), "error") && !strcmp(rb_status_string(12345), "unknown status"));
 }
 
+#ifndef RB_NO_TOOLS   /* the prefetch experiment is a tool */
 /* The prefetch experiment starts its threads through the runner's launcher: a thread that
    cannot be made (address space for its stack refused) ends the run with the launcher's
    "thread k of n" reason, the started ones are let through the barrier and joined, no hang. */
@@ -992,6 +1015,7 @@ static void prefetch_threads_go_through_the_pool(void)
     CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 0, "exit %d: %s", WIFEXITED(st) ? WEXITSTATUS(st) : -1, reason);
     CHECKF(strstr(reason, "pthread_create (thread ") && strstr(reason, " of 1000)"), "reason: %s", reason);
 }
+#endif
 
 /* A kernel may take fewer io_uring entries than were queued (short of memory, or -EAGAIN
    with completions to reap). The io_uring strategies submit through RB_TEST_URING_SUBMIT,
@@ -1079,7 +1103,9 @@ static void uring_short_submit_does_not_wait_forever(void)
 void suite_counting(void)
 {
     RUN(uring_short_submit_does_not_wait_forever);
+#ifndef RB_NO_TOOLS
     RUN(prefetch_threads_go_through_the_pool);
+#endif
     RUN(every_status_has_a_word_and_a_text);
     RUN(mincore_failures_are_counted_apart);
     RUN(direct_alignment_is_the_lcm);
@@ -1093,13 +1119,19 @@ void suite_counting(void)
     RUN(kept_cache_below_full_is_warned);
     RUN(per_read_figures_count_the_op_in_flight);
     RUN(verified_runs_are_flagged);
+#ifndef RB_NO_REPORTS
     RUN(warnings_reach_every_format);
+#endif
     RUN(slow_ops_use_per_thread_windows);
     RUN(an_op_longer_than_the_iteration_is_an_upper_bound);
     RUN(a_late_wake_after_a_long_op_is_still_bounded);
+#ifndef RB_NO_TOOLS
     RUN(cli_run_says_an_upper_bound);
+#endif
     RUN(iterations_end_without_the_coordinator);
     RUN(a_file_replaced_mid_cell_ends_it);
+#ifndef RB_NO_TOOLS
     RUN(prefetch_experiment_reports_residency_and_hits);
     RUN(prefetch_experiment_warns_when_not_cold);
+#endif
 }

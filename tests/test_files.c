@@ -190,6 +190,7 @@ static void sampler_picks_files_by_size_and_uniformly(void)
         rb_sampler_free(&s);
         CHECK(s.files == NULL);
     }
+#ifndef RB_NO_TOOLS   /* rb_parse_pattern: the settings parser is a tool */
     /* runs of 64 under zipf: a run goes on in its file and stops at its end */
     memset(&c, 0, sizeof c);
     c.read_size = rs;
@@ -203,6 +204,7 @@ static void sampler_picks_files_by_size_and_uniformly(void)
                                                                     (unsigned long long)offs[i]); break; }
     }
     rb_sampler_free(&s);
+#endif
     /* sequential: file 0 from its start to its last whole read, then file 1, ..., then around */
     memset(&c, 0, sizeof c);
     c.read_size = rs;

@@ -270,35 +270,40 @@ int rbt_own_memcg(char *dir, size_t len)
 
 /* Every suite, in the order of the sections they cover. seconds: about how long the suite takes
    alone on the project's 2-CPU VM; the parallel runner starts the longest first, so that the
-   run ends when its longest suite does. A guess that is wrong only costs time. */
+   run ends when its longest suite does. A guess that is wrong only costs time. The suites
+   above the #ifndef need the core alone: built with RB_NO_TOOLS (or RB_NO_REPORTS, which
+   implies it), as make test-core does, the runner has only those, and their few tests of the
+   reports or the tools are left out where they stand (#ifndef in the suite). */
 static const struct rbt_suite {
     const char *name;
     void (*fn)(void);
     double seconds;
 } suites[] = {
-    {"parse", suite_parse, 0.1},
     {"hist", suite_hist, 0.3},
     {"setup", suite_setup, 0.4},
     {"runner", suite_runner, 11},
     {"cache", suite_cache, 17},
+    {"safety", suite_safety, 7},
+    {"counting", suite_counting, 10},
+    {"stats", suite_stats, 50},
+    {"strategies", suite_strategies, 19},
+    {"openloop", suite_openloop, 6},
+    {"files", suite_files, 29},
+    {"compile", suite_compile, 1.2},
+#ifndef RB_NO_TOOLS
+    {"parse", suite_parse, 0.1},
     {"prefetch", suite_prefetch, 3},
     {"probe", suite_probe, 5},
     {"cli", suite_cli, 11},
     {"svg", suite_svg, 6},
-    {"safety", suite_safety, 7},
     {"hostile", suite_hostile, 7},
     {"output", suite_output, 15},
-    {"counting", suite_counting, 10},
-    {"stats", suite_stats, 50},
     {"patterns", suite_patterns, 6},
     {"advise", suite_advise, 36},
-    {"strategies", suite_strategies, 19},
     {"replay", suite_replay, 4},
     {"kernel", suite_kernel, 4},
     {"group", suite_group, 29},
-    {"openloop", suite_openloop, 6},
-    {"files", suite_files, 29},
-    {"compile", suite_compile, 1.2},
+#endif
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
 

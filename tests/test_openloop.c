@@ -179,24 +179,29 @@ static void think_time_is_busy_and_outside_the_latency(void)
 
 static void rates_and_think_times_that_are_refused(void)
 {
-    static const char *const bad[] = {"0", "-5", "abc", "500:gaussian", "", "500:", ":poisson", "inf", "nan",
-                                      "2e9", "500:poisson:x", "5 00"};
-    char why[RB_REASON_LEN], args[512], *nl;
+    char args[512], *nl;
     unsigned i;
     rb_config c;
-    static rb_settings st;
-    memset(&c, 0, sizeof c);
-    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        why[0] = 0;
-        CHECKF(rb_parse_rate(bad[i], &c, why, sizeof why) == RB_EINVAL && why[0] && !strchr(why, '\n') &&
-               c.rate == 0, "'%s': %s", bad[i], why);
+#ifndef RB_NO_TOOLS   /* the parsers and the settings are tools */
+    {
+        static const char *const bad[] = {"0", "-5", "abc", "500:gaussian", "", "500:", ":poisson", "inf", "nan",
+                                          "2e9", "500:poisson:x", "5 00"};
+        static rb_settings st;
+        char why[RB_REASON_LEN];
+        memset(&c, 0, sizeof c);
+        for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            why[0] = 0;
+            CHECKF(rb_parse_rate(bad[i], &c, why, sizeof why) == RB_EINVAL && why[0] && !strchr(why, '\n') &&
+                   c.rate == 0, "'%s': %s", bad[i], why);
+        }
+        CHECK(rb_parse_rate("500", &c, why, sizeof why) == RB_OK && c.rate == 500 && c.arrivals == RB_ARRIVALS_UNIFORM);
+        CHECK(rb_parse_rate("2.5:poisson", &c, why, sizeof why) == RB_OK && c.rate == 2.5 && c.arrivals == RB_ARRIVALS_POISSON);
+        CHECK(rb_parse_rate("1e3:uniform", &c, why, sizeof why) == RB_OK && c.rate == 1000 && c.arrivals == RB_ARRIVALS_UNIFORM);
+        memset(&st, 0, sizeof st);
+        CHECK(rb_settings_set(&st, "rate", "x", "--rate", why, sizeof why) == RB_EINVAL && !strncmp(why, "--rate: ", 8));
+        CHECK(rb_settings_set(&st, "think", "5ms", "--think", why, sizeof why) == RB_OK && st.cfg.think_ns == 5000000);
     }
-    CHECK(rb_parse_rate("500", &c, why, sizeof why) == RB_OK && c.rate == 500 && c.arrivals == RB_ARRIVALS_UNIFORM);
-    CHECK(rb_parse_rate("2.5:poisson", &c, why, sizeof why) == RB_OK && c.rate == 2.5 && c.arrivals == RB_ARRIVALS_POISSON);
-    CHECK(rb_parse_rate("1e3:uniform", &c, why, sizeof why) == RB_OK && c.rate == 1000 && c.arrivals == RB_ARRIVALS_UNIFORM);
-    memset(&st, 0, sizeof st);
-    CHECK(rb_settings_set(&st, "rate", "x", "--rate", why, sizeof why) == RB_EINVAL && !strncmp(why, "--rate: ", 8));
-    CHECK(rb_settings_set(&st, "think", "5ms", "--think", why, sizeof why) == RB_OK && st.cfg.think_ns == 5000000);
+#endif
     /* the library refuses what an embedder sets directly */
     config(&c, -1, 100000000, 1);
     CHECK(rb_run(&c, rb_strategy_find("null"), &res) == RB_EINVAL && strstr(res.reason, "rate"));
@@ -226,6 +231,7 @@ static void rates_and_think_times_that_are_refused(void)
     }
 }
 
+#ifndef RB_NO_TOOLS   /* the reports, and the JSON reader (a tool) */
 /* Every output format carries the load: the rate asked and achieved, the arrivals, the
    service time, the think time; a closed loop's rows have them null (CSV: empty). */
 static void the_load_reaches_every_format(void)
@@ -312,6 +318,7 @@ static void the_load_reaches_every_format(void)
     fclose(f);
     CHECKF(strstr(buf, "closed loop with 100 us of busy think time") && !strstr(buf, "open loop:"), "%s", buf);
 }
+#endif
 
 /* The touched-pages bitmap is marked after an iteration, not inside its timed loop: an op of
    256 reads of 64 KiB (17 pages each) costs the harness about what drawing its offsets costs,
@@ -345,6 +352,7 @@ static void marking_the_pages_is_outside_the_window(void)
            "offsets: %llu ns at least", (unsigned long long)res.lat.min, (unsigned long long)draw_min);
 }
 
+#ifndef RB_NO_TOOLS   /* replay and the JSON reader are tools */
 /* A timed replay (--timed): each op starts when its first read was recorded, so a trace of one
    4 KiB read every 2 ms replays at ~500 ops/s however fast the reads are (back to back the same
    trace runs at hundreds of thousands), the arrivals are the trace's, and a trace without
@@ -406,6 +414,7 @@ static void a_timed_replay_keeps_the_traces_times(void)
     unlink(timed);
     unlink(untimed);
 }
+#endif
 
 void suite_openloop(void)
 {
@@ -414,7 +423,11 @@ void suite_openloop(void)
     RUN(poisson_arrivals_queue_at_random);
     RUN(think_time_is_busy_and_outside_the_latency);
     RUN(rates_and_think_times_that_are_refused);
+#ifndef RB_NO_TOOLS
     RUN(the_load_reaches_every_format);
+#endif
     RUN(marking_the_pages_is_outside_the_window);
+#ifndef RB_NO_TOOLS
     RUN(a_timed_replay_keeps_the_traces_times);
+#endif
 }

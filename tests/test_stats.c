@@ -26,12 +26,14 @@ static size_t slurp(FILE *f, char *buf, size_t len)
     return n;
 }
 
+#ifndef RB_NO_REPORTS
 /* Empties f for the next writer: rewound alone, a shorter text would leave the last one's tail. */
 static void fresh(FILE *f)
 {
     rewind(f);
     CHECK(ftruncate(fileno(f), 0) == 0);
 }
+#endif
 
 static unsigned count(const char *hay, const char *needle)
 {
@@ -71,6 +73,7 @@ static int tick_op(rb_worker *w, const uint64_t *off, unsigned n)
     (void)off;
     return tick_wait(w, n == 10 ? 10000000 : 1000000);
 }
+#ifndef RB_NO_TOOLS   /* for diff's A/A runs */
 /* 6 and 8 ms ticks: the A/A runs and a real 25% slowdown between separate runs. These keep one
    schedule per phase, from the phase's first op: an op that wakes late is followed by ops that
    end at once until the schedule is caught up, so a late wake-up inside a window moves nothing;
@@ -100,6 +103,7 @@ static int tick_sched(rb_worker *w, uint64_t tick)
 }
 static int tick12_op(rb_worker *w, const uint64_t *off, unsigned n) { (void)off; (void)n; return tick_sched(w, 6000000); }
 static int tick16_op(rb_worker *w, const uint64_t *off, unsigned n) { (void)off; (void)n; return tick_sched(w, 8000000); }
+#endif
 static int tick_open(rb_target *t, char *why, size_t wl) { return rb_strategy_find("null")->open(t, why, wl); }
 static void tick_close(rb_target *t) { rb_strategy_find("null")->close(t); }
 static const rb_strategy tick = {"tick", "one op per millisecond", 0, 0, RB_HINT_NONE, 0, 0, 0, tick_open, NULL,
@@ -108,6 +112,7 @@ static const rb_strategy tick = {"tick", "one op per millisecond", 0, 0, RB_HINT
 static const rb_strategy tock = {"tock", "the same, under another name", 0, 0, RB_HINT_NONE, 0, 0, 0, tick_open,
                                  NULL, tick_op,
                                  NULL, tick_close};
+#ifndef RB_NO_TOOLS
 static const rb_strategy tick12 = {"tick", "one op per 6 ms", 0, 0, RB_HINT_NONE, 0, 0, 0, tick_open, tick_catch_up,
                                    tick12_op, NULL, tick_close};
 static const rb_strategy tock12 = {"tock", "one op per 6 ms", 0, 0, RB_HINT_NONE, 0, 0, 0, tick_open, tick_catch_up,
@@ -116,6 +121,7 @@ static const rb_strategy tick16 = {"tick", "one op per 8 ms", 0, 0, RB_HINT_NONE
                                    tick16_op, NULL, tick_close};
 static const rb_strategy tock16 = {"tock", "one op per 8 ms", 0, 0, RB_HINT_NONE, 0, 0, 0, tick_open, tick_catch_up,
                                    tick16_op, NULL, tick_close};
+#endif
 
 /* The machine kernel of the test build (tests/tu_impl.c): the header's loop, 4 times over while
    machine_slow is set, which the slowdown strategy's op does: the machine "slows" mid-cell. */
@@ -244,6 +250,7 @@ static void duplicate_cells_are_refused(void)
     }
 }
 
+#ifndef RB_NO_REPORTS   /* the reports: percentile labels, the grid */
 /* issue 16 item 14: "p%g" gave 99.90000001 and 99.9 one key, and called 99.99999999 "p100". */
 static void percentile_labels_are_exact(void)
 {
@@ -399,6 +406,7 @@ static void every_axis_value_is_drawn(void)
         fclose(f);
     }
 }
+#endif
 
 static int stop_after_first;
 static void stop_on_first_done(const rb_matrix_event *ev, void *user)
@@ -410,7 +418,6 @@ static void stop_on_first_done(const rb_matrix_event *ev, void *user)
    reached are "not run" in every format. */
 static void interrupted_matrix_marks_the_rest(void)
 {
-    static char doc[1 << 17];
     const rb_strategy *s[2];
     unsigned th[2] = {1, 2}, i, notrun = 0;
     volatile int stop = 0;
@@ -433,24 +440,30 @@ static void interrupted_matrix_marks_the_rest(void)
     CHECK(rep.count == 4 && rep.results[0].status == RB_OK);
     for (i = 1; i < rep.count; i++) notrun += rep.results[i].status == RB_ENOTRUN;
     CHECK(notrun == 3);
-    CHECK(rb_report_cell(&rep, 1, 1, 0) == &rep.results[3] && !strcmp(rep.results[3].strategy, "pread") &&
-          rep.results[3].threads == 2);
-    rb_report_table(f, &rep, 0);
-    slurp(f, doc, sizeof doc);
-    CHECKF(count(doc, "not run") >= 6, "%s", doc);   /* in the grid and in the notes */
-    rewind(f);
-    rb_report_csv(f, &rep);
-    slurp(f, doc, sizeof doc);
-    CHECK(count(doc, ",not run,") == 3);
-    rewind(f);
-    rb_report_json(f, &rep);
-    slurp(f, doc, sizeof doc);
-    CHECK(count(doc, "\"status\": \"not run\"") == 3 && count(doc, "\"status\": \"ok\"") == 1);
+#ifndef RB_NO_REPORTS
+    {   /* in every format */
+        static char doc[1 << 17];
+        CHECK(rb_report_cell(&rep, 1, 1, 0) == &rep.results[3] && !strcmp(rep.results[3].strategy, "pread") &&
+              rep.results[3].threads == 2);
+        rb_report_table(f, &rep, 0);
+        slurp(f, doc, sizeof doc);
+        CHECKF(count(doc, "not run") >= 6, "%s", doc);   /* in the grid and in the notes */
+        rewind(f);
+        rb_report_csv(f, &rep);
+        slurp(f, doc, sizeof doc);
+        CHECK(count(doc, ",not run,") == 3);
+        rewind(f);
+        rb_report_json(f, &rep);
+        slurp(f, doc, sizeof doc);
+        CHECK(count(doc, "\"status\": \"not run\"") == 3 && count(doc, "\"status\": \"ok\"") == 1);
+    }
+#endif
     fclose(f);
     rb_report_free(&rep);
     (void)stop_after_first;
 }
 
+#ifndef RB_NO_REPORTS   /* the reports say the interrupt */
 /* Stops the run once the first cell of round 2 is done. */
 static void stop_in_round_two(const rb_matrix_event *ev, void *user)
 {
@@ -520,6 +533,7 @@ static void interrupted_in_round_two_is_said(void)
     fclose(f);
     rb_report_free(&rep);
 }
+#endif
 
 /* The CLI's count on stderr is the count of cells the report shows as measured. */
 static void interrupted_cli_count_matches_the_report(void)
@@ -708,6 +722,7 @@ static void rounds_shuffle_and_pool_the_samples(void)
         CHECK(rep.results[(i + 2) % 4].threads == x->threads &&
               !strcmp(x->paired_with ? x->paired_with : "", rep.results[(i + 2) % 4].strategy));
     }
+#ifndef RB_NO_REPORTS
     {   /* every format carries the pairing */
         static char doc[1 << 17];
         FILE *f = tmpfile();
@@ -727,6 +742,7 @@ static void rounds_shuffle_and_pool_the_samples(void)
             fclose(f);
         }
     }
+#endif
     rb_report_free(&rep);
     s[1] = rb_strategy_find("null");   /* no I/O: a reference, neither paired nor anyone's best */
     m.progress = NULL;
@@ -782,6 +798,7 @@ static void paired_ratio_cancels_drift(void)
     CHECK(rb_paired_ratio(&a, &b, &p) == 0);
 }
 
+#ifndef RB_NO_TOOLS   /* the JSON reader and diff are tools */
 /* The reader behind diff: what readbench writes parses back; anything else is NULL with a
    reason (the fuzz target tests/fuzz/fuzz_diff.c goes further). */
 static void json_reader_parses_and_refuses(void)
@@ -1164,7 +1181,9 @@ static void run_with_baseline(void)
     CHECKF(cli(args) == 2 && strstr(err, "--baseline") && strstr(err, "malformed JSON"), "%s", err);
     CHECK(access(o, F_OK) != 0);
 }
+#endif
 
+#ifndef RB_NO_TOOLS   /* the reports' lines, and the prefetch experiment's (a tool) */
 /* The page-cache lines of `residency` and `drop` come from the header, each case its own text. */
 static void residency_lines(void)
 {
@@ -1270,18 +1289,17 @@ static void prefetch_progress_line(void)
     CHECKF(!strcmp(buf, "always             fits        ... ERROR: boom\n"), "%s", buf);
     fclose(f);
 }
+#endif
 
 /* Issue 21 item 7: a CPU kernel timed before and after each cell says when the machine moved;
    a slowdown injected mid-cell (the kernel 4 times as long) is flagged in the result, the JSON,
    the CSV and under the table; a cell where nothing was injected carries its figures too. */
 static void machine_drift_is_flagged(void)
 {
-    static char doc[1 << 17];
     const rb_strategy *s[2] = {&slowdown, &tick};
     unsigned th[1] = {1};
     rb_matrix m;
     rb_report rep;
-    FILE *f;
     unsigned i;
     memset(&m, 0, sizeof m);
     quick(&m.cfg);
@@ -1303,20 +1321,26 @@ static void machine_drift_is_flagged(void)
         for (i = 0; i < x->nwarnings && !strstr(x->warnings[i], "the machine moved during this cell"); i++) {}
         CHECK(i < x->nwarnings);
     }
-    if ((f = tmpfile())) {
-        rb_report_table(f, &rep, 0);
-        slurp(f, doc, sizeof doc);
-        CHECKF(strstr(doc, "the machine moved during 1 of 1 cells") && strstr(doc, "slowdown T01 (+"), "%s", doc);
-        rewind(f);
-        rb_report_json(f, &rep);
-        slurp(f, doc, sizeof doc);
-        CHECK(strstr(doc, "\"machine_drift\": {\"before_ns\": ") && strstr(doc, "\"moved_rounds\": 1}"));
-        rewind(f);
-        rb_report_csv(f, &rep);
-        slurp(f, doc, sizeof doc);
-        CHECK(strstr(doc, ",machine_before_ns,machine_after_ns,machine_drift,machine_moved_rounds,") != NULL);
-        fclose(f);
+#ifndef RB_NO_REPORTS
+    {   /* the table, the JSON and the CSV say so */
+        static char doc[1 << 17];
+        FILE *f = tmpfile();
+        if (f) {
+            rb_report_table(f, &rep, 0);
+            slurp(f, doc, sizeof doc);
+            CHECKF(strstr(doc, "the machine moved during 1 of 1 cells") && strstr(doc, "slowdown T01 (+"), "%s", doc);
+            rewind(f);
+            rb_report_json(f, &rep);
+            slurp(f, doc, sizeof doc);
+            CHECK(strstr(doc, "\"machine_drift\": {\"before_ns\": ") && strstr(doc, "\"moved_rounds\": 1}"));
+            rewind(f);
+            rb_report_csv(f, &rep);
+            slurp(f, doc, sizeof doc);
+            CHECK(strstr(doc, ",machine_before_ns,machine_after_ns,machine_drift,machine_moved_rounds,") != NULL);
+            fclose(f);
+        }
     }
+#endif
     rb_report_free(&rep);
     m.strategies = s + 1;   /* nothing injected: the figures are there, whatever this machine did */
     CHECK(rb_run_matrix(&m, &rep) == RB_OK);
@@ -1330,15 +1354,11 @@ static void machine_drift_is_flagged(void)
    three numbers no round measured together (change +300% beside after / before of 1.0). */
 static void machine_drift_is_one_rounds(void)
 {
-    static char doc[1 << 17];
     const rb_strategy *s[1] = {&slow_first};
     unsigned th[1] = {1};
     rb_matrix m;
     rb_report rep;
     const rb_result *x;
-    double b = 0, a = 0, ch = 0;
-    const char *p;
-    FILE *f;
     memset(&m, 0, sizeof m);
     quick(&m.cfg);
     m.cfg.iterations = 1;
@@ -1354,14 +1374,22 @@ static void machine_drift_is_one_rounds(void)
            "%u rounds, drift %g, moved %u", x->rounds, x->machine_drift, x->machine_moved);
     CHECKF(x->machine_before_ns > 0 && fabs(x->machine_after_ns / x->machine_before_ns - 1 - x->machine_drift) < 1e-9,
            "before %g, after %g, change %g", x->machine_before_ns, x->machine_after_ns, x->machine_drift);
-    if ((f = tmpfile())) {
-        rb_report_json(f, &rep);
-        slurp(f, doc, sizeof doc);
-        fclose(f);
-        p = strstr(doc, "\"machine_drift\": {");
-        CHECKF(p && sscanf(p, "\"machine_drift\": {\"before_ns\": %lf, \"after_ns\": %lf, \"change\": %lf", &b, &a, &ch) == 3 &&
-               b > 0 && fabs(a / b - 1 - ch) < 1e-3, "%.120s", p ? p : doc);
+#ifndef RB_NO_REPORTS
+    {   /* and so says the JSON */
+        static char doc[1 << 17];
+        double b = 0, a = 0, ch = 0;
+        const char *p;
+        FILE *f = tmpfile();
+        if (f) {
+            rb_report_json(f, &rep);
+            slurp(f, doc, sizeof doc);
+            fclose(f);
+            p = strstr(doc, "\"machine_drift\": {");
+            CHECKF(p && sscanf(p, "\"machine_drift\": {\"before_ns\": %lf, \"after_ns\": %lf, \"change\": %lf", &b, &a, &ch) == 3 &&
+                   b > 0 && fabs(a / b - 1 - ch) < 1e-3, "%.120s", p ? p : doc);
+        }
     }
+#endif
     rb_report_free(&rep);
 }
 
@@ -1424,6 +1452,7 @@ void suite_stats(void)
     RUN(machine_drift_is_flagged);
     RUN(machine_drift_sees_time_sharing);
     RUN(machine_drift_is_one_rounds);
+#ifndef RB_NO_TOOLS
     RUN(prefetch_progress_line);
     RUN(progress_lines);
     RUN(list_lines);
@@ -1435,15 +1464,20 @@ void suite_stats(void)
     RUN(diff_a_a_separate_runs);
     RUN(diff_bounds_and_machine);
     RUN(run_with_baseline);
+#endif
     RUN(median_interval_and_outliers);
     RUN(interval_coverage_by_simulation);
     RUN(rounds_shuffle_and_pool_the_samples);
     RUN(paired_ratio_cancels_drift);
     RUN(duplicate_cells_are_refused);
+#ifndef RB_NO_REPORTS
     RUN(percentile_labels_are_exact);
     RUN(every_axis_value_is_drawn);
+#endif
     RUN(interrupted_matrix_marks_the_rest);
     RUN(interrupted_cli_count_matches_the_report);
+#ifndef RB_NO_REPORTS
     RUN(interrupted_in_round_two_is_said);
     RUN(grid_shows_the_intervals_ends);
+#endif
 }
