@@ -12693,7 +12693,8 @@ typedef struct rb_diff_row {
     double base_rate, new_rate;       /* ops/ms over the rounds (rb_stats.center; with one round, the median):
                                          what ratio compares */
     double ratio, lo, hi;             /* new/base and its 95% interval; NaN when not comparable */
-    double machine_ratio;             /* the machine kernel's time new/base (rb_result.machine_*); NaN: unknown */
+    double machine_ratio;             /* the machine kernel's time new/base, each run's median over its cells
+                                         (rb__diff_machine); NaN: unknown */
     double band;                      /* faster or slower: the interval wholly beyond 1 +- band */
     int verdict;                      /* RB_DIFF_* */
     char note[160];                   /* why a pair is not comparable, or what the verdict rests on */
@@ -17195,7 +17196,8 @@ RBDEF const rb_json *rb_json_get(const rb_json *obj, const char *key)
    times cannot cancel what the machine did between them, which is why the noise band is wide
    (RB_DIFF_NOISE); the report says so, and that configurations measured inside one run,
    paired by round, can resolve less. Where both runs timed the machine kernel, a row says
-   when the machine itself was more than RB_MACHINE_MOVED faster or slower in one of them. */
+   when the machine itself was more than RB_MACHINE_MOVED faster or slower in one of them
+   (each run's median over its cells), and then claims neither faster nor slower. */
 typedef struct rb__dkey { const char *s; double n; } rb__dkey;   /* a key column's text, or its number */
 
 typedef struct rb__dcell {
@@ -17208,7 +17210,8 @@ typedef struct rb__dcell {
     const double *samples;   /* into the caller's storage */
     unsigned nsamples, rounds;
     int bound;               /* the figure is an upper bound (rb_result.rate_upper_bound) */
-    double machine_ns;       /* the machine kernel's time around the cell (mean of before and after); 0: unknown */
+    double machine_ns;       /* the machine kernel's time around the cell: the shorter of before and after (one
+                                window the kernel lost its CPU in is not the machine); 0: unknown */
     char label[64];          /* a group's row: its name, "g2 pread (together)", as strategy */
 } rb__dcell;
 
@@ -17416,7 +17419,7 @@ static int rb__dcells_json(const rb_json *doc, rb__dcell **out, unsigned *n, dou
             const rb_json *mb = rb_json_get(v, "before_ns"), *ma = rb_json_get(v, "after_ns");
             if (mb && ma && mb->type == RB_JSON_NUMBER && ma->type == RB_JSON_NUMBER && mb->num > 0 && ma->num > 0 &&
                 mb->num < 1e15 && ma->num < 1e15)
-                c->machine_ns = (mb->num + ma->num) / 2;
+                c->machine_ns = RB__MIN(mb->num, ma->num);
         }
         v = rb__dsamples(x, k, why, wl);
         for (e = v ? v->child : NULL; e && used < total; e = e->next) (*store)[used++] = e->num, c->nsamples++;
@@ -17469,7 +17472,7 @@ static int rb__dcells_report(const rb_report *r, rb__dcell **out, unsigned *n)
         c->samples = x->status == RB_OK ? rb__samples(x, &c->nsamples) : NULL;
         c->rounds = x->samples && x->rounds ? x->rounds : 1;
         c->bound = x->rate_upper_bound;
-        c->machine_ns = x->machine_before_ns > 0 ? (x->machine_before_ns + x->machine_after_ns) / 2 : 0;
+        c->machine_ns = x->machine_before_ns > 0 ? RB__MIN(x->machine_before_ns, x->machine_after_ns) : 0;
         if (x->status != RB_OK) c->nsamples = 0;
         if (x->status == RB_OK && rb__dall_zero(c->samples, c->nsamples)) c->status = RB__DIFF_ALL_ZERO;
     }
@@ -17499,7 +17502,7 @@ static void rb__diff_bound(rb_diff_row *d, const rb__dcell *b, const rb__dcell *
     }
 }
 
-static void rb__diff_row(rb_diff_row *d, const rb__dcell *b, const rb__dcell *c)
+static void rb__diff_row(rb_diff_row *d, const rb__dcell *b, const rb__dcell *c, double machine_ratio)
 {
     const rb__dcell *any = b ? b : c;
     rb_stats sb, sc;
@@ -17527,7 +17530,7 @@ static void rb__diff_row(rb_diff_row *d, const rb__dcell *b, const rb__dcell *c)
         d->new_rate = sc.center == sc.center ? sc.center : sc.median;
     }
     if (!b || !c || d->note[0]) return;
-    d->machine_ratio = b->machine_ns > 0 && c->machine_ns > 0 ? c->machine_ns / b->machine_ns : NAN;
+    d->machine_ratio = machine_ratio;
     d->band = RB_DIFF_NOISE;
     if (b->bound || c->bound) { rb__diff_bound(d, b, c, &sb, &sc); return; }
     if (rb_ratio_ci(b->samples, b->nsamples, b->rounds, c->samples, c->nsamples, c->rounds, &d->ratio, &d->lo, &d->hi) != 0) {
@@ -17542,10 +17545,34 @@ static void rb__diff_row(rb_diff_row *d, const rb__dcell *b, const rb__dcell *c)
     }
     d->verdict = d->lo > 1 + d->band ? RB_DIFF_FASTER : d->hi < 1 / (1 + d->band) ? RB_DIFF_SLOWER
                : d->lo >= 1 / (1 + d->band) && d->hi <= 1 + d->band ? RB_DIFF_SAME : RB_DIFF_INCONCLUSIVE;
-    if (d->machine_ratio == d->machine_ratio && fabs(log(d->machine_ratio)) > log(1 + RB_MACHINE_MOVED))
+    if (d->machine_ratio == d->machine_ratio && fabs(log(d->machine_ratio)) > log(1 + RB_MACHINE_MOVED)) {
+        /* Two machines: a change the size of the band may be the machine's, not the
+           configuration's (an audit's loaded A/A called 15 of 30 cells faster or slower). */
+        int claimed = d->verdict == RB_DIFF_FASTER || d->verdict == RB_DIFF_SLOWER;
+        if (claimed) d->verdict = RB_DIFF_INCONCLUSIVE;
         snprintf(d->note, sizeof d->note, "the machine itself was %.2fx %s in new (a fixed CPU kernel took %.2fx the "
-                 "time): a CPU-bound cell moves with it", d->machine_ratio > 1 ? d->machine_ratio : 1 / d->machine_ratio,
-                 d->machine_ratio > 1 ? "slower" : "faster", d->machine_ratio);
+                 "time)%s", d->machine_ratio > 1 ? d->machine_ratio : 1 / d->machine_ratio,
+                 d->machine_ratio > 1 ? "slower" : "faster", d->machine_ratio,
+                 claimed ? ": no verdict between two machines" : ": a CPU-bound cell moves with it");
+    }
+}
+
+/* The machine kernel's time of a run: the median over its cells (each the shorter of its
+   before and after): one cell whose window lost its CPU (3,070 ms against 3) is not the run's
+   machine. 0: no cell timed it. */
+static double rb__diff_machine(const rb__dcell *x, unsigned n)
+{
+    double *v = (double *)malloc((n ? n : 1) * sizeof *v), m = 0;
+    unsigned i, k = 0;
+    if (!v) return 0;
+    for (i = 0; i < n; i++)
+        if (x[i].machine_ns > 0) v[k++] = x[i].machine_ns;
+    if (k) {
+        qsort(v, k, sizeof *v, rb__cmp_double);
+        m = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+    }
+    free(v);
+    return m;
 }
 
 /* Pairs every base cell with its match in new, then lists the new cells nobody matched. */
@@ -17553,16 +17580,17 @@ static int rb__diff_cells(const rb__dcell *b, unsigned nb, const rb__dcell *c, u
 {
     unsigned i, j;
     char *used = (char *)calloc(nc ? nc : 1, 1);
+    double mb = rb__diff_machine(b, nb), mc = rb__diff_machine(c, nc), ratio = mb > 0 && mc > 0 ? mc / mb : NAN;
     d->rows = (rb_diff_row *)calloc((size_t)nb + nc + 1, sizeof *d->rows);
     d->n = 0;
     if (!used || !d->rows) { free(used); free(d->rows); d->rows = NULL; return RB_ENOMEM; }
     for (i = 0; i < nb; i++) {
         for (j = 0; j < nc && (used[j] || !rb__dmatch(&b[i], &c[j])); j++) {}
         if (j < nc) used[j] = 1;
-        rb__diff_row(&d->rows[d->n++], &b[i], j < nc ? &c[j] : NULL);
+        rb__diff_row(&d->rows[d->n++], &b[i], j < nc ? &c[j] : NULL, ratio);
     }
     for (j = 0; j < nc; j++)
-        if (!used[j]) rb__diff_row(&d->rows[d->n++], NULL, &c[j]);
+        if (!used[j]) rb__diff_row(&d->rows[d->n++], NULL, &c[j], ratio);
     free(used);
     return RB_OK;
 }
