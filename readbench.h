@@ -12975,10 +12975,9 @@ RBDEF int rb_parse_policy_list(const char *s, int *out, unsigned cap, unsigned *
 
 /*
    What a command line (or a job file) says, one setting at a time, checked against the
-   library's rules here and nowhere else. Keys: strategies (a list, or "all"), threads,
-   read-size, reads-per-op, iodepth, pattern, size, warmup, duration, iterations, rounds, align, seed,
-   cpus, verify (no value), percentiles, rate, think, cache, prewarm, hog, scenario, group (once per
-   group), alone, victim, trace, trace-format, skip-bad. A message names the
+   library's rules here and nowhere else. The keys are the rows of one table (rb_settings_docs
+   lists them): each row says how its value is parsed, where it goes and its help; group is the
+   one key given more than once (a group each). A message names the
    setting as the caller spells it (`as`: "--threads" for a CLI; NULL: the key itself); the
    library names no flag of its own. A value is kept by pointer where it stays text (hog). */
 typedef struct rb_scenario {
@@ -13031,8 +13030,10 @@ RBDEF int rb_settings_set(rb_settings *s, const char *key, const char *value, co
 
 /* Every key rb_settings_set takes, documented once: what its value looks like ("" for none: a
    switch), which commands of a driver use it (RB_FOR_*), a heading when it starts a group (or
-   NULL), and its help (more lines after each '\n'). A driver builds its options and its help
-   text from this table, so a new setting is one row here and no change to the driver. */
+   NULL), and its help (more lines after each '\n'). These are the documentation's columns of
+   the settings' table, whose other columns are the parser and the field (RB__SETTINGS, in the
+   code of 3.8): rb_settings_set reads that same row, and a driver builds its options and its
+   help text from this one, so a new setting is one row there and no change to the driver. */
 enum { RB_FOR_RUN = 1u << 0, RB_FOR_ADVISE = 1u << 1 };
 
 typedef struct rb_setting_doc {
@@ -20111,10 +20112,35 @@ static int rb__set_duration(const char *as, const char *v, int64_t *ns, char *wh
     return rc ? RB_EINVAL : RB_OK;
 }
 
+/* One of choices, "a|b|c", as its index; a refusal lists them "a, b or c". The choices are
+   written once, as the settings' table spells them. */
+static int rb__set_choice(const char *as, const char *v, const char *choices, int *out, char *why, size_t wl)
+{
+    char list[128];
+    const char *p;
+    size_t l, used = 0;
+    int i, w;
+    for (p = choices, i = 0; *p; p += l + (p[l] != 0), i++)
+        if ((l = strcspn(p, "|")) == strlen(v) && !strncmp(p, v, l)) { *out = i; return RB_OK; }
+    list[0] = 0;
+    for (p = choices; *p && used < sizeof list; p += l + (p[l] != 0)) {
+        l = strcspn(p, "|");
+        w = snprintf(list + used, sizeof list - used, "%s%.*s", p == choices ? "" : p[l] ? ", " : " or ", (int)l, p);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    rb__fmt(why, wl, "%s must be %s, not '%s'", as, list, v);
+    return RB_EINVAL;
+}
+
+/* The settings that no kind of the table covers (rb__settings, below rb_settings_set's
+   helpers): one setter each, all of one signature, so that a row names its setter. */
+typedef int (*rb__setter)(rb_settings *s, const char *v, const char *as, char *why, size_t wl);
+
 /* "all", or strategy names, each known, none empty. */
-static int rb__set_strategies(rb_settings *s, const char *v, char *why, size_t wl)
+static int rb__set_strategies(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
 {
     const char *p = v;
+    (void)as;
     s->nstrategies = 0;
     if (!strcmp(v, "all")) return RB_OK;
     for (;;) {
@@ -20137,9 +20163,10 @@ static int rb__set_strategies(rb_settings *s, const char *v, char *why, size_t w
 }
 
 /* Thread counts: at least 1; past RB_MAX_THREADS absurd rather than wrong, so capped and said. */
-static int rb__set_threads(rb_settings *s, const char *v, char *why, size_t wl)
+static int rb__set_threads(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
 {
     unsigned k, n;
+    (void)as;
     if (rb_parse_uint_list(v, s->threads, RB_MAX_AXIS, &n)) { rb__fmt(why, wl, "malformed thread list '%s'", v); return RB_EINVAL; }
     s->nthreads = n;
     for (k = 0; k < n; k++)
@@ -20152,9 +20179,10 @@ static int rb__set_threads(rb_settings *s, const char *v, char *why, size_t wl)
     return RB_OK;
 }
 
-static int rb__set_read_sizes(rb_settings *s, const char *v, char *why, size_t wl)
+static int rb__set_read_sizes(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
 {
     unsigned k;
+    (void)as;
     if (rb_parse_size_list(v, s->read_sizes, RB_MAX_AXIS, &s->nread_sizes)) {
         rb__fmt(why, wl, "malformed size list '%s'", v);
         return RB_EINVAL;
@@ -20168,7 +20196,7 @@ static int rb__set_read_sizes(rb_settings *s, const char *v, char *why, size_t w
 }
 
 /* CPUs to pin to: each one this process may run on, or pinning refused where it cannot be. */
-static int rb__set_cpus(rb_settings *s, const char *as, const char *v, char *why, size_t wl)
+static int rb__set_cpus(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
 {
     unsigned k;
     if (rb_parse_uint_list(v, s->cpus, RB_MAX_AXIS, &s->cfg.ncpus)) {
@@ -20184,23 +20212,12 @@ static int rb__set_cpus(rb_settings *s, const char *as, const char *v, char *why
     return RB_OK;
 }
 
-static int rb__set_choice(const char *as, const char *v, const char *const *names, unsigned n, int *out,
-                          char *why, size_t wl)
-{
-    char list[128];
-    unsigned i;
-    for (i = 0; i < n; i++)
-        if (!strcmp(v, names[i])) { *out = (int)i; return RB_OK; }
-    rb__names(list, sizeof list, names, sizeof *names, n, " or ");
-    rb__fmt(why, wl, "%s must be %s, not '%s'", as, list, v);
-    return RB_EINVAL;
-}
-
-static int rb__set_scenario(rb_settings *s, const char *v, char *why, size_t wl)
+static int rb__set_scenario(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
 {
     unsigned n;
     const rb_scenario *sc = rb_scenario_find(v), *all = rb_scenarios(&n);
     char list[128];
+    (void)as;
     if (!sc) {
         rb__names(list, sizeof list, &all[0].name, sizeof *all, n, " or ");
         rb__fmt(why, wl, "scenario must be %s, not '%s'", list, v);
@@ -20220,8 +20237,6 @@ static int rb__set_scenario(rb_settings *s, const char *v, char *why, size_t wl)
     return RB_OK;
 }
 
-static int rb__set_groups(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl);
-static int rb__set_groups(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl);
 /* A replay's trace is read when the settings become a matrix or an advise (rb__settings_trace):
    FILE may come after it on a command line, and its format and skip-bad too. */
 static void rb__settings_untrace(rb_settings *s)
@@ -20229,30 +20244,6 @@ static void rb__settings_untrace(rb_settings *s)
     if (s->trace_loaded) rb_trace_free(&s->trace);
     s->trace_loaded = 0;
     s->cfg.trace = NULL;
-}
-
-static int rb__set_trace(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl)
-{
-    int f;
-    if (!strcmp(key, "skip-bad")) s->trace_opts.skip_bad = 1;
-    else if (!strcmp(key, "timed")) s->cfg.timed = 1;
-    else if (!strcmp(key, "trace") && !*v) {
-        rb__fmt(why, wl, "%s needs a trace file", as);
-        return RB_EINVAL;
-    } else if (!strcmp(key, "trace")) {
-        s->trace_path = v;
-    } else if (!strcmp(key, "trace-format")) {
-        if ((f = rb_trace_format_find(v)) < 0) {
-            rb__fmt(why, wl, "%s must be auto, strace, iolog or csv, not '%s'", as, v);
-            return RB_EINVAL;
-        }
-        s->trace_opts.format = f;
-    } else {
-        rb__fmt(why, wl, "no setting '%s'", key);
-        return RB_EINVAL;
-    }
-    rb__settings_untrace(s);
-    return RB_OK;
 }
 
 /* Loads the trace for cfg.path once; its defaults: a thread per stream, its longest read. */
@@ -20281,60 +20272,6 @@ static void rb__settings_trace(rb_settings *s)
 }
 
 RBDEF void rb_settings_free(rb_settings *s) { rb__settings_untrace(s); }
-
-/* The axes and lists (the keys that are not one number of rb_config). */
-static int rb__set_list(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl)
-{
-    if (!strcmp(key, "strategies")) return rb__set_strategies(s, v, why, wl);
-    if (!strcmp(key, "threads")) return rb__set_threads(s, v, why, wl);
-    if (!strcmp(key, "read-size")) return rb__set_read_sizes(s, v, why, wl);
-    if (!strcmp(key, "cpus")) return rb__set_cpus(s, as, v, why, wl);
-    if (!strcmp(key, "scenario")) return rb__set_scenario(s, v, why, wl);
-    if (!strcmp(key, "rounds")) return rb__set_uint(as, v, 1, RB_MAX_ROUNDS, &s->rounds, why, wl);
-    if (!strcmp(key, "percentiles")) {
-        if (!rb_parse_double_list(v, s->percentiles, RB_MAX_PERCENTILES + 1, &s->npercentiles))
-            return rb_percentiles_check(s->percentiles, s->npercentiles, why, wl);
-        rb__fmt(why, wl, "malformed percentile list '%s'", v);
-        return RB_EINVAL;
-    }
-    if (!strcmp(key, "states")) {
-        if (!rb_parse_state_list(v, s->states, RB_STATE_COUNT, &s->nstates)) return RB_OK;
-        s->nstates = 0;
-        rb__fmt(why, wl, "%s takes warm, half-cold, cold and pressure, each at most once: not '%s'", as, v);
-        return RB_EINVAL;
-    }
-    if (!strcmp(key, "budget")) {
-        if (rb__set_duration(as, v, &s->budget_ns, why, wl) != RB_OK) return RB_EINVAL;
-        if (s->budget_ns >= 1000000000) return RB_OK;
-        rb__fmt(why, wl, "%s must be at least 1s, e.g. 90s or 3m: not '%s'", as, v);
-        return RB_EINVAL;
-    }
-    if (!strcmp(key, "hog")) {
-        if (*v) { s->hog = v; return RB_OK; }
-        rb__fmt(why, wl, "%s needs a size", as);
-        return RB_EINVAL;
-    }
-    return rb__set_groups(s, key, v, as, why, wl);
-}
-
-/* The readers that run together: a group per "group", how the alone runs go, the victim. */
-static int rb__set_groups(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl)
-{
-    static const char *const alone[] = {"first", "no", "only"};
-    if (!strcmp(key, "group")) {
-        if (s->ngroups == RB_MAX_GROUPS) { rb__fmt(why, wl, "%s: at most %u groups", as, RB_MAX_GROUPS); return RB_EINVAL; }
-        if (rb_parse_group(v, s->ngroups + 1, as, &s->groups[s->ngroups], why, wl) != RB_OK) return RB_EINVAL;
-        s->ngroups++;
-        return RB_OK;
-    }
-    if (!strcmp(key, "alone")) return rb__set_choice(as, v, alone, 3, &s->alone, why, wl);
-    if (!strcmp(key, "victim")) {
-        if (*v) { s->cfg.victim = v; return RB_OK; }
-        rb__fmt(why, wl, "%s needs a file", as);
-        return RB_EINVAL;
-    }
-    return rb__set_trace(s, key, v, as, why, wl);
-}
 
 /* One key=value of a group: the value by the run setting's own rule (rb_settings_set on a
    scratch), then kept as the group's. */
@@ -20416,125 +20353,315 @@ RBDEF int rb_parse_group(const char *spec, unsigned index, const char *as, rb_gr
     return RB_OK;
 }
 
-RBDEF int rb_settings_set(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl)
+/* The trace's settings: each drops a trace already loaded, which is read again with them. */
+static int rb__set_trace(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
 {
-    static const char *const caches[] = {"keep", "evict", "evict-each"}, *const picks[] = {"size", "uniform"};
-    rb_config *c = &s->cfg;
-    uint64_t u;
-    double d;
-    unsigned n;
-    int rc = RB_OK;
-    why[0] = 0;
-    if (!as) as = key;
-    if (!v) v = "";
-    if (!strcmp(key, "verify")) c->verify = 1;
-    else if (!strcmp(key, "reads-per-op")) rc = rb__set_uint(as, v, 1, 65536, &c->reads_per_op, why, wl);
-    else if (!strcmp(key, "iodepth")) rc = rb__set_uint(as, v, 1, RB_MAX_IODEPTH, &c->iodepth, why, wl);
-    else if (!strcmp(key, "iterations")) rc = rb__set_uint(as, v, 1, RB_MAX_ITERATIONS, &c->iterations, why, wl);
-    else if (!strcmp(key, "pattern")) rc = rb_parse_pattern(v, c, why, wl);   /* the spec's own words */
-    else if (!strcmp(key, "cache")) rc = rb__set_choice(as, v, caches, 3, &c->cache, why, wl);
-    else if (!strcmp(key, "file-pick")) {
-        if ((rc = rb__set_choice(as, v, picks, 2, &c->file_pick, why, wl)) == RB_OK) s->pick_given = 1;
-    }
-    else if (!strcmp(key, "size")) {
-        if (rb_parse_size(v, &u) || u == 0) {
-            rb__fmt(why, wl, "%s must be a size of 1 byte or more, e.g. 64m: not '%s'", as, v);
-            rc = RB_EINVAL;
-        } else c->size = u;
-    } else if (!strcmp(key, "prewarm")) {
-        if (rb_parse_double_list(v, &d, 1, &n) || d > 1) {
-            rb__fmt(why, wl, "%s needs a fraction in [0, 1], not '%s'", as, v);
-            rc = RB_EINVAL;
-        } else if ((c->prewarm = d) == 0) c->cache = RB_CACHE_EVICT;   /* nothing resident is an eviction */
-    } else if (!strcmp(key, "align")) {
-        if (rb_parse_size(v, &u) || u == 0 || (u & (u - 1))) {
-            rb__fmt(why, wl, "%s must be a power of two, 1 or more (e.g. 4k): '%s'", as, v);
-            rc = RB_EINVAL;
-        } else c->align = u;
-    } else if (!strcmp(key, "seed")) {
-        if (rb_parse_u64(v, &c->seed)) { rb__fmt(why, wl, "malformed seed '%s' (a whole decimal number)", v); rc = RB_EINVAL; }
-        else s->seed_given = 1;
-    } else if (!strcmp(key, "warmup")) {
-        if ((rc = rb__set_duration(as, v, &c->warmup_ns, why, wl)) == RB_OK && !c->warmup_ns) c->warmup_ns = RB_NONE;
-    } else if (!strcmp(key, "rate")) {
-        if ((rc = rb_parse_rate(v, c, why, wl)) != RB_OK) {
-            char reason[RB_REASON_LEN];
-            snprintf(reason, sizeof reason, "%s", why);
-            rb__fmt(why, wl, "%s: %s", as, reason);
-        }
-    } else if (!strcmp(key, "think")) {
-        rc = rb__set_duration(as, v, &c->think_ns, why, wl);
-    } else if (!strcmp(key, "duration")) {
-        int64_t ns;
-        if ((rc = rb__set_duration(as, v, &ns, why, wl)) == RB_OK && ns < 1000000) {
-            rb__fmt(why, wl, "%s must be at least 1ms: '%s'", as, v);
-            rc = RB_EINVAL;
-        } else if (rc == RB_OK) c->duration_ns = ns;
-    } else rc = rb__set_list(s, key, v, as, why, wl);
+    if (!*v) { rb__fmt(why, wl, "%s needs a trace file", as); return RB_EINVAL; }
+    s->trace_path = v;
+    rb__settings_untrace(s);
+    return RB_OK;
+}
+
+static int rb__set_trace_format(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+{
+    int f = rb_trace_format_find(v);
+    if (f < 0) { rb__fmt(why, wl, "%s must be auto, strace, iolog or csv, not '%s'", as, v); return RB_EINVAL; }
+    s->trace_opts.format = f;
+    rb__settings_untrace(s);
+    return RB_OK;
+}
+
+static int rb__set_skip_bad(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+{
+    (void)v; (void)as; (void)why; (void)wl;
+    s->trace_opts.skip_bad = 1;
+    rb__settings_untrace(s);
+    return RB_OK;
+}
+
+static int rb__set_timed(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+{
+    (void)v; (void)as; (void)why; (void)wl;
+    s->cfg.timed = 1;
+    rb__settings_untrace(s);
+    return RB_OK;
+}
+
+static int rb__set_percentiles(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+{
+    (void)as;
+    if (!rb_parse_double_list(v, s->percentiles, RB_MAX_PERCENTILES + 1, &s->npercentiles))
+        return rb_percentiles_check(s->percentiles, s->npercentiles, why, wl);
+    rb__fmt(why, wl, "malformed percentile list '%s'", v);
+    return RB_EINVAL;
+}
+
+static int rb__set_states(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+{
+    if (!rb_parse_state_list(v, s->states, RB_STATE_COUNT, &s->nstates)) return RB_OK;
+    s->nstates = 0;
+    rb__fmt(why, wl, "%s takes warm, half-cold, cold and pressure, each at most once: not '%s'", as, v);
+    return RB_EINVAL;
+}
+
+static int rb__set_budget(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+{
+    if (rb__set_duration(as, v, &s->budget_ns, why, wl) != RB_OK) return RB_EINVAL;
+    if (s->budget_ns >= 1000000000) return RB_OK;
+    rb__fmt(why, wl, "%s must be at least 1s, e.g. 90s or 3m: not '%s'", as, v);
+    return RB_EINVAL;
+}
+
+/* The readers that run together: a group per "group" (the one setting given more than once). */
+static int rb__set_group(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+{
+    if (s->ngroups == RB_MAX_GROUPS) { rb__fmt(why, wl, "%s: at most %u groups", as, RB_MAX_GROUPS); return RB_EINVAL; }
+    if (rb_parse_group(v, s->ngroups + 1, as, &s->groups[s->ngroups], why, wl) != RB_OK) return RB_EINVAL;
+    s->ngroups++;
+    return RB_OK;
+}
+
+static int rb__set_pattern(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+{
+    (void)as;
+    return rb_parse_pattern(v, &s->cfg, why, wl);   /* the spec's own words */
+}
+
+/* "seed" and "file-pick" are remembered as given: a replay with no use for them says so. */
+static int rb__set_file_pick(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+{
+    int rc = rb__set_choice(as, v, "size|uniform", &s->cfg.file_pick, why, wl);
+    if (rc == RB_OK) s->pick_given = 1;
     return rc;
 }
 
+static int rb__set_seed(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+{
+    (void)as;
+    if (rb_parse_u64(v, &s->cfg.seed)) { rb__fmt(why, wl, "malformed seed '%s' (a whole decimal number)", v); return RB_EINVAL; }
+    s->seed_given = 1;
+    return RB_OK;
+}
+
+static int rb__set_size(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+{
+    uint64_t u;
+    if (rb_parse_size(v, &u) || u == 0) {
+        rb__fmt(why, wl, "%s must be a size of 1 byte or more, e.g. 64m: not '%s'", as, v);
+        return RB_EINVAL;
+    }
+    s->cfg.size = u;
+    return RB_OK;
+}
+
+static int rb__set_align(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+{
+    uint64_t u;
+    if (rb_parse_size(v, &u) || u == 0 || (u & (u - 1))) {
+        rb__fmt(why, wl, "%s must be a power of two, 1 or more (e.g. 4k): '%s'", as, v);
+        return RB_EINVAL;
+    }
+    s->cfg.align = u;
+    return RB_OK;
+}
+
+static int rb__set_prewarm(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+{
+    double d;
+    unsigned n;
+    if (rb_parse_double_list(v, &d, 1, &n) || d > 1) {
+        rb__fmt(why, wl, "%s needs a fraction in [0, 1], not '%s'", as, v);
+        return RB_EINVAL;
+    }
+    if ((s->cfg.prewarm = d) == 0) s->cfg.cache = RB_CACHE_EVICT;   /* nothing resident is an eviction */
+    return RB_OK;
+}
+
+/* 0 is none: RB_NONE, as 0 in rb_config would be the default warmup. */
+static int rb__set_warmup(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+{
+    int rc = rb__set_duration(as, v, &s->cfg.warmup_ns, why, wl);
+    if (rc == RB_OK && !s->cfg.warmup_ns) s->cfg.warmup_ns = RB_NONE;
+    return rc;
+}
+
+static int rb__set_measured(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+{
+    int64_t ns;
+    int rc = rb__set_duration(as, v, &ns, why, wl);
+    if (rc == RB_OK && ns < 1000000) {
+        rb__fmt(why, wl, "%s must be at least 1ms: '%s'", as, v);
+        return RB_EINVAL;
+    }
+    if (rc == RB_OK) s->cfg.duration_ns = ns;
+    return rc;
+}
+
+/* rb_parse_rate says what is wrong without the setting's name: it is put first. */
+static int rb__set_rate(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+{
+    char reason[RB_REASON_LEN];
+    int rc = rb_parse_rate(v, &s->cfg, why, wl);
+    if (rc != RB_OK) {
+        snprintf(reason, sizeof reason, "%s", why);
+        rb__fmt(why, wl, "%s: %s", as, reason);
+    }
+    return rc;
+}
+
+/*
+   The settings: one row each, in the order the help lists them. Columns: the key (the CLI's
+   --KEY), what its value looks like ("" for none: a switch, which the CLI refuses a value),
+   the commands that take it (RB_FOR_*), how it is parsed and where it goes, a heading when it
+   starts a group of the help (or NULL), and its help (more lines after each '\n').
+
+   How it is parsed is a kind with its field of rb_settings:
+      RB__COUNT(f, hi)       a whole number in 1..hi (unsigned)
+      RB__TIME(f)            a duration in ns (int64_t)
+      RB__SWITCH(f)          no value: the field (int) becomes 1
+      RB__ENUM(f, "a|b")     one of the choices, as its index (int)
+      RB__TEXT(f, "a file")  kept by pointer; empty: "--KEY needs a file"
+      RB__FN(setter)         a setter of its own (rb__setter), for the rest
+   rb_settings_set, the docs (rb_settings_docs: the CLI's options and every --help) and the
+   tests read this table and no other: a setting is its row (and a field, or a setter). */
 #define RB__RA (RB_FOR_RUN | RB_FOR_ADVISE)
-static const rb_setting_doc rb__setting_docs[] = {
-    {"strategies", "LIST|all", RB__RA, NULL, "which strategies (default all; see `readbench list`)"},
-    {"threads", "LIST", RB__RA, NULL, "thread counts (default 1,4,8,16)"},
-    {"read-size", "LIST", RB__RA, NULL, "bytes per read (default 16k); with one thread count the columns become read sizes"},
-    {"reads-per-op", "N", RB_FOR_RUN, NULL, "reads per op (default 16 random, 128 sequential); ops/ms counts ops"},
-    {"iodepth", "N", RB_FOR_RUN, NULL, "reads io_uring-qd keeps in flight per thread (default: reads per op; at most 4096)"},
-    {"pattern", "P", RB__RA, NULL,
-     "random (default), sequential, zipf:THETA, pareto:H, normal:SIGMA or\n"
-     "hotset:FRACTION:PROB (:contiguous keeps hot blocks together); runs:N[:P]: each\n"
-     "drawn offset starts N back-to-back reads, e.g. runs:16:zipf:1.2"},
-    {"size", "SIZE", RB_FOR_RUN, NULL, "read only the first SIZE bytes of FILE (default: all of it)"},
-    {"file-pick", "size|uniform", RB__RA, NULL,
-     "FILE a directory (every regular file in it): a read picks a file in proportion\n"
-     "to its size (default) or uniformly, then an offset in it by the pattern"},
-    {"warmup", "TIME", RB_FOR_RUN, NULL,
-     "warmup per cell, e.g. 500ms, 1s; 0 for none (default 1s; none after --cache evict\n"
-     "or with --prewarm below 1, where it would undo the prepared state)"},
-    {"duration", "TIME", RB_FOR_RUN, NULL, "one measured iteration (default 1s)"},
-    {"iterations", "N", RB_FOR_RUN, NULL, "measured iterations per cell (default 5, at most 100)"},
-    {"rounds", "N", RB_FOR_RUN, NULL, "the whole matrix N times in shuffled order; cells show median +- 95% CI"},
-    {"align", "SIZE", RB_FOR_RUN, NULL, "random offsets are multiples of SIZE (default: unaligned; fio aligns to bs)"},
-    {"seed", "N", RB__RA, NULL, "offsets seed (default 0)"},
-    {"cpus", "LIST", RB_FOR_RUN, NULL, "pin worker i to CPU LIST[i % n] (fio's cpus_allowed); default: unpinned"},
-    {"verify", "", RB_FOR_RUN, NULL, "check every byte read against the setup pattern"},
-    {"percentiles", "LIST", RB_FOR_RUN, NULL, "latency percentiles (default 50,90,99,99.9)"},
-    {"rate", "OPS[:poisson]", RB_FOR_RUN, "load (default: closed loop, each op as soon as the last one ended)",
-     "open loop: OPS ops/s per thread, each op started at its intended time whatever\n"
-     "the earlier ones took (:uniform, the default, a fixed interval; :poisson random\n"
-     "gaps); latency from the intended start, service time beside it"},
-    {"think", "TIME", RB_FOR_RUN, NULL, "closed loop: busy computation of TIME after each op, not in its latency"},
-    {"cache", "C", RB_FOR_RUN, "cache and memory (time spent here is shown, never measured)",
-     "keep (default), evict (before each cell), evict-each (before every iteration)"},
-    {"prewarm", "F", RB_FOR_RUN, NULL, "make fraction F (0..1) of the file's pages resident before each cell, the rest not"},
-    {"hog", "SIZE|auto:R", RB_FOR_RUN, NULL, "pin SIZE of memory for the run; auto:R leaves available memory = file size / R"},
-    {"scenario", "S", RB_FOR_RUN, NULL,
-     "warm, pressure, half-cold, cold or sequential-cold (the Lucene cases; prints what it sets)"},
-    {"group", "SPEC", RB_FOR_RUN, "readers that run together",
-     "one kind of reader, repeatable: key=value pairs of strategy, threads, pattern,\n"
-     "read-size, reads-per-op, iodepth, align (the rest: the options above), e.g.\n"
-     "strategy=pread,threads=1,pattern=sequential,read-size=1m; all groups run at once\n"
-     "on FILE, each a row of its own"},
-    {"alone", "first|no|only", RB_FOR_RUN, NULL,
-     "with groups: each group alone before they run together (first, the default; the\n"
-     "ratio together/alone and the working set the others evicted), not at all, or only"},
-    {"victim", "FILE", RB_FOR_RUN, NULL,
-     "another file a light reader keeps warm during each cell (1 MiB per 10 ms): how much\n"
-     "of it the cell's reads evicted"},
-    {"states", "LIST", RB_FOR_ADVISE, NULL, "advise's cache states: warm, half-cold, cold, pressure (default all)"},
-    {"budget", "TIME", RB_FOR_ADVISE, NULL, "advise's time budget, preparing the states included; at least 1s (default 3m)"},
-    {"trace", "TRACE", RB__RA, "trace replay (readbench replay TRACE FILE is run FILE --trace TRACE)",
-     "replay TRACE's reads of FILE instead of a pattern, each of its threads on its\n"
-     "own (default threads: its streams): strace -f output, a fio iolog (v2, v3) or\n"
-     "CSV offset,length[,thread[,time_ns]]; --threads N deals them round-robin"},
-    {"trace-format", "F", RB__RA, NULL, "auto (default: from the content), strace, iolog or csv"},
-    {"skip-bad", "", RB__RA, NULL, "leave out (and count) the trace's bad lines and reads past FILE's end"},
-    {"timed", "", RB_FOR_RUN, NULL,
-     "replay at the trace's own times (open loop: each op starts when its first read\n"
-     "was recorded, latency from then), not back to back; the trace needs times"},
-};
+#define RB__SETTINGS(X)                                                                                         \
+    X("strategies", "LIST|all", RB__RA, RB__FN(rb__set_strategies), NULL,                                     \
+      "which strategies (default all; see `readbench list`)")                                                   \
+    X("threads", "LIST", RB__RA, RB__FN(rb__set_threads), NULL, "thread counts (default 1,4,8,16)")              \
+    X("read-size", "LIST", RB__RA, RB__FN(rb__set_read_sizes), NULL,                                          \
+      "bytes per read (default 16k); with one thread count the columns become read sizes")                      \
+    X("reads-per-op", "N", RB_FOR_RUN, RB__COUNT(cfg.reads_per_op, 65536), NULL,                               \
+      "reads per op (default 16 random, 128 sequential); ops/ms counts ops")                                    \
+    X("iodepth", "N", RB_FOR_RUN, RB__COUNT(cfg.iodepth, RB_MAX_IODEPTH), NULL,                                \
+      "reads io_uring-qd keeps in flight per thread (default: reads per op; at most 4096)")                     \
+    X("pattern", "P", RB__RA, RB__FN(rb__set_pattern), NULL,                                                  \
+      "random (default), sequential, zipf:THETA, pareto:H, normal:SIGMA or\n"                                  \
+      "hotset:FRACTION:PROB (:contiguous keeps hot blocks together); runs:N[:P]: each\n"                       \
+      "drawn offset starts N back-to-back reads, e.g. runs:16:zipf:1.2")                                        \
+    X("size", "SIZE", RB_FOR_RUN, RB__FN(rb__set_size), NULL,                                                 \
+      "read only the first SIZE bytes of FILE (default: all of it)")                                            \
+    X("file-pick", "size|uniform", RB__RA, RB__FN(rb__set_file_pick), NULL,                                   \
+      "FILE a directory (every regular file in it): a read picks a file in proportion\n"                       \
+      "to its size (default) or uniformly, then an offset in it by the pattern")                                \
+    X("warmup", "TIME", RB_FOR_RUN, RB__FN(rb__set_warmup), NULL,                                             \
+      "warmup per cell, e.g. 500ms, 1s; 0 for none (default 1s; none after --cache evict\n"                    \
+      "or with --prewarm below 1, where it would undo the prepared state)")                                     \
+    X("duration", "TIME", RB_FOR_RUN, RB__FN(rb__set_measured), NULL, "one measured iteration (default 1s)")    \
+    X("iterations", "N", RB_FOR_RUN, RB__COUNT(cfg.iterations, RB_MAX_ITERATIONS), NULL,                       \
+      "measured iterations per cell (default 5, at most 100)")                                                  \
+    X("rounds", "N", RB_FOR_RUN, RB__COUNT(rounds, RB_MAX_ROUNDS), NULL,                                       \
+      "the whole matrix N times in shuffled order; cells show median +- 95% CI")                                \
+    X("align", "SIZE", RB_FOR_RUN, RB__FN(rb__set_align), NULL,                                               \
+      "random offsets are multiples of SIZE (default: unaligned; fio aligns to bs)")                            \
+    X("seed", "N", RB__RA, RB__FN(rb__set_seed), NULL, "offsets seed (default 0)")                              \
+    X("cpus", "LIST", RB_FOR_RUN, RB__FN(rb__set_cpus), NULL,                                                 \
+      "pin worker i to CPU LIST[i % n] (fio's cpus_allowed); default: unpinned")                                \
+    X("verify", "", RB_FOR_RUN, RB__SWITCH(cfg.verify), NULL, "check every byte read against the setup pattern") \
+    X("percentiles", "LIST", RB_FOR_RUN, RB__FN(rb__set_percentiles), NULL,                                   \
+      "latency percentiles (default 50,90,99,99.9)")                                                            \
+    X("rate", "OPS[:poisson]", RB_FOR_RUN, RB__FN(rb__set_rate),                                              \
+      "load (default: closed loop, each op as soon as the last one ended)",                                     \
+      "open loop: OPS ops/s per thread, each op started at its intended time whatever\n"                       \
+      "the earlier ones took (:uniform, the default, a fixed interval; :poisson random\n"                      \
+      "gaps); latency from the intended start, service time beside it")                                         \
+    X("think", "TIME", RB_FOR_RUN, RB__TIME(cfg.think_ns), NULL,                                               \
+      "closed loop: busy computation of TIME after each op, not in its latency")                                \
+    X("cache", "C", RB_FOR_RUN, RB__ENUM(cfg.cache, "keep|evict|evict-each"),                                  \
+      "cache and memory (time spent here is shown, never measured)",                                            \
+      "keep (default), evict (before each cell), evict-each (before every iteration)")                          \
+    X("prewarm", "F", RB_FOR_RUN, RB__FN(rb__set_prewarm), NULL,                                              \
+      "make fraction F (0..1) of the file's pages resident before each cell, the rest not")                     \
+    X("hog", "SIZE|auto:R", RB_FOR_RUN, RB__TEXT(hog, "a size"), NULL,                                         \
+      "pin SIZE of memory for the run; auto:R leaves available memory = file size / R")                         \
+    X("scenario", "S", RB_FOR_RUN, RB__FN(rb__set_scenario), NULL,                                            \
+      "warm, pressure, half-cold, cold or sequential-cold (the Lucene cases; prints what it sets)")             \
+    X("group", "SPEC", RB_FOR_RUN, RB__FN(rb__set_group), "readers that run together",                        \
+      "one kind of reader, repeatable: key=value pairs of strategy, threads, pattern,\n"                       \
+      "read-size, reads-per-op, iodepth, align (the rest: the options above), e.g.\n"                          \
+      "strategy=pread,threads=1,pattern=sequential,read-size=1m; all groups run at once\n"                     \
+      "on FILE, each a row of its own")                                                                         \
+    X("alone", "first|no|only", RB_FOR_RUN, RB__ENUM(alone, "first|no|only"), NULL,                            \
+      "with groups: each group alone before they run together (first, the default; the\n"                      \
+      "ratio together/alone and the working set the others evicted), not at all, or only")                     \
+    X("victim", "FILE", RB_FOR_RUN, RB__TEXT(cfg.victim, "a file"), NULL,                                      \
+      "another file a light reader keeps warm during each cell (1 MiB per 10 ms): how much\n"                  \
+      "of it the cell's reads evicted")                                                                         \
+    X("states", "LIST", RB_FOR_ADVISE, RB__FN(rb__set_states), NULL,                                          \
+      "advise's cache states: warm, half-cold, cold, pressure (default all)")                                   \
+    X("budget", "TIME", RB_FOR_ADVISE, RB__FN(rb__set_budget), NULL,                                          \
+      "advise's time budget, preparing the states included; at least 1s (default 3m)")                          \
+    X("trace", "TRACE", RB__RA, RB__FN(rb__set_trace),                                                        \
+      "trace replay (readbench replay TRACE FILE is run FILE --trace TRACE)",                                   \
+      "replay TRACE's reads of FILE instead of a pattern, each of its threads on its\n"                        \
+      "own (default threads: its streams): strace -f output, a fio iolog (v2, v3) or\n"                        \
+      "CSV offset,length[,thread[,time_ns]]; --threads N deals them round-robin")                               \
+    X("trace-format", "F", RB__RA, RB__FN(rb__set_trace_format), NULL,                                        \
+      "auto (default: from the content), strace, iolog or csv")                                                 \
+    X("skip-bad", "", RB__RA, RB__FN(rb__set_skip_bad), NULL,                                                 \
+      "leave out (and count) the trace's bad lines and reads past FILE's end")                                  \
+    X("timed", "", RB_FOR_RUN, RB__FN(rb__set_timed), NULL,                                                   \
+      "replay at the trace's own times (open loop: each op starts when its first read\n"                       \
+      "was recorded, latency from then), not back to back; the trace needs times")
+
+enum { RB__SK_COUNT, RB__SK_TIME, RB__SK_SWITCH, RB__SK_ENUM, RB__SK_TEXT, RB__SK_FN };
+
+/* How a row is parsed and where its value goes: the kind macros above fill it. */
+typedef struct rb__setting {
+    int kind;            /* RB__SK_* */
+    size_t field;        /* offsetof(rb_settings, ...); 0 for a setter */
+    unsigned hi;         /* RB__COUNT's largest */
+    const char *arg;     /* RB__ENUM's choices; RB__TEXT's what an empty value lacks */
+    rb__setter fn;       /* RB__FN's setter */
+} rb__setting;
+
+#define RB__COUNT(f, most) {RB__SK_COUNT, offsetof(rb_settings, f), most, NULL, NULL}
+#define RB__TIME(f) {RB__SK_TIME, offsetof(rb_settings, f), 0, NULL, NULL}
+#define RB__SWITCH(f) {RB__SK_SWITCH, offsetof(rb_settings, f), 0, NULL, NULL}
+#define RB__ENUM(f, choices) {RB__SK_ENUM, offsetof(rb_settings, f), 0, choices, NULL}
+#define RB__TEXT(f, lacks) {RB__SK_TEXT, offsetof(rb_settings, f), 0, lacks, NULL}
+#define RB__FN(setter) {RB__SK_FN, 0, 0, NULL, setter}
+
+#define RB__SETTING_DOC(key, value, uses, parse, heading, help) {key, value, uses, heading, help},
+#define RB__SETTING_PARSE(key, value, uses, parse, heading, help) parse,
+static const rb_setting_doc rb__setting_docs[] = {RB__SETTINGS(RB__SETTING_DOC)};
+static const rb__setting rb__settings[] = {RB__SETTINGS(RB__SETTING_PARSE)};
+#undef RB__SETTING_DOC
+#undef RB__SETTING_PARSE
+#undef RB__COUNT
+#undef RB__TIME
+#undef RB__SWITCH
+#undef RB__ENUM
+#undef RB__TEXT
+#undef RB__FN
+#undef RB__SETTINGS
 #undef RB__RA
+
+/* A setting by its row: the kind's rule, or the row's setter. The casts are to the field's type,
+   which the kind names (see the table). */
+RBDEF int rb_settings_set(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl)
+{
+    const rb_setting_doc *d = rb_settings_doc_find(key);
+    const rb__setting *p;
+    void *at;
+    why[0] = 0;
+    if (!as) as = key;
+    if (!v) v = "";
+    if (!d) { rb__fmt(why, wl, "no setting '%s'", key); return RB_EINVAL; }
+    p = &rb__settings[d - rb__setting_docs];
+    at = (char *)s + p->field;
+    switch (p->kind) {
+    case RB__SK_COUNT: return rb__set_uint(as, v, 1, p->hi, (unsigned *)at, why, wl);
+    case RB__SK_TIME: return rb__set_duration(as, v, (int64_t *)at, why, wl);
+    case RB__SK_SWITCH: *(int *)at = 1; return RB_OK;
+    case RB__SK_ENUM: return rb__set_choice(as, v, p->arg, (int *)at, why, wl);
+    case RB__SK_TEXT:
+        if (*v) { *(const char **)at = v; return RB_OK; }
+        rb__fmt(why, wl, "%s needs %s", as, p->arg);
+        return RB_EINVAL;
+    default: return p->fn(s, v, as, why, wl);
+    }
+}
 
 RBDEF const rb_setting_doc *rb_settings_docs(unsigned *count)
 {
@@ -20746,13 +20873,12 @@ RBDEF void rb_settings_report(const rb_settings *s, rb_report *rep)
 RBDEF int rb_pfx_settings_set(rb_pfx_settings *s, const char *key, const char *v, const char *as, char *why,
                               size_t wl)
 {
-    static const char *const advice[] = {"random", "normal"};
     why[0] = 0;
     if (!as) as = key;
     if (!v) v = "";
     if (!strcmp(key, "threads")) return rb__set_uint(as, v, 1, RB_MAX_THREADS, &s->cfg.threads, why, wl);
     if (!strcmp(key, "ops")) return rb__set_uint(as, v, 1, ~0u, &s->cfg.ops, why, wl);
-    if (!strcmp(key, "advice")) return rb__set_choice(as, v, advice, 2, &s->cfg.normal_mapping, why, wl);
+    if (!strcmp(key, "advice")) return rb__set_choice(as, v, "random|normal", &s->cfg.normal_mapping, why, wl);
     if (!strcmp(key, "policies")) {
         char list[128];
         if (!rb_parse_policy_list(v, s->policies, RB_PF_COUNT, &s->npolicies)) return RB_OK;
