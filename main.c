@@ -59,7 +59,7 @@ static void catch_signals(void)
    to a field of the cli, or to the header's settings, which check it and say why not in words that
    use the option's name ("--iterations must be 1..100: '101'"). --help or -h: the command's help. */
 enum { ALL = RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_PREFETCH | RB_CMD_PROBE | RB_CMD_WARMUP };
-enum { K_FLAG, K_PATH, K_TEXT, K_FORMAT, K_RUN, K_PREFETCH, K_WARMUP };
+enum { K_FLAG, K_PATH, K_TEXT, K_FORMAT, K_SET };   /* K_SET: the header's setter of the command */
 
 typedef struct cli {
     int cmd;                                   /* RB_CMD_* */
@@ -73,15 +73,15 @@ typedef struct cli {
 } cli;
 
 #define FIELD(f) offsetof(cli, f)
-/* where each of the CLI's own options goes (the commands that take it: rb_option_docs) */
+/* where each of the CLI's own options goes (the commands that take it: rb_option_docs); an option
+   documented there and not here is the header's, for the command's setter (prefetch, warmup) */
 typedef struct option { const char *name; int kind; size_t field; int arg; const rb_option_doc *doc; } option;
 static const option options[] = {
     {"format", K_FORMAT, 0, 0, 0}, {"output", K_PATH, FIELD(output), 0, 0}, {"svg", K_PATH, FIELD(svg), 0, 0},
     {"title", K_TEXT, FIELD(title), 0, 0}, {"log", K_FLAG, FIELD(log_scale), 0, 0}, {"quiet", K_FLAG, FIELD(quiet), 0, 0},
     {"baseline", K_PATH, FIELD(baseline), 0, 0}, {"case", K_TEXT, FIELD(probe_case), 0, 0},
-    {"threads", K_PREFETCH, 0, 0, 0}, {"ops", K_PREFETCH, 0, 0, 0}, {"policies", K_PREFETCH, 0, 0, 0},
-    {"advice", K_PREFETCH, 0, 0, 0}, {"force", K_FLAG, FIELD(force), 0, 0}, {"follow-symlinks", K_FLAG, FIELD(follow), 0, 0},
-    {"files", K_TEXT, FIELD(files), 0, 0}, {"chunk", K_WARMUP, 0, 0, 0}, {"methods", K_WARMUP, 0, 0, 0},
+    {"force", K_FLAG, FIELD(force), 0, 0}, {"follow-symlinks", K_FLAG, FIELD(follow), 0, 0},
+    {"files", K_TEXT, FIELD(files), 0, 0},
 };
 
 static int take(cli *c, const option *o, const char *v)
@@ -96,30 +96,33 @@ static int take(cli *c, const option *o, const char *v)
         snprintf(why, sizeof why, "--format must be %s, not '%.100s' (see readbench %s --help)", o->doc->value, v, c->doc->name);
         return fail(2, why);
     }
-    if (o->kind < K_RUN) return 0;
-    rc = o->kind == K_RUN ? rb_settings_set(&c->s, o->name + 2, v, o->name, why, sizeof why)
-       : o->kind == K_WARMUP ? rb_warmup_set(&c->w, o->name + 2, v, o->name, why, sizeof why)
-                             : rb_pfx_settings_set(&c->p, o->name + 2, v, o->name, why, sizeof why);
+    if (o->kind != K_SET) return 0;
+    rc = c->cmd == RB_CMD_PREFETCH ? rb_pfx_settings_set(&c->p, o->name + 2, v, o->name, why, sizeof why)
+       : c->cmd == RB_CMD_WARMUP ? rb_warmup_set(&c->w, o->name + 2, v, o->name, why, sizeof why)
+                                 : rb_settings_set(&c->s, o->name + 2, v, o->name, why, sizeof why);
     if (rc != RB_OK) return bad("%s", why);
     if (why[0]) fail(0, why);   /* taken, with a change to know of (a count capped) */
     return 0;
 }
 
-/* The option a names for this command (up to a '='): one of the CLI's, or a setting, spelled
-   --KEY; name holds that spelling. */
+/* The option a names for this command (up to a '='), spelled --KEY (name holds that spelling):
+   one the header's tables give this command, a setting (run, replay, advise) or an option
+   (rb_option_docs), whose value looks as its row says ("" for a switch). */
 static int lookup(const cli *c, const char *a, option *o, char *name, size_t len)
 {
     size_t l = strcspn(a, "="), k; const rb_setting_doc *d; const rb_option_doc *od;
     if (strncmp(a, "--", 2) || l >= len) return 0;
     snprintf(name, len, "%.*s", (int)l, a);
+    memset(o, 0, sizeof *o);
     if ((od = rb_option_doc_find(name + 2, (unsigned)c->cmd)) != NULL) {
         for (k = 0; k < sizeof options / sizeof options[0] && strcmp(options[k].name, name + 2); k++) {}
-        if (k == sizeof options / sizeof options[0]) return 0;
-        *o = options[k]; o->name = name; o->arg = od->value[0] != 0; o->doc = od;
+        if (k < sizeof options / sizeof options[0]) *o = options[k];
+        else o->kind = K_SET;
+        o->name = name; o->arg = od->value[0] != 0; o->doc = od;
         return 1;
     }
     if (!(d = rb_settings_doc_find(name + 2)) || !(d->uses & c->doc->settings)) return 0;
-    o->name = name; o->arg = d->value[0] != 0; o->kind = K_RUN; o->field = 0; o->doc = NULL;
+    o->name = name; o->arg = d->value[0] != 0; o->kind = K_SET;
     return 1;
 }
 
