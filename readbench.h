@@ -12619,7 +12619,8 @@ RBDEF const char *rb_warmup_method_name(int method);   /* "read", "willneed", ..
 RBDEF int rb_warmup_method_find(const char *name);     /* RB_WARM_*; -1: none */
 
 /* One setting in words: "chunk" (a size) or "methods" (a list of names, each once); RB_EINVAL
-   with why, naming the setting as the caller spells it (as, "--chunk"). */
+   with why, naming the setting as the caller spells it (as, "--chunk"). Parsed by their rows of
+   the CLI's options' table (3.8), as rb_pfx_settings_set parses prefetch's. */
 RBDEF int rb_warmup_set(rb_warmup_config *c, const char *key, const char *value, const char *as, char *why,
                         size_t whylen);
 
@@ -16536,47 +16537,6 @@ RBDEF int rb_warmup_method_find(const char *name)
     return -1;
 }
 
-RBDEF int rb_warmup_set(rb_warmup_config *c, const char *key, const char *value, const char *as, char *why,
-                        size_t whylen)
-{
-    uint64_t v;
-    size_t page = rb__page_size();
-    if (!as) as = key;
-    if (whylen) why[0] = 0;
-    if (!strcmp(key, "chunk")) {
-        if (rb_parse_size(value, &v) != RB_OK || v == 0 || v % page) {
-            rb__fmt(why, whylen, "%s must be a size of a page or more, a multiple of the page (%lu bytes), not '%s'", as,
-                    (unsigned long)page, value);
-            return RB_EINVAL;
-        }
-        c->chunk = v;
-        return RB_OK;
-    }
-    if (!strcmp(key, "methods")) {
-        const char *p = value;
-        c->nmethods = 0;
-        while (p) {
-            char name[32];
-            size_t n = strcspn(p, ",");
-            int m, k, dup = 0;
-            snprintf(name, sizeof name, "%.*s", (int)RB__MIN(n, sizeof name - 1), p);
-            m = n < sizeof name ? rb_warmup_method_find(name) : -1;
-            for (k = 0; m >= 0 && k < (int)c->nmethods; k++) dup |= c->methods[k] == m;
-            if (m < 0 || dup) {
-                rb__fmt(why, whylen, "%s: %s '%.*s' (methods: read, willneed, willneed-chunked, fadvise, map-populate, "
-                        "populate-read, touch; each once)", as, m < 0 ? "no method" : "twice", (int)RB__MIN(n, 64), p);
-                c->nmethods = 0;
-                return RB_EINVAL;
-            }
-            c->methods[c->nmethods++] = m;
-            p = p[n] ? p + n + 1 : NULL;
-        }
-        return RB_OK;
-    }
-    rb__fmt(why, whylen, "no warm-up setting %s", as);
-    return RB_EINVAL;
-}
-
 typedef struct rb__warm {
     const char *path;
     uint64_t size, chunk;
@@ -20134,11 +20094,12 @@ static int rb__set_choice(const char *as, const char *v, const char *choices, in
 
 /* The settings that no kind of the table covers (rb__settings, below rb_settings_set's
    helpers): one setter each, all of one signature, so that a row names its setter. */
-typedef int (*rb__setter)(rb_settings *s, const char *v, const char *as, char *why, size_t wl);
+typedef int (*rb__setter)(void *base, const char *v, const char *as, char *why, size_t wl);
 
 /* "all", or strategy names, each known, none empty. */
-static int rb__set_strategies(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+static int rb__set_strategies(void *base, const char *v, const char *as, char *why, size_t wl)
 {
+    rb_settings *s = (rb_settings *)base;
     const char *p = v;
     (void)as;
     s->nstrategies = 0;
@@ -20163,8 +20124,9 @@ static int rb__set_strategies(rb_settings *s, const char *v, const char *as, cha
 }
 
 /* Thread counts: at least 1; past RB_MAX_THREADS absurd rather than wrong, so capped and said. */
-static int rb__set_threads(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+static int rb__set_threads(void *base, const char *v, const char *as, char *why, size_t wl)
 {
+    rb_settings *s = (rb_settings *)base;
     unsigned k, n;
     (void)as;
     if (rb_parse_uint_list(v, s->threads, RB_MAX_AXIS, &n)) { rb__fmt(why, wl, "malformed thread list '%s'", v); return RB_EINVAL; }
@@ -20179,8 +20141,9 @@ static int rb__set_threads(rb_settings *s, const char *v, const char *as, char *
     return RB_OK;
 }
 
-static int rb__set_read_sizes(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+static int rb__set_read_sizes(void *base, const char *v, const char *as, char *why, size_t wl)
 {
+    rb_settings *s = (rb_settings *)base;
     unsigned k;
     (void)as;
     if (rb_parse_size_list(v, s->read_sizes, RB_MAX_AXIS, &s->nread_sizes)) {
@@ -20196,8 +20159,9 @@ static int rb__set_read_sizes(rb_settings *s, const char *v, const char *as, cha
 }
 
 /* CPUs to pin to: each one this process may run on, or pinning refused where it cannot be. */
-static int rb__set_cpus(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+static int rb__set_cpus(void *base, const char *v, const char *as, char *why, size_t wl)
 {
+    rb_settings *s = (rb_settings *)base;
     unsigned k;
     if (rb_parse_uint_list(v, s->cpus, RB_MAX_AXIS, &s->cfg.ncpus)) {
         rb__fmt(why, wl, "malformed CPU list '%s'", v);
@@ -20212,8 +20176,9 @@ static int rb__set_cpus(rb_settings *s, const char *v, const char *as, char *why
     return RB_OK;
 }
 
-static int rb__set_scenario(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+static int rb__set_scenario(void *base, const char *v, const char *as, char *why, size_t wl)
 {
+    rb_settings *s = (rb_settings *)base;
     unsigned n;
     const rb_scenario *sc = rb_scenario_find(v), *all = rb_scenarios(&n);
     char list[128];
@@ -20354,16 +20319,18 @@ RBDEF int rb_parse_group(const char *spec, unsigned index, const char *as, rb_gr
 }
 
 /* The trace's settings: each drops a trace already loaded, which is read again with them. */
-static int rb__set_trace(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+static int rb__set_trace(void *base, const char *v, const char *as, char *why, size_t wl)
 {
+    rb_settings *s = (rb_settings *)base;
     if (!*v) { rb__fmt(why, wl, "%s needs a trace file", as); return RB_EINVAL; }
     s->trace_path = v;
     rb__settings_untrace(s);
     return RB_OK;
 }
 
-static int rb__set_trace_format(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+static int rb__set_trace_format(void *base, const char *v, const char *as, char *why, size_t wl)
 {
+    rb_settings *s = (rb_settings *)base;
     int f = rb_trace_format_find(v);
     if (f < 0) { rb__fmt(why, wl, "%s must be auto, strace, iolog or csv, not '%s'", as, v); return RB_EINVAL; }
     s->trace_opts.format = f;
@@ -20371,24 +20338,27 @@ static int rb__set_trace_format(rb_settings *s, const char *v, const char *as, c
     return RB_OK;
 }
 
-static int rb__set_skip_bad(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+static int rb__set_skip_bad(void *base, const char *v, const char *as, char *why, size_t wl)
 {
+    rb_settings *s = (rb_settings *)base;
     (void)v; (void)as; (void)why; (void)wl;
     s->trace_opts.skip_bad = 1;
     rb__settings_untrace(s);
     return RB_OK;
 }
 
-static int rb__set_timed(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+static int rb__set_timed(void *base, const char *v, const char *as, char *why, size_t wl)
 {
+    rb_settings *s = (rb_settings *)base;
     (void)v; (void)as; (void)why; (void)wl;
     s->cfg.timed = 1;
     rb__settings_untrace(s);
     return RB_OK;
 }
 
-static int rb__set_percentiles(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+static int rb__set_percentiles(void *base, const char *v, const char *as, char *why, size_t wl)
 {
+    rb_settings *s = (rb_settings *)base;
     (void)as;
     if (!rb_parse_double_list(v, s->percentiles, RB_MAX_PERCENTILES + 1, &s->npercentiles))
         return rb_percentiles_check(s->percentiles, s->npercentiles, why, wl);
@@ -20396,16 +20366,18 @@ static int rb__set_percentiles(rb_settings *s, const char *v, const char *as, ch
     return RB_EINVAL;
 }
 
-static int rb__set_states(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+static int rb__set_states(void *base, const char *v, const char *as, char *why, size_t wl)
 {
+    rb_settings *s = (rb_settings *)base;
     if (!rb_parse_state_list(v, s->states, RB_STATE_COUNT, &s->nstates)) return RB_OK;
     s->nstates = 0;
     rb__fmt(why, wl, "%s takes warm, half-cold, cold and pressure, each at most once: not '%s'", as, v);
     return RB_EINVAL;
 }
 
-static int rb__set_budget(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+static int rb__set_budget(void *base, const char *v, const char *as, char *why, size_t wl)
 {
+    rb_settings *s = (rb_settings *)base;
     if (rb__set_duration(as, v, &s->budget_ns, why, wl) != RB_OK) return RB_EINVAL;
     if (s->budget_ns >= 1000000000) return RB_OK;
     rb__fmt(why, wl, "%s must be at least 1s, e.g. 90s or 3m: not '%s'", as, v);
@@ -20413,38 +20385,43 @@ static int rb__set_budget(rb_settings *s, const char *v, const char *as, char *w
 }
 
 /* The readers that run together: a group per "group" (the one setting given more than once). */
-static int rb__set_group(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+static int rb__set_group(void *base, const char *v, const char *as, char *why, size_t wl)
 {
+    rb_settings *s = (rb_settings *)base;
     if (s->ngroups == RB_MAX_GROUPS) { rb__fmt(why, wl, "%s: at most %u groups", as, RB_MAX_GROUPS); return RB_EINVAL; }
     if (rb_parse_group(v, s->ngroups + 1, as, &s->groups[s->ngroups], why, wl) != RB_OK) return RB_EINVAL;
     s->ngroups++;
     return RB_OK;
 }
 
-static int rb__set_pattern(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+static int rb__set_pattern(void *base, const char *v, const char *as, char *why, size_t wl)
 {
+    rb_settings *s = (rb_settings *)base;
     (void)as;
     return rb_parse_pattern(v, &s->cfg, why, wl);   /* the spec's own words */
 }
 
 /* "seed" and "file-pick" are remembered as given: a replay with no use for them says so. */
-static int rb__set_file_pick(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+static int rb__set_file_pick(void *base, const char *v, const char *as, char *why, size_t wl)
 {
+    rb_settings *s = (rb_settings *)base;
     int rc = rb__set_choice(as, v, "size|uniform", &s->cfg.file_pick, why, wl);
     if (rc == RB_OK) s->pick_given = 1;
     return rc;
 }
 
-static int rb__set_seed(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+static int rb__set_seed(void *base, const char *v, const char *as, char *why, size_t wl)
 {
+    rb_settings *s = (rb_settings *)base;
     (void)as;
     if (rb_parse_u64(v, &s->cfg.seed)) { rb__fmt(why, wl, "malformed seed '%s' (a whole decimal number)", v); return RB_EINVAL; }
     s->seed_given = 1;
     return RB_OK;
 }
 
-static int rb__set_size(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+static int rb__set_size(void *base, const char *v, const char *as, char *why, size_t wl)
 {
+    rb_settings *s = (rb_settings *)base;
     uint64_t u;
     if (rb_parse_size(v, &u) || u == 0) {
         rb__fmt(why, wl, "%s must be a size of 1 byte or more, e.g. 64m: not '%s'", as, v);
@@ -20454,8 +20431,9 @@ static int rb__set_size(rb_settings *s, const char *v, const char *as, char *why
     return RB_OK;
 }
 
-static int rb__set_align(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+static int rb__set_align(void *base, const char *v, const char *as, char *why, size_t wl)
 {
+    rb_settings *s = (rb_settings *)base;
     uint64_t u;
     if (rb_parse_size(v, &u) || u == 0 || (u & (u - 1))) {
         rb__fmt(why, wl, "%s must be a power of two, 1 or more (e.g. 4k): '%s'", as, v);
@@ -20465,8 +20443,9 @@ static int rb__set_align(rb_settings *s, const char *v, const char *as, char *wh
     return RB_OK;
 }
 
-static int rb__set_prewarm(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+static int rb__set_prewarm(void *base, const char *v, const char *as, char *why, size_t wl)
 {
+    rb_settings *s = (rb_settings *)base;
     double d;
     unsigned n;
     if (rb_parse_double_list(v, &d, 1, &n) || d > 1) {
@@ -20478,15 +20457,17 @@ static int rb__set_prewarm(rb_settings *s, const char *v, const char *as, char *
 }
 
 /* 0 is none: RB_NONE, as 0 in rb_config would be the default warmup. */
-static int rb__set_warmup(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+static int rb__set_warmup(void *base, const char *v, const char *as, char *why, size_t wl)
 {
+    rb_settings *s = (rb_settings *)base;
     int rc = rb__set_duration(as, v, &s->cfg.warmup_ns, why, wl);
     if (rc == RB_OK && !s->cfg.warmup_ns) s->cfg.warmup_ns = RB_NONE;
     return rc;
 }
 
-static int rb__set_measured(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+static int rb__set_measured(void *base, const char *v, const char *as, char *why, size_t wl)
 {
+    rb_settings *s = (rb_settings *)base;
     int64_t ns;
     int rc = rb__set_duration(as, v, &ns, why, wl);
     if (rc == RB_OK && ns < 1000000) {
@@ -20498,8 +20479,9 @@ static int rb__set_measured(rb_settings *s, const char *v, const char *as, char 
 }
 
 /* rb_parse_rate says what is wrong without the setting's name: it is put first. */
-static int rb__set_rate(rb_settings *s, const char *v, const char *as, char *why, size_t wl)
+static int rb__set_rate(void *base, const char *v, const char *as, char *why, size_t wl)
 {
+    rb_settings *s = (rb_settings *)base;
     char reason[RB_REASON_LEN];
     int rc = rb_parse_rate(v, &s->cfg, why, wl);
     if (rc != RB_OK) {
@@ -20509,147 +20491,250 @@ static int rb__set_rate(rb_settings *s, const char *v, const char *as, char *why
     return rc;
 }
 
-/*
-   The settings: one row each, in the order the help lists them. Columns: the key (the CLI's
-   --KEY), what its value looks like ("" for none: a switch, which the CLI refuses a value),
-   the commands that take it (RB_FOR_*), how it is parsed and where it goes, a heading when it
-   starts a group of the help (or NULL), and its help (more lines after each '\n').
+/* The options of prefetch and warmup that are not one kind of the table. */
+static int rb__set_policies(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_pfx_settings *s = (rb_pfx_settings *)base;
+    char list[128];
+    if (!rb_parse_policy_list(v, s->policies, RB_PF_COUNT, &s->npolicies)) return RB_OK;
+    rb__names(list, sizeof list, rb__pf_names, sizeof *rb__pf_names, RB_PF_COUNT, ", ");
+    rb__fmt(why, wl, "%s: each of %s at most once, no empty item: not '%s'", as, list, v);
+    s->npolicies = 0;
+    return RB_EINVAL;
+}
 
-   How it is parsed is a kind with its field of rb_settings:
-      RB__COUNT(f, hi)       a whole number in 1..hi (unsigned)
-      RB__TIME(f)            a duration in ns (int64_t)
-      RB__SWITCH(f)          no value: the field (int) becomes 1
-      RB__ENUM(f, "a|b")     one of the choices, as its index (int)
-      RB__TEXT(f, "a file")  kept by pointer; empty: "--KEY needs a file"
-      RB__FN(setter)         a setter of its own (rb__setter), for the rest
-   rb_settings_set, the docs (rb_settings_docs: the CLI's options and every --help) and the
-   tests read this table and no other: a setting is its row (and a field, or a setter). */
+/* willneed-chunked's chunk: whole pages, as the hint covers. */
+static int rb__set_chunk(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_warmup_config *c = (rb_warmup_config *)base;
+    uint64_t u;
+    size_t page = rb__page_size();
+    if (rb_parse_size(v, &u) != RB_OK || u == 0 || u % page) {
+        rb__fmt(why, wl, "%s must be a size of a page or more, a multiple of the page (%lu bytes), not '%s'", as,
+                (unsigned long)page, v);
+        return RB_EINVAL;
+    }
+    c->chunk = u;
+    return RB_OK;
+}
+
+static int rb__set_methods(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_warmup_config *c = (rb_warmup_config *)base;
+    const char *p = v;
+    c->nmethods = 0;
+    while (p) {
+        char name[32];
+        size_t n = strcspn(p, ",");
+        int m, k, dup = 0;
+        snprintf(name, sizeof name, "%.*s", (int)RB__MIN(n, sizeof name - 1), p);
+        m = n < sizeof name ? rb_warmup_method_find(name) : -1;
+        for (k = 0; m >= 0 && k < (int)c->nmethods; k++) dup |= c->methods[k] == m;
+        if (m < 0 || dup) {
+            rb__fmt(why, wl, "%s: %s '%.*s' (methods: read, willneed, willneed-chunked, fadvise, map-populate, "
+                    "populate-read, touch; each once)", as, m < 0 ? "no method" : "twice", (int)RB__MIN(n, 64), p);
+            c->nmethods = 0;
+            return RB_EINVAL;
+        }
+        c->methods[c->nmethods++] = m;
+        p = p[n] ? p + n + 1 : NULL;
+    }
+    return RB_OK;
+}
+
+/*
+   The options, as two tables of one shape: the settings of a run (RB__SETTINGS: run, replay
+   and advise take them, rb_settings_set parses them, rb_settings_docs is their documentation)
+   and every other option of the CLI's commands (RB__OPTIONS: rb_option_docs; prefetch's and
+   warmup's are parsed by rb_pfx_settings_set and rb_warmup_set, the rest are the driver's, the
+   CLI's own fields). Two tables because the settings are the library's, for every command that
+   runs cells, and the options are per command (--format has a row per set of formats). One row
+   each, in the order the help lists them; columns: the key (the CLI's --KEY), what its value
+   looks like ("" for none: a switch, which the CLI refuses a value), the commands that take it
+   (RB_FOR_* for a setting, RB_CMD_* for an option), how it is parsed and where it goes, a
+   heading when it starts a group of the help (settings only; or NULL), and its help (more
+   lines after each '\n').
+
+   How it is parsed is a kind with its field of the struct T it goes to (rb_settings,
+   rb_pfx_settings, rb_warmup_config):
+      RB__COUNT(T, f, hi)       a whole number in 1..hi (unsigned)
+      RB__TIME(T, f)            a duration in ns (int64_t)
+      RB__SWITCH(T, f)          no value: the field (int) becomes 1
+      RB__ENUM(T, f, "a|b")     one of the choices, as its index (int)
+      RB__TEXT(T, f, "a file")  kept by pointer; empty: "--KEY needs a file"
+      RB__FN(setter)            a setter of its own (rb__setter), for the rest
+      RB__DRIVER                an option the driver holds (main.c's fields: --output, ...)
+   The parsers, the CLI's options and refusals, every --help and the tests read these tables
+   and no other: an option is its row (and its field or setter; the driver's: main.c's). */
 #define RB__RA (RB_FOR_RUN | RB_FOR_ADVISE)
-#define RB__SETTINGS(X)                                                                                         \
-    X("strategies", "LIST|all", RB__RA, RB__FN(rb__set_strategies), NULL,                                     \
-      "which strategies (default all; see `readbench list`)")                                                   \
-    X("threads", "LIST", RB__RA, RB__FN(rb__set_threads), NULL, "thread counts (default 1,4,8,16)")              \
-    X("read-size", "LIST", RB__RA, RB__FN(rb__set_read_sizes), NULL,                                          \
-      "bytes per read (default 16k); with one thread count the columns become read sizes")                      \
-    X("reads-per-op", "N", RB_FOR_RUN, RB__COUNT(cfg.reads_per_op, 65536), NULL,                               \
-      "reads per op (default 16 random, 128 sequential); ops/ms counts ops")                                    \
-    X("iodepth", "N", RB_FOR_RUN, RB__COUNT(cfg.iodepth, RB_MAX_IODEPTH), NULL,                                \
-      "reads io_uring-qd keeps in flight per thread (default: reads per op; at most 4096)")                     \
-    X("pattern", "P", RB__RA, RB__FN(rb__set_pattern), NULL,                                                  \
-      "random (default), sequential, zipf:THETA, pareto:H, normal:SIGMA or\n"                                  \
-      "hotset:FRACTION:PROB (:contiguous keeps hot blocks together); runs:N[:P]: each\n"                       \
-      "drawn offset starts N back-to-back reads, e.g. runs:16:zipf:1.2")                                        \
-    X("size", "SIZE", RB_FOR_RUN, RB__FN(rb__set_size), NULL,                                                 \
-      "read only the first SIZE bytes of FILE (default: all of it)")                                            \
-    X("file-pick", "size|uniform", RB__RA, RB__FN(rb__set_file_pick), NULL,                                   \
-      "FILE a directory (every regular file in it): a read picks a file in proportion\n"                       \
-      "to its size (default) or uniformly, then an offset in it by the pattern")                                \
-    X("warmup", "TIME", RB_FOR_RUN, RB__FN(rb__set_warmup), NULL,                                             \
-      "warmup per cell, e.g. 500ms, 1s; 0 for none (default 1s; none after --cache evict\n"                    \
-      "or with --prewarm below 1, where it would undo the prepared state)")                                     \
-    X("duration", "TIME", RB_FOR_RUN, RB__FN(rb__set_measured), NULL, "one measured iteration (default 1s)")    \
-    X("iterations", "N", RB_FOR_RUN, RB__COUNT(cfg.iterations, RB_MAX_ITERATIONS), NULL,                       \
-      "measured iterations per cell (default 5, at most 100)")                                                  \
-    X("rounds", "N", RB_FOR_RUN, RB__COUNT(rounds, RB_MAX_ROUNDS), NULL,                                       \
-      "the whole matrix N times in shuffled order; cells show median +- 95% CI")                                \
-    X("align", "SIZE", RB_FOR_RUN, RB__FN(rb__set_align), NULL,                                               \
-      "random offsets are multiples of SIZE (default: unaligned; fio aligns to bs)")                            \
-    X("seed", "N", RB__RA, RB__FN(rb__set_seed), NULL, "offsets seed (default 0)")                              \
-    X("cpus", "LIST", RB_FOR_RUN, RB__FN(rb__set_cpus), NULL,                                                 \
-      "pin worker i to CPU LIST[i % n] (fio's cpus_allowed); default: unpinned")                                \
-    X("verify", "", RB_FOR_RUN, RB__SWITCH(cfg.verify), NULL, "check every byte read against the setup pattern") \
-    X("percentiles", "LIST", RB_FOR_RUN, RB__FN(rb__set_percentiles), NULL,                                   \
-      "latency percentiles (default 50,90,99,99.9)")                                                            \
-    X("rate", "OPS[:poisson]", RB_FOR_RUN, RB__FN(rb__set_rate),                                              \
-      "load (default: closed loop, each op as soon as the last one ended)",                                     \
-      "open loop: OPS ops/s per thread, each op started at its intended time whatever\n"                       \
-      "the earlier ones took (:uniform, the default, a fixed interval; :poisson random\n"                      \
-      "gaps); latency from the intended start, service time beside it")                                         \
-    X("think", "TIME", RB_FOR_RUN, RB__TIME(cfg.think_ns), NULL,                                               \
-      "closed loop: busy computation of TIME after each op, not in its latency")                                \
-    X("cache", "C", RB_FOR_RUN, RB__ENUM(cfg.cache, "keep|evict|evict-each"),                                  \
-      "cache and memory (time spent here is shown, never measured)",                                            \
-      "keep (default), evict (before each cell), evict-each (before every iteration)")                          \
-    X("prewarm", "F", RB_FOR_RUN, RB__FN(rb__set_prewarm), NULL,                                              \
-      "make fraction F (0..1) of the file's pages resident before each cell, the rest not")                     \
-    X("hog", "SIZE|auto:R", RB_FOR_RUN, RB__TEXT(hog, "a size"), NULL,                                         \
-      "pin SIZE of memory for the run; auto:R leaves available memory = file size / R")                         \
-    X("scenario", "S", RB_FOR_RUN, RB__FN(rb__set_scenario), NULL,                                            \
-      "warm, pressure, half-cold, cold or sequential-cold (the Lucene cases; prints what it sets)")             \
-    X("group", "SPEC", RB_FOR_RUN, RB__FN(rb__set_group), "readers that run together",                        \
-      "one kind of reader, repeatable: key=value pairs of strategy, threads, pattern,\n"                       \
-      "read-size, reads-per-op, iodepth, align (the rest: the options above), e.g.\n"                          \
-      "strategy=pread,threads=1,pattern=sequential,read-size=1m; all groups run at once\n"                     \
-      "on FILE, each a row of its own")                                                                         \
-    X("alone", "first|no|only", RB_FOR_RUN, RB__ENUM(alone, "first|no|only"), NULL,                            \
-      "with groups: each group alone before they run together (first, the default; the\n"                      \
-      "ratio together/alone and the working set the others evicted), not at all, or only")                     \
-    X("victim", "FILE", RB_FOR_RUN, RB__TEXT(cfg.victim, "a file"), NULL,                                      \
-      "another file a light reader keeps warm during each cell (1 MiB per 10 ms): how much\n"                  \
-      "of it the cell's reads evicted")                                                                         \
-    X("states", "LIST", RB_FOR_ADVISE, RB__FN(rb__set_states), NULL,                                          \
-      "advise's cache states: warm, half-cold, cold, pressure (default all)")                                   \
-    X("budget", "TIME", RB_FOR_ADVISE, RB__FN(rb__set_budget), NULL,                                          \
-      "advise's time budget, preparing the states included; at least 1s (default 3m)")                          \
-    X("trace", "TRACE", RB__RA, RB__FN(rb__set_trace),                                                        \
-      "trace replay (readbench replay TRACE FILE is run FILE --trace TRACE)",                                   \
-      "replay TRACE's reads of FILE instead of a pattern, each of its threads on its\n"                        \
-      "own (default threads: its streams): strace -f output, a fio iolog (v2, v3) or\n"                        \
-      "CSV offset,length[,thread[,time_ns]]; --threads N deals them round-robin")                               \
-    X("trace-format", "F", RB__RA, RB__FN(rb__set_trace_format), NULL,                                        \
-      "auto (default: from the content), strace, iolog or csv")                                                 \
-    X("skip-bad", "", RB__RA, RB__FN(rb__set_skip_bad), NULL,                                                 \
-      "leave out (and count) the trace's bad lines and reads past FILE's end")                                  \
-    X("timed", "", RB_FOR_RUN, RB__FN(rb__set_timed), NULL,                                                   \
-      "replay at the trace's own times (open loop: each op starts when its first read\n"                       \
+#define RB__SETTINGS(X)                                                                                              \
+    X("strategies", "LIST|all", RB__RA, RB__FN(rb__set_strategies), NULL,                                            \
+      "which strategies (default all; see `readbench list`)")                                                        \
+    X("threads", "LIST", RB__RA, RB__FN(rb__set_threads), NULL, "thread counts (default 1,4,8,16)")                  \
+    X("read-size", "LIST", RB__RA, RB__FN(rb__set_read_sizes), NULL,                                                 \
+      "bytes per read (default 16k); with one thread count the columns become read sizes")                           \
+    X("reads-per-op", "N", RB_FOR_RUN, RB__COUNT(rb_settings, cfg.reads_per_op, 65536), NULL,                        \
+      "reads per op (default 16 random, 128 sequential); ops/ms counts ops")                                         \
+    X("iodepth", "N", RB_FOR_RUN, RB__COUNT(rb_settings, cfg.iodepth, RB_MAX_IODEPTH), NULL,                         \
+      "reads io_uring-qd keeps in flight per thread (default: reads per op; at most 4096)")                          \
+    X("pattern", "P", RB__RA, RB__FN(rb__set_pattern), NULL,                                                         \
+      "random (default), sequential, zipf:THETA, pareto:H, normal:SIGMA or\n"                                        \
+      "hotset:FRACTION:PROB (:contiguous keeps hot blocks together); runs:N[:P]: each\n"                             \
+      "drawn offset starts N back-to-back reads, e.g. runs:16:zipf:1.2")                                             \
+    X("size", "SIZE", RB_FOR_RUN, RB__FN(rb__set_size), NULL,                                                        \
+      "read only the first SIZE bytes of FILE (default: all of it)")                                                 \
+    X("file-pick", "size|uniform", RB__RA, RB__FN(rb__set_file_pick), NULL,                                          \
+      "FILE a directory (every regular file in it): a read picks a file in proportion\n"                             \
+      "to its size (default) or uniformly, then an offset in it by the pattern")                                     \
+    X("warmup", "TIME", RB_FOR_RUN, RB__FN(rb__set_warmup), NULL,                                                    \
+      "warmup per cell, e.g. 500ms, 1s; 0 for none (default 1s; none after --cache evict\n"                          \
+      "or with --prewarm below 1, where it would undo the prepared state)")                                          \
+    X("duration", "TIME", RB_FOR_RUN, RB__FN(rb__set_measured), NULL, "one measured iteration (default 1s)")         \
+    X("iterations", "N", RB_FOR_RUN, RB__COUNT(rb_settings, cfg.iterations, RB_MAX_ITERATIONS), NULL,                \
+      "measured iterations per cell (default 5, at most 100)")                                                       \
+    X("rounds", "N", RB_FOR_RUN, RB__COUNT(rb_settings, rounds, RB_MAX_ROUNDS), NULL,                                \
+      "the whole matrix N times in shuffled order; cells show median +- 95% CI")                                     \
+    X("align", "SIZE", RB_FOR_RUN, RB__FN(rb__set_align), NULL,                                                      \
+      "random offsets are multiples of SIZE (default: unaligned; fio aligns to bs)")                                 \
+    X("seed", "N", RB__RA, RB__FN(rb__set_seed), NULL, "offsets seed (default 0)")                                   \
+    X("cpus", "LIST", RB_FOR_RUN, RB__FN(rb__set_cpus), NULL,                                                        \
+      "pin worker i to CPU LIST[i % n] (fio's cpus_allowed); default: unpinned")                                     \
+    X("verify", "", RB_FOR_RUN, RB__SWITCH(rb_settings, cfg.verify), NULL,                                           \
+      "check every byte read against the setup pattern")                                                             \
+    X("percentiles", "LIST", RB_FOR_RUN, RB__FN(rb__set_percentiles), NULL,                                          \
+      "latency percentiles (default 50,90,99,99.9)")                                                                 \
+    X("rate", "OPS[:poisson]", RB_FOR_RUN, RB__FN(rb__set_rate),                                                     \
+      "load (default: closed loop, each op as soon as the last one ended)",                                          \
+      "open loop: OPS ops/s per thread, each op started at its intended time whatever\n"                             \
+      "the earlier ones took (:uniform, the default, a fixed interval; :poisson random\n"                            \
+      "gaps); latency from the intended start, service time beside it")                                              \
+    X("think", "TIME", RB_FOR_RUN, RB__TIME(rb_settings, cfg.think_ns), NULL,                                        \
+      "closed loop: busy computation of TIME after each op, not in its latency")                                     \
+    X("cache", "C", RB_FOR_RUN, RB__ENUM(rb_settings, cfg.cache, "keep|evict|evict-each"),                           \
+      "cache and memory (time spent here is shown, never measured)",                                                 \
+      "keep (default), evict (before each cell), evict-each (before every iteration)")                               \
+    X("prewarm", "F", RB_FOR_RUN, RB__FN(rb__set_prewarm), NULL,                                                     \
+      "make fraction F (0..1) of the file's pages resident before each cell, the rest not")                          \
+    X("hog", "SIZE|auto:R", RB_FOR_RUN, RB__TEXT(rb_settings, hog, "a size"), NULL,                                  \
+      "pin SIZE of memory for the run; auto:R leaves available memory = file size / R")                              \
+    X("scenario", "S", RB_FOR_RUN, RB__FN(rb__set_scenario), NULL,                                                   \
+      "warm, pressure, half-cold, cold or sequential-cold (the Lucene cases; prints what it sets)")                  \
+    X("group", "SPEC", RB_FOR_RUN, RB__FN(rb__set_group), "readers that run together",                               \
+      "one kind of reader, repeatable: key=value pairs of strategy, threads, pattern,\n"                             \
+      "read-size, reads-per-op, iodepth, align (the rest: the options above), e.g.\n"                                \
+      "strategy=pread,threads=1,pattern=sequential,read-size=1m; all groups run at once\n"                           \
+      "on FILE, each a row of its own")                                                                              \
+    X("alone", "first|no|only", RB_FOR_RUN, RB__ENUM(rb_settings, alone, "first|no|only"), NULL,                     \
+      "with groups: each group alone before they run together (first, the default; the\n"                            \
+      "ratio together/alone and the working set the others evicted), not at all, or only")                           \
+    X("victim", "FILE", RB_FOR_RUN, RB__TEXT(rb_settings, cfg.victim, "a file"), NULL,                               \
+      "another file a light reader keeps warm during each cell (1 MiB per 10 ms): how much\n"                        \
+      "of it the cell's reads evicted")                                                                              \
+    X("states", "LIST", RB_FOR_ADVISE, RB__FN(rb__set_states), NULL,                                                 \
+      "advise's cache states: warm, half-cold, cold, pressure (default all)")                                        \
+    X("budget", "TIME", RB_FOR_ADVISE, RB__FN(rb__set_budget), NULL,                                                 \
+      "advise's time budget, preparing the states included; at least 1s (default 3m)")                               \
+    X("trace", "TRACE", RB__RA, RB__FN(rb__set_trace),                                                               \
+      "trace replay (readbench replay TRACE FILE is run FILE --trace TRACE)",                                        \
+      "replay TRACE's reads of FILE instead of a pattern, each of its threads on its\n"                              \
+      "own (default threads: its streams): strace -f output, a fio iolog (v2, v3) or\n"                              \
+      "CSV offset,length[,thread[,time_ns]]; --threads N deals them round-robin")                                    \
+    X("trace-format", "F", RB__RA, RB__FN(rb__set_trace_format), NULL,                                               \
+      "auto (default: from the content), strace, iolog or csv")                                                      \
+    X("skip-bad", "", RB__RA, RB__FN(rb__set_skip_bad), NULL,                                                        \
+      "leave out (and count) the trace's bad lines and reads past FILE's end")                                       \
+    X("timed", "", RB_FOR_RUN, RB__FN(rb__set_timed), NULL,                                                          \
+      "replay at the trace's own times (open loop: each op starts when its first read\n"                             \
       "was recorded, latency from then), not back to back; the trace needs times")
 
-enum { RB__SK_COUNT, RB__SK_TIME, RB__SK_SWITCH, RB__SK_ENUM, RB__SK_TEXT, RB__SK_FN };
+#define RB__OUT_CMDS (RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_ADVISE | RB_CMD_PREFETCH | RB_CMD_PROBE | RB_CMD_WARMUP)
+#define RB__SVG_CMDS (RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_ADVISE | RB_CMD_PREFETCH | RB_CMD_WARMUP)
+#define RB__PFX rb_pfx_settings
+#define RB__OPTIONS(X)                                                                                               \
+    X("format", "table|markdown|csv|json", RB_CMD_RUN | RB_CMD_REPLAY, RB__DRIVER,                                   \
+      "the report's format (default table)")                                                                         \
+    X("format", "table|markdown|json", RB_CMD_ADVISE | RB_CMD_DIFF, RB__DRIVER,                                      \
+      "the report's format (default table)")                                                                         \
+    X("format", "table|json", RB_CMD_PREFETCH | RB_CMD_PROBE | RB_CMD_WARMUP, RB__DRIVER,                            \
+      "the report's format (default table)")                                                                         \
+    X("format", "table|markdown", RB_CMD_LIST, RB__DRIVER,                                                           \
+      "table (default): whether each strategy runs here; markdown: the rows' facts, probing nothing")                \
+    X("output", "FILE", RB__OUT_CMDS, RB__DRIVER, "write the report there instead of stdout")                        \
+    X("baseline", "FILE.json", RB_CMD_RUN | RB_CMD_REPLAY, RB__DRIVER,                                               \
+      "after the results, compare with an earlier --format json run (see diff)")                                     \
+    X("quiet", "", RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_ADVISE, RB__DRIVER, "no progress lines on stderr")            \
+    X("svg", "FILE", RB__SVG_CMDS, RB__DRIVER, "also draw the results as an SVG chart")                              \
+    X("title", "TEXT", RB__SVG_CMDS, RB__DRIVER, "the chart's title")                                                \
+    X("log", "", RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_PREFETCH, RB__DRIVER, "the chart on a log scale")               \
+    X("threads", "N", RB_CMD_PREFETCH, RB__COUNT(RB__PFX, cfg.threads, RB_MAX_THREADS),                              \
+      "threads reading at once (default 1)")                                                                         \
+    X("ops", "N", RB_CMD_PREFETCH, RB__COUNT(RB__PFX, cfg.ops, ~0u),                                                 \
+      "ops per thread (default 100000; fewer when not cached, to stay cold)")                                        \
+    X("policies", "LIST", RB_CMD_PREFETCH, RB__FN(rb__set_policies),                                                 \
+      "always, backoff, backoff-nomincore, adaptive, backoff-shared (default all)")                                  \
+    X("advice", "random|normal", RB_CMD_PREFETCH, RB__ENUM(RB__PFX, cfg.normal_mapping, "random|normal"),            \
+      "the mapping's advice (default random)")                                                                       \
+    X("case", "N|NAME", RB_CMD_PROBE, RB__DRIVER,                                                                    \
+      "one case: 1..11, or a name the table shows (default every case)")                                             \
+    X("force", "", RB_CMD_SETUP, RB__DRIVER, "replace a regular file (atomically: a temporary renamed over it)")     \
+    X("follow-symlinks", "", RB_CMD_SETUP, RB__DRIVER, "FILE a symbolic link: replace its target")                   \
+    X("files", "N", RB_CMD_SETUP, RB__DRIVER,                                                                        \
+      "N files of SIZE/N in the directory FILE (made if missing), part-0000 ...")                                    \
+    X("chunk", "SIZE", RB_CMD_WARMUP, RB__FN(rb__set_chunk),                                                         \
+      "willneed-chunked: bytes per call, a multiple of the page (default 2m)")                                       \
+    X("methods", "LIST", RB_CMD_WARMUP, RB__FN(rb__set_methods),                                                     \
+      "read, willneed, willneed-chunked, fadvise, map-populate, populate-read, touch\n(default all)")
 
-/* How a row is parsed and where its value goes: the kind macros above fill it. */
+enum { RB__SK_COUNT, RB__SK_TIME, RB__SK_SWITCH, RB__SK_ENUM, RB__SK_TEXT, RB__SK_FN, RB__SK_DRIVER };
+
+/* How a row is parsed and where its value goes: the kind macros fill it. */
 typedef struct rb__setting {
     int kind;            /* RB__SK_* */
-    size_t field;        /* offsetof(rb_settings, ...); 0 for a setter */
+    size_t field;        /* offsetof(T, ...); 0 for a setter */
     unsigned hi;         /* RB__COUNT's largest */
     const char *arg;     /* RB__ENUM's choices; RB__TEXT's what an empty value lacks */
     rb__setter fn;       /* RB__FN's setter */
 } rb__setting;
 
-#define RB__COUNT(f, most) {RB__SK_COUNT, offsetof(rb_settings, f), most, NULL, NULL}
-#define RB__TIME(f) {RB__SK_TIME, offsetof(rb_settings, f), 0, NULL, NULL}
-#define RB__SWITCH(f) {RB__SK_SWITCH, offsetof(rb_settings, f), 0, NULL, NULL}
-#define RB__ENUM(f, choices) {RB__SK_ENUM, offsetof(rb_settings, f), 0, choices, NULL}
-#define RB__TEXT(f, lacks) {RB__SK_TEXT, offsetof(rb_settings, f), 0, lacks, NULL}
+#define RB__COUNT(T, f, most) {RB__SK_COUNT, offsetof(T, f), most, NULL, NULL}
+#define RB__TIME(T, f) {RB__SK_TIME, offsetof(T, f), 0, NULL, NULL}
+#define RB__SWITCH(T, f) {RB__SK_SWITCH, offsetof(T, f), 0, NULL, NULL}
+#define RB__ENUM(T, f, choices) {RB__SK_ENUM, offsetof(T, f), 0, choices, NULL}
+#define RB__TEXT(T, f, lacks) {RB__SK_TEXT, offsetof(T, f), 0, lacks, NULL}
 #define RB__FN(setter) {RB__SK_FN, 0, 0, NULL, setter}
+#define RB__DRIVER {RB__SK_DRIVER, 0, 0, NULL, NULL}
 
 #define RB__SETTING_DOC(key, value, uses, parse, heading, help) {key, value, uses, heading, help},
 #define RB__SETTING_PARSE(key, value, uses, parse, heading, help) parse,
+#define RB__OPTION_DOC(key, value, cmds, parse, help) {key, value, cmds, help},
+#define RB__OPTION_PARSE(key, value, cmds, parse, help) parse,
 static const rb_setting_doc rb__setting_docs[] = {RB__SETTINGS(RB__SETTING_DOC)};
-static const rb__setting rb__settings[] = {RB__SETTINGS(RB__SETTING_PARSE)};
+static const rb__setting rb__setting_parses[] = {RB__SETTINGS(RB__SETTING_PARSE)};
+static const rb_option_doc rb__option_docs[] = {RB__OPTIONS(RB__OPTION_DOC)};
+static const rb__setting rb__option_parses[] = {RB__OPTIONS(RB__OPTION_PARSE)};
 #undef RB__SETTING_DOC
 #undef RB__SETTING_PARSE
+#undef RB__OPTION_DOC
+#undef RB__OPTION_PARSE
 #undef RB__COUNT
 #undef RB__TIME
 #undef RB__SWITCH
 #undef RB__ENUM
 #undef RB__TEXT
 #undef RB__FN
+#undef RB__DRIVER
 #undef RB__SETTINGS
+#undef RB__OPTIONS
 #undef RB__RA
+#undef RB__PFX
+#undef RB__OUT_CMDS
+#undef RB__SVG_CMDS
 
-/* A setting by its row: the kind's rule, or the row's setter. The casts are to the field's type,
-   which the kind names (see the table). */
-RBDEF int rb_settings_set(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl)
+/* A value by its row: the kind's rule, or the row's setter; base is the row's struct T. The
+   casts are to the field's type, which the kind names (see the tables). */
+static int rb__setting_apply(void *base, const rb__setting *p, const char *v, const char *as, char *why, size_t wl)
 {
-    const rb_setting_doc *d = rb_settings_doc_find(key);
-    const rb__setting *p;
-    void *at;
-    why[0] = 0;
-    if (!as) as = key;
-    if (!v) v = "";
-    if (!d) { rb__fmt(why, wl, "no setting '%s'", key); return RB_EINVAL; }
-    p = &rb__settings[d - rb__setting_docs];
-    at = (char *)s + p->field;
+    void *at = (char *)base + p->field;
     switch (p->kind) {
     case RB__SK_COUNT: return rb__set_uint(as, v, 1, p->hi, (unsigned *)at, why, wl);
     case RB__SK_TIME: return rb__set_duration(as, v, (int64_t *)at, why, wl);
@@ -20659,8 +20744,26 @@ RBDEF int rb_settings_set(rb_settings *s, const char *key, const char *v, const 
         if (*v) { *(const char **)at = v; return RB_OK; }
         rb__fmt(why, wl, "%s needs %s", as, p->arg);
         return RB_EINVAL;
-    default: return p->fn(s, v, as, why, wl);
+    default: return p->fn(base, v, as, why, wl);
     }
+}
+
+/* The row of cmd's option key that the header parses (prefetch's, warmup's), or NULL. */
+static const rb__setting *rb__option_parse(const char *key, unsigned cmd)
+{
+    const rb_option_doc *d = rb_option_doc_find(key, cmd);
+    const rb__setting *p = d ? &rb__option_parses[d - rb__option_docs] : NULL;
+    return p && p->kind != RB__SK_DRIVER ? p : NULL;
+}
+
+RBDEF int rb_settings_set(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl)
+{
+    const rb_setting_doc *d = rb_settings_doc_find(key);
+    why[0] = 0;
+    if (!as) as = key;
+    if (d) return rb__setting_apply(s, &rb__setting_parses[d - rb__setting_docs], v ? v : "", as, why, wl);
+    rb__fmt(why, wl, "no setting '%s'", key);
+    return RB_EINVAL;
 }
 
 RBDEF const rb_setting_doc *rb_settings_docs(unsigned *count)
@@ -20681,8 +20784,6 @@ RBDEF const rb_setting_doc *rb_settings_doc_find(const char *key)
 /*
    The commands in the order the whole help lists them; the options each command takes beside
    the settings (run, replay, advise). A number anywhere is decimal (rb_parse_number). */
-#define RB__OUT_CMDS (RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_ADVISE | RB_CMD_PREFETCH | RB_CMD_PROBE | RB_CMD_WARMUP)
-#define RB__SVG_CMDS (RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_ADVISE | RB_CMD_PREFETCH | RB_CMD_WARMUP)
 static const rb_command_doc rb__command_docs[] = {
     {"run", RB_CMD_RUN, "FILE [options]",
      "measure the read strategies on FILE (a directory: every regular file in it); `run`\n"
@@ -20711,33 +20812,6 @@ static const rb_command_doc rb__command_docs[] = {
      "each way of making FILE resident, from evicted: its time and how much it loads; one file", 0},
 };
 
-static const rb_option_doc rb__option_docs[] = {
-    {"format", "table|markdown|csv|json", RB_CMD_RUN | RB_CMD_REPLAY, "the report's format (default table)"},
-    {"format", "table|markdown|json", RB_CMD_ADVISE | RB_CMD_DIFF, "the report's format (default table)"},
-    {"format", "table|json", RB_CMD_PREFETCH | RB_CMD_PROBE | RB_CMD_WARMUP, "the report's format (default table)"},
-    {"format", "table|markdown", RB_CMD_LIST,
-     "table (default): whether each strategy runs here; markdown: the rows' facts, probing nothing"},
-    {"output", "FILE", RB__OUT_CMDS, "write the report there instead of stdout"},
-    {"baseline", "FILE.json", RB_CMD_RUN | RB_CMD_REPLAY,
-     "after the results, compare with an earlier --format json run (see diff)"},
-    {"quiet", "", RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_ADVISE, "no progress lines on stderr"},
-    {"svg", "FILE", RB__SVG_CMDS, "also draw the results as an SVG chart"},
-    {"title", "TEXT", RB__SVG_CMDS, "the chart's title"},
-    {"log", "", RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_PREFETCH, "the chart on a log scale"},
-    {"threads", "N", RB_CMD_PREFETCH, "threads reading at once (default 1)"},
-    {"ops", "N", RB_CMD_PREFETCH, "ops per thread (default 100000; fewer when not cached, to stay cold)"},
-    {"policies", "LIST", RB_CMD_PREFETCH, "always, backoff, backoff-nomincore, adaptive, backoff-shared (default all)"},
-    {"advice", "random|normal", RB_CMD_PREFETCH, "the mapping's advice (default random)"},
-    {"case", "N|NAME", RB_CMD_PROBE, "one case: 1..11, or a name the table shows (default every case)"},
-    {"force", "", RB_CMD_SETUP, "replace a regular file (atomically: a temporary renamed over it)"},
-    {"follow-symlinks", "", RB_CMD_SETUP, "FILE a symbolic link: replace its target"},
-    {"files", "N", RB_CMD_SETUP, "N files of SIZE/N in the directory FILE (made if missing), part-0000 ..."},
-    {"chunk", "SIZE", RB_CMD_WARMUP, "willneed-chunked: bytes per call, a multiple of the page (default 2m)"},
-    {"methods", "LIST", RB_CMD_WARMUP,
-     "read, willneed, willneed-chunked, fadvise, map-populate, populate-read, touch\n(default all)"},
-};
-#undef RB__OUT_CMDS
-#undef RB__SVG_CMDS
 
 RBDEF const rb_command_doc *rb_command_docs(unsigned *count)
 {
@@ -20870,24 +20944,26 @@ RBDEF void rb_settings_report(const rb_settings *s, rb_report *rep)
     rep->scenario = s->scenario ? s->scenario->name : NULL;
 }
 
+/* The options of prefetch and warmup the header parses: their rows of RB__OPTIONS. */
 RBDEF int rb_pfx_settings_set(rb_pfx_settings *s, const char *key, const char *v, const char *as, char *why,
                               size_t wl)
 {
+    const rb__setting *p = rb__option_parse(key, RB_CMD_PREFETCH);
     why[0] = 0;
     if (!as) as = key;
-    if (!v) v = "";
-    if (!strcmp(key, "threads")) return rb__set_uint(as, v, 1, RB_MAX_THREADS, &s->cfg.threads, why, wl);
-    if (!strcmp(key, "ops")) return rb__set_uint(as, v, 1, ~0u, &s->cfg.ops, why, wl);
-    if (!strcmp(key, "advice")) return rb__set_choice(as, v, "random|normal", &s->cfg.normal_mapping, why, wl);
-    if (!strcmp(key, "policies")) {
-        char list[128];
-        if (!rb_parse_policy_list(v, s->policies, RB_PF_COUNT, &s->npolicies)) return RB_OK;
-        rb__names(list, sizeof list, rb__pf_names, sizeof *rb__pf_names, RB_PF_COUNT, ", ");
-        rb__fmt(why, wl, "%s: each of %s at most once, no empty item: not '%s'", as, list, v);
-        s->npolicies = 0;
-        return RB_EINVAL;
-    }
+    if (p) return rb__setting_apply(s, p, v ? v : "", as, why, wl);
     rb__fmt(why, wl, "no setting '%s'", key);
+    return RB_EINVAL;
+}
+
+RBDEF int rb_warmup_set(rb_warmup_config *c, const char *key, const char *value, const char *as, char *why,
+                        size_t whylen)
+{
+    const rb__setting *p = rb__option_parse(key, RB_CMD_WARMUP);
+    if (!as) as = key;
+    if (whylen) why[0] = 0;
+    if (p) return rb__setting_apply(c, p, value ? value : "", as, why, whylen);
+    rb__fmt(why, whylen, "no warm-up setting %s", as);
     return RB_EINVAL;
 }
 
