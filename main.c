@@ -1,6 +1,6 @@
 /* main.c - the readbench command: parse argv, call readbench.h, print. The rules of every setting and
    the presets are the header's (rb_settings_set, rb_scenarios), and so are the commands, the options
-   each takes and the help (rb_command_docs, rb_option_docs); this file knows where an option's value goes.
+   each takes and the help (rb_command_docs, rb_option_docs); this file knows where its own options go.
    Exit status: 0 success, 1 a run-time failure, 2 bad input (with a one-line reason). */
 #define READBENCH_IMPLEMENTATION
 #include "readbench.h"
@@ -56,8 +56,10 @@ static void catch_signals(void)
 
 /* ---- the command line: the header's tables say which options a command takes ----
    An option (rb_option_doc_find, or a setting of rb_settings_docs for run, replay and advise) goes
-   to a field of the cli, or to the header's settings, which check it and say why not in words that
-   use the option's name ("--iterations must be 1..100: '101'"). --help or -h: the command's help. */
+   to a field of the cli (the driver's own, options[] below), or to the command's setter in the
+   header (rb_settings_set, rb_pfx_settings_set, rb_warmup_set), which checks it and says why not
+   in words that use the option's name ("--iterations must be 1..100: '101'"). --help or -h: the
+   command's help. */
 enum { ALL = RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_PREFETCH | RB_CMD_PROBE | RB_CMD_WARMUP };
 enum { K_FLAG, K_PATH, K_TEXT, K_FORMAT, K_SET };   /* K_SET: the header's setter of the command */
 
