@@ -20073,7 +20073,7 @@ static int rb__set_duration(const char *as, const char *v, int64_t *ns, char *wh
 }
 
 /* One of choices, "a|b|c", as its index; a refusal lists them "a, b or c". The choices are
-   written once, as the settings' table spells them. */
+   written once, in the row (RB__ENUM), as the help and the refusal say them. */
 static int rb__set_choice(const char *as, const char *v, const char *choices, int *out, char *why, size_t wl)
 {
     char list[128];
@@ -20092,8 +20092,8 @@ static int rb__set_choice(const char *as, const char *v, const char *choices, in
     return RB_EINVAL;
 }
 
-/* The settings that no kind of the table covers (rb__settings, below rb_settings_set's
-   helpers): one setter each, all of one signature, so that a row names its setter. */
+/* The setters of the rows no kind covers (the tables RB__SETTINGS and RB__OPTIONS, below):
+   one signature, base being the row's struct, so that a row names its setter. */
 typedef int (*rb__setter)(void *base, const char *v, const char *as, char *why, size_t wl);
 
 /* "all", or strategy names, each known, none empty. */
