@@ -77,13 +77,13 @@ typedef struct cli {
 #define FIELD(f) offsetof(cli, f)
 /* where each of the CLI's own options goes (the commands that take it: rb_option_docs); an option
    documented there and not here is the header's, for the command's setter (prefetch, warmup) */
-typedef struct option { const char *name; int kind; size_t field; int arg; const rb_option_doc *doc; } option;
+typedef struct option { const char *name; int kind; size_t field; int arg, repeats; const rb_option_doc *doc; } option;
 static const option options[] = {
-    {"format", K_FORMAT, 0, 0, 0}, {"output", K_PATH, FIELD(output), 0, 0}, {"svg", K_PATH, FIELD(svg), 0, 0},
-    {"title", K_TEXT, FIELD(title), 0, 0}, {"log", K_FLAG, FIELD(log_scale), 0, 0}, {"quiet", K_FLAG, FIELD(quiet), 0, 0},
-    {"baseline", K_PATH, FIELD(baseline), 0, 0}, {"case", K_TEXT, FIELD(probe_case), 0, 0},
-    {"force", K_FLAG, FIELD(force), 0, 0}, {"follow-symlinks", K_FLAG, FIELD(follow), 0, 0},
-    {"files", K_TEXT, FIELD(files), 0, 0},
+    {"format", K_FORMAT, 0, 0, 0, 0}, {"output", K_PATH, FIELD(output), 0, 0, 0}, {"svg", K_PATH, FIELD(svg), 0, 0, 0},
+    {"title", K_TEXT, FIELD(title), 0, 0, 0}, {"log", K_FLAG, FIELD(log_scale), 0, 0, 0}, {"quiet", K_FLAG, FIELD(quiet), 0, 0, 0},
+    {"baseline", K_PATH, FIELD(baseline), 0, 0, 0}, {"case", K_TEXT, FIELD(probe_case), 0, 0, 0},
+    {"force", K_FLAG, FIELD(force), 0, 0, 0}, {"follow-symlinks", K_FLAG, FIELD(follow), 0, 0, 0},
+    {"files", K_TEXT, FIELD(files), 0, 0, 0},
 };
 
 static int take(cli *c, const option *o, const char *v)
@@ -124,14 +124,15 @@ static int lookup(const cli *c, const char *a, option *o, char *name, size_t len
         return 1;
     }
     if (!(d = rb_settings_doc_find(name + 2)) || !(d->uses & c->doc->settings)) return 0;
-    o->name = name; o->arg = d->value[0] != 0; o->kind = K_SET;
+    o->name = name; o->arg = d->value[0] != 0; o->kind = K_SET; o->repeats = d->repeats;
     return 1;
 }
 
 /* The one parser of every command: its arguments (at most npos), and the options of c->cmd as
    --name VALUE or --name=VALUE (a missing value is ""; an option without one is --name alone,
-   and --quiet=1 is refused, not read as another option). Each option once, --group excepted:
-   a second --strategies silently replacing the first hid a mistake (the help says so).
+   and --quiet=1 is refused, not read as another option). Each option once, a setting whose row
+   repeats (--group) excepted: a second --strategies silently replacing the first hid a mistake
+   (the help says so).
    "-" alone is an argument (a file name) where it always was, an unknown option elsewhere. */
 static int parse(int argc, char **argv, int i, unsigned npos, const char *needs, cli *c)
 {
@@ -143,7 +144,7 @@ static int parse(int argc, char **argv, int i, unsigned npos, const char *needs,
             snprintf(key, sizeof key, "%s is a switch and takes no value: '%.60s'", name, a);
             if (a[l] && !o.arg) return bad("%s", key);
             snprintf(key, sizeof key, "|%s|", name);
-            if (strstr(seen, key) && strcmp(name, "--group"))
+            if (strstr(seen, key) && !o.repeats)
                 return bad("%s is given twice: give each option once (a list takes commas: --threads 1,4)", name);
             if (strlen(seen) + strlen(key) < sizeof seen) strcat(seen, key + 1);
             v = !o.arg ? "" : a[l] ? a + l + 1 : i + 1 < argc ? argv[++i] : "";

@@ -13041,6 +13041,7 @@ typedef struct rb_setting_doc {
     const char *key, *value;
     unsigned uses;
     const char *heading, *help;
+    int repeats;    /* 1: given again, it adds (a group each); 0: at most once, a second is refused */
 } rb_setting_doc;
 
 RBDEF const rb_setting_doc *rb_settings_docs(unsigned *count);
@@ -20567,6 +20568,7 @@ static int rb__set_methods(void *base, const char *v, const char *as, char *why,
    The parsers, the CLI's options and refusals, every --help and the tests read these tables
    and no other: an option is its row (and its field or setter; the driver's: main.c's). */
 #define RB__RA (RB_FOR_RUN | RB_FOR_ADVISE)
+#define RB__MANY (1u << 30)   /* in the commands' column: the setting may be given again (repeats) */
 #define RB__SETTINGS(X)                                                                                              \
     X("strategies", "LIST|all", RB__RA, RB__FN(rb__set_strategies), NULL,                                            \
       "which strategies (default all; see `readbench list`)")                                                        \
@@ -20619,7 +20621,7 @@ static int rb__set_methods(void *base, const char *v, const char *as, char *why,
       "pin SIZE of memory for the run; auto:R leaves available memory = file size / R")                              \
     X("scenario", "S", RB_FOR_RUN, RB__FN(rb__set_scenario), NULL,                                                   \
       "warm, pressure, half-cold, cold or sequential-cold (the Lucene cases; prints what it sets)")                  \
-    X("group", "SPEC", RB_FOR_RUN, RB__FN(rb__set_group), "readers that run together",                               \
+    X("group", "SPEC", RB_FOR_RUN | RB__MANY, RB__FN(rb__set_group), "readers that run together",                               \
       "one kind of reader, repeatable: key=value pairs of strategy, threads, pattern,\n"                             \
       "read-size, reads-per-op, iodepth, align (the rest: the options above), e.g.\n"                                \
       "strategy=pread,threads=1,pattern=sequential,read-size=1m; all groups run at once\n"                           \
@@ -20704,7 +20706,8 @@ typedef struct rb__setting {
 #define RB__FN(setter) {RB__SK_FN, 0, 0, NULL, setter}
 #define RB__DRIVER {RB__SK_DRIVER, 0, 0, NULL, NULL}
 
-#define RB__SETTING_DOC(key, value, uses, parse, heading, help) {key, value, uses, heading, help},
+#define RB__SETTING_DOC(key, value, uses, parse, heading, help) \
+    {key, value, (uses) & ~RB__MANY, heading, help, ((uses) & RB__MANY) != 0},
 #define RB__SETTING_PARSE(key, value, uses, parse, heading, help) parse,
 #define RB__OPTION_DOC(key, value, cmds, parse, help) {key, value, cmds, help},
 #define RB__OPTION_PARSE(key, value, cmds, parse, help) parse,
@@ -20726,6 +20729,7 @@ static const rb__setting rb__option_parses[] = {RB__OPTIONS(RB__OPTION_PARSE)};
 #undef RB__SETTINGS
 #undef RB__OPTIONS
 #undef RB__RA
+#undef RB__MANY
 #undef RB__PFX
 #undef RB__OUT_CMDS
 #undef RB__SVG_CMDS
@@ -20865,14 +20869,20 @@ static void rb__help_command(FILE *f, const rb_command_doc *d, const char *lead)
     for (; *h; h += l + (h[l] != 0)) fprintf(f, "      %.*s\n", (int)(l = strcspn(h, "\n")), h);
 }
 
-/* The settings for (RB_FOR_*) and the options for cmd, each with its heading if it has one. */
+/* The settings for (RB_FOR_*) and the options for cmd, each with its heading if it has one. The
+   settings given again (repeats) are named where the help says each is given once. */
 static void rb__help_options(FILE *f, unsigned uses, unsigned cmd)
 {
     unsigned i, n;
     const rb_setting_doc *s = rb_settings_docs(&n);
     const rb_option_doc *o;
-    fprintf(f, "\noptions (--name VALUE or --name=VALUE; each at most once, --group excepted; a switch such as\n"
-               "--quiet takes no value; lists are comma-separated; numbers are decimal: 16, 0.5, 1e3,\n"
+    char many[128] = "";
+    size_t used = 0;
+    for (i = 0; i < n && used < sizeof many; i++)
+        if (s[i].repeats) used += (size_t)snprintf(many + used, sizeof many - used, ", --%s", s[i].key);
+    fprintf(f, "\noptions (--name VALUE or --name=VALUE; each at most once%s%s; a switch such as\n", many,
+            many[0] ? " excepted" : "");
+    fprintf(f, "--quiet takes no value; lists are comma-separated; numbers are decimal: 16, 0.5, 1e3,\n"
                "never 0x10, a sign or a space, and a count, a seed or a size is whole: 1e3 and 1.5k are,\n"
                "2.5 is no count; sizes take k/m/g/t or KiB/MiB/GiB/TiB; times ns, us, ms, s, m or h):\n");
     for (i = 0; uses && i < n; i++) {

@@ -576,9 +576,12 @@ static void every_setting_is_documented_and_taken(void)
             char flag[64];
             snprintf(flag, sizeof flag, "  --%s %s", d[i].key, d[i].value);
             CHECKF(strstr(out, flag) != NULL, "--help lacks '%s'", flag);
+            snprintf(flag, sizeof flag, ", --%s", d[i].key);   /* "each at most once, --group excepted" */
+            CHECKF(!d[i].repeats || (strstr(out, flag) && strstr(out, " excepted;")), "--help: %s repeats", d[i].key);
         }
     }
     CHECK(rb_settings_doc_find("frobnicate") == NULL && rb_settings_doc_find("budget")->uses == RB_FOR_ADVISE);
+    CHECK(rb_settings_doc_find("group")->repeats && !rb_settings_doc_find("threads")->repeats);
     memset(&s, 0, sizeof s);
     CHECK(rb_settings_set(&s, "budget", "500ms", "--budget", why, sizeof why) == RB_EINVAL && strstr(why, "--budget must be at least 1s"));
     CHECK(rb_settings_set(&s, "budget", "soon", "--budget", why, sizeof why) == RB_EINVAL && strstr(why, "malformed duration"));
