@@ -20550,102 +20550,102 @@ static int rb__set_methods(void *base, const char *v, const char *as, char *why,
    warmup's are parsed by rb_pfx_settings_set and rb_warmup_set, the rest are the driver's, the
    CLI's own fields). Two tables because the settings are the library's, for every command that
    runs cells, and the options are per command (--format has a row per set of formats). One row
-   each, in the order the help lists them; columns: the key (the CLI's --KEY), what its value
-   looks like ("" for none: a switch, which the CLI refuses a value), the commands that take it
-   (RB_FOR_* for a setting, RB_CMD_* for an option), how it is parsed and where it goes, a
-   heading when it starts a group of the help (settings only; or NULL), and its help (more
-   lines after each '\n').
+   each, in the order the help lists them. A setting's columns: the key (the CLI's --KEY), what
+   its value looks like ("" for none: a switch, which the CLI refuses a value), the commands that
+   take it (RB_FOR_*, and RB__MANY for one given again, each adding: group), how it is parsed
+   (kind), where it goes (field, of rb_settings), the kind's argument, a heading when it starts a
+   group of the help (or NULL), and its help (more lines after each '\n'). An option's: key,
+   value, commands (RB_CMD_*), kind, the struct T its field is of, field, argument, help.
 
-   How it is parsed is a kind with its field of the struct T it goes to (rb_settings,
-   rb_pfx_settings, rb_warmup_config):
-      RB__COUNT(T, f, hi)       a whole number in 1..hi (unsigned)
-      RB__TIME(T, f)            a duration in ns (int64_t)
-      RB__SWITCH(T, f)          no value: the field (int) becomes 1
-      RB__ENUM(T, f, "a|b")     one of the choices, as its index (int)
-      RB__TEXT(T, f, "a file")  kept by pointer; empty: "--KEY needs a file"
-      RB__FN(setter)            a setter of its own (rb__setter), for the rest
-      RB__DRIVER                an option the driver holds (main.c's fields: --output, ...)
+   The kinds, with their field and argument:
+      COUNT   a whole number in 1..arg (unsigned)
+      TIME    a duration in ns (int64_t)
+      SWITCH  no value: the field (int) becomes 1
+      ENUM    one of the choices arg, "a|b|c", as its index (int)
+      TEXT    kept by pointer; empty: "--KEY needs " arg ("a file")
+      FN      arg is a setter of its own (rb__setter), for the rest; no field (0)
+      DRIVER  an option the driver holds (main.c's fields: --output, ...); no field, no argument
    The parsers, the CLI's options and refusals, every --help and the tests read these tables
    and no other: an option is its row (and its field or setter; the driver's: main.c's). */
 #define RB__RA (RB_FOR_RUN | RB_FOR_ADVISE)
 #define RB__MANY (1u << 30)   /* in the commands' column: the setting may be given again (repeats) */
 #define RB__SETTINGS(X)                                                                                              \
-    X("strategies", "LIST|all", RB__RA, RB__FN(rb__set_strategies), NULL,                                            \
+    X("strategies", "LIST|all", RB__RA, FN, 0, rb__set_strategies, NULL,                                             \
       "which strategies (default all; see `readbench list`)")                                                        \
-    X("threads", "LIST", RB__RA, RB__FN(rb__set_threads), NULL, "thread counts (default 1,4,8,16)")                  \
-    X("read-size", "LIST", RB__RA, RB__FN(rb__set_read_sizes), NULL,                                                 \
+    X("threads", "LIST", RB__RA, FN, 0, rb__set_threads, NULL, "thread counts (default 1,4,8,16)")                   \
+    X("read-size", "LIST", RB__RA, FN, 0, rb__set_read_sizes, NULL,                                                  \
       "bytes per read (default 16k); with one thread count the columns become read sizes")                           \
-    X("reads-per-op", "N", RB_FOR_RUN, RB__COUNT(rb_settings, cfg.reads_per_op, 65536), NULL,                        \
+    X("reads-per-op", "N", RB_FOR_RUN, COUNT, cfg.reads_per_op, 65536, NULL,                                         \
       "reads per op (default 16 random, 128 sequential); ops/ms counts ops")                                         \
-    X("iodepth", "N", RB_FOR_RUN, RB__COUNT(rb_settings, cfg.iodepth, RB_MAX_IODEPTH), NULL,                         \
+    X("iodepth", "N", RB_FOR_RUN, COUNT, cfg.iodepth, RB_MAX_IODEPTH, NULL,                                          \
       "reads io_uring-qd keeps in flight per thread (default: reads per op; at most 4096)")                          \
-    X("pattern", "P", RB__RA, RB__FN(rb__set_pattern), NULL,                                                         \
+    X("pattern", "P", RB__RA, FN, 0, rb__set_pattern, NULL,                                                          \
       "random (default), sequential, zipf:THETA, pareto:H, normal:SIGMA or\n"                                        \
       "hotset:FRACTION:PROB (:contiguous keeps hot blocks together); runs:N[:P]: each\n"                             \
       "drawn offset starts N back-to-back reads, e.g. runs:16:zipf:1.2")                                             \
-    X("size", "SIZE", RB_FOR_RUN, RB__FN(rb__set_size), NULL,                                                        \
+    X("size", "SIZE", RB_FOR_RUN, FN, 0, rb__set_size, NULL,                                                         \
       "read only the first SIZE bytes of FILE (default: all of it)")                                                 \
-    X("file-pick", "size|uniform", RB__RA, RB__FN(rb__set_file_pick), NULL,                                          \
+    X("file-pick", "size|uniform", RB__RA, FN, 0, rb__set_file_pick, NULL,                                           \
       "FILE a directory (every regular file in it): a read picks a file in proportion\n"                             \
       "to its size (default) or uniformly, then an offset in it by the pattern")                                     \
-    X("warmup", "TIME", RB_FOR_RUN, RB__FN(rb__set_warmup), NULL,                                                    \
+    X("warmup", "TIME", RB_FOR_RUN, FN, 0, rb__set_warmup, NULL,                                                     \
       "warmup per cell, e.g. 500ms, 1s; 0 for none (default 1s; none after --cache evict\n"                          \
       "or with --prewarm below 1, where it would undo the prepared state)")                                          \
-    X("duration", "TIME", RB_FOR_RUN, RB__FN(rb__set_measured), NULL, "one measured iteration (default 1s)")         \
-    X("iterations", "N", RB_FOR_RUN, RB__COUNT(rb_settings, cfg.iterations, RB_MAX_ITERATIONS), NULL,                \
+    X("duration", "TIME", RB_FOR_RUN, FN, 0, rb__set_measured, NULL, "one measured iteration (default 1s)")          \
+    X("iterations", "N", RB_FOR_RUN, COUNT, cfg.iterations, RB_MAX_ITERATIONS, NULL,                                 \
       "measured iterations per cell (default 5, at most 100)")                                                       \
-    X("rounds", "N", RB_FOR_RUN, RB__COUNT(rb_settings, rounds, RB_MAX_ROUNDS), NULL,                                \
+    X("rounds", "N", RB_FOR_RUN, COUNT, rounds, RB_MAX_ROUNDS, NULL,                                                 \
       "the whole matrix N times in shuffled order; cells show median +- 95% CI")                                     \
-    X("align", "SIZE", RB_FOR_RUN, RB__FN(rb__set_align), NULL,                                                      \
+    X("align", "SIZE", RB_FOR_RUN, FN, 0, rb__set_align, NULL,                                                       \
       "random offsets are multiples of SIZE (default: unaligned; fio aligns to bs)")                                 \
-    X("seed", "N", RB__RA, RB__FN(rb__set_seed), NULL, "offsets seed (default 0)")                                   \
-    X("cpus", "LIST", RB_FOR_RUN, RB__FN(rb__set_cpus), NULL,                                                        \
+    X("seed", "N", RB__RA, FN, 0, rb__set_seed, NULL, "offsets seed (default 0)")                                    \
+    X("cpus", "LIST", RB_FOR_RUN, FN, 0, rb__set_cpus, NULL,                                                         \
       "pin worker i to CPU LIST[i % n] (fio's cpus_allowed); default: unpinned")                                     \
-    X("verify", "", RB_FOR_RUN, RB__SWITCH(rb_settings, cfg.verify), NULL,                                           \
+    X("verify", "", RB_FOR_RUN, SWITCH, cfg.verify, 0, NULL,                                                         \
       "check every byte read against the setup pattern")                                                             \
-    X("percentiles", "LIST", RB_FOR_RUN, RB__FN(rb__set_percentiles), NULL,                                          \
+    X("percentiles", "LIST", RB_FOR_RUN, FN, 0, rb__set_percentiles, NULL,                                           \
       "latency percentiles (default 50,90,99,99.9)")                                                                 \
-    X("rate", "OPS[:poisson]", RB_FOR_RUN, RB__FN(rb__set_rate),                                                     \
+    X("rate", "OPS[:poisson]", RB_FOR_RUN, FN, 0, rb__set_rate,                                                      \
       "load (default: closed loop, each op as soon as the last one ended)",                                          \
       "open loop: OPS ops/s per thread, each op started at its intended time whatever\n"                             \
       "the earlier ones took (:uniform, the default, a fixed interval; :poisson random\n"                            \
       "gaps); latency from the intended start, service time beside it")                                              \
-    X("think", "TIME", RB_FOR_RUN, RB__TIME(rb_settings, cfg.think_ns), NULL,                                        \
+    X("think", "TIME", RB_FOR_RUN, TIME, cfg.think_ns, 0, NULL,                                                      \
       "closed loop: busy computation of TIME after each op, not in its latency")                                     \
-    X("cache", "C", RB_FOR_RUN, RB__ENUM(rb_settings, cfg.cache, "keep|evict|evict-each"),                           \
+    X("cache", "C", RB_FOR_RUN, ENUM, cfg.cache, "keep|evict|evict-each",                                            \
       "cache and memory (time spent here is shown, never measured)",                                                 \
       "keep (default), evict (before each cell), evict-each (before every iteration)")                               \
-    X("prewarm", "F", RB_FOR_RUN, RB__FN(rb__set_prewarm), NULL,                                                     \
+    X("prewarm", "F", RB_FOR_RUN, FN, 0, rb__set_prewarm, NULL,                                                      \
       "make fraction F (0..1) of the file's pages resident before each cell, the rest not")                          \
-    X("hog", "SIZE|auto:R", RB_FOR_RUN, RB__TEXT(rb_settings, hog, "a size"), NULL,                                  \
+    X("hog", "SIZE|auto:R", RB_FOR_RUN, TEXT, hog, "a size", NULL,                                                   \
       "pin SIZE of memory for the run; auto:R leaves available memory = file size / R")                              \
-    X("scenario", "S", RB_FOR_RUN, RB__FN(rb__set_scenario), NULL,                                                   \
+    X("scenario", "S", RB_FOR_RUN, FN, 0, rb__set_scenario, NULL,                                                    \
       "warm, pressure, half-cold, cold or sequential-cold (the Lucene cases; prints what it sets)")                  \
-    X("group", "SPEC", RB_FOR_RUN | RB__MANY, RB__FN(rb__set_group), "readers that run together",                               \
+    X("group", "SPEC", RB_FOR_RUN | RB__MANY, FN, 0, rb__set_group, "readers that run together",                     \
       "one kind of reader, repeatable: key=value pairs of strategy, threads, pattern,\n"                             \
       "read-size, reads-per-op, iodepth, align (the rest: the options above), e.g.\n"                                \
       "strategy=pread,threads=1,pattern=sequential,read-size=1m; all groups run at once\n"                           \
       "on FILE, each a row of its own")                                                                              \
-    X("alone", "first|no|only", RB_FOR_RUN, RB__ENUM(rb_settings, alone, "first|no|only"), NULL,                     \
+    X("alone", "first|no|only", RB_FOR_RUN, ENUM, alone, "first|no|only", NULL,                                      \
       "with groups: each group alone before they run together (first, the default; the\n"                            \
       "ratio together/alone and the working set the others evicted), not at all, or only")                           \
-    X("victim", "FILE", RB_FOR_RUN, RB__TEXT(rb_settings, cfg.victim, "a file"), NULL,                               \
+    X("victim", "FILE", RB_FOR_RUN, TEXT, cfg.victim, "a file", NULL,                                                \
       "another file a light reader keeps warm during each cell (1 MiB per 10 ms): how much\n"                        \
       "of it the cell's reads evicted")                                                                              \
-    X("states", "LIST", RB_FOR_ADVISE, RB__FN(rb__set_states), NULL,                                                 \
+    X("states", "LIST", RB_FOR_ADVISE, FN, 0, rb__set_states, NULL,                                                  \
       "advise's cache states: warm, half-cold, cold, pressure (default all)")                                        \
-    X("budget", "TIME", RB_FOR_ADVISE, RB__FN(rb__set_budget), NULL,                                                 \
+    X("budget", "TIME", RB_FOR_ADVISE, FN, 0, rb__set_budget, NULL,                                                  \
       "advise's time budget, preparing the states included; at least 1s (default 3m)")                               \
-    X("trace", "TRACE", RB__RA, RB__FN(rb__set_trace),                                                               \
+    X("trace", "TRACE", RB__RA, FN, 0, rb__set_trace,                                                                \
       "trace replay (readbench replay TRACE FILE is run FILE --trace TRACE)",                                        \
       "replay TRACE's reads of FILE instead of a pattern, each of its threads on its\n"                              \
       "own (default threads: its streams): strace -f output, a fio iolog (v2, v3) or\n"                              \
       "CSV offset,length[,thread[,time_ns]]; --threads N deals them round-robin")                                    \
-    X("trace-format", "F", RB__RA, RB__FN(rb__set_trace_format), NULL,                                               \
+    X("trace-format", "F", RB__RA, FN, 0, rb__set_trace_format, NULL,                                                \
       "auto (default: from the content), strace, iolog or csv")                                                      \
-    X("skip-bad", "", RB__RA, RB__FN(rb__set_skip_bad), NULL,                                                        \
+    X("skip-bad", "", RB__RA, FN, 0, rb__set_skip_bad, NULL,                                                         \
       "leave out (and count) the trace's bad lines and reads past FILE's end")                                       \
-    X("timed", "", RB_FOR_RUN, RB__FN(rb__set_timed), NULL,                                                          \
+    X("timed", "", RB_FOR_RUN, FN, 0, rb__set_timed, NULL,                                                           \
       "replay at the trace's own times (open loop: each op starts when its first read\n"                             \
       "was recorded, latency from then), not back to back; the trace needs times")
 
@@ -20653,64 +20653,76 @@ static int rb__set_methods(void *base, const char *v, const char *as, char *why,
 #define RB__SVG_CMDS (RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_ADVISE | RB_CMD_PREFETCH | RB_CMD_WARMUP)
 #define RB__PFX rb_pfx_settings
 #define RB__OPTIONS(X)                                                                                               \
-    X("format", "table|markdown|csv|json", RB_CMD_RUN | RB_CMD_REPLAY, RB__DRIVER,                                   \
+    X("format", "table|markdown|csv|json", RB_CMD_RUN | RB_CMD_REPLAY, DRIVER, 0, 0, 0,                              \
       "the report's format (default table)")                                                                         \
-    X("format", "table|markdown|json", RB_CMD_ADVISE | RB_CMD_DIFF, RB__DRIVER,                                      \
+    X("format", "table|markdown|json", RB_CMD_ADVISE | RB_CMD_DIFF, DRIVER, 0, 0, 0,                                 \
       "the report's format (default table)")                                                                         \
-    X("format", "table|json", RB_CMD_PREFETCH | RB_CMD_PROBE | RB_CMD_WARMUP, RB__DRIVER,                            \
+    X("format", "table|json", RB_CMD_PREFETCH | RB_CMD_PROBE | RB_CMD_WARMUP, DRIVER, 0, 0, 0,                       \
       "the report's format (default table)")                                                                         \
-    X("format", "table|markdown", RB_CMD_LIST, RB__DRIVER,                                                           \
+    X("format", "table|markdown", RB_CMD_LIST, DRIVER, 0, 0, 0,                                                      \
       "table (default): whether each strategy runs here; markdown: the rows' facts, probing nothing")                \
-    X("output", "FILE", RB__OUT_CMDS, RB__DRIVER, "write the report there instead of stdout")                        \
-    X("baseline", "FILE.json", RB_CMD_RUN | RB_CMD_REPLAY, RB__DRIVER,                                               \
+    X("output", "FILE", RB__OUT_CMDS, DRIVER, 0, 0, 0, "write the report there instead of stdout")                   \
+    X("baseline", "FILE.json", RB_CMD_RUN | RB_CMD_REPLAY, DRIVER, 0, 0, 0,                                          \
       "after the results, compare with an earlier --format json run (see diff)")                                     \
-    X("quiet", "", RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_ADVISE, RB__DRIVER, "no progress lines on stderr")            \
-    X("svg", "FILE", RB__SVG_CMDS, RB__DRIVER, "also draw the results as an SVG chart")                              \
-    X("title", "TEXT", RB__SVG_CMDS, RB__DRIVER, "the chart's title")                                                \
-    X("log", "", RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_PREFETCH, RB__DRIVER, "the chart on a log scale")               \
-    X("threads", "N", RB_CMD_PREFETCH, RB__COUNT(RB__PFX, cfg.threads, RB_MAX_THREADS),                              \
+    X("quiet", "", RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_ADVISE, DRIVER, 0, 0, 0, "no progress lines on stderr")       \
+    X("svg", "FILE", RB__SVG_CMDS, DRIVER, 0, 0, 0, "also draw the results as an SVG chart")                         \
+    X("title", "TEXT", RB__SVG_CMDS, DRIVER, 0, 0, 0, "the chart's title")                                           \
+    X("log", "", RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_PREFETCH, DRIVER, 0, 0, 0, "the chart on a log scale")          \
+    X("threads", "N", RB_CMD_PREFETCH, COUNT, RB__PFX, cfg.threads, RB_MAX_THREADS,                                  \
       "threads reading at once (default 1)")                                                                         \
-    X("ops", "N", RB_CMD_PREFETCH, RB__COUNT(RB__PFX, cfg.ops, ~0u),                                                 \
+    X("ops", "N", RB_CMD_PREFETCH, COUNT, RB__PFX, cfg.ops, ~0u,                                                     \
       "ops per thread (default 100000; fewer when not cached, to stay cold)")                                        \
-    X("policies", "LIST", RB_CMD_PREFETCH, RB__FN(rb__set_policies),                                                 \
+    X("policies", "LIST", RB_CMD_PREFETCH, FN, 0, 0, rb__set_policies,                                               \
       "always, backoff, backoff-nomincore, adaptive, backoff-shared (default all)")                                  \
-    X("advice", "random|normal", RB_CMD_PREFETCH, RB__ENUM(RB__PFX, cfg.normal_mapping, "random|normal"),            \
+    X("advice", "random|normal", RB_CMD_PREFETCH, ENUM, RB__PFX, cfg.normal_mapping, "random|normal",                \
       "the mapping's advice (default random)")                                                                       \
-    X("case", "N|NAME", RB_CMD_PROBE, RB__DRIVER,                                                                    \
+    X("case", "N|NAME", RB_CMD_PROBE, DRIVER, 0, 0, 0,                                                               \
       "one case: 1..11, or a name the table shows (default every case)")                                             \
-    X("force", "", RB_CMD_SETUP, RB__DRIVER, "replace a regular file (atomically: a temporary renamed over it)")     \
-    X("follow-symlinks", "", RB_CMD_SETUP, RB__DRIVER, "FILE a symbolic link: replace its target")                   \
-    X("files", "N", RB_CMD_SETUP, RB__DRIVER,                                                                        \
+    X("force", "", RB_CMD_SETUP, DRIVER, 0, 0, 0,                                                                    \
+      "replace a regular file (atomically: a temporary renamed over it)")                                            \
+    X("follow-symlinks", "", RB_CMD_SETUP, DRIVER, 0, 0, 0, "FILE a symbolic link: replace its target")              \
+    X("files", "N", RB_CMD_SETUP, DRIVER, 0, 0, 0,                                                                   \
       "N files of SIZE/N in the directory FILE (made if missing), part-0000 ...")                                    \
-    X("chunk", "SIZE", RB_CMD_WARMUP, RB__FN(rb__set_chunk),                                                         \
+    X("chunk", "SIZE", RB_CMD_WARMUP, FN, 0, 0, rb__set_chunk,                                                       \
       "willneed-chunked: bytes per call, a multiple of the page (default 2m)")                                       \
-    X("methods", "LIST", RB_CMD_WARMUP, RB__FN(rb__set_methods),                                                     \
+    X("methods", "LIST", RB_CMD_WARMUP, FN, 0, 0, rb__set_methods,                                                   \
       "read, willneed, willneed-chunked, fadvise, map-populate, populate-read, touch\n(default all)")
 
 enum { RB__SK_COUNT, RB__SK_TIME, RB__SK_SWITCH, RB__SK_ENUM, RB__SK_TEXT, RB__SK_FN, RB__SK_DRIVER };
 
-/* How a row is parsed and where its value goes: the kind macros fill it. */
+/* How a row is parsed and where its value goes: its kind, field and argument columns. */
 typedef struct rb__setting {
     int kind;            /* RB__SK_* */
-    size_t field;        /* offsetof(T, ...); 0 for a setter */
-    unsigned hi;         /* RB__COUNT's largest */
-    const char *arg;     /* RB__ENUM's choices; RB__TEXT's what an empty value lacks */
-    rb__setter fn;       /* RB__FN's setter */
+    size_t field;        /* offsetof(T, field); 0 for a setter */
+    unsigned hi;         /* COUNT's largest */
+    const char *arg;     /* ENUM's choices; TEXT's what an empty value lacks */
+    rb__setter fn;       /* FN's setter */
 } rb__setting;
 
-#define RB__COUNT(T, f, most) {RB__SK_COUNT, offsetof(T, f), most, NULL, NULL}
-#define RB__TIME(T, f) {RB__SK_TIME, offsetof(T, f), 0, NULL, NULL}
-#define RB__SWITCH(T, f) {RB__SK_SWITCH, offsetof(T, f), 0, NULL, NULL}
-#define RB__ENUM(T, f, choices) {RB__SK_ENUM, offsetof(T, f), 0, choices, NULL}
-#define RB__TEXT(T, f, lacks) {RB__SK_TEXT, offsetof(T, f), 0, lacks, NULL}
-#define RB__FN(setter) {RB__SK_FN, 0, 0, NULL, setter}
-#define RB__DRIVER {RB__SK_DRIVER, 0, 0, NULL, NULL}
+/* Each kind's field and argument as rb__setting's members (the rows' columns are plain tokens:
+   a column that expanded to an initializer's commas would be split again by the generators). */
+#define RB__AT_COUNT(T, f) offsetof(T, f)
+#define RB__AT_TIME(T, f) offsetof(T, f)
+#define RB__AT_SWITCH(T, f) offsetof(T, f)
+#define RB__AT_ENUM(T, f) offsetof(T, f)
+#define RB__AT_TEXT(T, f) offsetof(T, f)
+#define RB__AT_FN(T, f) 0
+#define RB__AT_DRIVER(T, f) 0
+#define RB__ARG_COUNT(a) a, NULL, NULL
+#define RB__ARG_TIME(a) 0, NULL, NULL
+#define RB__ARG_SWITCH(a) 0, NULL, NULL
+#define RB__ARG_ENUM(a) 0, a, NULL
+#define RB__ARG_TEXT(a) 0, a, NULL
+#define RB__ARG_FN(a) 0, NULL, a
+#define RB__ARG_DRIVER(a) 0, NULL, NULL
 
-#define RB__SETTING_DOC(key, value, uses, parse, heading, help) \
+#define RB__SETTING_DOC(key, value, uses, kind, field, arg, heading, help) \
     {key, value, (uses) & ~RB__MANY, heading, help, ((uses) & RB__MANY) != 0},
-#define RB__SETTING_PARSE(key, value, uses, parse, heading, help) parse,
-#define RB__OPTION_DOC(key, value, cmds, parse, help) {key, value, cmds, help},
-#define RB__OPTION_PARSE(key, value, cmds, parse, help) parse,
+#define RB__SETTING_PARSE(key, value, uses, kind, field, arg, heading, help) \
+    {RB__SK_##kind, RB__AT_##kind(rb_settings, field), RB__ARG_##kind(arg)},
+#define RB__OPTION_DOC(key, value, cmds, kind, T, field, arg, help) {key, value, cmds, help},
+#define RB__OPTION_PARSE(key, value, cmds, kind, T, field, arg, help) \
+    {RB__SK_##kind, RB__AT_##kind(T, field), RB__ARG_##kind(arg)},
 static const rb_setting_doc rb__setting_docs[] = {RB__SETTINGS(RB__SETTING_DOC)};
 static const rb__setting rb__setting_parses[] = {RB__SETTINGS(RB__SETTING_PARSE)};
 static const rb_option_doc rb__option_docs[] = {RB__OPTIONS(RB__OPTION_DOC)};
@@ -20719,13 +20731,20 @@ static const rb__setting rb__option_parses[] = {RB__OPTIONS(RB__OPTION_PARSE)};
 #undef RB__SETTING_PARSE
 #undef RB__OPTION_DOC
 #undef RB__OPTION_PARSE
-#undef RB__COUNT
-#undef RB__TIME
-#undef RB__SWITCH
-#undef RB__ENUM
-#undef RB__TEXT
-#undef RB__FN
-#undef RB__DRIVER
+#undef RB__AT_COUNT
+#undef RB__AT_TIME
+#undef RB__AT_SWITCH
+#undef RB__AT_ENUM
+#undef RB__AT_TEXT
+#undef RB__AT_FN
+#undef RB__AT_DRIVER
+#undef RB__ARG_COUNT
+#undef RB__ARG_TIME
+#undef RB__ARG_SWITCH
+#undef RB__ARG_ENUM
+#undef RB__ARG_TEXT
+#undef RB__ARG_FN
+#undef RB__ARG_DRIVER
 #undef RB__SETTINGS
 #undef RB__OPTIONS
 #undef RB__RA
