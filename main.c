@@ -1,6 +1,6 @@
 /* main.c - the readbench command: parse argv, call readbench.h, print. The rules of every setting and
    the presets are the header's (rb_settings_set, rb_scenarios), and so are the commands, the options
-   each takes and the help (rb_command_docs, rb_option_docs); this file knows where an option's value goes.
+   each takes and the help (rb_command_docs, rb_option_docs); this file knows where its own options go.
    Exit status: 0 success, 1 a run-time failure, 2 bad input (with a one-line reason). */
 #define READBENCH_IMPLEMENTATION
 #include "readbench.h"
@@ -56,10 +56,12 @@ static void catch_signals(void)
 
 /* ---- the command line: the header's tables say which options a command takes ----
    An option (rb_option_doc_find, or a setting of rb_settings_docs for run, replay and advise) goes
-   to a field of the cli, or to the header's settings, which check it and say why not in words that
-   use the option's name ("--iterations must be 1..100: '101'"). --help or -h: the command's help. */
+   to a field of the cli (the driver's own, options[] below), or to the command's setter in the
+   header (rb_settings_set, rb_pfx_settings_set, rb_warmup_set), which checks it and says why not
+   in words that use the option's name ("--iterations must be 1..100: '101'"). --help or -h: the
+   command's help. */
 enum { ALL = RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_PREFETCH | RB_CMD_PROBE | RB_CMD_WARMUP };
-enum { K_FLAG, K_PATH, K_TEXT, K_FORMAT, K_RUN, K_PREFETCH, K_WARMUP };
+enum { K_FLAG, K_PATH, K_TEXT, K_FORMAT, K_SET };   /* K_SET: the header's setter of the command */
 
 typedef struct cli {
     int cmd;                                   /* RB_CMD_* */
@@ -73,15 +75,15 @@ typedef struct cli {
 } cli;
 
 #define FIELD(f) offsetof(cli, f)
-/* where each of the CLI's own options goes (the commands that take it: rb_option_docs) */
-typedef struct option { const char *name; int kind; size_t field; int arg; const rb_option_doc *doc; } option;
+/* where each of the CLI's own options goes (the commands that take it: rb_option_docs); an option
+   documented there and not here is the header's, for the command's setter (prefetch, warmup) */
+typedef struct option { const char *name; int kind; size_t field; int arg, repeats; const rb_option_doc *doc; } option;
 static const option options[] = {
-    {"format", K_FORMAT, 0, 0, 0}, {"output", K_PATH, FIELD(output), 0, 0}, {"svg", K_PATH, FIELD(svg), 0, 0},
-    {"title", K_TEXT, FIELD(title), 0, 0}, {"log", K_FLAG, FIELD(log_scale), 0, 0}, {"quiet", K_FLAG, FIELD(quiet), 0, 0},
-    {"baseline", K_PATH, FIELD(baseline), 0, 0}, {"case", K_TEXT, FIELD(probe_case), 0, 0},
-    {"threads", K_PREFETCH, 0, 0, 0}, {"ops", K_PREFETCH, 0, 0, 0}, {"policies", K_PREFETCH, 0, 0, 0},
-    {"advice", K_PREFETCH, 0, 0, 0}, {"force", K_FLAG, FIELD(force), 0, 0}, {"follow-symlinks", K_FLAG, FIELD(follow), 0, 0},
-    {"files", K_TEXT, FIELD(files), 0, 0}, {"chunk", K_WARMUP, 0, 0, 0}, {"methods", K_WARMUP, 0, 0, 0},
+    {"format", K_FORMAT, 0, 0, 0, 0}, {"output", K_PATH, FIELD(output), 0, 0, 0}, {"svg", K_PATH, FIELD(svg), 0, 0, 0},
+    {"title", K_TEXT, FIELD(title), 0, 0, 0}, {"log", K_FLAG, FIELD(log_scale), 0, 0, 0}, {"quiet", K_FLAG, FIELD(quiet), 0, 0, 0},
+    {"baseline", K_PATH, FIELD(baseline), 0, 0, 0}, {"case", K_TEXT, FIELD(probe_case), 0, 0, 0},
+    {"force", K_FLAG, FIELD(force), 0, 0, 0}, {"follow-symlinks", K_FLAG, FIELD(follow), 0, 0, 0},
+    {"files", K_TEXT, FIELD(files), 0, 0, 0},
 };
 
 static int take(cli *c, const option *o, const char *v)
@@ -96,37 +98,41 @@ static int take(cli *c, const option *o, const char *v)
         snprintf(why, sizeof why, "--format must be %s, not '%.100s' (see readbench %s --help)", o->doc->value, v, c->doc->name);
         return fail(2, why);
     }
-    if (o->kind < K_RUN) return 0;
-    rc = o->kind == K_RUN ? rb_settings_set(&c->s, o->name + 2, v, o->name, why, sizeof why)
-       : o->kind == K_WARMUP ? rb_warmup_set(&c->w, o->name + 2, v, o->name, why, sizeof why)
-                             : rb_pfx_settings_set(&c->p, o->name + 2, v, o->name, why, sizeof why);
+    if (o->kind != K_SET) return 0;
+    rc = c->cmd == RB_CMD_PREFETCH ? rb_pfx_settings_set(&c->p, o->name + 2, v, o->name, why, sizeof why)
+       : c->cmd == RB_CMD_WARMUP ? rb_warmup_set(&c->w, o->name + 2, v, o->name, why, sizeof why)
+                                 : rb_settings_set(&c->s, o->name + 2, v, o->name, why, sizeof why);
     if (rc != RB_OK) return bad("%s", why);
     if (why[0]) fail(0, why);   /* taken, with a change to know of (a count capped) */
     return 0;
 }
 
-/* The option a names for this command (up to a '='): one of the CLI's, or a setting, spelled
-   --KEY; name holds that spelling. */
+/* The option a names for this command (up to a '='), spelled --KEY (name holds that spelling):
+   one the header's tables give this command, a setting (run, replay, advise) or an option
+   (rb_option_docs), whose value looks as its row says ("" for a switch). */
 static int lookup(const cli *c, const char *a, option *o, char *name, size_t len)
 {
     size_t l = strcspn(a, "="), k; const rb_setting_doc *d; const rb_option_doc *od;
     if (strncmp(a, "--", 2) || l >= len) return 0;
     snprintf(name, len, "%.*s", (int)l, a);
+    memset(o, 0, sizeof *o);
     if ((od = rb_option_doc_find(name + 2, (unsigned)c->cmd)) != NULL) {
         for (k = 0; k < sizeof options / sizeof options[0] && strcmp(options[k].name, name + 2); k++) {}
-        if (k == sizeof options / sizeof options[0]) return 0;
-        *o = options[k]; o->name = name; o->arg = od->value[0] != 0; o->doc = od;
+        if (k < sizeof options / sizeof options[0]) *o = options[k];
+        else o->kind = K_SET;
+        o->name = name; o->arg = od->value[0] != 0; o->doc = od;
         return 1;
     }
     if (!(d = rb_settings_doc_find(name + 2)) || !(d->uses & c->doc->settings)) return 0;
-    o->name = name; o->arg = d->value[0] != 0; o->kind = K_RUN; o->field = 0; o->doc = NULL;
+    o->name = name; o->arg = d->value[0] != 0; o->kind = K_SET; o->repeats = d->repeats;
     return 1;
 }
 
 /* The one parser of every command: its arguments (at most npos), and the options of c->cmd as
    --name VALUE or --name=VALUE (a missing value is ""; an option without one is --name alone,
-   and --quiet=1 is refused, not read as another option). Each option once, --group excepted:
-   a second --strategies silently replacing the first hid a mistake (the help says so).
+   and --quiet=1 is refused, not read as another option). Each option once, a setting whose row
+   repeats (--group) excepted: a second --strategies silently replacing the first hid a mistake
+   (the help says so).
    "-" alone is an argument (a file name) where it always was, an unknown option elsewhere. */
 static int parse(int argc, char **argv, int i, unsigned npos, const char *needs, cli *c)
 {
@@ -138,7 +144,7 @@ static int parse(int argc, char **argv, int i, unsigned npos, const char *needs,
             snprintf(key, sizeof key, "%s is a switch and takes no value: '%.60s'", name, a);
             if (a[l] && !o.arg) return bad("%s", key);
             snprintf(key, sizeof key, "|%s|", name);
-            if (strstr(seen, key) && strcmp(name, "--group"))
+            if (strstr(seen, key) && !o.repeats)
                 return bad("%s is given twice: give each option once (a list takes commas: --threads 1,4)", name);
             if (strlen(seen) + strlen(key) < sizeof seen) strcat(seen, key + 1);
             v = !o.arg ? "" : a[l] ? a + l + 1 : i + 1 < argc ? argv[++i] : "";

@@ -12621,7 +12621,8 @@ RBDEF const char *rb_warmup_method_name(int method);   /* "read", "willneed", ..
 RBDEF int rb_warmup_method_find(const char *name);     /* RB_WARM_*; -1: none */
 
 /* One setting in words: "chunk" (a size) or "methods" (a list of names, each once); RB_EINVAL
-   with why, naming the setting as the caller spells it (as, "--chunk"). */
+   with why, naming the setting as the caller spells it (as, "--chunk"). Parsed by their rows of
+   the CLI's options' table (3.8), as rb_pfx_settings_set parses prefetch's. */
 RBDEF int rb_warmup_set(rb_warmup_config *c, const char *key, const char *value, const char *as, char *why,
                         size_t whylen);
 
@@ -12978,10 +12979,9 @@ RBDEF int rb_parse_policy_list(const char *s, int *out, unsigned cap, unsigned *
 
 /*
    What a command line (or a job file) says, one setting at a time, checked against the
-   library's rules here and nowhere else. Keys: strategies (a list, or "all"), threads,
-   read-size, reads-per-op, iodepth, pattern, size, warmup, duration, iterations, rounds, align, seed,
-   cpus, verify (no value), percentiles, rate, think, cache, prewarm, hog, scenario, group (once per
-   group), alone, victim, trace, trace-format, skip-bad. A message names the
+   library's rules here and nowhere else. The keys are the rows of one table (rb_settings_docs
+   lists them): each row says how its value is parsed, where it goes and its help; group is the
+   one key given more than once (a group each). A message names the
    setting as the caller spells it (`as`: "--threads" for a CLI; NULL: the key itself); the
    library names no flag of its own. A value is kept by pointer where it stays text (hog). */
 typedef struct rb_scenario {
@@ -13034,14 +13034,17 @@ RBDEF int rb_settings_set(rb_settings *s, const char *key, const char *value, co
 
 /* Every key rb_settings_set takes, documented once: what its value looks like ("" for none: a
    switch), which commands of a driver use it (RB_FOR_*), a heading when it starts a group (or
-   NULL), and its help (more lines after each '\n'). A driver builds its options and its help
-   text from this table, so a new setting is one row here and no change to the driver. */
+   NULL), and its help (more lines after each '\n'). These are the documentation's columns of
+   the settings' table, whose other columns are the parser and the field (RB__SETTINGS, in the
+   code of 3.8): rb_settings_set reads that same row, and a driver builds its options and its
+   help text from this one, so a new setting is one row there and no change to the driver. */
 enum { RB_FOR_RUN = 1u << 0, RB_FOR_ADVISE = 1u << 1 };
 
 typedef struct rb_setting_doc {
     const char *key, *value;
     unsigned uses;
     const char *heading, *help;
+    int repeats;    /* 1: given again, it adds (a group each); 0: at most once, a second is refused */
 } rb_setting_doc;
 
 RBDEF const rb_setting_doc *rb_settings_docs(unsigned *count);
@@ -16536,47 +16539,6 @@ RBDEF int rb_warmup_method_find(const char *name)
     for (m = 0; name && m < RB_WARM_COUNT; m++)
         if (!strcmp(name, rb__warm_methods[m].name)) return m;
     return -1;
-}
-
-RBDEF int rb_warmup_set(rb_warmup_config *c, const char *key, const char *value, const char *as, char *why,
-                        size_t whylen)
-{
-    uint64_t v;
-    size_t page = rb__page_size();
-    if (!as) as = key;
-    if (whylen) why[0] = 0;
-    if (!strcmp(key, "chunk")) {
-        if (rb_parse_size(value, &v) != RB_OK || v == 0 || v % page) {
-            rb__fmt(why, whylen, "%s must be a size of a page or more, a multiple of the page (%lu bytes), not '%s'", as,
-                    (unsigned long)page, value);
-            return RB_EINVAL;
-        }
-        c->chunk = v;
-        return RB_OK;
-    }
-    if (!strcmp(key, "methods")) {
-        const char *p = value;
-        c->nmethods = 0;
-        while (p) {
-            char name[32];
-            size_t n = strcspn(p, ",");
-            int m, k, dup = 0;
-            snprintf(name, sizeof name, "%.*s", (int)RB__MIN(n, sizeof name - 1), p);
-            m = n < sizeof name ? rb_warmup_method_find(name) : -1;
-            for (k = 0; m >= 0 && k < (int)c->nmethods; k++) dup |= c->methods[k] == m;
-            if (m < 0 || dup) {
-                rb__fmt(why, whylen, "%s: %s '%.*s' (methods: read, willneed, willneed-chunked, fadvise, map-populate, "
-                        "populate-read, touch; each once)", as, m < 0 ? "no method" : "twice", (int)RB__MIN(n, 64), p);
-                c->nmethods = 0;
-                return RB_EINVAL;
-            }
-            c->methods[c->nmethods++] = m;
-            p = p[n] ? p + n + 1 : NULL;
-        }
-        return RB_OK;
-    }
-    rb__fmt(why, whylen, "no warm-up setting %s", as);
-    return RB_EINVAL;
 }
 
 typedef struct rb__warm {
@@ -20141,10 +20103,36 @@ static int rb__set_duration(const char *as, const char *v, int64_t *ns, char *wh
     return rc ? RB_EINVAL : RB_OK;
 }
 
-/* "all", or strategy names, each known, none empty. */
-static int rb__set_strategies(rb_settings *s, const char *v, char *why, size_t wl)
+/* One of choices, "a|b|c", as its index; a refusal lists them "a, b or c". The choices are
+   written once, in the row (RB__ENUM), as the help and the refusal say them. */
+static int rb__set_choice(const char *as, const char *v, const char *choices, int *out, char *why, size_t wl)
 {
+    char list[128];
+    const char *p;
+    size_t l, used = 0;
+    int i, w;
+    for (p = choices, i = 0; *p; p += l + (p[l] != 0), i++)
+        if ((l = strcspn(p, "|")) == strlen(v) && !strncmp(p, v, l)) { *out = i; return RB_OK; }
+    list[0] = 0;
+    for (p = choices; *p && used < sizeof list; p += l + (p[l] != 0)) {
+        l = strcspn(p, "|");
+        w = snprintf(list + used, sizeof list - used, "%s%.*s", p == choices ? "" : p[l] ? ", " : " or ", (int)l, p);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    rb__fmt(why, wl, "%s must be %s, not '%s'", as, list, v);
+    return RB_EINVAL;
+}
+
+/* The setters of the rows no kind covers (the tables RB__SETTINGS and RB__OPTIONS, below):
+   one signature, base being the row's struct, so that a row names its setter. */
+typedef int (*rb__setter)(void *base, const char *v, const char *as, char *why, size_t wl);
+
+/* "all", or strategy names, each known, none empty. */
+static int rb__set_strategies(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_settings *s = (rb_settings *)base;
     const char *p = v;
+    (void)as;
     s->nstrategies = 0;
     if (!strcmp(v, "all")) return RB_OK;
     for (;;) {
@@ -20167,9 +20155,11 @@ static int rb__set_strategies(rb_settings *s, const char *v, char *why, size_t w
 }
 
 /* Thread counts: at least 1; past RB_MAX_THREADS absurd rather than wrong, so capped and said. */
-static int rb__set_threads(rb_settings *s, const char *v, char *why, size_t wl)
+static int rb__set_threads(void *base, const char *v, const char *as, char *why, size_t wl)
 {
+    rb_settings *s = (rb_settings *)base;
     unsigned k, n;
+    (void)as;
     if (rb_parse_uint_list(v, s->threads, RB_MAX_AXIS, &n)) { rb__fmt(why, wl, "malformed thread list '%s'", v); return RB_EINVAL; }
     s->nthreads = n;
     for (k = 0; k < n; k++)
@@ -20182,9 +20172,11 @@ static int rb__set_threads(rb_settings *s, const char *v, char *why, size_t wl)
     return RB_OK;
 }
 
-static int rb__set_read_sizes(rb_settings *s, const char *v, char *why, size_t wl)
+static int rb__set_read_sizes(void *base, const char *v, const char *as, char *why, size_t wl)
 {
+    rb_settings *s = (rb_settings *)base;
     unsigned k;
+    (void)as;
     if (rb_parse_size_list(v, s->read_sizes, RB_MAX_AXIS, &s->nread_sizes)) {
         rb__fmt(why, wl, "malformed size list '%s'", v);
         return RB_EINVAL;
@@ -20198,8 +20190,9 @@ static int rb__set_read_sizes(rb_settings *s, const char *v, char *why, size_t w
 }
 
 /* CPUs to pin to: each one this process may run on, or pinning refused where it cannot be. */
-static int rb__set_cpus(rb_settings *s, const char *as, const char *v, char *why, size_t wl)
+static int rb__set_cpus(void *base, const char *v, const char *as, char *why, size_t wl)
 {
+    rb_settings *s = (rb_settings *)base;
     unsigned k;
     if (rb_parse_uint_list(v, s->cpus, RB_MAX_AXIS, &s->cfg.ncpus)) {
         rb__fmt(why, wl, "malformed CPU list '%s'", v);
@@ -20214,23 +20207,13 @@ static int rb__set_cpus(rb_settings *s, const char *as, const char *v, char *why
     return RB_OK;
 }
 
-static int rb__set_choice(const char *as, const char *v, const char *const *names, unsigned n, int *out,
-                          char *why, size_t wl)
+static int rb__set_scenario(void *base, const char *v, const char *as, char *why, size_t wl)
 {
-    char list[128];
-    unsigned i;
-    for (i = 0; i < n; i++)
-        if (!strcmp(v, names[i])) { *out = (int)i; return RB_OK; }
-    rb__names(list, sizeof list, names, sizeof *names, n, " or ");
-    rb__fmt(why, wl, "%s must be %s, not '%s'", as, list, v);
-    return RB_EINVAL;
-}
-
-static int rb__set_scenario(rb_settings *s, const char *v, char *why, size_t wl)
-{
+    rb_settings *s = (rb_settings *)base;
     unsigned n;
     const rb_scenario *sc = rb_scenario_find(v), *all = rb_scenarios(&n);
     char list[128];
+    (void)as;
     if (!sc) {
         rb__names(list, sizeof list, &all[0].name, sizeof *all, n, " or ");
         rb__fmt(why, wl, "scenario must be %s, not '%s'", list, v);
@@ -20250,8 +20233,6 @@ static int rb__set_scenario(rb_settings *s, const char *v, char *why, size_t wl)
     return RB_OK;
 }
 
-static int rb__set_groups(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl);
-static int rb__set_groups(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl);
 /* A replay's trace is read when the settings become a matrix or an advise (rb__settings_trace):
    FILE may come after it on a command line, and its format and skip-bad too. */
 static void rb__settings_untrace(rb_settings *s)
@@ -20259,30 +20240,6 @@ static void rb__settings_untrace(rb_settings *s)
     if (s->trace_loaded) rb_trace_free(&s->trace);
     s->trace_loaded = 0;
     s->cfg.trace = NULL;
-}
-
-static int rb__set_trace(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl)
-{
-    int f;
-    if (!strcmp(key, "skip-bad")) s->trace_opts.skip_bad = 1;
-    else if (!strcmp(key, "timed")) s->cfg.timed = 1;
-    else if (!strcmp(key, "trace") && !*v) {
-        rb__fmt(why, wl, "%s needs a trace file", as);
-        return RB_EINVAL;
-    } else if (!strcmp(key, "trace")) {
-        s->trace_path = v;
-    } else if (!strcmp(key, "trace-format")) {
-        if ((f = rb_trace_format_find(v)) < 0) {
-            rb__fmt(why, wl, "%s must be auto, strace, iolog or csv, not '%s'", as, v);
-            return RB_EINVAL;
-        }
-        s->trace_opts.format = f;
-    } else {
-        rb__fmt(why, wl, "no setting '%s'", key);
-        return RB_EINVAL;
-    }
-    rb__settings_untrace(s);
-    return RB_OK;
 }
 
 /* Loads the trace for cfg.path once; its defaults: a thread per stream, its longest read. */
@@ -20311,60 +20268,6 @@ static void rb__settings_trace(rb_settings *s)
 }
 
 RBDEF void rb_settings_free(rb_settings *s) { rb__settings_untrace(s); }
-
-/* The axes and lists (the keys that are not one number of rb_config). */
-static int rb__set_list(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl)
-{
-    if (!strcmp(key, "strategies")) return rb__set_strategies(s, v, why, wl);
-    if (!strcmp(key, "threads")) return rb__set_threads(s, v, why, wl);
-    if (!strcmp(key, "read-size")) return rb__set_read_sizes(s, v, why, wl);
-    if (!strcmp(key, "cpus")) return rb__set_cpus(s, as, v, why, wl);
-    if (!strcmp(key, "scenario")) return rb__set_scenario(s, v, why, wl);
-    if (!strcmp(key, "rounds")) return rb__set_uint(as, v, 1, RB_MAX_ROUNDS, &s->rounds, why, wl);
-    if (!strcmp(key, "percentiles")) {
-        if (!rb_parse_double_list(v, s->percentiles, RB_MAX_PERCENTILES + 1, &s->npercentiles))
-            return rb_percentiles_check(s->percentiles, s->npercentiles, why, wl);
-        rb__fmt(why, wl, "malformed percentile list '%s'", v);
-        return RB_EINVAL;
-    }
-    if (!strcmp(key, "states")) {
-        if (!rb_parse_state_list(v, s->states, RB_STATE_COUNT, &s->nstates)) return RB_OK;
-        s->nstates = 0;
-        rb__fmt(why, wl, "%s takes warm, half-cold, cold and pressure, each at most once: not '%s'", as, v);
-        return RB_EINVAL;
-    }
-    if (!strcmp(key, "budget")) {
-        if (rb__set_duration(as, v, &s->budget_ns, why, wl) != RB_OK) return RB_EINVAL;
-        if (s->budget_ns >= 1000000000) return RB_OK;
-        rb__fmt(why, wl, "%s must be at least 1s, e.g. 90s or 3m: not '%s'", as, v);
-        return RB_EINVAL;
-    }
-    if (!strcmp(key, "hog")) {
-        if (*v) { s->hog = v; return RB_OK; }
-        rb__fmt(why, wl, "%s needs a size", as);
-        return RB_EINVAL;
-    }
-    return rb__set_groups(s, key, v, as, why, wl);
-}
-
-/* The readers that run together: a group per "group", how the alone runs go, the victim. */
-static int rb__set_groups(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl)
-{
-    static const char *const alone[] = {"first", "no", "only"};
-    if (!strcmp(key, "group")) {
-        if (s->ngroups == RB_MAX_GROUPS) { rb__fmt(why, wl, "%s: at most %u groups", as, RB_MAX_GROUPS); return RB_EINVAL; }
-        if (rb_parse_group(v, s->ngroups + 1, as, &s->groups[s->ngroups], why, wl) != RB_OK) return RB_EINVAL;
-        s->ngroups++;
-        return RB_OK;
-    }
-    if (!strcmp(key, "alone")) return rb__set_choice(as, v, alone, 3, &s->alone, why, wl);
-    if (!strcmp(key, "victim")) {
-        if (*v) { s->cfg.victim = v; return RB_OK; }
-        rb__fmt(why, wl, "%s needs a file", as);
-        return RB_EINVAL;
-    }
-    return rb__set_trace(s, key, v, as, why, wl);
-}
 
 /* One key=value of a group: the value by the run setting's own rule (rb_settings_set on a
    scratch), then kept as the group's. */
@@ -20446,125 +20349,475 @@ RBDEF int rb_parse_group(const char *spec, unsigned index, const char *as, rb_gr
     return RB_OK;
 }
 
-RBDEF int rb_settings_set(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl)
+/* The trace's settings: each drops a trace already loaded, which is read again with them. */
+static int rb__set_trace(void *base, const char *v, const char *as, char *why, size_t wl)
 {
-    static const char *const caches[] = {"keep", "evict", "evict-each"}, *const picks[] = {"size", "uniform"};
-    rb_config *c = &s->cfg;
-    uint64_t u;
-    double d;
-    unsigned n;
-    int rc = RB_OK;
-    why[0] = 0;
-    if (!as) as = key;
-    if (!v) v = "";
-    if (!strcmp(key, "verify")) c->verify = 1;
-    else if (!strcmp(key, "reads-per-op")) rc = rb__set_uint(as, v, 1, 65536, &c->reads_per_op, why, wl);
-    else if (!strcmp(key, "iodepth")) rc = rb__set_uint(as, v, 1, RB_MAX_IODEPTH, &c->iodepth, why, wl);
-    else if (!strcmp(key, "iterations")) rc = rb__set_uint(as, v, 1, RB_MAX_ITERATIONS, &c->iterations, why, wl);
-    else if (!strcmp(key, "pattern")) rc = rb_parse_pattern(v, c, why, wl);   /* the spec's own words */
-    else if (!strcmp(key, "cache")) rc = rb__set_choice(as, v, caches, 3, &c->cache, why, wl);
-    else if (!strcmp(key, "file-pick")) {
-        if ((rc = rb__set_choice(as, v, picks, 2, &c->file_pick, why, wl)) == RB_OK) s->pick_given = 1;
-    }
-    else if (!strcmp(key, "size")) {
-        if (rb_parse_size(v, &u) || u == 0) {
-            rb__fmt(why, wl, "%s must be a size of 1 byte or more, e.g. 64m: not '%s'", as, v);
-            rc = RB_EINVAL;
-        } else c->size = u;
-    } else if (!strcmp(key, "prewarm")) {
-        if (rb_parse_double_list(v, &d, 1, &n) || d > 1) {
-            rb__fmt(why, wl, "%s needs a fraction in [0, 1], not '%s'", as, v);
-            rc = RB_EINVAL;
-        } else if ((c->prewarm = d) == 0) c->cache = RB_CACHE_EVICT;   /* nothing resident is an eviction */
-    } else if (!strcmp(key, "align")) {
-        if (rb_parse_size(v, &u) || u == 0 || (u & (u - 1))) {
-            rb__fmt(why, wl, "%s must be a power of two, 1 or more (e.g. 4k): '%s'", as, v);
-            rc = RB_EINVAL;
-        } else c->align = u;
-    } else if (!strcmp(key, "seed")) {
-        if (rb_parse_u64(v, &c->seed)) { rb__fmt(why, wl, "malformed seed '%s' (a whole decimal number)", v); rc = RB_EINVAL; }
-        else s->seed_given = 1;
-    } else if (!strcmp(key, "warmup")) {
-        if ((rc = rb__set_duration(as, v, &c->warmup_ns, why, wl)) == RB_OK && !c->warmup_ns) c->warmup_ns = RB_NONE;
-    } else if (!strcmp(key, "rate")) {
-        if ((rc = rb_parse_rate(v, c, why, wl)) != RB_OK) {
-            char reason[RB_REASON_LEN];
-            snprintf(reason, sizeof reason, "%s", why);
-            rb__fmt(why, wl, "%s: %s", as, reason);
-        }
-    } else if (!strcmp(key, "think")) {
-        rc = rb__set_duration(as, v, &c->think_ns, why, wl);
-    } else if (!strcmp(key, "duration")) {
-        int64_t ns;
-        if ((rc = rb__set_duration(as, v, &ns, why, wl)) == RB_OK && ns < 1000000) {
-            rb__fmt(why, wl, "%s must be at least 1ms: '%s'", as, v);
-            rc = RB_EINVAL;
-        } else if (rc == RB_OK) c->duration_ns = ns;
-    } else rc = rb__set_list(s, key, v, as, why, wl);
+    rb_settings *s = (rb_settings *)base;
+    if (!*v) { rb__fmt(why, wl, "%s needs a trace file", as); return RB_EINVAL; }
+    s->trace_path = v;
+    rb__settings_untrace(s);
+    return RB_OK;
+}
+
+static int rb__set_trace_format(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_settings *s = (rb_settings *)base;
+    int f = rb_trace_format_find(v);
+    if (f < 0) { rb__fmt(why, wl, "%s must be auto, strace, iolog or csv, not '%s'", as, v); return RB_EINVAL; }
+    s->trace_opts.format = f;
+    rb__settings_untrace(s);
+    return RB_OK;
+}
+
+static int rb__set_skip_bad(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_settings *s = (rb_settings *)base;
+    (void)v; (void)as; (void)why; (void)wl;
+    s->trace_opts.skip_bad = 1;
+    rb__settings_untrace(s);
+    return RB_OK;
+}
+
+static int rb__set_timed(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_settings *s = (rb_settings *)base;
+    (void)v; (void)as; (void)why; (void)wl;
+    s->cfg.timed = 1;
+    rb__settings_untrace(s);
+    return RB_OK;
+}
+
+static int rb__set_percentiles(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_settings *s = (rb_settings *)base;
+    (void)as;
+    if (!rb_parse_double_list(v, s->percentiles, RB_MAX_PERCENTILES + 1, &s->npercentiles))
+        return rb_percentiles_check(s->percentiles, s->npercentiles, why, wl);
+    rb__fmt(why, wl, "malformed percentile list '%s'", v);
+    return RB_EINVAL;
+}
+
+static int rb__set_states(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_settings *s = (rb_settings *)base;
+    if (!rb_parse_state_list(v, s->states, RB_STATE_COUNT, &s->nstates)) return RB_OK;
+    s->nstates = 0;
+    rb__fmt(why, wl, "%s takes warm, half-cold, cold and pressure, each at most once: not '%s'", as, v);
+    return RB_EINVAL;
+}
+
+static int rb__set_budget(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_settings *s = (rb_settings *)base;
+    if (rb__set_duration(as, v, &s->budget_ns, why, wl) != RB_OK) return RB_EINVAL;
+    if (s->budget_ns >= 1000000000) return RB_OK;
+    rb__fmt(why, wl, "%s must be at least 1s, e.g. 90s or 3m: not '%s'", as, v);
+    return RB_EINVAL;
+}
+
+/* The readers that run together: a group per "group" (the one setting given more than once). */
+static int rb__set_group(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_settings *s = (rb_settings *)base;
+    if (s->ngroups == RB_MAX_GROUPS) { rb__fmt(why, wl, "%s: at most %u groups", as, RB_MAX_GROUPS); return RB_EINVAL; }
+    if (rb_parse_group(v, s->ngroups + 1, as, &s->groups[s->ngroups], why, wl) != RB_OK) return RB_EINVAL;
+    s->ngroups++;
+    return RB_OK;
+}
+
+static int rb__set_pattern(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_settings *s = (rb_settings *)base;
+    (void)as;
+    return rb_parse_pattern(v, &s->cfg, why, wl);   /* the spec's own words */
+}
+
+/* "seed" and "file-pick" are remembered as given: a replay with no use for them says so. */
+static int rb__set_file_pick(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_settings *s = (rb_settings *)base;
+    int rc = rb__set_choice(as, v, "size|uniform", &s->cfg.file_pick, why, wl);
+    if (rc == RB_OK) s->pick_given = 1;
     return rc;
 }
 
+static int rb__set_seed(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_settings *s = (rb_settings *)base;
+    (void)as;
+    if (rb_parse_u64(v, &s->cfg.seed)) { rb__fmt(why, wl, "malformed seed '%s' (a whole decimal number)", v); return RB_EINVAL; }
+    s->seed_given = 1;
+    return RB_OK;
+}
+
+static int rb__set_size(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_settings *s = (rb_settings *)base;
+    uint64_t u;
+    if (rb_parse_size(v, &u) || u == 0) {
+        rb__fmt(why, wl, "%s must be a size of 1 byte or more, e.g. 64m: not '%s'", as, v);
+        return RB_EINVAL;
+    }
+    s->cfg.size = u;
+    return RB_OK;
+}
+
+static int rb__set_align(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_settings *s = (rb_settings *)base;
+    uint64_t u;
+    if (rb_parse_size(v, &u) || u == 0 || (u & (u - 1))) {
+        rb__fmt(why, wl, "%s must be a power of two, 1 or more (e.g. 4k): '%s'", as, v);
+        return RB_EINVAL;
+    }
+    s->cfg.align = u;
+    return RB_OK;
+}
+
+static int rb__set_prewarm(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_settings *s = (rb_settings *)base;
+    double d;
+    unsigned n;
+    if (rb_parse_double_list(v, &d, 1, &n) || d > 1) {
+        rb__fmt(why, wl, "%s needs a fraction in [0, 1], not '%s'", as, v);
+        return RB_EINVAL;
+    }
+    if ((s->cfg.prewarm = d) == 0) s->cfg.cache = RB_CACHE_EVICT;   /* nothing resident is an eviction */
+    return RB_OK;
+}
+
+/* 0 is none: RB_NONE, as 0 in rb_config would be the default warmup. */
+static int rb__set_warmup(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_settings *s = (rb_settings *)base;
+    int rc = rb__set_duration(as, v, &s->cfg.warmup_ns, why, wl);
+    if (rc == RB_OK && !s->cfg.warmup_ns) s->cfg.warmup_ns = RB_NONE;
+    return rc;
+}
+
+static int rb__set_measured(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_settings *s = (rb_settings *)base;
+    int64_t ns;
+    int rc = rb__set_duration(as, v, &ns, why, wl);
+    if (rc == RB_OK && ns < 1000000) {
+        rb__fmt(why, wl, "%s must be at least 1ms: '%s'", as, v);
+        return RB_EINVAL;
+    }
+    if (rc == RB_OK) s->cfg.duration_ns = ns;
+    return rc;
+}
+
+/* rb_parse_rate says what is wrong without the setting's name: it is put first. */
+static int rb__set_rate(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_settings *s = (rb_settings *)base;
+    char reason[RB_REASON_LEN];
+    int rc = rb_parse_rate(v, &s->cfg, why, wl);
+    if (rc != RB_OK) {
+        snprintf(reason, sizeof reason, "%s", why);
+        rb__fmt(why, wl, "%s: %s", as, reason);
+    }
+    return rc;
+}
+
+/* The options of prefetch and warmup that are not one kind of the table. */
+static int rb__set_policies(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_pfx_settings *s = (rb_pfx_settings *)base;
+    char list[128];
+    if (!rb_parse_policy_list(v, s->policies, RB_PF_COUNT, &s->npolicies)) return RB_OK;
+    rb__names(list, sizeof list, rb__pf_names, sizeof *rb__pf_names, RB_PF_COUNT, ", ");
+    rb__fmt(why, wl, "%s: each of %s at most once, no empty item: not '%s'", as, list, v);
+    s->npolicies = 0;
+    return RB_EINVAL;
+}
+
+/* willneed-chunked's chunk: whole pages, as the hint covers. */
+static int rb__set_chunk(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_warmup_config *c = (rb_warmup_config *)base;
+    uint64_t u;
+    size_t page = rb__page_size();
+    if (rb_parse_size(v, &u) != RB_OK || u == 0 || u % page) {
+        rb__fmt(why, wl, "%s must be a size of a page or more, a multiple of the page (%lu bytes), not '%s'", as,
+                (unsigned long)page, v);
+        return RB_EINVAL;
+    }
+    c->chunk = u;
+    return RB_OK;
+}
+
+static int rb__set_methods(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_warmup_config *c = (rb_warmup_config *)base;
+    const char *p = v;
+    c->nmethods = 0;
+    while (p) {
+        char name[32];
+        size_t n = strcspn(p, ",");
+        int m, k, dup = 0;
+        snprintf(name, sizeof name, "%.*s", (int)RB__MIN(n, sizeof name - 1), p);
+        m = n < sizeof name ? rb_warmup_method_find(name) : -1;
+        for (k = 0; m >= 0 && k < (int)c->nmethods; k++) dup |= c->methods[k] == m;
+        if (m < 0 || dup) {
+            rb__fmt(why, wl, "%s: %s '%.*s' (methods: read, willneed, willneed-chunked, fadvise, map-populate, "
+                    "populate-read, touch; each once)", as, m < 0 ? "no method" : "twice", (int)RB__MIN(n, 64), p);
+            c->nmethods = 0;
+            return RB_EINVAL;
+        }
+        c->methods[c->nmethods++] = m;
+        p = p[n] ? p + n + 1 : NULL;
+    }
+    return RB_OK;
+}
+
+/*
+   The options, as two tables of one shape: the settings of a run (RB__SETTINGS: run, replay
+   and advise take them, rb_settings_set parses them, rb_settings_docs is their documentation)
+   and every other option of the CLI's commands (RB__OPTIONS: rb_option_docs; prefetch's and
+   warmup's are parsed by rb_pfx_settings_set and rb_warmup_set, the rest are the driver's, the
+   CLI's own fields). Two tables because the settings are the library's, for every command that
+   runs cells, and the options are per command (--format has a row per set of formats). One row
+   each, in the order the help lists them. A setting's columns: the key (the CLI's --KEY), what
+   its value looks like ("" for none: a switch, which the CLI refuses a value), the commands that
+   take it (RB_FOR_*, and RB__MANY for one given again, each adding: group), how it is parsed
+   (kind), where it goes (field, of rb_settings), the kind's argument, a heading when it starts a
+   group of the help (or NULL), and its help (more lines after each '\n'). An option's: key,
+   value, commands (RB_CMD_*), kind, the struct T its field is of, field, argument, help.
+
+   The kinds, with their field and argument:
+      COUNT   a whole number in 1..arg (unsigned)
+      TIME    a duration in ns (int64_t)
+      SWITCH  no value: the field (int) becomes 1
+      ENUM    one of the choices arg, "a|b|c", as its index (int)
+      TEXT    kept by pointer; empty: "--KEY needs " arg ("a file")
+      FN      arg is a setter of its own (rb__setter), for the rest; no field (0)
+      DRIVER  an option the driver holds (main.c's fields: --output, ...); no field, no argument
+   The parsers, the CLI's options and refusals, every --help and the tests read these tables
+   and no other: an option is its row (and its field or setter; the driver's: main.c's). */
 #define RB__RA (RB_FOR_RUN | RB_FOR_ADVISE)
-static const rb_setting_doc rb__setting_docs[] = {
-    {"strategies", "LIST|all", RB__RA, NULL, "which strategies (default all; see `readbench list`)"},
-    {"threads", "LIST", RB__RA, NULL, "thread counts (default 1,4,8,16)"},
-    {"read-size", "LIST", RB__RA, NULL, "bytes per read (default 16k); with one thread count the columns become read sizes"},
-    {"reads-per-op", "N", RB_FOR_RUN, NULL, "reads per op (default 16 random, 128 sequential); ops/ms counts ops"},
-    {"iodepth", "N", RB_FOR_RUN, NULL, "reads io_uring-qd keeps in flight per thread (default: reads per op; at most 4096)"},
-    {"pattern", "P", RB__RA, NULL,
-     "random (default), sequential, zipf:THETA, pareto:H, normal:SIGMA or\n"
-     "hotset:FRACTION:PROB (:contiguous keeps hot blocks together); runs:N[:P]: each\n"
-     "drawn offset starts N back-to-back reads, e.g. runs:16:zipf:1.2"},
-    {"size", "SIZE", RB_FOR_RUN, NULL, "read only the first SIZE bytes of FILE (default: all of it)"},
-    {"file-pick", "size|uniform", RB__RA, NULL,
-     "FILE a directory (every regular file in it): a read picks a file in proportion\n"
-     "to its size (default) or uniformly, then an offset in it by the pattern"},
-    {"warmup", "TIME", RB_FOR_RUN, NULL,
-     "warmup per cell, e.g. 500ms, 1s; 0 for none (default 1s; none after --cache evict\n"
-     "or with --prewarm below 1, where it would undo the prepared state)"},
-    {"duration", "TIME", RB_FOR_RUN, NULL, "one measured iteration (default 1s)"},
-    {"iterations", "N", RB_FOR_RUN, NULL, "measured iterations per cell (default 5, at most 100)"},
-    {"rounds", "N", RB_FOR_RUN, NULL, "the whole matrix N times in shuffled order; cells show median +- 95% CI"},
-    {"align", "SIZE", RB_FOR_RUN, NULL, "random offsets are multiples of SIZE (default: unaligned; fio aligns to bs)"},
-    {"seed", "N", RB__RA, NULL, "offsets seed (default 0)"},
-    {"cpus", "LIST", RB_FOR_RUN, NULL, "pin worker i to CPU LIST[i % n] (fio's cpus_allowed); default: unpinned"},
-    {"verify", "", RB_FOR_RUN, NULL, "check every byte read against the setup pattern"},
-    {"percentiles", "LIST", RB_FOR_RUN, NULL, "latency percentiles (default 50,90,99,99.9)"},
-    {"rate", "OPS[:poisson]", RB_FOR_RUN, "load (default: closed loop, each op as soon as the last one ended)",
-     "open loop: OPS ops/s per thread, each op started at its intended time whatever\n"
-     "the earlier ones took (:uniform, the default, a fixed interval; :poisson random\n"
-     "gaps); latency from the intended start, service time beside it"},
-    {"think", "TIME", RB_FOR_RUN, NULL, "closed loop: busy computation of TIME after each op, not in its latency"},
-    {"cache", "C", RB_FOR_RUN, "cache and memory (time spent here is shown, never measured)",
-     "keep (default), evict (before each cell), evict-each (before every iteration)"},
-    {"prewarm", "F", RB_FOR_RUN, NULL, "make fraction F (0..1) of the file's pages resident before each cell, the rest not"},
-    {"hog", "SIZE|auto:R", RB_FOR_RUN, NULL, "pin SIZE of memory for the run; auto:R leaves available memory = file size / R"},
-    {"scenario", "S", RB_FOR_RUN, NULL,
-     "warm, pressure, half-cold, cold or sequential-cold (the Lucene cases; prints what it sets)"},
-    {"group", "SPEC", RB_FOR_RUN, "readers that run together",
-     "one kind of reader, repeatable: key=value pairs of strategy, threads, pattern,\n"
-     "read-size, reads-per-op, iodepth, align (the rest: the options above), e.g.\n"
-     "strategy=pread,threads=1,pattern=sequential,read-size=1m; all groups run at once\n"
-     "on FILE, each a row of its own"},
-    {"alone", "first|no|only", RB_FOR_RUN, NULL,
-     "with groups: each group alone before they run together (first, the default; the\n"
-     "ratio together/alone and the working set the others evicted), not at all, or only"},
-    {"victim", "FILE", RB_FOR_RUN, NULL,
-     "another file a light reader keeps warm during each cell (1 MiB per 10 ms): how much\n"
-     "of it the cell's reads evicted"},
-    {"states", "LIST", RB_FOR_ADVISE, NULL, "advise's cache states: warm, half-cold, cold, pressure (default all)"},
-    {"budget", "TIME", RB_FOR_ADVISE, NULL, "advise's time budget, preparing the states included; at least 1s (default 3m)"},
-    {"trace", "TRACE", RB__RA, "trace replay (readbench replay TRACE FILE is run FILE --trace TRACE)",
-     "replay TRACE's reads of FILE instead of a pattern, each of its threads on its\n"
-     "own (default threads: its streams): strace -f output, a fio iolog (v2, v3) or\n"
-     "CSV offset,length[,thread[,time_ns]]; --threads N deals them round-robin"},
-    {"trace-format", "F", RB__RA, NULL, "auto (default: from the content), strace, iolog or csv"},
-    {"skip-bad", "", RB__RA, NULL, "leave out (and count) the trace's bad lines and reads past FILE's end"},
-    {"timed", "", RB_FOR_RUN, NULL,
-     "replay at the trace's own times (open loop: each op starts when its first read\n"
-     "was recorded, latency from then), not back to back; the trace needs times"},
-};
+#define RB__MANY (1u << 30)   /* in the commands' column: the setting may be given again (repeats) */
+#define RB__SETTINGS(X)                                                                                              \
+    X("strategies", "LIST|all", RB__RA, FN, 0, rb__set_strategies, NULL,                                             \
+      "which strategies (default all; see `readbench list`)")                                                        \
+    X("threads", "LIST", RB__RA, FN, 0, rb__set_threads, NULL, "thread counts (default 1,4,8,16)")                   \
+    X("read-size", "LIST", RB__RA, FN, 0, rb__set_read_sizes, NULL,                                                  \
+      "bytes per read (default 16k); with one thread count the columns become read sizes")                           \
+    X("reads-per-op", "N", RB_FOR_RUN, COUNT, cfg.reads_per_op, 65536, NULL,                                         \
+      "reads per op (default 16 random, 128 sequential); ops/ms counts ops")                                         \
+    X("iodepth", "N", RB_FOR_RUN, COUNT, cfg.iodepth, RB_MAX_IODEPTH, NULL,                                          \
+      "reads io_uring-qd keeps in flight per thread (default: reads per op; at most 4096)")                          \
+    X("pattern", "P", RB__RA, FN, 0, rb__set_pattern, NULL,                                                          \
+      "random (default), sequential, zipf:THETA, pareto:H, normal:SIGMA or\n"                                        \
+      "hotset:FRACTION:PROB (:contiguous keeps hot blocks together); runs:N[:P]: each\n"                             \
+      "drawn offset starts N back-to-back reads, e.g. runs:16:zipf:1.2")                                             \
+    X("size", "SIZE", RB_FOR_RUN, FN, 0, rb__set_size, NULL,                                                         \
+      "read only the first SIZE bytes of FILE (default: all of it)")                                                 \
+    X("file-pick", "size|uniform", RB__RA, FN, 0, rb__set_file_pick, NULL,                                           \
+      "FILE a directory (every regular file in it): a read picks a file in proportion\n"                             \
+      "to its size (default) or uniformly, then an offset in it by the pattern")                                     \
+    X("warmup", "TIME", RB_FOR_RUN, FN, 0, rb__set_warmup, NULL,                                                     \
+      "warmup per cell, e.g. 500ms, 1s; 0 for none (default 1s; none after --cache evict\n"                          \
+      "or with --prewarm below 1, where it would undo the prepared state)")                                          \
+    X("duration", "TIME", RB_FOR_RUN, FN, 0, rb__set_measured, NULL, "one measured iteration (default 1s)")          \
+    X("iterations", "N", RB_FOR_RUN, COUNT, cfg.iterations, RB_MAX_ITERATIONS, NULL,                                 \
+      "measured iterations per cell (default 5, at most 100)")                                                       \
+    X("rounds", "N", RB_FOR_RUN, COUNT, rounds, RB_MAX_ROUNDS, NULL,                                                 \
+      "the whole matrix N times in shuffled order; cells show median +- 95% CI")                                     \
+    X("align", "SIZE", RB_FOR_RUN, FN, 0, rb__set_align, NULL,                                                       \
+      "random offsets are multiples of SIZE (default: unaligned; fio aligns to bs)")                                 \
+    X("seed", "N", RB__RA, FN, 0, rb__set_seed, NULL, "offsets seed (default 0)")                                    \
+    X("cpus", "LIST", RB_FOR_RUN, FN, 0, rb__set_cpus, NULL,                                                         \
+      "pin worker i to CPU LIST[i % n] (fio's cpus_allowed); default: unpinned")                                     \
+    X("verify", "", RB_FOR_RUN, SWITCH, cfg.verify, 0, NULL,                                                         \
+      "check every byte read against the setup pattern")                                                             \
+    X("percentiles", "LIST", RB_FOR_RUN, FN, 0, rb__set_percentiles, NULL,                                           \
+      "latency percentiles (default 50,90,99,99.9)")                                                                 \
+    X("rate", "OPS[:poisson]", RB_FOR_RUN, FN, 0, rb__set_rate,                                                      \
+      "load (default: closed loop, each op as soon as the last one ended)",                                          \
+      "open loop: OPS ops/s per thread, each op started at its intended time whatever\n"                             \
+      "the earlier ones took (:uniform, the default, a fixed interval; :poisson random\n"                            \
+      "gaps); latency from the intended start, service time beside it")                                              \
+    X("think", "TIME", RB_FOR_RUN, TIME, cfg.think_ns, 0, NULL,                                                      \
+      "closed loop: busy computation of TIME after each op, not in its latency")                                     \
+    X("cache", "C", RB_FOR_RUN, ENUM, cfg.cache, "keep|evict|evict-each",                                            \
+      "cache and memory (time spent here is shown, never measured)",                                                 \
+      "keep (default), evict (before each cell), evict-each (before every iteration)")                               \
+    X("prewarm", "F", RB_FOR_RUN, FN, 0, rb__set_prewarm, NULL,                                                      \
+      "make fraction F (0..1) of the file's pages resident before each cell, the rest not")                          \
+    X("hog", "SIZE|auto:R", RB_FOR_RUN, TEXT, hog, "a size", NULL,                                                   \
+      "pin SIZE of memory for the run; auto:R leaves available memory = file size / R")                              \
+    X("scenario", "S", RB_FOR_RUN, FN, 0, rb__set_scenario, NULL,                                                    \
+      "warm, pressure, half-cold, cold or sequential-cold (the Lucene cases; prints what it sets)")                  \
+    X("group", "SPEC", RB_FOR_RUN | RB__MANY, FN, 0, rb__set_group, "readers that run together",                     \
+      "one kind of reader, repeatable: key=value pairs of strategy, threads, pattern,\n"                             \
+      "read-size, reads-per-op, iodepth, align (the rest: the options above), e.g.\n"                                \
+      "strategy=pread,threads=1,pattern=sequential,read-size=1m; all groups run at once\n"                           \
+      "on FILE, each a row of its own")                                                                              \
+    X("alone", "first|no|only", RB_FOR_RUN, ENUM, alone, "first|no|only", NULL,                                      \
+      "with groups: each group alone before they run together (first, the default; the\n"                            \
+      "ratio together/alone and the working set the others evicted), not at all, or only")                           \
+    X("victim", "FILE", RB_FOR_RUN, TEXT, cfg.victim, "a file", NULL,                                                \
+      "another file a light reader keeps warm during each cell (1 MiB per 10 ms): how much\n"                        \
+      "of it the cell's reads evicted")                                                                              \
+    X("states", "LIST", RB_FOR_ADVISE, FN, 0, rb__set_states, NULL,                                                  \
+      "advise's cache states: warm, half-cold, cold, pressure (default all)")                                        \
+    X("budget", "TIME", RB_FOR_ADVISE, FN, 0, rb__set_budget, NULL,                                                  \
+      "advise's time budget, preparing the states included; at least 1s (default 3m)")                               \
+    X("trace", "TRACE", RB__RA, FN, 0, rb__set_trace,                                                                \
+      "trace replay (readbench replay TRACE FILE is run FILE --trace TRACE)",                                        \
+      "replay TRACE's reads of FILE instead of a pattern, each of its threads on its\n"                              \
+      "own (default threads: its streams): strace -f output, a fio iolog (v2, v3) or\n"                              \
+      "CSV offset,length[,thread[,time_ns]]; --threads N deals them round-robin")                                    \
+    X("trace-format", "F", RB__RA, FN, 0, rb__set_trace_format, NULL,                                                \
+      "auto (default: from the content), strace, iolog or csv")                                                      \
+    X("skip-bad", "", RB__RA, FN, 0, rb__set_skip_bad, NULL,                                                         \
+      "leave out (and count) the trace's bad lines and reads past FILE's end")                                       \
+    X("timed", "", RB_FOR_RUN, FN, 0, rb__set_timed, NULL,                                                           \
+      "replay at the trace's own times (open loop: each op starts when its first read\n"                             \
+      "was recorded, latency from then), not back to back; the trace needs times")
+
+#define RB__OUT_CMDS (RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_ADVISE | RB_CMD_PREFETCH | RB_CMD_PROBE | RB_CMD_WARMUP)
+#define RB__SVG_CMDS (RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_ADVISE | RB_CMD_PREFETCH | RB_CMD_WARMUP)
+#define RB__PFX rb_pfx_settings
+#define RB__OPTIONS(X)                                                                                               \
+    X("format", "table|markdown|csv|json", RB_CMD_RUN | RB_CMD_REPLAY, DRIVER, 0, 0, 0,                              \
+      "the report's format (default table)")                                                                         \
+    X("format", "table|markdown|json", RB_CMD_ADVISE | RB_CMD_DIFF, DRIVER, 0, 0, 0,                                 \
+      "the report's format (default table)")                                                                         \
+    X("format", "table|json", RB_CMD_PREFETCH | RB_CMD_PROBE | RB_CMD_WARMUP, DRIVER, 0, 0, 0,                       \
+      "the report's format (default table)")                                                                         \
+    X("format", "table|markdown", RB_CMD_LIST, DRIVER, 0, 0, 0,                                                      \
+      "table (default): whether each strategy runs here; markdown: the rows' facts, probing nothing")                \
+    X("output", "FILE", RB__OUT_CMDS, DRIVER, 0, 0, 0, "write the report there instead of stdout")                   \
+    X("baseline", "FILE.json", RB_CMD_RUN | RB_CMD_REPLAY, DRIVER, 0, 0, 0,                                          \
+      "after the results, compare with an earlier --format json run (see diff)")                                     \
+    X("quiet", "", RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_ADVISE, DRIVER, 0, 0, 0, "no progress lines on stderr")       \
+    X("svg", "FILE", RB__SVG_CMDS, DRIVER, 0, 0, 0, "also draw the results as an SVG chart")                         \
+    X("title", "TEXT", RB__SVG_CMDS, DRIVER, 0, 0, 0, "the chart's title")                                           \
+    X("log", "", RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_PREFETCH, DRIVER, 0, 0, 0, "the chart on a log scale")          \
+    X("threads", "N", RB_CMD_PREFETCH, COUNT, RB__PFX, cfg.threads, RB_MAX_THREADS,                                  \
+      "threads reading at once (default 1)")                                                                         \
+    X("ops", "N", RB_CMD_PREFETCH, COUNT, RB__PFX, cfg.ops, ~0u,                                                     \
+      "ops per thread (default 100000; fewer when not cached, to stay cold)")                                        \
+    X("policies", "LIST", RB_CMD_PREFETCH, FN, 0, 0, rb__set_policies,                                               \
+      "always, backoff, backoff-nomincore, adaptive, backoff-shared (default all)")                                  \
+    X("advice", "random|normal", RB_CMD_PREFETCH, ENUM, RB__PFX, cfg.normal_mapping, "random|normal",                \
+      "the mapping's advice (default random)")                                                                       \
+    X("case", "N|NAME", RB_CMD_PROBE, DRIVER, 0, 0, 0,                                                               \
+      "one case: 1..11, or a name the table shows (default every case)")                                             \
+    X("force", "", RB_CMD_SETUP, DRIVER, 0, 0, 0,                                                                    \
+      "replace a regular file (atomically: a temporary renamed over it)")                                            \
+    X("follow-symlinks", "", RB_CMD_SETUP, DRIVER, 0, 0, 0, "FILE a symbolic link: replace its target")              \
+    X("files", "N", RB_CMD_SETUP, DRIVER, 0, 0, 0,                                                                   \
+      "N files of SIZE/N in the directory FILE (made if missing), part-0000 ...")                                    \
+    X("chunk", "SIZE", RB_CMD_WARMUP, FN, 0, 0, rb__set_chunk,                                                       \
+      "willneed-chunked: bytes per call, a multiple of the page (default 2m)")                                       \
+    X("methods", "LIST", RB_CMD_WARMUP, FN, 0, 0, rb__set_methods,                                                   \
+      "read, willneed, willneed-chunked, fadvise, map-populate, populate-read, touch\n(default all)")
+
+enum { RB__SK_COUNT, RB__SK_TIME, RB__SK_SWITCH, RB__SK_ENUM, RB__SK_TEXT, RB__SK_FN, RB__SK_DRIVER };
+
+/* How a row is parsed and where its value goes: its kind, field and argument columns. */
+typedef struct rb__setting {
+    int kind;            /* RB__SK_* */
+    size_t field;        /* offsetof(T, field); 0 for a setter */
+    unsigned hi;         /* COUNT's largest */
+    const char *arg;     /* ENUM's choices; TEXT's what an empty value lacks */
+    rb__setter fn;       /* FN's setter */
+} rb__setting;
+
+/* Each kind's field and argument as rb__setting's members (the rows' columns are plain tokens:
+   a column that expanded to an initializer's commas would be split again by the generators). */
+#define RB__AT_COUNT(T, f) offsetof(T, f)
+#define RB__AT_TIME(T, f) offsetof(T, f)
+#define RB__AT_SWITCH(T, f) offsetof(T, f)
+#define RB__AT_ENUM(T, f) offsetof(T, f)
+#define RB__AT_TEXT(T, f) offsetof(T, f)
+#define RB__AT_FN(T, f) 0
+#define RB__AT_DRIVER(T, f) 0
+#define RB__ARG_COUNT(a) a, NULL, NULL
+#define RB__ARG_TIME(a) 0, NULL, NULL
+#define RB__ARG_SWITCH(a) 0, NULL, NULL
+#define RB__ARG_ENUM(a) 0, a, NULL
+#define RB__ARG_TEXT(a) 0, a, NULL
+#define RB__ARG_FN(a) 0, NULL, a
+#define RB__ARG_DRIVER(a) 0, NULL, NULL
+
+#define RB__SETTING_DOC(key, value, uses, kind, field, arg, heading, help) \
+    {key, value, (uses) & ~RB__MANY, heading, help, ((uses) & RB__MANY) != 0},
+#define RB__SETTING_PARSE(key, value, uses, kind, field, arg, heading, help) \
+    {RB__SK_##kind, RB__AT_##kind(rb_settings, field), RB__ARG_##kind(arg)},
+#define RB__OPTION_DOC(key, value, cmds, kind, T, field, arg, help) {key, value, cmds, help},
+#define RB__OPTION_PARSE(key, value, cmds, kind, T, field, arg, help) \
+    {RB__SK_##kind, RB__AT_##kind(T, field), RB__ARG_##kind(arg)},
+static const rb_setting_doc rb__setting_docs[] = {RB__SETTINGS(RB__SETTING_DOC)};
+static const rb__setting rb__setting_parses[] = {RB__SETTINGS(RB__SETTING_PARSE)};
+static const rb_option_doc rb__option_docs[] = {RB__OPTIONS(RB__OPTION_DOC)};
+static const rb__setting rb__option_parses[] = {RB__OPTIONS(RB__OPTION_PARSE)};
+#undef RB__SETTING_DOC
+#undef RB__SETTING_PARSE
+#undef RB__OPTION_DOC
+#undef RB__OPTION_PARSE
+#undef RB__AT_COUNT
+#undef RB__AT_TIME
+#undef RB__AT_SWITCH
+#undef RB__AT_ENUM
+#undef RB__AT_TEXT
+#undef RB__AT_FN
+#undef RB__AT_DRIVER
+#undef RB__ARG_COUNT
+#undef RB__ARG_TIME
+#undef RB__ARG_SWITCH
+#undef RB__ARG_ENUM
+#undef RB__ARG_TEXT
+#undef RB__ARG_FN
+#undef RB__ARG_DRIVER
+#undef RB__SETTINGS
+#undef RB__OPTIONS
 #undef RB__RA
+#undef RB__MANY
+#undef RB__PFX
+#undef RB__OUT_CMDS
+#undef RB__SVG_CMDS
+
+/* A value by its row: the kind's rule, or the row's setter; base is the row's struct T. The
+   casts are to the field's type, which the kind names (see the tables). */
+static int rb__setting_apply(void *base, const rb__setting *p, const char *v, const char *as, char *why, size_t wl)
+{
+    void *at = (char *)base + p->field;
+    switch (p->kind) {
+    case RB__SK_COUNT: return rb__set_uint(as, v, 1, p->hi, (unsigned *)at, why, wl);
+    case RB__SK_TIME: return rb__set_duration(as, v, (int64_t *)at, why, wl);
+    case RB__SK_SWITCH: *(int *)at = 1; return RB_OK;
+    case RB__SK_ENUM: return rb__set_choice(as, v, p->arg, (int *)at, why, wl);
+    case RB__SK_TEXT:
+        if (*v) { *(const char **)at = v; return RB_OK; }
+        rb__fmt(why, wl, "%s needs %s", as, p->arg);
+        return RB_EINVAL;
+    default: return p->fn(base, v, as, why, wl);
+    }
+}
+
+/* The row of cmd's option key that the header parses (prefetch's, warmup's), or NULL. */
+static const rb__setting *rb__option_parse(const char *key, unsigned cmd)
+{
+    const rb_option_doc *d = rb_option_doc_find(key, cmd);
+    const rb__setting *p = d ? &rb__option_parses[d - rb__option_docs] : NULL;
+    return p && p->kind != RB__SK_DRIVER ? p : NULL;
+}
+
+RBDEF int rb_settings_set(rb_settings *s, const char *key, const char *v, const char *as, char *why, size_t wl)
+{
+    const rb_setting_doc *d = rb_settings_doc_find(key);
+    why[0] = 0;
+    if (!as) as = key;
+    if (d) return rb__setting_apply(s, &rb__setting_parses[d - rb__setting_docs], v ? v : "", as, why, wl);
+    rb__fmt(why, wl, "no setting '%s'", key);
+    return RB_EINVAL;
+}
 
 RBDEF const rb_setting_doc *rb_settings_docs(unsigned *count)
 {
@@ -20584,8 +20837,6 @@ RBDEF const rb_setting_doc *rb_settings_doc_find(const char *key)
 /*
    The commands in the order the whole help lists them; the options each command takes beside
    the settings (run, replay, advise). A number anywhere is decimal (rb_parse_number). */
-#define RB__OUT_CMDS (RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_ADVISE | RB_CMD_PREFETCH | RB_CMD_PROBE | RB_CMD_WARMUP)
-#define RB__SVG_CMDS (RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_ADVISE | RB_CMD_PREFETCH | RB_CMD_WARMUP)
 static const rb_command_doc rb__command_docs[] = {
     {"run", RB_CMD_RUN, "FILE [options]",
      "measure the read strategies on FILE (a directory: every regular file in it); `run`\n"
@@ -20614,33 +20865,6 @@ static const rb_command_doc rb__command_docs[] = {
      "each way of making FILE resident, from evicted: its time and how much it loads; one file", 0},
 };
 
-static const rb_option_doc rb__option_docs[] = {
-    {"format", "table|markdown|csv|json", RB_CMD_RUN | RB_CMD_REPLAY, "the report's format (default table)"},
-    {"format", "table|markdown|json", RB_CMD_ADVISE | RB_CMD_DIFF, "the report's format (default table)"},
-    {"format", "table|json", RB_CMD_PREFETCH | RB_CMD_PROBE | RB_CMD_WARMUP, "the report's format (default table)"},
-    {"format", "table|markdown", RB_CMD_LIST,
-     "table (default): whether each strategy runs here; markdown: the rows' facts, probing nothing"},
-    {"output", "FILE", RB__OUT_CMDS, "write the report there instead of stdout"},
-    {"baseline", "FILE.json", RB_CMD_RUN | RB_CMD_REPLAY,
-     "after the results, compare with an earlier --format json run (see diff)"},
-    {"quiet", "", RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_ADVISE, "no progress lines on stderr"},
-    {"svg", "FILE", RB__SVG_CMDS, "also draw the results as an SVG chart"},
-    {"title", "TEXT", RB__SVG_CMDS, "the chart's title"},
-    {"log", "", RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_PREFETCH, "the chart on a log scale"},
-    {"threads", "N", RB_CMD_PREFETCH, "threads reading at once (default 1)"},
-    {"ops", "N", RB_CMD_PREFETCH, "ops per thread (default 100000; fewer when not cached, to stay cold)"},
-    {"policies", "LIST", RB_CMD_PREFETCH, "always, backoff, backoff-nomincore, adaptive, backoff-shared (default all)"},
-    {"advice", "random|normal", RB_CMD_PREFETCH, "the mapping's advice (default random)"},
-    {"case", "N|NAME", RB_CMD_PROBE, "one case: 1..11, or a name the table shows (default every case)"},
-    {"force", "", RB_CMD_SETUP, "replace a regular file (atomically: a temporary renamed over it)"},
-    {"follow-symlinks", "", RB_CMD_SETUP, "FILE a symbolic link: replace its target"},
-    {"files", "N", RB_CMD_SETUP, "N files of SIZE/N in the directory FILE (made if missing), part-0000 ..."},
-    {"chunk", "SIZE", RB_CMD_WARMUP, "willneed-chunked: bytes per call, a multiple of the page (default 2m)"},
-    {"methods", "LIST", RB_CMD_WARMUP,
-     "read, willneed, willneed-chunked, fadvise, map-populate, populate-read, touch\n(default all)"},
-};
-#undef RB__OUT_CMDS
-#undef RB__SVG_CMDS
 
 RBDEF const rb_command_doc *rb_command_docs(unsigned *count)
 {
@@ -20694,14 +20918,20 @@ static void rb__help_command(FILE *f, const rb_command_doc *d, const char *lead)
     for (; *h; h += l + (h[l] != 0)) fprintf(f, "      %.*s\n", (int)(l = strcspn(h, "\n")), h);
 }
 
-/* The settings for (RB_FOR_*) and the options for cmd, each with its heading if it has one. */
+/* The settings for (RB_FOR_*) and the options for cmd, each with its heading if it has one. The
+   settings given again (repeats) are named where the help says each is given once. */
 static void rb__help_options(FILE *f, unsigned uses, unsigned cmd)
 {
     unsigned i, n;
     const rb_setting_doc *s = rb_settings_docs(&n);
     const rb_option_doc *o;
-    fprintf(f, "\noptions (--name VALUE or --name=VALUE; each at most once, --group excepted; a switch such as\n"
-               "--quiet takes no value; lists are comma-separated; numbers are decimal: 16, 0.5, 1e3,\n"
+    char many[128] = "";
+    size_t used = 0;
+    for (i = 0; i < n && used < sizeof many; i++)
+        if (s[i].repeats) used += (size_t)snprintf(many + used, sizeof many - used, ", --%s", s[i].key);
+    fprintf(f, "\noptions (--name VALUE or --name=VALUE; each at most once%s%s; a switch such as\n", many,
+            many[0] ? " excepted" : "");
+    fprintf(f, "--quiet takes no value; lists are comma-separated; numbers are decimal: 16, 0.5, 1e3,\n"
                "never 0x10, a sign or a space, and a count, a seed or a size is whole: 1e3 and 1.5k are,\n"
                "2.5 is no count; sizes take k/m/g/t or KiB/MiB/GiB/TiB; times ns, us, ms, s, m or h):\n");
     for (i = 0; uses && i < n; i++) {
@@ -20773,25 +21003,26 @@ RBDEF void rb_settings_report(const rb_settings *s, rb_report *rep)
     rep->scenario = s->scenario ? s->scenario->name : NULL;
 }
 
+/* The options of prefetch and warmup the header parses: their rows of RB__OPTIONS. */
 RBDEF int rb_pfx_settings_set(rb_pfx_settings *s, const char *key, const char *v, const char *as, char *why,
                               size_t wl)
 {
-    static const char *const advice[] = {"random", "normal"};
+    const rb__setting *p = rb__option_parse(key, RB_CMD_PREFETCH);
     why[0] = 0;
     if (!as) as = key;
-    if (!v) v = "";
-    if (!strcmp(key, "threads")) return rb__set_uint(as, v, 1, RB_MAX_THREADS, &s->cfg.threads, why, wl);
-    if (!strcmp(key, "ops")) return rb__set_uint(as, v, 1, ~0u, &s->cfg.ops, why, wl);
-    if (!strcmp(key, "advice")) return rb__set_choice(as, v, advice, 2, &s->cfg.normal_mapping, why, wl);
-    if (!strcmp(key, "policies")) {
-        char list[128];
-        if (!rb_parse_policy_list(v, s->policies, RB_PF_COUNT, &s->npolicies)) return RB_OK;
-        rb__names(list, sizeof list, rb__pf_names, sizeof *rb__pf_names, RB_PF_COUNT, ", ");
-        rb__fmt(why, wl, "%s: each of %s at most once, no empty item: not '%s'", as, list, v);
-        s->npolicies = 0;
-        return RB_EINVAL;
-    }
+    if (p) return rb__setting_apply(s, p, v ? v : "", as, why, wl);
     rb__fmt(why, wl, "no setting '%s'", key);
+    return RB_EINVAL;
+}
+
+RBDEF int rb_warmup_set(rb_warmup_config *c, const char *key, const char *value, const char *as, char *why,
+                        size_t whylen)
+{
+    const rb__setting *p = rb__option_parse(key, RB_CMD_WARMUP);
+    if (!as) as = key;
+    if (whylen) why[0] = 0;
+    if (p) return rb__setting_apply(c, p, value ? value : "", as, why, whylen);
+    rb__fmt(why, whylen, "no warm-up setting %s", as);
     return RB_EINVAL;
 }
 

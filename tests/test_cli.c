@@ -576,9 +576,12 @@ static void every_setting_is_documented_and_taken(void)
             char flag[64];
             snprintf(flag, sizeof flag, "  --%s %s", d[i].key, d[i].value);
             CHECKF(strstr(out, flag) != NULL, "--help lacks '%s'", flag);
+            snprintf(flag, sizeof flag, ", --%s", d[i].key);   /* "each at most once, --group excepted" */
+            CHECKF(!d[i].repeats || (strstr(out, flag) && strstr(out, " excepted;")), "--help: %s repeats", d[i].key);
         }
     }
     CHECK(rb_settings_doc_find("frobnicate") == NULL && rb_settings_doc_find("budget")->uses == RB_FOR_ADVISE);
+    CHECK(rb_settings_doc_find("group")->repeats && !rb_settings_doc_find("threads")->repeats);
     memset(&s, 0, sizeof s);
     CHECK(rb_settings_set(&s, "budget", "500ms", "--budget", why, sizeof why) == RB_EINVAL && strstr(why, "--budget must be at least 1s"));
     CHECK(rb_settings_set(&s, "budget", "soon", "--budget", why, sizeof why) == RB_EINVAL && strstr(why, "malformed duration"));
@@ -594,6 +597,34 @@ static void every_setting_is_documented_and_taken(void)
         CHECK(cli(rbt_tmpdir(), "run x --budget 5s") == 2 && strstr(err, "unknown option '--budget'"));
         CHECK(cli(rbt_tmpdir(), "run x --verify=1") == 2 && strstr(err, "--verify is a switch and takes no value"));
     }
+}
+
+/* The CLI's parser reads the settings' table too: each setting is taken by the commands its row
+   names (RB_FOR_* of the command) and unknown to the others (unless one has an option of that
+   name: prefetch's --threads); a switch refuses a value and, like every setting but --group, a
+   second giving. Nothing here reaches a run: FILE is x, which is missing. */
+static void every_setting_is_taken_where_its_row_says(void)
+{
+    unsigned i, j, n, nc;
+    const rb_setting_doc *d = rb_settings_docs(&n);
+    const rb_command_doc *cd = rb_command_docs(&nc);
+    char args[256], want[128];
+    if (!have_binary()) SKIP("../readbench is not built (run make test)");
+    for (i = 0; i < n; i++)
+        for (j = 0; j < nc; j++) {
+            int taken = (d[i].uses & cd[j].settings) != 0, rc;
+            if (!taken && rb_option_doc_find(d[i].key, cd[j].cmd)) continue;
+            snprintf(args, sizeof args, "%s x --%s%s", cd[j].name, d[i].key, d[i].value[0] ? "=zzz" : "");
+            rc = cli(rbt_tmpdir(), args);
+            CHECKF(rc == 2 && (strstr(err, "unknown option") == NULL) == taken, "'%s': exit %d, %s", args, rc, err);
+            if (!taken || d[i].value[0]) continue;
+            snprintf(args, sizeof args, "%s x --%s=1", cd[j].name, d[i].key);
+            snprintf(want, sizeof want, "readbench: --%s is a switch and takes no value: '--%s=1'", d[i].key, d[i].key);
+            CHECKF(cli(rbt_tmpdir(), args) == 2 && !strncmp(err, want, strlen(want)), "'%s': %s", args, err);
+            snprintf(args, sizeof args, "%s x --%s --%s", cd[j].name, d[i].key, d[i].key);
+            snprintf(want, sizeof want, "readbench: --%s is given twice", d[i].key);
+            CHECKF(cli(rbt_tmpdir(), args) == 2 && !strncmp(err, want, strlen(want)), "'%s': %s", args, err);
+        }
 }
 
 /* How a run ended and what the chart is titled: the header's words, the CLI's hint appended. */
@@ -724,7 +755,9 @@ static void every_command_has_its_help(void)
             snprintf(flag, sizeof flag, "  --%s%s%s", o[j].name, o[j].value[0] ? " " : "", o[j].value);
             CHECKF(strstr(help, flag) != NULL, "%s --help lacks '%s'", d[i].name, flag);
             snprintf(args, sizeof args, "%s --%s%s", d[i].name, o[j].name, o[j].value[0] ? "=zzz" : "");
-            CHECKF(cli(rbt_tmpdir(), args) == 2 && !strstr(err, "unknown option"), "'%s': %s", args, err);
+            /* and a row's parser is there: neither main.c nor the header's setter lacks it */
+            CHECKF(cli(rbt_tmpdir(), args) == 2 && !strstr(err, "unknown option") && !strstr(err, "no setting") &&
+                   !strstr(err, "no warm-up setting"), "'%s': %s", args, err);
         }
     }
     CHECK(cli(rbt_tmpdir(), "help frobnicate") == 2 && strstr(err, "no command 'frobnicate'") && !out[0]);
@@ -832,6 +865,7 @@ void suite_cli(void)
     RUN(scenario_line_says_what_it_does);
     RUN(settings_check_values_in_the_callers_words);
     RUN(every_setting_is_documented_and_taken);
+    RUN(every_setting_is_taken_where_its_row_says);
     RUN(summary_title_and_setup_lines);
     RUN(every_command_refuses_an_unknown_option);
     RUN(errors_table_rows);
