@@ -396,7 +396,7 @@ static void starved_threads_are_not_slow_ops(void)
     rb_config c;
     rb_group g[16];
     rb_result *r = (rb_result *)calloc(16, sizeof *r);
-    unsigned i, k, starved = 0;
+    unsigned i, k, try_, starved = 0;
     if (rb_cpu_allowed(0) != 1) SKIP("this process may not run on CPU 0 (or pinning is not supported)");
     memset(&c, 0, sizeof c);
     c.path = rbt_small_file();
@@ -406,12 +406,16 @@ static void starved_threads_are_not_slow_ops(void)
     c.threads = 16;
     c.cpus = cpu0;   /* every worker on CPU 0: at most a few of them run in 20 ms */
     c.ncpus = 1;
-    CHECK(r && rb_run(&c, rb_strategy_find("null"), r) == RB_OK);
-    for (k = 0; r && k < r[0].nwarnings; k++) {
-        CHECKF(!strstr(r[0].warnings[k], "outlasted"), "%s", r[0].warnings[k]);
-        starved += strstr(r[0].warnings[k], "did not get a CPU") != NULL;
+    /* Whether a thread misses a whole iteration is the scheduler's call: up to 3 tries for one
+       that does; a warning about ops outlasting the iteration fails any try. */
+    for (try_ = 0; try_ < 3 && r && !starved; try_++) {
+        CHECK(rb_run(&c, rb_strategy_find("null"), r) == RB_OK);
+        for (k = 0; k < r[0].nwarnings; k++) {
+            CHECKF(!strstr(r[0].warnings[k], "outlasted"), "%s", r[0].warnings[k]);
+            starved += strstr(r[0].warnings[k], "did not get a CPU") != NULL;
+        }
     }
-    CHECKF(starved == 1, "no warning says the threads did not get a CPU (%u warnings)", r ? r[0].nwarnings : 0);
+    CHECKF(starved == 1, "no warning says the threads did not get a CPU in 3 tries (%u warnings)", r ? r[0].nwarnings : 0);
     for (i = 0; i < 16; i++) g[i] = group_of("strategy=null,threads=1", i + 1);
     c.threads = 0;
     rb_run_groups(&c, g, 16, RB_ALONE_NO, r);
