@@ -10914,7 +10914,8 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
     if (r->rounds > 1)   /* never "over its N rounds" where a cell has fewer */
         fprintf(f, "%s: median of every measured iteration of every round (shuffled order); [lo, hi]: the 95%% "
                    "interval of the cell's rate over %s%u rounds%s (Student t on the logarithms of the round "
-                   "medians, so not symmetric about the median; none from 1 round)%s\n\n", md ? "*ops/ms" : "ops/ms",
+                   "medians: around their geometric mean, not the median shown, which it need not contain; none from 1 "
+                   "round)%s\n\n", md ? "*ops/ms" : "ops/ms",
                 rb__cells_cut_short(r) ? "the rounds each cell measured, of the " : "its ", rb__rounds_asked(r),
                 rb__cells_cut_short(r) ? " asked (fewer where the interrupt came first: see above)" : "", md ? "*" : "");
     else if (r->count && r->results[0].nsamples)
@@ -17604,6 +17605,8 @@ RBDEF rb_json *rb_json_load_report(const char *path, char *why, size_t wl)
 {
     char reason[RB_REASON_LEN];
     rb_json *doc = rb_json_load(path, why, wl);
+    if (!doc && strstr(why, "malformed JSON at byte 0:"))   /* a table, CSV or markdown report: say which fix */
+        rb__fmt(why + strlen(why), wl - strlen(why), " (not a JSON report: write it with --format json)");
     if (!doc || rb_diff_make(doc, NULL, NULL, NULL, reason, sizeof reason) == RB_OK) return doc;
     snprintf(why, wl, "%s: %s", path, reason);   /* a missing key: which file lacks it */
     rb_json_free(doc);

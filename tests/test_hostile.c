@@ -805,6 +805,10 @@ static void reports_and_traces_say_what_is_wrong(void)
     CHECK(write_file(b, LDOC(LCELL("0", "", "10, 10.1, 9.9, 10, 10"))));
     CHECKF(!(doc = rb_json_load_report(b, why, sizeof why)) && strstr(why, "\"rounds\" is 0"), "%s", why);
     rb_json_free(doc);
+    /* a table report (run --output x.json without --format json) says what to do, not only "malformed" */
+    CHECK(write_file(b, "ops/ms, higher is better: random 4 KiB reads\n"));
+    CHECKF(!(doc = rb_json_load_report(b, why, sizeof why)) && strstr(why, "write it with --format json"), "%s", why);
+    rb_json_free(doc);
     CHECK(write_file(b, LDOC(LCELL("5", "\"machine_drift\": {\"before_ns\": 1000000, \"after_ns\": 1000000}, ",
                                    "10, 10.1, 9.9, 10, 10"))));
     CHECK(write_file(n, LDOC(LCELL("5", "\"machine_drift\": {\"before_ns\": 4650000, \"after_ns\": 4650000}, ",
