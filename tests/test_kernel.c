@@ -205,7 +205,7 @@ static void pressure_reaches_pages_another_cgroup_loaded(void)
     CHECK(rb_setup_file(file, (uint64_t)192 << 20, 0, 1, NULL, NULL, &e) == RB_OK);
     CHECK(rb_load(file, &e) == RB_OK);   /* resident, charged to this process's cgroup */
     snprintf(line, sizeof line, "timeout -s KILL 120 '%s' run '%s' --strategies pread --threads 1 --scenario pressure "
-             "--duration 100ms --iterations 1 --quiet --format json >'%s' 2>/dev/null", rbt_cli(), file, json);
+             "--duration 100ms --iterations 1 --quiet --format json >'%s' 2>'%s.err'", rbt_cli(), file, json, json);
     fflush(NULL);
     pid = fork();
     if (pid == 0) {
@@ -215,7 +215,19 @@ static void pressure_reaches_pages_another_cgroup_loaded(void)
         execl("/bin/sh", "sh", "-c", line, (char *)NULL);
         _exit(127);
     }
-    CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) <= 1);
+    CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+    if (!(WIFEXITED(st) && WEXITSTATUS(st) <= 1)) {   /* what it said, for the failure's line */
+        char err[512] = "";
+        FILE *f;
+        snprintf(line, sizeof line, "%s.err", json);
+        if ((f = fopen(line, "r"))) {
+            size_t n = fread(err, 1, sizeof err - 1, f);
+            err[n] = 0;
+            fclose(f);
+        }
+        CHECKF(0, "the run in the cgroup ended with status %d (signal %d): %s", WIFEXITED(st) ? WEXITSTATUS(st) : -1,
+               WIFSIGNALED(st) ? WTERMSIG(st) : 0, err);
+    }
     if (rmdir(cg) != 0) fprintf(stderr, "    could not remove %s: %s\n", cg, strerror(errno));
     doc = rb_json_load(json, why, sizeof why);
     CHECKF(doc != NULL, "%s", why);
