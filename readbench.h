@@ -9199,17 +9199,26 @@ static int rb__matrix_alloc(const rb_matrix *m, rb__matrix_store *st)
 }
 
 /* Grid order for one round, a Fisher-Yates shuffle of it for more (seeded per round). */
+/* A round's order: a seeded shuffle for even rounds, and its reverse for the odd round after
+   it (a fold-over), so that over each pair of rounds every cell sits at positions i and n-1-i
+   and none is always first: shuffled independently, 5 rounds of two cells put one first in 4
+   of them, in every run of that seed. */
 static void rb__round_order(const rb__matrix_store *st, uint64_t seed, unsigned round, unsigned *order)
 {
     uint64_t rng[4];
     unsigned i;
     for (i = 0; i < st->ncells; i++) order[i] = i;
     if (st->rounds < 2 || st->grouped) return;   /* groups: alone first, then together, each round */
-    rb__rng_seed(rng, seed, 0x726f756e64ULL + round);   /* "round" */
+    rb__rng_seed(rng, seed, 0x726f756e64ULL + (round & ~1u));   /* "round": the pair's shuffle */
     for (i = st->ncells; i > 1; i--) {
         unsigned j = (unsigned)rb__below(rng, i), t = order[i - 1];
         order[i - 1] = order[j];
         order[j] = t;
+    }
+    for (i = 0; (round & 1u) && i < st->ncells / 2; i++) {
+        unsigned t = order[i];
+        order[i] = order[st->ncells - 1 - i];
+        order[st->ncells - 1 - i] = t;
     }
 }
 
