@@ -20706,7 +20706,7 @@ static int rb__set_methods(void *base, const char *v, const char *as, char *why,
     X("output", "FILE", RB__OUT_CMDS, DRIVER, 0, 0, 0, "write the report there instead of stdout")                   \
     X("baseline", "FILE.json", RB_CMD_RUN | RB_CMD_REPLAY, DRIVER, 0, 0, 0,                                          \
       "after the results, compare with an earlier --format json run (see diff)")                                     \
-    X("quiet", "", RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_ADVISE, DRIVER, 0, 0, 0, "no progress lines on stderr")       \
+    X("quiet", "", RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_ADVISE, DRIVER, 0, 0, 0, "no progress lines on standard error")       \
     X("svg", "FILE", RB__SVG_CMDS, DRIVER, 0, 0, 0, "also draw the results as an SVG chart")                         \
     X("title", "TEXT", RB__SVG_CMDS, DRIVER, 0, 0, 0, "the chart's title")                                           \
     X("log", "", RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_PREFETCH, DRIVER, 0, 0, 0, "the chart on a log scale")          \
