@@ -12795,7 +12795,9 @@ typedef struct rb_advice {
        inside an iteration), and so is its fraction: ranked as that bound, never a best */
     unsigned char upper[RB_MAX_AXIS][RB_ADVISE_MAX_CONDITIONS];
     /* the worst case is at most worst[s]: 1 it comes from an upper-bound cell ("< 2%"), 2 an
-       upper-bound cell of another column might be lower still ("<= 40%"); 0 as measured */
+       upper-bound cell of another column might be lower still ("<= 40%"); 3 unknown: an
+       upper-bound cell in a column nothing ranks, with no column of its state ranked to
+       compare the bound with (worst[s] 0, worst_condition[s] that column); 0 as measured */
     unsigned char worst_upper[RB_MAX_AXIS];
     /* per column, "" or why strategies (not references) have no ranked figure there (the
        budget left it out, a failure, only upper bounds): the verdict names each such column */
@@ -17853,6 +17855,7 @@ static void rb__adv_pct(double f, char *buf, size_t len)
 static void rb__adv_pct_up(double f, int upper, char *buf, size_t len)
 {
     char p[16];
+    if (upper == 3) { snprintf(buf, len, "unknown"); return; }
     rb__adv_pct(f, p, sizeof p);
     snprintf(buf, len, "%s%s", f != f ? "" : upper == 1 ? "< " : upper == 2 ? "<= " : "", p);
 }
@@ -17924,6 +17927,53 @@ static int rb__adv_safer(const rb_advice *a, unsigned s, int t)
     return ms != mt ? ms > mt : a->worst[s] > a->worst[t];
 }
 
+/* The cache state of column c ("cold T02": "cold"), for comparing columns of one state. */
+static void rb__adv_state_of(const rb_advise_input *in, unsigned c, char *buf, size_t len)
+{
+    size_t n = strcspn(in->conditions[c], " ");
+    rb__fmt(buf, len, "%.*s", (int)RB__MIN(n, len - 1), in->conditions[c]);
+}
+
+/* The highest best median among the ranked columns of column c's cache state (its other
+   thread counts); 0: none ranked. */
+static double rb__adv_comparable(const rb_advise_input *in, const rb_advice *a, unsigned c)
+{
+    char st[32], other[32];
+    double ref = 0;
+    unsigned k;
+    rb__adv_state_of(in, c, st, sizeof st);
+    for (k = 0; k < in->nconditions; k++) {
+        if (a->best[k] < 0) continue;
+        rb__adv_state_of(in, k, other, sizeof other);
+        if (!strcmp(st, other)) ref = RB__MAX(ref, rb__adv_value(rb__adv_cell(in, (unsigned)a->best[k], k)));
+    }
+    return ref;
+}
+
+/* An upper-bound cell in a column nothing ranks (every figure there a bound or a failure)
+   still says the strategy is slow there: "< 0.01 ops/ms" beside 20 ops/ms elsewhere is no
+   "at worst 100%". Its worst case there is at most the bound over the best of a ranked column
+   of the same cache state (another thread count), or, with none, unknown (worst_upper 3),
+   which ranks below every known worst case and is never claimed as safe. The interval
+   (*lo, *hi) widens to match: down to 0, up to the bound (unknown: unbounded). */
+static void rb__adv_unranked_bounds(const rb_advise_input *in, rb_advice *a, unsigned s, double *lo, double *hi)
+{
+    unsigned c;
+    for (c = 0; c < in->nconditions && !a->reference[s]; c++) {
+        const rb_result *x = rb__adv_cell(in, s, c);
+        double ref, f;
+        if (a->best[c] >= 0 || !x || !x->rate_upper_bound || a->worst_upper[s] == 3) continue;
+        ref = rb__adv_comparable(in, a, c);
+        f = ref > 0 ? rb__adv_value(x) / ref : 0;
+        *lo = 0;
+        if (ref > 0 && !(f < a->worst[s])) continue;
+        a->worst[s] = f;
+        a->worst_condition[s] = (int)c;
+        a->worst_upper[s] = ref > 0 ? 1 : 3;
+        *hi = ref > 0 ? RB__MIN(*hi, f) : INFINITY;
+    }
+}
+
 /* Phase 2: each strategy's worst case over the measured columns, with an interval (the
    lowest lower bound and the lowest upper bound of its cells, over each column's best median),
    then the safe choice and how each other worst case compares with it. A strategy missing
@@ -17935,7 +17985,8 @@ static int rb__adv_safer(const rb_advice *a, unsigned s, int t)
 static void rb__adv_worst(const rb_advise_input *in, rb_advice *a)
 {
     double lo[RB_MAX_AXIS], hi[RB_MAX_AXIS];
-    unsigned char noci[RB_MAX_AXIS];
+    unsigned char noci[RB_MAX_AXIS], known = 0;
+    struct { double w, lo, hi; int c; unsigned char up; } keep[RB_MAX_AXIS];   /* before the unranked columns */
     unsigned s, c;
     a->safe = -1;
     for (s = 0; s < in->nstrategies; s++) {
@@ -17964,6 +18015,17 @@ static void rb__adv_worst(const rb_advise_input *in, rb_advice *a)
         }
         if (a->worst[s] == a->worst[s] && bounded)
             a->worst_upper[s] = a->upper[s][a->worst_condition[s]] ? 1 : 2;
+        keep[s].w = a->worst[s], keep[s].lo = lo[s], keep[s].hi = hi[s];
+        keep[s].c = a->worst_condition[s], keep[s].up = a->worst_upper[s];
+        if (a->worst[s] == a->worst[s]) rb__adv_unranked_bounds(in, a, s, &lo[s], &hi[s]);
+        known |= a->worst[s] == a->worst[s] && a->worst_upper[s] != 3;
+    }
+    /* Every worst case unknown (a column of bounds only, and no other column of its state):
+       that column tells the strategies apart from none, so the choice is made over the others
+       and scoped to them (rb__adv_scope names the column's state as not ranked). */
+    for (s = 0; !known && s < in->nstrategies; s++) {
+        a->worst[s] = keep[s].w, lo[s] = keep[s].lo, hi[s] = keep[s].hi;
+        a->worst_condition[s] = keep[s].c, a->worst_upper[s] = keep[s].up;
     }
     for (s = 0; s < in->nstrategies; s++)
         if (a->worst[s] == a->worst[s] && rb__adv_safer(a, s, a->safe)) a->safe = (int)s;
@@ -18030,11 +18092,15 @@ static void rb__adv_gaps(const rb_advise_input *in, rb_advice *a, int nothing)
         const char *why = NULL, *given = in->missing && in->missing[c] && *in->missing[c] ? in->missing[c] : NULL;
         unsigned n = 0, bounds = 0;
         int failed = 0;
+        double top = 0;   /* the highest bound: every bounded strategy there is below it */
         for (s = 0; s < in->nstrategies; s++) {
             const rb_result *x = in->cells[(size_t)s * in->nconditions + c];
             flag[s] = !a->reference[s] && a->tied[s][c] < 0;
             n += flag[s];
-            if (flag[s] && a->upper[s][c]) bounds++;
+            if (flag[s] && a->upper[s][c]) {
+                bounds++;
+                top = RB__MAX(top, rb__adv_value(x));
+            }
             else if (flag[s] && x && x->status != RB_OK && x->reason[0] && (!why || (!failed && x->status != RB_ENOTRUN))) {
                 why = x->reason;   /* a failure says more than a cell the run did not reach */
                 failed = x->status != RB_ENOTRUN;
@@ -18050,14 +18116,43 @@ static void rb__adv_gaps(const rb_advise_input *in, rb_advice *a, int nothing)
         }
         if (given || !bounds)
             rb__fmt(a->gap[c], RB_REASON_LEN, "not measured (%s)", given ? given : why ? why : "no strategy ran");
-        else rb__fmt(a->gap[c], RB_REASON_LEN, "nothing to rank: %s (no op completed inside an iteration)",
-                     bounds == n ? "every figure there is an upper bound" : "its figures are upper bounds or failures");
+        else if (bounds == n)
+            rb__fmt(a->gap[c], RB_REASON_LEN, "every strategy below %.3g ops/ms: none finished an op in an iteration "
+                    "(each figure an upper bound), so nothing ranks there", top);
+        else rb__fmt(a->gap[c], RB_REASON_LEN, "nothing to rank: its figures are upper bounds (each below %.3g ops/ms: "
+                     "no op completed inside an iteration) or failures", top);
         rb__adv_line(a->verdict, &a->nverdict, "%s: %s%s", in->conditions[c], a->gap[c], rest);
     }
     rb__adv_names(in, a->reference, -1, names, sizeof names);
     if (names[0])
         rb__adv_line(a->verdict, &a->nverdict, "%s: no I/O (the harness's own cost), shown for reference: never "
                      "ranked, never a choice", names);
+}
+
+/* The cache states with a ranked column (seen) and those with none (unseen: left out by the
+   budget, not made here, only bounds): a safe choice is claimed only over the states that
+   were measured, so a collapse in one that was not is never hidden. Returns how many unseen. */
+static unsigned rb__adv_scope(const rb_advise_input *in, const rb_advice *a, char *seen, size_t sl, char *unseen,
+                              size_t ul)
+{
+    unsigned c, k, n = 0;
+    char st[32], other[32];
+    seen[0] = unseen[0] = 0;
+    for (c = 0; c < in->nconditions; c++) {
+        int ranked = 0, first = 1;
+        rb__adv_state_of(in, c, st, sizeof st);
+        for (k = 0; k < in->nconditions; k++) {
+            rb__adv_state_of(in, k, other, sizeof other);
+            if (strcmp(st, other)) continue;
+            if (k < c) first = 0;
+            ranked |= a->best[k] >= 0;
+        }
+        if (!first) continue;   /* each state once */
+        if (ranked) rb__fmt(seen + strlen(seen), sl - strlen(seen), "%s%s", seen[0] ? ", " : "", st);
+        else rb__fmt(unseen + strlen(unseen), ul - strlen(unseen), "%s%s", unseen[0] ? ", " : "", st);
+        n += !ranked;
+    }
+    return n;
 }
 
 /* The safe choice in words, with how every other worst case compares with it: tied (inside
@@ -18067,18 +18162,26 @@ static void rb__adv_safe_lines(const rb_advise_input *in, rb_advice *a)
 {
     unsigned char flag[RB_MAX_AXIS];
     char ties[160], open[160], p[24];
+    char seen[80], unseen[80], scope[120], tail[200] = "";
     unsigned s, n = 0;
     if (a->safe < 0) {
         rb__adv_line(a->verdict, &a->nverdict, "no strategy was measured in every column: no safe choice");
         return;
     }
+    if (rb__adv_scope(in, a, seen, sizeof seen, unseen, sizeof unseen)) {
+        rb__fmt(scope, sizeof scope, "safe among the states measured (%s)", seen);
+        rb__fmt(tail, sizeof tail, "; %s not ranked (not measured, or only upper bounds): a strategy's collapse "
+                "there is unknown", unseen);
+    } else {
+        rb__fmt(scope, sizeof scope, "safe choice when the cache state is unknown");
+    }
     rb__adv_pct_up(a->worst[a->safe], a->worst_upper[a->safe], p, sizeof p);
     rb__adv_names(in, a->safe_tied, a->safe, ties, sizeof ties);
     for (s = 0; s < in->nstrategies; s++) flag[s] = a->safe_unresolved[s] == 1;
     rb__adv_names(in, flag, a->safe, open, sizeof open);
-    rb__adv_line(a->verdict, &a->nverdict, "safe choice when the cache state is unknown: %s (at worst %s of the best, "
-                 "%s)%s%s%s%s%s", in->strategies[a->safe], p, in->conditions[a->worst_condition[a->safe]],
-                 ties[0] ? "; tied within the intervals with " : "", ties,
+    rb__adv_line(a->verdict, &a->nverdict, "%s: %s (at worst %s of the best, "
+                 "%s)%s%s%s%s%s%s", scope, in->strategies[a->safe], p, in->conditions[a->worst_condition[a->safe]],
+                 tail, ties[0] ? "; tied within the intervals with " : "", ties,
                  ties[0] ? ": the measurements cannot order them" : "",
                  open[0] ? "; provisional: fewer than 2 rounds, too few to tell it apart from " : "", open);
     for (s = 0; s < in->nstrategies; s++) n += flag[s] = a->safe_unresolved[s] == 2;
@@ -18121,10 +18224,14 @@ static void rb__adv_collapses(const rb_advise_input *in, rb_advice *a)
         }
         if (at < 0 || !(a->fraction[s][at] < 0.5)) continue;
         rb__adv_pct_up(a->fraction[s][at], a->upper[s][at], p, sizeof p);
-        if (wins >= 0)
+        if (wins >= 0) {   /* warm T01 against warm T02 is the same cache state: a bet on the thread count */
+            char w[32], f[32];
+            rb__adv_state_of(in, (unsigned)wins, w, sizeof w);
+            rb__adv_state_of(in, (unsigned)at, f, sizeof f);
             rb__adv_line(a->verdict, &a->nverdict, "%s is the best in %s but falls to %s of the best in %s (%s): a bet "
-                         "on the cache state", in->strategies[s], in->conditions[wins], p, in->conditions[at],
-                         rb__adv_claim(in, a, s, (unsigned)at));
+                         "on the %s", in->strategies[s], in->conditions[wins], p, in->conditions[at],
+                         rb__adv_claim(in, a, s, (unsigned)at), strcmp(w, f) ? "cache state" : "thread count");
+        }
         else
             rb__adv_line(a->verdict, &a->nverdict, "%s falls to %s of the best in %s (%s)", in->strategies[s], p,
                          in->conditions[at], rb__adv_claim(in, a, s, (unsigned)at));

@@ -211,7 +211,8 @@ static void missing_state_is_said(void)
     CHECKF((l = line_with(adv.verdict, adv.nverdict, "pressure: not measured")) &&
            strstr(l, "the available memory is unknown") && strstr(l, "the verdict covers the other 2 columns"), "%s",
            l ? l : "no missing line");
-    CHECK(line_with(adv.verdict, adv.nverdict, "safe choice when the cache state is unknown: pread") != NULL);
+    CHECKF((l = line_with(adv.verdict, adv.nverdict, "safe among the states measured (warm, cold): pread")) &&
+           strstr(l, "pressure not ranked"), "%s", l ? l : "no scoped safe line");   /* pressure: no figure */
     CHECKF((l = line_with(adv.reasons, adv.nreasons, "io_uring, cold: not measured")) && strstr(l, "I/O errors"), "%s",
            l ? l : "no io_uring line");
     /* nothing at all: said first, then each column with why */
@@ -298,8 +299,116 @@ static void upper_bound_cell_decides_the_worst_case(void)
     bound(1 * 2 + 1, "pread", 0.3);
     CHECK(rb_advise_decide(&in, &adv) == RB_OK);
     CHECKF(adv.best[1] == -1 && adv.measured == 1 && adv.tied[0][1] == -1 &&
-           (l = line_with(adv.verdict, adv.nverdict, "cold: nothing to rank: every figure there is an upper bound")),
+           (l = line_with(adv.verdict, adv.nverdict, "cold: every strategy below 0.3 ops/ms: none finished an op in an iteration")),
            "%s", l ? l : adv.verdict[0]);
+    if (rbt.cur_failed) dump(&adv);
+}
+
+/* The budget left cold out and measured warm only: a safe choice may be claimed only over the
+   states measured, and says which were not (before: "safe choice when the cache state is
+   unknown: pread", with mmap collapsing cold unseen). */
+static void safe_choice_names_the_states_not_measured(void)
+{
+    static const char *const conds[NC] = {"warm", "cold", "half-cold"};
+    static const char *const missing[NC] = {"", "left out to fit the budget", "left out to fit the budget"};
+    rb_advise_input in;
+    const char *l;
+    unsigned s;
+    for (s = 0; s < 3; s++) {
+        not_measured(s * NC + 1, names[s], RB_ENOTRUN, "the run ended before this cell");
+        not_measured(s * NC + 2, names[s], RB_ENOTRUN, "the run ended before this cell");
+    }
+    synth(0 * NC + 0, "mmap", 28.0, 0.05);
+    synth(1 * NC + 0, "pread", 20.0, 0.05);
+    synth(2 * NC + 0, "io_uring", 15.0, 0.05);
+    input(&in, 3, conds, NC);
+    in.missing = missing;
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF(adv.safe == 0 && adv.measured == 1, "safe %d", adv.safe);
+    CHECKF((l = line_with(adv.verdict, adv.nverdict, "safe among the states measured (warm): mmap")) &&
+           strstr(l, "; cold, half-cold not ranked (not measured, or only upper bounds): a strategy's collapse "
+                  "there is unknown"), "%s",
+           l ? l : "no scoped safe line");
+    CHECK(!line_with(adv.verdict, adv.nverdict, "when the cache state is unknown"));
+    /* every state measured: the claim is the plain one */
+    synth(0 * NC + 1, "mmap", 0.1, 0.05);
+    synth(1 * NC + 1, "pread", 0.7, 0.05);
+    synth(2 * NC + 1, "io_uring", 0.9, 0.05);
+    synth(0 * NC + 2, "mmap", 10.0, 0.05);
+    synth(1 * NC + 2, "pread", 10.0, 0.05);
+    synth(2 * NC + 2, "io_uring", 10.0, 0.05);
+    in.missing = NULL;
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF(line_with(adv.verdict, adv.nverdict, "safe choice when the cache state is unknown: pread"), "%s",
+           adv.verdict[0]);
+    CHECK(!line_with(adv.verdict, adv.nverdict, "safe among"));
+    if (rbt.cur_failed) dump(&adv);
+}
+
+/* A column of upper bounds only names its bound, and an upper-bound cell in a column nothing
+   ranks counts in the worst case: never "at worst 100%" (before: a copy truncated during the
+   cold pread cell made mmap, < 0.01 cold, the safe choice "at worst 100%"). */
+static void a_bound_where_nothing_ranks_is_no_hundred_percent(void)
+{
+    static const char *const conds[2] = {"warm", "cold"};
+    static const char *const four[4] = {"warm T01", "warm T02", "cold T01", "cold T02"};
+    rb_advise_input in;
+    const char *l;
+    unsigned i;
+    /* warm ranked; cold: mmap under 0.01, pread failed; no cold column to compare with */
+    synth(0 * 2 + 0, "mmap", 28.0, 0.05);
+    bound(0 * 2 + 1, "mmap", 0.01);
+    synth(1 * 2 + 0, "pread", 20.0, 0.05);
+    not_measured(1 * 2 + 1, "pread", RB_ECHANGED, "the file changed: it got shorter");
+    input(&in, 2, conds, 2);
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF(adv.best[1] == -1 && adv.worst_upper[0] == 3 && adv.worst_condition[0] == 1 && adv.safe != 0,
+           "worst %g (%u) at %d, safe %d", adv.worst[0], adv.worst_upper[0], adv.worst_condition[0], adv.safe);
+    for (i = 0; i < adv.nverdict; i++) CHECKF(!strstr(adv.verdict[i], "at worst 100%"), "%s", adv.verdict[i]);
+    /* both cold cells bounds (the budget's reproducer): the column names its bound; it tells
+       no strategy apart, so the choice is over warm and says cold was not ranked */
+    bound(1 * 2 + 1, "pread", 0.0066);
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF((l = line_with(adv.verdict, adv.nverdict, "cold: every strategy below 0.01 ops/ms: none finished an op in "
+                          "an iteration")), "%s", adv.verdict[0]);
+    CHECKF(adv.safe == 0 && (l = line_with(adv.verdict, adv.nverdict, "safe among the states measured (warm): mmap")) &&
+           strstr(l, "cold not ranked"), "safe %d", adv.safe);
+    /* with a ranked column of the same state (T02), the bound is over its best: "< 0.5%" */
+    for (i = 0; i < 12; i++) not_measured(i, names[i / 4], RB_ENOTRUN, "not run");
+    synth(0 * 4 + 0, "mmap", 28.0, 0.05);
+    synth(0 * 4 + 1, "mmap", 50.0, 0.05);
+    bound(0 * 4 + 2, "mmap", 0.01);
+    synth(0 * 4 + 3, "mmap", 1.9, 0.05);
+    synth(1 * 4 + 0, "pread", 20.0, 0.05);
+    synth(1 * 4 + 1, "pread", 38.0, 0.05);
+    bound(1 * 4 + 2, "pread", 0.02);
+    synth(1 * 4 + 3, "pread", 2.0, 0.05);
+    input(&in, 2, four, 4);
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF(adv.best[2] == -1 && adv.worst_condition[0] == 2 && adv.worst_upper[0] == 1 &&
+           fabs(adv.worst[0] - 0.01 / 2.0) < 1e-9, "mmap worst %g (%u) at %d", adv.worst[0], adv.worst_upper[0],
+           adv.worst_condition[0]);
+    CHECKF(adv.worst_condition[1] == 2 && fabs(adv.worst[1] - 0.02 / 2.0) < 1e-9, "pread worst %g at %d",
+           adv.worst[1], adv.worst_condition[1]);
+    for (i = 0; i < adv.nverdict; i++) CHECKF(!strstr(adv.verdict[i], "at worst 100%"), "%s", adv.verdict[i]);
+    if (rbt.cur_failed) dump(&adv);
+}
+
+/* The best at one thread count of a state that falls at another thread count of the same
+   state bets on the thread count, not on the cache state. */
+static void a_fall_within_one_state_bets_on_threads(void)
+{
+    static const char *const conds[2] = {"warm T01", "warm T02"};
+    rb_advise_input in;
+    synth(0 * 2 + 0, "mmap", 28.0, 0.05);
+    synth(0 * 2 + 1, "mmap", 6.0, 0.05);
+    synth(1 * 2 + 0, "pread", 20.0, 0.05);
+    synth(1 * 2 + 1, "pread", 20.0, 0.05);
+    input(&in, 2, conds, 2);
+    CHECK(rb_advise_decide(&in, &adv) == RB_OK);
+    CHECKF(line_with(adv.verdict, adv.nverdict, "mmap is the best in warm T01 but falls to 30% of the best in warm T02 "
+                     "(significant): a bet on the thread count"), "%s", adv.verdict[adv.nverdict - 1]);
+    CHECK(!line_with(adv.verdict, adv.nverdict, "a bet on the cache state"));
     if (rbt.cur_failed) dump(&adv);
 }
 
@@ -490,7 +599,7 @@ static void no_column_measured_is_said(void)
     CHECK(rb_advise_decide(&in, &adv) == RB_OK);
     CHECKF((l = line_with(adv.verdict, adv.nverdict, "warm: not measured (left out to fit the budget)")) &&
            strstr(l, "no column could be measured") && !strstr(l, "other 0"), "%s", l ? l : adv.verdict[0]);
-    CHECKF((l = line_with(adv.verdict, adv.nverdict, "cold: nothing to rank")) && !strstr(l, "other 0"), "%s",
+    CHECKF((l = line_with(adv.verdict, adv.nverdict, "cold: every strategy below")) && !strstr(l, "other 0"), "%s",
            l ? l : adv.verdict[0]);
     CHECK(line_with(adv.verdict, adv.nverdict, "no strategy could be ranked in any column: no verdict") != NULL);
     if (rbt.cur_failed) dump(&adv);
@@ -572,7 +681,7 @@ static void unmeasured_columns_are_named(void)
            "%s", l ? l : adv.verdict[0]);
     CHECKF((l = line_with(adv.verdict, adv.nverdict, "cold T01: not measured for mmap (the budget ran out before this "
                           "cell), so it cannot be the safe choice")), "%s", l ? l : adv.verdict[0]);
-    CHECKF((l = line_with(adv.verdict, adv.nverdict, "pressure T02: nothing to rank")), "%s", l ? l : adv.verdict[0]);
+    CHECKF((l = line_with(adv.verdict, adv.nverdict, "pressure T02: every strategy below")), "%s", l ? l : adv.verdict[0]);
     CHECKF(adv.gap[0][0] && !adv.gap[1][0] && strstr(adv.gap[2], "mmap") && adv.gap[3][0] && adv.gap[4][0],
            "%s / %s", adv.gap[1], adv.gap[2]);
     if (rbt.cur_failed) dump(&adv);
@@ -1575,6 +1684,9 @@ void suite_advise(void)
     RUN(overlapping_intervals_give_a_tie);
     RUN(missing_state_is_said);
     RUN(upper_bound_cell_decides_the_worst_case);
+    RUN(safe_choice_names_the_states_not_measured);
+    RUN(a_bound_where_nothing_ranks_is_no_hundred_percent);
+    RUN(a_fall_within_one_state_bets_on_threads);
     RUN(one_round_claims_no_tie_and_names_the_collapse);
     RUN(a_bound_ranks_below_what_was_measured);
     RUN(no_column_measured_is_said);
