@@ -18866,6 +18866,24 @@ static void rb__adv_probe(rb__adv *v)
     for (k = 0; k < r->nstates; k++) rb__adv_estimate(v, k);
 }
 
+/* A median of 0 (at least half the iterations finished no op, the others some) is no
+   measurement of 0 ops/ms, which would rank as "0%" and make "<= 0%" worst cases: each such
+   iteration ran slower than one op per iteration, and so slower than any iteration that
+   finished one. So the cell is an upper bound, under its slowest iteration that finished an
+   op, as a cell where no iteration finished one is (rb_result.rate_upper_bound). */
+static void rb__adv_zero_median(rb_result *x)
+{
+    double least = 0;
+    unsigned k;
+    if (x->status != RB_OK || !x->nsamples || x->ops_per_ms_median != 0) return;   /* flagged or not: rounds merge */
+    for (k = 0; k < x->nsamples; k++)
+        if (x->samples[k] > 0 && (least == 0 || x->samples[k] < least)) least = x->samples[k];
+    if (least <= 0) return;   /* no iteration finished an op: the runner's own bound, or nothing */
+    x->rate_upper_bound = 1;
+    x->ops_per_ms_median = least;
+    x->ci_lo = x->ci_hi = NAN;
+}
+
 /* One cell, once, through rb_run_matrix, merged into the run's cell as rb_run_matrix merges
    its rounds; what it cost besides its iterations is added to its state's tally. */
 static int rb__adv_one(rb__adv *v, const rb_config *cfg, unsigned k, unsigned s, unsigned c)
@@ -18895,6 +18913,7 @@ static int rb__adv_one(rb__adv *v, const rb_config *cfg, unsigned k, unsigned s,
         if (x->status == RB_OK) {
             rb__merge_round(acc, x);
             rb__cell_stats(acc);
+            rb__adv_zero_median(acc);
         } else if (acc->status != RB_OK) {   /* a failure, or a first round cut short */
             double *store = (double *)acc->samples;
             *acc = *x;

@@ -1346,6 +1346,67 @@ static void a_state_that_fits_once_runs_before_a_second_round(void)
     rb_advise_free(&run);
 }
 
+/* A cell where most iterations finished no op has a median of 0: no measurement of 0 ops/ms
+   but an upper bound, under its slowest iteration that finished one (before: "0 / 0%" and a
+   worst case "<= 0%"). Ops of 150, 150, 40, 150 ms... from each open, in iterations of 100 ms:
+   an iteration ends when its op in flight does, so the first two finish none, the third one. */
+static unsigned lag_calls;
+static int lag_open(rb_target *t, char *why, size_t wl)
+{
+    lag_calls = 0;
+    return ms_open(t, why, wl);
+}
+static int lag_op(rb_worker *w, const uint64_t *off, unsigned n)
+{
+    struct timespec ts = {0, lag_calls++ % 3 == 2 ? 40000000 : 150000000};
+    (void)off;
+    (void)n;
+    while (nanosleep(&ts, &ts) != 0) {}
+    w->sink++;
+    return 0;
+}
+static const rb_strategy lagging = {"lagging", "150 ms per op, every third 40 ms", 0, 0, RB_HINT_NONE, 0, 0, 1,
+                                    lag_open, NULL, lag_op, NULL, ms_close};
+static void a_zero_median_is_an_upper_bound(void)
+{
+    static const unsigned th[1] = {1};
+    static const int st[1] = {RB_STATE_WARM};
+    const rb_strategy *list[2] = {&lagging, &steady};
+    const rb_result *x;
+    rb_advise_config ac;
+    rb_error e;
+    char doc[1 << 15];
+    FILE *f;
+    size_t n;
+    unsigned i;
+    int rc;
+    rounds_for(&ac, list, th, st, 20000000000LL);
+    ac.cfg.iterations = 3;
+    ac.nstates = 1;
+    rc = rb_advise(&ac, &run, &e);
+    CHECKF(rc == RB_OK, "%d: %s", rc, e.msg);
+    x = &run.cells[0];
+    CHECKF(x->status == RB_OK && x->rate_upper_bound && x->ops_per_ms_median > 0 && x->ops > 0,
+           "lagging: %s, median %g, bound %d, %llu ops", rb_status_word(x->status), x->ops_per_ms_median,
+           x->rate_upper_bound, (unsigned long long)x->ops);
+    CHECKF(run.advice.upper[0][0] == 1 && run.advice.fraction[0][0] > 0 && run.advice.best[0] == 1,
+           "upper %u, fraction %g", run.advice.upper[0][0], run.advice.fraction[0][0]);
+    for (i = 0; i < run.advice.nverdict; i++)
+        CHECKF(!strstr(run.advice.verdict[i], " 0%") && !strstr(run.advice.verdict[i], "<= 0%"), "%s",
+               run.advice.verdict[i]);
+    f = tmpfile();
+    CHECK(f != NULL);
+    if (f) {
+        rb_advise_write(f, &run, RB_FORMAT_TABLE);
+        rewind(f);
+        n = fread(doc, 1, sizeof doc - 1, f);
+        doc[n] = 0;
+        fclose(f);
+        CHECKF(strstr(doc, "lagging") && strstr(doc, "< 0.0") && !strstr(doc, " 0%"), "%s", doc);
+    }
+    rb_advise_free(&run);
+}
+
 /* What cannot be an advise is refused before anything runs, with a reason. */
 static void advise_refuses_bad_settings(void)
 {
@@ -1721,6 +1782,7 @@ void suite_advise(void)
     RUN(nothing_measured_is_a_failure_within_the_budget);
     RUN(a_file_changed_mid_run_keeps_what_was_measured);
     RUN(a_state_that_fits_once_runs_before_a_second_round);
+    RUN(a_zero_median_is_an_upper_bound);
     RUN(advise_refuses_bad_settings);
     RUN(advise_writers);
     RUN(quick_advise_shape);
