@@ -18609,6 +18609,7 @@ typedef struct rb__adv {
     double count_s;        /* counting the file's resident pages once */
     double base_s;         /* a cell's own cost besides preparing its state and its iterations */
     int base_learned;      /* base_s is from cells that ran, no longer the probe's */
+    unsigned pending;      /* round 1: a bit per state not run yet, whose first round the budget keeps room for */
     double cold_fraction;  /* of the file not resident at the start: what the warm state loads once */
     double pin_s;          /* pinning the pressure state's memory */
     /* per state, every cell so far: its time besides the iterations, and the preparation's part */
@@ -19007,6 +19008,43 @@ static unsigned rb__adv_top(const rb_advise_run *r)
     return top;
 }
 
+/* In round 1, a column of state k other than its largest thread count runs only if what is
+   left after it still holds a first round of each state not run yet (at one thread count,
+   as estimated; a state that would not fit even alone is not waited for): a first look at a
+   state comes before another thread count of one already seen. The plan's estimates can be
+   far short (a 60 s budget planned warm at ~30 s, spent 46 s on warm T01 and T02, and left
+   cold out), so this is checked with what the state's own cells took. 0: column t is
+   skipped, said in it and in the state's budget line. */
+static void rb__adv_learn(rb__adv *v, unsigned k);
+static int rb__adv_keep_room(rb__adv *v, unsigned k, unsigned t)
+{
+    rb_advise_run *r = v->r;
+    double d = r->cfg.iterations * ((double)r->cfg.duration_ns / 1e9), reserve = 0, left, col;
+    uint64_t now = rb__now_ns(), end = v->t0 + (uint64_t)(r->budget_seconds * 1e9);
+    char names[64] = "";
+    unsigned j;
+    if (r->rounds != 1 || !v->pending) return 1;
+    rb__adv_learn(v, k);   /* the pending states' estimates from what this state's cells took so far */
+    left = now < end ? (double)(end - now) / 1e9 : 0;
+    col = r->nstrategies * rb__adv_cell_cost(v, k);
+    for (j = 0; j < r->nstates; j++) {
+        const rb_advise_cost *c = &v->cost[j];
+        double one = c->round_s + r->nstrategies * (c->cell_s + d);
+        if (!((v->pending >> j) & 1u) || reserve + one > left) continue;
+        reserve += one;
+        rb__fmt(names + strlen(names), sizeof names - strlen(names), "%s%s", names[0] ? ", " : "",
+                rb_state_name(r->states[j]));
+    }
+    if (!names[0] || left - col >= reserve) return 1;
+    rb__fmt(r->missing[k * r->nthreads + t], RB_REASON_LEN, "skipped: its ~%.3g s would leave too little of the "
+            "%.3g s left for a first round of %s (~%.3g s)", col, left, names, reserve);
+    rb__fmt(r->state_cut[k], RB_REASON_LEN, "%s: measured at T%02u only: the rest of the budget was kept for a first "
+            "round of %s (~%.3g s of the %.3g s left), as a state not measured yet comes before another thread count "
+            "of one that was", rb_state_name(r->states[k]), r->threads[rb__adv_top(r)], names, reserve, left);
+    r->state_threads[k] = 1;
+    return 0;
+}
+
 /* One state's columns (those the plan gave it), each with the cells wanted this round; the
    pinning's time is the state's cost per round. */
 static int rb__adv_state(rb__adv *v, unsigned k)
@@ -19016,7 +19054,7 @@ static int rb__adv_state(rb__adv *v, unsigned k)
     rb_config c = v->base;
     rb_hog hog;
     rb_error e;
-    unsigned t, top = rb__adv_top(r);
+    unsigned i, t, top = rb__adv_top(r);
     uint64_t t0 = rb__now_ns();
     int rc = RB_OK;
     if (!p) return RB_EINVAL;   /* every state is a scenario of the table */
@@ -19026,8 +19064,11 @@ static int rb__adv_state(rb__adv *v, unsigned k)
     memset(&hog, 0, sizeof hog);
     if (p->hog && rb__adv_hog(v, p, k, &hog) != RB_OK) return RB_OK;   /* said in its columns */
     v->hog_s[k] = (double)(rb__now_ns() - t0) / 1e9;
-    for (t = 0; t < r->nthreads && rc == RB_OK; t++)
-        if (r->state_threads[k] == r->nthreads || t == top) rc = rb__adv_batch(v, &c, k, k * r->nthreads + t);
+    for (i = 0; i < r->nthreads && rc == RB_OK; i++) {   /* the largest thread count first: it is what a cut keeps */
+        t = i == 0 ? top : i <= top ? i - 1 : i;
+        if ((r->state_threads[k] == r->nthreads || t == top) && (t == top || rb__adv_keep_room(v, k, t)))
+            rc = rb__adv_batch(v, &c, k, k * r->nthreads + t);
+    }
     t0 = rb__now_ns();
     if (hog.mem && rb_hog_release(&hog, &e) != RB_OK) rb__log(&r->cfg, "advise: %s", e.msg);
     v->hog_s[k] += (double)(rb__now_ns() - t0) / 1e9;
@@ -19231,6 +19272,8 @@ static int rb__adv_first_round(rb__adv *v)
         if (r->norder && !p.fits && rb__adv_no_room(v, &p, k)) break;
         r->state_threads[k] = p.threads[p.order[0]];
         v->deadline = !r->norder && !p.fits ? UINT64_MAX : end;
+        v->pending = 0;
+        for (j = 0; j < r->nstates; j++) v->pending |= (j != k && !((done >> j) & 1u)) ? 1u << j : 0;
         rb__log(&r->cfg, "advise: round 1, %s (%s): %u strateg%s x %u thread count%s", rb_state_name(r->states[k]),
                 rb__adv_what(r->states[k]), r->nstrategies, r->nstrategies == 1 ? "y" : "ies", r->state_threads[k],
                 r->state_threads[k] == 1 ? "" : "s");

@@ -1346,6 +1346,39 @@ static void a_state_that_fits_once_runs_before_a_second_round(void)
     rb_advise_free(&run);
 }
 
+/* In round 1 a state's largest thread count runs first, and another of its thread counts only
+   if a first round of the states not run yet still fits after it (before: a 60 s budget spent
+   46 s on warm T01 and T02 and left cold out). Sleepy cells take ~0.6 s, a column ~1.2 s: of
+   4.1 s less ~1 s of setup, the first state's T02 leaves ~1.8 s: too little for its T01 and then the
+   other state (~1.2 s). */
+static void a_state_not_seen_comes_before_another_thread_count(void)
+{
+    static const unsigned th[2] = {1, 2};
+    static const int st[2] = {RB_STATE_WARM, RB_STATE_COLD};
+    const rb_strategy *list[2] = {&sleepy_a, &sleepy_b};
+    rb_advise_config ac;
+    rb_error e;
+    unsigned k;
+    int rc;
+    rounds_for(&ac, list, th, st, 4100000000LL);
+    ac.nthreads = 2;
+    ac.cfg.duration_ns = 50000000;   /* the plan sees 0.1 s a cell and keeps every column; each takes 0.6 s */
+    rc = rb_advise(&ac, &run, &e);
+    CHECKF(rc == RB_OK, "%d: %s", rc, e.msg);
+    CHECKF(run.norder == 2 && run.cells[0 * 4 + 3].status == RB_OK && run.cells[1 * 4 + 3].status == RB_OK,
+           "%u states ran; cold T02: %s / %s", run.norder, run.cells[3].reason, run.cells[7].reason);
+    CHECK(run.cells[0 * 4 + 1].status == RB_OK && run.cells[1 * 4 + 1].status == RB_OK);   /* warm T02 */
+    k = run.order[0];   /* the first state run (the cheaper as estimated) kept room for the other */
+    CHECKF(run.state_threads[k] == 1 && strstr(run.missing[k * 2], "skipped") &&
+           strstr(run.state_cut[k], "measured at T02 only: the rest of the budget was kept for a first round of"),
+           "%s / %s", run.missing[k * 2], run.state_cut[k]);
+    if (rbt.cur_failed)
+        fprintf(stderr, "      order %u %u; cut %s | %s; missing %s | %s | %s | %s; spent %.2f\n", run.order[0],
+                run.order[1], run.state_cut[0], run.state_cut[1], run.missing[0], run.missing[1], run.missing[2],
+                run.missing[3], run.seconds);
+    rb_advise_free(&run);
+}
+
 /* A cell where most iterations finished no op has a median of 0: no measurement of 0 ops/ms
    but an upper bound, under its slowest iteration that finished one (before: "0 / 0%" and a
    worst case "<= 0%"). Ops of 150, 150, 40, 150 ms... from each open, in iterations of 100 ms:
@@ -1783,6 +1816,7 @@ void suite_advise(void)
     RUN(a_file_changed_mid_run_keeps_what_was_measured);
     RUN(a_state_that_fits_once_runs_before_a_second_round);
     RUN(a_zero_median_is_an_upper_bound);
+    RUN(a_state_not_seen_comes_before_another_thread_count);
     RUN(advise_refuses_bad_settings);
     RUN(advise_writers);
     RUN(quick_advise_shape);
