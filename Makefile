@@ -39,7 +39,7 @@ readbench: main.c readbench.h
 # The test binary runs every test_*.c; it needs the CLI (for the CLI tests) and the C++
 # compile test next to it.
 tests/%.o: tests/%.c tests/rbtest.h readbench.h $(TEST_STAMP)
-	$(CC) $(ALL_CFLAGS) -Itests -I. -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -DREADBENCH_INTERNAL -Itests -I. -c -o $@ $<
 
 tests/run_tests: $(TEST_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $(TEST_OBJS) $(LIBS)
@@ -75,7 +75,7 @@ CORE_COMPILERS := "gcc -std=c99" "clang -std=c99" "g++ -x c++ -std=c++11" "clang
 
 tests/core/%.o: tests/%.c tests/rbtest.h readbench.h $(CORE_STAMP)
 	@mkdir -p tests/core
-	$(CC) $(CORE_CFLAGS) -Itests -I. -c -o $@ $<
+	$(CC) $(CORE_CFLAGS) -DREADBENCH_INTERNAL -Itests -I. -c -o $@ $<
 
 tests/run_core_tests: $(CORE_OBJS)
 	$(CC) $(CORE_CFLAGS) -o $@ $(CORE_OBJS) $(LIBS)

@@ -382,14 +382,14 @@ static int main_job(cli *c)
 /* readbench prefetch FILE: each policy, data not cached then fitting in the cache. */
 static int prefetch_cmd(cli *c)
 {
-    rb_pfx_result r[2 * RB_PF_COUNT]; rb_outfile files[2]; rb_error err; rb_env env;
+    rb_pfx_result r[2 * RB_PREFETCH_COUNT]; rb_outfile files[2]; rb_error err; rb_env env;
     unsigned n, failed; int rc;
     c->p.cfg.path = c->path;
     if ((rc = rb_check_one_file(c->path, 1 << 20, "prefetch", NULL, &err)) != RB_OK) return refused(rc, &err, c->path, "4g", 0);
     if ((rc = open_outputs(files, c, c->svg)) != 0) return rc;
     catch_signals(); c->p.cfg.stop = &stop_signal;   /* the cases measured are written, the rest marked */
     rb_env_collect(&env, c->path); rb_env_print(stderr, &env);
-    n = rb_prefetch_experiments(&c->p, r, stderr, &failed);
+    n = rb_pfx_run_all(&c->p, r, stderr, &failed);
     rb_report_prefetch(files[0].f ? files[0].f : stdout, r, n, c->format, &env);
     if (files[1].f) rb_report_prefetch_svg(files[1].f, r, n, c->title, c->log_scale, &env);
     if (close_outputs(files, 1)) return 1;

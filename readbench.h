@@ -30,6 +30,8 @@
                            /proc and /sys readers, RUSAGE_THREAD, drop_caches): the POSIX
                            fallbacks run
       RB_BUILD_FLAGS       a string with the compiler flags, recorded in the environment
+      READBENCH_INTERNAL   for tests: the internal functions (each layer's "internals"
+                           block) extern and declared; otherwise static, not the API
       RB_TEST_URING_SUBMIT for tests: the io_uring_submit_and_wait the io_uring rows call
       RB_MACHINE_SPIN      for tests: the fixed CPU kernel timed around each cell
 
@@ -118,6 +120,18 @@
 #endif
 #endif
 
+/* RBINT: the internal functions (the " internals" blocks after each layer's declarations):
+   extern for the tests (READBENCH_INTERNAL), static in any other implementation. */
+#ifndef RBINT
+#if defined(READBENCH_INTERNAL)
+#define RBINT RBDEF
+#elif defined(__GNUC__) || defined(__clang__)
+#define RBINT static __attribute__((unused))
+#else
+#define RBINT static
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -197,8 +211,6 @@ struct rb_result;
 
 struct rb_warmup_result;
 
-RBDEF const char *rb_arrivals_name(int arrivals);   /* "uniform", "poisson", "trace" */
-
 RBDEF void rb_format_size(uint64_t bytes, char *buf, size_t len);
 
 /* A size as rb_parse_size reads it back, in the largest unit that divides it: "64m", "1g", "1000". */
@@ -231,10 +243,6 @@ enum {
 #define RB_PATTERN_LEN 64          /* the longest canonical spec, NUL included */
 
 #define RB_MAX_RUN 1048576u        /* reads per run at most */
-
-RBDEF int rb_pattern_check(const struct rb_config *c, char *why, size_t whylen);
-
-RBDEF const char *rb_pattern_name(const struct rb_config *c, char *buf, size_t len);
 
 /* The offsets of one cell. What the threads share is an rb_sampler, made once per cell and
    read-only after; what each thread owns is in its rb_worker (generator, sequential cursor,
@@ -289,32 +297,6 @@ typedef struct rb_sampler_file {
    per read in proportion to its size (or uniformly), then an offset in it by its own sampler;
    offsets are in the files' joint space, which rb_target_file_at turns back into (file, offset)
    and rb_worker_fd_at into the descriptor to read with. */
-/* RB_EINVAL (why) for a pattern rb_pattern_check refuses or a read larger than size. c: with
-   defaults applied (read_size set); direct: offsets must be page multiples (lcm with align). */
-RBDEF int rb_sampler_init(rb_sampler *s, const struct rb_config *c, uint64_t size, uint64_t page, int direct,
-                          char *why, size_t whylen);
-
-/* n files of sizes[i] bytes starting at bases[i] of the joint space (increasing, page-aligned):
-   a read picks file i with probability sizes[i] / (the bytes of every file read from), or 1 /
-   (the files read from) with c->file_pick RB_PICK_UNIFORM; files shorter than the read size are
-   skipped (counted in s->small). Sequential reads every file in order, one after another.
-   RB_EINVAL (why) when no file is as long as a read; RB_ENOMEM. n == 1 is rb_sampler_init. Free
-   with rb_sampler_free. */
-RBDEF int rb_sampler_init_files(rb_sampler *s, const struct rb_config *c, const uint64_t *sizes, const uint64_t *bases,
-                                unsigned n, uint64_t page, int direct, char *why, size_t whylen);
-
-RBDEF void rb_sampler_free(rb_sampler *s);
-
-/* Thread `index` of `nthreads`: its generator from (seed, index); a sequential cursor starts
-   index/nthreads into the file; no run in progress. */
-RBDEF void rb_sampler_seed(const rb_sampler *s, struct rb_worker *w, uint64_t seed, unsigned index, unsigned nthreads);
-
-RBDEF void rb_sampler_offsets(const rb_sampler *s, struct rb_worker *w, uint64_t *off, unsigned n);
-
-/* The permutation and its inverse, rank <-> block (the identity when contiguous). */
-RBDEF uint64_t rb_sampler_block(const rb_sampler *s, uint64_t rank);
-
-RBDEF uint64_t rb_sampler_rank(const rb_sampler *s, uint64_t block);
 
 /*
    A recorded access trace, read by rb_trace_load (a file) or rb_trace_parse (text in memory)
@@ -377,10 +359,6 @@ typedef struct rb_trace {
                               point into it (freed by rb_trace_free) */
 } rb_trace;
 
-RBDEF const char *rb_trace_format_name(int format);   /* "auto", "strace", "iolog", "csv" */
-
-RBDEF const char *rb_trace_match_name(int match);      /* "none", "exact", "same-file", "basename" */
-
 /* -- 1.4 histogram (declarations) -- */
 
 #define RB_HIST_EXACT 128u      /* values below are their own bucket */
@@ -416,14 +394,6 @@ RBDEF uint64_t rb_hist_percentile(const rb_hist *h, double pct);
    is just the max); writers print null or "-" otherwise. Also 0 when nothing was recorded. */
 RBDEF int rb_hist_percentile_known(const rb_hist *h, double pct);
 
-/* The rank (1-based, in [1, n]) of percentile pct among n sorted values: ceil(pct/100 * n),
-   in integer arithmetic (pct to 6 decimals), so p99.9 of 1000 values is the 999th. */
-RBDEF uint64_t rb_percentile_rank(double pct, uint64_t n);
-
-RBDEF unsigned rb_hist_index(uint64_t ns);
-
-RBDEF uint64_t rb_hist_bucket_value(unsigned index);   /* past the last bucket: UINT64_MAX */
-
 /* -- 1.5 aligned madvise and the prefetch policies (declarations) -- */
 
 /*
@@ -435,14 +405,14 @@ RBDEF uint64_t rb_hist_bucket_value(unsigned index);   /* past the last bucket: 
    left to the fault's read-around (rb_adapt): see rb_prefetch() and rb_adapt_epoch() in the
    implementation for the full reasoning. */
 enum {
-    RB_PF_ALWAYS = 0,           /* advise on every call */
-    RB_PF_BACKOFF = 1,          /* Lucene PR #13381: power-of-two skip, then mincore gate, reset on
+    RB_PREFETCH_ALWAYS = 0,           /* advise on every call */
+    RB_PREFETCH_BACKOFF = 1,          /* Lucene PR #13381: power-of-two skip, then mincore gate, reset on
                                    a miss; the counter is the reader's own (each clone starts at 0) */
-    RB_PF_BACKOFF_NOMINCORE = 2,/* the power-of-two skip alone (never resets), per reader */
-    RB_PF_ADAPTIVE = 3,         /* per-reader miss-rate estimate from sampled residency checks */
-    RB_PF_BACKOFF_SHARED = 4,   /* Lucene PR #15585: backoff with one counter per file, shared by
+    RB_PREFETCH_BACKOFF_NOMINCORE = 2,/* the power-of-two skip alone (never resets), per reader */
+    RB_PREFETCH_ADAPTIVE = 3,         /* per-reader miss-rate estimate from sampled residency checks */
+    RB_PREFETCH_BACKOFF_SHARED = 4,   /* Lucene PR #15585: backoff with one counter per file, shared by
                                    every reader, incremented atomically */
-    RB_PF_COUNT = 5
+    RB_PREFETCH_COUNT = 5
 };
 
 typedef struct rb_prefetch_stats {
@@ -462,7 +432,7 @@ typedef int (*rb_resident_fn)(void *ctx, const unsigned char *addr, size_t len);
 /* The fraction of the pages of [addr, addr + len) that are resident; -1: could not tell. */
 typedef double (*rb_resident_frac_fn)(void *ctx, const unsigned char *addr, size_t len);
 
-#define RB_PF_FILLED 8u         /* adaptive: the windows it filled last, not filled again */
+#define RB_PREFETCH_FILLED 8u         /* adaptive: the windows it filled last, not filled again */
 
 /* adaptive's regime, on a mapping whose faults read around (MADV_NORMAL): what one epoch of a
    reader's calls measured, and the decision made from it (rb_adapt_epoch, a pure function of
@@ -492,15 +462,6 @@ typedef struct rb_adapt {
     int checking;            /* 1: this hinting epoch checks a proven read-around's price */
 } rb_adapt;
 
-RBDEF void rb_adapt_init(rb_adapt *a);
-
-/* The mode for the next epoch, from the state and the epoch just measured. */
-RBDEF int rb_adapt_epoch(rb_adapt *a, const rb_adapt_signals *s);
-
-/* Inside an epoch on trial: 1 when the trial's calls so far (calls, ns) already cost more
-   than a trial may, and it must end now (rb_adapt_epoch then hints again). */
-RBDEF int rb_adapt_trial_too_dear(const rb_adapt *a, uint64_t calls, uint64_t ns);
-
 typedef struct rb_prefetcher {
     int policy;
     unsigned char *map;
@@ -523,7 +484,7 @@ typedef struct rb_prefetcher {
     uint64_t ep_t0, ep_call0;   /* adaptive: its start (ns; 0: not started) and st.calls then */
     uint64_t evicted_misses;    /* adaptive: sampled misses that found recently evicted pages */
     int fill_off;               /* adaptive: two of them seen: memory is short, no more window fills */
-    uint64_t filled[RB_PF_FILLED];   /* adaptive: the windows filled last (index + 1; 0: none) */
+    uint64_t filled[RB_PREFETCH_FILLED];   /* adaptive: the windows filled last (index + 1; 0: none) */
     unsigned nfilled;
     unsigned full_run;          /* adaptive: sampled windows in a row found nearly full */
     int64_t room;               /* adaptive: memory this reader could take when it started
@@ -560,7 +521,7 @@ RBDEF int rb_prefetch_policy_find(const char *name);
    redundant (the range was resident when hinted), useful (the read found it resident, and was not slow), late (the
    read still had to wait for a page, or was slow: longer than twice the median of the
    reader's cached reads, and at least 20 us), wasted (pages of the range were evicted
-   between the hint and the read). rb_run and rb_prefetch_experiment report them. */
+   between the hint and the read). rb_run and rb_pfx_run report them. */
 #define RB_PA_EVERY 16u     /* one hint in this many is followed, per thread, on average */
 
 #define RB_PA_PENDING 16u   /* sampled hints waiting for their read at once, per thread */
@@ -569,7 +530,7 @@ RBDEF int rb_prefetch_policy_find(const char *name);
 
 #define RB_PA_SLOW_FLOOR_NS 20000u   /* a read under this is never slow (see rb__pa_read_end) */
 
-typedef struct rb_prefetch_accounting {
+typedef struct rb_pa_accounting {
     uint64_t hints;        /* hints given: WILLNEED by madvise or posix_fadvise, through any policy */
     uint64_t sampled;      /* of them, followed: redundant + useful + late + wasted + failed */
     uint64_t redundant, useful, late, wasted;
@@ -577,23 +538,19 @@ typedef struct rb_prefetch_accounting {
     uint64_t wasted_unknown;   /* late ones where cachestat could not say whether pages were evicted */
     uint64_t untrusted;    /* hints not followed: residency cannot be trusted here (mincore lies) */
     uint64_t late_slow;    /* of late: resident when read, but the read took longer than the threshold */
-} rb_prefetch_accounting;
+} rb_pa_accounting;
 
-typedef struct rb__pa_sample { unsigned k; uint64_t start, len; int64_t evicted; } rb__pa_sample;
-
-/* The time (ns) over which a read of resident pages counts as late: twice the median of the
-   n last cached reads' times, at least RB_PA_SLOW_FLOOR_NS; the floor alone below 3 times. */
-RBDEF uint64_t rb_pa_slow_threshold(const uint64_t *cached_ns, unsigned n);
+typedef struct rb_pa_sample { unsigned k; uint64_t start, len; int64_t evicted; } rb_pa_sample;
 
 /* One reader's follow-up state: what it looks at (its mapping of the file, and the descriptor
    cachestat asks), the sampled hints whose read has not come yet, the times of its last
    cached reads (a ring), and the read being timed. */
-typedef struct rb__pa_follow {
+typedef struct rb_pa_follow {
     const unsigned char *map;   /* NULL: nothing is followed (counted untrusted) */
     size_t page;
     int fd, trusted;
     const struct rb_target *t;  /* a directory's target: its table gives each range's file and fd */
-    rb__pa_sample pending[RB_PA_PENDING];
+    rb_pa_sample pending[RB_PA_PENDING];
     unsigned npending;
     uint64_t cached_ns[RB_PA_CACHED];
     unsigned ncached, next_cached;
@@ -601,7 +558,7 @@ typedef struct rb__pa_follow {
     int follow_next;            /* the next hint's draw, made ahead (rb__pa_follows_next) */
     int pre_valid, pre;         /* rb__pa_before's residency of [pre_start, +pre_len): the next hint's */
     uint64_t pre_start, pre_len;
-} rb__pa_follow;
+} rb_pa_follow;
 
 /* -- 1.6 config and result (declarations) -- */
 
@@ -744,7 +701,7 @@ typedef struct rb_result {
     uint64_t madvise_calls, madvise_failed;
     int madvise_errno;
     rb_prefetch_stats prefetch;  /* the policy strategies' counters, all threads */
-    rb_prefetch_accounting prefetch_accounting;   /* what became of the hints, sampled; hints 0:
+    rb_pa_accounting prefetch_accounting;   /* what became of the hints, sampled; hints 0:
                                                      the strategy gives none */
     uint64_t fadvise_calls, fadvise_failed;   /* posix_fadvise hints (pread-fadvise) */
     int fadvise_errno;
@@ -1101,15 +1058,9 @@ typedef struct rb_ident {
 /* RB_OK, or the status of a path that cannot be read (err says why; id is then empty). */
 RBDEF int rb_ident_take(rb_ident *id, const char *path, rb_error *err);
 
-/* 0: path is still what id says; 1: it changed, why says how ("file changed since the run
-   started: ..."). */
-RBDEF int rb_ident_check(const rb_ident *id, const char *path, char *why, size_t whylen);
-
 RBDEF void rb_ident_free(rb_ident *id);
 
 RBDEF void rb_config_defaults(const rb_config *in, rb_config *out);
-
-RBDEF int rb_cpu_allowed(unsigned cpu);   /* 1: this process may run on CPU cpu; 0: not; -1: unknown */
 
 /* rb_run(cfg, s, result): runs one cell (one strategy, one thread count, one read size): threads
    start on a barrier, run warmup, then cfg->iterations measured iterations of cfg->duration_ns
@@ -1120,14 +1071,6 @@ RBDEF int rb_cpu_allowed(unsigned cpu);   /* 1: this process may run on CPU cpu;
    one, a rate not kept up with is a warning; cfg->think_ns adds busy computation between a closed
    loop's ops. */
 RBDEF int rb_run(const rb_config *cfg, const struct rb_strategy *s, rb_result *res);
-
-/* rb_cell_memory(cfg, s), rb_cell_fits(cfg, s, why, whylen): the bytes a cell allocates (threads x
-   buffers, x reads per op for the batch strategies), and whether they fit in rb_mem_available()
-   less 16 MiB; rb_run refuses (RB_ENOMEM) a cell that does not, before it allocates anything, and
-   rb_matrix_check a matrix whose largest cell (rb_matrix_memory) does not. */
-RBDEF uint64_t rb_cell_memory(const rb_config *cfg, const struct rb_strategy *s);   /* bytes a cell allocates */
-
-RBDEF int rb_cell_fits(const rb_config *cfg, const struct rb_strategy *s, char *why, size_t whylen); /* RB_ENOMEM: no */
 
 /*
    A cell of groups: each group one kind of reader (its own strategy, threads, pattern, read
@@ -1221,8 +1164,8 @@ typedef struct rb_worker {
        device reads are counted as the worker's (Linux thread ids, set by thread_init). */
     int helper_tid[RB_MAX_HELPERS];
     unsigned nhelpers;
-    rb_prefetch_accounting pa;    /* what became of this thread's hints (sampled) */
-    rb__pa_follow paf;            /* the hints being followed to their reads */
+    rb_pa_accounting pa;    /* what became of this thread's hints (sampled) */
+    rb_pa_follow paf;            /* the hints being followed to their reads */
     void *user;
 } rb_worker;
 
@@ -1255,8 +1198,8 @@ struct rb_strategy {
     unsigned flags;       /* RB_S_* */
     int advice;           /* RB_S_MMAP: the mapping's advice, RB_ADVICE_* */
     int hint;             /* RB_HINT_*: the runner hints each read of an op, then read_op reads them */
-    int policy;           /* with RB_HINT_MADVISE: the prefetch policy that gates each hint (RB_PF_*;
-                             RB_PF_ALWAYS, 0: every read, as madvise calls) */
+    int policy;           /* with RB_HINT_MADVISE: the prefetch policy that gates each hint (RB_PREFETCH_*;
+                             RB_PREFETCH_ALWAYS, 0: every read, as madvise calls) */
     int rwf;              /* the preadv2 rows: RB_RWF_* */
     int arg;              /* free for a custom strategy's own parameter */
     int (*open)(rb_target *t, char *why, size_t whylen);
@@ -1271,15 +1214,7 @@ RBDEF const rb_strategy *rb_strategies(unsigned *count);
 
 RBDEF const rb_strategy *rb_strategy_find(const char *name);
 
-/* rb_strategy_probe(s, cfg, why, whylen): whether strategy `s` can run here with `cfg`, and if
-   not, why. */
-RBDEF int rb_strategy_probe(const rb_strategy *s, const rb_config *cfg, char *why, size_t whylen);
-
 /* Helpers a custom strategy uses from its read_op. */
-/* The file a read at offset `off` goes to (its index in t->files; 0 for one file) and where
-   in it (*local). rb_worker_fd_at: the descriptor to read it with (the thread's own, if it
-   has them, else the target's). rb_worker_check takes offsets of the joint space too. */
-RBDEF unsigned rb_target_file_at(const rb_target *t, uint64_t off, uint64_t *local);
 
 RBDEF int rb_worker_fd_at(const rb_worker *w, uint64_t off, uint64_t *local);
 
@@ -1316,31 +1251,15 @@ typedef struct rb_outfile {
     char tmp[4320];        /* the temporary beside it; "" for a stream */
 } rb_outfile;
 
-/* 1: a and b name the same file (same device and inode, through any symlink or hard link;
-   two names that do not exist yet: the same name in the same directory). 0: not. */
-RBDEF int rb_same_file(const char *a, const char *b);
-
 /* rb_outfile_open(o, path, flags, err), rb_outfile_commit(o, err), rb_outfile_abort(o, err): the
    one way readbench writes a file: a temporary beside the target, fsync'ed and renamed into place
    by commit, removed by abort (with signals held). Only regular files are replaced; a device or
    FIFO is written in place when RB_OUT_STREAM allows it. rb_same_file() and rb_check_outputs()
    keep an output off an input; rb_outfiles_open() and rb_outfiles_close() do all of it for a
    command's reports. */
-/* RB_OK; RB_ENOTREG (not a regular file, or a symlink without RB_OUT_FOLLOW: nothing opened);
-   RB_EEXIST (a file is there and no RB_OUT_REPLACE); RB_EPERM/RB_ESYS (the directory refuses). */
-RBDEF int rb_outfile_open(rb_outfile *o, const char *path, int flags, rb_error *err);
-
-RBDEF int rb_outfile_commit(rb_outfile *o, rb_error *err);    /* flush, fsync, rename into place */
-
-RBDEF int rb_outfile_abort(rb_outfile *o, rb_error *err);     /* close and remove the temporary */
 
 /* Returns nonzero to abort (setup then removes its temporary file and returns RB_EINTR). */
 typedef int (*rb_progress_fn)(uint64_t done, uint64_t total, void *user);
-
-RBDEF uint64_t rb_data_word(uint64_t data_seed, uint64_t index);
-
-/* rb_fill_pattern(buf, off, len, data_seed): the bytes that [off, off+len) of a setup file hold. */
-RBDEF void rb_fill_pattern(void *buf, uint64_t off, size_t len, uint64_t data_seed);
 
 /* rb_setup_file(path, size, data_seed, flags, progress, err): writes `size` bytes whose content is
    a pure function of (data_seed, offset): word i (8 bytes, little-endian) is
@@ -1355,10 +1274,6 @@ RBDEF int rb_setup_file(const char *path, uint64_t size, uint64_t data_seed, int
 /* Many files: a directory is read as every regular file in it with data (not its
    subdirectories, not its symlinks, not its empty files). At most RB_MAX_FILES. */
 #define RB_MAX_FILES 65536u
-
-/* The data seed of the file called `name` (its last path component) in a directory: distinct
-   per name, so a read from the wrong file fails --verify. A file named alone uses data_seed. */
-RBDEF uint64_t rb_file_seed(uint64_t data_seed, const char *name);
 
 /* nfiles files of size / nfiles bytes each in dir (made if missing; its parent must exist),
    named part-0000, part-0001, ... (name order is their order), each written as rb_setup_file
@@ -1431,10 +1346,6 @@ typedef struct rb_hog {
    files, the counts summed (out->files says how many). */
 RBDEF int rb_evict(const char *path, rb_error *err);
 
-/* rb_prewarm(path, fraction, seed, err): make exactly `fraction` of the file's pages resident, a
-   reproducible random choice, the rest not ("50% cold" as a setting). */
-RBDEF int rb_prewarm(const char *path, double fraction, uint64_t seed, rb_error *err);
-
 /* rb_hog_take(hog, size, err), rb_hog_release(hog, err), rb_mem_available(): pin anonymous memory
    (mlock) so the page cache has less room: a machine with less RAM, made on this one. A hog taken
    with small pages (huge pages refused) says why in hog->warning; the library prints nothing.
@@ -1444,10 +1355,6 @@ RBDEF int rb_prewarm(const char *path, double fraction, uint64_t seed, rb_error 
 RBDEF int rb_hog_take(rb_hog *h, uint64_t size, rb_error *err);
 
 RBDEF int rb_hog_release(rb_hog *h, rb_error *err);
-
-RBDEF int64_t rb_mem_available(void);
-
-RBDEF uint64_t rb_mem_margin(uint64_t room);
 
 /* The memory cgroup that bounds this process (v1 or v2): the tightest from its own cgroup up to
    the root of the hierarchy's mount. rb_memcg_read: 0, or -1 where there is none to read. */
@@ -1459,25 +1366,6 @@ typedef struct rb_memcg {
     long long room;           /* rb_memcg_room(limit, usage, file_cache); -1: no limit */
     char dir[1024];           /* the limiting cgroup's directory ("" none) */
 } rb_memcg;
-
-RBDEF int rb_memcg_read(rb_memcg *out);
-
-/* Its parsers, pure functions on text. rb_memcg_path: from /proc/self/cgroup's text, the
-   process's memory cgroup (v1's memory line first, else v2's "0::" line) and its version; 0:
-   found. rb_memcg_mount: from one /proc/self/mountinfo line (any length), when it is that
-   hierarchy's mount, the cgroup's directory (mount point + the path below the mount's root);
-   0: it is. rb_memcg_limit: a limit file's text in bytes; -1 no limit (v2 "max", v1's
-   near-2^63 number), -2 malformed. rb_memcg_stat: "key N" of memory.stat; -1 missing.
-   rb_memcg_room: limit - usage + file_cache, within [0, limit]; -1 no limit. */
-RBDEF int rb_memcg_path(const char *proc_self_cgroup, int *version, char *path, size_t len);
-
-RBDEF int rb_memcg_mount(const char *mountinfo_line, int version, const char *path, char *dir, size_t len);
-
-RBDEF long long rb_memcg_limit(const char *text);
-
-RBDEF long long rb_memcg_stat(const char *memory_stat, const char *key);
-
-RBDEF long long rb_memcg_room(long long limit, long long usage, long long file_cache);
 
 RBDEF int rb_load(const char *path, rb_error *err);
 
@@ -1511,10 +1399,6 @@ typedef struct rb_report {
     int alone;                   /* RB_ALONE_* of a run of groups */
     void *owned;                 /* what rb_run_matrix allocated; rb_report_free releases it */
 } rb_report;
-
-#if !defined(RB_NO_REPORTS)   /* defined with the reports, and declared only with them */
-RBDEF const rb_result *rb_report_cell(const rb_report *r, unsigned strategy, unsigned thread, unsigned size);
-#endif
 
 #define RB_MAX_AXIS 64           /* values per axis: strategies, thread counts, read sizes */
 
@@ -1586,9 +1470,6 @@ RBDEF int rb_run_matrix(const rb_matrix *m, rb_report *rep);
 
 RBDEF void rb_report_free(rb_report *rep);
 
-/* Percentiles a report can label: each in (0, 100], none twice, at most RB_MAX_PERCENTILES. */
-RBDEF int rb_percentiles_check(const double *p, unsigned n, char *why, size_t whylen);
-
 /* -- 1.13 statistics (declarations) -- */
 
 /*
@@ -1611,12 +1492,6 @@ typedef struct rb_stats {
 /* x: rounds of n / rounds samples each, round after round (n a multiple of rounds). A list of
    independent samples is rounds == n. */
 RBDEF void rb_stats_of(const double *x, unsigned n, unsigned rounds, rb_stats *out);
-
-/* NEW/BASE of two cells from separate runs (each its samples and rounds, as rb_stats_of): the
-   ratio of their centers and its 95% Welch interval. 0: done; -1: fewer than 2 rounds on a
-   side, uneven rounds, or a round median that is not positive. */
-RBDEF int rb_ratio_ci(const double *base, unsigned nb, unsigned rounds_b, const double *cur, unsigned nc,
-                      unsigned rounds_c, double *ratio, double *lo, double *hi);
 
 /* Two cells of one matrix run paired by round: in each round both measured, the ratio of A's
    median to B's in that round; out: those ratios as independent samples (rb_stats_of; its
@@ -1663,26 +1538,178 @@ typedef struct rb_env {
    without the machine having them. */
 RBDEF void rb_env_collect(rb_env *env, const char *path);
 
-/* The line that says a fresh page is slow to touch here and what that does to the figures;
-   1 when env->page_touch_ns is at or above the threshold (5 us), 0 (and "") otherwise. */
-RBDEF int rb_env_slow_touch_warning(const rb_env *env, char *out, size_t len);
-
-/* The file's size over the memory it can be cached in: RAM, or the memory cgroup's limit where
-   that is lower (a container's page cache is charged to it); -1 unknown. *what says which. */
-RBDEF double rb_env_file_ram_ratio(const rb_env *env, const char **what);
-
-/* From the text of /proc/interrupts: the CPUs that took at least 1% of the interrupts of the
-   driver node `name` (virtio1, nvme0: what /sys/block/DEV/device points to). 0: found. */
-RBDEF int rb_irq_cpus(const char *interrupts, const char *name, char *out, size_t outlen);
-
-/* From one line of /proc/self/mountinfo (any length): the filesystem type, when the line is
-   the mount of device maj:min. 0: found. */
-RBDEF int rb_mountinfo_fs(const char *line, unsigned maj, unsigned min, char *fs, size_t fslen);
-
 #ifdef __cplusplus
 }
 #endif
 #endif /* READBENCH_H */
+
+/* ---- 1 internals: declared for the implementation and for the tests ------------------------- */
+/* Not the API: a program that includes the header for its API does not see these (the
+   implementation makes them static); the tests define READBENCH_INTERNAL to call them. */
+#if (defined(READBENCH_IMPLEMENTATION) || defined(READBENCH_INTERNAL)) && !defined(READBENCH_CORE_INTERNAL)
+#define READBENCH_CORE_INTERNAL
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+RBINT const char *rb_arrivals_name(int arrivals);   /* "uniform", "poisson", "trace" */
+
+RBINT int rb_pattern_check(const struct rb_config *c, char *why, size_t whylen);
+
+RBINT const char *rb_pattern_name(const struct rb_config *c, char *buf, size_t len);
+
+/* RB_EINVAL (why) for a pattern rb_pattern_check refuses or a read larger than size. c: with
+   defaults applied (read_size set); direct: offsets must be page multiples (lcm with align). */
+RBINT int rb_sampler_init(rb_sampler *s, const struct rb_config *c, uint64_t size, uint64_t page, int direct,
+                          char *why, size_t whylen);
+
+/* n files of sizes[i] bytes starting at bases[i] of the joint space (increasing, page-aligned):
+   a read picks file i with probability sizes[i] / (the bytes of every file read from), or 1 /
+   (the files read from) with c->file_pick RB_PICK_UNIFORM; files shorter than the read size are
+   skipped (counted in s->small). Sequential reads every file in order, one after another.
+   RB_EINVAL (why) when no file is as long as a read; RB_ENOMEM. n == 1 is rb_sampler_init. Free
+   with rb_sampler_free. */
+RBINT int rb_sampler_init_files(rb_sampler *s, const struct rb_config *c, const uint64_t *sizes, const uint64_t *bases,
+                                unsigned n, uint64_t page, int direct, char *why, size_t whylen);
+
+RBINT void rb_sampler_free(rb_sampler *s);
+
+/* Thread `index` of `nthreads`: its generator from (seed, index); a sequential cursor starts
+   index/nthreads into the file; no run in progress. */
+RBINT void rb_sampler_seed(const rb_sampler *s, struct rb_worker *w, uint64_t seed, unsigned index, unsigned nthreads);
+
+RBINT void rb_sampler_offsets(const rb_sampler *s, struct rb_worker *w, uint64_t *off, unsigned n);
+
+/* The permutation and its inverse, rank <-> block (the identity when contiguous). */
+RBINT uint64_t rb_sampler_block(const rb_sampler *s, uint64_t rank);
+
+RBINT uint64_t rb_sampler_rank(const rb_sampler *s, uint64_t block);
+
+RBINT const char *rb_trace_format_name(int format);   /* "auto", "strace", "iolog", "csv" */
+
+RBINT const char *rb_trace_match_name(int match);      /* "none", "exact", "same-file", "basename" */
+
+/* The rank (1-based, in [1, n]) of percentile pct among n sorted values: ceil(pct/100 * n),
+   in integer arithmetic (pct to 6 decimals), so p99.9 of 1000 values is the 999th. */
+RBINT uint64_t rb_percentile_rank(double pct, uint64_t n);
+
+RBINT unsigned rb_hist_index(uint64_t ns);
+
+RBINT uint64_t rb_hist_bucket_value(unsigned index);   /* past the last bucket: UINT64_MAX */
+
+RBINT void rb_adapt_init(rb_adapt *a);
+
+/* The mode for the next epoch, from the state and the epoch just measured. */
+RBINT int rb_adapt_epoch(rb_adapt *a, const rb_adapt_signals *s);
+
+/* Inside an epoch on trial: 1 when the trial's calls so far (calls, ns) already cost more
+   than a trial may, and it must end now (rb_adapt_epoch then hints again). */
+RBINT int rb_adapt_trial_too_dear(const rb_adapt *a, uint64_t calls, uint64_t ns);
+
+/* The time (ns) over which a read of resident pages counts as late: twice the median of the
+   n last cached reads' times, at least RB_PA_SLOW_FLOOR_NS; the floor alone below 3 times. */
+RBINT uint64_t rb_pa_slow_threshold(const uint64_t *cached_ns, unsigned n);
+
+/* 0: path is still what id says; 1: it changed, why says how ("file changed since the run
+   started: ..."). */
+RBINT int rb_ident_check(const rb_ident *id, const char *path, char *why, size_t whylen);
+
+RBINT int rb_cpu_allowed(unsigned cpu);   /* 1: this process may run on CPU cpu; 0: not; -1: unknown */
+
+/* rb_cell_memory(cfg, s), rb_cell_fits(cfg, s, why, whylen): the bytes a cell allocates (threads x
+   buffers, x reads per op for the batch strategies), and whether they fit in rb_mem_available()
+   less 16 MiB; rb_run refuses (RB_ENOMEM) a cell that does not, before it allocates anything, and
+   rb_matrix_check a matrix whose largest cell (rb_matrix_memory) does not. */
+RBINT uint64_t rb_cell_memory(const rb_config *cfg, const struct rb_strategy *s);   /* bytes a cell allocates */
+
+RBINT int rb_cell_fits(const rb_config *cfg, const struct rb_strategy *s, char *why, size_t whylen); /* RB_ENOMEM: no */
+
+/* rb_strategy_probe(s, cfg, why, whylen): whether strategy `s` can run here with `cfg`, and if
+   not, why. */
+RBINT int rb_strategy_probe(const rb_strategy *s, const rb_config *cfg, char *why, size_t whylen);
+
+/* The file a read at offset `off` goes to (its index in t->files; 0 for one file) and where
+   in it (*local). rb_worker_fd_at: the descriptor to read it with (the thread's own, if it
+   has them, else the target's). rb_worker_check takes offsets of the joint space too. */
+RBINT unsigned rb_target_file_at(const rb_target *t, uint64_t off, uint64_t *local);
+
+/* 1: a and b name the same file (same device and inode, through any symlink or hard link;
+   two names that do not exist yet: the same name in the same directory). 0: not. */
+RBINT int rb_same_file(const char *a, const char *b);
+
+/* RB_OK; RB_ENOTREG (not a regular file, or a symlink without RB_OUT_FOLLOW: nothing opened);
+   RB_EEXIST (a file is there and no RB_OUT_REPLACE); RB_EPERM/RB_ESYS (the directory refuses). */
+RBINT int rb_outfile_open(rb_outfile *o, const char *path, int flags, rb_error *err);
+
+RBINT int rb_outfile_commit(rb_outfile *o, rb_error *err);    /* flush, fsync, rename into place */
+
+RBINT int rb_outfile_abort(rb_outfile *o, rb_error *err);     /* close and remove the temporary */
+
+RBINT uint64_t rb_data_word(uint64_t data_seed, uint64_t index);
+
+/* rb_fill_pattern(buf, off, len, data_seed): the bytes that [off, off+len) of a setup file hold. */
+RBINT void rb_fill_pattern(void *buf, uint64_t off, size_t len, uint64_t data_seed);
+
+/* The data seed of the file called `name` (its last path component) in a directory: distinct
+   per name, so a read from the wrong file fails --verify. A file named alone uses data_seed. */
+RBINT uint64_t rb_file_seed(uint64_t data_seed, const char *name);
+
+/* rb_prewarm(path, fraction, seed, err): make exactly `fraction` of the file's pages resident, a
+   reproducible random choice, the rest not ("50% cold" as a setting). */
+RBINT int rb_prewarm(const char *path, double fraction, uint64_t seed, rb_error *err);
+
+RBINT int64_t rb_mem_available(void);
+
+RBINT uint64_t rb_mem_margin(uint64_t room);
+
+RBINT int rb_memcg_read(rb_memcg *out);
+
+/* Its parsers, pure functions on text. rb_memcg_path: from /proc/self/cgroup's text, the
+   process's memory cgroup (v1's memory line first, else v2's "0::" line) and its version; 0:
+   found. rb_memcg_mount: from one /proc/self/mountinfo line (any length), when it is that
+   hierarchy's mount, the cgroup's directory (mount point + the path below the mount's root);
+   0: it is. rb_memcg_limit: a limit file's text in bytes; -1 no limit (v2 "max", v1's
+   near-2^63 number), -2 malformed. rb_memcg_stat: "key N" of memory.stat; -1 missing.
+   rb_memcg_room: limit - usage + file_cache, within [0, limit]; -1 no limit. */
+RBINT int rb_memcg_path(const char *proc_self_cgroup, int *version, char *path, size_t len);
+
+RBINT int rb_memcg_mount(const char *mountinfo_line, int version, const char *path, char *dir, size_t len);
+
+RBINT long long rb_memcg_limit(const char *text);
+
+RBINT long long rb_memcg_stat(const char *memory_stat, const char *key);
+
+RBINT long long rb_memcg_room(long long limit, long long usage, long long file_cache);
+
+/* Percentiles a report can label: each in (0, 100], none twice, at most RB_MAX_PERCENTILES. */
+RBINT int rb_percentiles_check(const double *p, unsigned n, char *why, size_t whylen);
+
+/* NEW/BASE of two cells from separate runs (each its samples and rounds, as rb_stats_of): the
+   ratio of their centers and its 95% Welch interval. 0: done; -1: fewer than 2 rounds on a
+   side, uneven rounds, or a round median that is not positive. */
+RBINT int rb_ratio_ci(const double *base, unsigned nb, unsigned rounds_b, const double *cur, unsigned nc,
+                      unsigned rounds_c, double *ratio, double *lo, double *hi);
+
+/* The line that says a fresh page is slow to touch here and what that does to the figures;
+   1 when env->page_touch_ns is at or above the threshold (5 us), 0 (and "") otherwise. */
+RBINT int rb_env_slow_touch_warning(const rb_env *env, char *out, size_t len);
+
+/* The file's size over the memory it can be cached in: RAM, or the memory cgroup's limit where
+   that is lower (a container's page cache is charged to it); -1 unknown. *what says which. */
+RBINT double rb_env_file_ram_ratio(const rb_env *env, const char **what);
+
+/* From the text of /proc/interrupts: the CPUs that took at least 1% of the interrupts of the
+   driver node `name` (virtio1, nvme0: what /sys/block/DEV/device points to). 0: found. */
+RBINT int rb_irq_cpus(const char *interrupts, const char *name, char *out, size_t outlen);
+
+/* From one line of /proc/self/mountinfo (any length): the filesystem type, when the line is
+   the mount of device maj:min. 0: found. */
+RBINT int rb_mountinfo_fs(const char *line, unsigned maj, unsigned min, char *fs, size_t fslen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* READBENCH_CORE_INTERNAL */
 
 #if defined(READBENCH_IMPLEMENTATION) && !defined(READBENCH_IMPLEMENTATION_DONE)
 #define READBENCH_IMPLEMENTATION_DONE
@@ -2008,7 +2035,7 @@ RBDEF void rb_format_size_arg(uint64_t b, char *buf, size_t len)
 /* --rate OPS[:uniform|:poisson]. The number by rb_parse_number's rule (" 10" and "0x10" as
    refused as "10 "); 0, past RB_MAX_RATE and any other arrival process are refused with the
    whole spec named. */
-RBDEF const char *rb_arrivals_name(int arrivals)
+RBINT const char *rb_arrivals_name(int arrivals)
 {
     return arrivals == RB_ARRIVALS_POISSON ? "poisson" : arrivals == RB_ARRIVALS_TRACE ? "trace" : "uniform";
 }
@@ -2577,7 +2604,7 @@ static int rb__pattern_check(const rb_config *c, char *why, size_t wl)
     return RB_OK;
 }
 
-RBDEF int rb_pattern_check(const rb_config *c, char *why, size_t wl)
+RBINT int rb_pattern_check(const rb_config *c, char *why, size_t wl)
 {
     int rc;
     RB__IN_C_LOCALE(rc = rb__pattern_check(c, why, wl));   /* "not 1.5", never "not 1,5" */
@@ -2598,7 +2625,7 @@ static void rb__pattern_format(const rb_config *c, char *buf, size_t len)
              p >= RB_ZIPF && c->contiguous ? ":contiguous" : "");
 }
 
-RBDEF const char *rb_pattern_name(const rb_config *c, char *buf, size_t len)
+RBINT const char *rb_pattern_name(const rb_config *c, char *buf, size_t len)
 {
     RB__IN_C_LOCALE(rb__pattern_format(c, buf, len));   /* 1.2, not 1,2, whatever the caller's locale */
     return buf;
@@ -2622,7 +2649,7 @@ static uint64_t rb__feistel(const rb_sampler *s, uint64_t x, int inverse)
     return (l << h) | r;
 }
 
-RBDEF uint64_t rb_sampler_block(const rb_sampler *s, uint64_t rank)
+RBINT uint64_t rb_sampler_block(const rb_sampler *s, uint64_t rank)
 {
     uint64_t x = rank;
     if (s->contiguous || s->nblocks < 2) return rank;
@@ -2630,7 +2657,7 @@ RBDEF uint64_t rb_sampler_block(const rb_sampler *s, uint64_t rank)
     return x;
 }
 
-RBDEF uint64_t rb_sampler_rank(const rb_sampler *s, uint64_t block)
+RBINT uint64_t rb_sampler_rank(const rb_sampler *s, uint64_t block)
 {
     uint64_t x = block;
     if (s->contiguous || s->nblocks < 2) return block;
@@ -2709,7 +2736,7 @@ static uint64_t rb__rank(const rb_sampler *s, uint64_t rng[4])
     }
 }
 
-RBDEF int rb_sampler_init(rb_sampler *s, const rb_config *c, uint64_t size, uint64_t page, int direct, char *why,
+RBINT int rb_sampler_init(rb_sampler *s, const rb_config *c, uint64_t size, uint64_t page, int direct, char *why,
                           size_t wl)
 {
     uint64_t a = c->align > 1 ? c->align : 1, bits;
@@ -2753,7 +2780,7 @@ RBDEF int rb_sampler_init(rb_sampler *s, const rb_config *c, uint64_t size, uint
     return RB_OK;
 }
 
-RBDEF void rb_sampler_seed(const rb_sampler *s, rb_worker *w, uint64_t seed, unsigned index, unsigned nthreads)
+RBINT void rb_sampler_seed(const rb_sampler *s, rb_worker *w, uint64_t seed, unsigned index, unsigned nthreads)
 {
     rb__rng_seed(w->rng, seed, index);
     w->cursor = s->pattern == RB_SEQUENTIAL && nthreads ? s->npos * index / nthreads : 0;
@@ -2816,7 +2843,7 @@ static void rb__offsets_files(const rb_sampler *s, rb_worker *w, uint64_t *off, 
     }
 }
 
-RBDEF int rb_sampler_init_files(rb_sampler *s, const rb_config *c, const uint64_t *sizes, const uint64_t *bases,
+RBINT int rb_sampler_init_files(rb_sampler *s, const rb_config *c, const uint64_t *sizes, const uint64_t *bases,
                                 unsigned n, uint64_t page, int direct, char *why, size_t wl)
 {
     unsigned i, k = 0;
@@ -2871,14 +2898,14 @@ RBDEF int rb_sampler_init_files(rb_sampler *s, const rb_config *c, const uint64_
     return RB_OK;
 }
 
-RBDEF void rb_sampler_free(rb_sampler *s)
+RBINT void rb_sampler_free(rb_sampler *s)
 {
     free(s->files);
     s->files = NULL;
     s->nfiles = 0;
 }
 
-RBDEF void rb_sampler_offsets(const rb_sampler *s, rb_worker *w, uint64_t *off, unsigned n)
+RBINT void rb_sampler_offsets(const rb_sampler *s, rb_worker *w, uint64_t *off, unsigned n)
 {
     unsigned i;
     if (s->files) { rb__offsets_files(s, w, off, n); return; }
@@ -2903,9 +2930,9 @@ RBDEF void rb_sampler_offsets(const rb_sampler *s, rb_worker *w, uint64_t *off, 
 
 static const char *const rb__trace_formats[RB_TRACE_FORMATS] = {"auto", "strace", "iolog", "csv"};
 
-RBDEF const char *rb_trace_format_name(int f) { return f >= 0 && f < RB_TRACE_FORMATS ? rb__trace_formats[f] : "?"; }
+RBINT const char *rb_trace_format_name(int f) { return f >= 0 && f < RB_TRACE_FORMATS ? rb__trace_formats[f] : "?"; }
 
-RBDEF const char *rb_trace_match_name(int m)
+RBINT const char *rb_trace_match_name(int m)
 {
     static const char *const names[] = {"none", "exact", "same-file", "basename"};
     return m >= 0 && m <= RB_MATCH_BASENAME ? names[m] : "?";
@@ -2928,7 +2955,7 @@ static unsigned rb__msb(uint64_t v)
 #endif
 }
 
-RBDEF unsigned rb_hist_index(uint64_t ns)
+RBINT unsigned rb_hist_index(uint64_t ns)
 {
     unsigned m;
     if (ns < RB_HIST_EXACT) return (unsigned)ns;
@@ -2938,7 +2965,7 @@ RBDEF unsigned rb_hist_index(uint64_t ns)
            (unsigned)((ns >> (m - RB_HIST_SUB_BITS)) - (1u << RB_HIST_SUB_BITS));
 }
 
-RBDEF uint64_t rb_hist_bucket_value(unsigned i)
+RBINT uint64_t rb_hist_bucket_value(unsigned i)
 {
     unsigned g, sub, shift;
     uint64_t low;
@@ -3004,7 +3031,7 @@ static int rb__pct_ratio(double pct, uint64_t *num, uint64_t *scale)
     return 0;
 }
 
-RBDEF uint64_t rb_percentile_rank(double pct, uint64_t n)
+RBINT uint64_t rb_percentile_rank(double pct, uint64_t n)
 {
     uint64_t num, d, rank;
     if (n == 0) return 0;
@@ -3087,18 +3114,18 @@ RBDEF uint64_t rb_hist_percentile(const rb_hist *h, double pct)
 #define RB__PF_HOT_GAP 64u
 #define RB__PF_COLD_GAP 8u
 
-static const char *const rb__pf_names[RB_PF_COUNT] = {"always", "backoff", "backoff-nomincore", "adaptive",
+static const char *const rb__pf_names[RB_PREFETCH_COUNT] = {"always", "backoff", "backoff-nomincore", "adaptive",
                                                           "backoff-shared"};
 
 RBDEF const char *rb_prefetch_policy_name(int policy)
 {
-    return policy >= 0 && policy < RB_PF_COUNT ? rb__pf_names[policy] : "?";
+    return policy >= 0 && policy < RB_PREFETCH_COUNT ? rb__pf_names[policy] : "?";
 }
 
 RBDEF int rb_prefetch_policy_find(const char *name)
 {
     int i;
-    for (i = 0; name && i < RB_PF_COUNT; i++)
+    for (i = 0; name && i < RB_PREFETCH_COUNT; i++)
         if (strcmp(rb__pf_names[i], name) == 0) return i;
     return -1;
 }
@@ -3140,7 +3167,7 @@ RBDEF void rb_prefetcher_init(rb_prefetcher *p, int policy, void *map, uint64_t 
     p->map_len = map_len;
     p->page = rb__page_size();
     /* only backoff-shared shares: every other policy's state is the reader's own */
-    p->counter = policy == RB_PF_BACKOFF_SHARED && shared_counter ? shared_counter : &p->own_counter;
+    p->counter = policy == RB_PREFETCH_BACKOFF_SHARED && shared_counter ? shared_counter : &p->own_counter;
     p->trust_mincore = 1;
     p->resident = rb__mincore_resident;
     p->window_resident = rb__mincore_fraction;
@@ -3219,14 +3246,14 @@ static int rb__pf_advise(rb_prefetcher *p, uint64_t start, uint64_t alen)
 #define RB__AD_BUDGET 0.03       /* ... or this fraction of the time hinted since the last trial */
 #define RB__AD_TRIAL_EPOCHS 64u  /* a trial that has not become cheaper than hinting by then ends */
 
-RBDEF void rb_adapt_init(rb_adapt *a)
+RBINT void rb_adapt_init(rb_adapt *a)
 {
     memset(a, 0, sizeof *a);
     a->mode = RB_AD_HINT;
     a->backoff = RB__AD_FIRST_WAIT;
 }
 
-RBDEF int rb_adapt_trial_too_dear(const rb_adapt *a, uint64_t calls, uint64_t ns)
+RBINT int rb_adapt_trial_too_dear(const rb_adapt *a, uint64_t calls, uint64_t ns)
 {
     double c = a->trial_calls + (double)calls, t = a->trial_ns + (double)ns;
     if (!a->trial || a->cost_hint <= 0) return 0;
@@ -3249,7 +3276,7 @@ static int rb__adapt_fail(rb_adapt *a, unsigned wait)
     return rb__adapt_switch(a, RB_AD_HINT);
 }
 
-RBDEF int rb_adapt_epoch(rb_adapt *a, const rb_adapt_signals *s)
+RBINT int rb_adapt_epoch(rb_adapt *a, const rb_adapt_signals *s)
 {
     double cost;
     int pressure;
@@ -3381,7 +3408,7 @@ static int rb__pf_fits(const rb_prefetcher *p, double frac)
    (rb__pf_fits), where filling evicts the file's other pages. The window is one
    force_page_cache_ra() chunk (mm/readahead.c), whatever read_ahead_kb is. Where memory is
    short filling evicts what others need: once two sampled misses found recently evicted
-   pages (cachestat) the reader fills no more. The last RB_PF_FILLED windows filled are not asked again: their pages are
+   pages (cachestat) the reader fills no more. The last RB_PREFETCH_FILLED windows filled are not asked again: their pages are
    in flight and mincore does not count them yet. 0: not filled (hint the range), 1: the
    window was hinted, -1: that hint failed. */
 static int rb__pf_fill(rb_prefetcher *p, uint64_t start, uint64_t alen)
@@ -3392,7 +3419,7 @@ static int rb__pf_fill(rb_prefetcher *p, uint64_t start, uint64_t alen)
     if (w0 >= span) return 0;
     wl = RB__MIN(RB__PF_FILL, span - w0);
     if (p->fill_off || !p->window_resident || start + alen > w0 + wl) return 0;
-    for (i = 0; i < RB_PF_FILLED; i++)
+    for (i = 0; i < RB_PREFETCH_FILLED; i++)
         if (p->filled[i] == id) return 0;
     frac = p->window_resident(p->resident_ctx, p->map + w0, (size_t)wl);
     if (!(frac >= RB__PF_FILL_FULL) || !rb__pf_fits(p, frac)) { p->full_run = 0; return 0; }
@@ -3400,7 +3427,7 @@ static int rb__pf_fill(rb_prefetcher *p, uint64_t start, uint64_t alen)
         p->sweep = 1;
         p->st.sweeps++;
     }
-    p->filled[p->nfilled++ % RB_PF_FILLED] = id;
+    p->filled[p->nfilled++ % RB_PREFETCH_FILLED] = id;
     p->st.fills++;
     return rb__pf_advise(p, w0, wl);
 }
@@ -3464,24 +3491,24 @@ RBDEF int rb_prefetch(rb_prefetcher *p, uint64_t off, uint64_t len)
     p->st.calls++;
     if (!rb_page_range(off, len, p->page, p->map_len, &start, &alen)) { p->st.skips++; return 0; }
     switch (p->policy) {
-    case RB_PF_BACKOFF:
-    case RB_PF_BACKOFF_NOMINCORE:
-    case RB_PF_BACKOFF_SHARED:
+    case RB_PREFETCH_BACKOFF:
+    case RB_PREFETCH_BACKOFF_NOMINCORE:
+    case RB_PREFETCH_BACKOFF_SHARED:
         /* #13381: a plain field only this reader touches; #15585: an atomic increment of the
            file's counter (a reset races with other readers' increments, as in Lucene) */
-        if (p->policy == RB_PF_BACKOFF_SHARED) c = __atomic_fetch_add(p->counter, 1, __ATOMIC_RELAXED);
+        if (p->policy == RB_PREFETCH_BACKOFF_SHARED) c = __atomic_fetch_add(p->counter, 1, __ATOMIC_RELAXED);
         else c = (*p->counter)++;
         if (c != 0 && (c & (c - 1)) != 0) { p->st.skips++; return 0; }
-        if (p->policy != RB_PF_BACKOFF_NOMINCORE) {
+        if (p->policy != RB_PREFETCH_BACKOFF_NOMINCORE) {
             p->st.mincore_calls++;
             r = p->resident(p->resident_ctx, p->map + start, (size_t)alen);
             if (r < 0) { if (p->st.mincore_failed++ == 0 && !p->st.failed) p->last_errno = errno; return -1; }
             if (r == 1) { p->st.skips++; return 0; }
-            if (p->policy == RB_PF_BACKOFF_SHARED) __atomic_store_n(p->counter, 0, __ATOMIC_RELAXED);
+            if (p->policy == RB_PREFETCH_BACKOFF_SHARED) __atomic_store_n(p->counter, 0, __ATOMIC_RELAXED);
             else *p->counter = 0;
         }
         return rb__pf_advise(p, start, alen);
-    case RB_PF_ADAPTIVE:
+    case RB_PREFETCH_ADAPTIVE:
         return rb__pf_adaptive(p, start, alen);
     default:
         return rb__pf_advise(p, start, alen);
@@ -3534,7 +3561,7 @@ static void rb__read_done(rb_worker *w, const unsigned char *buf, uint64_t off, 
 
 /* The evicted pages cachestat counts over [off, off + len) of the target's space (a directory:
    inside one file, a hinted range being one read's pages): -1 where it cannot say. */
-static int64_t rb__pa_evicted(const rb__pa_follow *f, uint64_t off, uint64_t len)
+static int64_t rb__pa_evicted(const rb_pa_follow *f, uint64_t off, uint64_t len)
 {
     struct rb__cachestat cs;
     uint64_t local = off;
@@ -3545,12 +3572,12 @@ static int64_t rb__pa_evicted(const rb__pa_follow *f, uint64_t off, uint64_t len
 }
 
 /* Whether a hint is followed: 1 in RB_PA_EVERY, at random. */
-static int rb__pa_draw(rb__pa_follow *f) { return rb__below(f->rng, RB_PA_EVERY) == 0; }
+static int rb__pa_draw(rb_pa_follow *f) { return rb__below(f->rng, RB_PA_EVERY) == 0; }
 
 /* What a reader's hints are followed on: its mapping of the file (the whole file from offset
    0, or its first map_len bytes), the descriptor cachestat asks, and whether mincore tells
    the truth there; which hints, from (seed, stream): a reader's own stream, so that runs repeat. */
-static void rb__pa_follow_init(rb__pa_follow *f, const unsigned char *map, size_t page, int fd, int trusted,
+static void rb__pa_follow_init(rb_pa_follow *f, const unsigned char *map, size_t page, int fd, int trusted,
                                uint64_t seed, uint64_t stream)
 {
     memset(f, 0, sizeof *f);
@@ -3563,7 +3590,7 @@ static void rb__pa_follow_init(rb__pa_follow *f, const unsigned char *map, size_
 }
 
 /* 1: the next hint given will be followed (the caller may time what following costs). */
-RB__TOOL_ONLY static int rb__pa_follows_next(const rb__pa_follow *f) { return f->follow_next; }
+RB__TOOL_ONLY static int rb__pa_follows_next(const rb_pa_follow *f) { return f->follow_next; }
 
 /* A hint is about to be given over the page-aligned [start, start + len): if it will be
    followed, note whether its range is resident now. Redundant means resident before the hint:
@@ -3571,7 +3598,7 @@ RB__TOOL_ONLY static int rb__pa_follows_next(const rb__pa_follow *f) { return f-
    brought the pages in, and a hint that did its work would count as one that had none to do
    (9 of 21 "redundant" on a cold file in CI). The next rb__pa_hint over the same range uses
    this; a hint that is not given leaves it unused. */
-static void rb__pa_before(rb__pa_follow *f, uint64_t start, uint64_t len)
+static void rb__pa_before(rb_pa_follow *f, uint64_t start, uint64_t len)
 {
     f->pre_valid = 0;
     if (!f->follow_next || !f->trusted || !f->map || f->npending == RB_PA_PENDING) return;
@@ -3584,9 +3611,9 @@ static void rb__pa_before(rb__pa_follow *f, uint64_t start, uint64_t len)
 /* A hint was given for read k of the op, over the page-aligned [start, start + len) of the
    reader's mapping (pread-fadvise maps the file for this alone, and never reads the map).
    Residency is rb__pa_before's where it looked at this range, else asked now. */
-static void rb__pa_hint(rb_prefetch_accounting *a, rb__pa_follow *f, unsigned k, uint64_t start, uint64_t len)
+static void rb__pa_hint(rb_pa_accounting *a, rb_pa_follow *f, unsigned k, uint64_t start, uint64_t len)
 {
-    rb__pa_sample *s;
+    rb_pa_sample *s;
     int r, follow = f->follow_next, pre = f->pre_valid && f->pre_start == start && f->pre_len == len;
     a->hints++;
     f->follow_next = rb__pa_draw(f);
@@ -3608,9 +3635,9 @@ static void rb__pa_hint(rb_prefetch_accounting *a, rb__pa_follow *f, unsigned k,
 /* Read k of the op is about to happen: if its hint was followed and a page is still
    missing, classify it now (late or wasted); if every page is in, return 1: the caller times
    the read and gives its time to rb__pa_read_end, which says useful or late. */
-static int rb__pa_read_start(rb_prefetch_accounting *a, rb__pa_follow *f, unsigned k)
+static int rb__pa_read_start(rb_pa_accounting *a, rb_pa_follow *f, unsigned k)
 {
-    rb__pa_sample s;
+    rb_pa_sample s;
     unsigned i;
     int r;
     int64_t ev;
@@ -3632,7 +3659,7 @@ static int rb__pa_read_start(rb_prefetch_accounting *a, rb__pa_follow *f, unsign
 
 /* The threshold over which a read of resident pages still waited: twice the median of the
    reader's last cached reads, at least the floor (see the section's comment). */
-RBDEF uint64_t rb_pa_slow_threshold(const uint64_t *cached_ns, unsigned n)
+RBINT uint64_t rb_pa_slow_threshold(const uint64_t *cached_ns, unsigned n)
 {
     uint64_t v[RB_PA_CACHED], x;
     unsigned i, j;
@@ -3649,7 +3676,7 @@ RBDEF uint64_t rb_pa_slow_threshold(const uint64_t *cached_ns, unsigned n)
 
 /* The read rb__pa_read_start asked to time took ns: useful, or late if it was slow. Either
    way it read resident pages, so its time joins the cached reads' ring. */
-static void rb__pa_read_end(rb_prefetch_accounting *a, rb__pa_follow *f, uint64_t ns)
+static void rb__pa_read_end(rb_pa_accounting *a, rb_pa_follow *f, uint64_t ns)
 {
     if (ns > rb_pa_slow_threshold(f->cached_ns, f->ncached)) {
         a->late++;
@@ -3663,7 +3690,7 @@ static void rb__pa_read_end(rb_prefetch_accounting *a, rb__pa_follow *f, uint64_
 }
 
 /* The op is over: a followed hint whose read never came (the op failed) is dropped. */
-static void rb__pa_end(rb_prefetch_accounting *a, rb__pa_follow *f)
+static void rb__pa_end(rb_pa_accounting *a, rb_pa_follow *f)
 {
     a->sampled -= f->npending;
     f->npending = 0;
@@ -3688,7 +3715,7 @@ static void rb__pa_read_done(rb_worker *w, uint64_t ns) { rb__pa_read_end(&w->pa
 static void rb__pa_op_end(rb_worker *w) { rb__pa_end(&w->pa, &w->paf); }
 
 /* Adds one thread's (or one round's) accounting to a cell's. */
-static void rb__pa_add(rb_prefetch_accounting *into, const rb_prefetch_accounting *a)
+static void rb__pa_add(rb_pa_accounting *into, const rb_pa_accounting *a)
 {
     into->hints += a->hints;
     into->sampled += a->sampled;
@@ -3708,15 +3735,15 @@ static void rb__pa_add(rb_prefetch_accounting *into, const rb_prefetch_accountin
 static int rb__thread_prefetcher(rb_worker *w, char *why, size_t wl)
 {
     int policy = w->t->s->policy;
-    if (policy < 0 || policy >= RB_PF_COUNT || !w->t->map) {
+    if (policy < 0 || policy >= RB_PREFETCH_COUNT || !w->t->map) {
         rb__fmt(why, wl, "%s: prefetch policy %d needs a mapping and one of the %u policies", w->t->s->name, policy,
-                RB_PF_COUNT);
+                RB_PREFETCH_COUNT);
         return RB_EINVAL;
     }
     rb_prefetcher_init(&w->pf, policy, w->t->map, w->t->map_len, &w->t->prefetch_counter);
     w->pf.trust_mincore = w->t->mincore_trusted;
     w->pf.read_around = w->t->s->advice == RB_ADVICE_NORMAL;   /* mmap-adaptive: its faults read around */
-    if (w->pf.read_around && policy == RB_PF_ADAPTIVE) {   /* the fill's and the sweep's bounds */
+    if (w->pf.read_around && policy == RB_PREFETCH_ADAPTIVE) {   /* the fill's and the sweep's bounds */
         w->pf.room = rb_mem_available();
         w->pf.span = w->t->size;
         w->pf.sweep_next = &w->t->sweep_next;
@@ -4066,7 +4093,7 @@ RBDEF int rb_worker_advise(rb_worker *w, uint64_t off, uint64_t len, int advice)
 
 /* A directory's offset to its file: the last file starting at or before it (a binary search
    over the bases; a read never crosses a file's end, so its first byte names its file). */
-RBDEF unsigned rb_target_file_at(const rb_target *t, uint64_t off, uint64_t *local)
+RBINT unsigned rb_target_file_at(const rb_target *t, uint64_t off, uint64_t *local)
 {
     unsigned lo = 0, hi;
     if (t->nfiles < 2 || !t->files) { *local = off; return 0; }
@@ -4179,7 +4206,7 @@ static int rb__target_open(rb_target *t, const rb_config *c, const rb_strategy *
     return rc;
 }
 
-RBDEF int rb_strategy_probe(const rb_strategy *s, const rb_config *cfg, char *why, size_t whylen)
+RBINT int rb_strategy_probe(const rb_strategy *s, const rb_config *cfg, char *why, size_t whylen)
 {
     rb_config c;
     rb_target t;
@@ -4437,7 +4464,7 @@ static int rb__ident_differs(const rb_ident *was, const rb_ident *now, const cha
     return 0;
 }
 
-RBDEF int rb_ident_check(const rb_ident *id, const char *path, char *why, size_t wl)
+RBINT int rb_ident_check(const rb_ident *id, const char *path, char *why, size_t wl)
 {
     rb_ident now;
     rb_error e;
@@ -4961,7 +4988,7 @@ static int rb__pin(unsigned cpu, char *why, size_t wl)
     }
 }
 
-RBDEF int rb_cpu_allowed(unsigned cpu) { return rb__plat_cpu_allowed(cpu); }
+RBINT int rb_cpu_allowed(unsigned cpu) { return rb__plat_cpu_allowed(cpu); }
 
 /* One op: its reads. A read that fails fatally ends the cell for every thread. 0: done. */
 /* A row with a hint (rb_strategy.hint): the runner hints each read of the op first, so that
@@ -4977,7 +5004,7 @@ static void rb__hint_read(rb_worker *w, const rb_strategy *s, unsigned k, uint64
     if (s->hint == RB_HINT_POPULATE) { rb__populate(w, off, len); return; }   /* counted as madvise calls */
     ranged = rb_page_range(off, len, w->t->page, w->t->map_len, &start, &alen);
     if (ranged) rb__pa_before(&w->paf, start, alen);
-    given = s->policy == RB_PF_ALWAYS ? rb_worker_advise(w, off, len, MADV_WILLNEED) == 0
+    given = s->policy == RB_PREFETCH_ALWAYS ? rb_worker_advise(w, off, len, MADV_WILLNEED) == 0
                                       : rb_prefetch(&w->pf, off, len) == 1;
     if (given && ranged) rb__pa_hinted(w, k, start, alen);
 }
@@ -5205,7 +5232,7 @@ static void *rb__worker_main(void *arg)
     if (th->tr && off) w->lens = th->lens = (uint64_t *)malloc(sizeof(uint64_t) * c->reads_per_op);
     if (!off || (th->tr && !th->lens)) { th->rc = RB_ENOMEM; rb__fmt(th->why, sizeof th->why, "out of memory"); }
     else if (c->ncpus && c->cpus) th->rc = rb__pin(c->cpus[cpu % c->ncpus], th->why, sizeof th->why);
-    if (!th->rc && s->hint == RB_HINT_MADVISE && s->policy != RB_PF_ALWAYS)
+    if (!th->rc && s->hint == RB_HINT_MADVISE && s->policy != RB_PREFETCH_ALWAYS)
         th->rc = rb__thread_prefetcher(w, th->why, sizeof th->why);   /* the row's policy, per reader */
     if (!th->rc && s->thread_init) th->rc = s->thread_init(w, th->why, sizeof th->why);
     rb__pa_follow_init(&w->paf, w->t->map, w->t->page, w->t->fd, w->t->mincore_trusted, c->seed, cpu);
@@ -5261,7 +5288,7 @@ static uint64_t rb__slots(const rb_config *c, const rb_strategy *s)
 /* What a cell allocates, computed before it allocates anything: per thread its block, its
    read buffers (rb__slots), the op's offsets and the --verify scratch. The file's pages are
    page cache, not counted here. Saturates. */
-RBDEF uint64_t rb_cell_memory(const rb_config *cfg, const rb_strategy *s)
+RBINT uint64_t rb_cell_memory(const rb_config *cfg, const rb_strategy *s)
 {
     rb_config c;
     uint64_t per, slots;
@@ -5272,7 +5299,7 @@ RBDEF uint64_t rb_cell_memory(const rb_config *cfg, const rb_strategy *s)
     return per > UINT64_MAX / c.threads ? UINT64_MAX : per * c.threads;
 }
 
-RBDEF int rb_cell_fits(const rb_config *cfg, const rb_strategy *s, char *why, size_t whylen)
+RBINT int rb_cell_fits(const rb_config *cfg, const rb_strategy *s, char *why, size_t whylen)
 {
     uint64_t need = rb_cell_memory(cfg, s), margin;
     int64_t room = rb_mem_available();
@@ -7201,28 +7228,28 @@ static const rb_strategy rb__strategy_table[] = {
     {"mmap-sequential", "memcpy from its own mapping advised MADV_SEQUENTIAL",
      RB_S_MMAP, RB_ADVICE_SEQUENTIAL, RB_HINT_NONE, 0, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL, rb__close_target},
     {"mmap-willneed", "NORMAL mapping; page-aligned MADV_WILLNEED for every read of the op, then the reads",
-     RB_S_MMAP, RB_ADVICE_NORMAL, RB_HINT_MADVISE, RB_PF_ALWAYS, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
+     RB_S_MMAP, RB_ADVICE_NORMAL, RB_HINT_MADVISE, RB_PREFETCH_ALWAYS, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
      rb__close_target},
     {"mmap-random-willneed", "MADV_RANDOM mapping; page-aligned MADV_WILLNEED for every read, then the reads",
-     RB_S_MMAP, RB_ADVICE_RANDOM, RB_HINT_MADVISE, RB_PF_ALWAYS, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
+     RB_S_MMAP, RB_ADVICE_RANDOM, RB_HINT_MADVISE, RB_PREFETCH_ALWAYS, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
      rb__close_target},
     {"mmap-backoff", "NORMAL mapping; WILLNEED through Lucene's power-of-two backoff and mincore gate, a counter per thread (#13381)",
-     RB_S_MMAP, RB_ADVICE_NORMAL, RB_HINT_MADVISE, RB_PF_BACKOFF, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
+     RB_S_MMAP, RB_ADVICE_NORMAL, RB_HINT_MADVISE, RB_PREFETCH_BACKOFF, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
      rb__close_target},
     {"mmap-random-backoff", "MADV_RANDOM mapping; WILLNEED through Lucene's backoff, a counter per thread (#13381)",
-     RB_S_MMAP, RB_ADVICE_RANDOM, RB_HINT_MADVISE, RB_PF_BACKOFF, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
+     RB_S_MMAP, RB_ADVICE_RANDOM, RB_HINT_MADVISE, RB_PREFETCH_BACKOFF, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
      rb__close_target},
     {"mmap-backoff-shared", "NORMAL mapping; WILLNEED through Lucene's backoff, one atomic counter for all threads (#15585)",
-     RB_S_MMAP, RB_ADVICE_NORMAL, RB_HINT_MADVISE, RB_PF_BACKOFF_SHARED, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
+     RB_S_MMAP, RB_ADVICE_NORMAL, RB_HINT_MADVISE, RB_PREFETCH_BACKOFF_SHARED, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
      rb__close_target},
     {"mmap-random-backoff-shared", "MADV_RANDOM mapping; WILLNEED through Lucene's backoff, one atomic counter (#15585)",
-     RB_S_MMAP, RB_ADVICE_RANDOM, RB_HINT_MADVISE, RB_PF_BACKOFF_SHARED, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
+     RB_S_MMAP, RB_ADVICE_RANDOM, RB_HINT_MADVISE, RB_PREFETCH_BACKOFF_SHARED, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
      rb__close_target},
     {"mmap-adaptive", "NORMAL mapping; WILLNEED when this thread's estimated miss rate says it pays",
-     RB_S_MMAP, RB_ADVICE_NORMAL, RB_HINT_MADVISE, RB_PF_ADAPTIVE, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
+     RB_S_MMAP, RB_ADVICE_NORMAL, RB_HINT_MADVISE, RB_PREFETCH_ADAPTIVE, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
      rb__close_target},
     {"mmap-random-adaptive", "MADV_RANDOM mapping; WILLNEED when the estimated miss rate says it pays",
-     RB_S_MMAP, RB_ADVICE_RANDOM, RB_HINT_MADVISE, RB_PF_ADAPTIVE, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
+     RB_S_MMAP, RB_ADVICE_RANDOM, RB_HINT_MADVISE, RB_PREFETCH_ADAPTIVE, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
      rb__close_target},
     {"mmap-populate", "NORMAL mapping; MADV_POPULATE_READ (a synchronous prefault) on every read's range, then the reads",
      RB_S_MMAP | RB_S_OPTIONAL, RB_ADVICE_NORMAL, RB_HINT_POPULATE, 0, 0, 0, rb__open_mmap_populate, NULL,
@@ -7232,7 +7259,7 @@ static const rb_strategy rb__strategy_table[] = {
     {"read", "lseek + read on a per-thread descriptor (fio's sync engine)",
      0, 0, RB_HINT_NONE, 0, 0, 0, rb__open_pread, rb__thread_own_fd, rb__op_read, rb__thread_close_fd, rb__close_target},
     {"pread-fadvise", "posix_fadvise(WILLNEED) on every read's page-aligned range of the op, then the preads",
-     RB_S_OPTIONAL, 0, RB_HINT_FADVISE, RB_PF_ALWAYS, 0, 0, rb__open_pread_fadvise, NULL, rb__op_pread, NULL,
+     RB_S_OPTIONAL, 0, RB_HINT_FADVISE, RB_PREFETCH_ALWAYS, 0, 0, rb__open_pread_fadvise, NULL, rb__op_pread, NULL,
      rb__close_target},
     {"pread-nowait", "preadv2(RWF_NOWAIT); a read that would block goes to the worker's helper threads",
      RB_S_OPTIONAL | RB_S_BATCH, 0, RB_HINT_NONE, 0, RB_RWF_NOWAIT, 0, rb__open_preadv2, rb__thread_nowait,
@@ -7281,13 +7308,13 @@ RBDEF const rb_strategy *rb_strategy_find(const char *name)
    Word i of the file (bytes 8i..8i+7, little-endian) is a pure function of (seed, i):
    setup needs no /dev/urandom, the data is incompressible and never a hole, and any byte
    read later can be checked without keeping a copy. */
-RBDEF uint64_t rb_data_word(uint64_t data_seed, uint64_t index)
+RBINT uint64_t rb_data_word(uint64_t data_seed, uint64_t index)
 {
     return rb__mix64(data_seed + (index + 1) * 0x9e3779b97f4a7c15ULL);
 }
 
 /* FNV-1a of the name, mixed with the seed: part-0001 and part-0002 hold different bytes. */
-RBDEF uint64_t rb_file_seed(uint64_t data_seed, const char *name)
+RBINT uint64_t rb_file_seed(uint64_t data_seed, const char *name)
 {
     const char *slash = name ? strrchr(name, '/') : NULL;
     const unsigned char *p = (const unsigned char *)(slash ? slash + 1 : name ? name : "");
@@ -7304,7 +7331,7 @@ static int rb__little_endian(void)
     return b == 1;
 }
 
-RBDEF void rb_fill_pattern(void *buf, uint64_t off, size_t len, uint64_t data_seed)
+RBINT void rb_fill_pattern(void *buf, uint64_t off, size_t len, uint64_t data_seed)
 {
     unsigned char *p = (unsigned char *)buf;
     uint64_t i = off / 8;
@@ -7369,7 +7396,7 @@ static int rb__split_path(const char *path, char *dir, size_t len, const char **
     return **base ? 0 : -1;
 }
 
-RBDEF int rb_same_file(const char *a, const char *b)
+RBINT int rb_same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
     char da[4096], db[4096];
@@ -7508,7 +7535,7 @@ static int rb__outfile_temp(rb_outfile *o, const struct stat *old, rb_error *err
     return RB_OK;
 }
 
-RBDEF int rb_outfile_open(rb_outfile *o, const char *path, int flags, rb_error *err)
+RBINT int rb_outfile_open(rb_outfile *o, const char *path, int flags, rb_error *err)
 {
     char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
     struct stat st;
@@ -7591,7 +7618,7 @@ static int rb__fsync_dir(const char *path, rb_error *err)
     return RB_ESYS;
 }
 
-RBDEF int rb_outfile_commit(rb_outfile *o, rb_error *err)
+RBINT int rb_outfile_commit(rb_outfile *o, rb_error *err)
 {
     char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
     sigset_t old;
@@ -7622,7 +7649,7 @@ RBDEF int rb_outfile_commit(rb_outfile *o, rb_error *err)
     return rc == RB_OK ? rb__fsync_dir(o->path, err) : rc;
 }
 
-RBDEF int rb_outfile_abort(rb_outfile *o, rb_error *err)
+RBINT int rb_outfile_abort(rb_outfile *o, rb_error *err)
 {
     sigset_t old;
     int rc = RB_OK;
@@ -8602,7 +8629,7 @@ RB__TOOL_ONLY static int rb__resident_bits(const char *path, uint64_t size, size
    pages with posix_fadvise(DONTNEED), runs of evicted pages coalesced into one call. Loading
    everything and evicting some takes seconds; loading a random subset page by page would be
    one random read per page, minutes on a real disk. */
-RBDEF int rb_prewarm(const char *path, double fraction, uint64_t seed, rb_error *err)
+RBINT int rb_prewarm(const char *path, double fraction, uint64_t seed, rb_error *err)
 {
     int rc, fd;
     struct stat st;
@@ -8682,7 +8709,7 @@ static long long rb__meminfo(const char *key)
    root of the hierarchy's mount, and /proc/self/mountinfo says where that mount is and which
    part of the hierarchy it shows (its root field: a container that mounts its host's
    hierarchy sees "/docker/ID" there). The parsers below are pure functions on that text. */
-RBDEF int rb_memcg_path(const char *text, int *version, char *path, size_t len)
+RBINT int rb_memcg_path(const char *text, int *version, char *path, size_t len)
 {
     const char *line = text, *v2 = NULL;
     size_t v2len = 0;
@@ -8730,7 +8757,7 @@ static const char *rb__mi_field(const char *s, char *out, size_t len)
     return s;
 }
 
-RBDEF int rb_memcg_mount(const char *line, int version, const char *path, char *dir, size_t len)
+RBINT int rb_memcg_mount(const char *line, int version, const char *path, char *dir, size_t len)
 {
     /* "34 30 0:31 /ROOT /MOUNT rw,relatime - cgroup cgroup rw,memory" (v1), "... - cgroup2 ..." */
     char root[1024], mnt[1024], fs[32], src[64], opts[512];
@@ -8762,7 +8789,7 @@ RBDEF int rb_memcg_mount(const char *line, int version, const char *path, char *
     return 0;
 }
 
-RBDEF long long rb_memcg_limit(const char *text)
+RBINT long long rb_memcg_limit(const char *text)
 {
     char *end;
     long long v;
@@ -8777,7 +8804,7 @@ RBDEF long long rb_memcg_limit(const char *text)
     return v >= (1LL << 60) ? -1 : v;
 }
 
-RBDEF long long rb_memcg_stat(const char *text, const char *key)
+RBINT long long rb_memcg_stat(const char *text, const char *key)
 {
     size_t kl = strlen(key);
     const char *line = text;
@@ -8794,7 +8821,7 @@ RBDEF long long rb_memcg_stat(const char *text, const char *key)
    cgroup pass its limit, as the host's MemAvailable counts reclaimable cache as available: a
    cgroup full of a previous run's cached file still has room for a hog. Never above the
    limit, never below 0. -1: no limit. */
-RBDEF long long rb_memcg_room(long long limit, long long usage, long long file_cache)
+RBINT long long rb_memcg_room(long long limit, long long usage, long long file_cache)
 {
     long long room;
     if (limit < 0) return -1;
@@ -8843,7 +8870,7 @@ static void rb__memcg_walk(rb_memcg *out, const char *mnt)
     }
 }
 
-RBDEF int rb_memcg_read(rb_memcg *out)
+RBINT int rb_memcg_read(rb_memcg *out)
 {
     char text[4096], path[1024], *line = NULL, mnt[1024];
     size_t cap = 0;
@@ -8866,7 +8893,7 @@ RBDEF int rb_memcg_read(rb_memcg *out)
     return 0;
 }
 
-RBDEF int64_t rb_mem_available(void)
+RBINT int64_t rb_mem_available(void)
 {
     rb_memcg cg;
     long long host = rb__meminfo("MemAvailable");
@@ -8876,7 +8903,7 @@ RBDEF int64_t rb_mem_available(void)
 
 /* What neither a hog nor a cell's buffers may take: 64 MiB plus 1/32 of the room, for the
    kernel, this process's other allocations and whatever else runs here. */
-RBDEF uint64_t rb_mem_margin(uint64_t room) { return ((uint64_t)64 << 20) + room / 32; }
+RBINT uint64_t rb_mem_margin(uint64_t room) { return ((uint64_t)64 << 20) + room / 32; }
 
 /* Is there swap? Without it anonymous memory cannot leave RAM, locked or not. */
 static int rb__no_swap(void) { return rb__meminfo("SwapTotal") == 0; }
@@ -9121,7 +9148,7 @@ RBDEF int rb_matrix_check(const rb_matrix *m, char *why, size_t wl)
     }
 }
 
-RBDEF int rb_percentiles_check(const double *p, unsigned n, char *why, size_t wl)
+RBINT int rb_percentiles_check(const double *p, unsigned n, char *why, size_t wl)
 {
     unsigned i, j;
     if (n > RB_MAX_PERCENTILES) { rb__fmt(why, wl, "at most %u percentiles", RB_MAX_PERCENTILES); return RB_EINVAL; }
@@ -9638,7 +9665,7 @@ RBDEF void rb_stats_of(const double *x, unsigned n, unsigned rounds, rb_stats *o
    logarithms of their round medians (each run keeps its own spread), with Welch-Satterthwaite
    degrees of freedom. The ratio is that of the centers, exp of the difference. Separate runs
    cannot cancel what drifted between them; rb_paired_ratio, inside one run, can. */
-RBDEF int rb_ratio_ci(const double *base, unsigned nb, unsigned rounds_b, const double *cur, unsigned nc,
+RBINT int rb_ratio_ci(const double *base, unsigned nb, unsigned rounds_b, const double *cur, unsigned nc,
                       unsigned rounds_c, double *ratio, double *lo, double *hi)
 {
     double *lg, *tmp, mb, vb, mc, vc, sb, sc, df;
@@ -9786,7 +9813,7 @@ static void rb__env_storage(rb_env *env, const char *path)
     }
 }
 
-RBDEF int rb_mountinfo_fs(const char *line, unsigned maj, unsigned min, char *fs, size_t fslen)
+RBINT int rb_mountinfo_fs(const char *line, unsigned maj, unsigned min, char *fs, size_t fslen)
 {
     /* "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw,errors=continue":
        the optional fields end at " - "; spaces inside paths are escaped as \040 */
@@ -9806,7 +9833,7 @@ RBDEF int rb_mountinfo_fs(const char *line, unsigned maj, unsigned min, char *fs
     return 0;
 }
 
-RBDEF int rb_irq_cpus(const char *text, const char *name, char *out, size_t outlen)
+RBINT int rb_irq_cpus(const char *text, const char *name, char *out, size_t outlen)
 {
     /* header "CPU0 CPU1 ...", then "IRQ: count count ... chip ... action[, action]" */
     unsigned long long sum[256], total = 0;
@@ -9858,7 +9885,7 @@ RBDEF int rb_irq_cpus(const char *text, const char *name, char *out, size_t outl
    20-35 us in its slow periods. */
 #define RB__SLOW_TOUCH_NS 5000.0
 
-RBDEF int rb_env_slow_touch_warning(const rb_env *e, char *out, size_t len)
+RBINT int rb_env_slow_touch_warning(const rb_env *e, char *out, size_t len)
 {
     if (len) out[0] = 0;
     if (!(e->page_touch_ns >= RB__SLOW_TOUCH_NS)) return 0;
@@ -9979,7 +10006,7 @@ RBDEF void rb_env_collect(rb_env *env, const char *path)
     rb__env_first_touch(env);
 }
 
-RBDEF double rb_env_file_ram_ratio(const rb_env *e, const char **what)
+RBINT double rb_env_file_ram_ratio(const rb_env *e, const char **what)
 {
     int cg = e->cgroup_limit > 0 && (e->ram_total <= 0 || e->cgroup_limit < e->ram_total);
     long long mem = cg ? e->cgroup_limit : e->ram_total;
@@ -10001,15 +10028,6 @@ extern "C" {
 #endif
 
 /* -- 2.5 progress and the lines around a run (declarations) -- */
-
-/* RB_OK; RB_EINVAL when an output names an input or another output, or lands in an input that
-   is a directory (one of its files by any name or link, or a new name in it: the next run of
-   it would read that too); RB_ENOTREG when it is a directory, block device or socket. Checked
-   before anything is opened. NULLs are skipped. */
-RBDEF int rb_check_outputs(const char *const *outputs, unsigned nout, const char *const *inputs, unsigned nin,
-                           rb_error *err);
-
-RBDEF FILE *rb_outfile_stdio(rb_outfile *o, rb_error *err);   /* a stdio stream on o->fd */
 
 /* A command's reports: paths[i] (NULL: none) checked against the inputs and each other, then
    opened with a stdio stream each (o[i].f; NULL for none), replacing a regular file, following
@@ -10033,8 +10051,6 @@ RBDEF void rb_report_csv(FILE *f, const rb_report *r);
 
 RBDEF void rb_report_json(FILE *f, const rb_report *r);
 
-RBDEF void rb_json_string(FILE *f, const char *s);
-
 RBDEF void rb_env_print(FILE *f, const rb_env *env);
 
 /* Charts: a self-contained SVG (no script, no fonts, no dependency). For each strategy a group
@@ -10047,11 +10063,6 @@ RBDEF void rb_report_svg(FILE *f, const rb_report *r, const char *title, int log
    evicted, what an rb_evict left cached and why (dirty, under writeback, or mapped). */
 RBDEF void rb_report_residency(FILE *f, const char *path, const rb_residency_info *ri, int evicted);
 
-/* rb_report_list(f, cfg) every strategy, probed with `cfg` on its file: one line each saying:
-   whether it runs here and what one op does, or why not (readbench list); stops early when
-   cfg->stop is set. */
-RBDEF void rb_report_list(FILE *f, const rb_config *cfg);
-
 /* The strategy table's facts as a markdown table (readbench list --format markdown), the one
    source of every strategy table in the docs: each row's flags, advice, hint and policy. */
 RBDEF void rb_report_strategies_markdown(FILE *f);
@@ -10060,11 +10071,6 @@ RBDEF void rb_report_strategies_markdown(FILE *f);
    file of its own in TMPDIR (else /tmp), never the current directory (it may be read-only, and
    it is the user's), removed after, a stop included. RB_EINTR: cfg->stop ended it. */
 RBDEF int rb_report_list_here(FILE *f, const rb_config *cfg, rb_error *err);
-
-/* rb_report_progress(f, ev): a matrix event as progress text: a round's shuffled order (with two
-   rounds or more), a cell's name before it runs, then the rest of its line (ops/ms or why not,
-   prepare times, residency, amplification). */
-RBDEF void rb_report_progress(FILE *f, const rb_matrix_event *ev);
 
 /* Ready-made callbacks writing to the FILE * given as their user pointer (the error stream, say): the
    matrix's progress as rb_report_progress writes it, and rb_config.log's lines as "readbench: LINE". */
@@ -10106,6 +10112,44 @@ RBDEF void rb_report_hog(FILE *f, uint64_t size, const rb_hog *h);
 }
 #endif
 #endif /* READBENCH_REPORTS_H */
+
+/* ---- 2 internals: declared for the implementation and for the tests ------------------------- */
+/* Not the API: a program that includes the header for its API does not see these (the
+   implementation makes them static); the tests define READBENCH_INTERNAL to call them. */
+#if (defined(READBENCH_IMPLEMENTATION) || defined(READBENCH_INTERNAL)) && !defined(READBENCH_REPORTS_INTERNAL)
+#define READBENCH_REPORTS_INTERNAL
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The cell of a report at (strategy, thread count, read size), by index; NULL outside. */
+RBINT const rb_result *rb_report_cell(const rb_report *r, unsigned strategy, unsigned thread, unsigned size);
+
+/* RB_OK; RB_EINVAL when an output names an input or another output, or lands in an input that
+   is a directory (one of its files by any name or link, or a new name in it: the next run of
+   it would read that too); RB_ENOTREG when it is a directory, block device or socket. Checked
+   before anything is opened. NULLs are skipped. */
+RBINT int rb_check_outputs(const char *const *outputs, unsigned nout, const char *const *inputs, unsigned nin,
+                           rb_error *err);
+
+RBINT FILE *rb_outfile_stdio(rb_outfile *o, rb_error *err);   /* a stdio stream on o->fd */
+
+RBINT void rb_json_string(FILE *f, const char *s);
+
+/* rb_report_list(f, cfg) every strategy, probed with `cfg` on its file: one line each saying:
+   whether it runs here and what one op does, or why not (readbench list); stops early when
+   cfg->stop is set. */
+RBINT void rb_report_list(FILE *f, const rb_config *cfg);
+
+/* rb_report_progress(f, ev): a matrix event as progress text: a round's shuffled order (with two
+   rounds or more), a cell's name before it runs, then the rest of its line (ops/ms or why not,
+   prepare times, residency, amplification). */
+RBINT void rb_report_progress(FILE *f, const rb_matrix_event *ev);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* READBENCH_REPORTS_INTERNAL */
 
 #if defined(READBENCH_IMPLEMENTATION) && !defined(READBENCH_REPORTS_DONE)
 #define READBENCH_REPORTS_DONE
@@ -10160,7 +10204,7 @@ static const char *rb__label(const rb_result *x, char *buf, size_t len)
    then a latency table with one row per cell. csv: one row per cell. json: one document. */
 static const double rb__default_pct[] = {50, 90, 99, 99.9};
 
-RBDEF const rb_result *rb_report_cell(const rb_report *r, unsigned strategy, unsigned thread, unsigned size)
+RBINT const rb_result *rb_report_cell(const rb_report *r, unsigned strategy, unsigned thread, unsigned size)
 {
     size_t k;
     if (strategy >= r->nstrategies || thread >= r->nthreads || size >= r->nread_sizes) return NULL;
@@ -10542,7 +10586,7 @@ static void rb__table_read_latency(FILE *f, const rb_report *r, int md, const do
 
 /* The hints' fate in percent of those classified, redundant/useful/late/wasted ("-": no hint
    classified); a "?" after it: wasted could not be told from late (no cachestat). */
-static void rb__pa_cell(const rb_prefetch_accounting *a, char *buf)
+static void rb__pa_cell(const rb_pa_accounting *a, char *buf)
 {
     uint64_t n = a->sampled - a->failed;
     double d = n ? (double)n : 1;
@@ -10955,7 +10999,7 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
 
 /* JSON strings are escaped completely: file names can hold quotes, backslashes, newlines,
    and bytes that are not UTF-8 (written as U+FFFD, since JSON text must be UTF-8). */
-RBDEF void rb_json_string(FILE *f, const char *s)
+RBINT void rb_json_string(FILE *f, const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     fputc('"', f);
@@ -11221,7 +11265,7 @@ static void rb__col_touched_each(FILE *f, const rb_result *x, int json, int know
 
 /* What became of the hints (null for a strategy that gives none): the counts, and each class
    as a fraction of the hints classified. The prefetch experiment (3.3) writes it too. */
-static void rb__json_hints(FILE *f, const rb_prefetch_accounting *a, int known)
+static void rb__json_hints(FILE *f, const rb_pa_accounting *a, int known)
 {
     uint64_t n = a->sampled - a->failed;
     double d = n ? (double)n : 1;
@@ -11999,7 +12043,7 @@ static int rb__output_place(const char *out, rb_error *err)
     return RB_OK;
 }
 
-RBDEF int rb_check_outputs(const char *const *outs, unsigned nout, const char *const *ins, unsigned nin,
+RBINT int rb_check_outputs(const char *const *outs, unsigned nout, const char *const *ins, unsigned nin,
                            rb_error *err)
 {
     unsigned i, k;
@@ -12034,7 +12078,7 @@ RBDEF int rb_check_outputs(const char *const *outs, unsigned nout, const char *c
     return RB_OK;
 }
 
-RBDEF FILE *rb_outfile_stdio(rb_outfile *o, rb_error *err)
+RBINT FILE *rb_outfile_stdio(rb_outfile *o, rb_error *err)
 {
     char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
     if (!o->f && o->fd >= 0 && !(o->f = fdopen(o->fd, "w")))
@@ -12102,7 +12146,7 @@ static void rb__report_residency(FILE *f, const char *name, const rb_residency_i
     fprintf(f, " [%s]\n", ri->method);
 }
 
-RBDEF void rb_report_list(FILE *f, const rb_config *cfg)
+RBINT void rb_report_list(FILE *f, const rb_config *cfg)
 {
     unsigned n, i;
     const rb_strategy *s = rb_strategies(&n);
@@ -12309,7 +12353,7 @@ RBDEF void rb_report_table(FILE *f, const rb_report *r, int md) { RB__IN_C_LOCAL
 RBDEF void rb_report_csv(FILE *f, const rb_report *r) { RB__IN_C_LOCALE(rb__report_csv(f, r)); }
 RBDEF void rb_report_json(FILE *f, const rb_report *r) { RB__IN_C_LOCALE(rb__report_json(f, r)); }
 RBDEF void rb_env_print(FILE *f, const rb_env *e) { RB__IN_C_LOCALE(rb__env_print(f, e)); }
-RBDEF void rb_report_progress(FILE *f, const rb_matrix_event *ev) { RB__IN_C_LOCALE(rb__report_progress(f, ev)); }
+RBINT void rb_report_progress(FILE *f, const rb_matrix_event *ev) { RB__IN_C_LOCALE(rb__report_progress(f, ev)); }
 RBDEF void rb_report_progress_to(const rb_matrix_event *ev, void *file) { rb_report_progress((FILE *)file, ev); }
 RBDEF void rb_log_to(void *file, const char *line) { fprintf((FILE *)file, "readbench: %s\n", line); }
 RBDEF void rb_report_residency(FILE *f, const char *path, const rb_residency_info *ri, int evicted)
@@ -12376,11 +12420,7 @@ typedef struct rb_trace_options {
 /* RB_OK or the status in t (t->why); free with rb_trace_free in every case. */
 RBDEF int rb_trace_load(rb_trace *t, const char *trace_path, const rb_trace_options *o);
 
-RBDEF int rb_trace_parse(rb_trace *t, const char *text, size_t len, const rb_trace_options *o);
-
 RBDEF void rb_trace_free(rb_trace *t);
-
-RBDEF int rb_trace_format_find(const char *name);      /* RB_TRACE_*; -1: no such format */
 
 /* -- 3.2 reader groups and the victim (declarations) -- */
 
@@ -12398,32 +12438,12 @@ typedef struct rb_group {
     char spec[RB_GROUP_SPEC_LEN];  /* as given: what the outputs show */
 } rb_group;
 
-/* SPEC: comma-separated key=value pairs with the run settings' names (strategy, threads,
-   pattern, read-size, reads-per-op, iodepth, align), each value taken by rb_settings_set's
-   rules. RB_EINVAL: why is one line naming `as`, the group's number (index, 1-based) and the key. */
-RBDEF int rb_parse_group(const char *spec, unsigned index, const char *as, rb_group *g, char *why, size_t whylen);
-
-/* The config group `index` (0-based) runs with: the cell's, with the group's own settings; its
-   offsets are seeded from (seed, index), so that two groups of one pattern do not read the same. */
-RBDEF void rb_group_config(const rb_config *cell, const rb_group *g, unsigned index, rb_config *out);
-
-/* The rows rb_run_groups writes: per group its alone row (unless RB_ALONE_NO), then its
-   together row (unless RB_ALONE_ONLY). */
-RBDEF unsigned rb_group_rows(unsigned ngroups, int alone);
-
 /* rb_run_groups(cfg, groups, n, alone, results), rb_parse_group(spec, index, as, group, why, len):
    readers that run together: each group (its own strategy, threads, pattern, read size) alone,
    then all at once on one file under one barrier and one coordinator, a row each: ops/ms and
    latency alone and together, their ratio, and the pages of each group's working set the others
    evicted. rb_config.victim names a second file a light reader keeps warm during any cell; the
    result says what the cell evicted of it (rb_victim_check refuses the benchmark file itself). */
-/* Runs groups g[0..n) as rb_group_rows(n, alone) results into out. RB_OK when every row
-   measured; else the first row's failure (RB_EINTR when cfg->stop ended it). */
-RBDEF int rb_run_groups(const rb_config *cfg, const rb_group *g, unsigned n, int alone, rb_result *out);
-
-/* cfg->victim, if any: an existing non-empty regular file that is not cfg->path (by device and
-   inode, through links). RB_OK, or an error with why. */
-RBDEF int rb_victim_check(const rb_config *cfg, char *why, size_t whylen);
 
 /* The victim, a cell observer: a second file a light reader keeps warm during each cell (1 MiB
    per 10 ms after one whole pass before measuring); each row says what the cell's reads
@@ -12435,8 +12455,6 @@ typedef struct rb_victim {
     const char *path;
 } rb_victim;
 
-RBDEF void rb_victim_attach(rb_config *c, rb_victim *v, const char *path);
-
 /* Readers that run together as a matrix's rows: each round one rb_run_groups of groups[0..n)
    (no strategy list; at most one thread count and one read size, the groups' defaults).
    rb_groups_attach sets m->hook to g, which must outlive the run; n 0: none. */
@@ -12446,8 +12464,6 @@ typedef struct rb_groups_matrix {
     unsigned n;
     int alone;                   /* RB_ALONE_FIRST (0), RB_ALONE_NO or RB_ALONE_ONLY */
 } rb_groups_matrix;
-
-RBDEF void rb_groups_attach(rb_matrix *m, rb_groups_matrix *g, const rb_group *groups, unsigned n, int alone);
 
 /* -- 3.3 the prefetch experiment (declarations) -- */
 
@@ -12465,10 +12481,10 @@ typedef struct rb_pfx_config {
     unsigned threads;       /* 0: 1 (Lucene's concurrent variant used 10) */
     unsigned ops;           /* per thread; 0: 100000 */
     uint64_t slice;         /* the "fits" slice; 0: 16 MiB */
-    int normal_mapping;     /* 0: the mapping is MADV_RANDOM (see rb_prefetch_experiment) */
+    int normal_mapping;     /* 0: the mapping is MADV_RANDOM (see rb_pfx_run) */
     uint64_t seed;
     volatile int *stop;     /* set and nonzero: the case running ends "interrupted" at its threads' next
-                               256th op, a later one is "not run" (rb_prefetch_experiments) */
+                               256th op, a later one is "not run" (rb_pfx_run_all) */
 } rb_pfx_config;
 
 typedef struct rb_pfx_result {
@@ -12483,17 +12499,8 @@ typedef struct rb_pfx_result {
     double resident_before, resident_after;   /* fraction of the range's pages; -1: unknown */
     uint64_t reads_checked, reads_hit; /* reads whose page was checked, and found resident */
     char warning[RB_REASON_LEN];       /* "" or why the figures are not what the case means */
-    rb_prefetch_accounting prefetch_accounting;   /* what became of the hints (see rb_prefetch_accounting) */
+    rb_pa_accounting prefetch_accounting;   /* what became of the hints (see rb_pa_accounting) */
 } rb_pfx_result;
-
-/* rb_prefetch_experiment(cfg, policy, fits, result): Lucene's PrefetchBench: the cost of a hint
-   when data is cached and its benefit when it is not, per policy. */
-RBDEF int rb_prefetch_experiment(const rb_pfx_config *c, int policy, int fits, rb_pfx_result *out);
-
-/* rb_report_prefetch_progress(f, policy, fits, result): the experiment's progress line: with
-   result NULL, the policy and case before it runs; then the p50s with and without the hint, or why
-   not. */
-RBDEF void rb_report_prefetch_progress(FILE *f, int policy, int fits, const rb_pfx_result *r);
 
 RBDEF void rb_report_prefetch(FILE *f, const rb_pfx_result *r, unsigned n, int format, const rb_env *env);
 
@@ -12505,16 +12512,16 @@ RBDEF void rb_report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n, c
 /* The prefetch experiment's settings (keys threads, ops, policies, advice), the same way. */
 typedef struct rb_pfx_settings {
     rb_pfx_config cfg;
-    int policies[RB_PF_COUNT]; unsigned npolicies;   /* 0: every policy, in the table's order */
+    int policies[RB_PREFETCH_COUNT]; unsigned npolicies;   /* 0: every policy, in the table's order */
 } rb_pfx_settings;
 
 RBDEF int rb_pfx_settings_set(rb_pfx_settings *s, const char *key, const char *value, const char *as, char *why,
                               size_t whylen);
 
 /* Every policy of s, each not cached then fitting in the cache: two results per policy into out
-   (2 * RB_PF_COUNT at most), rb_report_prefetch_progress lines on progress (NULL: none).
+   (2 * RB_PREFETCH_COUNT at most), rb_report_prefetch_progress lines on progress (NULL: none).
    Returns how many results; *failed: how many did not run. */
-RBDEF unsigned rb_prefetch_experiments(const rb_pfx_settings *s, rb_pfx_result *out, FILE *progress,
+RBDEF unsigned rb_pfx_run_all(const rb_pfx_settings *s, rb_pfx_result *out, FILE *progress,
                                        unsigned *failed);
 
 /* -- 3.4 the readahead probe (declarations) -- */
@@ -12545,17 +12552,6 @@ typedef struct rb_probe_result {
     unsigned nseries;         /* pread-window: RB_PROBE_SERIES; else 0 */
     long expected_series[RB_PROBE_SERIES], observed_series[RB_PROBE_SERIES];   /* pages per read */
 } rb_probe_result;
-
-/* rb_probe(path, case, result): the readahead probe: the pages one cold read adds to the page
-   cache, per advice and mapping (cases 1-11 of the Lucene discussion, pread, fadvise, O_DIRECT),
-   against what read_ahead_kb predicts; no perf, no root. Then what one WILLNEED over 64 MiB and 1
-   GiB loads (the cap of max(read_ahead_kb, max_sectors_kb)), fadvise on a mapped file, two
-   mappings of one descriptor, the pread window's growth over 8 reads, and MADV_COLD / MADV_PAGEOUT
-   on a range mapped twice, each with its reasoning. rb_probe_check(path, case, err) says
-   beforehand, without reading the file, whether it is a regular file large enough for the case. */
-RBDEF int rb_probe(const char *path, int id, rb_probe_result *out);
-
-RBDEF const char *rb_probe_case_name(int id);   /* "1".."11", "pread", ...; NULL if no such case */
 
 /* Whether path can be probed by case id (0: by the cases that need the least) without reading
    it: a regular file (RB_ENOTREG, RB_ENOFILE) of the size the case needs (RB_ETOOSMALL). */
@@ -12626,10 +12622,6 @@ typedef struct rb_warmup_run {
     rb_env env;
 } rb_warmup_run;
 
-RBDEF const char *rb_warmup_method_name(int method);   /* "read", "willneed", ...; NULL: none */
-
-RBDEF int rb_warmup_method_find(const char *name);     /* RB_WARM_*; -1: none */
-
 /* One setting in words: "chunk" (a size) or "methods" (a list of names, each once); RB_EINVAL
    with why, naming the setting as the caller spells it (as, "--chunk"). Parsed by their rows of
    the CLI's options' table (3.8), as rb_pfx_settings_set parses prefetch's. */
@@ -12670,8 +12662,6 @@ typedef struct rb_json {
    cell: ratio, interval and verdict (faster, slower, within the noise band, inconclusive). */
 /* NULL on malformed input (why: the byte offset and what was expected); never reads past len. */
 RBDEF rb_json *rb_json_parse(const char *text, size_t len, char *why, size_t whylen);
-
-RBDEF rb_json *rb_json_load(const char *path, char *why, size_t whylen);   /* a regular file only */
 
 RBDEF void rb_json_free(rb_json *v);
 
@@ -12716,12 +12706,6 @@ typedef struct rb_diff {
     unsigned n;
 } rb_diff;
 
-/* Compares a base report (parsed) with a new one, parsed (cur) or in memory (cur_report);
-   with neither (and d NULL), only checks that base is a run report. RB_EINVAL with why when
-   a document is not a readbench run report. */
-RBDEF int rb_diff_make(const rb_json *base, const rb_json *cur, const rb_report *cur_report,
-                       rb_diff *d, char *why, size_t whylen);
-
 RBDEF void rb_diff_free(rb_diff *d);
 
 /* Two saved run reports compared (readbench diff): RB_EINVAL with why naming the file that is not
@@ -12746,10 +12730,6 @@ RBDEF int rb_report_baseline(FILE *f, const rb_json *base, const rb_report *r, i
    such, never as ties. rb_advise_decide is a pure function of the results (tested on
    synthetic ones); rb_advise measures them within a time budget. */
 enum { RB_STATE_WARM = 0, RB_STATE_HALF_COLD = 1, RB_STATE_COLD = 2, RB_STATE_PRESSURE = 3, RB_STATE_COUNT = 4 };
-
-RBDEF const char *rb_state_name(int state);   /* "warm", "half-cold", "cold", "pressure"; NULL: none */
-
-RBDEF int rb_state_find(const char *name);     /* RB_STATE_*; -1: no such state */
 
 #define RB_ADVISE_MAX_CONDITIONS 16   /* columns: states x thread counts */
 
@@ -12822,8 +12802,6 @@ typedef struct rb_advice {
    intervals cannot separate two cells, a reason per deciding cell from its own fields, and the
    environment that decides the answer (read_ahead_kb, THP, MGLRU, file/RAM, interrupts on one CPU,
    threads above the CPUs). */
-/* RB_OK, or RB_EINVAL for more rows or columns than rb_advice holds. */
-RBDEF int rb_advise_decide(const rb_advise_input *in, rb_advice *out);
 
 /* The plan: what the first round of an advise can hold of its budget, preparation included.
    A cell costs its measured iterations plus what preparing its cache state takes (a half-cold
@@ -12876,9 +12854,6 @@ typedef struct rb_advise_plan {
    iteration, the order (cheapest state first), and what is cut to fit, in a fixed order (later
    rounds, then the dearest states' thread counts, then the dearest states), each cut with its
    reason. */
-/* RB_OK, or RB_EINVAL for an input with nothing to plan (no state, strategy, thread count or
-   iteration). A pure function of its input. */
-RBDEF int rb_advise_plan_round(const rb_advise_plan_input *in, rb_advise_plan *out);
 
 typedef struct rb_advise_config {
     rb_config cfg;                /* path, pattern, read size, reads per op, seed, stop, log; the cache
@@ -12955,13 +12930,6 @@ RBDEF void rb_advise_svg(FILE *f, const rb_advise_run *r, const char *title);
 
 /* -- 3.8 settings from text, the scenarios and the CLI's commands (declarations) -- */
 
-/* rb_parse_pattern(spec, cfg, why, len), rb_pattern_check(cfg, ...), rb_pattern_name(cfg, buf,
-   len): access patterns as fio's random_distribution names them: zipf:THETA, pareto:H,
-   normal:SIGMA, plus hotset:FRACTION:PROB, random, sequential; runs:N[:PATTERN] makes each drawn
-   offset the start of N back-to-back reads; :contiguous keeps hot blocks in rank order instead of
-   scattered by a seeded permutation. The canonical name is what outputs show. */
-RBDEF int rb_parse_pattern(const char *spec, rb_config *c, char *why, size_t whylen);
-
 /* rb_hog_plan(spec, file_size, reserve, &size, why, whylen), rb_mem_margin(room): the hog's size
    for "SIZE" or "auto:R" (leave file_size / R available), never more than the room less
    rb_mem_margin (64 MiB + 1/32 of the room) less `reserve`; a fixed size above that is RB_ENOMEM. */
@@ -12973,21 +12941,6 @@ RBDEF int rb_hog_plan(const char *spec, uint64_t file_size, uint64_t reserve, ui
 RBDEF int rb_parse_size(const char *s, uint64_t *out);
 
 RBDEF int rb_parse_u64(const char *s, uint64_t *out);   /* a whole decimal number: "010" is ten, "1e3" 1000 */
-
-RBDEF int rb_parse_duration(const char *s, int64_t *out_ns);   /* RB_EINVAL malformed, RB_ERANGE too large */
-
-RBDEF int rb_parse_uint_list(const char *s, unsigned *out, unsigned cap, unsigned *n);
-
-RBDEF int rb_parse_size_list(const char *s, uint64_t *out, unsigned cap, unsigned *n);
-
-RBDEF int rb_parse_double_list(const char *s, double *out, unsigned cap, unsigned *n);
-
-/* "OPS[:uniform|:poisson]": an open-loop rate, ops per second per thread in (0, RB_MAX_RATE], into
-   c->rate and c->arrivals (uniform when not said); RB_EINVAL with the reason (one line) otherwise. */
-RBDEF int rb_parse_rate(const char *spec, rb_config *c, char *why, size_t whylen);
-
-/* Prefetch policy names, each known and listed once, at most cap (RB_PF_COUNT: all of them). */
-RBDEF int rb_parse_policy_list(const char *s, int *out, unsigned cap, unsigned *n);
 
 /*
    What a command line (or a job file) says, one setting at a time, checked against the
@@ -13009,8 +12962,6 @@ typedef struct rb_scenario {
    half-cold, cold, sequential-cold): a table of what each makes of the page cache, with no warmup
    (it would change the state the preset made). */
 RBDEF const rb_scenario *rb_scenarios(unsigned *count);
-
-RBDEF const rb_scenario *rb_scenario_find(const char *name);   /* NULL: no such scenario */
 
 typedef struct rb_settings {
     rb_config cfg;                                 /* every cell's settings */
@@ -13103,18 +13054,11 @@ RBDEF const rb_option_doc *rb_option_doc_find(const char *name, unsigned cmd);  
    every option it takes. Nonzero: a write failed, or there is no such command. */
 RBDEF int rb_help_write(FILE *f, const char *command);
 
-/* One decimal number, the rule of every number a setting or option takes: digits, then a
-   fraction (.5) and an exponent (e3) where fraction is nonzero; no sign, no hex, no space.
-   RB_OK or RB_EINVAL; the C locale's point whatever the caller's locale. */
-RBDEF int rb_parse_number(const char *s, int fraction, double *out);
-
 /* The matrix s describes: the default axes filled into s, m's axes and cfg.cpus pointing into s.
    With a trace set, it is loaded here for cfg.path (once; a trace that cannot be replayed
    carries its reason, which rb_matrix_check and rb_run give), and the defaults are the trace's:
    a thread per stream, the read size its longest read. */
 RBDEF void rb_settings_matrix(rb_settings *s, rb_matrix *m);
-
-RBDEF void rb_settings_free(rb_settings *s);   /* what the settings loaded (the trace) */
 
 /* The report's fields the settings decide that rb_run_matrix does not: percentiles, scenario. */
 RBDEF void rb_settings_report(const rb_settings *s, rb_report *rep);
@@ -13129,9 +13073,6 @@ RBDEF void rb_report_title(const rb_settings *s, const char *hog_as, char *buf, 
    without a scenario. */
 RBDEF void rb_report_scenario(FILE *f, const rb_settings *s, const char *prefix);
 
-/* Cache-state names, each known and listed once, at most cap. */
-RBDEF int rb_parse_state_list(const char *s, int *out, unsigned cap, unsigned *n);
-
 /* The advise s describes (cfg, strategies, threads, states, budget; ac's other fields zero), or
    RB_EINVAL with why (advise measures one read size; a trace that cannot be replayed). A trace
    is loaded here for s->cfg.path (set it first) and replayed in every state. ac points into s. */
@@ -13141,6 +13082,126 @@ RBDEF int rb_settings_advise(rb_settings *s, rb_advise_config *ac, char *why, si
 }
 #endif
 #endif /* READBENCH_TOOLS_H */
+
+/* ---- 3 internals: declared for the implementation and for the tests ------------------------- */
+/* Not the API: a program that includes the header for its API does not see these (the
+   implementation makes them static); the tests define READBENCH_INTERNAL to call them. */
+#if (defined(READBENCH_IMPLEMENTATION) || defined(READBENCH_INTERNAL)) && !defined(READBENCH_TOOLS_INTERNAL)
+#define READBENCH_TOOLS_INTERNAL
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+RBINT int rb_trace_parse(rb_trace *t, const char *text, size_t len, const rb_trace_options *o);
+
+RBINT int rb_trace_format_find(const char *name);      /* RB_TRACE_*; -1: no such format */
+
+/* SPEC: comma-separated key=value pairs with the run settings' names (strategy, threads,
+   pattern, read-size, reads-per-op, iodepth, align), each value taken by rb_settings_set's
+   rules. RB_EINVAL: why is one line naming `as`, the group's number (index, 1-based) and the key. */
+RBINT int rb_parse_group(const char *spec, unsigned index, const char *as, rb_group *g, char *why, size_t whylen);
+
+/* The config group `index` (0-based) runs with: the cell's, with the group's own settings; its
+   offsets are seeded from (seed, index), so that two groups of one pattern do not read the same. */
+RBINT void rb_group_config(const rb_config *cell, const rb_group *g, unsigned index, rb_config *out);
+
+/* The rows rb_run_groups writes: per group its alone row (unless RB_ALONE_NO), then its
+   together row (unless RB_ALONE_ONLY). */
+RBINT unsigned rb_group_rows(unsigned ngroups, int alone);
+
+/* Runs groups g[0..n) as rb_group_rows(n, alone) results into out. RB_OK when every row
+   measured; else the first row's failure (RB_EINTR when cfg->stop ended it). */
+RBINT int rb_run_groups(const rb_config *cfg, const rb_group *g, unsigned n, int alone, rb_result *out);
+
+/* cfg->victim, if any: an existing non-empty regular file that is not cfg->path (by device and
+   inode, through links). RB_OK, or an error with why. */
+RBINT int rb_victim_check(const rb_config *cfg, char *why, size_t whylen);
+
+RBINT void rb_victim_attach(rb_config *c, rb_victim *v, const char *path);
+
+RBINT void rb_groups_attach(rb_matrix *m, rb_groups_matrix *g, const rb_group *groups, unsigned n, int alone);
+
+/* rb_pfx_run(cfg, policy, fits, result): Lucene's PrefetchBench: the cost of a hint
+   when data is cached and its benefit when it is not, per policy. */
+RBINT int rb_pfx_run(const rb_pfx_config *c, int policy, int fits, rb_pfx_result *out);
+
+/* rb_report_prefetch_progress(f, policy, fits, result): the experiment's progress line: with
+   result NULL, the policy and case before it runs; then the p50s with and without the hint, or why
+   not. */
+RBINT void rb_report_prefetch_progress(FILE *f, int policy, int fits, const rb_pfx_result *r);
+
+/* rb_probe(path, case, result): the readahead probe: the pages one cold read adds to the page
+   cache, per advice and mapping (cases 1-11 of the Lucene discussion, pread, fadvise, O_DIRECT),
+   against what read_ahead_kb predicts; no perf, no root. Then what one WILLNEED over 64 MiB and 1
+   GiB loads (the cap of max(read_ahead_kb, max_sectors_kb)), fadvise on a mapped file, two
+   mappings of one descriptor, the pread window's growth over 8 reads, and MADV_COLD / MADV_PAGEOUT
+   on a range mapped twice, each with its reasoning. rb_probe_check(path, case, err) says
+   beforehand, without reading the file, whether it is a regular file large enough for the case. */
+RBINT int rb_probe(const char *path, int id, rb_probe_result *out);
+
+RBINT const char *rb_probe_case_name(int id);   /* "1".."11", "pread", ...; NULL if no such case */
+
+RBINT const char *rb_warmup_method_name(int method);   /* "read", "willneed", ...; NULL: none */
+
+RBINT int rb_warmup_method_find(const char *name);     /* RB_WARM_*; -1: none */
+
+RBINT rb_json *rb_json_load(const char *path, char *why, size_t whylen);   /* a regular file only */
+
+/* Compares a base report (parsed) with a new one, parsed (cur) or in memory (cur_report);
+   with neither (and d NULL), only checks that base is a run report. RB_EINVAL with why when
+   a document is not a readbench run report. */
+RBINT int rb_diff_make(const rb_json *base, const rb_json *cur, const rb_report *cur_report,
+                       rb_diff *d, char *why, size_t whylen);
+
+RBINT const char *rb_state_name(int state);   /* "warm", "half-cold", "cold", "pressure"; NULL: none */
+
+RBINT int rb_state_find(const char *name);     /* RB_STATE_*; -1: no such state */
+
+/* RB_OK, or RB_EINVAL for more rows or columns than rb_advice holds. */
+RBINT int rb_advise_decide(const rb_advise_input *in, rb_advice *out);
+
+/* RB_OK, or RB_EINVAL for an input with nothing to plan (no state, strategy, thread count or
+   iteration). A pure function of its input. */
+RBINT int rb_advise_plan_round(const rb_advise_plan_input *in, rb_advise_plan *out);
+
+/* rb_parse_pattern(spec, cfg, why, len), rb_pattern_check(cfg, ...), rb_pattern_name(cfg, buf,
+   len): access patterns as fio's random_distribution names them: zipf:THETA, pareto:H,
+   normal:SIGMA, plus hotset:FRACTION:PROB, random, sequential; runs:N[:PATTERN] makes each drawn
+   offset the start of N back-to-back reads; :contiguous keeps hot blocks in rank order instead of
+   scattered by a seeded permutation. The canonical name is what outputs show. */
+RBINT int rb_parse_pattern(const char *spec, rb_config *c, char *why, size_t whylen);
+
+RBINT int rb_parse_duration(const char *s, int64_t *out_ns);   /* RB_EINVAL malformed, RB_ERANGE too large */
+
+RBINT int rb_parse_uint_list(const char *s, unsigned *out, unsigned cap, unsigned *n);
+
+RBINT int rb_parse_size_list(const char *s, uint64_t *out, unsigned cap, unsigned *n);
+
+RBINT int rb_parse_double_list(const char *s, double *out, unsigned cap, unsigned *n);
+
+/* "OPS[:uniform|:poisson]": an open-loop rate, ops per second per thread in (0, RB_MAX_RATE], into
+   c->rate and c->arrivals (uniform when not said); RB_EINVAL with the reason (one line) otherwise. */
+RBINT int rb_parse_rate(const char *spec, rb_config *c, char *why, size_t whylen);
+
+/* Prefetch policy names, each known and listed once, at most cap (RB_PREFETCH_COUNT: all of them). */
+RBINT int rb_parse_policy_list(const char *s, int *out, unsigned cap, unsigned *n);
+
+RBINT const rb_scenario *rb_scenario_find(const char *name);   /* NULL: no such scenario */
+
+/* One decimal number, the rule of every number a setting or option takes: digits, then a
+   fraction (.5) and an exponent (e3) where fraction is nonzero; no sign, no hex, no space.
+   RB_OK or RB_EINVAL; the C locale's point whatever the caller's locale. */
+RBINT int rb_parse_number(const char *s, int fraction, double *out);
+
+RBINT void rb_settings_free(rb_settings *s);   /* what the settings loaded (the trace) */
+
+/* Cache-state names, each known and listed once, at most cap. */
+RBINT int rb_parse_state_list(const char *s, int *out, unsigned cap, unsigned *n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* READBENCH_TOOLS_INTERNAL */
 
 #if defined(READBENCH_IMPLEMENTATION) && !defined(READBENCH_TOOLS_DONE)
 #define READBENCH_TOOLS_DONE
@@ -14410,7 +14471,7 @@ static int rb__trace_text(rb_trace *t, const char *text, size_t len, const rb_tr
     return rb__trace_end(&p);
 }
 
-RBDEF int rb_trace_parse(rb_trace *t, const char *text, size_t len, const rb_trace_options *o)
+RBINT int rb_trace_parse(rb_trace *t, const char *text, size_t len, const rb_trace_options *o)
 {
     rb_trace_options none;
     memset(&none, 0, sizeof none);
@@ -14527,7 +14588,7 @@ RBDEF void rb_trace_free(rb_trace *t)
     t->nstreams = 0;
 }
 
-RBDEF int rb_trace_format_find(const char *name)
+RBINT int rb_trace_format_find(const char *name)
 {
     int f;
     for (f = 0; name && f < RB_TRACE_FORMATS; f++)
@@ -14733,7 +14794,7 @@ static int rb__victim_check(const rb_observer *o, const rb_config *c, char *why,
     return rb_victim_check(&with, why, wl);
 }
 
-RBDEF void rb_victim_attach(rb_config *c, rb_victim *v, const char *path)
+RBINT void rb_victim_attach(rb_config *c, rb_victim *v, const char *path)
 {
     memset(v, 0, sizeof *v);
     v->path = path;
@@ -14752,14 +14813,14 @@ RBDEF void rb_victim_attach(rb_config *c, rb_victim *v, const char *path)
    coordinator, one cache preparation), each group's row its own. Every run starts from the
    same cache state: an eviction or a prewarm is made again by each cell; a kept cache is read
    page by page before the first run and brought back before each later one. */
-RBDEF unsigned rb_group_rows(unsigned ngroups, int alone) { return alone == RB_ALONE_FIRST ? 2 * ngroups : ngroups; }
+RBINT unsigned rb_group_rows(unsigned ngroups, int alone) { return alone == RB_ALONE_FIRST ? 2 * ngroups : ngroups; }
 
 static unsigned rb__group_row(unsigned i, int kind, int alone)
 {
     return alone == RB_ALONE_FIRST ? 2 * i + (kind == RB_RUN_TOGETHER) : i;
 }
 
-RBDEF void rb_group_config(const rb_config *cell, const rb_group *g, unsigned index, rb_config *out)
+RBINT void rb_group_config(const rb_config *cell, const rb_group *g, unsigned index, rb_config *out)
 {
     *out = *cell;
     if (g->threads) out->threads = g->threads;
@@ -15061,7 +15122,7 @@ static int rb__groups_check(const rb_group *g, unsigned n, int alone, char *why,
     return RB_OK;
 }
 
-RBDEF int rb_run_groups(const rb_config *cfg, const rb_group *g, unsigned n, int alone, rb_result *out)
+RBINT int rb_run_groups(const rb_config *cfg, const rb_group *g, unsigned n, int alone, rb_result *out)
 {
     rb__groups G;
     char why[RB_REASON_LEN];
@@ -15077,7 +15138,7 @@ RBDEF int rb_run_groups(const rb_config *cfg, const rb_group *g, unsigned n, int
     return rb__groups_run(&G);
 }
 
-RBDEF int rb_victim_check(const rb_config *c, char *why, size_t wl)
+RBINT int rb_victim_check(const rb_config *c, char *why, size_t wl)
 {
     rb_file_info info;
     rb_error e;
@@ -15214,7 +15275,7 @@ static void rb__groups_matrix_finish(const rb_matrix *m, rb_result *rows, unsign
     rep->alone = g->alone;
 }
 
-RBDEF void rb_groups_attach(rb_matrix *m, rb_groups_matrix *g, const rb_group *groups, unsigned n, int alone)
+RBINT void rb_groups_attach(rb_matrix *m, rb_groups_matrix *g, const rb_group *groups, unsigned n, int alone)
 {
     memset(g, 0, sizeof *g);
     g->groups = groups;
@@ -15242,8 +15303,8 @@ typedef struct rb__pfx_thread {
     unsigned char *map;
     uint64_t len;
     rb_prefetcher pf;
-    rb_prefetch_accounting pa;   /* what became of this clone's hints */
-    rb__pa_follow paf;
+    rb_pa_accounting pa;   /* what became of this clone's hints */
+    rb_pa_follow paf;
     rb_hist with, without;
     uint64_t sink;
     int check_hits;         /* mincore tells the truth here: count the reads that hit */
@@ -15347,14 +15408,14 @@ static void *rb__pfx_main(void *arg)
 /* What a caller can get wrong before anything is opened: policy 99 used to run as "always". */
 static int rb__pfx_check(const rb_pfx_config *cfg, int policy, int fits, rb_pfx_result *out)
 {
-    if (cfg && cfg->path && policy >= 0 && policy < RB_PF_COUNT && (fits == 0 || fits == 1)) return RB_OK;
+    if (cfg && cfg->path && policy >= 0 && policy < RB_PREFETCH_COUNT && (fits == 0 || fits == 1)) return RB_OK;
     memset(out, 0, sizeof *out);
     out->policy = policy;
     out->fits = fits;
     out->status = RB_EINVAL;
     if (!cfg || !cfg->path) rb__fmt(out->reason, sizeof out->reason, "no %s given (NULL)", cfg ? "file path" : "configuration");
-    else if (policy < 0 || policy >= RB_PF_COUNT)
-        rb__fmt(out->reason, sizeof out->reason, "no prefetch policy %d (0..%d)", policy, RB_PF_COUNT - 1);
+    else if (policy < 0 || policy >= RB_PREFETCH_COUNT)
+        rb__fmt(out->reason, sizeof out->reason, "no prefetch policy %d (0..%d)", policy, RB_PREFETCH_COUNT - 1);
     else rb__fmt(out->reason, sizeof out->reason, "fits must be 0 (not cached) or 1 (fits), not %d", fits);
     return RB_EINVAL;
 }
@@ -15537,7 +15598,7 @@ static void rb__pfx_merge(rb_pfx_result *out, rb__pfx_thread **th, unsigned n)
     }
 }
 
-RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits, rb_pfx_result *out)
+RBINT int rb_pfx_run(const rb_pfx_config *cfg, int policy, int fits, rb_pfx_result *out)
 {
     rb_pfx_config c;
     rb__pool pool;
@@ -15591,10 +15652,10 @@ RBDEF int rb_prefetch_experiment(const rb_pfx_config *cfg, int policy, int fits,
 }
 
 /* Every policy of the settings, each not cached then fitting in the cache, with its progress. */
-RBDEF unsigned rb_prefetch_experiments(const rb_pfx_settings *s, rb_pfx_result *out, FILE *progress,
+RBDEF unsigned rb_pfx_run_all(const rb_pfx_settings *s, rb_pfx_result *out, FILE *progress,
                                        unsigned *failed)
 {
-    unsigned i, n = 0, np = s->npolicies ? s->npolicies : (unsigned)RB_PF_COUNT;
+    unsigned i, n = 0, np = s->npolicies ? s->npolicies : (unsigned)RB_PREFETCH_COUNT;
     int fits, st;
     *failed = 0;
     for (i = 0; i < np; i++)
@@ -15613,7 +15674,7 @@ RBDEF unsigned rb_prefetch_experiments(const rb_pfx_settings *s, rb_pfx_result *
                 continue;
             }
             if (progress) rb_report_prefetch_progress(progress, policy, fits, NULL);
-            rb_prefetch_experiment(&s->cfg, policy, fits, &out[n]);
+            rb_pfx_run(&s->cfg, policy, fits, &out[n]);
             if (progress) rb_report_prefetch_progress(progress, policy, fits, &out[n]);
             st = out[n++].status;
             *failed += st != RB_OK && st != RB_EINTR && st != RB_ENOTRUN;
@@ -15745,9 +15806,9 @@ static void rb__report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n,
                                     int log_scale, const rb_env *env)
 {
     /* panels: fits, not cached; groups: the policies in the order they ran; bars: with, without */
-    const char *groups[RB_PF_COUNT];
-    int gpol[RB_PF_COUNT];
-    rb__bar bars[2][RB_PF_COUNT * 2];
+    const char *groups[RB_PREFETCH_COUNT];
+    int gpol[RB_PREFETCH_COUNT];
+    rb__bar bars[2][RB_PREFETCH_COUNT * 2];
     rb__panel p[2];
     unsigned ng = 0, i, k, w;
     char envl[1536], cfg[512];
@@ -15755,7 +15816,7 @@ static void rb__report_prefetch_svg(FILE *f, const rb_pfx_result *r, unsigned n,
     memset(bars, 0, sizeof bars);
     for (i = 0; i < n; i++) {
         for (k = 0; k < ng && gpol[k] != r[i].policy; k++) {}
-        if (k == ng && ng < RB_PF_COUNT) {
+        if (k == ng && ng < RB_PREFETCH_COUNT) {
             gpol[ng] = r[i].policy;
             groups[ng++] = rb_prefetch_policy_name(r[i].policy);
         }
@@ -16007,7 +16068,7 @@ static const struct { const char *name, *description; } rb__probe_cases[RB_PROBE
     {"pageout-mapped-twice", "MADV_PAGEOUT on 4 MiB mapped twice: pages evicted; then with one mapping left"},
 };
 
-RBDEF const char *rb_probe_case_name(int id)
+RBINT const char *rb_probe_case_name(int id)
 {
     return id >= 1 && id <= RB_PROBE_CASES ? rb__probe_cases[id - 1].name : NULL;
 }
@@ -16375,7 +16436,7 @@ static int rb__probe_case(rb__probe *pr, int id, uint64_t mid, long seq, int fau
 
 static void rb__env_base(rb_env *env, const char *path);   /* below, with rb_env_collect */
 
-RBDEF int rb_probe(const char *path, int id, rb_probe_result *out)
+RBINT int rb_probe(const char *path, int id, rb_probe_result *out)
 {
     rb__probe pr;
     rb_env env;
@@ -16543,9 +16604,9 @@ static const struct { const char *name, *what; int async; } rb__warm_methods[RB_
 };
 #define RB__WARM_CHUNK ((uint64_t)2 << 20)
 
-RBDEF const char *rb_warmup_method_name(int m) { return m >= 0 && m < RB_WARM_COUNT ? rb__warm_methods[m].name : NULL; }
+RBINT const char *rb_warmup_method_name(int m) { return m >= 0 && m < RB_WARM_COUNT ? rb__warm_methods[m].name : NULL; }
 
-RBDEF int rb_warmup_method_find(const char *name)
+RBINT int rb_warmup_method_find(const char *name)
 {
     int m;
     for (m = 0; name && m < RB_WARM_COUNT; m++)
@@ -17595,7 +17656,7 @@ static char *rb__slurp(const char *path, size_t *len, rb_error *err)
     return buf;
 }
 
-RBDEF rb_json *rb_json_load(const char *path, char *why, size_t wl)
+RBINT rb_json *rb_json_load(const char *path, char *why, size_t wl)
 {
     rb_error err;
     size_t len = 0, bom;
@@ -17624,7 +17685,7 @@ RBDEF rb_json *rb_json_load_report(const char *path, char *why, size_t wl)
     return NULL;
 }
 
-RBDEF int rb_diff_make(const rb_json *base, const rb_json *cur, const rb_report *cur_report,
+RBINT int rb_diff_make(const rb_json *base, const rb_json *cur, const rb_report *cur_report,
                        rb_diff *d, char *why, size_t wl)
 {
     rb__dcell *b = NULL, *c = NULL;
@@ -17798,12 +17859,12 @@ RBDEF void rb_report_diff(FILE *f, const rb_diff *d, int format, const char *bas
    (pressure where no memory can be pinned) is named and left out: the verdict covers the rest. */
 static const char *const rb__state_names[RB_STATE_COUNT] = {"warm", "half-cold", "cold", "pressure"};
 
-RBDEF const char *rb_state_name(int state)
+RBINT const char *rb_state_name(int state)
 {
     return state >= 0 && state < RB_STATE_COUNT ? rb__state_names[state] : NULL;
 }
 
-RBDEF int rb_state_find(const char *name)
+RBINT int rb_state_find(const char *name)
 {
     int k;
     for (k = 0; name && k < RB_STATE_COUNT; k++)
@@ -17812,7 +17873,7 @@ RBDEF int rb_state_find(const char *name)
 }
 
 static int rb__name_list(const char *s, const char *const *names, unsigned count, int *out, unsigned cap, unsigned *n);
-RBDEF int rb_parse_state_list(const char *s, int *out, unsigned cap, unsigned *n)
+RBINT int rb_parse_state_list(const char *s, int *out, unsigned cap, unsigned *n)
 {
     return rb__name_list(s, rb__state_names, RB_STATE_COUNT, out, cap, n);
 }
@@ -18425,7 +18486,7 @@ static void rb__adv_warnings(const rb_advise_input *in, rb_advice *a)
                      "scheduler as much as the read path", in->max_threads, e->cpus, e->cpus);
 }
 
-RBDEF int rb_advise_decide(const rb_advise_input *in, rb_advice *out)
+RBINT int rb_advise_decide(const rb_advise_input *in, rb_advice *out)
 {
     memset(out, 0, sizeof *out);
     out->safe = -1;
@@ -18541,7 +18602,7 @@ static void rb__plan_restore(const rb_advise_plan_input *in, rb_advise_plan *p)
     }
 }
 
-RBDEF int rb_advise_plan_round(const rb_advise_plan_input *in, rb_advise_plan *p)
+RBINT int rb_advise_plan_round(const rb_advise_plan_input *in, rb_advise_plan *p)
 {
     unsigned k;
     double fixed = 0, per = 0, prep = 0;
@@ -20000,7 +20061,7 @@ RBDEF int rb_parse_u64(const char *s, uint64_t *out)
 }
 
 /* 500ms, 0.2s, 5s, 1m, 250us, 100ns, 1e3ms; a bare number is seconds. */
-RBDEF int rb_parse_duration(const char *s, int64_t *out_ns)
+RBINT int rb_parse_duration(const char *s, int64_t *out_ns)
 {
     double v = 0, unit = 1e9;
     char num[64];
@@ -20064,7 +20125,7 @@ static int rb__one_size(const char *item, void *out, unsigned i)
 /* The one grammar of a number: digits, with fraction also [.digits][(e|E)[+|-]digits]. Checked
    before strtod, which would also take a sign, spaces before, hex ("0x10" as 16), "inf" and
    "nan"; the C locale's point whatever the caller's locale. */
-RBDEF int rb_parse_number(const char *s, int fraction, double *out)
+RBINT int rb_parse_number(const char *s, int fraction, double *out)
 {
     const char *p = s;
     char *end = NULL;
@@ -20090,12 +20151,12 @@ static int rb__one_double(const char *item, void *out, unsigned i)
     return rb_parse_number(item, 1, &((double *)out)[i]);
 }
 
-RBDEF int rb_parse_uint_list(const char *s, unsigned *out, unsigned cap, unsigned *n)
+RBINT int rb_parse_uint_list(const char *s, unsigned *out, unsigned cap, unsigned *n)
 {
     return rb__list(s, cap, n, out, rb__one_uint);
 }
 
-RBDEF int rb_parse_size_list(const char *s, uint64_t *out, unsigned cap, unsigned *n)
+RBINT int rb_parse_size_list(const char *s, uint64_t *out, unsigned cap, unsigned *n)
 {
     return rb__list(s, cap, n, out, rb__one_size);
 }
@@ -20129,12 +20190,12 @@ static int rb__name_list(const char *s, const char *const *names, unsigned count
     return rb__list(s, cap, n, &t, rb__one_name);
 }
 
-RBDEF int rb_parse_policy_list(const char *s, int *out, unsigned cap, unsigned *n)
+RBINT int rb_parse_policy_list(const char *s, int *out, unsigned cap, unsigned *n)
 {
-    return rb__name_list(s, rb__pf_names, RB_PF_COUNT, out, cap, n);
+    return rb__name_list(s, rb__pf_names, RB_PREFETCH_COUNT, out, cap, n);
 }
 
-RBDEF int rb_parse_double_list(const char *s, double *out, unsigned cap, unsigned *n)
+RBINT int rb_parse_double_list(const char *s, double *out, unsigned cap, unsigned *n)
 {
     int rc;
     RB__IN_C_LOCALE(rc = rb__list(s, cap, n, out, rb__one_double));   /* strtod reads the locale's point */
@@ -20156,7 +20217,7 @@ static int rb__pattern_number(const char *tok, const char *what, double *out, ch
     return RB_OK;
 }
 
-RBDEF int rb_parse_pattern(const char *spec, rb_config *c, char *why, size_t wl)
+RBINT int rb_parse_pattern(const char *spec, rb_config *c, char *why, size_t wl)
 {
     static const char *const usage[RB_PATTERN_COUNT] = {"random", "sequential", "zipf:THETA", "pareto:H",
                                                         "normal:SIGMA", "hotset:FRACTION:PROB"};
@@ -20216,7 +20277,7 @@ RBDEF int rb_parse_pattern(const char *spec, rb_config *c, char *why, size_t wl)
     return RB_OK;
 }
 
-RBDEF int rb_parse_rate(const char *spec, rb_config *c, char *why, size_t wl)
+RBINT int rb_parse_rate(const char *spec, rb_config *c, char *why, size_t wl)
 {
     char num[64];
     int ok = 0;
@@ -20263,7 +20324,7 @@ RBDEF const rb_scenario *rb_scenarios(unsigned *count)
     return rb__scenarios;
 }
 
-RBDEF const rb_scenario *rb_scenario_find(const char *name)
+RBINT const rb_scenario *rb_scenario_find(const char *name)
 {
     unsigned i, n;
     const rb_scenario *t = rb_scenarios(&n);
@@ -20467,7 +20528,7 @@ static void rb__settings_trace(rb_settings *s)
     }
 }
 
-RBDEF void rb_settings_free(rb_settings *s) { rb__settings_untrace(s); }
+RBINT void rb_settings_free(rb_settings *s) { rb__settings_untrace(s); }
 
 /* One key=value of a group: the value by the run setting's own rule (rb_settings_set on a
    scratch), then kept as the group's. */
@@ -20511,7 +20572,7 @@ static int rb__group_key(rb_group *g, const char *key, const char *v, char *why,
     return RB_OK;
 }
 
-RBDEF int rb_parse_group(const char *spec, unsigned index, const char *as, rb_group *g, char *why, size_t wl)
+RBINT int rb_parse_group(const char *spec, unsigned index, const char *as, rb_group *g, char *why, size_t wl)
 {
     const char *p = spec ? spec : "";
     char key[32], val[RB_GROUP_SPEC_LEN], inner[RB_REASON_LEN], seen[8][32];
@@ -20727,8 +20788,8 @@ static int rb__set_policies(void *base, const char *v, const char *as, char *why
 {
     rb_pfx_settings *s = (rb_pfx_settings *)base;
     char list[128];
-    if (!rb_parse_policy_list(v, s->policies, RB_PF_COUNT, &s->npolicies)) return RB_OK;
-    rb__names(list, sizeof list, rb__pf_names, sizeof *rb__pf_names, RB_PF_COUNT, ", ");
+    if (!rb_parse_policy_list(v, s->policies, RB_PREFETCH_COUNT, &s->npolicies)) return RB_OK;
+    rb__names(list, sizeof list, rb__pf_names, sizeof *rb__pf_names, RB_PREFETCH_COUNT, ", ");
     rb__fmt(why, wl, "%s: each of %s at most once, no empty item: not '%s'", as, list, v);
     s->npolicies = 0;
     return RB_EINVAL;
@@ -21311,7 +21372,7 @@ static void rb__warmup_table(FILE *f, const rb_warmup_run *r);
 static void rb__warmup_json(FILE *f, const rb_warmup_run *r);
 static void rb__report_scenario(FILE *f, const rb_settings *s, const char *prefix);
 static void rb__report_title(const rb_settings *s, const char *hog_as, char *buf, size_t len);
-RBDEF void rb_report_prefetch_progress(FILE *f, int policy, int fits, const rb_pfx_result *r)
+RBINT void rb_report_prefetch_progress(FILE *f, int policy, int fits, const rb_pfx_result *r)
 {
     RB__IN_C_LOCALE(rb__report_prefetch_progress(f, policy, fits, r));
 }

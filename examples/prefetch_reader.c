@@ -9,7 +9,7 @@
 
 int main(int argc, char **argv)
 {
-    int policy = argc > 2 ? rb_prefetch_policy_find(argv[2]) : RB_PF_ADAPTIVE, fd;
+    int policy = argc > 2 ? rb_prefetch_policy_find(argv[2]) : RB_PREFETCH_ADAPTIVE, fd;
     struct stat st;
     unsigned char *map;
     rb_prefetcher pf;

@@ -522,7 +522,7 @@ static void prefetch_experiment_reports_residency_and_hits(void)
     c.threads = 2;
     c.slice = 1 << 20;
     if (rb_residency(c.path, &ri, NULL) != RB_OK || !ri.trusted) SKIP("residency cannot be counted here");
-    CHECKF(rb_prefetch_experiment(&c, RB_PF_ALWAYS, 0, &r) == RB_OK, "%s", r.reason);
+    CHECKF(rb_pfx_run(&c, RB_PREFETCH_ALWAYS, 0, &r) == RB_OK, "%s", r.reason);
     CHECKF(r.resident_before >= 0 && r.resident_before < 0.02, "not cached: %.3f resident before", r.resident_before);
     CHECK(r.resident_after >= r.resident_before && r.resident_after <= 1);
     CHECK(r.ops_asked == 20000 && r.ops < r.ops_asked);   /* 20000 ops would warm an 8 MiB file */
@@ -530,7 +530,7 @@ static void prefetch_experiment_reports_residency_and_hits(void)
     CHECKF(r.reads_hit * 20 < r.reads_checked || strstr(r.warning, "hit") != NULL,
            "not cached: %llu of %llu hit, warning '%s'", (unsigned long long)r.reads_hit,
            (unsigned long long)r.reads_checked, r.warning);
-    CHECKF(rb_prefetch_experiment(&c, RB_PF_BACKOFF, 1, &r) == RB_OK, "%s", r.reason);
+    CHECKF(rb_pfx_run(&c, RB_PREFETCH_BACKOFF, 1, &r) == RB_OK, "%s", r.reason);
     CHECK(r.ops == 20000 && r.reads_checked == 20000ull * 3 * 2);
     CHECKF(r.reads_hit * 100 >= r.reads_checked * 99 && r.resident_before > 0.99 && r.resident_after > 0.99,
            "fits: %llu of %llu hit, %.3f -> %.3f resident", (unsigned long long)r.reads_hit,
@@ -549,7 +549,7 @@ static void prefetch_experiment_warns_when_not_cold(void)
     c.ops = 20000;
     c.normal_mapping = 1;   /* read-around loads far more than a page per read */
     if (rb_residency(c.path, &ri, NULL) != RB_OK || !ri.trusted) SKIP("residency cannot be counted here");
-    CHECKF(rb_prefetch_experiment(&c, RB_PF_BACKOFF_NOMINCORE, 0, &r) == RB_OK, "%s", r.reason);
+    CHECKF(rb_pfx_run(&c, RB_PREFETCH_BACKOFF_NOMINCORE, 0, &r) == RB_OK, "%s", r.reason);
     if (r.reads_hit * 20 < r.reads_checked) SKIP("read-around loaded little here (read_ahead_kb small)");
     CHECKF(strstr(r.warning, "not cached, yet") != NULL, "%llu of %llu hit, warning '%s'",
            (unsigned long long)r.reads_hit, (unsigned long long)r.reads_checked, r.warning);
@@ -922,13 +922,13 @@ static void mincore_failures_are_counted_apart(void)
     static unsigned char page[1 << 16];
     rb_prefetcher p;
     unsigned i;
-    rb_prefetcher_init(&p, RB_PF_BACKOFF, page, sizeof page, NULL);
+    rb_prefetcher_init(&p, RB_PREFETCH_BACKOFF, page, sizeof page, NULL);
     p.resident = resident_fails;
     for (i = 0; i < 8; i++) rb_prefetch(&p, 0, 100);
     CHECKF(p.st.mincore_failed == p.st.mincore_calls && p.st.mincore_calls > 0 && p.st.failed == 0,
            "%llu of %llu mincore failed, %llu madvise failed", (unsigned long long)p.st.mincore_failed,
            (unsigned long long)p.st.mincore_calls, (unsigned long long)p.st.failed);
-    rb_prefetcher_init(&p, RB_PF_ADAPTIVE, page, sizeof page, NULL);
+    rb_prefetcher_init(&p, RB_PREFETCH_ADAPTIVE, page, sizeof page, NULL);
     p.resident = resident_fails;
     for (i = 0; i < 8; i++) rb_prefetch(&p, 0, 100);
     CHECK(p.st.mincore_failed > 0 && p.st.mincore_failed == p.st.mincore_calls);
@@ -999,7 +999,7 @@ static void prefetch_threads_go_through_the_pool(void)
         c.threads = 1000;
         c.ops = 100;
         if (setrlimit(RLIMIT_AS, &rl) != 0) _exit(3);
-        rb_prefetch_experiment(&c, RB_PF_ALWAYS, 1, &r);
+        rb_pfx_run(&c, RB_PREFETCH_ALWAYS, 1, &r);
         if (write(fd[1], r.reason, strlen(r.reason)) < 0) _exit(4);
         _exit(r.status == RB_ESYS ? 0 : 1);
     }

@@ -113,7 +113,7 @@ static void library_refuses_non_regular_files(void)
         memset(&pc, 0, sizeof pc);
         pc.path = fifo;
         pc.ops = 10;
-        bad |= (rb_prefetch_experiment(&pc, RB_PF_ALWAYS, 1, &px) != RB_ENOTREG) << 6;
+        bad |= (rb_pfx_run(&pc, RB_PREFETCH_ALWAYS, 1, &px) != RB_ENOTREG) << 6;
         memset(&c, 0, sizeof c);
         c.path = fifo;
         c.warmup_ns = RB_NONE;
@@ -399,7 +399,7 @@ static int truncated_under(const char *path, int which)
             /* "fits" (the slice read in, then cached reads): a "not cached" case caps its ops
                to stay cold (273 per thread on 64 MiB), and once finished in the 1 ms between two
                of the truncating thread's looks (CI's portable suite: status 0, not "changed") */
-            status = rb_prefetch_experiment(&pc, RB_PF_ALWAYS, 1, &px);
+            status = rb_pfx_run(&pc, RB_PREFETCH_ALWAYS, 1, &px);
             reason = px.reason;
         } else {
             status = rb_probe(path, 9, &pr);

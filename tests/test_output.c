@@ -16,7 +16,7 @@ static void api_lookups_take_null(void)
 {
     CHECK(rb_strategy_find(NULL) == NULL);
     CHECK(rb_prefetch_policy_find(NULL) == -1);
-    CHECK(rb_strategy_find("pread") != NULL && rb_prefetch_policy_find("adaptive") == RB_PF_ADAPTIVE);
+    CHECK(rb_strategy_find("pread") != NULL && rb_prefetch_policy_find("adaptive") == RB_PREFETCH_ADAPTIVE);
 }
 
 static void api_null_path_is_einval(void)
@@ -91,12 +91,12 @@ static void api_prefetch_experiment_checks_policy(void)
     memset(&c, 0, sizeof c);
     c.path = rbt_small_file();
     c.ops = 10;
-    CHECK(rb_prefetch_experiment(&c, 99, 1, &r) == RB_EINVAL);
+    CHECK(rb_pfx_run(&c, 99, 1, &r) == RB_EINVAL);
     CHECKF(r.status == RB_EINVAL && strstr(r.reason, "no prefetch policy 99"), "%s", r.reason);
-    CHECK(rb_prefetch_experiment(&c, -1, 1, &r) == RB_EINVAL);
+    CHECK(rb_pfx_run(&c, -1, 1, &r) == RB_EINVAL);
     c.path = NULL;
-    CHECK(rb_prefetch_experiment(&c, RB_PF_ALWAYS, 1, &r) == RB_EINVAL && strstr(r.reason, "no file path"));
-    CHECK(rb_prefetch_experiment(NULL, RB_PF_ALWAYS, 1, &r) == RB_EINVAL);
+    CHECK(rb_pfx_run(&c, RB_PREFETCH_ALWAYS, 1, &r) == RB_EINVAL && strstr(r.reason, "no file path"));
+    CHECK(rb_pfx_run(NULL, RB_PREFETCH_ALWAYS, 1, &r) == RB_EINVAL);
     memset(&e, 0, sizeof e);
     CHECK(rb_prewarm(rbt_small_file(), NAN, 1, &e) == RB_EINVAL && strstr(e.msg, "[0, 1]"));
 }
@@ -140,7 +140,7 @@ static void json_rows_have_every_key(void)
         if (!o) return;
         memset(pr, 0, sizeof pr);
         for (k = 0; k < 2; k++) {
-            pr[k].policy = RB_PF_BACKOFF;
+            pr[k].policy = RB_PREFETCH_BACKOFF;
             pr[k].fits = (int)k;
             pr[k].threads = 1;
             pr[k].ops = 2;
@@ -314,8 +314,8 @@ static void reasons_cut_between_characters(void)
         CHECKF(valid_utf8(r.reason), "prefix %u: rb_run: ...%s", pre, r.reason + strlen(r.reason) - 8);
         memset(&pc, 0, sizeof pc);
         pc.path = path;
-        CHECK(rb_prefetch_experiment(&pc, RB_PF_ALWAYS, 1, &pr) != RB_OK);
-        CHECKF(valid_utf8(pr.reason), "prefix %u: rb_prefetch_experiment", pre);
+        CHECK(rb_pfx_run(&pc, RB_PREFETCH_ALWAYS, 1, &pr) != RB_OK);
+        CHECKF(valid_utf8(pr.reason), "prefix %u: rb_pfx_run", pre);
     }
 }
 
@@ -593,7 +593,7 @@ static void api_refuses_out_of_range_config(void)
     }
     memset(&pc, 0, sizeof pc);
     pc.path = rbt_small_file();
-    CHECKF(rb_prefetch_experiment(&pc, RB_PF_ALWAYS, 7, &pr) == RB_EINVAL && strstr(pr.reason, "fits"), "%s",
+    CHECKF(rb_pfx_run(&pc, RB_PREFETCH_ALWAYS, 7, &pr) == RB_EINVAL && strstr(pr.reason, "fits"), "%s",
            pr.reason);
     CHECK(rb_check_file(rbt_small_file(), 0, NULL, &e) == RB_OK);   /* the status alone: no crash */
 }

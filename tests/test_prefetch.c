@@ -67,7 +67,7 @@ static void always_advises_every_call(void)
     fake f;
     unsigned i;
     CHECK(open_map() == 0);
-    setup_pf(&p, RB_PF_ALWAYS, &f, NULL);
+    setup_pf(&p, RB_PREFETCH_ALWAYS, &f, NULL);
     for (i = 0; i < 100; i++) CHECK(rb_prefetch(&p, (uint64_t)i * 7777, 16384) == 1);
     CHECK(p.st.calls == 100 && p.st.advises == 100 && p.st.failed == 0 && f.asked == 0);
 }
@@ -78,7 +78,7 @@ static void backoff_checks_at_powers_of_two_and_resets_on_a_miss(void)
     fake f;
     uint64_t counter = 0;
     unsigned i, checked_at[32], nc = 0;
-    setup_pf(&p, RB_PF_BACKOFF, &f, &counter);
+    setup_pf(&p, RB_PREFETCH_BACKOFF, &f, &counter);
     for (i = 0; i < 1000; i++) {   /* all hot: checks at counter 0,1,2,4,...,512, never advises */
         unsigned before = f.asked;
         CHECK(rb_prefetch(&p, 4096 * (uint64_t)i, 100) == 0);
@@ -125,10 +125,10 @@ static void backoff_counter_is_per_reader(void)
 {
     pf_thread t[2];
     uint64_t counter = 0;
-    run_two_readers(RB_PF_BACKOFF, t, &counter);
+    run_two_readers(RB_PREFETCH_BACKOFF, t, &counter);
     CHECKF(t[0].f.asked == 11 && t[1].f.asked == 11, "checks %u and %u, not 11 each", t[0].f.asked, t[1].f.asked);
     CHECK(counter == 0 && t[0].p.own_counter == 1000 && t[1].p.own_counter == 1000);
-    run_two_readers(RB_PF_BACKOFF_NOMINCORE, t, &counter);
+    run_two_readers(RB_PREFETCH_BACKOFF_NOMINCORE, t, &counter);
     CHECK(t[0].p.st.advises == 11 && t[1].p.st.advises == 11 && counter == 0);   /* 0,1,2,...,512 */
 }
 
@@ -138,7 +138,7 @@ static void backoff_shared_counter_is_the_files(void)
 {
     pf_thread t[2];
     uint64_t counter = 0;
-    run_two_readers(RB_PF_BACKOFF_SHARED, t, &counter);
+    run_two_readers(RB_PREFETCH_BACKOFF_SHARED, t, &counter);
     CHECKF(t[0].f.asked + t[1].f.asked == 12, "%u checks", t[0].f.asked + t[1].f.asked);
     CHECK(counter == 2000);
 }
@@ -153,12 +153,12 @@ static void backoff_interleaving_follows_the_counter(void)
     uint64_t counter = 0, shared = 0;
     int single[600], got;
     unsigned i, same = 0, advised = 0, advised_one = 0;
-    setup_pf(&one, RB_PF_BACKOFF, &f1, &counter);
+    setup_pf(&one, RB_PREFETCH_BACKOFF, &f1, &counter);
     f1.mode = 2;
     f1.k = 3;
     for (i = 0; i < 600; i++) advised_one += (single[i] = rb_prefetch(&one, 0, 10)) == 1;
-    setup_pf(&a, RB_PF_BACKOFF_SHARED, &fab, &shared);
-    setup_pf(&b, RB_PF_BACKOFF_SHARED, &f1, &shared);
+    setup_pf(&a, RB_PREFETCH_BACKOFF_SHARED, &fab, &shared);
+    setup_pf(&b, RB_PREFETCH_BACKOFF_SHARED, &f1, &shared);
     b.resident_ctx = &fab;
     fab.mode = 2;
     fab.k = 3;
@@ -171,8 +171,8 @@ static void backoff_interleaving_follows_the_counter(void)
            same, advised, advised_one);
     CHECK(a.st.advises + b.st.advises == advised_one && advised_one > 0);
     /* per reader: each one's 300 calls decide as one reader's first 300 */
-    setup_pf(&a, RB_PF_BACKOFF, &fab, &shared);
-    setup_pf(&b, RB_PF_BACKOFF, &f1, &shared);
+    setup_pf(&a, RB_PREFETCH_BACKOFF, &fab, &shared);
+    setup_pf(&b, RB_PREFETCH_BACKOFF, &f1, &shared);
     fab.mode = f1.mode = 2;
     fab.k = f1.k = 3;
     for (i = same = 0; i < 600; i++) same += rb_prefetch(i % 2 ? &b : &a, 0, 10) == single[i / 2];
@@ -184,7 +184,7 @@ static void backoff_nomincore_never_asks(void)
     rb_prefetcher p;
     fake f;
     unsigned i;
-    setup_pf(&p, RB_PF_BACKOFF_NOMINCORE, &f, NULL);
+    setup_pf(&p, RB_PREFETCH_BACKOFF_NOMINCORE, &f, NULL);
     for (i = 0; i < 1024; i++) rb_prefetch(&p, 0, 10);
     CHECK(f.asked == 0 && p.st.mincore_calls == 0);
     CHECK(p.st.advises == 11 && p.st.skips == 1013);
@@ -196,7 +196,7 @@ static void adaptive_learns_hot_cold_and_mixed(void)
     fake f;
     unsigned i;
     uint64_t adv;
-    setup_pf(&p, RB_PF_ADAPTIVE, &f, NULL);
+    setup_pf(&p, RB_PREFETCH_ADAPTIVE, &f, NULL);
     /* hot: after learning, about one residency check per 64 calls and no advice */
     for (i = 0; i < 2000; i++) rb_prefetch(&p, 0, 100);
     adv = p.st.advises;
@@ -222,7 +222,7 @@ static void adaptive_learns_hot_cold_and_mixed(void)
         CHECK(p.st.skips - skips <= p.st.mincore_calls - checks);
     }
     /* an untrusted mincore (not owner, not writable): advise always, ask nothing */
-    setup_pf(&p, RB_PF_ADAPTIVE, &f, NULL);
+    setup_pf(&p, RB_PREFETCH_ADAPTIVE, &f, NULL);
     p.trust_mincore = 0;
     for (i = 0; i < 100; i++) CHECK(rb_prefetch(&p, 0, 100) == 1);
     CHECK(f.asked == 0);
@@ -232,7 +232,7 @@ static void ranges_are_aligned_and_clamped(void)
 {
     rb_prefetcher p;
     fake f;
-    setup_pf(&p, RB_PF_BACKOFF, &f, NULL);
+    setup_pf(&p, RB_PREFETCH_BACKOFF, &f, NULL);
     CHECK(rb_prefetch(&p, 1, 10) == 0 && f.last_off == 0 && f.last_len == 11);       /* first page */
     p.own_counter = 0;
     CHECK(rb_prefetch(&p, map_len - 1, 16384) == 0);                                 /* last page */
@@ -240,14 +240,14 @@ static void ranges_are_aligned_and_clamped(void)
     p.own_counter = 0;
     CHECK(rb_prefetch(&p, map_len + 10, 100) == 0 && f.asked == 2);                  /* beyond: nothing */
     /* the real thing: advise at the first and last byte and past the end, no EINVAL/ENOMEM */
-    rb_prefetcher_init(&p, RB_PF_ALWAYS, map, map_len, NULL);
+    rb_prefetcher_init(&p, RB_PREFETCH_ALWAYS, map, map_len, NULL);
     CHECK(rb_prefetch(&p, 0, 1) == 1);
     CHECK(rb_prefetch(&p, 4095, 2) == 1);
     CHECK(rb_prefetch(&p, map_len - 1, 1) == 1);
     CHECK(rb_prefetch(&p, map_len - 3, 1u << 20) == 1);
     CHECK(p.st.failed == 0 && p.st.advises == 4);
     /* the real mincore too */
-    rb_prefetcher_init(&p, RB_PF_BACKOFF, map, map_len, NULL);
+    rb_prefetcher_init(&p, RB_PREFETCH_BACKOFF, map, map_len, NULL);
     CHECK(rb_prefetch(&p, map_len - 5, 4096) >= 0 && p.st.failed == 0);
 }
 
@@ -275,10 +275,10 @@ static void policy_strategies_end_to_end(void)
         CHECK(r.prefetch.advises == r.madvise_calls);
         CHECK(r.prefetch.skips + r.prefetch.advises == r.prefetch.calls);
     }
-    CHECK(rb_prefetch_policy_find("adaptive") == RB_PF_ADAPTIVE);
+    CHECK(rb_prefetch_policy_find("adaptive") == RB_PREFETCH_ADAPTIVE);
     CHECK(rb_prefetch_policy_find("nope") == -1);
-    CHECK(strcmp(rb_prefetch_policy_name(RB_PF_BACKOFF_NOMINCORE), "backoff-nomincore") == 0);
-    CHECK(rb_prefetch_policy_find("backoff-shared") == RB_PF_BACKOFF_SHARED && RB_PF_COUNT == 5);
+    CHECK(strcmp(rb_prefetch_policy_name(RB_PREFETCH_BACKOFF_NOMINCORE), "backoff-nomincore") == 0);
+    CHECK(rb_prefetch_policy_find("backoff-shared") == RB_PREFETCH_BACKOFF_SHARED && RB_PREFETCH_COUNT == 5);
 }
 
 static void experiment_runs(void)
@@ -290,11 +290,11 @@ static void experiment_runs(void)
     c.ops = 2000;
     c.threads = 2;
     c.slice = 1 << 20;
-    CHECK(rb_prefetch_experiment(&c, RB_PF_BACKOFF, 1, &r) == RB_OK);
+    CHECK(rb_pfx_run(&c, RB_PREFETCH_BACKOFF, 1, &r) == RB_OK);
     CHECK(rb_hist_total(&r.with) == 2000 && rb_hist_total(&r.without) == 2000);
     CHECK(r.st.calls == 2 * 1000 * 3 && r.st.failed == 0);
     CHECK(r.st.advises == 0);   /* fits: everything resident, backoff never advises */
-    CHECK(rb_prefetch_experiment(&c, RB_PF_ALWAYS, 0, &r) == RB_OK);
+    CHECK(rb_pfx_run(&c, RB_PREFETCH_ALWAYS, 0, &r) == RB_OK);
     CHECK(r.st.advises == r.st.calls);
     CHECK(rb_hist_percentile(&r.with, 50) > 0);
     munmap(map, (size_t)map_len);
@@ -365,7 +365,7 @@ static void experiment_accounts_its_hints(void)
     const char *big = rbt_path("pfx-64m.dat"), *j = rbt_path("pfx.json"), *t = rbt_path("pfx.txt");
     rb_pfx_config c;
     rb_pfx_result r[2];
-    const rb_prefetch_accounting *a;
+    const rb_pa_accounting *a;
     rb_error e;
     char cmd[2048];
     FILE *f;
@@ -374,7 +374,7 @@ static void experiment_accounts_its_hints(void)
     c.path = big;
     c.ops = 4000;
     c.slice = 1 << 20;
-    CHECK(rb_prefetch_experiment(&c, RB_PF_ALWAYS, 1, &r[0]) == RB_OK);
+    CHECK(rb_pfx_run(&c, RB_PREFETCH_ALWAYS, 1, &r[0]) == RB_OK);
     a = &r[0].prefetch_accounting;
     /* one hint in RB_PA_EVERY followed, drawn at random: binomial, so four standard deviations */
     CHECKF(a->hints == r[0].st.advises && (double)a->sampled >= (double)a->hints / RB_PA_EVERY -
@@ -383,7 +383,7 @@ static void experiment_accounts_its_hints(void)
     if (r[0].resident_before >= 0)
         CHECKF(a->redundant * 100 >= (a->sampled - a->failed) * 95 && a->sampled > a->failed, "fits: %llu of %llu redundant",
                (unsigned long long)a->redundant, (unsigned long long)a->sampled);
-    CHECK(rb_prefetch_experiment(&c, RB_PF_ALWAYS, 0, &r[1]) == RB_OK);
+    CHECK(rb_pfx_run(&c, RB_PREFETCH_ALWAYS, 0, &r[1]) == RB_OK);
     a = &r[1].prefetch_accounting;
     if (r[1].resident_before >= 0 && r[1].resident_before < 0.1) {
         /* Not every hint on a cold file finds its range missing: the run may load up to 5% of
@@ -435,7 +435,7 @@ static void adaptive_counts_what_it_left_to_read_around(void)
     unsigned i, k;
     CHECK(open_map() == 0);
     for (k = 0; k < 2; k++) {
-        setup_pf(&p, RB_PF_ADAPTIVE, &f, NULL);
+        setup_pf(&p, RB_PREFETCH_ADAPTIVE, &f, NULL);
         f.mode = 1;             /* every range missing: hinting would hint every call */
         p.read_around = k == 0;
         for (i = 0; i < 12 * 256; i++) CHECK(rb_prefetch(&p, (uint64_t)(i % 400) * 16384, 16384) >= 0);
@@ -455,7 +455,7 @@ static void adaptive_counts_what_it_left_to_read_around(void)
    fake, the reader's room given. */
 static void adaptive_pf(rb_prefetcher *p, fake *f, unsigned char *m, uint64_t len, int64_t room)
 {
-    rb_prefetcher_init(p, RB_PF_ADAPTIVE, m, len, NULL);
+    rb_prefetcher_init(p, RB_PREFETCH_ADAPTIVE, m, len, NULL);
     memset(f, 0, sizeof *f);
     f->base = m;
     f->mode = 1;   /* every range missing */
@@ -723,7 +723,7 @@ static void *pfx_stopper(void *arg)
 static void experiment_interrupted_keeps_what_it_measured(void)
 {
     static rb_pfx_settings s;
-    static rb_pfx_result r[2 * RB_PF_COUNT];
+    static rb_pfx_result r[2 * RB_PREFETCH_COUNT];
     static char out[1 << 16], err[4096];
     char why[RB_REASON_LEN], args[2048], *j;
     const char *jf = rbt_path("pfx-int.json");
@@ -740,13 +740,13 @@ static void experiment_interrupted_keeps_what_it_measured(void)
     pfx_stop = 0;
     CHECK(rb_pfx_settings_set(&s, "policies", "always,backoff", NULL, why, sizeof why) == RB_OK);
     CHECK(pthread_create(&t, NULL, pfx_stopper, NULL) == 0);
-    n = rb_prefetch_experiments(&s, r, NULL, &failed);
+    n = rb_pfx_run_all(&s, r, NULL, &failed);
     pthread_join(t, NULL);
     CHECK(n == 4 && failed == 0);
     CHECKF(r[0].status == RB_OK && !r[0].fits, "%s", r[0].reason);
     CHECKF(r[1].status == RB_EINTR && strstr(r[1].reason, "stopped by a signal after"), "%s: %s",
            rb_status_word(r[1].status), r[1].reason);
-    CHECK(r[2].status == RB_ENOTRUN && r[3].status == RB_ENOTRUN && r[3].policy == RB_PF_BACKOFF && r[3].fits);
+    CHECK(r[2].status == RB_ENOTRUN && r[3].status == RB_ENOTRUN && r[3].policy == RB_PREFETCH_BACKOFF && r[3].fits);
     pfx_stop = 0;
     if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
     snprintf(args, sizeof args, "prefetch '%s' --policies always,backoff --ops 3000000 --format json > '%s' & p=$!; "

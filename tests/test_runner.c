@@ -53,7 +53,7 @@ static void every_strategy_reads_the_right_bytes(void)
             CHECK(res.iterations == 2 && res.ops_per_ms > 0 && res.lat.min <= res.lat.max);
             CHECK(rb_hist_total(&res.lat) == res.ops);
             /* each thread's op in flight at the stop of each iteration made its calls too */
-            if (s[i].hint == RB_HINT_MADVISE && s[i].policy != RB_PF_ALWAYS)   /* through a policy */
+            if (s[i].hint == RB_HINT_MADVISE && s[i].policy != RB_PREFETCH_ALWAYS)   /* through a policy */
                 CHECK(res.prefetch.calls >= res.ops * res.reads_per_op &&
                       res.prefetch.calls <= (res.ops + 2 * 2) * res.reads_per_op && res.madvise_failed == 0);
             else if (s[i].hint == RB_HINT_MADVISE || s[i].hint == RB_HINT_POPULATE)   /* every read */

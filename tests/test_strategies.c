@@ -294,7 +294,7 @@ static void every_format_has_the_new_figures(void)
 /* ---- prefetch accounting ---- */
 
 /* The fraction of the classified hints in one class. */
-static double pa_frac(const rb_prefetch_accounting *a, uint64_t v)
+static double pa_frac(const rb_pa_accounting *a, uint64_t v)
 {
     uint64_t n = a->sampled - a->failed;
     return n ? (double)v / (double)n : -1;
@@ -313,7 +313,7 @@ static void accounting_warm_and_cold(void)
     c.verify = 0;
     c.prewarm = 1;
     for (i = 0; i < 3; i++) {
-        const rb_prefetch_accounting *a = &res.prefetch_accounting;
+        const rb_pa_accounting *a = &res.prefetch_accounting;
         if (!ran(hinting[i], &c)) continue;
         if (!strstr(hinting[i], "adaptive")) CHECK(a->hints >= res.ops * res.reads_per_op);
         if (!a->hints) continue;   /* adaptive, warm: it stopped hinting, as it should */
@@ -328,7 +328,7 @@ static void accounting_warm_and_cold(void)
     c.reads_per_op = 1;
     c.duration_ns = 150000000;
     for (i = 0; i < 2; i++) {
-        const rb_prefetch_accounting *a = &res.prefetch_accounting;
+        const rb_pa_accounting *a = &res.prefetch_accounting;
         unsigned tries;
         /* A disk the other suites keep busy gave 16 sampled hints, 6 of them redundant: a few
            reads is too few to judge a fraction. Up to 3 runs (it was ~100 hints, none redundant). */
@@ -375,7 +375,7 @@ static void accounting_is_not_aliased_with_reads_per_op(void)
     for (try_ = 0; try_ < 3 && !agreed; try_++) {
         int skip = 0;
         for (n = 0; n < 2 && !skip; n++) {
-            const rb_prefetch_accounting *a = &res.prefetch_accounting;
+            const rb_pa_accounting *a = &res.prefetch_accounting;
             c.reads_per_op = 16 + n;
             if (!ran("mmap-random-willneed", &c)) { skip = 1; break; }
             if (res.resident_before < 0 || res.resident_before * 10 > (int64_t)res.file_pages) skip = 2;
@@ -486,14 +486,14 @@ static void facts_are_fields_not_names(void)
     const rb_strategy *all = rb_strategies(&n);
     mine.name = "my-own-reader";
     mine.hint = RB_HINT_MADVISE;
-    mine.policy = RB_PF_BACKOFF;
+    mine.policy = RB_PREFETCH_BACKOFF;
     c.prewarm = 0.5;
     rbt_run_cell(&c, &mine, &res);
     CHECKF(res.status == RB_OK, "%s", res.reason);
     CHECKF(res.prefetch.calls >= res.ops * res.reads_per_op && res.prefetch_accounting.hints > 0 &&
            res.madvise_failed == 0, "%llu policy calls, %llu hints accounted", (unsigned long long)res.prefetch.calls,
            (unsigned long long)res.prefetch_accounting.hints);
-    mine.policy = RB_PF_ALWAYS;   /* every read hinted, as madvise calls, no policy */
+    mine.policy = RB_PREFETCH_ALWAYS;   /* every read hinted, as madvise calls, no policy */
     rbt_run_cell(&c, &mine, &res);
     CHECKF(res.status == RB_OK && res.prefetch.calls == 0 && res.madvise_calls >= res.ops * res.reads_per_op,
            "%llu madvise calls for %llu ops", (unsigned long long)res.madvise_calls, (unsigned long long)res.ops);

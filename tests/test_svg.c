@@ -134,7 +134,7 @@ static void svg_prefetch_panels(void)
     if (!f) return;
     memset(r, 0, sizeof r);
     for (k = 0; k < 2; k++) {
-        r[k].policy = RB_PF_ADAPTIVE;
+        r[k].policy = RB_PREFETCH_ADAPTIVE;
         r[k].fits = (int)k;
         r[k].threads = 1;
         r[k].ops = 100;

@@ -20,8 +20,8 @@ int rbt_uring_submit(struct io_uring *ring, unsigned wait_nr);
 unsigned long long rbt_pa_hint_landing_first(const unsigned char *map, int fd, void (*load)(void), unsigned *pending);
 unsigned long long rbt_pa_hint_landing_first(const unsigned char *map, int fd, void (*load)(void), unsigned *pending)
 {
-    rb_prefetch_accounting a;
-    rb__pa_follow f;
+    rb_pa_accounting a;
+    rb_pa_follow f;
     size_t page = (size_t)rb__page_size();
     memset(&a, 0, sizeof a);
     rb__pa_follow_init(&f, map, page, fd, 1, 1, 0);
