@@ -215,8 +215,9 @@ static void pressure_reaches_pages_another_cgroup_loaded(void)
         execl("/bin/sh", "sh", "-c", line, (char *)NULL);
         _exit(127);
     }
+    st = -1;
     CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
-    if (!(WIFEXITED(st) && WEXITSTATUS(st) <= 1)) {   /* what it said, for the failure's line */
+    if (st != -1 && !(WIFEXITED(st) && WEXITSTATUS(st) <= 1)) {   /* what it said, for the failure's line */
         char err[512] = "";
         FILE *f;
         snprintf(line, sizeof line, "%s.err", json);
