@@ -286,8 +286,11 @@ static void report_into_a_fifo(void)
     snprintf(cmd, sizeof cmd, "run '%s' %s --output fifo", rbt_small_file(), quick);
     rc = cli(dir, cmd);
     CHECKF(rc == 1 && strstr(err, "no process reads that FIFO"), "exit %d: %s", rc, err);
-    snprintf(cmd, sizeof cmd, "cd '%s' && { cat fifo > got.txt & } && sleep 0.2 && timeout 60 '%s' run '%s' %s "
-             "--output fifo 2>/dev/null && wait", dir, bin, rbt_small_file(), quick);
+    /* The reader must be in its open() when the run opens the FIFO: on a loaded machine 0.2 s
+       was not always enough for cat to get there, so up to 3 tries, each waiting longer. */
+    snprintf(cmd, sizeof cmd, "cd '%s' && for s in 0.2 1 3; do cat fifo > got.txt & c=$!; sleep $s; "
+             "if timeout 60 '%s' run '%s' %s --output fifo 2>/dev/null; then wait $c; exit 0; fi; "
+             "kill $c 2>/dev/null; wait $c 2>/dev/null; done; exit 1", dir, bin, rbt_small_file(), quick);
     CHECK(system(cmd) == 0);
     snprintf(cmd, sizeof cmd, "%s/got.txt", dir);
     f = fopen(cmd, "r");
