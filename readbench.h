@@ -8893,13 +8893,20 @@ RBINT int rb_memcg_read(rb_memcg *out)
     return 0;
 }
 
-RBINT int64_t rb_mem_available(void)
+/* The room, and (contained, may be NULL) whether it is a memory cgroup's, tighter than the
+   host's, from one reading of each: asked twice, a cgroup's usage moves in between. */
+static int64_t rb__mem_room(int *contained)
 {
     rb_memcg cg;
     long long host = rb__meminfo("MemAvailable");
+    int in_cg;
     rb_memcg_read(&cg);
-    return cg.room >= 0 && (host < 0 || cg.room < host) ? cg.room : host;
+    in_cg = cg.room >= 0 && (host < 0 || cg.room < host);
+    if (contained) *contained = in_cg;
+    return in_cg ? cg.room : host;
 }
+
+RBINT int64_t rb_mem_available(void) { return rb__mem_room(NULL); }
 
 /* What neither a hog nor a cell's buffers may take: 64 MiB plus 1/32 of the room, for the
    kernel, this process's other allocations and whatever else runs here. */
@@ -19889,17 +19896,11 @@ RBDEF void rb_advise_svg(FILE *f, const rb_advise_run *r, const char *title)
    memory cgroup whose room is the limit it may: the cgroup bounds what it takes. */
 #define RB__HOG_MIN_LEFT ((uint64_t)256 << 20)
 
-/* 1: the room is a memory cgroup's, tighter than the host's: a hog there takes nothing from the
-   rest of the machine. */
-static int rb__hog_contained(int64_t room)
-{
-    rb_memcg cg;
-    return rb_memcg_read(&cg) == 0 && cg.room >= 0 && cg.room == room;
-}
 RBDEF int rb_hog_plan(const char *spec, uint64_t file_size, uint64_t reserve, uint64_t *size, char *why,
                       size_t whylen)
 {
-    int64_t room = rb_mem_available();
+    int contained;   /* the room is a memory cgroup's: a hog there takes nothing from the rest of the machine */
+    int64_t room = rb__mem_room(&contained);
     uint64_t cap = 0, margin = room > 0 ? rb_mem_margin((uint64_t)room) : 0;
     char a[32], b[32], m[32];
     *size = 0;
@@ -19920,7 +19921,7 @@ RBDEF int rb_hog_plan(const char *spec, uint64_t file_size, uint64_t reserve, ui
             rb__fmt(why, whylen, "nothing to pin: the file is already %.2fx the %s available", (double)file_size / (double)room, a);
             return RB_OK;
         }
-        if ((double)file_size / r < (double)RB__HOG_MIN_LEFT && !rb__hog_contained(room)) {
+        if ((double)file_size / r < (double)RB__HOG_MIN_LEFT && !contained) {
             rb__mem_text((uint64_t)target, b, sizeof b);
             rb__mem_text((uint64_t)((double)file_size / r), m, sizeof m);
             rb__fmt(why, whylen, "making the file %gx the memory left would pin %s of the %s available and leave the "
