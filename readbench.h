@@ -4314,198 +4314,14 @@ static void rb__pool_join(rb__pool *p)
 }
 
 /* What a file is: a rename over its path changes dev/ino, truncation or growth the size.
-   Checked at every iteration boundary, so the numbers of one cell are of one file. */
+   Checked at every iteration boundary, so the numbers of one cell are of one file (the checks
+   are in 1.10, with the files). */
 typedef struct rb__ident {
     uint64_t dev, ino, size;
 } rb__ident;
-
-static int rb__ident_get(const char *path, rb__ident *id)
-{
-    struct stat st;
-    if (stat(path, &st) != 0) return -1;
-    id->dev = (uint64_t)st.st_dev;
-    id->ino = (uint64_t)st.st_ino;
-    id->size = (uint64_t)st.st_size;
-    return 0;
-}
-
-/* 0: the same file; else a reason names what changed. */
-static int rb__ident_changed(const char *path, const rb__ident *was, char *why, size_t wl)
-{
-    rb__ident now;
-    if (rb__ident_get(path, &now) != 0) {
-        rb__fmt(why, wl, "file changed during the run: %s: %s", path, strerror(errno));
-        return 1;
-    }
-    if (now.dev != was->dev || now.ino != was->ino) {
-        rb__fmt(why, wl, "file changed during the run: %s is another file now (replaced by a rename?)", path);
-        return 1;
-    }
-    if (now.size != was->size) {
-        rb__fmt(why, wl, "file changed during the run: %s: its size went from %llu to %llu bytes", path,
-                (unsigned long long)was->size, (unsigned long long)now.size);
-        return 1;
-    }
-    return 0;
-}
-
-/* Every file of the target (one, or a directory's each), checked the same way. */
-static int rb__target_idents(const rb_target *t, rb__ident *ids)
-{
-    unsigned i;
-    if (!t->files) return rb__ident_get(t->cfg->path, ids);
-    for (i = 0; i < t->nfiles; i++)
-        if (rb__ident_get(t->files[i].path, &ids[i]) != 0) return -1;
-    return 0;
-}
-
-static int rb__target_changed(const rb_target *t, const rb__ident *ids, char *why, size_t wl)
-{
-    unsigned i;
-    if (!t->files) return rb__ident_changed(t->cfg->path, ids, why, wl);
-    for (i = 0; i < t->nfiles; i++)
-        if (rb__ident_changed(t->files[i].path, &ids[i], why, wl)) return 1;
-    return 0;
-}
-
-/*
-   The identity a cell takes at its start (rb__ident) catches a change during the cell; this
-   one, taken once when the run begins, catches a change between cells: a file replaced,
-   truncated or grown, or a directory's set of files changed, after some cells measured it. */
-RBDEF void rb_ident_free(rb_ident *id)
-{
-    unsigned i;
-    if (!id) return;
-    for (i = 0; id->files && i < id->n; i++) free(id->files[i].path);
-    free(id->files);
-    memset(id, 0, sizeof *id);
-}
-
-/* One file's device, inode and size into f (its path a copy); RB_OK or the status, said. */
-static int rb__ident_file(rb_ident_file *f, const char *path, rb_error *err)
-{
-    char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        int e = errno;
-        rb__seterr(err, e == ENOENT || e == ENOTDIR ? RB_ENOFILE : RB_ESYS, e, "stat", "%s: %s",
-                   rb__short_path(path, sp), strerror(e));
-        return err ? err->status : RB_ESYS;
-    }
-    if (!(f->path = (char *)malloc(strlen(path) + 1))) {
-        rb__seterr(err, RB_ENOMEM, ENOMEM, "malloc", "out of memory");
-        return RB_ENOMEM;
-    }
-    strcpy(f->path, path);
-    f->dev = (uint64_t)st.st_dev;
-    f->ino = (uint64_t)st.st_ino;
-    f->size = (uint64_t)st.st_size;
-    return RB_OK;
-}
-
-RBDEF int rb_ident_take(rb_ident *id, const char *path, rb_error *err)
-{
-    rb__dirlist d;
-    unsigned i;
-    int rc = RB_OK;
-    memset(id, 0, sizeof *id);
-    if (!path) { rb__seterr(err, RB_EINVAL, 0, "", "no file path given (NULL)"); return RB_EINVAL; }
-    if (!rb__is_dir(path)) {
-        if (!(id->files = (rb_ident_file *)calloc(1, sizeof *id->files))) {
-            rb__seterr(err, RB_ENOMEM, ENOMEM, "calloc", "out of memory");
-            return RB_ENOMEM;
-        }
-        if ((rc = rb__ident_file(&id->files[0], path, err)) != RB_OK) { rb_ident_free(id); return rc; }
-        id->n = 1;
-        return RB_OK;
-    }
-    if ((rc = rb__dir_scan(path, &d, err)) != RB_OK) return rc;
-    id->dir = 1;
-    if (!(id->files = (rb_ident_file *)calloc(d.n, sizeof *id->files))) {
-        rb__seterr(err, RB_ENOMEM, ENOMEM, "calloc", "out of memory");
-        rc = RB_ENOMEM;
-    }
-    for (i = 0; rc == RB_OK && i < d.n; i++, id->n++) rc = rb__ident_file(&id->files[i], d.e[i].path, err);
-    rb__dirlist_free(&d);
-    if (rc != RB_OK) rb_ident_free(id);
-    return rc;
-}
-
-/* 0: now is what was; else why says the first difference. */
-static int rb__ident_differs(const rb_ident *was, const rb_ident *now, const char *path, char *why, size_t wl)
-{
-    char sp[RB__PATH_SHOWN];   /* a path as messages show it (rb__short_path) */
-    unsigned i;
-    const char *pre = "file changed since the run started:";
-    if (was->dir != now->dir) {
-        rb__fmt(why, wl, "%s %s is %s now", pre, rb__short_path(path, sp), now->dir ? "a directory" : "no directory");
-        return 1;
-    }
-    for (i = 0; i < was->n || i < now->n; i++) {
-        const rb_ident_file *a = i < was->n ? &was->files[i] : NULL, *b = i < now->n ? &now->files[i] : NULL;
-        if (!a || !b || strcmp(a->path, b->path) != 0) {   /* a directory whose files are not those it had */
-            const char *odd = !a ? b->path : !b ? a->path : strcmp(a->path, b->path) < 0 ? a->path : b->path;
-            int gone = !b || (a && strcmp(a->path, b->path) < 0);
-            rb__fmt(why, wl, "%s %s %s (the run started with %u files, %u now)", pre, rb__short_path(odd, sp),
-                    gone ? "is no longer one of its files (gone, emptied or no regular file now)" : "is a new file in it",
-                    was->n, now->n);
-            return 1;
-        }
-        if (a->dev != b->dev || a->ino != b->ino) {
-            rb__fmt(why, wl, "%s %s is another file now (replaced by a rename?)", pre, rb__short_path(a->path, sp));
-            return 1;
-        }
-        if (a->size != b->size) {
-            rb__fmt(why, wl, "%s %s: its size went from %llu to %llu bytes", pre, rb__short_path(a->path, sp),
-                    (unsigned long long)a->size, (unsigned long long)b->size);
-            return 1;
-        }
-    }
-    return 0;
-}
-
-RBINT int rb_ident_check(const rb_ident *id, const char *path, char *why, size_t wl)
-{
-    rb_ident now;
-    rb_error e;
-    int changed;
-    if (!id || !path) return 0;
-    if (rb_ident_take(&now, path, &e) != RB_OK) {
-        rb__fmt(why, wl, "file changed since the run started: %s", e.msg);
-        return 1;
-    }
-    changed = rb__ident_differs(id, &now, path, why, wl);
-    rb_ident_free(&now);
-    return changed;
-}
-
-/* The files a cell opened (t, their identities as the cell took them: have) against the run's
-   (want). 0: the same. */
-static int rb__target_is(const rb_ident *want, const rb_target *t, const rb__ident *have, char *why, size_t wl)
-{
-    char sp[RB__PATH_SHOWN];   /* a path as messages show it (rb__short_path) */
-    unsigned i, n = t->files ? t->nfiles : 1;
-    const char *pre = "file changed since the run started:";
-    if (!want) return 0;
-    if (n != want->n || (t->files != NULL) != (want->dir != 0)) {
-        rb__fmt(why, wl, "%s %s holds %u file%s now, %u then", pre, rb__short_path(t->cfg->path, sp), n, n == 1 ? "" : "s",
-                want->n);
-        return 1;
-    }
-    for (i = 0; i < n; i++) {
-        const rb_ident_file *a = &want->files[i];
-        if ((t->files && strcmp(t->files[i].path, a->path) != 0) || have[i].dev != a->dev || have[i].ino != a->ino) {
-            rb__fmt(why, wl, "%s %s is another file now (replaced by a rename?)", pre, rb__short_path(a->path, sp));
-            return 1;
-        }
-        if (have[i].size != a->size) {
-            rb__fmt(why, wl, "%s %s: its size went from %llu to %llu bytes", pre, rb__short_path(a->path, sp),
-                    (unsigned long long)a->size, (unsigned long long)have[i].size);
-            return 1;
-        }
-    }
-    return 0;
-}
+static int rb__target_idents(const rb_target *t, rb__ident *ids);
+static int rb__target_changed(const rb_target *t, const rb__ident *ids, char *why, size_t wl);
+static int rb__target_is(const rb_ident *want, const rb_target *t, const rb__ident *have, char *why, size_t wl);
 
 /* One group of a cell's workers (a cell without groups is one group): its strategy, its
    config (the cell's with the group's own settings, defaults applied), its target with a
@@ -8357,6 +8173,196 @@ RBDEF int rb_setup_files(const char *dir, uint64_t size, unsigned nfiles, uint64
         rb__dirlist_free(&d);
     }
     return RB_OK;
+}
+
+/* A file's identity (rb__ident, 1.8) and the checks that it is still the file the run started on. */
+
+static int rb__ident_get(const char *path, rb__ident *id)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) return -1;
+    id->dev = (uint64_t)st.st_dev;
+    id->ino = (uint64_t)st.st_ino;
+    id->size = (uint64_t)st.st_size;
+    return 0;
+}
+
+/* 0: the same file; else a reason names what changed. */
+static int rb__ident_changed(const char *path, const rb__ident *was, char *why, size_t wl)
+{
+    rb__ident now;
+    if (rb__ident_get(path, &now) != 0) {
+        rb__fmt(why, wl, "file changed during the run: %s: %s", path, strerror(errno));
+        return 1;
+    }
+    if (now.dev != was->dev || now.ino != was->ino) {
+        rb__fmt(why, wl, "file changed during the run: %s is another file now (replaced by a rename?)", path);
+        return 1;
+    }
+    if (now.size != was->size) {
+        rb__fmt(why, wl, "file changed during the run: %s: its size went from %llu to %llu bytes", path,
+                (unsigned long long)was->size, (unsigned long long)now.size);
+        return 1;
+    }
+    return 0;
+}
+
+/* Every file of the target (one, or a directory's each), checked the same way. */
+static int rb__target_idents(const rb_target *t, rb__ident *ids)
+{
+    unsigned i;
+    if (!t->files) return rb__ident_get(t->cfg->path, ids);
+    for (i = 0; i < t->nfiles; i++)
+        if (rb__ident_get(t->files[i].path, &ids[i]) != 0) return -1;
+    return 0;
+}
+
+static int rb__target_changed(const rb_target *t, const rb__ident *ids, char *why, size_t wl)
+{
+    unsigned i;
+    if (!t->files) return rb__ident_changed(t->cfg->path, ids, why, wl);
+    for (i = 0; i < t->nfiles; i++)
+        if (rb__ident_changed(t->files[i].path, &ids[i], why, wl)) return 1;
+    return 0;
+}
+
+/*
+   The identity a cell takes at its start (rb__ident) catches a change during the cell; this
+   one, taken once when the run begins, catches a change between cells: a file replaced,
+   truncated or grown, or a directory's set of files changed, after some cells measured it. */
+RBDEF void rb_ident_free(rb_ident *id)
+{
+    unsigned i;
+    if (!id) return;
+    for (i = 0; id->files && i < id->n; i++) free(id->files[i].path);
+    free(id->files);
+    memset(id, 0, sizeof *id);
+}
+
+/* One file's device, inode and size into f (its path a copy); RB_OK or the status, said. */
+static int rb__ident_file(rb_ident_file *f, const char *path, rb_error *err)
+{
+    char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        int e = errno;
+        rb__seterr(err, e == ENOENT || e == ENOTDIR ? RB_ENOFILE : RB_ESYS, e, "stat", "%s: %s",
+                   rb__short_path(path, sp), strerror(e));
+        return err ? err->status : RB_ESYS;
+    }
+    if (!(f->path = (char *)malloc(strlen(path) + 1))) {
+        rb__seterr(err, RB_ENOMEM, ENOMEM, "malloc", "out of memory");
+        return RB_ENOMEM;
+    }
+    strcpy(f->path, path);
+    f->dev = (uint64_t)st.st_dev;
+    f->ino = (uint64_t)st.st_ino;
+    f->size = (uint64_t)st.st_size;
+    return RB_OK;
+}
+
+RBDEF int rb_ident_take(rb_ident *id, const char *path, rb_error *err)
+{
+    rb__dirlist d;
+    unsigned i;
+    int rc = RB_OK;
+    memset(id, 0, sizeof *id);
+    if (!path) { rb__seterr(err, RB_EINVAL, 0, "", "no file path given (NULL)"); return RB_EINVAL; }
+    if (!rb__is_dir(path)) {
+        if (!(id->files = (rb_ident_file *)calloc(1, sizeof *id->files))) {
+            rb__seterr(err, RB_ENOMEM, ENOMEM, "calloc", "out of memory");
+            return RB_ENOMEM;
+        }
+        if ((rc = rb__ident_file(&id->files[0], path, err)) != RB_OK) { rb_ident_free(id); return rc; }
+        id->n = 1;
+        return RB_OK;
+    }
+    if ((rc = rb__dir_scan(path, &d, err)) != RB_OK) return rc;
+    id->dir = 1;
+    if (!(id->files = (rb_ident_file *)calloc(d.n, sizeof *id->files))) {
+        rb__seterr(err, RB_ENOMEM, ENOMEM, "calloc", "out of memory");
+        rc = RB_ENOMEM;
+    }
+    for (i = 0; rc == RB_OK && i < d.n; i++, id->n++) rc = rb__ident_file(&id->files[i], d.e[i].path, err);
+    rb__dirlist_free(&d);
+    if (rc != RB_OK) rb_ident_free(id);
+    return rc;
+}
+
+/* 0: now is what was; else why says the first difference. */
+static int rb__ident_differs(const rb_ident *was, const rb_ident *now, const char *path, char *why, size_t wl)
+{
+    char sp[RB__PATH_SHOWN];   /* a path as messages show it (rb__short_path) */
+    unsigned i;
+    const char *pre = "file changed since the run started:";
+    if (was->dir != now->dir) {
+        rb__fmt(why, wl, "%s %s is %s now", pre, rb__short_path(path, sp), now->dir ? "a directory" : "no directory");
+        return 1;
+    }
+    for (i = 0; i < was->n || i < now->n; i++) {
+        const rb_ident_file *a = i < was->n ? &was->files[i] : NULL, *b = i < now->n ? &now->files[i] : NULL;
+        if (!a || !b || strcmp(a->path, b->path) != 0) {   /* a directory whose files are not those it had */
+            const char *odd = !a ? b->path : !b ? a->path : strcmp(a->path, b->path) < 0 ? a->path : b->path;
+            int gone = !b || (a && strcmp(a->path, b->path) < 0);
+            rb__fmt(why, wl, "%s %s %s (the run started with %u files, %u now)", pre, rb__short_path(odd, sp),
+                    gone ? "is no longer one of its files (gone, emptied or no regular file now)" : "is a new file in it",
+                    was->n, now->n);
+            return 1;
+        }
+        if (a->dev != b->dev || a->ino != b->ino) {
+            rb__fmt(why, wl, "%s %s is another file now (replaced by a rename?)", pre, rb__short_path(a->path, sp));
+            return 1;
+        }
+        if (a->size != b->size) {
+            rb__fmt(why, wl, "%s %s: its size went from %llu to %llu bytes", pre, rb__short_path(a->path, sp),
+                    (unsigned long long)a->size, (unsigned long long)b->size);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+RBINT int rb_ident_check(const rb_ident *id, const char *path, char *why, size_t wl)
+{
+    rb_ident now;
+    rb_error e;
+    int changed;
+    if (!id || !path) return 0;
+    if (rb_ident_take(&now, path, &e) != RB_OK) {
+        rb__fmt(why, wl, "file changed since the run started: %s", e.msg);
+        return 1;
+    }
+    changed = rb__ident_differs(id, &now, path, why, wl);
+    rb_ident_free(&now);
+    return changed;
+}
+
+/* The files a cell opened (t, their identities as the cell took them: have) against the run's
+   (want). 0: the same. */
+static int rb__target_is(const rb_ident *want, const rb_target *t, const rb__ident *have, char *why, size_t wl)
+{
+    char sp[RB__PATH_SHOWN];   /* a path as messages show it (rb__short_path) */
+    unsigned i, n = t->files ? t->nfiles : 1;
+    const char *pre = "file changed since the run started:";
+    if (!want) return 0;
+    if (n != want->n || (t->files != NULL) != (want->dir != 0)) {
+        rb__fmt(why, wl, "%s %s holds %u file%s now, %u then", pre, rb__short_path(t->cfg->path, sp), n, n == 1 ? "" : "s",
+                want->n);
+        return 1;
+    }
+    for (i = 0; i < n; i++) {
+        const rb_ident_file *a = &want->files[i];
+        if ((t->files && strcmp(t->files[i].path, a->path) != 0) || have[i].dev != a->dev || have[i].ino != a->ino) {
+            rb__fmt(why, wl, "%s %s is another file now (replaced by a rename?)", pre, rb__short_path(a->path, sp));
+            return 1;
+        }
+        if (have[i].size != a->size) {
+            rb__fmt(why, wl, "%s %s: its size went from %llu to %llu bytes", pre, rb__short_path(a->path, sp),
+                    (unsigned long long)a->size, (unsigned long long)have[i].size);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* ==== 1.11 cache control and memory =========================================================== */
