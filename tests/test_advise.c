@@ -1376,11 +1376,17 @@ static void a_state_not_seen_comes_before_another_thread_count(void)
     rb_advise_config ac;
     rb_error e;
     unsigned k;
-    int rc;
+    int rc, attempt;
     rounds_for(&ac, list, th, st, 4100000000LL);
     ac.nthreads = 2;
     ac.cfg.duration_ns = 50000000;   /* the plan sees 0.1 s a cell and keeps every column; each takes 0.6 s */
-    rc = rb_advise(&ac, &run, &e);
+    /* Up to 3 tries: the budget is wall time, and a machine busy enough to stretch the first
+       state's cells by a third leaves the second no room (it is then left out, said). */
+    for (attempt = 0;; attempt++) {
+        rc = rb_advise(&ac, &run, &e);
+        if (attempt == 2 || rc != RB_OK || run.norder == 2) break;
+        rb_advise_free(&run);
+    }
     CHECKF(rc == RB_OK, "%d: %s", rc, e.msg);
     CHECKF(run.norder == 2 && run.cells[0 * 4 + 3].status == RB_OK && run.cells[1 * 4 + 3].status == RB_OK,
            "%u states ran; cold T02: %s / %s", run.norder, run.cells[3].reason, run.cells[7].reason);
