@@ -574,6 +574,8 @@ typedef struct rb_pa_follow {
 
 #define RB_MAX_HELPERS 4u            /* helper threads per worker (pread-nowait's pool) */
 
+#define RB_MAX_PROCESSES 256u        /* reader processes per cell (rb_config.processes) */
+
 #define RB_DATA_SEED 0x7265616462656e63ULL   /* "readbenc" */
 
 /* Zero-filled means "all defaults" for every field. */
@@ -584,7 +586,17 @@ typedef struct rb_config {
     unsigned reads_per_op;  /* reads per op; 0: 16 for random, 128 for sequential */
     unsigned iodepth;       /* io_uring-qd: reads each thread keeps in flight across ops (fio's
                                iodepth); 0: reads_per_op, at most RB_MAX_IODEPTH */
-    unsigned threads;       /* worker threads; 0: 1 */
+    unsigned threads;       /* worker threads (per process, with processes); 0: 1 */
+    /* Reader processes (fork), each with `threads` threads, each opening and mapping the file
+       itself as separate database workers do (its own page tables), all released together;
+       their counts merged through shared memory. 0 or 1: the threads of the calling process.
+       See "processes" in 1.8. */
+    unsigned processes;
+    /* Each cell inside a memory cgroup of its own with this limit (bytes), made for the cell
+       and removed after it: the readers run in forked children inside it, the file evicted
+       before and any prewarm loaded inside it (pages charged elsewhere are not limited).
+       0: none. Root and a memory controller (v1 or v2): rb_memcg_usable. */
+    uint64_t memory_limit;
     int pattern;            /* RB_RANDOM (0), RB_SEQUENTIAL, or a skewed RB_ZIPF .. RB_HOTSET */
     double pattern_arg[2];  /* the skewed patterns' parameters: zipf theta; pareto h; normal sigma;
                                hotset fraction, prob (rb_parse_pattern fills all four fields) */
@@ -683,6 +695,16 @@ typedef struct rb_result {
     unsigned nwarnings;          /* kept in warnings[] */
     unsigned warnings_dropped;   /* more than RB_MAX_WARNINGS: counted here */
     unsigned iterations;
+    unsigned processes;          /* reader processes (rb_config.processes); 1: the caller's threads */
+    /* Page tables of the readers (VmPTE, read as the last measured iteration ended, mappings
+       still in place): the sum, and each process's (npte of them); -1 unknown. */
+    int64_t page_table_bytes;
+    int64_t pte_each[RB_MAX_PROCESSES];
+    unsigned npte;
+    /* rb_config.memory_limit (0: none) and the most its cgroup had charged over the cell
+       (v1 memory.max_usage_in_bytes, v2 memory.peak): -1 unknown. */
+    uint64_t memory_limit;
+    int64_t memory_peak;
     /* ops/ms of each measured iteration: the sum over threads of each thread's ops over its
        own window, from the iteration's start to the end of its last counted op (JMH) */
     double iter_ops_per_ms[RB_MAX_ITERATIONS];
@@ -827,7 +849,8 @@ typedef struct rb_result {
                     and one per percentile the report asks for, in JSON an object with min,
                     mean, percentiles, max; SPECIAL a figure that is no single number, written
                     by the function the value names (in section 2.2)
-      flags       KEY: diff matches cells by it (read back by its JSON name); TRACE: only in
+      flags       KEY: diff matches cells by it (read back by its JSON name; KEY1: one a report
+                  from before it lacks, read there as 1); TRACE: only in
                   a replay's report; ENDS, MAX: a HIST's CSV columns add min and max, or max;
                   NONE
       csv         its place among CSV's columns, which keep the order they were added in (a
@@ -852,6 +875,7 @@ typedef struct rb_result {
 #define RB_RESULT_COLUMNS(X)                                                                                 \
     X(strategy, TEXT, KEY, 1, "strategy", 0, "strategy", 1, 1, x->strategy)                                 \
     X(threads, U64, KEY, 2, "threads", 0, "threads", 1, 1, x->threads)                                       \
+    X(processes, U64, KEY1, 93, "processes", 0, "processes", 1, 1, x->processes ? x->processes : 1)          \
     X(pattern, TEXT, KEY, 3, "pattern", 0, "pattern", 1, 1, x->pattern_spec)                                 \
     X(read_size, U64, KEY, 4, "read_size", 0, "read_size", 1, 1, x->read_size)                               \
     X(reads_per_op, U64, NONE, 5, "reads_per_op", 0, "reads_per_op", 1, 1, x->reads_per_op)                 \
@@ -1003,6 +1027,14 @@ typedef struct rb_result {
     X(victim_evicted, I64, NONE, 82, "victim_recently_evicted", "victim", "recently_evicted", RB__VICTIM,    \
       RB__VICTIM, x->victim_recently_evicted)                                                                \
     X(victim_reads, U64, NONE, 83, "victim_reads", "victim", "reads", RB__VICTIM, RB__VICTIM, x->victim_reads) \
+    X(page_tables, I64, NONE, 94, "page_table_bytes", 0, "page_table_bytes", ok && x->page_table_bytes >= 0,  \
+      measured && x->page_table_bytes >= 0, x->page_table_bytes)                                             \
+    X(pte_each, SPECIAL, NONE, 95, "page_table_bytes_each", 0, "page_table_bytes_each", ok && x->npte,       \
+      measured && x->npte, rb__col_pte_each)                                                                 \
+    X(memory_limit, U64, NONE, 96, "memory_limit", "memory_limit", "bytes", x->memory_limit,                 \
+      x->memory_limit, x->memory_limit)                                                                      \
+    X(memory_peak, I64, NONE, 97, "memory_peak", "memory_limit", "peak", x->memory_limit && x->memory_peak >= 0, \
+      x->memory_limit && x->memory_peak >= 0, x->memory_peak)                                                \
     X(files, U64, NONE, 67, "files", 0, "files", x->files, x->files, x->files)                               \
     X(files_small, U64, NONE, 68, "files_small", 0, "files_small", x->files, x->files, x->files_small)       \
     X(trace_reads, U64, TRACE, 902, "trace_reads", 0, 0, 1, 0, tr ? tr->reads : 0)                           \
@@ -1386,6 +1418,8 @@ typedef struct rb_report {
     const struct rb_env *env;           /* for json's "env"; may be NULL */
     const char *const *strategies; unsigned nstrategies;   /* rows, in order */
     const unsigned *threads; unsigned nthreads;            /* columns */
+    const unsigned *processes;   /* each column's reader processes (of threads[t] threads each);
+                                    NULL: 1 (the threads of one process) */
     const uint64_t *read_sizes; unsigned nread_sizes;
     unsigned rounds;             /* of a matrix run, the rounds that started; 0: 1 */
     unsigned rounds_asked;       /* the rounds asked for (more than rounds: interrupted); 0: rounds */
@@ -1428,6 +1462,9 @@ typedef struct rb_matrix {
                                                that cannot run here says why in its cells */
     unsigned nstrategies;
     const unsigned *threads; unsigned nthreads;      /* NULL: cfg.threads */
+    /* Reader processes per cell: the columns are every thread count with every process count
+       (threads first: 1, 4, then 1, 4 in 4 processes); NULL: cfg.processes. */
+    const unsigned *processes; unsigned nprocesses;
     const uint64_t *read_sizes; unsigned nread_sizes; /* NULL: cfg.read_size */
     unsigned rounds;             /* the whole matrix this many times, shuffled; 0: 1 (in order) */
     uint64_t round_seed;         /* the rounds' shuffled order; 0: derived from cfg.seed */
@@ -1681,6 +1718,31 @@ RBINT long long rb_memcg_stat(const char *memory_stat, const char *key);
 
 RBINT long long rb_memcg_room(long long limit, long long usage, long long file_cache);
 
+/* A memory cgroup of readbench's own for one cell (rb_config.memory_limit): made below the
+   process's own memory cgroup (v1) or at the hierarchy's root (v2, where a cgroup that holds
+   processes cannot hand the memory controller down). rb_memcg_usable: where one can be made
+   (base), RB_OK, or RB_EPERM / RB_UNSUPPORTED with why (not root, no memory controller), having
+   made nothing. rb_memcg_make: one with that limit (a page multiple, at least RB_MIN_MEMORY_LIMIT);
+   rb_memcg_join: the calling process into it; rb_memcg_peak: the most it had charged (v1
+   memory.max_usage_in_bytes, v2 memory.peak; -1 unknown); rb_memcg_remove: rmdir once its
+   processes are gone (retried for a second while they exit). */
+#define RB_MIN_MEMORY_LIMIT ((uint64_t)16 << 20)
+
+typedef struct rb_memcg_cell {
+    int version;                 /* 1 or 2 */
+    char dir[1100];              /* "" none made */
+} rb_memcg_cell;
+
+RBINT int rb_memcg_usable(rb_memcg_cell *base, char *why, size_t wl);
+
+RBINT int rb_memcg_make(rb_memcg_cell *cg, uint64_t limit, char *why, size_t wl);
+
+RBINT int rb_memcg_join(const rb_memcg_cell *cg, char *why, size_t wl);
+
+RBINT int64_t rb_memcg_peak(const rb_memcg_cell *cg);
+
+RBINT int rb_memcg_remove(rb_memcg_cell *cg, char *why, size_t wl);
+
 /* Percentiles a report can label: each in (0, 100], none twice, at most RB_MAX_PERCENTILES. */
 RBINT int rb_percentiles_check(const double *p, unsigned n, char *why, size_t whylen);
 
@@ -1740,6 +1802,7 @@ RBINT int rb_mountinfo_fs(const char *line, unsigned maj, unsigned min, char *fs
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(RB__LINUX)
@@ -1757,6 +1820,7 @@ RBINT int rb_mountinfo_fs(const char *line, unsigned maj, unsigned min, char *fs
    POSIX fallbacks are built and tested on Linux too. */
 #if defined(RB__LINUX) && !defined(RB_NO_LINUX)
 #define RB__HAS_PROC 1            /* /proc and /sys readers, drop_caches */
+#include <sys/prctl.h>            /* PR_SET_PDEATHSIG: a reader process dies with its parent */
 #if defined(O_DIRECT)
 #define RB__HAS_O_DIRECT 1
 #endif
@@ -2446,6 +2510,27 @@ static ssize_t rb__plat_proc_readlink(const char *path, char *buf, size_t cap)
     errno = ENOSYS;
     return -1;
 #endif
+}
+
+/* A reader process (rb_config.processes) that must not outlive the process that forked it:
+   Linux kills it when its parent dies (PR_SET_PDEATHSIG), and a parent already gone by then
+   is seen by getppid. Elsewhere the parent's bounded waits and kills are all there is. */
+static int rb__plat_die_with_parent(pid_t parent)
+{
+#if defined(RB__HAS_PROC)
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return RB_ESYS;
+    return getppid() == parent ? RB_OK : RB_ESYS;
+#else
+    return getppid() == parent ? RB_UNSUPPORTED : RB_ESYS;
+#endif
+}
+
+/* The page tables of the calling process in bytes (VmPTE of /proc/self/status); -1 unknown. */
+static int64_t rb__plat_page_tables(void)
+{
+    char buf[4096], *p;
+    if (rb__plat_proc_read("/proc/self/status", buf, sizeof buf) <= 0 || !(p = strstr(buf, "\nVmPTE:"))) return -1;
+    return (int64_t)atoll(p + 7) * 1024;   /* "VmPTE:      48 kB" */
 }
 
 /* What macOS tells through sysctl and statfs: the CPU's name, the RAM, the filesystem's
@@ -3837,6 +3922,7 @@ RBDEF void rb_config_defaults(const rb_config *in, rb_config *c)
     if (!c->reads_per_op) c->reads_per_op = c->pattern == RB_SEQUENTIAL ? 128 : 16;
     if (!c->iodepth) c->iodepth = RB__MIN(c->reads_per_op, RB_MAX_IODEPTH);
     if (!c->threads) c->threads = 1;
+    if (!c->processes) c->processes = 1;
     if (c->timed && c->trace && c->trace->status == RB_OK && rb__trace_span_ns(c->trace) > 0 && !(c->rate > 0)) {
         /* the schedule is the trace's; the rate is its mean, for the due count and the report */
         c->rate = (double)c->trace->reads / c->reads_per_op / c->threads * 1e9 / (double)rb__trace_span_ns(c->trace);
@@ -3844,7 +3930,7 @@ RBDEF void rb_config_defaults(const rb_config *in, rb_config *c)
     }
     if (!c->data_seed) c->data_seed = RB_DATA_SEED;
     if (c->warmup_ns == 0)
-        c->warmup_ns = c->cache == RB_CACHE_EVICT || (c->prewarm > 0 && c->prewarm < 1) ? 0 : 1000000000;
+        c->warmup_ns = c->cache == RB_CACHE_EVICT || c->memory_limit || (c->prewarm > 0 && c->prewarm < 1) ? 0 : 1000000000;
     if (c->warmup_ns < 0) c->warmup_ns = 0;
     if (!c->duration_ns) c->duration_ns = 1000000000;
     if (!c->iterations) c->iterations = 5;
@@ -3989,6 +4075,15 @@ static int rb__config_check(const rb_config *c, const rb_strategy *s, char *why,
         rb__fmt(why, wl, "the warmup must be positive, 0 (the default) or RB_NONE, not %lld ns", (long long)c->warmup_ns);
         return RB_EINVAL;
     }
+    if (c->processes > RB_MAX_PROCESSES) {
+        rb__fmt(why, wl, "at most %u reader processes, not %u", RB_MAX_PROCESSES, c->processes);
+        return RB_EINVAL;
+    }
+    if (c->memory_limit && c->memory_limit < RB_MIN_MEMORY_LIMIT) {
+        rb__fmt(why, wl, "a memory limit of %llu bytes is below the %llu MiB a cell's readers need to run at all",
+                (unsigned long long)c->memory_limit, (unsigned long long)(RB_MIN_MEMORY_LIMIT >> 20));
+        return RB_EINVAL;
+    }
     if (c->iodepth > RB_MAX_IODEPTH) {
         rb__fmt(why, wl, "an iodepth of %u is more than the %u reads in flight this library keeps", c->iodepth,
                 RB_MAX_IODEPTH);
@@ -4027,6 +4122,7 @@ static void rb__result_reason(rb_result *r, const char *fmt, ...)
 /* The groups' and the victim's figures, unknown until measured (a row of no group stays 0). */
 static void rb__result_unknown_extras(rb_result *res)
 {
+    res->page_table_bytes = res->memory_peak = -1;
     res->together_ratio = res->together_ratio_lo = res->together_ratio_hi = NAN;
     res->paired_ratio = res->paired_lo = res->paired_hi = NAN;
     res->ws_pages = res->ws_evicted = -1;
@@ -4043,6 +4139,8 @@ static void rb__result_init(rb_result *res, const rb_config *c, const rb_strateg
     rb_hist_init(&res->service);
     res->strategy = s->name;
     res->threads = c->threads;
+    res->processes = c->processes ? c->processes : 1;
+    res->memory_limit = c->memory_limit;
     res->pattern = c->pattern;
     rb_pattern_name(c, res->pattern_spec, sizeof res->pattern_spec);
     res->read_size = c->read_size;
@@ -4347,6 +4445,27 @@ typedef struct rb__part {
 
 struct rb__victim;
 
+/* A cell's reader processes (rb_config.processes) and their parent share one anonymous
+   MAP_SHARED region: each child's result is written in place in its slot, and the words the
+   parent and the children signal with (see "processes", at the end of this section). */
+enum { RB__PS_FORKED = 0, RB__PS_READY = 1, RB__PS_MEASURING = 2, RB__PS_MEASURED = 3, RB__PS_DONE = 4 };
+
+typedef struct rb__proc_slot {
+    int state;                   /* RB__PS_*: how far the child got, stored as it gets there */
+    int pid;
+    rb_result res;               /* the child's cell */
+} rb__proc_slot;
+
+typedef struct rb__procs {
+    int stop;                    /* every child's rb_config.stop: the parent's flag, passed on */
+    int go;                      /* the parent releases every child's cell at once */
+    unsigned n;                  /* slots */
+    int prep_status;             /* a prewarm inside a memory limit, made by a child in it */
+    double prep_seconds;
+    char prep_reason[RB_REASON_LEN];
+    rb__proc_slot slot[1];       /* n of them */
+} rb__procs;
+
 /* Shared by a cell's workers and its coordinator; written before the threads start, except
    the pool's failure flag. */
 typedef struct rb__run {
@@ -4369,6 +4488,11 @@ typedef struct rb__run {
     int observing;        /* its cell call was made: close it */
     double kernel_ns;     /* the machine kernel's time before the cell, per 2^20 iterations; 0: none */
     volatile uint64_t kernel_sink;
+    /* A reader process's cell (rb_config.processes): the region it shares with its parent, and
+       its rank there; its workers are ranks x threads on in the whole cell's numbering (their
+       offsets, their CPUs). NULL: a cell of the calling process. */
+    rb__procs *procs;
+    unsigned rank;
 } rb__run;
 /* What made a cell cold, per thread: faults (RUSAGE_THREAD) and the bytes this thread made
    the device read (/proc/thread-self/io read_bytes, counted when the I/O is submitted, so
@@ -4931,12 +5055,12 @@ static double rb__sched_gap(rb__sched *q)
     return q->poisson ? -log(1.0 - rb__unit(q->rng)) * q->interval : q->interval;
 }
 
-static void rb__sched_init(rb__sched *q, const rb_config *c, unsigned index)
+static void rb__sched_init(rb__sched *q, const rb_config *c, unsigned index, unsigned total)
 {
     q->interval = 1e9 / c->rate;
     q->poisson = c->arrivals == RB_ARRIVALS_POISSON;
     q->trace = c->arrivals == RB_ARRIVALS_TRACE;
-    q->offset = q->poisson ? 0 : q->interval * index / c->threads;
+    q->offset = q->poisson ? 0 : q->interval * index / total;
     rb__rng_seed(q->rng, c->seed ^ 0x617272697661ULL, index);   /* "arriva": not the offsets' stream */
 }
 
@@ -5042,7 +5166,8 @@ static void *rb__worker_main(void *arg)
     uint64_t *off = (uint64_t *)malloc(sizeof(uint64_t) * c->reads_per_op);
     volatile uint64_t start;   /* assigned in the loop that holds the sigsetjmp: kept in memory */
     int mapped = (s->flags & RB_S_MMAP) != 0;
-    unsigned p, cpu = th->part->first + w->index;   /* the cell's worker number: groups pin on from each other */
+    /* the cell's worker number: groups pin on from each other, reader processes from the ranks before */
+    unsigned p, cpu = (run->procs ? run->rank * run->nthreads : 0) + th->part->first + w->index;
     sigjmp_buf jb;
 
     if (th->tr && off) w->lens = th->lens = (uint64_t *)malloc(sizeof(uint64_t) * c->reads_per_op);
@@ -5112,7 +5237,7 @@ RBINT uint64_t rb_cell_memory(const rb_config *cfg, const rb_strategy *s)
     slots = rb__slots(&c, s);
     if (c.read_size > UINT64_MAX / 4 / slots) return UINT64_MAX;
     per = sizeof(rb__thread) + c.read_size * slots + (c.verify ? c.read_size : 0) + 16u * (uint64_t)c.reads_per_op;
-    return per > UINT64_MAX / c.threads ? UINT64_MAX : per * c.threads;
+    return per > UINT64_MAX / c.threads / c.processes ? UINT64_MAX : per * c.threads * c.processes;
 }
 
 RBINT int rb_cell_fits(const rb_config *cfg, const rb_strategy *s, char *why, size_t whylen)
@@ -5223,9 +5348,9 @@ static int rb__threads_make(rb__run *run, rb__part *p, rb__thread **th)
 {
     rb_target *t = &p->t;
     const rb_config *c = &p->c;
-    unsigned i, n = p->n;
+    unsigned i, n = p->n, ranks = run->procs ? run->procs->n : 1, base = run->procs ? run->rank * n : 0;
     size_t buf_len = (size_t)(c->read_size * rb__slots(c, p->s));
-    for (i = 0; i < n; i++) {
+    for (i = 0; i < n; i++) {   /* a reader process's workers: numbered on from the ranks before it */
         rb_worker *w;
         th[i] = (rb__thread *)rb__aligned_alloc(64, sizeof(rb__thread));
         if (!th[i]) break;
@@ -5233,7 +5358,7 @@ static int rb__threads_make(rb__run *run, rb__part *p, rb__thread **th)
         rb_hist_init(&th[i]->hist);
         rb_hist_init(&th[i]->read_hist);
         rb_hist_init(&th[i]->service);
-        if (c->rate > 0) rb__sched_init(&th[i]->sched, c, i);
+        if (c->rate > 0) rb__sched_init(&th[i]->sched, c, base + i, n * ranks);
         th[i]->run = run;
         th[i]->part = p;
         w = &th[i]->w;
@@ -5246,7 +5371,7 @@ static int rb__threads_make(rb__run *run, rb__part *p, rb__thread **th)
         if (c->verify) w->expect = (unsigned char *)malloc((size_t)c->read_size);
         if (!w->buf || (c->verify && !w->expect)) break;
         memset(w->buf, 0, buf_len);
-        rb_sampler_seed(&t->smp, w, c->seed, i, n);
+        rb_sampler_seed(&t->smp, w, c->seed, base + i, n * ranks);
     }
     if (i == n) return RB_OK;
     p->res->status = RB_ENOMEM;
@@ -5372,8 +5497,9 @@ static int rb__state_missed(const rb__run *run, unsigned k, int64_t resident, ch
     for (i = 0; i < run->nparts; i++) cached += !(run->parts[i].s->flags & RB_S_DIRECT);
     if (!cached) return 0;   /* O_DIRECT reads the device whatever is resident: no state to miss */
     if (resident < 0 || !pages) return 0;   /* residency unknown here: nothing to hold it against */
-    if (c->cache == RB_CACHE_EVICT_EACH || (c->cache == RB_CACHE_EVICT && !(c->prewarm > 0) && k == 1 &&
-                                            run->first_phase == 1)) {
+    /* under a memory limit the cell starts evicted too (see "processes") */
+    if (c->cache == RB_CACHE_EVICT_EACH || ((c->cache == RB_CACHE_EVICT || c->memory_limit) && !(c->prewarm > 0) &&
+                                            k == 1 && run->first_phase == 1)) {
         if (f <= RB__STATE_SLACK) return 0;
         rb__fmt(why, wl, "an evicted file was asked for, but %.1f%% of it was resident as iteration %u began: the "
                 "eviction did not happen (%s)", 100 * f, k, rb__why_cached(c->path, "pages locked or mapped by "
@@ -5400,6 +5526,22 @@ static int rb__state_missed(const rb__run *run, unsigned k, int64_t resident, ch
    measured iteration starts (the first one's count is "resident before"). k: the phase
    about to start, end_phase when the cell is over (then the groups' working sets and the
    victim's figures are taken, before anything is unmapped). */
+/* The page tables of the process as its last measured iteration ends, its mappings still in
+   place (they go at the cell's close): every row's, the process being the readers'. A reader
+   process then tells its parent that it measured. */
+static void rb__page_tables(rb__run *run)
+{
+    int64_t pte = rb__plat_page_tables();
+    unsigned i;
+    for (i = 0; i < run->nparts; i++) {
+        rb_result *r = run->parts[i].res;
+        r->page_table_bytes = pte;
+        r->pte_each[0] = pte;
+        r->npte = 1;
+    }
+    if (run->procs) RB__STORE(&run->procs->slot[run->rank].state, RB__PS_MEASURED);
+}
+
 /* The cell's rows, for its observer. */
 static unsigned rb__rows(rb__run *run, rb_result **rows)
 {
@@ -5421,6 +5563,7 @@ static void rb__between_phases(rb__run *run, unsigned k)
     if (k >= 2) rb__tally(run, k - 1);   /* measured phase k - 1 just ended */
     if (k >= run->end_phase) {
         rb__ws_end(run);
+        rb__page_tables(run);
         if (run->observing && c->observer->measured) c->observer->measured(run->observed, rows, rb__rows(run, rows));
         return;
     }
@@ -5445,6 +5588,7 @@ static void rb__between_phases(rb__run *run, unsigned k)
             return;
         }
         rb__touch_start(run, k);
+        if (k == 1 && run->procs) RB__STORE(&run->procs->slot[run->rank].state, RB__PS_MEASURING);
         if (k == 1 && run->observing && c->observer->measuring)
             c->observer->measuring(run->observed, rows, rb__rows(run, rows));
     }
@@ -5792,10 +5936,10 @@ static void rb__verdict(const rb_config *c, int io_errno, int starved, rb_result
                    "is resident"
                  : "the warmup ran after the prewarm: its reads change what is resident (a strategy that drops what it "
                    "read), or memory pressure, or another process"));
-    if (c->cache == RB_CACHE_EVICT && !(c->prewarm > 0) && before > 0.02)
+    if ((c->cache == RB_CACHE_EVICT || c->memory_limit) && !(c->prewarm > 0) && before > 0.02)
         rb__warn(res, "the eviction did not hold: %.1f%% of the file was resident when measuring started (%s)",
                  100.0 * before, rb__why_cached(c->path, "under I/O, or mapped by another process"));
-    if (c->cache == RB_CACHE_KEEP && !(c->prewarm > 0) && res->resident_before < (int64_t)res->file_pages)
+    if (c->cache == RB_CACHE_KEEP && !c->memory_limit && !(c->prewarm > 0) && res->resident_before < (int64_t)res->file_pages)
         rb__warn(res, "the cache was kept and %.1f%% of the file was resident when measuring started: every cell "
                  "reads the same seeded offsets, so later cells read what earlier cells loaded", 100.0 * before);
 }
@@ -5877,7 +6021,8 @@ static int rb__cell_open(rb__run *run, rb__thread ***thp)
         rb__result_reason(res0, "%s", why);
         return RB_ECHANGED;
     }
-    if (rb__prepare_cache(run->c, res0) != RB_OK) return res0->status;
+    /* a reader process's parent prepared the cache for all of them (see "processes") */
+    if (!run->procs && rb__prepare_cache(run->c, res0) != RB_OK) return res0->status;
     for (i = 1; i < run->nparts; i++) {   /* the cell's preparation, said in every row */
         rb_result *r = parts[i].res;
         r->evict_seconds = res0->evict_seconds;
@@ -5930,6 +6075,8 @@ static int rb__cell_open(rb__run *run, rb__thread ***thp)
     return RB_OK;
 }
 
+static int rb__proc_gate(rb__run *run, char *why, size_t wl);
+
 /* Phases 2-3: the observer's cell (rb_config.observer), the workers of every group on one
    barrier, and the one coordinator, until the last iteration or a failure; then everything
    joined, and the observer closed. */
@@ -5945,6 +6092,7 @@ static void rb__cell_execute(rb__run *run, rb__thread **th)
         run->observing = 1;
         rc = o->cell(o, run->c, &run->observed, why, sizeof why);
     }
+    if (rc == RB_OK && run->procs) rc = rb__proc_gate(run, why, sizeof why);   /* every reader process at once */
     if (rc == RB_OK) rc = rb__pool_start(&run->pool, run->nthreads, rb__worker_main, rb__thread_arg, th, why, sizeof why);
     if (rc != RB_OK) rb__fail(run, rc, why);
     if (run->pool.tid) rb__coordinate(run);   /* no tid: no thread and no barrier either */
@@ -6117,12 +6265,14 @@ static void rb__machine_after(rb__run *run)
    concurrent rb_run per group meeting at a shared barrier: the groups' iterations then start
    and end at the same instants by construction, one thread prepares the cache, counts
    residency and evicts between phases for all, and nothing about a cell of one group changes. */
-static int rb__cell(rb__part *parts, unsigned n)
+static int rb__cell_in(rb__part *parts, unsigned n, rb__procs *procs, unsigned rank)
 {
     rb__run run;
     rb__thread **th = NULL;
     unsigned i;
     memset(&run, 0, sizeof run);
+    run.procs = procs;
+    run.rank = rank;
     run.parts = parts;
     run.nparts = n;
     run.c = &parts[0].c;
@@ -6133,9 +6283,9 @@ static int rb__cell(rb__part *parts, unsigned n)
         parts[i].c.iterations = run.c->iterations;
     }
     if (rb__cell_open(&run, &th) == RB_OK) {
-        rb__machine_before(&run);
+        if (!procs) rb__machine_before(&run);   /* a reader process's: its parent's, around them all */
         rb__cell_execute(&run, th);
-        rb__machine_after(&run);
+        if (!procs) rb__machine_after(&run);
         rb__cell_figures(&run, th);
     }
     rb__share_failure(parts, n);
@@ -6145,11 +6295,509 @@ static int rb__cell(rb__part *parts, unsigned n)
     return RB_OK;
 }
 
+static int rb__cell(rb__part *parts, unsigned n) { return rb__cell_in(parts, n, NULL, 0); }
+
+/*
+   Processes (rb_config.processes, and every cell under a memory limit): the cell's readers
+   as P forked processes of `threads` threads each. Each child runs a whole cell of its own
+   (rb__cell_in): it opens and maps the file itself, so it has its own mapping, advice and
+   page tables, as separate database workers do, and its own barrier and coordinator. The
+   parent prepares the cache once for all, releases every child's cell at once
+   (rb__proc_gate), and merges their results, which each child writes in place in an
+   anonymous MAP_SHARED region (a result holds no pointer but its strategy's name, which is
+   the table's, at the same address after fork).
+
+   The children's iterations are not one barrier's: each starts its phases from the same
+   release and runs them for the same time, so they agree within what a child's work
+   between phases takes (ms); the cell's rate is the sum of its threads' rates, each over
+   its own window, whichever process the thread is in, as in a cell of threads.
+
+   Nothing waits unbounded. A child that dies (a crash, a kill, an OOM kill in its cgroup) is
+   seen by waitpid within 10 ms and fails the cell with how it died; the others are told to
+   stop through the shared stop word, and killed if they have not ended RB__PROC_GRACE_NS
+   later; a child that is not ready in RB__PROC_READY_NS, or a cell that runs far past its
+   expected time, likewise. The caller's stop flag reaches the children through that word.
+   They ignore SIGINT: a Ctrl-C at a terminal reaches the whole process group, and the parent
+   stops them in order. On Linux a child dies with its parent (PR_SET_PDEATHSIG).
+
+   Under a memory limit (rb_config.memory_limit) the cell has a memory cgroup of its own,
+   and its readers are children inside it even for threads (one child of `threads`
+   threads): the kernel charges a page to the cgroup of the process that brought it in, by
+   process (v1 follows the mm's owner, not the thread; v2's memory controller is not
+   threaded), so the threads' process must be in the cgroup. Moving readbench itself in and
+   out would charge its own memory to the limit, leave the cell's charges behind when it
+   moved out (charges do not move with a process), and let the OOM killer of the cgroup pick
+   readbench itself (no result, no cleanup); a forked child is all the OOM killer can pick,
+   and the parent reports it and removes the cgroup. Pages charged before the cell to
+   another cgroup stay resident and unlimited, so the cell starts from the file evicted (by
+   the parent: eviction uncharges wherever pages were charged), and a prewarm is loaded by a
+   child inside the cgroup. */
+#define RB__PROC_READY_NS ((uint64_t)120 * 1000000000)   /* opening, mapping, making threads */
+#define RB__PROC_GRACE_NS ((uint64_t)10 * 1000000000)    /* from a stop to the children's end */
+
+static int rb__proc_gate(rb__run *run, char *why, size_t wl)
+{
+    rb__procs *pr = run->procs;
+    uint64_t until = rb__now_ns() + RB__PROC_READY_NS;
+    RB__STORE(&pr->slot[run->rank].state, RB__PS_READY);
+    /* polled: a child released 100 us late starts its windows 100 us late, each its own */
+    while (!RB__LOAD(&pr->go)) {
+        if (RB__LOAD(&pr->stop)) { rb__fmt(why, wl, "interrupted"); return RB_EINTR; }
+        if (rb__now_ns() > until) { rb__fmt(why, wl, "the parent never released the reader processes"); return RB_ESYS; }
+        rb__sleep_ns(100000);
+    }
+    return RB_OK;
+}
+
+/* A reader process: into the cell's cgroup, then a cell of its own into its slot; it never
+   returns (_exit: the parent's stdio buffers and atexit handlers are the parent's). */
+static void rb__proc_child(const rb__part *cell, rb__procs *pr, unsigned rank, const rb_memcg_cell *cg, pid_t parent)
+{
+    rb__proc_slot *sl = &pr->slot[rank];
+    rb__part part = *cell;
+    char why[RB_REASON_LEN];
+    int rc = RB_OK;
+    why[0] = 0;
+    if (rb__plat_die_with_parent(parent) == RB_ESYS && getppid() != parent) _exit(1);   /* orphaned already */
+    if (signal(SIGINT, SIG_IGN) == SIG_ERR) rc = RB_ESYS;   /* the parent stops its children (pr->stop) */
+    if (rc != RB_OK) rb__fmt(why, sizeof why, "signal(SIGINT): %s", strerror(errno));
+    if (rc == RB_OK && cg->dir[0]) rc = rb_memcg_join(cg, why, sizeof why);
+    part.c.processes = 1;   /* memory_limit stays: the cell's state checks read it (it started evicted) */
+    part.c.observer = NULL;   /* the caller's observer runs in the parent, around every child */
+    part.c.log = NULL;
+    part.c.stop = &pr->stop;
+    part.res = &sl->res;
+    rb__result_init(part.res, &part.c, part.s);
+    if (rc != RB_OK) {
+        part.res->status = rc;
+        rb__result_reason(part.res, "%s", why);
+    } else {
+        rb__cell_in(&part, 1, pr, rank);
+    }
+    RB__STORE(&sl->state, RB__PS_DONE);
+    _exit(0);
+}
+
+/* How a child that has ended without its result ended, for the cell's reason. */
+static void rb__proc_died(rb_result *res, unsigned rank, int pid, int status)
+{
+    if (res->status != RB_OK && res->status != RB_EINTR) return;   /* the first failure names the cell */
+    res->status = RB_ESYS;
+    if (WIFSIGNALED(status))
+        rb__result_reason(res, "reader process %u (pid %d) was killed by signal %d (%s) before it finished%s", rank,
+                          pid, WTERMSIG(status), strsignal(WTERMSIG(status)),
+                          WTERMSIG(status) == SIGKILL ? ": killed, or out of memory in its cgroup" : "");
+    else
+        rb__result_reason(res, "reader process %u (pid %d) exited with status %d before it finished", rank, pid,
+                          WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+/* Reaps what has ended (block: wait for every child, at most until `until`, then kill). A
+   child gone without its result fails the cell. Returns the children still running. */
+static unsigned rb__proc_reap(rb__procs *pr, int *alive, rb_result *res, uint64_t until)
+{
+    unsigned j, left = 0;
+    for (j = 0; j < pr->n; j++) {
+        int st = 0;
+        pid_t got;
+        if (!alive[j]) continue;
+        got = waitpid(pr->slot[j].pid, &st, WNOHANG);
+        if (got == 0 && until && rb__now_ns() > until && kill(pr->slot[j].pid, SIGKILL) == 0) {
+            got = waitpid(pr->slot[j].pid, &st, 0);   /* SIGKILL cannot be caught: it ends now */
+            if (res->status == RB_OK) {
+                res->status = RB_ESYS;
+                rb__result_reason(res, "reader process %u (pid %d) did not end in time and was killed", j,
+                                  pr->slot[j].pid);
+            }
+        }
+        if (got == 0) { left++; continue; }
+        alive[j] = 0;
+        if (got < 0 || RB__LOAD(&pr->slot[j].state) != RB__PS_DONE || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+            rb__proc_died(res, j, pr->slot[j].pid, got < 0 ? 0 : st);
+    }
+    return left;
+}
+
+/* Every child at `state` or further (or gone)? */
+static int rb__proc_all(rb__procs *pr, const int *alive, int state)
+{
+    unsigned j;
+    for (j = 0; j < pr->n; j++)
+        if (alive[j] && RB__LOAD(&pr->slot[j].state) < state) return 0;
+    return 1;
+}
+
+/* A figure of two processes: summed when both are known, else unknown (-1). */
+static void rb__proc_sum(int64_t *acc, int64_t x) { *acc = *acc >= 0 && x >= 0 ? *acc + x : -1; }
+
+/* Two warnings that say the same up to their first figure ("63.6% of the file was resident"
+   from one process, "63.4%" from the next) are one warning of the cell. */
+static int rb__same_words(const char *a, const char *b)
+{
+    for (; *a && *a == *b && !(*a >= '0' && *a <= '9'); a++, b++) {}
+    return (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') || (!*a && !*b);
+}
+
+/* The counts of one child's cell added into the cell's (acc: the first child's, copied). */
+static void rb__proc_add(rb_result *acc, const rb_result *x)
+{
+    unsigned k;
+    uint64_t issued = acc->reads_issued + x->reads_issued;
+    for (k = 0; k < acc->iterations && k < x->iterations; k++) acc->iter_ops_per_ms[k] += x->iter_ops_per_ms[k];
+    if (acc->cpu_user_ns_per_read >= 0 && x->cpu_user_ns_per_read >= 0 && issued) {   /* per read issued */
+        acc->cpu_user_ns_per_read = (acc->cpu_user_ns_per_read * (double)acc->reads_issued +
+                                     x->cpu_user_ns_per_read * (double)x->reads_issued) / (double)issued;
+        acc->cpu_sys_ns_per_read = (acc->cpu_sys_ns_per_read * (double)acc->reads_issued +
+                                    x->cpu_sys_ns_per_read * (double)x->reads_issued) / (double)issued;
+    } else {
+        acc->cpu_user_ns_per_read = acc->cpu_sys_ns_per_read = -1;
+    }
+    acc->reads_issued = issued;
+    acc->bytes_issued += x->bytes_issued;
+    acc->ops += x->ops;
+    acc->min_thread_ops = RB__MIN(acc->min_thread_ops, x->min_thread_ops);
+    acc->seconds = RB__MAX(acc->seconds, x->seconds);
+    acc->bytes_per_sec += x->bytes_per_sec;
+    acc->rate_upper_bound |= x->rate_upper_bound;
+    acc->rate_asked += x->rate_asked;
+    acc->arrivals_due += x->arrivals_due;
+    acc->madvise_calls += x->madvise_calls;
+    acc->madvise_failed += x->madvise_failed;
+    if (!acc->madvise_errno) acc->madvise_errno = x->madvise_errno;
+    rb__pf_stats_add(&acc->prefetch, &x->prefetch);
+    rb__pa_add(&acc->prefetch_accounting, &x->prefetch_accounting);
+    acc->fadvise_calls += x->fadvise_calls;
+    acc->fadvise_failed += x->fadvise_failed;
+    acc->nowait_reads += x->nowait_reads;
+    acc->nowait_served += x->nowait_served;
+    acc->inflight_max = RB__MAX(acc->inflight_max, x->inflight_max);
+    acc->io_errors += x->io_errors;
+    acc->short_reads += x->short_reads;
+    acc->verify_mismatches += x->verify_mismatches;
+    rb_hist_merge(&acc->lat, &x->lat);
+    rb_hist_merge(&acc->read_lat, &x->read_lat);
+    rb_hist_merge(&acc->service, &x->service);
+    if (acc->majflt >= 0 && x->majflt >= 0) acc->minflt += x->minflt;
+    rb__proc_sum(&acc->majflt, x->majflt);
+    rb__proc_sum(&acc->device_read_bytes, x->device_read_bytes);
+    acc->page_reads += x->page_reads;
+    acc->cold_pages += x->cold_pages;
+    acc->verified &= x->verified;
+    for (k = 0; k < x->nwarnings; k++) {   /* each kind of warning once, with the first process's figures */
+        unsigned j, seen = 0;
+        for (j = 0; j < acc->nwarnings; j++) seen |= rb__same_words(acc->warnings[j], x->warnings[k]);
+        if (!seen) rb__warn(acc, "%s", x->warnings[k]);
+    }
+    acc->warnings_dropped += x->warnings_dropped;
+}
+
+/* What the parent knows of the cell and no child does: the limit, the preparation, the
+   machine kernel, its warnings, and how it saw the cell end (a death, an interruption),
+   which names the cell's status before any child's but for a child's own failure. */
+static void rb__proc_keep(rb_result *res, const rb_result *keep)
+{
+    unsigned k;
+    res->memory_limit = keep->memory_limit;
+    res->evict_seconds = keep->evict_seconds;
+    res->prewarm_seconds = keep->prewarm_seconds;
+    res->resident_prepared = keep->resident_prepared;
+    res->machine_before_ns = keep->machine_before_ns;
+    res->machine_after_ns = keep->machine_after_ns;
+    res->machine_drift = keep->machine_drift;
+    res->machine_moved = keep->machine_moved;
+    for (k = 0; k < keep->nwarnings; k++) rb__warn(res, "%s", keep->warnings[k]);
+    if (keep->status != RB_OK && (res->status == RB_OK || res->status == RB_EINTR)) {
+        res->status = keep->status;
+        rb__result_reason(res, "%s", keep->reason);
+    }
+}
+
+/* The cell's result from its children's: their counts summed, each iteration's rate the sum
+   of theirs, and each process's page tables. What one process cannot see of the others is
+   unknown: the distinct pages of an iteration and the hit rate (a page two processes read
+   first would be counted cold twice). The cell's preparation (the parent's) is kept. */
+static void rb__proc_merge(const rb__part *cell, rb__procs *pr)
+{
+    rb_result *res = cell->res, *keep = (rb_result *)malloc(sizeof *keep);
+    unsigned j, k, n = pr->n, first = n, bad, intr;
+    double sum = 0, dev = 0;
+    for (j = 0; j < n && first == n; j++)
+        if (RB__LOAD(&pr->slot[j].state) == RB__PS_DONE) first = j;
+    if (!keep || first == n) {   /* no child has a result: the parent's reason stands */
+        if (!keep && res->status == RB_OK) { res->status = RB_ENOMEM; rb__result_reason(res, "out of memory"); }
+        free(keep);
+        return;
+    }
+    *keep = *res;   /* the parent's: status, preparation, the machine kernel, warnings */
+    *res = pr->slot[first].res;
+    for (j = first + 1; j < n; j++)
+        if (RB__LOAD(&pr->slot[j].state) == RB__PS_DONE) rb__proc_add(res, &pr->slot[j].res);
+    for (j = 0, bad = intr = n; j < n; j++) {   /* the cell's status: a child's own failure, else an interruption */
+        int st = pr->slot[j].res.status;
+        if (RB__LOAD(&pr->slot[j].state) != RB__PS_DONE || st == RB_OK) continue;
+        if (st != RB_EINTR && bad == n) bad = j;
+        if (st == RB_EINTR && intr == n) intr = j;
+    }
+    j = bad < n ? bad : intr;
+    res->status = j < n ? pr->slot[j].res.status : RB_OK;
+    if (j < n) rb__result_reason(res, "reader process %u: %s", j, pr->slot[j].res.reason);
+    rb__proc_keep(res, keep);
+    free(keep);
+    res->processes = n;
+    res->page_table_bytes = 0;
+    for (j = 0; j < n; j++) {
+        res->pte_each[j] = RB__LOAD(&pr->slot[j].state) == RB__PS_DONE ? pr->slot[j].res.page_table_bytes : -1;
+        rb__proc_sum(&res->page_table_bytes, res->pte_each[j]);
+    }
+    res->npte = n;
+    if (n > 1) {
+        res->pages_touched = res->hit_rate = -1;
+        res->touched_iterations = 0;
+        for (k = 0; k < RB_MAX_ITERATIONS; k++) res->iter_pages_touched[k] = -1;
+    }
+    if (res->read_amplification >= 0 && res->device_read_bytes >= 0 && res->bytes_issued)
+        res->read_amplification = (double)res->device_read_bytes / (double)res->bytes_issued;
+    if (res->fault_hit_rate >= 0 && res->majflt >= 0 && res->page_reads)
+        res->fault_hit_rate = RB__MAX(0.0, 1.0 - (double)res->majflt / (double)res->page_reads);
+    if (res->status != RB_OK || !res->iterations || res->rate_upper_bound) return;
+    for (k = 0; k < res->iterations; k++) sum += res->iter_ops_per_ms[k];
+    res->ops_per_ms = sum / res->iterations;
+    for (k = 0; k < res->iterations; k++)
+        dev += (res->iter_ops_per_ms[k] - res->ops_per_ms) * (res->iter_ops_per_ms[k] - res->ops_per_ms);
+    res->ops_per_ms_stddev = res->iterations > 1 ? sqrt(dev / (res->iterations - 1)) : NAN;
+    res->iops = res->ops_per_ms * 1000.0 * res->reads_per_op;
+}
+
+/* A child of the cell: RB_OK with *pid, or the failure in the cell's result. */
+static int rb__proc_fork(rb_result *res, pid_t *pid)
+{
+    *pid = fork();
+    if (*pid >= 0) return RB_OK;
+    if (res->status == RB_OK) {
+        res->status = RB_ESYS;
+        rb__result_reason(res, "fork: %s", strerror(errno));
+    }
+    return RB_ESYS;
+}
+
+/* A prewarm inside the cell's memory cgroup: a child there loads it, so its pages are charged
+   to the limit. Its outcome comes back in pr->prep_*. */
+static int rb__proc_prewarm(const rb__part *cell, rb__procs *pr, const rb_memcg_cell *cg)
+{
+    const rb_config *c = &cell->c;
+    rb_result *res = cell->res;
+    uint64_t until = rb__now_ns() + (uint64_t)1800 * 1000000000;   /* 30 min: a slow disk, a large file */
+    pid_t pid, parent = getpid();
+    int st = 0;
+    pr->prep_status = RB_ENOTRUN;
+    if (rb__proc_fork(res, &pid) != RB_OK) return RB_ESYS;
+    if (pid == 0) {
+        rb_error e;
+        uint64_t t0 = rb__now_ns();
+        int rc = rb__plat_die_with_parent(parent) == RB_ESYS && getppid() != parent ? RB_ESYS : RB_OK;
+        if (rc == RB_OK && signal(SIGINT, SIG_IGN) == SIG_ERR) rc = RB_ESYS;
+        e.msg[0] = 0;
+        if (rc == RB_OK) rc = rb_memcg_join(cg, e.msg, sizeof e.msg);
+        if (rc == RB_OK) rc = rb_prewarm(c->path, c->prewarm, c->seed, &e);
+        pr->prep_seconds = (double)(rb__now_ns() - t0) / 1e9;
+        snprintf(pr->prep_reason, sizeof pr->prep_reason, "%s", rc == RB_OK ? "" : e.msg);
+        RB__STORE(&pr->prep_status, rc);
+        _exit(0);
+    }
+    while (waitpid(pid, &st, WNOHANG) == 0) {
+        if ((c->stop && *c->stop) || rb__now_ns() > until) {
+            if (kill(pid, SIGKILL) != 0 || waitpid(pid, &st, 0) != pid) st = 0;   /* it ends now, or it had */
+            res->status = c->stop && *c->stop ? RB_EINTR : RB_ESYS;
+            rb__result_reason(res, "%s", res->status == RB_EINTR ? "interrupted" : "the prewarm took over 30 minutes");
+            return res->status;
+        }
+        rb__sleep_ns(10000000);
+    }
+    if (RB__LOAD(&pr->prep_status) == RB_ENOTRUN) {
+        rb__proc_died(res, 0, (int)pid, st);
+        rb__result_reason(res, "the prewarm's process (pid %d) ended before it was done (%s)", (int)pid,
+                          WIFSIGNALED(st) ? strsignal(WTERMSIG(st)) : "no result");
+        return RB_ESYS;
+    }
+    res->prewarm_seconds = pr->prep_seconds;
+    if (pr->prep_status != RB_OK) {
+        res->status = pr->prep_status;
+        rb__result_reason(res, "prewarm inside the memory limit: %s", pr->prep_reason);
+    }
+    return res->status;
+}
+
+/* The cell's cache state: as rb__prepare_cache, but under a memory limit the file is evicted
+   (here) and any prewarm loaded inside the cgroup (a child there). */
+static int rb__proc_prepare(const rb__part *cell, rb__procs *pr, const rb_memcg_cell *cg)
+{
+    const rb_config *c = &cell->c;
+    rb_result *res = cell->res;
+    rb_error e;
+    uint64_t t0 = rb__now_ns();
+    if (!c->memory_limit) return rb__prepare_cache(c, res);
+    if (rb_evict(c->path, &e) != RB_OK) {
+        res->status = e.status;
+        rb__result_reason(res, "%s", e.msg);
+        return res->status;
+    }
+    res->evict_seconds = (double)(rb__now_ns() - t0) / 1e9;
+    if (c->prewarm > 0 && rb__proc_prewarm(cell, pr, cg) != RB_OK) return res->status;
+    res->resident_prepared = rb__resident(c->path);
+    if (c->warmup_ns > 0)
+        rb__warn(res, "a warmup ran after the cell's cache state was made inside its memory limit: measuring started "
+                 "from the state the warmup left");
+    return RB_OK;
+}
+
+/* Waits for every child to be ready (bounded); then the caller's observer and the machine
+   kernel, and the release. */
+static void rb__proc_release(const rb__part *cell, rb__procs *pr, int *alive, rb__run *run)
+{
+    const rb_config *c = &cell->c;
+    const rb_observer *o = c->observer;
+    rb_result *res = cell->res;
+    uint64_t until = rb__now_ns() + RB__PROC_READY_NS;
+    char why[RB_REASON_LEN];
+    while (res->status == RB_OK && !rb__proc_all(pr, alive, RB__PS_READY)) {
+        rb__proc_reap(pr, alive, res, 0);
+        if (c->stop && *c->stop) { res->status = RB_EINTR; rb__result_reason(res, "interrupted"); }
+        else if (rb__now_ns() > until) {
+            res->status = RB_ESYS;
+            rb__result_reason(res, "the reader processes were not ready after %llu s", (unsigned long long)(RB__PROC_READY_NS / 1000000000));
+        }
+        rb__sleep_ns(1000000);
+    }
+    if (res->status == RB_OK && o && o->cell) {
+        why[0] = 0;
+        run->observing = 1;
+        if (o->cell(o, c, &run->observed, why, sizeof why) != RB_OK) {
+            res->status = RB_ESYS;
+            rb__result_reason(res, "%s", why);
+        }
+    }
+    if (res->status == RB_OK) rb__machine_before(run);
+    else RB__STORE(&pr->stop, 1);
+    RB__STORE(&pr->go, 1);
+}
+
+/* A child whose cell failed early (it could not open the file) stops the others. */
+static int rb__proc_failed(rb__procs *pr)
+{
+    unsigned j;
+    for (j = 0; j < pr->n; j++)
+        if (RB__LOAD(&pr->slot[j].state) == RB__PS_DONE && pr->slot[j].res.status != RB_OK &&
+            pr->slot[j].res.status != RB_EINTR)
+            return 1;
+    return 0;
+}
+
+/* From the release to the last child's end: the caller's stop flag passed on, the observer's
+   measuring and measured called as the last child gets there, every death seen, and every
+   wait bounded (see above). */
+static void rb__proc_watch(const rb__part *cell, rb__procs *pr, int *alive, rb__run *run)
+{
+    const rb_config *c = &cell->c;
+    const rb_observer *o = run->observing ? c->observer : NULL;
+    rb_result *res = cell->res, *rows[1];
+    uint64_t expect = (uint64_t)c->warmup_ns + (uint64_t)c->iterations * (uint64_t)c->duration_ns;
+    uint64_t until = rb__now_ns() + 2 * expect + (uint64_t)60 * 1000000000, stopped = 0;
+    int measuring = 0, measured = 0;
+    rows[0] = res;
+    while (rb__proc_reap(pr, alive, res, stopped ? stopped + RB__PROC_GRACE_NS : 0)) {
+        uint64_t now = rb__now_ns();
+        if (!stopped && c->stop && *c->stop && res->status == RB_OK) { res->status = RB_EINTR; rb__result_reason(res, "interrupted"); }
+        if (!stopped && res->status == RB_OK && now > until) {
+            res->status = RB_ESYS;
+            rb__result_reason(res, "the reader processes ran %.0f s past the cell's %.0f s", (double)(now - until) / 1e9 + 60,
+                              (double)expect / 1e9);
+        }
+        if (!stopped && (res->status != RB_OK || rb__proc_failed(pr))) {
+            RB__STORE(&pr->stop, 1);
+            stopped = now;
+        }
+        if (!measuring && rb__proc_all(pr, alive, RB__PS_MEASURING)) {
+            measuring = 1;
+            if (o && o->measuring) o->measuring(run->observed, rows, 1);
+        }
+        if (!measured && rb__proc_all(pr, alive, RB__PS_MEASURED)) {
+            measured = 1;
+            if (o && o->measured) o->measured(run->observed, rows, 1);
+        }
+        rb__sleep_ns(5000000);
+    }
+}
+
+/* A cell of reader processes (see above), under its memory limit if it has one. */
+static int rb__procs_run(rb__part *cell)
+{
+    const rb_config *c = &cell->c;
+    rb_result *res = cell->res, *rows[1];
+    size_t len = offsetof(rb__procs, slot) + (size_t)c->processes * sizeof(rb__proc_slot);
+    int alive[RB_MAX_PROCESSES];
+    char why[RB_REASON_LEN];
+    rb_memcg_cell cg;
+    rb__procs *pr;
+    rb__run run;
+    unsigned j;
+    pid_t me = getpid();
+    memset(&cg, 0, sizeof cg);
+    memset(alive, 0, sizeof alive);
+    if (c->processes > 1 && (c->trace || c->cache == RB_CACHE_EVICT_EACH)) {
+        res->status = RB_UNSUPPORTED;
+        rb__result_reason(res, "%s", c->trace ? "a replay deals its trace's streams to one process's threads: each reader "
+                          "process would replay all of it" : "evict-each with reader processes: each would evict the file "
+                          "between its own iterations, in the middle of the others'");
+        return res->status;
+    }
+    pr = (rb__procs *)mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (pr == (rb__procs *)MAP_FAILED) {
+        res->status = RB_ENOMEM;
+        rb__result_reason(res, "mapping the reader processes' shared results (%zu bytes): %s", len, strerror(errno));
+        return res->status;
+    }
+    memset(pr, 0, len);
+    pr->n = c->processes;
+    memset(&run, 0, sizeof run);   /* the parent's own: the machine kernel and the observer's state */
+    run.parts = cell;
+    run.nparts = 1;
+    run.c = c;
+    run.res = res;
+    run.nthreads = c->processes * c->threads;
+    if (c->memory_limit && rb_memcg_make(&cg, c->memory_limit, why, sizeof why) != RB_OK) {
+        res->status = RB_ESYS;
+        rb__result_reason(res, "%s", why);
+    }
+    if (res->status == RB_OK && rb__proc_prepare(cell, pr, &cg) == RB_OK) {
+        for (j = 0; j < pr->n; j++) {
+            pid_t pid;
+            if (rb__proc_fork(res, &pid) != RB_OK) break;
+            if (pid == 0) rb__proc_child(cell, pr, j, &cg, me);
+            pr->slot[j].pid = (int)pid;
+            alive[j] = 1;
+        }
+        rb__proc_release(cell, pr, alive, &run);
+        rb__proc_watch(cell, pr, alive, &run);
+        if (res->status == RB_OK) rb__machine_after(&run);
+        rb__proc_merge(cell, pr);
+        res->resident_after = rb__resident(c->path);
+        rows[0] = res;
+        if (run.observing && c->observer->close) c->observer->close(run.observed, rows, 1);
+    }
+    if (cg.dir[0]) {
+        res->memory_peak = rb_memcg_peak(&cg);
+        if (rb_memcg_remove(&cg, why, sizeof why) != RB_OK) rb__warn(res, "%s", why);
+    }
+    if (munmap(pr, len) != 0) rb__warn(res, "unmapping the reader processes' shared results: %s", strerror(errno));
+    return res->status;
+}
+
 RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
 {
     rb__part part;
     if (!res) return RB_EINVAL;
     if (rb__part_init(&part, cfg, s, res) != RB_OK) return res->status;
+    if (part.c.processes > 1 || part.c.memory_limit) return rb__procs_run(&part);
     return rb__cell(&part, 1);
 }
 
@@ -8876,27 +9524,143 @@ static void rb__memcg_walk(rb_memcg *out, const char *mnt)
     }
 }
 
-RBINT int rb_memcg_read(rb_memcg *out)
+/* The process's own memory cgroup: its version, its directory and its hierarchy's mount
+   point. 0, or -1 where there is none this build can read. */
+static int rb__memcg_own(int *version, char *dir, size_t dlen, char *mnt, size_t mlen)
 {
-    char text[4096], path[1024], *line = NULL, mnt[1024];
+    char text[4096], path[1024], *line = NULL;
     size_t cap = 0;
     FILE *f;
     int found = 0;
-    memset(out, 0, sizeof *out);
-    out->limit = out->usage = out->file_cache = out->room = -1;
-    if (rb__plat_proc_read("/proc/self/cgroup", text, sizeof text) < 0 ||
-        rb_memcg_path(text, &out->version, path, sizeof path) != 0)
+    if (rb__plat_proc_read("/proc/self/cgroup", text, sizeof text) < 0 || rb_memcg_path(text, version, path, sizeof path) != 0)
         return -1;
     if (!(f = rb__plat_proc_fopen("/proc/self/mountinfo"))) return -1;
     while (!found && getline(&line, &cap, f) > 0) {   /* a mount point can make a line of any length */
-        found = rb_memcg_mount(line, out->version, path, out->dir, sizeof out->dir) == 0;
-        if (found) rb_memcg_mount(line, out->version, "/", mnt, sizeof mnt);   /* the mount point alone */
+        found = rb_memcg_mount(line, *version, path, dir, dlen) == 0;
+        if (found) rb_memcg_mount(line, *version, "/", mnt, mlen);   /* the mount point alone */
     }
     free(line);
     fclose(f);
-    if (!found) { out->version = 0; return -1; }
+    return found ? 0 : -1;
+}
+
+RBINT int rb_memcg_read(rb_memcg *out)
+{
+    char mnt[1024];
+    memset(out, 0, sizeof *out);
+    out->limit = out->usage = out->file_cache = out->room = -1;
+    if (rb__memcg_own(&out->version, out->dir, sizeof out->dir, mnt, sizeof mnt) != 0) { out->version = 0; return -1; }
     rb__memcg_walk(out, mnt);
     return 0;
+}
+
+/*
+   A cell's own memory cgroup (rb_config.memory_limit). The memory controller charges a page
+   to the cgroup of the process that brought it in (v1 follows the process's mm, not the
+   thread: moving one thread moves no charge; v2's memory controller is not threaded), so the
+   readers are processes inside it: the runner forks them there (see "processes" in 1.8). */
+RBINT int rb_memcg_usable(rb_memcg_cell *base, char *why, size_t wl)
+{
+    char mnt[1024], own[1024], text[512];
+    memset(base, 0, sizeof *base);
+    if (rb__memcg_own(&base->version, own, sizeof own, mnt, sizeof mnt) != 0) {
+        rb__fmt(why, wl, "a memory limit needs a memory cgroup controller (v1 or v2), and this system mounts none "
+                "(see /proc/cgroups and /proc/self/mountinfo)");
+        return RB_UNSUPPORTED;
+    }
+    /* v2: a cgroup holding processes cannot give its children the controller; the root can */
+    snprintf(base->dir, sizeof base->dir, "%s", base->version == 2 ? mnt : own);
+    if (base->version == 2) {
+        rb__memcg_file(base->dir, "cgroup.subtree_control", text, sizeof text);
+        if (!strstr(text, "memory")) {
+            rb__fmt(why, wl, "a memory limit needs the memory controller enabled below %s (its cgroup.subtree_control "
+                    "lacks memory)", base->dir);
+            return RB_UNSUPPORTED;
+        }
+    }
+    if (access(base->dir, W_OK) != 0) {
+        int e = errno;
+        rb__fmt(why, wl, "a memory limit needs a memory cgroup made below %s, which this user cannot do (%s): run as "
+                "root", base->dir, strerror(e));
+        return e == EACCES || e == EPERM || e == EROFS ? RB_EPERM : RB_ESYS;
+    }
+    return RB_OK;
+}
+
+/* One cgroup file written whole; RB_OK or RB_ESYS (errno set). */
+static int rb__memcg_write(const char *dir, const char *name, const char *text)
+{
+    char p[1200];
+    size_t len = strlen(text);
+    int fd, e;
+    ssize_t w;
+    if ((size_t)snprintf(p, sizeof p, "%s/%s", dir, name) >= sizeof p) { errno = ENAMETOOLONG; return RB_ESYS; }
+    if ((fd = open(p, O_WRONLY | O_CLOEXEC)) < 0) return RB_ESYS;
+    w = write(fd, text, len);
+    e = errno;
+    if (close(fd) != 0 && w == (ssize_t)len) return RB_ESYS;
+    errno = e;
+    return w == (ssize_t)len ? RB_OK : RB_ESYS;
+}
+
+RBINT int rb_memcg_make(rb_memcg_cell *cg, uint64_t limit, char *why, size_t wl)
+{
+    rb_memcg_cell base;
+    char num[32];
+    int rc = rb_memcg_usable(&base, why, wl);
+    memset(cg, 0, sizeof *cg);
+    if (rc != RB_OK) return rc;
+    /* named for this process and the instant: a cgroup a killed run left is told apart */
+    if ((size_t)snprintf(cg->dir, sizeof cg->dir, "%s/readbench-%ld-%llu", base.dir, (long)getpid(),
+                         (unsigned long long)rb__now_ns()) >= sizeof cg->dir || mkdir(cg->dir, 0755) != 0) {
+        rb__fmt(why, wl, "making a memory cgroup below %s: %s", base.dir, strerror(errno));
+        cg->dir[0] = 0;
+        return RB_ESYS;
+    }
+    cg->version = base.version;
+    snprintf(num, sizeof num, "%llu", (unsigned long long)limit);
+    if (rb__memcg_write(cg->dir, cg->version == 2 ? "memory.max" : "memory.limit_in_bytes", num) != RB_OK) {
+        rb__fmt(why, wl, "setting the memory cgroup's limit to %s bytes: %s", num, strerror(errno));
+        rb_memcg_remove(cg, NULL, 0);
+        return RB_ESYS;
+    }
+    /* no swap for it where the kernel has the file (v2): a limit on memory, not on RAM alone */
+    if (cg->version == 2) (void)rb__memcg_write(cg->dir, "memory.swap.max", "0");
+    return RB_OK;
+}
+
+RBINT int rb_memcg_join(const rb_memcg_cell *cg, char *why, size_t wl)
+{
+    char pid[32];
+    snprintf(pid, sizeof pid, "%ld", (long)getpid());
+    if (rb__memcg_write(cg->dir, "cgroup.procs", pid) == RB_OK) return RB_OK;
+    rb__fmt(why, wl, "entering the memory cgroup %s: %s", cg->dir, strerror(errno));
+    return RB_ESYS;
+}
+
+RBINT int64_t rb_memcg_peak(const rb_memcg_cell *cg)
+{
+    char text[64];
+    long long v;
+    rb__memcg_file(cg->dir, cg->version == 2 ? "memory.peak" : "memory.max_usage_in_bytes", text, sizeof text);
+    v = text[0] ? rb_memcg_limit(text) : -2;
+    return v >= 0 ? (int64_t)v : -1;
+}
+
+RBINT int rb_memcg_remove(rb_memcg_cell *cg, char *why, size_t wl)
+{
+    unsigned i;
+    if (!cg->dir[0]) return RB_OK;
+    for (i = 0; rmdir(cg->dir) != 0; i++) {   /* EBUSY while a process of it is still exiting */
+        if (errno == ENOENT) break;
+        if (errno != EBUSY || i == 100) {
+            rb__fmt(why, wl, "removing the memory cgroup %s: %s", cg->dir, strerror(errno));
+            return RB_ESYS;
+        }
+        rb__sleep_ns(10000000);
+    }
+    cg->dir[0] = 0;
+    return RB_OK;
 }
 
 /* The room, and (contained, may be NULL) whether it is a memory cgroup's, tighter than the
@@ -9001,6 +9765,7 @@ typedef struct rb__matrix_store {
     const rb_strategy *strat[RB_MAX_AXIS];
     const char *names[RB_MAX_AXIS];
     unsigned threads[RB_MAX_AXIS];
+    unsigned procs[RB_MAX_AXIS];           /* each column's processes (rb_matrix.processes) */
     uint64_t sizes[RB_MAX_AXIS];
     rb_result *results, *scratch;
     double *samples;                       /* ncells x per-cell capacity */
@@ -9021,6 +9786,33 @@ static int rb__axis_dup(const void *v, unsigned n, size_t size, unsigned *which)
                 return 1;
             }
     return 0;
+}
+
+/* The processes axis (rb_matrix.processes): each count 1..RB_MAX_PROCESSES, none twice, its
+   columns (thread counts x process counts) at most RB_MAX_AXIS, and no tool's rows (reader
+   groups run in one process). */
+static int rb__check_processes(const rb_matrix *m, char *why, size_t wl)
+{
+    unsigned k, nt = m->threads && m->nthreads ? m->nthreads : 1, many = m->cfg.processes > 1;
+    if (!m->processes) return m->hook && many ? (rb__fmt(why, wl, "reader groups run in one process: not with "
+                                                 "reader processes"), RB_EINVAL) : RB_OK;
+    if (m->nprocesses > RB_MAX_AXIS || nt * m->nprocesses > RB_MAX_AXIS) {
+        rb__fmt(why, wl, "at most %u columns: thread counts x process counts", RB_MAX_AXIS);
+        return RB_EINVAL;
+    }
+    if (rb__axis_dup(m->processes, m->nprocesses, sizeof *m->processes, &k)) {
+        rb__fmt(why, wl, "process count %u is listed twice", m->processes[k]);
+        return RB_EINVAL;
+    }
+    for (k = 0; k < m->nprocesses; k++) {
+        if (!m->processes[k] || m->processes[k] > RB_MAX_PROCESSES) {
+            rb__fmt(why, wl, "a process count must be 1 to %u, not %u", RB_MAX_PROCESSES, m->processes[k]);
+            return RB_EINVAL;
+        }
+        many |= m->processes[k] > 1;
+    }
+    if (m->hook && many) { rb__fmt(why, wl, "reader groups run in one process: not with reader processes"); return RB_EINVAL; }
+    return RB_OK;
 }
 
 /* The axes' own rules: lengths, zeros, duplicates (a duplicate cell would show one value twice). */
@@ -9050,6 +9842,7 @@ static int rb__check_axes(const rb_matrix *m, char *why, size_t wl)
     for (k = 0; m->read_sizes && k < m->nread_sizes; k++)
         if (!m->read_sizes[k]) { rb__fmt(why, wl, "a read size must be at least 1 byte"); return RB_EINVAL; }
     if (m->rounds > RB_MAX_ROUNDS) { rb__fmt(why, wl, "at most %u rounds", RB_MAX_ROUNDS); return RB_EINVAL; }
+    if (rb__check_processes(m, why, wl) != RB_OK) return RB_EINVAL;
     return m->hook && m->hook->check ? m->hook->check(m, 0, why, wl) : RB_OK;
 }
 
@@ -9068,8 +9861,10 @@ static uint64_t rb__largest_cell(const rb_matrix *m, rb_config *cell, const rb_s
                 rb_config c = m->cfg;
                 const rb_strategy *s = m->strategies ? m->strategies[i] : &all[i];
                 uint64_t need;
+                unsigned p;
                 if (m->threads) c.threads = m->threads[t];
                 if (m->read_sizes) c.read_size = m->read_sizes[z];
+                for (p = 0; m->processes && p < m->nprocesses; p++) c.processes = RB__MAX(c.processes, m->processes[p]);
                 if ((need = rb_cell_memory(&c, s)) > most || !*cs) { most = need; *cell = c; *cs = s; }
             }
     return most;
@@ -9111,6 +9906,25 @@ static int rb__trace_check(const rb_matrix *m, char *why, size_t wl)
                     m->strategies[k]->name, (unsigned long long)t->unaligned, (unsigned long long)t->unaligned_line);
             return RB_EINVAL;
         }
+    return RB_OK;
+}
+
+/* A memory limit (rb_config.memory_limit): a cgroup can be made here (root, a memory
+   controller: said in one line, before anything is made), and the largest cell's buffers
+   (need) leave RB_MIN_MEMORY_LIMIT of it for the page cache and the processes themselves. */
+static int rb__limit_check(const rb_config *c, uint64_t need, char *why, size_t wl)
+{
+    rb_memcg_cell base;
+    char a[32], b[32];
+    int rc = rb_memcg_usable(&base, why, wl);
+    if (rc != RB_OK) return rc;
+    if (c->memory_limit < RB_MIN_MEMORY_LIMIT || need > c->memory_limit - RB_MIN_MEMORY_LIMIT) {
+        rb__mem_text(need, a, sizeof a);
+        rb__mem_text(c->memory_limit, b, sizeof b);
+        rb__fmt(why, wl, "a memory limit of %s leaves no room: the largest cell's buffers need %s, and the limit must "
+                "exceed that by %llu MiB", b, a, (unsigned long long)(RB_MIN_MEMORY_LIMIT >> 20));
+        return RB_EINVAL;
+    }
     return RB_OK;
 }
 
@@ -9156,7 +9970,8 @@ RBDEF int rb_matrix_check(const rb_matrix *m, char *why, size_t wl)
     {   /* the buffers of the largest cell, before anything runs (rb_run checks each cell again) */
         rb_config c;
         const rb_strategy *s;
-        rb__largest_cell(m, &c, &s);
+        uint64_t need = rb__largest_cell(m, &c, &s);
+        if (s && m->cfg.memory_limit && (rc = rb__limit_check(&m->cfg, need, why, wl)) != RB_OK) return rc;
         return s ? rb_cell_fits(&c, s, why, wl) : RB_OK;
     }
 }
@@ -9187,6 +10002,19 @@ RBDEF void rb_report_free(rb_report *rep)
     memset(rep, 0, sizeof *rep);
 }
 
+/* The columns: every thread count, then each again with every further process count
+   (rb_matrix.processes); rb__check_processes has held their product to RB_MAX_AXIS. */
+static void rb__matrix_columns(const rb_matrix *m, rb__matrix_store *st)
+{
+    unsigned nt = m->threads && m->nthreads ? m->nthreads : 1, np = m->processes && m->nprocesses ? m->nprocesses : 1, i, j;
+    st->nt = 0;
+    for (j = 0; j < np; j++)
+        for (i = 0; i < nt && st->nt < RB_MAX_AXIS; i++, st->nt++) {
+            st->threads[st->nt] = m->threads && m->nthreads ? m->threads[i] : st->cfg.threads;
+            st->procs[st->nt] = m->processes && m->nprocesses ? m->processes[j] : st->cfg.processes;
+        }
+}
+
 /* Phase 1: the axes (defaults filled in), the grid of results (every cell "not run" until it
    runs), the sample store and the round orders. */
 static int rb__matrix_alloc(const rb_matrix *m, rb__matrix_store *st)
@@ -9201,8 +10029,7 @@ static int rb__matrix_alloc(const rb_matrix *m, rb__matrix_store *st)
         st->strat[i] = m->strategies ? m->strategies[i] : &all[i];
         st->names[i] = st->strat[i]->name;
     }
-    st->nt = m->threads && m->nthreads ? m->nthreads : 1;
-    for (i = 0; i < st->nt; i++) st->threads[i] = m->threads && m->nthreads ? m->threads[i] : st->cfg.threads;
+    rb__matrix_columns(m, st);
     st->nz = m->read_sizes && m->nread_sizes ? m->nread_sizes : 1;
     for (i = 0; i < st->nz; i++) st->sizes[i] = m->read_sizes && m->nread_sizes ? m->read_sizes[i] : st->cfg.read_size;
     st->ncells = st->ns * st->nt * st->nz;
@@ -9218,6 +10045,8 @@ static int rb__matrix_alloc(const rb_matrix *m, rb__matrix_store *st)
         unsigned t = i % st->nt, s = i / st->nt % st->ns, z = i / st->nt / st->ns;
         x->strategy = st->names[s];
         x->threads = st->threads[t];
+        x->processes = st->procs[t];
+        x->memory_limit = st->cfg.memory_limit;
         x->read_size = st->sizes[z];
         x->pattern = st->cfg.pattern;
         rb_pattern_name(&st->cfg, x->pattern_spec, sizeof x->pattern_spec);
@@ -9466,6 +10295,7 @@ static int rb__matrix_round(const rb_matrix *m, rb__matrix_store *st, unsigned r
         if (m->cfg.stop && *m->cfg.stop) return 1;
         if (round > 0 && acc->status != RB_OK) continue;
         c.threads = acc->threads;
+        c.processes = acc->processes;
         c.read_size = acc->read_size;
         c.ident = st->cfg.ident;   /* every cell against the file as the run began */
         memset(&ev, 0, sizeof ev);
@@ -9523,6 +10353,7 @@ RBDEF int rb_run_matrix(const rb_matrix *m, rb_report *rep)
     rep->strategies = st->names;
     rep->nstrategies = st->ns;
     rep->threads = st->threads;
+    rep->processes = st->procs;
     rep->nthreads = st->nt;
     rep->read_sizes = st->sizes;
     rep->nread_sizes = st->nz;
@@ -10203,6 +11034,15 @@ static const char *rb__group_spec(const rb_report *r, unsigned g)
     return "";
 }
 
+/* A cell's workers as the tables name them: "T04" (tag) or "4" threads of one process,
+   "P4xT02" four reader processes of two threads each. */
+static const char *rb__workers(unsigned threads, unsigned processes, int tag, char *buf, size_t len)
+{
+    if (processes > 1) snprintf(buf, len, "P%uxT%02u", processes, threads);
+    else snprintf(buf, len, tag ? "T%02u" : "%u", threads);
+    return buf;
+}
+
 static const char *rb__label(const rb_result *x, char *buf, size_t len)
 {
     if (!x->group) snprintf(buf, len, "%s", x->strategy ? x->strategy : "?");
@@ -10339,13 +11179,14 @@ static void rb__warn_mark(const rb_report *r, const rb_result *x, char *buf, siz
 static void rb__table_warnings(FILE *f, const rb_report *r, int md)
 {
     unsigned i, k, n = 0;
-    char sz[32], more[64], label[64];
+    char sz[32], more[64], label[64], wk[32];
     for (i = 0; i < r->count; i++) {
         const rb_result *x = &r->results[i];
         if (!rb__nwarn(x)) continue;
         if (n++ == 0) fprintf(f, "\n%swarnings%s\n\n", md ? "**" : "", md ? "**" : "");
         rb_format_size(x->read_size, sz, sizeof sz);
-        fprintf(f, "%s[%u] %s T%02u %s:\n", md ? "- " : "  ", n, rb__label(x, label, sizeof label), x->threads, sz);
+        fprintf(f, "%s[%u] %s %s %s:\n", md ? "- " : "  ", n, rb__label(x, label, sizeof label),
+                rb__workers(x->threads, x->processes, 1, wk, sizeof wk), sz);
         for (k = 0; k < rb__nwarn(x); k++)
             fprintf(f, "%s%s\n", md ? "  - " : "      ", rb__warning(x, k, more, sizeof more));
     }
@@ -10386,6 +11227,8 @@ static void rb__grid(FILE *f, const rb_report *r, int md, int by_size, unsigned 
     snprintf(cell[0], RB__GRIDCELL, "strategy");
     for (j = 0; j < ncols; j++) {
         if (by_size) rb_format_size(r->read_sizes[j], cell[j + 1], RB__GRIDCELL);
+        else if (r->processes && r->processes[j] > 1)   /* P processes of T threads each */
+            snprintf(cell[j + 1], RB__GRIDCELL, "P%uxT%02u", r->processes[j], r->threads[j]);
         else snprintf(cell[j + 1], RB__GRIDCELL, "T%02u", r->threads[j]);
     }
     for (i = 0; i < r->nstrategies; i++) {
@@ -10477,7 +11320,7 @@ static unsigned rb__table_latency(FILE *f, const rb_report *r, int md, const dou
         unsigned c = 0;
         if (x->status != RB_OK) { notes++; continue; }
         rb__label(x, lc[c++], sizeof lc[0]);
-        snprintf(lc[c++], 32, "%u", x->threads);
+        rb__workers(x->threads, x->processes, 0, lc[c++], 32);
         rb_format_size(x->read_size, lc[c++], 32);
         snprintf(lc[c++], 32, x->ops_per_ms < 1 ? "%s%.3g" : "%s%.2f", x->rate_upper_bound ? "< " : "", x->ops_per_ms);
         if (x->ops_per_ms_stddev != x->ops_per_ms_stddev) snprintf(lc[c++], 32, "-");   /* one iteration */
@@ -10537,7 +11380,7 @@ static void rb__table_open_loop(FILE *f, const rb_report *r, int md, const doubl
         unsigned c = 0;
         if (x->status != RB_OK || !(x->rate_asked > 0)) continue;
         snprintf(lc[c++], 32, "%s", x->strategy);
-        snprintf(lc[c++], 32, "%u", x->threads);
+        rb__workers(x->threads, x->processes, 0, lc[c++], 32);
         rb_format_size(x->read_size, lc[c++], 32);
         snprintf(lc[c++], 32, "%s", rb_arrivals_name(x->arrivals));
         snprintf(lc[c++], 32, "%.6g", x->rate_asked);
@@ -10584,7 +11427,7 @@ static void rb__table_read_latency(FILE *f, const rb_report *r, int md, const do
         unsigned c = 0;
         if (x->status != RB_OK || !rb_hist_total(h)) continue;
         rb__label(x, lc[c++], sizeof lc[0]);
-        snprintf(lc[c++], 32, "%u", x->threads);
+        rb__workers(x->threads, x->processes, 0, lc[c++], 32);
         rb_format_size(x->read_size, lc[c++], 32);
         snprintf(lc[c++], 32, "%llu", (unsigned long long)rb_hist_total(h));
         snprintf(lc[c++], 32, "%u", x->inflight_max);
@@ -10634,7 +11477,7 @@ static void rb__table_cold(FILE *f, const rb_report *r, int md)
         double pages = x->file_pages ? (double)x->file_pages : 1;
         if (x->status != RB_OK) continue;
         rb__label(x, lc[0], sizeof lc[0]);
-        snprintf(lc[1], 32, "%u", x->threads);
+        rb__workers(x->threads, x->processes, 0, lc[1], 32);
         rb_format_size(x->read_size, lc[2], 32);
         if (x->resident_before >= 0) snprintf(lc[3], 32, "%.1f%%", 100.0 * (double)x->resident_before / pages);
         else snprintf(lc[3], 32, "?");
@@ -10663,6 +11506,48 @@ static void rb__table_cold(FILE *f, const rb_report *r, int md)
     }
 }
 
+/* Reader processes and memory limits (a run with either): the readers' page tables, summed
+   and per process, and what the cell's memory cgroup had charged at most. */
+static void rb__table_procs(FILE *f, const rb_report *r, int md)
+{
+    static const char *const head[] = {"strategy", "threads", "read", "page tables KiB", "per process KiB", "limit",
+                                       "peak"};
+    char lc[7][64];
+    const char *lcells[7];
+    int lw[7];
+    unsigned i, k, any = 0;
+    for (i = 0; i < r->count; i++) any |= r->results[i].processes > 1 || r->results[i].memory_limit;
+    if (!any) return;
+    fprintf(f, "\n%sreader processes and memory: the readers' page tables (VmPTE) as the last iteration ended; the "
+               "cell's memory cgroup, its limit and the most it had charged%s\n\n", md ? "**" : "", md ? "**" : "");
+    for (k = 0; k < 7; k++) { lcells[k] = head[k]; lw[k] = RB__MAX(9, (int)strlen(head[k])); }
+    for (i = 0; i < r->nstrategies; i++) lw[0] = RB__MAX(lw[0], (int)strlen(r->strategies[i]));
+    lw[4] = 24;
+    rb__row(f, md, lcells, 7, lw);
+    if (md) rb__rule(f, 7);
+    for (k = 0; k < 7; k++) lcells[k] = lc[k];
+    for (i = 0; i < r->count; i++) {
+        const rb_result *x = &r->results[i];
+        size_t used = 0;
+        if (x->status != RB_OK) continue;
+        rb__label(x, lc[0], sizeof lc[0]);
+        rb__workers(x->threads, x->processes, 0, lc[1], 32);
+        rb_format_size(x->read_size, lc[2], 32);
+        if (x->page_table_bytes >= 0) snprintf(lc[3], 32, "%lld", (long long)(x->page_table_bytes >> 10));
+        else snprintf(lc[3], 32, "?");
+        lc[4][0] = 0;
+        for (k = 0; k < x->npte && used < 40; k++)   /* the first few; the JSON has every one */
+            used += (size_t)snprintf(lc[4] + used, sizeof lc[4] - used, k ? " %lld" : "%lld",
+                                     (long long)(x->pte_each[k] >= 0 ? x->pte_each[k] >> 10 : -1));
+        if (k < x->npte) snprintf(lc[4] + used, sizeof lc[4] - used, " ...");
+        if (x->memory_limit) rb_format_size(x->memory_limit, lc[5], 32);
+        else snprintf(lc[5], 32, "-");
+        if (x->memory_limit && x->memory_peak >= 0) rb_format_size((uint64_t)x->memory_peak, lc[6], 32);
+        else snprintf(lc[6], 32, x->memory_limit ? "?" : "-");
+        rb__row(f, md, lcells, 7, lw);
+    }
+}
+
 /* What the pattern did to the cache: distinct pages per iteration, and the hit rates. */
 static void rb__table_pattern(FILE *f, const rb_report *r, int md)
 {
@@ -10685,7 +11570,7 @@ static void rb__table_pattern(FILE *f, const rb_report *r, int md)
         const rb_result *x = &r->results[i];
         if (x->status != RB_OK) continue;
         rb__label(x, lc[0], sizeof lc[0]);
-        snprintf(lc[1], 32, "%u", x->threads);
+        rb__workers(x->threads, x->processes, 0, lc[1], 32);
         rb_format_size(x->read_size, lc[2], 32);
         if (x->pages_touched >= 0) {
             snprintf(lc[3], 32, "%.0f", x->pages_touched);
@@ -10737,7 +11622,7 @@ static void rb__group_cells(const rb_result *x, char (*c)[RB__GROUPCELL])
     char sz[32];
     snprintf(c[0], RB__GROUPCELL, "g%u", x->group);
     snprintf(c[1], RB__GROUPCELL, "%s", x->strategy ? x->strategy : "?");
-    snprintf(c[2], RB__GROUPCELL, "%u", x->threads);
+    rb__workers(x->threads, x->processes, 0, c[2], RB__GROUPCELL);
     rb_format_size(x->read_size, sz, sizeof sz);
     snprintf(c[3], RB__GROUPCELL, "%s %s", x->pattern_spec, sz);
     snprintf(c[4], RB__GROUPCELL, "%s", x->group_run == RB_RUN_ALONE ? "alone" : "together");
@@ -10925,8 +11810,9 @@ static void rb__table_machine(FILE *f, const rb_report *r, int md)
     for (i = 0; i < r->count && shown < 8; i++) {
         const rb_result *x = &r->results[i];
         if (!x->machine_moved) continue;
-        fprintf(f, "%s %s T%02u (%+.0f%%)", shown++ ? "," : "", rb__label(x, lab, sizeof lab), x->threads,
-                100 * x->machine_drift);
+        char wk[32];
+        fprintf(f, "%s %s %s (%+.0f%%)", shown++ ? "," : "", rb__label(x, lab, sizeof lab),
+                rb__workers(x->threads, x->processes, 1, wk, sizeof wk), 100 * x->machine_drift);
     }
     fprintf(f, "%s%s\n\n", n > shown ? " and more" : "", md ? "*" : "");
 }
@@ -10995,6 +11881,7 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
     rb__table_open_loop(f, r, md, pct, npct);
     rb__table_read_latency(f, r, md, pct, npct);
     rb__table_cold(f, r, md);
+    rb__table_procs(f, r, md);
     rb__table_pattern(f, r, md);
     rb__table_victim(f, r, md);
     rb__table_warnings(f, r, md);
@@ -11003,8 +11890,9 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
         for (i = 0; i < r->count; i++) {
             const rb_result *x = &r->results[i];
             if (x->status == RB_OK) continue;
-            fprintf(f, "%s%s T%02u %s: ", md ? "- " : "  ", rb__label(x, pat, sizeof pat), x->threads,
-                    (rb_format_size(x->read_size, sz, sizeof sz), sz));
+            char wk[32];
+            fprintf(f, "%s%s %s %s: ", md ? "- " : "  ", rb__label(x, pat, sizeof pat),
+                    rb__workers(x->threads, x->processes, 1, wk, sizeof wk), (rb_format_size(x->read_size, sz, sizeof sz), sz));
             rb__status_reason(f, x->status, x->reason);
         }
     }
@@ -11172,7 +12060,7 @@ static void rb__csv_string(FILE *f, const char *s)
 enum { RB__K_U64, RB__K_I64, RB__K_FLAG, RB__K_F0, RB__K_F1, RB__K_F3, RB__K_F6, RB__K_TEXT, RB__K_QUOTED,
        RB__K_LO, RB__K_HI, RB__K_HIST, RB__K_SPECIAL };
 
-enum { RB__CF_NONE = 0, RB__CF_KEY = 1, RB__CF_TRACE = 2, RB__CF_MAX = 4, RB__CF_ENDS = 8 };
+enum { RB__CF_NONE = 0, RB__CF_KEY = 1, RB__CF_TRACE = 2, RB__CF_MAX = 4, RB__CF_ENDS = 8, RB__CF_KEY1 = 16 | 1 };
 
 typedef struct rb__col {
     const char *csv_name, *obj, *json;   /* 0: not in CSV; not a member of an object; not in JSON */
@@ -11201,7 +12089,7 @@ enum { RB_RESULT_COLUMNS(RB__COL_ID) RB__NCOLS };
 #undef RB__COL_ID
 
 #define RB__COL_KEY(id, kind, flags, pos, cname, ob, jname, cw, jw, value) \
-    +(RB__CF_##flags == RB__CF_KEY)
+    +((RB__CF_##flags & RB__CF_KEY) != 0)
 enum { RB__NKEYS = 0 RB_RESULT_COLUMNS(RB__COL_KEY) };
 #undef RB__COL_KEY
 
@@ -11262,6 +12150,20 @@ static void rb__col_iter_list(FILE *f, int known, const int64_t *v, unsigned n, 
         else fprintf(f, "%lld", (long long)v[k]);
     }
     fputs(n ? "]" : none, f);
+}
+
+/* each reader process's page tables (one for a cell of threads), null where unknown */
+static void rb__col_pte_each(FILE *f, const rb_result *x, int json, int known)
+{
+    unsigned k;
+    if (json && !known) { fputs("null", f); return; }
+    if (json) fputc('[', f);
+    for (k = 0; known && k < x->npte && k < RB_MAX_PROCESSES; k++) {
+        if (k) fputs(json ? ", " : ";", f);
+        if (x->pte_each[k] >= 0) fprintf(f, "%lld", (long long)x->pte_each[k]);
+        else if (json) fputs("null", f);
+    }
+    if (json) fputc(']', f);
 }
 
 /* pages resident as each measured iteration started */
@@ -11645,8 +12547,12 @@ static void rb__report_json(FILE *f, const rb_report *r)
         } else {
             fputs("null", f);
         }
+        fprintf(f, ", \"memory_limit\": ");
+        rb__json_u64(f, c->memory_limit > 0, c->memory_limit);
         fprintf(f, ", \"threads\": [");
         for (i = 0; i < r->nthreads; i++) fprintf(f, "%s%u", i ? ", " : "", r->threads[i]);
+        fprintf(f, "], \"processes\": [");   /* each column's, beside its threads */
+        for (i = 0; i < r->nthreads; i++) fprintf(f, "%s%u", i ? ", " : "", r->processes ? r->processes[i] : 1);
         fprintf(f, "], \"read_sizes\": [");
         for (i = 0; i < r->nread_sizes; i++)
             fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)r->read_sizes[i]);
@@ -11952,6 +12858,9 @@ static void rb__report_svg(FILE *f, const rb_report *r, const char *title, int l
         q->bars = bars + (size_t)i * ng * nseries;
         for (s = 0; s < nseries; s++) {
             if (by_size) rb_format_size(r->read_sizes[s], q->series[s], sizeof q->series[s]);
+            else if (r->processes && r->processes[s] > 1)
+                snprintf(q->series[s], sizeof q->series[s], "%u processes x %u", r->processes[s] % 1000u,
+                         r->threads[s] % 10000u);
             else snprintf(q->series[s], sizeof q->series[s], "%u thread%s", r->threads[s],
                           r->threads[s] == 1 ? "" : "s");
         }
@@ -12239,7 +13148,9 @@ static void rb__report_progress(FILE *f, const rb_matrix_event *ev)
         for (k = 0; k < ev->ncells; k++) fprintf(f, "%s%u", k ? "," : " ", ev->order[k]);
         fprintf(f, "\n");
     } else if (ev->kind == RB_EVENT_CELL) {
-        fprintf(f, "%-22s T%02u %6llu B ... ", ev->strategy, c->threads, (unsigned long long)c->read_size);
+        char wk[32];
+        fprintf(f, "%-22s %s %6llu B ... ", ev->strategy, rb__workers(c->threads, c->processes, 1, wk, sizeof wk),
+                (unsigned long long)c->read_size);
     } else {
         if (r->status == RB_OK && r->rate_upper_bound)
             fprintf(f, "  < %.3g ops/ms (an upper bound: no op completed inside an iteration)", r->ops_per_ms);
@@ -12980,6 +13891,7 @@ typedef struct rb_settings {
     rb_config cfg;                                 /* every cell's settings */
     const rb_strategy *strategies[RB_MAX_AXIS]; unsigned nstrategies;   /* 0: every strategy */
     unsigned threads[RB_MAX_AXIS]; unsigned nthreads;                  /* 0: 1, 4, 8, 16 */
+    unsigned processes[RB_MAX_AXIS]; unsigned nprocesses;              /* 0: 1 (threads of one process) */
     uint64_t read_sizes[RB_MAX_AXIS]; unsigned nread_sizes;             /* 0: 16 KiB */
     unsigned cpus[RB_MAX_AXIS];                    /* cfg.ncpus of them; see rb_settings_matrix */
     double percentiles[RB_MAX_PERCENTILES + 1]; unsigned npercentiles;  /* 0: 50, 90, 99, 99.9 */
@@ -17398,6 +18310,11 @@ static int rb__dkeys_json(const rb_json *x, rb__dcell *c, char *why, size_t wl)
         const rb_json *o = x, *v;
         int text = col->kind == RB__K_TEXT || col->kind == RB__K_QUOTED;
         if (!(col->flags & RB__CF_KEY)) continue;
+        if (col->flags == RB__CF_KEY1 && !col->obj && !rb_json_get(x, col->json)) {   /* an older report's */
+            c->key[k].s = NULL;
+            c->key[k++].n = 1;
+            continue;
+        }
         if (col->obj && !(o = rb__jneed(x, col->obj, RB_JSON_OBJECT, why, wl))) return RB_EINVAL;
         if (!(v = rb__jneed(o, col->json, text ? RB_JSON_STRING : RB_JSON_NUMBER, why, wl))) return RB_EINVAL;
         c->key[k].s = text ? v->str : NULL;
@@ -20440,6 +21357,37 @@ static int rb__set_threads(void *base, const char *v, const char *as, char *why,
     return RB_OK;
 }
 
+/* Process counts: 1 (the threads of one process) to RB_MAX_PROCESSES, each a column set. */
+static int rb__set_processes(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_settings *s = (rb_settings *)base;
+    unsigned k, n;
+    if (rb_parse_uint_list(v, s->processes, RB_MAX_AXIS, &n)) {
+        rb__fmt(why, wl, "%s takes process counts, e.g. 1,4: not '%s'", as, v);
+        return RB_EINVAL;
+    }
+    for (k = 0; k < n; k++)
+        if (s->processes[k] == 0 || s->processes[k] > RB_MAX_PROCESSES) {
+            rb__fmt(why, wl, "%s: a process count must be 1 to %u, not '%s'", as, RB_MAX_PROCESSES, v);
+            return RB_EINVAL;
+        }
+    s->nprocesses = n;
+    return RB_OK;
+}
+
+static int rb__set_memory_limit(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_settings *s = (rb_settings *)base;
+    uint64_t u;
+    if (rb_parse_size(v, &u) || u < RB_MIN_MEMORY_LIMIT || u > ((uint64_t)1 << 50)) {
+        rb__fmt(why, wl, "%s must be a size of %llu MiB or more, e.g. 1g: not '%s'", as,
+                (unsigned long long)(RB_MIN_MEMORY_LIMIT >> 20), v);
+        return RB_EINVAL;
+    }
+    s->cfg.memory_limit = u;
+    return RB_OK;
+}
+
 static int rb__set_read_sizes(void *base, const char *v, const char *as, char *why, size_t wl)
 {
     rb_settings *s = (rb_settings *)base;
@@ -20871,6 +21819,9 @@ static int rb__set_methods(void *base, const char *v, const char *as, char *why,
     X("strategies", "LIST|all", RB__RA, FN, 0, rb__set_strategies, NULL,                                             \
       "which strategies (default all; see `readbench list`)")                                                        \
     X("threads", "LIST", RB__RA, FN, 0, rb__set_threads, NULL, "thread counts (default 1,4,8,16)")                   \
+    X("processes", "LIST", RB_FOR_RUN, FN, 0, rb__set_processes, NULL,                                               \
+      "reader processes per cell, each of --threads threads, opening and mapping FILE\n"                             \
+      "itself (fork); columns for each count, e.g. 1,4 (default 1: one process's threads)")                          \
     X("read-size", "LIST", RB__RA, FN, 0, rb__set_read_sizes, NULL,                                                  \
       "bytes per read (default 16k); with one thread count the columns become read sizes")                           \
     X("reads-per-op", "N", RB_FOR_RUN, COUNT, cfg.reads_per_op, 65536, NULL,                                         \
@@ -20915,6 +21866,9 @@ static int rb__set_methods(void *base, const char *v, const char *as, char *why,
       "keep (default), evict (before each cell), evict-each (before every iteration)")                               \
     X("prewarm", "F", RB_FOR_RUN, FN, 0, rb__set_prewarm, NULL,                                                      \
       "make fraction F (0..1) of the file's pages resident before each cell, the rest not")                          \
+    X("memory-limit", "SIZE", RB_FOR_RUN, FN, 0, rb__set_memory_limit, NULL,                                         \
+      "each cell in a memory cgroup of SIZE made for it and removed after (root; v1 or\n"                           \
+      "v2): FILE evicted first, any prewarm loaded inside the limit; the peak charge shown")                          \
     X("hog", "SIZE|auto:R", RB_FOR_RUN, TEXT, hog, "a size", NULL,                                                   \
       "pin SIZE of memory for the run; auto:R leaves available memory = file size / R")                              \
     X("scenario", "S", RB_FOR_RUN, FN, 0, rb__set_scenario, NULL,                                                    \
@@ -21257,6 +22211,8 @@ RBDEF void rb_settings_matrix(rb_settings *s, rb_matrix *m)
     m->nstrategies = s->nstrategies;
     m->threads = s->threads;
     m->nthreads = s->nthreads;
+    m->processes = s->nprocesses ? s->processes : NULL;
+    m->nprocesses = s->nprocesses;
     m->read_sizes = s->read_sizes;
     m->nread_sizes = s->nread_sizes;
     m->rounds = s->rounds;
