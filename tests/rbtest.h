@@ -69,6 +69,7 @@ void suite_kernel(void);   /* memory cgroups, MGLRU, readbench warmup */
 void suite_group(void);        /* readers that run together (--group), the victim (--victim) */
 void suite_openloop(void);     /* open-loop rates, think time, the touched pages outside the window */
 void suite_files(void);   /* many files: a directory as FILE, setup --files */
+void suite_procs(void);   /* reader processes (--processes), the memory limit (--memory-limit) */
 
 /* shared helpers (test_main.c) */
 const char *rbt_tmpdir(void);       /* a fresh directory for this run's files */

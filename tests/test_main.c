@@ -303,6 +303,7 @@ static const struct rbt_suite {
     {"replay", suite_replay, 4},
     {"kernel", suite_kernel, 4},
     {"group", suite_group, 29},
+    {"procs", suite_procs, 15},
 #endif
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
