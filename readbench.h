@@ -1101,7 +1101,10 @@ RBDEF void rb_config_defaults(const rb_config *in, rb_config *out);
    which CPU the disk interrupts. cfg->rate > 0 runs an open loop: ops start on a schedule (uniform
    or poisson, rate per thread), latency from each intended start, service time from the actual
    one, a rate not kept up with is a warning; cfg->think_ns adds busy computation between a closed
-   loop's ops. */
+   loop's ops. cfg->processes > 1 forks that many reader processes of cfg->threads threads each,
+   each opening and mapping the file itself, their counts merged and each one's page tables
+   kept (rb_result.pte_each); cfg->memory_limit runs the readers (threads too, in one child)
+   inside a memory cgroup made for the cell and removed after it. */
 RBDEF int rb_run(const rb_config *cfg, const struct rb_strategy *s, rb_result *res);
 
 /*
@@ -11745,9 +11748,10 @@ static void rb__table_paired(FILE *f, const rb_report *r, int md)
         const rb_result *x = &r->results[i];
         if (x->status != RB_OK || x->paired_rounds < 2) continue;
         rb_format_size(x->read_size, sz, sizeof sz);
-        fprintf(f, "%s%-*s T%02u %8s  %.3f [%.3f, %.3f] of %s, %u rounds\n", md ? "- " : "  ", (int)w,
-                rb__label(x, lab, sizeof lab), x->threads, sz, x->paired_ratio, x->paired_lo, x->paired_hi,
-                x->paired_with, x->paired_rounds);
+        char wk[32];
+        fprintf(f, "%s%-*s %s %8s  %.3f [%.3f, %.3f] of %s, %u rounds\n", md ? "- " : "  ", (int)w,
+                rb__label(x, lab, sizeof lab), rb__workers(x->threads, x->processes, 1, wk, sizeof wk), sz,
+                x->paired_ratio, x->paired_lo, x->paired_hi, x->paired_with, x->paired_rounds);
     }
     fprintf(f, "\n");
 }
@@ -11790,7 +11794,9 @@ static void rb__table_interrupted(FILE *f, const rb_report *r, int md)
     for (i = 0; i < r->count && shown < 8; i++) {
         const rb_result *x = &r->results[i];
         if (x->status != RB_OK || rb__cell_rounds(x) >= asked) continue;
-        fprintf(f, "%s %s T%02u (%u)", shown++ ? "," : "", rb__label(x, lab, sizeof lab), x->threads, rb__cell_rounds(x));
+        char wk[32];
+        fprintf(f, "%s %s %s (%u)", shown++ ? "," : "", rb__label(x, lab, sizeof lab),
+                rb__workers(x->threads, x->processes, 1, wk, sizeof wk), rb__cell_rounds(x));
     }
     fprintf(f, "%s", short_ > shown ? " and more" : "");
     if (unmeasured) fprintf(f, "; %u not measured (\"interrupted\" or \"not run\")", unmeasured);
