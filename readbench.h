@@ -9614,7 +9614,7 @@ RBINT int rb_memcg_make(rb_memcg_cell *cg, uint64_t limit, char *why, size_t wl)
     memset(cg, 0, sizeof *cg);
     if (rc != RB_OK) return rc;
     /* named for this process and the instant: a cgroup a killed run left is told apart */
-    if ((size_t)snprintf(cg->dir, sizeof cg->dir, "%s/readbench-%ld-%llu", base.dir, (long)getpid(),
+    if ((size_t)snprintf(cg->dir, sizeof cg->dir, "%s/readbench-cell-%ld-%llu", base.dir, (long)getpid(),
                          (unsigned long long)rb__now_ns()) >= sizeof cg->dir || mkdir(cg->dir, 0755) != 0) {
         rb__fmt(why, wl, "making a memory cgroup below %s: %s", base.dir, strerror(errno));
         cg->dir[0] = 0;

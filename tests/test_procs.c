@@ -252,7 +252,7 @@ static int rbt_cgroups(const char *dir, char *name, size_t len)
     int n = 0;
     if (len) name[0] = 0;
     while (d && (e = readdir(d)) != NULL)
-        if (!strncmp(e->d_name, "readbench-", 10)) {
+        if (!strncmp(e->d_name, "readbench-cell-", 15)) {   /* not test_group.c's readbench-group-* */
             snprintf(name, len, "%s", e->d_name);
             n++;
         }
@@ -404,9 +404,9 @@ static void cli_sigint_removes_the_cgroup(void)
     before = rbt_cgroups(base.dir, name, sizeof name);
     snprintf(args, sizeof args, "run '%s' --strategies pread --threads 1 --processes 2 --memory-limit 64m "
              "--duration 10s --iterations 1 --quiet >/dev/null 2>sig.err & p=$!; "
-             "for i in $(seq 100); do ls '%s' | grep -q readbench- && break; sleep 0.1; done; "
-             "ls '%s' | grep -c readbench-; sleep 0.5; kids=$(pgrep -P $p | tr '\\n' ' '); kill -INT $p; wait $p; echo rc=$?; "
-             "sleep 0.2; for k in $kids; do kill -0 $k 2>/dev/null && echo alive=$k; done; ls '%s' | grep -c readbench-",
+             "for i in $(seq 100); do ls '%s' | grep -q readbench-cell- && break; sleep 0.1; done; "
+             "ls '%s' | grep -c readbench-cell-; sleep 0.5; kids=$(pgrep -P $p | tr '\\n' ' '); kill -INT $p; wait $p; echo rc=$?; "
+             "sleep 0.2; for k in $kids; do kill -0 $k 2>/dev/null && echo alive=$k; done; ls '%s' | grep -c readbench-cell-",
              rbt_small_file(), base.dir, base.dir, base.dir);
     rbt_cli_run(rbt_tmpdir(), args, "60", out, sizeof out, err, sizeof err);
     CHECKF(strstr(out, "rc=130") != NULL, "%s", out);
