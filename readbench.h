@@ -679,6 +679,8 @@ enum {
 
 #define RB_GROUP_SPEC_LEN 160      /* a group's spec as given, NUL included */
 
+#define RB_VARIANT_LEN 40          /* rb_result.variant, NUL included */
+
 enum { RB_RUN_ALONE = 1, RB_RUN_TOGETHER = 2 };   /* rb_result.group_run */
 
 typedef struct rb_result {
@@ -833,6 +835,12 @@ typedef struct rb_result {
        than RB_MACHINE_MOVED. 0 and NaN: not measured. */
     double machine_before_ns, machine_after_ns, machine_drift;
     unsigned machine_moved;
+    /* The kernel's settings as the cell's first measured iteration began, read back (rb_knob_read;
+       -1 unknown): read_ahead_kb (KiB) of the file's device, fault_around_bytes (debugfs). */
+    long read_ahead_kb, fault_around_bytes;
+    unsigned iodepth;            /* a queue strategy's reads in flight per thread (cfg.iodepth); 0 others */
+    char variant[RB_VARIANT_LEN];   /* the row's values of the axes that multiply rows (rb_matrix
+                                       .read_ahead_kb, .fault_around, .iodepths): "ra=128k qd=16"; "" none */
 } rb_result;
 
 /*
@@ -879,6 +887,12 @@ typedef struct rb_result {
     X(pattern, TEXT, KEY, 3, "pattern", 0, "pattern", 1, 1, x->pattern_spec)                                 \
     X(read_size, U64, KEY, 4, "read_size", 0, "read_size", 1, 1, x->read_size)                               \
     X(reads_per_op, U64, NONE, 5, "reads_per_op", 0, "reads_per_op", 1, 1, x->reads_per_op)                 \
+    X(variant, QUOTED, NONE, 98, "variant", 0, "variant", x->variant[0], x->variant[0], x->variant)          \
+    X(iodepth, U64, NONE, 99, "iodepth", 0, "iodepth", x->iodepth, x->iodepth, x->iodepth)                   \
+    X(read_ahead_kb, I64, NONE, 100, "read_ahead_kb", 0, "read_ahead_kb", x->read_ahead_kb >= 0,              \
+      x->read_ahead_kb >= 0, x->read_ahead_kb)                                                               \
+    X(fault_around, I64, NONE, 101, "fault_around_bytes", 0, "fault_around_bytes", x->fault_around_bytes >= 0, \
+      x->fault_around_bytes >= 0, x->fault_around_bytes)                                                     \
     X(status, TEXT, NONE, 6, "status", 0, "status", 1, 1, rb_status_word(x->status))                         \
     X(reason, QUOTED, NONE, 7, "reason", 0, "reason", 1, 1, x->reason)                                       \
     X(warnings, SPECIAL, NONE, 901, "warnings", 0, "warnings", 1, 1, rb__col_warnings)                       \
@@ -1408,6 +1422,35 @@ RBDEF int rb_drop_caches(rb_error *err);
 
 RBDEF int rb_residency(const char *path, rb_residency_info *out, rb_error *err);
 
+/* rb_knob_take(k, which, path, err), rb_knob_set(k, value, err), rb_knob_restore(k, err),
+   rb_knob_read(which, path): a kernel setting that decides how much a cold read brings in, which
+   a matrix changes per row (rb_matrix.read_ahead_kb, .fault_around) and puts back after its last
+   cell. RB_KNOB_READ_AHEAD: read_ahead_kb (KiB) of the block device behind path (a partition:
+   its disk's queue), every readahead window and a NORMAL mapping's read-around of a cold fault;
+   RB_KNOB_FAULT_AROUND: fault_around_bytes (bytes, debugfs, machine-wide), what a fault maps of
+   the pages already cached around it. Writing either needs root and changes it for every
+   program on the machine until it is put back. */
+enum { RB_KNOB_READ_AHEAD = 0, RB_KNOB_FAULT_AROUND = 1, RB_KNOBS = 2 };
+
+typedef struct rb_knob {
+    int which;                   /* RB_KNOB_* */
+    char path[96];               /* its file */
+    long original;               /* its value when taken */
+    long set;                    /* the value last written; -1: nothing written since (or put back) */
+} rb_knob;
+
+/* RB_OK: k holds the setting's file and its value, and the file opens for writing (nothing is
+   written). RB_UNSUPPORTED: there is none (a filesystem with no block device, tmpfs, overlay;
+   debugfs not mounted); RB_EPERM: it cannot be written (not root); err says which. */
+RBDEF int rb_knob_take(rb_knob *k, int which, const char *path, rb_error *err);
+
+RBDEF int rb_knob_set(rb_knob *k, long value, rb_error *err);
+
+/* The value taken put back and read back, where anything was written (RB_OK when nothing was). */
+RBDEF int rb_knob_restore(rb_knob *k, rb_error *err);
+
+RBDEF long rb_knob_read(int which, const char *path);   /* the value now; -1 unknown */
+
 /* -- 1.12 the matrix (declarations) -- */
 
 /* The grid: results[(z * nstrategies + i) * nthreads + t] is strategy i, thread count t, read
@@ -1443,6 +1486,8 @@ typedef struct rb_report {
 
 #define RB_MAX_ROUNDS 1000
 
+#define RB_MAX_READ_AHEAD_KB 1048576L   /* a read-ahead axis value past 1 GiB is a mistake */
+
 enum { RB_EVENT_ROUND = 0, RB_EVENT_CELL = 1, RB_EVENT_DONE = 2 };
 
 typedef struct rb_matrix_event {
@@ -1474,6 +1519,15 @@ typedef struct rb_matrix {
     rb_matrix_fn progress;       /* may be NULL */
     void *user;
     const struct rb_matrix_hook *hook;   /* rows of a tool's own (reader groups); NULL: the grid */
+    /* Axes that multiply the rows: each strategy a row per value (the result's variant names
+       it: "ra=128k", "qd=16"), in this nesting. read_ahead_kb (KiB, of the file's device) and
+       fault_around (bytes) are kernel settings (rb_knob: root), written before each cell of the
+       row and put back after the run, however it ended (a stop included); iodepths apply to the
+       queue strategies (RB_S_QUEUE, io_uring-qd) only, the others keep one row. NULL: one row,
+       the machine as it is (and cfg.iodepth). Not with a hook (reader groups). */
+    const long *read_ahead_kb; unsigned nread_ahead;
+    const long *fault_around; unsigned nfault_around;
+    const unsigned *iodepths; unsigned niodepths;
 } rb_matrix;
 
 /* A tool that runs a matrix's rows its own way (reader groups: rb_groups_attach), while the
@@ -2340,6 +2394,31 @@ static int rb__plat_drop_caches(rb_error *err)
     rb__seterr(err, RB_UNSUPPORTED, 0, "", "dropping every cache is not built in (RB_NO_LINUX); "
                "evict one file with `readbench drop FILE`");
     return RB_UNSUPPORTED;
+#endif
+}
+
+/* A kernel setting's file in /sys or debugfs (rb_knob): text written to it whole, or with text
+   NULL only opened for writing (may it be written?). 0, or the errno of the call named in *call
+   (ENOSYS where there is no /sys). */
+static int rb__plat_sys_write(const char *path, const char *text, const char **call)
+{
+#if defined(RB__HAS_PROC)
+    size_t n = text ? strlen(text) : 0;
+    int fd = open(path, O_WRONLY | O_CLOEXEC), e;
+    *call = "open";
+    if (fd < 0) return errno;
+    if (text && write(fd, text, n) != (ssize_t)n) {
+        e = errno ? errno : EIO;
+        close(fd);
+        *call = "write";
+        return e;
+    }
+    *call = "close";
+    return close(fd) != 0 ? errno : 0;
+#else
+    (void)path; (void)text;
+    *call = "open";
+    return ENOSYS;
 #endif
 }
 
@@ -4122,6 +4201,9 @@ static void rb__result_reason(rb_result *r, const char *fmt, ...)
     va_end(ap);
 }
 
+/* A cell that failed before it began: its status and reason, every figure unknown. */
+static void rb__result_failed(rb_result *res, const rb_strategy *s, int status, const char *fmt, ...) RB__PRINTF(4, 5);
+
 /* The groups' and the victim's figures, unknown until measured (a row of no group stays 0). */
 static void rb__result_unknown_extras(rb_result *res)
 {
@@ -4131,6 +4213,22 @@ static void rb__result_unknown_extras(rb_result *res)
     res->ws_pages = res->ws_evicted = -1;
     res->victim_resident_before = res->victim_resident_after = res->victim_lost = -1;
     res->victim_device_read_bytes = res->victim_recently_evicted = -1;
+    res->read_ahead_kb = res->fault_around_bytes = -1;
+}
+
+static void rb__result_failed(rb_result *res, const rb_strategy *s, int status, const char *fmt, ...)
+{
+    va_list ap;
+    memset(res, 0, sizeof *res);
+    rb_hist_init(&res->lat);
+    rb_hist_init(&res->read_lat);
+    rb_hist_init(&res->service);
+    rb__result_unknown_extras(res);
+    res->strategy = s ? s->name : "?";
+    res->status = status;
+    va_start(ap, fmt);
+    rb__vfmt(res->reason, sizeof res->reason, fmt, ap);
+    va_end(ap);
 }
 
 static void rb__result_init(rb_result *res, const rb_config *c, const rb_strategy *s)
@@ -4150,6 +4248,7 @@ static void rb__result_init(rb_result *res, const rb_config *c, const rb_strateg
     res->reads_per_op = c->reads_per_op;
     res->verified = c->verify != 0;
     res->cache_bypassed = (s->flags & RB_S_DIRECT) != 0;
+    res->iodepth = (s->flags & RB_S_QUEUE) ? c->iodepth : 0;
     for (k = 0; k < RB_MAX_ITERATIONS; k++) res->iter_pages_touched[k] = -1;
     res->pages_touched = res->hit_rate = res->fault_hit_rate = -1;
     res->resident_before = res->resident_after = res->resident_prepared = -1;
@@ -5553,6 +5652,18 @@ static unsigned rb__rows(rb__run *run, rb_result **rows)
     return run->nparts;
 }
 
+/* The kernel settings the cell runs with, read back as its measuring starts (a matrix axis
+   wrote them before the cell; without one they are the machine's): into every group's row. */
+static void rb__settings_read_back(rb__run *run)
+{
+    long ra = rb_knob_read(RB_KNOB_READ_AHEAD, run->c->path), fa = rb_knob_read(RB_KNOB_FAULT_AROUND, NULL);
+    unsigned i;
+    for (i = 0; i < run->nparts; i++) {
+        run->parts[i].res->read_ahead_kb = ra;
+        run->parts[i].res->fault_around_bytes = fa;
+    }
+}
+
 static void rb__between_phases(rb__run *run, unsigned k)
 {
     const rb_config *c = run->c;
@@ -5586,6 +5697,7 @@ static void rb__between_phases(rb__run *run, unsigned k)
             run->parts[i].res->iter_resident_before[k - 1] = r;
             if (k == 1) run->parts[i].res->resident_before = r;
         }
+        if (k == 1) rb__settings_read_back(run);
         if (rb__state_missed(run, k, r, why, sizeof why)) {
             rb__fail(run, RB_ESTATE, why);
             return;
@@ -5960,14 +6072,7 @@ static int rb__part_init(rb__part *p, const rb_config *cfg, const rb_strategy *s
     why[0] = 0;
     rc = rb__config_check(cfg, s, why, sizeof why);
     if (rc != RB_OK) {
-        memset(res, 0, sizeof *res);
-        rb_hist_init(&res->lat);
-        rb_hist_init(&res->read_lat);
-        rb_hist_init(&res->service);
-        rb__result_unknown_extras(res);
-        res->strategy = s ? s->name : "?";
-        res->status = rc;
-        rb__result_reason(res, "%s", why);
+        rb__result_failed(res, s, rc, "%s", why);
         return rc;
     }
     rb_config_defaults(cfg, &p->c);
@@ -9755,6 +9860,108 @@ RBDEF int rb_hog_release(rb_hog *h, rb_error *err)
     return rc;
 }
 
+/*
+   Kernel settings a matrix varies (rb_knob). read_ahead_kb is the block device's, not the
+   file's: the queue of the device behind the file's st_dev (a partition's is its disk's, one
+   directory up, as rb_env reads it). It sizes every readahead window and the read-around of a
+   NORMAL mapping's cold fault (mm/filemap.c do_sync_mmap_readahead: ra_pages around the fault),
+   so it decides how much a cold random read costs the device. A file on a filesystem with no
+   block device (tmpfs, overlay, btrfs' anonymous devices: no /sys/dev/block entry) has none.
+   fault_around_bytes is machine-wide and lives in debugfs, which is often not mounted: then it
+   cannot be reached (mounting debugfs is the administrator's call, not a benchmark's). Either
+   changes what every program on the machine gets, so the matrix takes the original first and
+   puts it back after its last cell, however the run ended (rb_run_matrix). */
+static long rb__read_long(const char *path);                  /* 1.14 */
+static void rb__env_storage(rb_env *env, const char *path);   /* 1.14 */
+
+static int rb__knob_file(rb_knob *k, int which, const char *path, rb_error *err)
+{
+    struct stat st;
+    rb_env env;
+    char dev[48];
+    if (which == RB_KNOB_FAULT_AROUND) {
+        snprintf(k->path, sizeof k->path, "/sys/kernel/debug/fault_around_bytes");
+        if (rb__read_long(k->path) >= 0) return RB_OK;
+        rb__seterr(err, RB_UNSUPPORTED, errno, "open", "fault_around_bytes is unavailable here: %s cannot be read "
+                   "(debugfs is not mounted there, or the kernel has no such file)", k->path);
+        return RB_UNSUPPORTED;
+    }
+    if (!path || stat(path, &st) != 0) {
+        rb__seterr(err, RB_ENOFILE, errno, "stat", "%s: %s", path ? path : "no file given", strerror(errno));
+        return RB_ENOFILE;
+    }
+    snprintf(dev, sizeof dev, "/sys/dev/block/%u:%u", (unsigned)major(st.st_dev), (unsigned)minor(st.st_dev));
+    snprintf(k->path, sizeof k->path, "%s/queue/read_ahead_kb", dev);
+    if (rb__read_long(k->path) >= 0) return RB_OK;
+    snprintf(k->path, sizeof k->path, "%s/../queue/read_ahead_kb", dev);   /* a partition: its disk's queue */
+    if (rb__read_long(k->path) >= 0) return RB_OK;
+    memset(&env, 0, sizeof env);
+    if (err) rb__env_storage(&env, path);   /* the filesystem's name, for the message only */
+    rb__seterr(err, RB_UNSUPPORTED, 0, "stat", "%s is on %s, a filesystem with no block device (device %u:%u has no "
+               "%s): there is no read_ahead_kb to set", path, env.fs[0] ? env.fs : "a filesystem", (unsigned)major(st.st_dev),
+               (unsigned)minor(st.st_dev), dev);
+    k->path[0] = 0;
+    return RB_UNSUPPORTED;
+}
+
+RBDEF int rb_knob_take(rb_knob *k, int which, const char *path, rb_error *err)
+{
+    const char *call;
+    int rc, e;
+    memset(k, 0, sizeof *k);
+    k->which = which;
+    k->original = k->set = -1;
+    if (which != RB_KNOB_READ_AHEAD && which != RB_KNOB_FAULT_AROUND) {
+        rb__seterr(err, RB_EINVAL, 0, "", "no kernel setting %d", which);
+        return RB_EINVAL;
+    }
+    if ((rc = rb__knob_file(k, which, path, err)) != RB_OK) return rc;
+    k->original = rb__read_long(k->path);
+    if ((e = rb__plat_sys_write(k->path, NULL, &call)) != 0) {
+        rc = e == EACCES || e == EPERM || e == EROFS ? RB_EPERM : RB_ESYS;
+        rb__seterr(err, rc, e, call, "%s cannot be changed here: %s%s", k->path, strerror(e),
+                   rc == RB_EPERM ? " (it needs root, and /sys writable)" : "");
+        return rc;
+    }
+    return RB_OK;
+}
+
+RBDEF int rb_knob_set(rb_knob *k, long value, rb_error *err)
+{
+    char text[32];
+    const char *call;
+    int e;
+    snprintf(text, sizeof text, "%ld\n", value);
+    if ((e = rb__plat_sys_write(k->path, text, &call)) != 0) {
+        int rc = e == EACCES || e == EPERM || e == EROFS ? RB_EPERM : RB_ESYS;
+        rb__seterr(err, rc, e, call, "setting %s to %ld: %s", k->path, value, strerror(e));
+        return rc;
+    }
+    k->set = value;
+    return RB_OK;
+}
+
+RBDEF int rb_knob_restore(rb_knob *k, rb_error *err)
+{
+    long now;
+    int rc;
+    if (k->set < 0 || k->original < 0) return RB_OK;   /* nothing written */
+    if ((rc = rb_knob_set(k, k->original, err)) != RB_OK) return rc;
+    k->set = -1;
+    if ((now = rb__read_long(k->path)) != k->original) {
+        rb__seterr(err, RB_ESYS, 0, "read", "%s reads %ld after %ld was written back", k->path, now, k->original);
+        return RB_ESYS;
+    }
+    return RB_OK;
+}
+
+RBDEF long rb_knob_read(int which, const char *path)
+{
+    rb_knob k;
+    memset(&k, 0, sizeof k);
+    return rb__knob_file(&k, which, path, NULL) == RB_OK ? rb__read_long(k.path) : -1;
+}
+
 /* ==== 1.12 the matrix ========================================================================= */
 
 /*
@@ -9763,6 +9970,14 @@ RBDEF int rb_hog_release(rb_hog *h, rb_error *err)
    that a slow minute of the machine lands on different cells each round instead of on one
    strategy, and every cell is prepared afresh (rb_run evicts or prewarms per call). A cell's
    figures merge over its rounds; its samples are every measured iteration of every round. */
+/* A row's values of the axes that multiply rows (rb_matrix.read_ahead_kb, .fault_around,
+   .iodepths): -1 (0 for the depth) where the row has none. */
+typedef struct rb__row_axes {
+    long ra, fa;
+    unsigned qd;
+    char variant[RB_VARIANT_LEN];   /* rb_result.variant */
+} rb__row_axes;
+
 typedef struct rb__matrix_store {
     rb_config cfg;                         /* the report's config, defaults applied */
     const rb_strategy *strat[RB_MAX_AXIS];
@@ -9777,6 +9992,9 @@ typedef struct rb__matrix_store {
     int grouped;                           /* rows of a tool's (rb_matrix.hook) */
     char labels[RB_MAX_AXIS][64];          /* their names */
     rb_ident ident;                        /* the file as the run began (cfg.ident, unless the caller's) */
+    rb__row_axes axis[RB_MAX_AXIS];        /* each row's values of the axes that multiply rows */
+    rb_knob knobs[RB_KNOBS];               /* the kernel settings those axes write, as taken */
+    rb_error knob_err[RB_KNOBS];           /* status RB_OK: taken; else why not (every cell says it) */
 } rb__matrix_store;
 
 static int rb__axis_dup(const void *v, unsigned n, size_t size, unsigned *which)
@@ -9818,6 +10036,102 @@ static int rb__check_processes(const rb_matrix *m, char *why, size_t wl)
     return RB_OK;
 }
 
+/*
+   The axes that multiply rows (rb_matrix.read_ahead_kb, .fault_around, .iodepths): each
+   strategy is a row per value, the read-ahead values outermost, the depths (queue strategies
+   only) innermost, so that one strategy's rows sit together in the grid. A row's variant names
+   its values the way the option spells them ("ra=128k fa=64k qd=16") and its label is the
+   strategy's name and the variant; the knobs are written by the matrix before each cell of the
+   row (rb__row_apply) and put back after the last (rb__knobs_restore). */
+static unsigned rb__row_count(const rb_matrix *m, const rb_strategy *s)
+{
+    unsigned nq = m->iodepths && (s->flags & RB_S_QUEUE) ? m->niodepths : 1;
+    return (m->read_ahead_kb ? m->nread_ahead : 1) * (m->fault_around ? m->nfault_around : 1) * nq;
+}
+
+/* Row r of strategy s (0 .. rb__row_count - 1): its values, and its variant's text. */
+static void rb__row_of(const rb_matrix *m, const rb_strategy *s, unsigned r, rb__row_axes *a, char *variant, size_t vl)
+{
+    unsigned nq = m->iodepths && (s->flags & RB_S_QUEUE) ? m->niodepths : 1, nf = m->fault_around ? m->nfault_around : 1;
+    char ra[24] = "", fa[24] = "";
+    a->qd = m->iodepths && (s->flags & RB_S_QUEUE) ? m->iodepths[r % nq] : 0;
+    a->fa = m->fault_around ? m->fault_around[r / nq % nf] : -1;
+    a->ra = m->read_ahead_kb ? m->read_ahead_kb[r / nq / nf] : -1;
+    if (a->ra >= 0) rb_format_size_arg((uint64_t)a->ra * 1024, ra, sizeof ra);
+    if (a->fa >= 0) rb_format_size_arg((uint64_t)a->fa, fa, sizeof fa);
+    snprintf(variant, vl, "%s%s%s%s", a->ra >= 0 ? "ra=" : "", ra, a->fa >= 0 ? (a->ra >= 0 ? " fa=" : "fa=") : "", fa);
+    if (a->qd) snprintf(variant + strlen(variant), vl - strlen(variant), "%sqd=%u", variant[0] ? " " : "", a->qd);
+}
+
+static int rb__row_axis_dup(const long *v, unsigned n, const char *what, char *why, size_t wl)
+{
+    unsigned k;
+    if (v && rb__axis_dup(v, n, sizeof *v, &k)) {
+        rb__fmt(why, wl, "%s %ld is listed twice", what, v[k]);
+        return RB_EINVAL;
+    }
+    return RB_OK;
+}
+
+/* The row axes' rules: lengths, duplicates, values the kernel keeps as written (read_ahead_kb
+   in pages, fault_around_bytes a power of two of pages up to a page table's), rows to fit. */
+static int rb__check_row_axes(const rb_matrix *m, char *why, size_t wl)
+{
+    unsigned n, i, k, rows = 0, queue = 0;
+    const rb_strategy *all = rb_strategies(&n);
+    long page = (long)rb__page_size();
+    if (m->nread_ahead > RB_MAX_AXIS || m->nfault_around > RB_MAX_AXIS || m->niodepths > RB_MAX_AXIS) {
+        rb__fmt(why, wl, "at most %u read-ahead, fault-around and iodepth values each", RB_MAX_AXIS);
+        return RB_EINVAL;
+    }
+    if (m->hook && (m->read_ahead_kb || m->fault_around || m->iodepths)) {
+        rb__fmt(why, wl, "reader groups take no read-ahead, fault-around or iodepth axis (one value each: a group's own)");
+        return RB_EINVAL;
+    }
+    if (rb__row_axis_dup(m->read_ahead_kb, m->nread_ahead, "read_ahead_kb", why, wl) ||
+        rb__row_axis_dup(m->fault_around, m->nfault_around, "fault_around_bytes", why, wl))
+        return RB_EINVAL;
+    if (m->iodepths && rb__axis_dup(m->iodepths, m->niodepths, sizeof *m->iodepths, &k)) {
+        rb__fmt(why, wl, "iodepth %u is listed twice", m->iodepths[k]);
+        return RB_EINVAL;
+    }
+    for (k = 0; m->read_ahead_kb && k < m->nread_ahead; k++)
+        if (m->read_ahead_kb[k] < 0 || m->read_ahead_kb[k] > RB_MAX_READ_AHEAD_KB || m->read_ahead_kb[k] * 1024 % page) {
+            rb__fmt(why, wl, "a read-ahead must be a multiple of the page (%ld bytes) from 0 to %ld KiB, not %ld KiB "
+                    "(the kernel keeps it in pages)", page, (long)RB_MAX_READ_AHEAD_KB, m->read_ahead_kb[k]);
+            return RB_EINVAL;
+        }
+    for (k = 0; m->fault_around && k < m->nfault_around; k++) {
+        long v = m->fault_around[k];
+        if (v < page || v % page || ((v / page) & (v / page - 1)) || v / page > 512) {
+            rb__fmt(why, wl, "a fault-around must be a power of two of pages (%ld bytes) up to 512 pages, not %ld bytes "
+                    "(the kernel rounds anything else down)", page, v);
+            return RB_EINVAL;
+        }
+    }
+    for (k = 0; m->iodepths && k < m->niodepths; k++)
+        if (!m->iodepths[k] || m->iodepths[k] > RB_MAX_IODEPTH) {
+            rb__fmt(why, wl, "an iodepth must be 1 to %u, not %u", RB_MAX_IODEPTH, m->iodepths[k]);
+            return RB_EINVAL;
+        }
+    n = m->strategies ? m->nstrategies : RB__MIN(n, RB_MAX_AXIS);
+    for (i = 0; i < n && !m->hook; i++) {
+        const rb_strategy *s = m->strategies ? m->strategies[i] : &all[i];
+        rows += rb__row_count(m, s);
+        queue += (s->flags & RB_S_QUEUE) != 0;
+    }
+    if (m->iodepths && !queue && !m->hook) {
+        rb__fmt(why, wl, "an iodepth axis is for the queue strategies (io_uring-qd, io_uring-qd-direct): none is listed");
+        return RB_EINVAL;
+    }
+    if (rows > RB_MAX_AXIS) {
+        rb__fmt(why, wl, "%u rows (strategies, each once per read-ahead, fault-around and, queue strategies, iodepth "
+                "value) are more than the %u a matrix holds: name fewer strategies or values", rows, RB_MAX_AXIS);
+        return RB_EINVAL;
+    }
+    return RB_OK;
+}
+
 /* The axes' own rules: lengths, zeros, duplicates (a duplicate cell would show one value twice). */
 static int rb__check_axes(const rb_matrix *m, char *why, size_t wl)
 {
@@ -9846,6 +10160,7 @@ static int rb__check_axes(const rb_matrix *m, char *why, size_t wl)
         if (!m->read_sizes[k]) { rb__fmt(why, wl, "a read size must be at least 1 byte"); return RB_EINVAL; }
     if (m->rounds > RB_MAX_ROUNDS) { rb__fmt(why, wl, "at most %u rounds", RB_MAX_ROUNDS); return RB_EINVAL; }
     if (rb__check_processes(m, why, wl) != RB_OK) return RB_EINVAL;
+    if (rb__check_row_axes(m, why, wl) != RB_OK) return RB_EINVAL;
     return m->hook && m->hook->check ? m->hook->check(m, 0, why, wl) : RB_OK;
 }
 
@@ -9931,6 +10246,23 @@ static int rb__limit_check(const rb_config *c, uint64_t need, char *why, size_t 
     return RB_OK;
 }
 
+/* The kernel settings the row axes write, there and writable here (taken, nothing written):
+   else the matrix is refused before anything runs (no block device, not root, no debugfs). */
+static int rb__knobs_check(const rb_matrix *m, char *why, size_t wl)
+{
+    rb_knob k;
+    rb_error err;
+    if (m->read_ahead_kb && rb_knob_take(&k, RB_KNOB_READ_AHEAD, m->cfg.path, &err) != RB_OK) {
+        rb__fmt(why, wl, "read-ahead values: %s", err.msg);
+        return RB_EINVAL;
+    }
+    if (m->fault_around && rb_knob_take(&k, RB_KNOB_FAULT_AROUND, NULL, &err) != RB_OK) {
+        rb__fmt(why, wl, "fault-around values: %s", err.msg);
+        return RB_EINVAL;
+    }
+    return RB_OK;
+}
+
 RBDEF int rb_matrix_check(const rb_matrix *m, char *why, size_t wl)
 {
     uint64_t have = m->cfg.size, rs1 = m->cfg.read_size ? m->cfg.read_size : 16384;
@@ -9943,6 +10275,7 @@ RBDEF int rb_matrix_check(const rb_matrix *m, char *why, size_t wl)
         rc = m->cfg.observer->check(m->cfg.observer, &m->cfg, why, wl);
     if (rc == RB_OK) rc = rb__load_check(&m->cfg, why, wl);
     if (rc == RB_OK) rc = rb__file_pick_check(&m->cfg, why, wl);
+    if (rc == RB_OK) rc = rb__knobs_check(m, why, wl);
     if (rc != RB_OK) return rc;
     if (m->cfg.trace) rs1 = m->cfg.trace->max_len;
     if (!have && m->cfg.path && stat(m->cfg.path, &st) == 0 && S_ISREG(st.st_mode)) have = (uint64_t)st.st_size;
@@ -10018,6 +10351,26 @@ static void rb__matrix_columns(const rb_matrix *m, rb__matrix_store *st)
         }
 }
 
+/* The grid's rows, without a hook: each strategy once per value of the row axes (its values
+   and variant in st->axis, its label in st->labels where it has a variant). */
+static unsigned rb__matrix_rows(const rb_matrix *m, rb__matrix_store *st, const rb_strategy *all, unsigned n)
+{
+    unsigned ns = m->strategies ? m->nstrategies : RB__MIN(n, RB_MAX_AXIS), i, r, rows = 0;
+    for (i = 0; i < ns; i++) {
+        const rb_strategy *s = m->strategies ? m->strategies[i] : &all[i];
+        for (r = 0; r < rb__row_count(m, s) && rows < RB_MAX_AXIS; r++, rows++) {
+            rb__row_axes *a = &st->axis[rows];
+            st->strat[rows] = s;
+            st->names[rows] = s->name;
+            rb__row_of(m, s, r, a, a->variant, sizeof a->variant);
+            if (!a->variant[0]) continue;
+            snprintf(st->labels[rows], sizeof st->labels[rows], "%s %s", s->name, a->variant);
+            st->names[rows] = st->labels[rows];
+        }
+    }
+    return rows;
+}
+
 /* Phase 1: the axes (defaults filled in), the grid of results (every cell "not run" until it
    runs), the sample store and the round orders. */
 static int rb__matrix_alloc(const rb_matrix *m, rb__matrix_store *st)
@@ -10026,12 +10379,8 @@ static int rb__matrix_alloc(const rb_matrix *m, rb__matrix_store *st)
     const rb_strategy *all = rb_strategies(&n);
     rb_config_defaults(&m->cfg, &st->cfg);
     st->grouped = m->hook != NULL;
-    st->ns = st->grouped ? RB__MIN(m->hook->rows(m, NULL, NULL, NULL), RB_MAX_AXIS)
-                         : m->strategies ? m->nstrategies : RB__MIN(n, RB_MAX_AXIS);
-    for (i = 0; i < st->ns && !st->grouped; i++) {
-        st->strat[i] = m->strategies ? m->strategies[i] : &all[i];
-        st->names[i] = st->strat[i]->name;
-    }
+    for (i = 0; i < RB_MAX_AXIS; i++) st->axis[i].ra = st->axis[i].fa = -1;
+    st->ns = st->grouped ? RB__MIN(m->hook->rows(m, NULL, NULL, NULL), RB_MAX_AXIS) : rb__matrix_rows(m, st, all, n);
     rb__matrix_columns(m, st);
     st->nz = m->read_sizes && m->nread_sizes ? m->nread_sizes : 1;
     for (i = 0; i < st->nz; i++) st->sizes[i] = m->read_sizes && m->nread_sizes ? m->read_sizes[i] : st->cfg.read_size;
@@ -10046,7 +10395,9 @@ static int rb__matrix_alloc(const rb_matrix *m, rb__matrix_store *st)
     for (i = 0; i < st->ncells; i++) {
         rb_result *x = &st->results[i];
         unsigned t = i % st->nt, s = i / st->nt % st->ns, z = i / st->nt / st->ns;
-        x->strategy = st->names[s];
+        x->strategy = st->strat[s] && !st->grouped ? st->strat[s]->name : st->names[s];
+        x->iodepth = st->axis[s].qd ? st->axis[s].qd : st->strat[s] && (st->strat[s]->flags & RB_S_QUEUE) ? st->cfg.iodepth : 0;
+        memcpy(x->variant, st->axis[s].variant, sizeof x->variant);
         x->threads = st->threads[t];
         x->processes = st->procs[t];
         x->memory_limit = st->cfg.memory_limit;
@@ -10248,7 +10599,7 @@ static void rb__matrix_paired(rb__matrix_store *st)
                 best = y;   /* the best, whatever its rounds: with fewer than 2 (an interrupt) nothing pairs */
         }
         if (!best || rb_paired_ratio(x, best, &p) < 2) continue;
-        x->paired_with = best->strategy;
+        x->paired_with = st->names[(unsigned)(best - st->results) / st->nt % st->ns];   /* its row: "mmap ra=128k" */
         x->paired_rounds = p.n;
         x->paired_ratio = p.center;
         x->paired_lo = p.ci_lo;
@@ -10285,6 +10636,56 @@ static int rb__matrix_round_hook(const rb_matrix *m, rb__matrix_store *st, unsig
     return rc || (m->cfg.stop && *m->cfg.stop);
 }
 
+/* The kernel settings the row axes write, taken before the first cell (what to put back);
+   one that cannot be taken fails every cell of its rows with the reason (rb_matrix_check
+   refuses such a matrix before anything runs, so this is a change between the two). */
+static void rb__knobs_take(const rb_matrix *m, rb__matrix_store *st)
+{
+    unsigned k;
+    for (k = 0; k < RB_KNOBS; k++) st->knobs[k].original = st->knobs[k].set = -1;   /* none taken: none to put back */
+    if (m->read_ahead_kb) rb_knob_take(&st->knobs[RB_KNOB_READ_AHEAD], RB_KNOB_READ_AHEAD, m->cfg.path,
+                                       &st->knob_err[RB_KNOB_READ_AHEAD]);
+    if (m->fault_around) rb_knob_take(&st->knobs[RB_KNOB_FAULT_AROUND], RB_KNOB_FAULT_AROUND, NULL,
+                                      &st->knob_err[RB_KNOB_FAULT_AROUND]);
+}
+
+/* After the last cell, however the run ended: every setting written put back, and a failure
+   to do so in every result and the log (the machine is left changed: the user must know). */
+static void rb__knobs_restore(rb__matrix_store *st)
+{
+    unsigned k, i;
+    for (k = 0; k < RB_KNOBS; k++) {
+        rb_error err;
+        long left = st->knobs[k].set;
+        if (rb_knob_restore(&st->knobs[k], &err) == RB_OK) continue;
+        rb__log(&st->cfg, "could not put %s back to %ld: %s", st->knobs[k].path, st->knobs[k].original, err.msg);
+        for (i = 0; i < st->ncells; i++)
+            rb__warn(&st->results[i], "%s was left at %ld, not put back to %ld: %s", st->knobs[k].path, left,
+                     st->knobs[k].original, err.msg);
+    }
+}
+
+/* A row's axis values into the cell's config (its depth) and the kernel (its settings), before
+   the cell runs; a setting that cannot be written fails the cell (out), which does not run. */
+static int rb__row_apply(rb__matrix_store *st, unsigned row, rb_config *c, rb_result *out)
+{
+    const rb__row_axes *a = &st->axis[row];
+    long want[RB_KNOBS];
+    unsigned k;
+    want[RB_KNOB_READ_AHEAD] = a->ra;
+    want[RB_KNOB_FAULT_AROUND] = a->fa;
+    if (a->qd) c->iodepth = a->qd;
+    for (k = 0; k < RB_KNOBS; k++) {
+        rb_error err;
+        int rc = want[k] < 0 ? RB_OK : st->knob_err[k].status != RB_OK ? st->knob_err[k].status
+                                                                       : rb_knob_set(&st->knobs[k], want[k], &err);
+        if (rc == RB_OK) continue;
+        rb__result_failed(out, st->strat[row], rc, "%s", st->knob_err[k].status != RB_OK ? st->knob_err[k].msg : err.msg);
+        return rc;
+    }
+    return RB_OK;
+}
+
 /* Phase 2: one round, the cells in this round's order; a cell that did not measure (cannot
    run here, failed) is not run again. Returns nonzero when the caller's stop flag ended it. */
 static int rb__matrix_round(const rb_matrix *m, rb__matrix_store *st, unsigned round, const unsigned *order)
@@ -10307,9 +10708,19 @@ static int rb__matrix_round(const rb_matrix *m, rb__matrix_store *st, unsigned r
         ev.rounds = st->rounds;
         ev.cell = cell;
         ev.cfg = &c;
-        ev.strategy = acc->strategy;
+        ev.strategy = st->names[cell / st->nt % st->ns];   /* the row's label: "io_uring-qd qd=16" */
         if (m->progress) m->progress(&ev, m->user);
-        rb_run(&c, st->strat[cell / st->nt % st->ns], st->scratch);
+        if (rb__row_apply(st, cell / st->nt % st->ns, &c, st->scratch) == RB_OK) {
+            rb_run(&c, st->strat[cell / st->nt % st->ns], st->scratch);
+        } else {   /* it did not run: the cell's own names, as the grid made them */
+            st->scratch->threads = acc->threads;
+            st->scratch->processes = acc->processes;
+            st->scratch->read_size = acc->read_size;
+            st->scratch->pattern = acc->pattern;
+            st->scratch->iodepth = acc->iodepth;
+            memcpy(st->scratch->pattern_spec, acc->pattern_spec, sizeof acc->pattern_spec);
+        }
+        memcpy(st->scratch->variant, acc->variant, sizeof acc->variant);
         ev.kind = RB_EVENT_DONE;
         ev.result = st->scratch;
         if (m->progress) m->progress(&ev, m->user);
@@ -10334,6 +10745,7 @@ RBDEF int rb_run_matrix(const rb_matrix *m, rb_report *rep)
         return rc;
     }
     if (!st->cfg.ident && rb_ident_take(&st->ident, m->cfg.path, NULL) == RB_OK) st->cfg.ident = &st->ident;
+    rb__knobs_take(m, st);
     seed = m->round_seed ? m->round_seed : rb__mix64(st->cfg.seed ^ 0x726f756e64ULL);
     for (round = 0; round < st->rounds && !stopped; round++) {
         unsigned *order = st->order + (size_t)round * st->ncells;
@@ -10348,6 +10760,7 @@ RBDEF int rb_run_matrix(const rb_matrix *m, rb_report *rep)
         if (m->progress) m->progress(&ev, m->user);
         stopped = st->grouped ? rb__matrix_round_hook(m, st, round) : rb__matrix_round(m, st, round, order);
     }
+    rb__knobs_restore(st);
     rb__matrix_stats(st);
     if (!st->grouped) rb__matrix_paired(st);
     rep->results = st->results;
@@ -11048,7 +11461,7 @@ static const char *rb__workers(unsigned threads, unsigned processes, int tag, ch
 
 static const char *rb__label(const rb_result *x, char *buf, size_t len)
 {
-    if (!x->group) snprintf(buf, len, "%s", x->strategy ? x->strategy : "?");
+    if (!x->group) snprintf(buf, len, "%s%s%s", x->strategy ? x->strategy : "?", x->variant[0] ? " " : "", x->variant);
     else snprintf(buf, len, "g%u %s (%s)", x->group, x->strategy ? x->strategy : "?",
                   x->group_run == RB_RUN_ALONE ? "alone" : "together");
     return buf;
@@ -11594,6 +12007,46 @@ static void rb__table_pattern(FILE *f, const rb_report *r, int md)
                    "does not say what its reads found, so it has no hit rate\n");
 }
 
+/* The row axes (rb_matrix.read_ahead_kb, .fault_around, .iodepths): what each cell ran with, as
+   read back when its measuring began (the label says what was asked), beside what the device
+   read for it; a run without them has the machine's, in the environment's line. */
+static void rb__table_settings(FILE *f, const rb_report *r, int md)
+{
+    static const char *const head[] = {"strategy", "threads", "read", "read_ahead_kb", "fault_around", "iodepth",
+                                       "dev MiB", "amplif"};
+    char lc[8][64];
+    const char *lcells[8];
+    int lw[8];
+    unsigned i, k, any = 0;
+    for (i = 0; i < r->count; i++) any |= r->results[i].variant[0] != 0;
+    if (!any) return;
+    fprintf(f, "\n%sthe kernel settings each cell ran with, read back as its measuring began; what the device read "
+               "for it%s\n\n", md ? "**" : "", md ? "**" : "");
+    for (k = 0; k < 8; k++) { lcells[k] = head[k]; lw[k] = RB__MAX(9, (int)strlen(head[k])); }
+    for (i = 0; i < r->nstrategies; i++) lw[0] = RB__MAX(lw[0], (int)strlen(r->strategies[i]));
+    rb__row(f, md, lcells, 8, lw);
+    if (md) rb__rule(f, 8);
+    for (k = 0; k < 8; k++) lcells[k] = lc[k];
+    for (i = 0; i < r->count; i++) {
+        const rb_result *x = &r->results[i];
+        if (x->status != RB_OK) continue;
+        rb__label(x, lc[0], sizeof lc[0]);
+        snprintf(lc[1], 32, "%u", x->threads);
+        rb_format_size(x->read_size, lc[2], 32);
+        if (x->read_ahead_kb >= 0) snprintf(lc[3], 32, "%ld", x->read_ahead_kb);
+        else snprintf(lc[3], 32, "?");
+        if (x->fault_around_bytes >= 0) snprintf(lc[4], 32, "%ld", x->fault_around_bytes);
+        else snprintf(lc[4], 32, "?");
+        if (x->iodepth) snprintf(lc[5], 32, "%u", x->iodepth);
+        else snprintf(lc[5], 32, "-");
+        if (x->device_read_bytes >= 0) snprintf(lc[6], 32, "%.1f", (double)x->device_read_bytes / 1048576.0);
+        else snprintf(lc[6], 32, "?");
+        if (x->read_amplification >= 0) snprintf(lc[7], 32, "%.2f", x->read_amplification);
+        else snprintf(lc[7], 32, "?");
+        rb__row(f, md, lcells, 8, lw);
+    }
+}
+
 /* The files the path holds (1 for a file), as the cells that opened it found them; 0: none did. */
 static unsigned rb__report_files(const rb_report *r)
 {
@@ -11889,6 +12342,7 @@ static void rb__report_table(FILE *f, const rb_report *r, int md)
     rb__table_cold(f, r, md);
     rb__table_procs(f, r, md);
     rb__table_pattern(f, r, md);
+    rb__table_settings(f, r, md);
     rb__table_victim(f, r, md);
     rb__table_warnings(f, r, md);
     if (notes) {
@@ -13481,6 +13935,7 @@ typedef struct rb_probe_result {
     char reason[RB_REASON_LEN];
     unsigned nseries;         /* pread-window: RB_PROBE_SERIES; else 0 */
     long expected_series[RB_PROBE_SERIES], observed_series[RB_PROBE_SERIES];   /* pages per read */
+    long read_ahead_kb;       /* the file's device's as the case ran (its expectation's); -1 unknown */
 } rb_probe_result;
 
 /* Whether path can be probed by case id (0: by the cases that need the least) without reading
@@ -13899,6 +14354,9 @@ typedef struct rb_settings {
     unsigned threads[RB_MAX_AXIS]; unsigned nthreads;                  /* 0: 1, 4, 8, 16 */
     unsigned processes[RB_MAX_AXIS]; unsigned nprocesses;              /* 0: 1 (threads of one process) */
     uint64_t read_sizes[RB_MAX_AXIS]; unsigned nread_sizes;             /* 0: 16 KiB */
+    long read_ahead_kb[RB_MAX_AXIS]; unsigned nread_ahead;             /* row axes (rb_matrix); 0: none */
+    long fault_around[RB_MAX_AXIS]; unsigned nfault_around;
+    unsigned iodepths[RB_MAX_AXIS]; unsigned niodepths;                /* "iodepth" of 2 values or more */
     unsigned cpus[RB_MAX_AXIS];                    /* cfg.ncpus of them; see rb_settings_matrix */
     double percentiles[RB_MAX_PERCENTILES + 1]; unsigned npercentiles;  /* 0: 50, 90, 99, 99.9 */
     unsigned rounds;                               /* 0: 1 */
@@ -17379,6 +17837,7 @@ RBINT int rb_probe(const char *path, int id, rb_probe_result *out)
     struct sigaction old_bus;
 
     memset(out, 0, sizeof *out);
+    out->read_ahead_kb = -1;
     memset(&pr, 0, sizeof pr);
     pr.fds[0] = pr.fds[1] = -1;
     if (idx < 0 || idx >= RB_PROBE_CASES) { out->status = RB_EINVAL; rb__fmt(out->reason, sizeof out->reason, "no case %d", id); return RB_EINVAL; }
@@ -17395,6 +17854,7 @@ RBINT int rb_probe(const char *path, int id, rb_probe_result *out)
     pr.size = (uint64_t)st.st_size;
     pr.page = rb__page_size();
     rb__env_base(&env, path);
+    out->read_ahead_kb = env.read_ahead_kb;
     pr.ra_pages = env.read_ahead_kb >= 0 ? env.read_ahead_kb * 1024 / (long)pr.page : -1;
     seq = pr.ra_pages;
     /* force_page_cache_ra's cap: bdi->io_pages is max_sectors_kb in pages (block/blk-settings.c) */
@@ -17466,6 +17926,8 @@ static void rb__probe_json(FILE *f, const rb_probe_result *r, unsigned n, const 
         else rb_json_string(f, x->name);
         fprintf(f, ", \"description\": ");
         rb_json_string(f, x->description);
+        fprintf(f, ", \"read_ahead_kb\": ");
+        rb__json_int_or_null(f, x->status == RB_OK ? x->read_ahead_kb : -1);
         fprintf(f, ", \"status\": \"%s\", \"expected_pages\": ", rb_status_word(x->status));
         if (x->status == RB_OK)
             fprintf(f, "%ld, \"observed_pages\": %ld, \"agrees\": %s, \"folio_effect\": %s", x->expected_pages,
@@ -17504,8 +17966,10 @@ RBDEF void rb_report_probe(FILE *f, const rb_probe_result *r, unsigned n, int fo
         }
         fprintf(f, "%-22s %8ld %8ld %-6s  %s\n", r[i].name, r[i].expected_pages, r[i].observed_pages,
                 r[i].agrees ? "yes" : r[i].folio_effect ? "folio" : "NO", r[i].description);
-        fprintf(f, "%-22s %8s %8s %-6s  -> %s%s%s\n", "", "", "", "", r[i].reasoning, r[i].reason[0] ? "; " : "",
+        fprintf(f, "%-22s %8s %8s %-6s  -> %s%s%s", "", "", "", "", r[i].reasoning, r[i].reason[0] ? "; " : "",
                 r[i].reason);
+        if (r[i].read_ahead_kb != ra) fprintf(f, " (this case ran with read_ahead_kb %ld)", r[i].read_ahead_kb);
+        fputc('\n', f);
     }
 }
 
@@ -18369,6 +18833,10 @@ static int rb__dcells_json(const rb_json *doc, rb__dcell **out, unsigned *n, dou
                 c->strategy = c->key[rb__dkey_slot(RB__COL_strategy)].s = c->label;
             }
         }
+        if ((v = rb_json_get(x, "variant")) && v->type == RB_JSON_STRING && v->str[0]) {   /* a row of the row axes */
+            snprintf(c->label, sizeof c->label, "%.40s %.22s", c->strategy, v->str);
+            c->strategy = c->key[rb__dkey_slot(RB__COL_strategy)].s = c->label;
+        }
         c->status = st->str;
         c->scenario = sc && sc->type == RB_JSON_STRING ? sc->str : "";
         c->cache = cache;
@@ -18434,7 +18902,7 @@ static int rb__dcells_report(const rb_report *r, rb__dcell **out, unsigned *n)
         const rb_result *x = &r->results[i];
         rb__dcell *c = &(*out)[i];
         rb__dkeys_report(r, x, c);
-        if (x->group) c->key[rb__dkey_slot(RB__COL_strategy)].s = rb__label(x, c->label, sizeof c->label);
+        if (x->group || x->variant[0]) c->key[rb__dkey_slot(RB__COL_strategy)].s = rb__label(x, c->label, sizeof c->label);
         rb__dcell_names(c);
         c->status = rb_status_word(x->status);
         c->scenario = r->scenario ? r->scenario : "";
@@ -19329,7 +19797,9 @@ static void rb__adv_reason(const rb_advise_input *in, const rb_advice *a, unsign
         l = strlen(buf);
         if (x->read_amplification >= 0) rb__fmt(buf + l, len - l, " (amplification %.3g", x->read_amplification);
         l = strlen(buf);
-        if (x->read_amplification > 4 && in->env && in->env->read_ahead_kb > 0)
+        if (x->read_amplification > 4 && x->read_ahead_kb > 0)   /* as the cell ran (the machine's otherwise) */
+            rb__fmt(buf + l, len - l, ", read_ahead_kb %ld", x->read_ahead_kb);
+        else if (x->read_amplification > 4 && x->read_ahead_kb < 0 && in->env && in->env->read_ahead_kb > 0)
             rb__fmt(buf + l, len - l, ", read_ahead_kb %ld", in->env->read_ahead_kb);
         l = strlen(buf);
         if (x->read_amplification >= 0) rb__fmt(buf + l, len - l, ")");
@@ -20563,6 +21033,8 @@ static void rb__adv_json_cell(FILE *f, const rb_advise_run *r, unsigned s, unsig
     rb__json_num(f, x->status == RB_OK && x->read_amplification >= 0 ? x->read_amplification : NAN);
     fprintf(f, ", \"device_read_bytes\": ");
     rb__json_int_or_null(f, x->status == RB_OK ? x->device_read_bytes : -1);
+    fprintf(f, ", \"read_ahead_kb\": ");   /* as the cell's measuring began */
+    rb__json_int_or_null(f, x->status == RB_OK ? x->read_ahead_kb : -1);
     fprintf(f, ", \"majflt\": ");
     rb__json_int_or_null(f, x->status == RB_OK ? x->majflt : -1);
     fprintf(f, ", \"warnings\": [");
@@ -21411,6 +21883,62 @@ static int rb__set_read_sizes(void *base, const char *v, const char *as, char *w
     return RB_OK;
 }
 
+/* The row axes of kernel settings (rb_matrix.read_ahead_kb, .fault_around): sizes, each one the
+   kernel keeps as written (read_ahead_kb in pages; fault_around_bytes a power of two of pages,
+   at most a page table's 512), so that what a cell reads back is what was asked. */
+static int rb__set_knob_list(const char *v, const char *as, int fault, long *out, unsigned *n, char *why, size_t wl)
+{
+    uint64_t b[RB_MAX_AXIS], page = rb__page_size();
+    unsigned k;
+    if (rb_parse_size_list(v, b, RB_MAX_AXIS, n)) {
+        rb__fmt(why, wl, "%s takes sizes, e.g. %s: not '%s'", as, fault ? "4k,64k" : "128k,1m,8m", v);
+        return RB_EINVAL;
+    }
+    for (k = 0; k < *n; k++) {
+        uint64_t pages = b[k] / page;
+        if (b[k] % page || (fault ? !pages || (pages & (pages - 1)) || pages > 512 : b[k] > (uint64_t)RB_MAX_READ_AHEAD_KB * 1024)) {
+            rb__fmt(why, wl, fault ? "%s: each value a power of two of pages (%llu bytes), at most 512 of them: not '%s'"
+                                   : "%s: each value a multiple of the page (%llu bytes), up to 1g: not '%s'",
+                    as, (unsigned long long)page, v);
+            *n = 0;
+            return RB_EINVAL;
+        }
+        out[k] = fault ? (long)b[k] : (long)(b[k] / 1024);
+    }
+    return RB_OK;
+}
+
+static int rb__set_read_ahead(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_settings *s = (rb_settings *)base;
+    return rb__set_knob_list(v, as, 0, s->read_ahead_kb, &s->nread_ahead, why, wl);
+}
+
+static int rb__set_fault_around(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_settings *s = (rb_settings *)base;
+    return rb__set_knob_list(v, as, 1, s->fault_around, &s->nfault_around, why, wl);
+}
+
+/* One depth (cfg.iodepth, as it always was), or several: a row per depth for the queue strategies. */
+static int rb__set_iodepth(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_settings *s = (rb_settings *)base;
+    unsigned k, n;
+    if (rb_parse_uint_list(v, s->iodepths, RB_MAX_AXIS, &n)) {
+        rb__fmt(why, wl, "%s takes reads in flight, e.g. 1,4,16,64: not '%s'", as, v);
+        return RB_EINVAL;
+    }
+    for (k = 0; k < n; k++)
+        if (!s->iodepths[k] || s->iodepths[k] > RB_MAX_IODEPTH) {
+            rb__fmt(why, wl, "%s: each depth 1 to %u: not '%s'", as, RB_MAX_IODEPTH, v);
+            return RB_EINVAL;
+        }
+    s->cfg.iodepth = n == 1 ? s->iodepths[0] : 0;
+    s->niodepths = n == 1 ? 0 : n;
+    return RB_OK;
+}
+
 /* CPUs to pin to: each one this process may run on, or pinning refused where it cannot be. */
 static int rb__set_cpus(void *base, const char *v, const char *as, char *why, size_t wl)
 {
@@ -21526,6 +22054,7 @@ static int rb__group_key(rb_group *g, const char *key, const char *v, char *why,
     } else if (k == 4) {
         g->reads_per_op = tmp.cfg.reads_per_op;
     } else if (k == 5) {
+        if (tmp.niodepths) { rb__fmt(why, wl, "%s takes one depth in a group, not '%s'", key, v); return RB_EINVAL; }
         g->iodepth = tmp.cfg.iodepth;
     } else {
         g->align = tmp.cfg.align;
@@ -21832,8 +22361,9 @@ static int rb__set_methods(void *base, const char *v, const char *as, char *why,
       "bytes per read (default 16k); with one thread count the columns become read sizes")                           \
     X("reads-per-op", "N", RB_FOR_RUN, COUNT, cfg.reads_per_op, 65536, NULL,                                         \
       "reads per op (default 16 random, 128 sequential); ops/ms counts ops")                                         \
-    X("iodepth", "N", RB_FOR_RUN, COUNT, cfg.iodepth, RB_MAX_IODEPTH, NULL,                                          \
-      "reads io_uring-qd keeps in flight per thread (default: reads per op; at most 4096)")                          \
+    X("iodepth", "LIST", RB_FOR_RUN, FN, 0, rb__set_iodepth, NULL,                                                   \
+      "reads io_uring-qd keeps in flight per thread (default: reads per op; at most\n"                               \
+      "4096); several, e.g. 1,4,16,64: a row per depth for the io_uring-qd strategies")                              \
     X("pattern", "P", RB__RA, FN, 0, rb__set_pattern, NULL,                                                          \
       "random (default), sequential, zipf:THETA, pareto:H, normal:SIGMA or\n"                                        \
       "hotset:FRACTION:PROB (:contiguous keeps hot blocks together); runs:N[:P]: each\n"                             \
@@ -21875,6 +22405,12 @@ static int rb__set_methods(void *base, const char *v, const char *as, char *why,
     X("memory-limit", "SIZE", RB_FOR_RUN, FN, 0, rb__set_memory_limit, NULL,                                         \
       "each cell in a memory cgroup of SIZE made for it and removed after (root; v1 or\n"                           \
       "v2): FILE evicted first, any prewarm loaded inside the limit; the peak charge shown")                          \
+    X("read-ahead", "LIST", RB_FOR_RUN, FN, 0, rb__set_read_ahead, NULL,                                             \
+      "a row per value, e.g. 128k,1m,8m: the read_ahead_kb of FILE's block device set before\n"                      \
+      "each cell (root; put back after the run, on an error or a signal too)")                                       \
+    X("fault-around", "LIST", RB_FOR_RUN, FN, 0, rb__set_fault_around, NULL,                                         \
+      "a row per value, e.g. 4k,64k: fault_around_bytes (debugfs, mounted; root), set and\n"                         \
+      "put back likewise")                                                                                           \
     X("hog", "SIZE|auto:R", RB_FOR_RUN, TEXT, hog, "a size", NULL,                                                   \
       "pin SIZE of memory for the run; auto:R leaves available memory = file size / R")                              \
     X("scenario", "S", RB_FOR_RUN, FN, 0, rb__set_scenario, NULL,                                                    \
@@ -22221,6 +22757,12 @@ RBDEF void rb_settings_matrix(rb_settings *s, rb_matrix *m)
     m->nprocesses = s->nprocesses;
     m->read_sizes = s->read_sizes;
     m->nread_sizes = s->nread_sizes;
+    m->read_ahead_kb = s->nread_ahead ? s->read_ahead_kb : NULL;
+    m->nread_ahead = s->nread_ahead;
+    m->fault_around = s->nfault_around ? s->fault_around : NULL;
+    m->nfault_around = s->nfault_around;
+    m->iodepths = s->niodepths ? s->iodepths : NULL;
+    m->niodepths = s->niodepths;
     m->rounds = s->rounds;
     rb_groups_attach(m, &s->gm, s->groups, s->ngroups, s->alone);
     if (s->cfg.victim) rb_victim_attach(&m->cfg, &s->victim, s->cfg.victim);

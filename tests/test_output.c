@@ -785,6 +785,10 @@ static void golden_fill(rb_result *x, unsigned base, const double *samples, unsi
     x->machine_after_ns = b * 1000 + 61234.6;
     x->machine_drift = 0.062 + b / 1000;
     x->machine_moved = base + 63;
+    x->read_ahead_kb = base == 2 ? -1 : (long)(base + 1) * 128;   /* row 2: no block device */
+    x->fault_around_bytes = base % 2 ? -1 : 65536;                 /* debugfs not mounted: unknown */
+    x->iodepth = base % 3 ? 0 : base + 64;                         /* a queue strategy's rows only */
+    if (base % 2 == 0) snprintf(x->variant, sizeof x->variant, "ra=%uk qd=%u", (base + 1) * 128, base + 64);
 }
 
 /* The rows the writers treat differently: ok (open loop, every strategy figure), failed after
