@@ -1475,6 +1475,10 @@ typedef struct rb_report {
     const unsigned *order;       /* rounds x count cell indices, the order each round ran; may be NULL */
     uint64_t round_seed;         /* the seed of the rounds' shuffled order */
     const char *scenario;        /* the caller's name for the case measured ("cold"); may be NULL */
+    /* The row axes the run had (rb_matrix.read_ahead_kb, .fault_around, .iodepths); NULL: none */
+    const long *read_ahead_kb; unsigned nread_ahead;
+    const long *fault_around; unsigned nfault_around;
+    const unsigned *iodepths; unsigned niodepths;
     unsigned ngroups;            /* a run of reader groups (its rows are rb_run_groups'); 0: none */
     int alone;                   /* RB_ALONE_* of a run of groups */
     void *owned;                 /* what rb_run_matrix allocated; rb_report_free releases it */
@@ -9995,6 +9999,8 @@ typedef struct rb__matrix_store {
     rb__row_axes axis[RB_MAX_AXIS];        /* each row's values of the axes that multiply rows */
     rb_knob knobs[RB_KNOBS];               /* the kernel settings those axes write, as taken */
     rb_error knob_err[RB_KNOBS];           /* status RB_OK: taken; else why not (every cell says it) */
+    long ra[RB_MAX_AXIS], fa[RB_MAX_AXIS];  /* the row axes' values, for the report */
+    unsigned qd[RB_MAX_AXIS];
 } rb__matrix_store;
 
 static int rb__axis_dup(const void *v, unsigned n, size_t size, unsigned *which)
@@ -10730,6 +10736,26 @@ static int rb__matrix_round(const rb_matrix *m, rb__matrix_store *st, unsigned r
     return 0;
 }
 
+/* The row axes' values, kept with the report (the caller's arrays need not outlive the run). */
+static void rb__report_row_axes(const rb_matrix *m, rb__matrix_store *st, rb_report *rep)
+{
+    if (m->read_ahead_kb && m->nread_ahead <= RB_MAX_AXIS) {
+        memcpy(st->ra, m->read_ahead_kb, m->nread_ahead * sizeof *st->ra);
+        rep->read_ahead_kb = st->ra;
+        rep->nread_ahead = m->nread_ahead;
+    }
+    if (m->fault_around && m->nfault_around <= RB_MAX_AXIS) {
+        memcpy(st->fa, m->fault_around, m->nfault_around * sizeof *st->fa);
+        rep->fault_around = st->fa;
+        rep->nfault_around = m->nfault_around;
+    }
+    if (m->iodepths && m->niodepths <= RB_MAX_AXIS) {
+        memcpy(st->qd, m->iodepths, m->niodepths * sizeof *st->qd);
+        rep->iodepths = st->qd;
+        rep->niodepths = m->niodepths;
+    }
+}
+
 RBDEF int rb_run_matrix(const rb_matrix *m, rb_report *rep)
 {
     rb__matrix_store *st = (rb__matrix_store *)calloc(1, sizeof *st);
@@ -10773,6 +10799,7 @@ RBDEF int rb_run_matrix(const rb_matrix *m, rb_report *rep)
     rep->nthreads = st->nt;
     rep->read_sizes = st->sizes;
     rep->nread_sizes = st->nz;
+    rb__report_row_axes(m, st, rep);
     rep->rounds = round;   /* the rounds that started: an interrupt may end the run early */
     rep->rounds_asked = st->rounds;
     rep->interrupted = stopped != 0;
@@ -12965,6 +12992,21 @@ static void rb__json_trace(FILE *f, const rb_trace *t)
             (unsigned long long)t->bytes, t->has_time ? "true" : "false", (unsigned long long)t->backwards);
 }
 
+/* The row axes of the config (null: none): "read_ahead_kb": [128, 8192], ... */
+static void rb__json_row_axes(FILE *f, const rb_report *r)
+{
+    unsigned i;
+    fprintf(f, ", \"read_ahead_kb\": ");
+    for (i = 0; i < r->nread_ahead; i++) fprintf(f, "%s%ld", i ? ", " : "[", r->read_ahead_kb[i]);
+    fputs(r->nread_ahead ? "]" : "null", f);
+    fprintf(f, ", \"fault_around_bytes\": ");
+    for (i = 0; i < r->nfault_around; i++) fprintf(f, "%s%ld", i ? ", " : "[", r->fault_around[i]);
+    fputs(r->nfault_around ? "]" : "null", f);
+    fprintf(f, ", \"iodepths\": ");
+    for (i = 0; i < r->niodepths; i++) fprintf(f, "%s%u", i ? ", " : "[", r->iodepths[i]);
+    fputs(r->niodepths ? "]" : "null", f);
+}
+
 static void rb__report_json(FILE *f, const rb_report *r)
 {
     unsigned i;
@@ -12988,6 +13030,7 @@ static void rb__report_json(FILE *f, const rb_report *r)
             rb_config_defaults(c, &d);
             fprintf(f, ", \"iodepth\": %u", d.iodepth);
         }
+        rb__json_row_axes(f, r);
         fprintf(f, ", \"rate\": ");
         rb__json_num_if(f, c->rate > 0, c->rate);
         fprintf(f, ", \"arrivals\": ");

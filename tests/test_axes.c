@@ -122,6 +122,7 @@ static void each_cell_runs_with_the_value_set_and_it_is_put_back(void)
     CHECK(rb_run_matrix(&m, &rep) == RB_OK);
     CHECKF(read_num(seen.file) == before, "read_ahead_kb %ld after the run, %ld before", read_num(seen.file), before);
     CHECK(rep.count == 6 && rep.nstrategies == 6);
+    CHECK(rep.nread_ahead == 3 && rep.read_ahead_kb && rep.read_ahead_kb[2] == 4 && !rep.fault_around && !rep.iodepths);
     CHECK(seen.n == 6);
     for (i = 0; i < seen.n; i++)
         CHECKF(seen.sysfs[i] == seen.recorded[i], "cell %u: /sys read %ld, the row holds %ld", i, seen.sysfs[i],
@@ -410,6 +411,7 @@ static void iodepth_axis_makes_a_row_per_depth(void)
     }
     for (p = out; (p = strstr(p, "\"strategy\": ")) != NULL; p++) rows++;
     CHECKF(rows == 4, "%u results: %.400s", rows, out);   /* 3 depths of io_uring-qd, pread once */
+    CHECK(strstr(out, "\"iodepths\": [1, 4, 16]") && strstr(out, "\"read_ahead_kb\": null, \"fault_around_bytes\": null"));
     for (k = 0; k < 3; k++) {
         char want[96];
         static const unsigned d[] = {1, 4, 16};
