@@ -10065,8 +10065,8 @@ static void rb__row_of(const rb_matrix *m, const rb_strategy *s, unsigned r, rb_
     a->ra = m->read_ahead_kb ? m->read_ahead_kb[r / nq / nf] : -1;
     if (a->ra >= 0) rb_format_size_arg((uint64_t)a->ra * 1024, ra, sizeof ra);
     if (a->fa >= 0) rb_format_size_arg((uint64_t)a->fa, fa, sizeof fa);
-    snprintf(variant, vl, "%s%s%s%s", a->ra >= 0 ? "ra=" : "", ra, a->fa >= 0 ? (a->ra >= 0 ? " fa=" : "fa=") : "", fa);
-    if (a->qd) snprintf(variant + strlen(variant), vl - strlen(variant), "%sqd=%u", variant[0] ? " " : "", a->qd);
+    rb__fmt(variant, vl, "%s%s%s%s", a->ra >= 0 ? "ra=" : "", ra, a->fa >= 0 ? (a->ra >= 0 ? " fa=" : "fa=") : "", fa);
+    if (a->qd) rb__fmt(variant + strlen(variant), vl - strlen(variant), "%sqd=%u", variant[0] ? " " : "", a->qd);
 }
 
 static int rb__row_axis_dup(const long *v, unsigned n, const char *what, char *why, size_t wl)
@@ -10370,7 +10370,7 @@ static unsigned rb__matrix_rows(const rb_matrix *m, rb__matrix_store *st, const 
             st->names[rows] = s->name;
             rb__row_of(m, s, r, a, a->variant, sizeof a->variant);
             if (!a->variant[0]) continue;
-            snprintf(st->labels[rows], sizeof st->labels[rows], "%s %s", s->name, a->variant);
+            rb__fmt(st->labels[rows], sizeof st->labels[rows], "%s %s", s->name, a->variant);
             st->names[rows] = st->labels[rows];
         }
     }
@@ -22449,11 +22449,11 @@ static int rb__set_methods(void *base, const char *v, const char *as, char *why,
       "each cell in a memory cgroup of SIZE made for it and removed after (root; v1 or\n"                           \
       "v2): FILE evicted first, any prewarm loaded inside the limit; the peak charge shown")                          \
     X("read-ahead", "LIST", RB_FOR_RUN, FN, 0, rb__set_read_ahead, NULL,                                             \
-      "a row per value, e.g. 128k,1m,8m: the read_ahead_kb of FILE's block device set before\n"                      \
-      "each cell (root; put back after the run, on an error or a signal too)")                                       \
+      "a row per value, e.g. 128k,1m,8m: read_ahead_kb of FILE's block device, set\n"                                \
+      "before each cell (root); put back after the run, an error or a signal too")                                   \
     X("fault-around", "LIST", RB_FOR_RUN, FN, 0, rb__set_fault_around, NULL,                                         \
-      "a row per value, e.g. 4k,64k: fault_around_bytes (debugfs, mounted; root), set and\n"                         \
-      "put back likewise")                                                                                           \
+      "a row per value, e.g. 4k,64k: fault_around_bytes (debugfs mounted; root), set\n"                              \
+      "and put back likewise")                                                                                       \
     X("hog", "SIZE|auto:R", RB_FOR_RUN, TEXT, hog, "a size", NULL,                                                   \
       "pin SIZE of memory for the run; auto:R leaves available memory = file size / R")                              \
     X("scenario", "S", RB_FOR_RUN, FN, 0, rb__set_scenario, NULL,                                                    \
