@@ -19842,7 +19842,8 @@ static void rb__adv_reason(const rb_advise_input *in, const rb_advice *a, unsign
         l = strlen(buf);
         if (x->read_amplification > 4 && x->read_ahead_kb > 0)   /* as the cell ran (the machine's otherwise) */
             rb__fmt(buf + l, len - l, ", read_ahead_kb %ld", x->read_ahead_kb);
-        else if (x->read_amplification > 4 && x->read_ahead_kb < 0 && in->env && in->env->read_ahead_kb > 0)
+        else if (x->read_amplification > 4 && in->env && in->env->read_ahead_kb > 0)   /* unknown (or 0: no readahead
+                                                                                        made this amplification) */
             rb__fmt(buf + l, len - l, ", read_ahead_kb %ld", in->env->read_ahead_kb);
         l = strlen(buf);
         if (x->read_amplification >= 0) rb__fmt(buf + l, len - l, ")");
