@@ -21384,8 +21384,9 @@ static double rb__tl_resident(rb__tl_cell *s)
     return ri.trusted && ri.pages ? (double)ri.resident / (double)ri.pages : NAN;
 }
 
-/* A point from two snapshots; appended under the lock (more() reads the points). */
-static void rb__tl_point(rb__tl_cell *s, const rb__tl_snap *a, const rb__tl_snap *b)
+/* A point from two snapshots; appended under the lock (more() reads the points), or in place
+   of the last one (redo: the cell's end came soon after it, and the two become one point). */
+static void rb__tl_point(rb__tl_cell *s, const rb__tl_snap *a, const rb__tl_snap *b, int redo)
 {
     rb_timeline *t = s->tl;
     rb_timeline_point p;
@@ -21404,6 +21405,7 @@ static void rb__tl_point(rb__tl_cell *s, const rb__tl_snap *a, const rb__tl_snap
     p.pte_bytes = rb__tl_vmpte(b->live.pid);
     p.resident = rb__tl_resident(s);
     pthread_mutex_lock(&s->mu);
+    if (redo && t->n) t->n--;
     if (t->n == t->cap) {
         unsigned cap = t->cap ? 2 * t->cap : 64;
         rb_timeline_point *np = (rb_timeline_point *)realloc(t->points, cap * sizeof *np);
@@ -21419,7 +21421,7 @@ static void rb__tl_point(rb__tl_cell *s, const rb__tl_snap *a, const rb__tl_snap
 static void *rb__tl_main(void *arg)
 {
     rb__tl_cell *s = (rb__tl_cell *)arg;
-    rb__tl_snap prev, now;
+    rb__tl_snap prev, now, before;   /* before: the last point's start */
     rb_live l;
     uint64_t next, iv = (uint64_t)s->tool->interval_ns;
     rb__tl_take(s, &prev);
@@ -21429,13 +21431,16 @@ static void *rb__tl_main(void *arg)
         rb__sleep_ns(1000000);
     }
     s->started = prev.at = l.started_ns;
+    before = prev;
     for (next = s->started + iv;;) {
         uint64_t t = rb__now_ns();
-        int stop = RB__LOAD(&s->stop);
+        int stop = RB__LOAD(&s->stop), redo;
         if (!stop && t < next) { rb__sleep_ns(RB__MIN(next - t, (uint64_t)RB__TL_SLICE_NS)); continue; }
         rb__tl_take(s, &now);
-        if (!stop || now.at - prev.at >= iv / 4) rb__tl_point(s, &prev, &now);
+        redo = stop && now.at - prev.at < iv / 4 && prev.at > s->started;   /* a sliver: into the last point */
+        rb__tl_point(s, redo ? &before : &prev, &now, redo);
         if (stop) break;
+        before = prev;
         prev = now;
         while (next <= now.at) next += iv;   /* late (no CPU): the next point on the schedule */
     }
