@@ -21431,6 +21431,7 @@ static void *rb__tl_main(void *arg)
         rb__sleep_ns(1000000);
     }
     s->started = prev.at = l.started_ns;
+    prev.live.ops = prev.live.reads = 0;   /* none before the first phase, whenever this thread got a CPU */
     before = prev;
     for (next = s->started + iv;;) {
         uint64_t t = rb__now_ns();

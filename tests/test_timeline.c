@@ -127,7 +127,8 @@ static void points_and_their_fields(void)
         t = res->timeline;
         CHECK(t != NULL && tl.nall >= 1 && t == tl.all[tl.nall - 1] && t->round == 1 && t->interval_s == 0.1);
         if (!t) break;
-        CHECKF(t->n >= 5 && t->n <= 7, "%u points for 600 ms at 100 ms", t->n);
+        CHECKF(t->n >= 5 && t->n <= 30 && fabs(t->n - t->points[t->n - 1].t_s / 0.1) <= 1.5,
+               "%u points for 600 ms at 100 ms, the last at %.3f s", t->n, t->points[t->n - 1].t_s);
         for (i = 0, sum = 0; i < t->n; i++) {
             const rb_timeline_point *p = &t->points[i];
             double dt = p->t_s - (i ? t->points[i - 1].t_s : 0);
@@ -140,7 +141,9 @@ static void points_and_their_fields(void)
             sum += p->ops_per_ms * dt * 1000;
         }
         CHECK(t->points[0].resident == t->points[0].resident);   /* the first is always counted */
-        CHECKF(fabs(t->points[t->n - 1].t_s - 0.6) < 0.1, "last point at %.3f s", t->points[t->n - 1].t_s);
+        /* the cell's end: its two iterations and the work between them (slow under a sanitizer) */
+        CHECKF(t->points[t->n - 1].t_s > 0.55 && t->points[t->n - 1].t_s < 3, "last point at %.3f s",
+               t->points[t->n - 1].t_s);
         CHECKF(sum + 0.5 >= (double)res->ops && sum <= (double)res->ops + 2.5, "points %.1f ops, result %llu", sum,
                (unsigned long long)res->ops);
         CHECK((t->probe_alone_per_s > 0) == probe && t->sampler_cpu_s >= 0 && t->residency_every >= 1);
