@@ -11009,8 +11009,10 @@ typedef struct rb_timeline {
     double steady_at_s, steady_ops_per_ms;   /* NaN: never settled */
     double probe_alone_per_s;     /* the probe's units/s alone, just before the cell; NaN: no probe */
     double sampler_cpu_s;         /* the sampler's own CPU time */
-    double residency_s;           /* of it, wall time counting residency (mincore), and every how */
-    unsigned residency_every;     /* many points it was counted (bounded to ~5% of an interval) */
+    double residency_s;           /* of it, the CPU time counting residency (cachestat, or mincore),
+                                     and every how many points it was counted (its CPU bounded to
+                                     RB__TL_RES_SHARE of the interval) */
+    unsigned residency_every;
     struct rb_timeline *next;     /* the cell's next round; NULL: the last */
 } rb_timeline;
 
@@ -21249,9 +21251,10 @@ RBDEF void rb_advise_svg(FILE *f, const rb_advise_run *r, const char *title)
    clocks (the process's faults and CPU, less the sampler's and the probe's own), /proc/self/io
    (device bytes), the TLB row of /proc/interrupts, VmPTE from /proc/PID/status (per process,
    summed: a run of several reader processes adds its pids), and the file's residency. The
-   residency is the dear one (mincore over the whole file: about 1 ms per GiB here): it is
-   counted at most every point and no more often than keeps it under RB__TL_RES_SHARE of the
-   interval; the time it took and how often are in each round's figures. */
+   residency is the dear one where cachestat is missing (mincore over a mapping of the whole
+   file, a byte per page): it is counted at most every point and no more often than keeps its
+   CPU time under RB__TL_RES_SHARE of the interval; the CPU it took and how often are in each
+   round's figures. */
 #define RB__TL_RES_SHARE 0.05
 #define RB__TL_SLICE_NS 5000000u     /* the sampler's sleep slices: how soon it sees the cell end */
 #define RB__TL_ALONE_NS 100000000u   /* the probe's rate alone, measured before the cell's threads start */
@@ -21371,12 +21374,13 @@ static void rb__tl_take(rb__tl_cell *s, rb__tl_snap *o)
 static double rb__tl_resident(rb__tl_cell *s)
 {
     rb_residency_info ri;
-    uint64_t t0;
-    double cost, every;
+    double cost, every, t0;
     if (s->res_skip) { s->res_skip--; return NAN; }
-    t0 = rb__now_ns();
+    t0 = rb__tl_thread_cpu_ns();   /* CPU, not wall time: what it takes from the readers (a busy machine
+                                      preempting the sampler mid-call made 1 ms look like 70) */
     if (rb_residency(s->c->path, &ri, NULL) != RB_OK) ri.trusted = 0;
-    cost = (double)(rb__now_ns() - t0);
+    cost = rb__tl_thread_cpu_ns() - t0;
+    if (cost != cost) cost = 0;
     s->tl->residency_s += cost / 1e9;
     every = ceil(cost / (RB__TL_RES_SHARE * s->tl->interval_s * 1e9));
     s->res_skip = every > 1 ? (unsigned)RB__MIN(every, 1e6) - 1 : 0;
