@@ -21565,8 +21565,7 @@ static int rb__tl_more(void *state, rb_result *const *rows, unsigned n)
     const rb_config *c = s->c;
     unsigned at;
     int settled;
-    (void)rows;
-    (void)n;
+    if (s->tool->inner && s->tool->inner->more && s->tool->inner->more(s->inner, rows, n)) return 1;
     if (!s->tool->until_ns || (c->stop && __atomic_load_n(c->stop, __ATOMIC_RELAXED))) return 0;
     if ((double)c->iterations * (double)c->duration_ns + (double)c->duration_ns > (double)s->tool->until_ns) return 0;
     pthread_mutex_lock(&s->mu);
