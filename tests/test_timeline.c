@@ -227,6 +227,10 @@ static void cli_formats_and_refusals(void)
              "--timeline 100ms --format json --quiet", rbt_small_file());
     CHECKF(cli(dir, args) == 0 && strstr(out, "\"timeline\": {\"interval_s\": 0.10000000000000001, \"rounds\": [{\"round\": 1")
            && strstr(out, "\"tlb_per_s\"") && strstr(out, "\"pte_bytes\""), "%.300s", out);
+    snprintf(args, sizeof args, "run %s --strategies pread,mmap --threads 1 --duration 100ms --iterations 1 --warmup 0 "
+             "--timeline 50ms --rounds 2 --format json --quiet", rbt_small_file());   /* each cell's rounds chained */
+    CHECKF(cli(dir, args) == 0 && strstr(out, "\"round\": 1") && strstr(out, "\"round\": 2") &&
+           !strstr(out, "\"round\": 3"), "%.300s", out);
     snprintf(args, sizeof args, "run %s --strategies pread --threads 1 --duration 100ms --iterations 1 --warmup 0 "
              "--timeline 100ms --quiet", rbt_small_file());
     CHECK(cli(dir, args) == 0 && strstr(out, "Timeline, round 1") && strstr(out, "first 1 s"));
