@@ -14257,6 +14257,7 @@ typedef struct rb_timeline_tool {
     int cpu_probe;
     int64_t until_ns;             /* 0: a cell's iterations are never extended */
     int groups;                   /* the run is of reader groups: refused (a timeline is one cell's) */
+    int processes;                /* the run has cells of reader processes: refused (not followed yet) */
     rb_timeline **all;            /* every timeline recorded */
     unsigned nall, capall;
 } rb_timeline_tool;
@@ -21660,6 +21661,11 @@ static int rb__tl_check(const rb_observer *o, const rb_config *c, char *why, siz
         rb__fmt(why, wl, "a timeline follows the readers of one strategy per cell, not reader groups");
         return RB_EINVAL;
     }
+    if (d.processes > 1 || tool->processes || d.memory_limit) {   /* their readers run in child processes: no live counts here yet */
+        rb__fmt(why, wl, "a timeline follows reader threads of this process: not reader processes or a memory limit "
+                "(their readers are child processes) yet");
+        return RB_EINVAL;
+    }
     if (tool->until_ns && (double)tool->until_ns < (double)d.iterations * (double)d.duration_ns) {
         rb__fmt(why, wl, "until steady: %.3g s is less than the %u iterations of %.3g s measured anyway",
                 (double)tool->until_ns / 1e9, d.iterations, (double)d.duration_ns / 1e9);
@@ -23119,6 +23125,7 @@ RBDEF void rb_settings_matrix(rb_settings *s, rb_matrix *m)
 {
     static const unsigned threads[] = {1, 4, 8, 16};
     const rb_config *c = &s->cfg;
+    unsigned k;
     rb__settings_trace(s);
     /* a replay draws no offset; its seed orders the rounds, picks a prewarm's pages and draws
        poisson arrivals, and with none of them it would be ignored in silence (advise's states use it) */
@@ -23148,6 +23155,7 @@ RBDEF void rb_settings_matrix(rb_settings *s, rb_matrix *m)
     rb_groups_attach(m, &s->gm, s->groups, s->ngroups, s->alone);
     if (s->cfg.victim) rb_victim_attach(&m->cfg, &s->victim, s->cfg.victim);
     s->timeline.groups = s->ngroups > 0;
+    for (k = 0, s->timeline.processes = 0; k < s->nprocesses; k++) s->timeline.processes |= s->processes[k] > 1;
     if (s->timeline.interval_ns || s->timeline.cpu_probe || s->timeline.until_ns) rb_timeline_attach(&m->cfg, &s->timeline);
 }
 

@@ -202,7 +202,8 @@ static void cli_formats_and_refusals(void)
     static const char *const bad[] = {"--timeline abc", "--timeline 5ms", "--timeline 0", "--timeline 2h",
                                       "--cpu-probe", "--until-steady 10s", "--timeline-csv t.csv",
                                       "--timeline 1s --until-steady 1s", "--timeline 1s --until-steady 0",
-                                      "--timeline 100ms --group strategy=pread --group strategy=mmap"};
+                                      "--timeline 100ms --group strategy=pread --group strategy=mmap",
+                                      "--timeline 100ms --processes 1,2", "--timeline 100ms --memory-limit 1g"};
     unsigned i;
     if (!rbt_cli()) SKIP("the CLI is not built");
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
