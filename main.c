@@ -67,7 +67,7 @@ typedef struct cli {
     int cmd;                                   /* RB_CMD_* */
     const rb_command_doc *doc;                 /* its help, and the settings it takes */
     const char *pos[2], *path;                 /* the arguments that are no option; path: pos[0] */
-    const char *output, *svg, *title, *baseline, *probe_case, *files;
+    const char *output, *svg, *title, *baseline, *probe_case, *files, *tl_csv, *tl_svg;
     int format, log_scale, quiet, force, follow, quick, help;   /* quick: the main job */
     rb_settings s;                             /* run */
     rb_pfx_settings p;                         /* prefetch */
@@ -83,7 +83,8 @@ static const option options[] = {
     {"title", K_TEXT, FIELD(title), 0, 0, 0}, {"log", K_FLAG, FIELD(log_scale), 0, 0, 0}, {"quiet", K_FLAG, FIELD(quiet), 0, 0, 0},
     {"baseline", K_PATH, FIELD(baseline), 0, 0, 0}, {"case", K_TEXT, FIELD(probe_case), 0, 0, 0},
     {"force", K_FLAG, FIELD(force), 0, 0, 0}, {"follow-symlinks", K_FLAG, FIELD(follow), 0, 0, 0},
-    {"files", K_TEXT, FIELD(files), 0, 0, 0},
+    {"files", K_TEXT, FIELD(files), 0, 0, 0}, {"timeline-csv", K_PATH, FIELD(tl_csv), 0, 0, 0},
+    {"timeline-svg", K_PATH, FIELD(tl_svg), 0, 0, 0},
 };
 
 static int take(cli *c, const option *o, const char *v)
@@ -163,13 +164,13 @@ static int parse(int argc, char **argv, int i, unsigned npos, const char *needs,
 /* ---- outputs: --output and --svg, checked and written the one careful way (readbench.h) ---- */
 static int open_outputs(rb_outfile *o, const cli *c, const char *svg)   /* exit 0, 1 or 2 */
 {
-    const char *paths[2] = {c->output, svg}, *inputs[4] = {c->path, c->baseline, c->s.cfg.victim, c->s.trace_path};
-    rb_error err; int rc = rb_outfiles_open(o, paths, 2, inputs, 4, &err);
+    const char *paths[4] = {c->output, svg, c->tl_csv, c->tl_svg}, *inputs[4] = {c->path, c->baseline, c->s.cfg.victim, c->s.trace_path};
+    rb_error err; int rc = rb_outfiles_open(o, paths, 4, inputs, 4, &err);
     return rc == RB_OK ? 0 : fail(rc == RB_EINVAL || rc == RB_ENOTREG ? 2 : 1, err.msg);
 }
 
 /* keep: the reports are complete; exit 0 or 1 */
-static int close_outputs(rb_outfile *o, int keep) { rb_error err; return rb_outfiles_close(o, 2, keep, &err) ? fail(1, err.msg) : 0; }
+static int close_outputs(rb_outfile *o, int keep) { rb_error err; return rb_outfiles_close(o, 4, keep, &err) ? fail(1, err.msg) : 0; }
 
 /* ---- setup, list, drop, residency, hog ---- */
 static int progress_bar(uint64_t done, uint64_t total, void *user)
@@ -283,6 +284,8 @@ static int write_outputs(const cli *c, rb_report *rep, rb_outfile *files, const 
         fail(0, text);
     if (files[1].f) rb_report_title(&c->s, "--hog", text, sizeof text);
     if (files[1].f) rb_report_svg(files[1].f, rep, c->title ? c->title : text, c->log_scale);   /* a --title whole */
+    if (files[2].f) rb_report_timeline_csv(files[2].f, rep);
+    if (files[3].f) rb_report_timeline_svg(files[3].f, rep, c->title);
     if (close_outputs(files, 1)) return 1;   /* complete documents, an interrupted one included */
     /* the results carry the warnings; the flag that helps is the CLI's to name */
     if (rb_report_summary(stderr, rep, stop_signal != 0, "a longer --duration makes the rate finer") && !stop_signal)
@@ -292,7 +295,7 @@ static int write_outputs(const cli *c, rb_report *rep, rb_outfile *files, const 
 
 static int run(cli *c)
 {
-    rb_file_info info; rb_env env; rb_report rep; rb_matrix m; rb_hog hog; rb_outfile files[2]; rb_error err; rb_ident id;
+    rb_file_info info; rb_env env; rb_report rep; rb_matrix m; rb_hog hog; rb_outfile files[4]; rb_error err; rb_ident id;
     rb_json *base = NULL; char why[RB_REASON_LEN + 300]; uint64_t hog_size = 0; int rc;
     if (c->pos[1]) { c->s.trace_path = c->pos[0]; c->path = c->pos[1]; }   /* replay TRACE FILE: FILE --trace TRACE */
     if (!(c->s.cfg.path = c->path)) return bad("no FILE to read%s", "");
@@ -300,6 +303,7 @@ static int run(cli *c)
     if ((rc = check_file(c, &info)) != 0) return rc;
     if (rb_matrix_check(&m, why, sizeof why) != RB_OK) return bad("%s", why);
     if (c->s.hog && (rc = plan_hog(c->s.hog, info.size, rb_matrix_memory(&m), &hog_size)) != 0) return rc;   /* before any output */
+    if ((c->tl_csv || c->tl_svg) && !c->s.timeline.interval_ns) return bad("--timeline-csv and --timeline-svg need --timeline%s", "");
     if (c->baseline && !(base = rb_json_load_report(c->baseline, why, sizeof why))) return bad("--baseline: %s", why);
     if ((rc = open_outputs(files, c, c->svg)) != 0) { rb_json_free(base); return rc; }
     catch_signals();
@@ -330,7 +334,7 @@ static int run(cli *c)
 /* ---- advise: every strategy in every cache state; the regret table, the verdict and why ---- */
 static int advise(cli *c)
 {
-    rb_advise_config ac; rb_advise_run r; rb_outfile files[2]; rb_error err; rb_file_info info;
+    rb_advise_config ac; rb_advise_run r; rb_outfile files[4]; rb_error err; rb_file_info info;
     char why[RB_REASON_LEN]; int rc;
     c->s.cfg.path = c->path;   /* a trace is read for FILE (rb_settings_advise), after FILE is checked */
     if ((rc = check_file(c, &info)) != 0) return rc;
@@ -382,7 +386,7 @@ static int main_job(cli *c)
 /* readbench prefetch FILE: each policy, data not cached then fitting in the cache. */
 static int prefetch_cmd(cli *c)
 {
-    rb_pfx_result r[2 * RB_PREFETCH_COUNT]; rb_outfile files[2]; rb_error err; rb_env env;
+    rb_pfx_result r[2 * RB_PREFETCH_COUNT]; rb_outfile files[4]; rb_error err; rb_env env;
     unsigned n, failed; int rc;
     c->p.cfg.path = c->path;
     if ((rc = rb_check_one_file(c->path, 1 << 20, "prefetch", NULL, &err)) != RB_OK) return refused(rc, &err, c->path, "4g", 0);
@@ -399,7 +403,7 @@ static int prefetch_cmd(cli *c)
 /* readbench probe FILE: the readahead cases, expected against observed. */
 static int probe_cmd(cli *c)
 {
-    rb_probe_result r[RB_PROBE_CASES]; rb_outfile files[2]; rb_error err; rb_env env;
+    rb_probe_result r[RB_PROBE_CASES]; rb_outfile files[4]; rb_error err; rb_env env;
     unsigned n, failed, disagree; int rc, id = 0; char why[RB_REASON_LEN];
     if (c->probe_case && !(id = rb_probe_case_find(c->probe_case, why, sizeof why))) return bad("%s", why);
     /* never reads it: the probe counts page cache adds */
@@ -416,7 +420,7 @@ static int probe_cmd(cli *c)
 /* readbench warmup FILE: each way of making FILE resident, from evicted: its time and what it loaded. */
 static int warmup_cmd(cli *c)
 {
-    rb_warmup_run r; rb_outfile files[2]; rb_error err; rb_file_info info; int rc;
+    rb_warmup_run r; rb_outfile files[4]; rb_error err; rb_file_info info; int rc;
     if ((rc = rb_check_one_file(c->path, 1, "warmup", &info, &err)) != RB_OK) return refused(rc, &err, c->path, "1g", 0);
     if ((rc = open_outputs(files, c, c->svg)) != 0) return rc;
     rb_report_file(stderr, c->path, &info);   /* sparse or zeros: said, as run says it */

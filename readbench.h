@@ -67,7 +67,8 @@
      3.5  warm-up methods
      3.6  the JSON reader and diff
      3.7  advise
-     3.8  settings from text, the scenarios and the CLI's commands
+     3.8  the timeline: a cell over time, and its steady state
+     3.9  settings from text, the scenarios and the CLI's commands
    Each layer has its declarations, then its code; a layer names nothing of the layers after
    it. The documentation of each public function sits on its declaration.
 
@@ -841,6 +842,12 @@ typedef struct rb_result {
     unsigned iodepth;            /* a queue strategy's reads in flight per thread (cfg.iodepth); 0 others */
     char variant[RB_VARIANT_LEN];   /* the row's values of the axes that multiply rows (rb_matrix
                                        .read_ahead_kb, .fault_around, .iodepths): "ra=128k qd=16"; "" none */
+    /* A timeline's (a tool's: rb_observer): when the rate settled, in seconds from the cell's
+       first phase, and the mean rate from then on; over rounds the latest and the mean, NaN
+       (null) when a round never settled. timeline: the points, each round's chained (next),
+       owned by the tool; NULL: none. */
+    double steady_at_s, steady_ops_per_ms;
+    const struct rb_timeline *timeline;
 } rb_result;
 
 /*
@@ -858,9 +865,9 @@ typedef struct rb_result {
                     mean, percentiles, max; SPECIAL a figure that is no single number, written
                     by the function the value names (in section 2.2)
       flags       KEY: diff matches cells by it (read back by its JSON name; KEY1: one a report
-                  from before it lacks, read there as 1); TRACE: only in
-                  a replay's report; ENDS, MAX: a HIST's CSV columns add min and max, or max;
-                  NONE
+                  from before it lacks, read there as 1); TRACE: only in a replay's report;
+                  TIMELINE: only in a report with a timeline (rb_report's timeline_ns); ENDS,
+                  MAX: a HIST's CSV columns add min and max, or max; NONE
       csv         its place among CSV's columns, which keep the order they were added in (a
                   reader may index them by position) while this table follows JSON, which
                   groups them by what they describe: a new column takes the next number below
@@ -1053,7 +1060,11 @@ typedef struct rb_result {
     X(files_small, U64, NONE, 68, "files_small", 0, "files_small", x->files, x->files, x->files_small)       \
     X(trace_reads, U64, TRACE, 902, "trace_reads", 0, 0, 1, 0, tr ? tr->reads : 0)                           \
     X(trace_skipped, U64, TRACE, 903, "trace_skipped", 0, 0, 1, 0, tr ? tr->skipped : 0)                     \
-    X(trace_loops, U64, TRACE, 904, "trace_loops", 0, "trace_loops", ok, measured, x->trace_loops)
+    X(trace_loops, U64, TRACE, 904, "trace_loops", 0, "trace_loops", ok, measured, x->trace_loops)          \
+    X(steady_at, F3, TIMELINE, 102, "steady_at_s", 0, "steady_at_s", RB__STEADY, RB__STEADY, x->steady_at_s)  \
+    X(steady_rate, F6, TIMELINE, 103, "steady_ops_per_ms", 0, "steady_ops_per_ms", RB__STEADY, RB__STEADY,    \
+      x->steady_ops_per_ms)                                                                                  \
+    X(timeline, SPECIAL, TIMELINE, 0, 0, 0, "timeline", 0, x->timeline != NULL, rb__col_timeline)
 
 /* Rules several rows share (the row's figures are known together, or not at all). */
 #define RB__PAIRED (ok && x->paired_rounds >= 2 && x->paired_with)      /* against its column's best */
@@ -1062,6 +1073,7 @@ typedef struct rb_result {
 #define RB__OPEN (ok && x->rate_asked > 0)                              /* an open loop */
 #define RB__VICTIM (ok && x->victim_pages > 0)                          /* a victim was watched */
 #define RB__CPU (x->cpu_user_ns_per_read >= 0)                          /* CPU time per read is known */
+#define RB__STEADY (ok && x->steady_at_s == x->steady_at_s)               /* the rate settled */
 #define RB__OF_FILE(pages) ((double)(pages) / (double)(x->file_pages ? x->file_pages : 1))
 
 #define RB_MACHINE_MOVED 0.10   /* a CPU kernel 10% faster or slower after a cell than before */
@@ -1074,7 +1086,14 @@ typedef struct rb_result {
    keeps what it needs in *state, and a nonzero return (with why) fails the cell. measuring:
    as the first measured iteration starts; measured: as the last one ended. close: after the
    threads are joined, after every call of cell whatever it returned, to free *state. rows:
-   the cell's results, one per group (one for rb_run), to fill and warn in. */
+   the cell's results, one per group (one for rb_run), to fill and warn in. live: after cell
+   succeeded, before the threads start: the cell's live counters (rb_cell_live), valid until
+   close, for a thread of the observer's own that samples them while the cell runs. more: as
+   the last planned measured iteration ended, nonzero asks for one more (each of the cell's
+   duration; at most RB_MAX_ITERATIONS in all): a run that goes on until its rate settled.
+   Any of them NULL: not called. */
+struct rb__run;
+typedef struct rb__run rb_cell;   /* opaque: a running cell, for rb_cell_live */
 typedef struct rb_observer {
     int (*check)(const struct rb_observer *o, const rb_config *c, char *why, size_t whylen);
     int (*cell)(const struct rb_observer *o, const rb_config *c, void **state, char *why, size_t whylen);
@@ -1082,7 +1101,23 @@ typedef struct rb_observer {
     void (*measured)(void *state, rb_result *const *rows, unsigned nrows);
     void (*close)(void *state, rb_result *const *rows, unsigned nrows);
     void *user;
+    void (*live)(void *state, const rb_cell *cell);
+    int (*more)(void *state, rb_result *const *rows, unsigned nrows);
 } rb_observer;
+
+/* What a running cell has done so far (rb_cell_live), read without a lock from any thread:
+   each worker's count of the ops it started is a plain counter its loop already keeps (a
+   relaxed store, no lock and no extra work per read), summed here. */
+typedef struct rb_live {
+    uint64_t ops;            /* ops the workers started so far, every phase, warmup included */
+    uint64_t reads;          /* their reads (ops x each group's reads per op) */
+    uint64_t started_ns;     /* CLOCK_MONOTONIC ns when the first phase started; 0: not yet */
+    unsigned phase;          /* the phase running or last run: 0 warmup, k measured iteration k */
+    unsigned threads;        /* the workers (threads of this process; pid: their process) */
+    int pid;
+} rb_live;
+
+RBDEF void rb_cell_live(const rb_cell *cell, rb_live *out);
 
 /* A file's identity (rb_config.ident): its device, inode and size, or each file's of a
    directory (in name order, as a run reads them). */
@@ -1481,6 +1516,7 @@ typedef struct rb_report {
     const unsigned *iodepths; unsigned niodepths;
     unsigned ngroups;            /* a run of reader groups (its rows are rb_run_groups'); 0: none */
     int alone;                   /* RB_ALONE_* of a run of groups */
+    int64_t timeline_ns;         /* a run with a timeline (a tool's), its interval; 0: none */
     void *owned;                 /* what rb_run_matrix allocated; rb_report_free releases it */
 } rb_report;
 
@@ -1928,6 +1964,9 @@ extern "C" {
    failure flag. GCC and clang both have these builtins, in C99 and in C++. */
 #define RB__LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define RB__STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+/* A counter one thread writes and another may read: the plain increment's code (a relaxed
+   store is a plain store on x86-64 and arm64), with no data race for the reader. */
+#define RB__BUMP(p) __atomic_store_n((p), *(p) + 1, __ATOMIC_RELAXED)
 
 #define RB__MIN(a, b) ((a) < (b) ? (a) : (b))
 #define RB__MAX(a, b) ((a) > (b) ? (a) : (b))
@@ -4218,6 +4257,7 @@ static void rb__result_unknown_extras(rb_result *res)
     res->victim_resident_before = res->victim_resident_after = res->victim_lost = -1;
     res->victim_device_read_bytes = res->victim_recently_evicted = -1;
     res->read_ahead_kb = res->fault_around_bytes = -1;
+    res->steady_at_s = res->steady_ops_per_ms = NAN;
 }
 
 static void rb__result_failed(rb_result *res, const rb_strategy *s, int status, const char *fmt, ...)
@@ -4592,6 +4632,9 @@ typedef struct rb__run {
     int resident_known[RB_MAX_ITERATIONS + 1];
     void *observed;       /* rb_config.observer's state for this cell */
     int observing;        /* its cell call was made: close it */
+    struct rb__thread **th;   /* the workers, for rb_cell_live */
+    uint64_t live_started;    /* the first phase's start (atomic: rb_cell_live reads it) */
+    unsigned live_phase;      /* the phase running or last run (atomic) */
     double kernel_ns;     /* the machine kernel's time before the cell, per 2^20 iterations; 0: none */
     volatile uint64_t kernel_sink;
     /* A reader process's cell (rb_config.processes): the region it shares with its parent, and
@@ -4704,7 +4747,8 @@ typedef struct rb__thread {
     uint64_t iter_issued_bytes[RB_MAX_ITERATIONS + 1]; /* bytes those ops asked for */
     uint64_t iter_due[RB_MAX_ITERATIONS + 1];          /* open loop: arrivals due in the iteration */
     rb__draws draws_start;  /* the sampler's state as this phase started */
-    uint64_t drawn;         /* ops this phase drew offsets for and started */
+    uint64_t drawn;         /* ops drawn and started, every phase (a relaxed store: rb_cell_live reads it) */
+    uint64_t drawn_before;  /* drawn as this phase started */
     int64_t replay_user_ns, replay_sys_ns;   /* CPU the replays took (not the strategy's) */
     rb__sched sched;
     uint64_t iter_bytes[RB_MAX_ITERATIONS + 1];        /* bytes the counted ops read */
@@ -4916,7 +4960,7 @@ static void rb__touch_replay(rb__thread *th, unsigned p, uint64_t *off)
     th->tr_pos = 0;
     th->tr_shift = 0;
     th->op_time = 0;
-    for (k = 0; k < th->drawn && !RB__LOAD(&run->pool.failed); k++) {
+    for (k = 0; k < th->drawn - th->drawn_before && !RB__LOAD(&run->pool.failed); k++) {
         bytes += rb__draw_op(th, 0, off, n);
         for (i = 0; i < n; i++) pages += rb__touch(th->part->touched, off[i], rb_worker_read_len(w, i), run->page_shift);
     }
@@ -4925,7 +4969,7 @@ static void rb__touch_replay(rb__thread *th, unsigned p, uint64_t *off)
     th->tr_shift = shift_end;
     th->op_time = op_time_end;
     th->iter_page_reads[p] = pages;
-    th->iter_issued[p] = th->drawn;
+    th->iter_issued[p] = th->drawn - th->drawn_before;
     th->iter_issued_bytes[p] = bytes;
     if (timed && rb__plat_thread_rusage(&b) == RB_OK) {
         th->replay_user_ns += rb__tv_ns(b.ru_utime) - rb__tv_ns(a.ru_utime);
@@ -5130,7 +5174,7 @@ static void rb__worker_phase(rb__thread *th, unsigned p, uint64_t start, uint64_
     unsigned n = c->reads_per_op;
     for (t0 = rb__now_ns(); t0 < deadline && !RB__LOAD(&run->pool.failed); t0 = t1) {
         op_bytes = rb__draw_op(th, p > 0, off, n);
-        th->drawn++;
+        RB__BUMP(&th->drawn);
         if (rb__op(th, off, n) != 0) break;
         t1 = rb__now_ns();
         if (t1 > deadline) { inflight = deadline - t0; took = t1 - t0; break; }   /* in flight at the stop */
@@ -5236,7 +5280,7 @@ static void rb__worker_phase_open(rb__thread *th, unsigned p, uint64_t start, ui
         if (c->arrivals == RB_ARRIVALS_TRACE && (q->next = rb__sat_add(start, th->op_time)) >= deadline) break;   /* not due */
         t0 = rb__wait_until(q->next, &run->pool.failed);
         if (t0 >= deadline) break;   /* drawn, never started: not replayed either */
-        th->drawn++;
+        RB__BUMP(&th->drawn);
         if (rb__op(th, off, n) != 0) break;
         t1 = rb__now_ns();
         if (t1 > deadline) { inflight = deadline - t0; took = t1 - t0; break; }   /* in flight at the stop */
@@ -5293,7 +5337,7 @@ static void *rb__worker_main(void *arg)
         if (p == 1) rb__acct_worker(&th->before, w);
         w->measuring = p > 0;
         rb__draws_save(w, &th->draws_start);
-        th->drawn = 0;
+        th->drawn_before = th->drawn;
         th->tr_pos = 0;   /* every phase replays the trace from its first read */
         th->tr_shift = 0;
         th->op_time = 0;
@@ -5679,6 +5723,11 @@ static void rb__between_phases(rb__run *run, unsigned k)
         return;
     }
     if (k >= 2) rb__tally(run, k - 1);   /* measured phase k - 1 just ended */
+    if (k >= run->end_phase && k <= RB_MAX_ITERATIONS && run->observing && c->observer->more &&
+        c->observer->more(run->observed, rows, rb__rows(run, rows))) {
+        run->end_phase++;   /* the workers are parked: they read it after the next barrier */
+        for (i = 0; i < run->nparts; i++) run->parts[i].c.iterations++;
+    }
     if (k >= run->end_phase) {
         rb__ws_end(run);
         rb__page_tables(run);
@@ -5728,8 +5777,11 @@ static void rb__coordinate(rb__run *run)
         /* Decided here, read by all after the barrier: a flag set once the barrier opened (the
            stop flag seen by this thread first) must not make some threads skip the phase. */
         run->quit = k >= run->end_phase || RB__LOAD(&run->pool.failed);
-        until = rb__barrier_wait(&run->pool.bar) + (uint64_t)(k ? c->duration_ns : c->warmup_ns);
+        until = rb__barrier_wait(&run->pool.bar);
         if (run->quit) break;
+        if (k == run->first_phase) __atomic_store_n(&run->live_started, until, __ATOMIC_RELAXED);
+        __atomic_store_n(&run->live_phase, k, __ATOMIC_RELAXED);
+        until += (uint64_t)(k ? c->duration_ns : c->warmup_ns);
         while ((now = rb__now_ns()) < until && !RB__LOAD(&run->pool.failed)) {
             if (c->stop && __atomic_load_n(c->stop, __ATOMIC_RELAXED)) {
                 rb__fail(run, RB_EINTR, "interrupted");
@@ -6189,6 +6241,24 @@ static int rb__cell_open(rb__run *run, rb__thread ***thp)
 
 static int rb__proc_gate(rb__run *run, char *why, size_t wl);
 
+/* The cell's counters for an observer's sampling thread: relaxed loads of what the workers
+   and the coordinator store anyway (no lock; a sum taken while they run is a moment's). */
+RBDEF void rb_cell_live(const rb_cell *run, rb_live *out)
+{
+    unsigned i, k;
+    memset(out, 0, sizeof *out);
+    out->started_ns = __atomic_load_n(&run->live_started, __ATOMIC_RELAXED);
+    out->phase = __atomic_load_n(&run->live_phase, __ATOMIC_RELAXED);
+    out->threads = run->nthreads;
+    out->pid = (int)getpid();
+    for (i = 0; run->th && i < run->nparts; i++)
+        for (k = run->parts[i].first; k < run->parts[i].first + run->parts[i].n; k++) {
+            uint64_t d = __atomic_load_n(&run->th[k]->drawn, __ATOMIC_RELAXED);
+            out->ops += d;
+            out->reads += d * run->parts[i].c.reads_per_op;
+        }
+}
+
 /* Phases 2-3: the observer's cell (rb_config.observer), the workers of every group on one
    barrier, and the one coordinator, until the last iteration or a failure; then everything
    joined, and the observer closed. */
@@ -6205,6 +6275,8 @@ static void rb__cell_execute(rb__run *run, rb__thread **th)
         rc = o->cell(o, run->c, &run->observed, why, sizeof why);
     }
     if (rc == RB_OK && run->procs) rc = rb__proc_gate(run, why, sizeof why);   /* every reader process at once */
+    run->th = th;
+    if (rc == RB_OK && run->observing && o->live) o->live(run->observed, run);
     if (rc == RB_OK) rc = rb__pool_start(&run->pool, run->nthreads, rb__worker_main, rb__thread_arg, th, why, sizeof why);
     if (rc != RB_OK) rb__fail(run, rc, why);
     if (run->pool.tid) rb__coordinate(run);   /* no tid: no thread and no barrier either */
@@ -10392,7 +10464,7 @@ static int rb__matrix_alloc(const rb_matrix *m, rb__matrix_store *st)
     for (i = 0; i < st->nz; i++) st->sizes[i] = m->read_sizes && m->nread_sizes ? m->read_sizes[i] : st->cfg.read_size;
     st->ncells = st->ns * st->nt * st->nz;
     st->rounds = m->rounds ? m->rounds : 1;
-    st->cap = st->rounds * st->cfg.iterations;
+    st->cap = st->rounds * (m->cfg.observer && m->cfg.observer->more ? RB_MAX_ITERATIONS : st->cfg.iterations);
     st->results = (rb_result *)calloc(st->ncells ? st->ncells : 1, sizeof *st->results);
     st->scratch = (rb_result *)calloc(st->grouped ? st->ncells : 1, sizeof *st->scratch);
     st->samples = (double *)calloc((size_t)(st->ncells ? st->ncells : 1) * st->cap, sizeof *st->samples);
@@ -10545,6 +10617,8 @@ static void rb__merge_round(rb_result *acc, const rb_result *x)
         if (acc->majflt >= 0 && x->majflt >= 0) { acc->majflt += x->majflt; acc->minflt += x->minflt; }
         rb__merge_touched(acc, x);
         rb__merge_group_victim(acc, x);
+        acc->steady_at_s = acc->steady_at_s != acc->steady_at_s ? NAN : RB__MAX(acc->steady_at_s, x->steady_at_s);
+        acc->steady_ops_per_ms = (acc->steady_ops_per_ms * r + x->steady_ops_per_ms) / (r + 1);
         if (acc->device_read_bytes >= 0 && x->device_read_bytes >= 0) {
             acc->device_read_bytes += x->device_read_bytes;
             if (acc->read_amplification >= 0 && acc->bytes_issued)
@@ -11345,6 +11419,51 @@ RBDEF void rb_env_print(FILE *f, const rb_env *env);
    log_scale: decades on the y axis. Cells that did not run are drawn as dashed stubs naming why.
    title NULL: "readbench"; the subtitle names the kernel, RAM, file/RAM ratio and device (env). */
 RBDEF void rb_report_svg(FILE *f, const rb_report *r, const char *title, int log_scale);
+
+/* A timeline (rb_result.timeline, filled by a tool, 3.8): one point per interval of a cell, from
+   its first phase's start; a figure unknown here is NaN (JSON null, an empty CSV field). The
+   rates are per second of the interval, counted for the whole process but the sampler's and
+   the probe's own threads: faults, device bytes (/proc/self/io), CPU per read. */
+typedef struct rb_timeline_point {
+    double t_s;                   /* the interval's end, seconds from the first phase's start */
+    unsigned phase;               /* the phase running as it ended: 0 warmup, k iteration k */
+    double ops_per_ms, reads_per_s;
+    double majflt_per_s, minflt_per_s;
+    double device_bytes_per_s;    /* bytes the process made the device read */
+    double resident;              /* fraction of the file's pages resident at its end (NaN: not
+                                     counted at this point, or untrusted) */
+    double tlb_per_s;             /* TLB shootdowns (/proc/interrupts' TLB row, all CPUs); NaN: no row */
+    double pte_bytes;             /* page tables of the readers' process(es) (VmPTE, summed) */
+    double cpu_ns_per_read;       /* the readers' CPU (user + sys) per read started */
+    double probe_per_s;           /* the CPU probe's work units (NaN: no probe) */
+} rb_timeline_point;
+
+typedef struct rb_timeline {
+    const char *strategy;         /* the cell: its row's strategy, threads and read size */
+    unsigned threads;
+    uint64_t read_size;
+    unsigned round;               /* 1-based */
+    double interval_s;
+    rb_timeline_point *points;
+    unsigned n, cap;
+    double steady_at_s, steady_ops_per_ms;   /* NaN: never settled */
+    double probe_alone_per_s;     /* the probe's units/s alone, just before the cell; NaN: no probe */
+    double sampler_cpu_s;         /* the sampler's own CPU time */
+    double residency_s;           /* of it, the CPU time counting residency (cachestat, or mincore),
+                                     and every how many points it was counted (its CPU bounded to
+                                     RB__TL_RES_SHARE of the interval) */
+    unsigned residency_every;
+    struct rb_timeline *next;     /* the cell's next round; NULL: the last */
+} rb_timeline;
+
+/* rb_report_timeline_csv(f, r), rb_report_timeline_svg(f, r, title): the timelines of a report
+   (r->timeline_ns > 0): CSV in long form, a row per point (strategy, threads, read_size, round,
+   t_s, then the figures), and an SVG line chart of the first round: ops/ms and TLB shootdowns/s
+   over time, a line per cell. The table and markdown reports add a summary per cell (first
+   second, steady state, worst second); JSON gives each cell's "timeline". */
+RBDEF void rb_report_timeline_csv(FILE *f, const rb_report *r);
+
+RBDEF void rb_report_timeline_svg(FILE *f, const rb_report *r, const char *title);
 
 /* rb_report_residency(f, path, info, evicted): rb_residency's answer as one line of text; with
    evicted, what an rb_evict left cached and why (dirty, under writeback, or mapped). */
@@ -12478,11 +12597,120 @@ static void rb__env_json(FILE *f, const rb_env *e)
             e->liburing ? "true" : "false");
 }
 
+/* A timeline's figures, as JSON and CSV name them: every one a double of the point, NaN
+   unknown (the JSON writer, the long CSV and the chart read this one list). */
+typedef struct rb__tl_field {
+    const char *name;
+    size_t off;
+} rb__tl_field;
+
+#define RB__TL_FIELD(f) {#f, offsetof(rb_timeline_point, f)},
+static const rb__tl_field rb__tl_fields[] = {
+    RB__TL_FIELD(ops_per_ms) RB__TL_FIELD(reads_per_s) RB__TL_FIELD(majflt_per_s) RB__TL_FIELD(minflt_per_s)
+    RB__TL_FIELD(device_bytes_per_s) RB__TL_FIELD(resident) RB__TL_FIELD(tlb_per_s) RB__TL_FIELD(pte_bytes)
+    RB__TL_FIELD(cpu_ns_per_read) RB__TL_FIELD(probe_per_s)};
+#undef RB__TL_FIELD
+#define RB__TL_NFIELDS (sizeof rb__tl_fields / sizeof rb__tl_fields[0])
+
+static double rb__tl_get(const rb_timeline_point *p, unsigned k)
+{
+    double v;
+    memcpy(&v, (const char *)p + rb__tl_fields[k].off, sizeof v);
+    return v;
+}
+
+/* A point's length in seconds (the first one's from the first phase's start). */
+static double rb__tl_dt(const rb_timeline *t, unsigned i) { return t->points[i].t_s - (i ? t->points[i - 1].t_s : 0.0); }
+
+/* The mean ops/ms of points [i, j), weighted by their lengths; NaN when none is known. */
+static double rb__tl_mean(const rb_timeline *t, unsigned i, unsigned j)
+{
+    double sum = 0, w = 0;
+    for (; i < j; i++) {
+        double dt = rb__tl_dt(t, i), v = t->points[i].ops_per_ms;
+        if (v == v && dt > 0) { sum += v * dt; w += dt; }
+    }
+    return w > 0 ? sum / w : NAN;
+}
+
+/* The slowest stretch of whole points back to back lasting at least span seconds, and when
+   it ended (*at); *first: the first such stretch's rate. NaN: the timeline is shorter. */
+static double rb__tl_worst(const rb_timeline *t, double span, double *at, double *first)
+{
+    double worst = NAN;
+    unsigned i, j;
+    *at = *first = NAN;
+    for (i = 0; i < t->n; i++) {
+        double from = i ? t->points[i - 1].t_s : 0.0, m;
+        for (j = i; j < t->n && t->points[j].t_s - from < span - 1e-9; j++) {}
+        if (j == t->n) break;
+        m = rb__tl_mean(t, i, j + 1);
+        if (i == 0) *first = m;
+        if (m == m && !(m >= worst)) { worst = m; *at = t->points[j].t_s; }
+    }
+    return worst;
+}
+
+static void rb__tl_fmt(char *buf, size_t len, const char *fmt, double v)
+{
+    if (v == v) snprintf(buf, len, fmt, v);
+    else snprintf(buf, len, "-");
+}
+
+/* After a table: each cell's first round over time: its first second, its steady state (the
+   rate from when it settled) and its worst second, the most TLB shootdowns and page tables,
+   and the least the CPU probe got of what it did alone. */
+static void rb__timeline_table(FILE *f, const rb_report *r, int md)
+{
+    static const char *const head[] = {"strategy", "threads", "first 1 s", "steady", "from s", "worst 1 s",
+                                       "at s", "TLB/s max", "VmPTE max", "probe min"};
+    char v[10][48];
+    unsigned i, k, c;
+    int any = 0;
+    for (i = 0; i < r->count; i++) {
+        const rb_timeline *t = r->results[i].timeline;
+        double at, first, worst, tlb = NAN, pte = NAN, probe = NAN;
+        if (!t) continue;
+        if (!any++) {
+            fprintf(f, "\n%sTimeline, round 1, a point every %g s (ops/ms; steady: from when the rate settled)%s\n\n",
+                    md ? "**" : "", (double)r->timeline_ns / 1e9, md ? "**" : "");
+            for (c = 0; c < 10; c++) fprintf(f, md ? "| %s " : c ? " %10s" : "%-24s", head[c]);
+            fputs(md ? "|\n" : "\n", f);
+            for (c = 0; md && c < 10; c++) fputs(c < 2 ? "|---" : "|---:", f);
+            if (md) fputs("|\n", f);
+        }
+        worst = rb__tl_worst(t, 1.0, &at, &first);
+        for (k = 0; k < t->n; k++) {
+            const rb_timeline_point *p = &t->points[k];
+            if (p->tlb_per_s == p->tlb_per_s && !(p->tlb_per_s <= tlb)) tlb = p->tlb_per_s;
+            if (p->pte_bytes == p->pte_bytes && !(p->pte_bytes <= pte)) pte = p->pte_bytes;
+            if (p->probe_per_s == p->probe_per_s && t->probe_alone_per_s > 0 &&
+                !(p->probe_per_s / t->probe_alone_per_s >= probe))
+                probe = p->probe_per_s / t->probe_alone_per_s;
+        }
+        snprintf(v[0], sizeof v[0], "%s", t->strategy ? t->strategy : "?");
+        snprintf(v[1], sizeof v[1], "%u", t->threads);
+        rb__tl_fmt(v[2], sizeof v[2], "%.2f", first);
+        rb__tl_fmt(v[3], sizeof v[3], "%.2f", t->steady_ops_per_ms);
+        rb__tl_fmt(v[4], sizeof v[4], "%.1f", t->steady_at_s);
+        rb__tl_fmt(v[5], sizeof v[5], "%.2f", worst);
+        rb__tl_fmt(v[6], sizeof v[6], "%.1f", at);
+        rb__tl_fmt(v[7], sizeof v[7], "%.0f", tlb);
+        rb__tl_fmt(v[8], sizeof v[8], "%.0f KiB", pte / 1024);
+        rb__tl_fmt(v[9], sizeof v[9], "%.0f%%", 100 * probe);
+        if (t->steady_at_s != t->steady_at_s) snprintf(v[3], sizeof v[3], "never");
+        for (c = 0; c < 10; c++) fprintf(f, md ? "| %s " : c ? " %10s" : "%-24s", v[c]);
+        fputs(md ? "|\n" : "\n", f);
+    }
+}
+
 RBDEF void rb_report_write(FILE *f, const rb_report *r, int format)
 {
     if (format == RB_FORMAT_JSON) rb_report_json(f, r);
     else if (format == RB_FORMAT_CSV) rb_report_csv(f, r);
     else rb_report_table(f, r, format == RB_FORMAT_MARKDOWN);
+    if ((format == RB_FORMAT_TABLE || format == RB_FORMAT_MARKDOWN) && r->timeline_ns > 0)
+        RB__IN_C_LOCALE(rb__timeline_table(f, r, format == RB_FORMAT_MARKDOWN));
 }
 
 /* The banner a table run prints before it (the CLI sends it to the diagnostic stream): the
@@ -12547,7 +12775,8 @@ static void rb__csv_string(FILE *f, const char *s)
 enum { RB__K_U64, RB__K_I64, RB__K_FLAG, RB__K_F0, RB__K_F1, RB__K_F3, RB__K_F6, RB__K_TEXT, RB__K_QUOTED,
        RB__K_LO, RB__K_HI, RB__K_HIST, RB__K_SPECIAL };
 
-enum { RB__CF_NONE = 0, RB__CF_KEY = 1, RB__CF_TRACE = 2, RB__CF_MAX = 4, RB__CF_ENDS = 8, RB__CF_KEY1 = 16 | 1 };
+enum { RB__CF_NONE = 0, RB__CF_KEY = 1, RB__CF_TRACE = 2, RB__CF_MAX = 4, RB__CF_ENDS = 8, RB__CF_KEY1 = 16 | 1,
+       RB__CF_TIMELINE = 32 };
 
 typedef struct rb__col {
     const char *csv_name, *obj, *json;   /* 0: not in CSV; not a member of an object; not in JSON */
@@ -12696,6 +12925,44 @@ static void rb__col_accounting(FILE *f, const rb_result *x, int json, int known)
     if (json) rb__json_hints(f, &x->prefetch_accounting, known);
 }
 
+/* A cell's timeline, JSON only: the interval, then each round's steady state, what sampling
+   cost, and its points. */
+static void rb__col_timeline(FILE *f, const rb_result *x, int json, int known)
+{
+    const rb_timeline *t;
+    unsigned i, k;
+    if (!json) return;
+    if (!known || !x->timeline) { fputs("null", f); return; }
+    fprintf(f, "{\"interval_s\": ");
+    rb__json_num(f, x->timeline->interval_s);
+    fputs(", \"rounds\": [", f);
+    for (t = x->timeline; t; t = t->next) {
+        fprintf(f, "%s{\"round\": %u, \"steady_at_s\": ", t == x->timeline ? "" : ", ", t->round);
+        rb__json_num(f, t->steady_at_s);
+        fputs(", \"steady_ops_per_ms\": ", f);
+        rb__json_num(f, t->steady_ops_per_ms);
+        fputs(", \"probe_alone_per_s\": ", f);
+        rb__json_num(f, t->probe_alone_per_s);
+        fputs(", \"sampler_cpu_s\": ", f);
+        rb__json_num(f, t->sampler_cpu_s);
+        fputs(", \"residency_s\": ", f);
+        rb__json_num(f, t->residency_s);
+        fprintf(f, ", \"residency_every\": %u, \"points\": [", t->residency_every);
+        for (i = 0; i < t->n; i++) {
+            fprintf(f, "%s{\"t_s\": ", i ? ", " : "");
+            rb__json_num(f, t->points[i].t_s);
+            fprintf(f, ", \"phase\": %u", t->points[i].phase);
+            for (k = 0; k < RB__TL_NFIELDS; k++) {
+                fprintf(f, ", \"%s\": ", rb__tl_fields[k].name);
+                rb__json_num(f, rb__tl_get(&t->points[i], k));
+            }
+            fputc('}', f);
+        }
+        fputs("]}", f);
+    }
+    fputs("]}", f);
+}
+
 /* A row's cells, by the table: ok and measured as the table's comment says; tr the report's
    trace (its rows are written only in a replay's report). */
 #define RB__COL_EVAL(id, kind, flags, pos, cname, ob, jname, cw, jw, value) \
@@ -12712,11 +12979,12 @@ static void rb__cells_of(const rb_report *r, const rb_result *x, rb__colcell *c)
 #undef RB__COL_EVAL
 
 /* The CSV columns in CSV's order (the table's csv numbers); a replay's columns in a replay only. */
-static unsigned rb__csv_order(unsigned short *ord, int replay)
+static unsigned rb__csv_order(unsigned short *ord, int replay, int timeline)
 {
     unsigned i, k, n = 0;
     for (i = 0; i < RB__NCOLS; i++) {
         if (!rb__cols[i].csv || (!replay && (rb__cols[i].flags & RB__CF_TRACE))) continue;
+        if (!timeline && (rb__cols[i].flags & RB__CF_TIMELINE)) continue;
         for (k = n++; k > 0 && rb__cols[ord[k - 1]].csv > rb__cols[i].csv; k--) ord[k] = ord[k - 1];
         ord[k] = (unsigned short)i;
     }
@@ -12777,7 +13045,7 @@ static void rb__csv_cell(FILE *f, const rb_report *r, const rb_result *x, const 
 static void rb__report_csv(FILE *f, const rb_report *r)
 {
     unsigned short ord[RB__NCOLS];
-    unsigned n = rb__csv_order(ord, r->cfg && r->cfg->trace), i, k;
+    unsigned n = rb__csv_order(ord, r->cfg && r->cfg->trace, r->timeline_ns > 0), i, k;
     rb__colcell c[RB__NCOLS];
     for (k = 0; k < n; k++) {   /* the header */
         const rb__col *col = &rb__cols[ord[k]];
@@ -12794,6 +13062,29 @@ static void rb__report_csv(FILE *f, const rb_report *r)
         }
         fputc('\n', f);
     }
+}
+
+/* The timelines in long form: a row per point of every round of every cell, so that the
+   one-row-per-cell CSV above keeps its shape. */
+static void rb__report_timeline_csv(FILE *f, const rb_report *r)
+{
+    const rb_timeline *t;
+    unsigned i, j, k;
+    fputs("strategy,threads,read_size,round,t_s,phase", f);
+    for (k = 0; k < RB__TL_NFIELDS; k++) fprintf(f, ",%s", rb__tl_fields[k].name);
+    fputc('\n', f);
+    for (i = 0; i < r->count; i++)
+        for (t = r->results[i].timeline; t; t = t->next)
+            for (j = 0; j < t->n; j++) {
+                fprintf(f, "%s,%u,%llu,%u,%.6f,%u", t->strategy ? t->strategy : "", t->threads,
+                        (unsigned long long)t->read_size, t->round, t->points[j].t_s, t->points[j].phase);
+                for (k = 0; k < RB__TL_NFIELDS; k++) {
+                    double v = rb__tl_get(&t->points[j], k);
+                    fputc(',', f);
+                    if (v == v) fprintf(f, "%.6f", v);
+                }
+                fputc('\n', f);
+            }
 }
 
 /* ==== 2.3 JSON ================================================================================ */
@@ -12919,7 +13210,8 @@ static void rb__json_cell(FILE *f, const rb_report *r, const rb_result *x, const
 /* 1: column i is in this report's JSON (a replay's columns only in a replay). */
 static int rb__json_has(const rb_report *r, unsigned i)
 {
-    return rb__cols[i].json && (!(rb__cols[i].flags & RB__CF_TRACE) || (r->cfg && r->cfg->trace));
+    return rb__cols[i].json && (!(rb__cols[i].flags & RB__CF_TRACE) || (r->cfg && r->cfg->trace)) &&
+           (!(rb__cols[i].flags & RB__CF_TIMELINE) || r->timeline_ns > 0);
 }
 
 /* The rows of the object that row i opens: from i to the returned row, not included (rows
@@ -13405,6 +13697,89 @@ static void rb__report_svg(FILE *f, const rb_report *r, const char *title, int l
     free(bars);
 }
 
+/*
+   The timeline chart: the first round of each cell, a line per cell, time across. Two panels:
+   ops/ms, then TLB shootdowns per second (the cost of unmapping shared by every CPU: where it
+   rises, eviction is unmapping pages the readers had mapped). A panel with nothing known says
+   so instead of drawing an empty frame. */
+#define RB__TL_W 900u
+#define RB__TL_PANEL 280u
+#define RB__TL_LEFT 80u
+
+static void rb__tl_panel(FILE *f, const rb_report *r, unsigned field, const char *unit, unsigned top, double tmax)
+{
+    unsigned i, k, n = 0, pw = RB__TL_W - RB__TL_LEFT - 30, ph = RB__TL_PANEL - 60;
+    double ymax = 0;
+    for (i = 0; i < r->count; i++)
+        for (k = 0; r->results[i].timeline && k < r->results[i].timeline->n; k++) {
+            double v = rb__tl_get(&r->results[i].timeline->points[k], field);
+            if (v == v) { ymax = RB__MAX(ymax, v); n++; }
+        }
+    fprintf(f, "<text x=\"%u\" y=\"%u\" font-size=\"13\" font-weight=\"bold\">", RB__TL_LEFT, top + 14);
+    rb__xml(f, unit);
+    fprintf(f, "</text>\n");
+    if (!n) {
+        fprintf(f, "<text x=\"%u\" y=\"%u\" font-size=\"12\" fill=\"#444\">not known here%s</text>\n", RB__TL_LEFT,
+                top + 40, rb__tl_fields[field].off == offsetof(rb_timeline_point, tlb_per_s) ?
+                " (no TLB row in /proc/interrupts)" : "");
+        return;
+    }
+    ymax = ymax > 0 ? ymax * 1.05 : 1;
+    fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"none\" stroke=\"#888\"/>\n", RB__TL_LEFT,
+            top + 24, pw, ph);
+    for (k = 0; k <= 4; k++) {   /* the axes' ticks: fifths of each */
+        fprintf(f, "<text x=\"%u\" y=\"%u\" font-size=\"10\" text-anchor=\"end\">%.4g</text>\n", RB__TL_LEFT - 4,
+                top + 24 + ph - k * ph / 4 + 4, ymax * k / 4);
+        fprintf(f, "<text x=\"%u\" y=\"%u\" font-size=\"10\" text-anchor=\"middle\">%.3g s</text>\n",
+                RB__TL_LEFT + k * pw / 4, top + 24 + ph + 14, tmax * k / 4);
+    }
+    for (i = 0; i < r->count; i++) {
+        const rb_timeline *t = r->results[i].timeline;
+        int open = 0;
+        for (k = 0; t && k < t->n; k++) {
+            double v = rb__tl_get(&t->points[k], field);
+            if (v != v) continue;   /* unknown: a gap in the line would need a second one; skipped */
+            if (!open++)
+                fprintf(f, "<polyline fill=\"none\" stroke-width=\"1.5\" stroke=\"%s\" points=\"",
+                        rb__palette[i % (sizeof rb__palette / sizeof rb__palette[0])]);
+            fprintf(f, "%.1f,%.1f ", RB__TL_LEFT + pw * t->points[k].t_s / tmax, top + 24 + ph - ph * v / ymax);
+        }
+        if (open) fputs("\"/>\n", f);
+    }
+}
+
+static void rb__report_timeline_svg(FILE *f, const rb_report *r, const char *title)
+{
+    unsigned i, x = RB__TL_LEFT, h = 96 + 2 * RB__TL_PANEL;
+    double tmax = 0;
+    char label[96];
+    for (i = 0; i < r->count; i++)
+        if (r->results[i].timeline && r->results[i].timeline->n)
+            tmax = RB__MAX(tmax, r->results[i].timeline->points[r->results[i].timeline->n - 1].t_s);
+    if (!(tmax > 0)) tmax = 1;
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" "
+               "height=\"%u\" viewBox=\"0 0 %u %u\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n"
+               "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"%u\" y=\"28\" font-size=\"18\" "
+               "font-weight=\"bold\">", RB__TL_W, h, RB__TL_W, h, RB__TL_LEFT);
+    rb__xml(f, title && *title ? title : "readbench timeline");
+    fprintf(f, "</text>\n<text x=\"%u\" y=\"48\" font-size=\"11\" fill=\"#444\">round 1 of each cell, a point every "
+               "%g s from its first phase (warmup included)</text>\n", RB__TL_LEFT, (double)r->timeline_ns / 1e9);
+    for (i = 0; i < r->count; i++) {
+        if (!r->results[i].timeline) continue;
+        snprintf(label, sizeof label, "%s, %u thread%s", r->results[i].strategy ? r->results[i].strategy : "?",
+                 r->results[i].threads, r->results[i].threads == 1 ? "" : "s");
+        if (x + 40 + 7 * strlen(label) > RB__TL_W) break;   /* the legend's one line is full */
+        fprintf(f, "<rect x=\"%u\" y=\"60\" width=\"12\" height=\"12\" fill=\"%s\"/><text x=\"%u\" y=\"71\" "
+                   "font-size=\"12\">", x, rb__palette[i % (sizeof rb__palette / sizeof rb__palette[0])], x + 16);
+        rb__xml(f, label);
+        fputs("</text>\n", f);
+        x += 28 + 7 * (unsigned)strlen(label);
+    }
+    rb__tl_panel(f, r, 0, "ops/ms", 84, tmax);
+    rb__tl_panel(f, r, 6, "TLB shootdowns per second (all CPUs)", 84 + RB__TL_PANEL, tmax);
+    fputs("</svg>\n", f);
+}
+
 /* ==== 2.5 progress and the lines around a run ================================================= */
 
 /* 1: the directory of `path`'s last component is the directory ds describes. */
@@ -13791,6 +14166,11 @@ RBDEF void rb_report_svg(FILE *f, const rb_report *r, const char *title, int log
 {
     RB__IN_C_LOCALE(rb__report_svg(f, r, title, log_scale));
 }
+RBDEF void rb_report_timeline_csv(FILE *f, const rb_report *r) { RB__IN_C_LOCALE(rb__report_timeline_csv(f, r)); }
+RBDEF void rb_report_timeline_svg(FILE *f, const rb_report *r, const char *title)
+{
+    RB__IN_C_LOCALE(rb__report_timeline_svg(f, r, title));
+}
 RBDEF unsigned rb_report_summary(FILE *f, const rb_report *r, int interrupted, const char *hint)
 {
     unsigned failed;
@@ -14052,7 +14432,7 @@ typedef struct rb_warmup_run {
 
 /* One setting in words: "chunk" (a size) or "methods" (a list of names, each once); RB_EINVAL
    with why, naming the setting as the caller spells it (as, "--chunk"). Parsed by their rows of
-   the CLI's options' table (3.8), as rb_pfx_settings_set parses prefetch's. */
+   the CLI's options' table (3.9), as rb_pfx_settings_set parses prefetch's. */
 RBDEF int rb_warmup_set(rb_warmup_config *c, const char *key, const char *value, const char *as, char *why,
                         size_t whylen);
 
@@ -14356,7 +14736,41 @@ RBDEF void rb_advise_write(FILE *f, const rb_advise_run *r, int format);
    (log scale), the number written in every cell. title NULL: "readbench advise". */
 RBDEF void rb_advise_svg(FILE *f, const rb_advise_run *r, const char *title);
 
-/* -- 3.8 settings from text, the scenarios and the CLI's commands (declarations) -- */
+/* -- 3.8 the timeline (declarations) -- */
+
+/* A cell observer that samples each cell while it runs into an rb_timeline per cell and round
+   (rb_result.timeline, the reports' 2.x write it): every interval, from the cell's live
+   counters (rb_cell_live) and the process's (faults, CPU, /proc/self/io, /proc/interrupts'
+   TLB row, VmPTE, the file's residency), never the readers' loop. With cpu_probe, a thread
+   beside the readers spins a fixed unit of work and counts the units (mmapbench's CPUwork):
+   what the readers' kernel work leaves a program beside them. With until_ns, a cell that has
+   not settled when its iterations end gets more iterations, until it settled or its measured
+   time would pass until_ns. It wraps the observer the config had (the victim), which still
+   runs. rb_timeline_attach(c, tl): tl must outlive the runs and their reports;
+   rb_timeline_free(tl) releases every timeline it recorded. */
+typedef struct rb_timeline_tool {
+    rb_observer observer;
+    const rb_observer *inner;     /* the observer it wraps; NULL: none */
+    int64_t interval_ns;          /* a point per interval; 0: no timeline (the others refused) */
+    int cpu_probe;
+    int64_t until_ns;             /* 0: a cell's iterations are never extended */
+    int groups;                   /* the run is of reader groups: refused (a timeline is one cell's) */
+    int processes;                /* the run has cells of reader processes: refused (not followed yet) */
+    rb_timeline **all;            /* every timeline recorded */
+    unsigned nall, capall;
+} rb_timeline_tool;
+
+#define RB_TIMELINE_MIN_NS 10000000   /* 10 ms: shorter, the points would be mostly the sampler's noise */
+
+/* Steady state, as fio's steadystate=iops_slope: over a sliding window of points, the least-
+   squares slope of the rate, times the window's length, within RB_STEADY_DRIFT of the
+   window's mean: the trend moves the rate by less than that across the window. The window:
+   RB_STEADY_WINDOW_S seconds, at least RB_STEADY_MIN_POINTS points. */
+#define RB_STEADY_WINDOW_S 2.0
+#define RB_STEADY_MIN_POINTS 5u
+#define RB_STEADY_DRIFT 0.10
+
+/* -- 3.9 settings from text, the scenarios and the CLI's commands (declarations) -- */
 
 /* rb_hog_plan(spec, file_size, reserve, &size, why, whylen), rb_mem_margin(room): the hog's size
    for "SIZE" or "auto:R" (leave file_size / R available), never more than the room less
@@ -14414,6 +14828,7 @@ typedef struct rb_settings {
     rb_trace trace;                                /* loaded by rb_settings_matrix or _advise; cfg.trace */
     rb_victim victim;                              /* cfg.victim's observer (rb_settings_matrix) */
     rb_groups_matrix gm;                           /* the groups' matrix hook (rb_settings_matrix) */
+    rb_timeline_tool timeline;                     /* "timeline", "cpu-probe", "until-steady"; its observer */
     int trace_loaded;
     int seed_given, pick_given;                    /* "seed", "file-pick" set: a replay with no use for one says so */
 } rb_settings;
@@ -14431,7 +14846,7 @@ RBDEF int rb_settings_set(rb_settings *s, const char *key, const char *value, co
    switch), which commands of a driver use it (RB_FOR_*), a heading when it starts a group (or
    NULL), and its help (more lines after each '\n'). These are the documentation's columns of
    the settings' table, whose other columns are the parser and the field (RB__SETTINGS, in the
-   code of 3.8): rb_settings_set reads that same row, and a driver builds its options and its
+   code of 3.9): rb_settings_set reads that same row, and a driver builds its options and its
    help text from this one, so a new setting is one row there and no change to the driver. */
 enum { RB_FOR_RUN = 1u << 0, RB_FOR_ADVISE = 1u << 1 };
 
@@ -14553,6 +14968,17 @@ RBINT void rb_victim_attach(rb_config *c, rb_victim *v, const char *path);
 
 RBINT void rb_groups_attach(rb_matrix *m, rb_groups_matrix *g, const rb_group *groups, unsigned n, int alone);
 
+RBINT void rb_timeline_attach(rb_config *c, rb_timeline_tool *tl);
+
+RBINT void rb_timeline_free(rb_timeline_tool *tl);
+
+/* The first window of `window` points of rate[0..n) in which the rate settled (see
+   RB_STEADY_DRIFT): 1 and its first point in *at; 0 when none did. A point that is NaN or a
+   window whose mean is not positive never settles. A pure function of its input. */
+RBINT int rb_steady_find(const double *rate, unsigned n, unsigned window, double drift, unsigned *at);
+
+RBINT unsigned rb_steady_window(double interval_s);   /* the window's points for this interval */
+
 /* rb_pfx_run(cfg, policy, fits, result): Lucene's PrefetchBench: the cost of a hint
    when data is cached and its benefit when it is not, per policy. */
 RBINT int rb_pfx_run(const rb_pfx_config *c, int policy, int fits, rb_pfx_result *out);
@@ -14625,7 +15051,7 @@ RBINT const rb_scenario *rb_scenario_find(const char *name);   /* NULL: no such 
    RB_OK or RB_EINVAL; the C locale's point whatever the caller's locale. */
 RBINT int rb_parse_number(const char *s, int fraction, double *out);
 
-RBINT void rb_settings_free(rb_settings *s);   /* what the settings loaded (the trace) */
+RBINT void rb_settings_free(rb_settings *s);   /* what the settings loaded (the trace), the timelines recorded */
 
 /* Cache-state names, each known and listed once, at most cap. */
 RBINT int rb_parse_state_list(const char *s, int *out, unsigned cap, unsigned *n);
@@ -21331,7 +21757,467 @@ RBDEF void rb_advise_svg(FILE *f, const rb_advise_run *r, const char *title)
     RB__IN_C_LOCALE(rb__advise_svg(f, r, title));
 }
 
-/* ==== 3.8 settings from text, the scenarios and the CLI's commands ============================ */
+/* ==== 3.8 the timeline ======================================================================== */
+
+/*
+   What a single rate per cell hides: mmap reading data larger than memory runs well until the
+   page cache fills, then collapses, with TLB shootdowns rising as eviction unmaps pages from
+   every reader (Crotty, Leis, Pavlo, CIDR 2022). A sampling thread per cell takes a point per
+   interval from counters that exist anyway: the workers' op counts (rb_cell_live: a relaxed
+   load each, no lock, nothing added to the readers' loop), getrusage and the thread CPU
+   clocks (the process's faults and CPU, less the sampler's and the probe's own), /proc/self/io
+   (device bytes), the TLB row of /proc/interrupts, VmPTE from /proc/PID/status (per process,
+   summed: a run of several reader processes adds its pids), and the file's residency. The
+   residency is the dear one where cachestat is missing (mincore over a mapping of the whole
+   file, a byte per page): it is counted at most every point and no more often than keeps its
+   CPU time under RB__TL_RES_SHARE of the interval; the CPU it took and how often are in each
+   round's figures. */
+#define RB__TL_RES_SHARE 0.05
+#define RB__TL_SLICE_NS 5000000u     /* the sampler's sleep slices: how soon it sees the cell end */
+#define RB__TL_ALONE_NS 100000000u   /* the probe's rate alone, measured before the cell's threads start */
+#define RB__TL_PROC_BUF (256u << 10) /* /proc/interrupts: ~11 bytes per CPU per line */
+
+typedef struct rb__tl_snap {
+    uint64_t at;          /* CLOCK_MONOTONIC ns */
+    rb_live live;
+    double majflt, minflt, cpu_ns, dev, tlb, units;   /* NaN: unknown */
+} rb__tl_snap;
+
+typedef struct rb__tl_cell {
+    rb_timeline_tool *tool;
+    void *inner;                  /* the wrapped observer's state */
+    const rb_config *c;
+    const rb_cell *cell;
+    rb_timeline *tl;
+    pthread_mutex_t mu;           /* tl's points: the sampler appends, more() reads */
+    pthread_t sampler, probe;
+    int sampling, probing, mu_ok;
+    int stop, probe_stop;         /* atomics */
+    uint64_t units, probe_cpu_ns; /* the probe's (atomics) */
+    uint64_t probe_sink;
+    char *buf;                    /* /proc/interrupts */
+    unsigned res_skip;            /* points left before residency is counted again */
+    uint64_t started;
+} rb__tl_cell;
+
+RBINT unsigned rb_steady_window(double interval_s)
+{
+    double w = interval_s > 0 ? ceil(RB_STEADY_WINDOW_S / interval_s - 1e-9) : 0;
+    return w > RB_STEADY_MIN_POINTS ? (unsigned)RB__MIN(w, 1e6) : RB_STEADY_MIN_POINTS;
+}
+
+RBINT int rb_steady_find(const double *v, unsigned n, unsigned window, double drift, unsigned *at)
+{
+    unsigned s, i;
+    if (window < 2) window = 2;
+    for (s = 0; s + window <= n; s++) {
+        double m = 0, xm = (window - 1) / 2.0, sxy = 0, sxx = 0;
+        int bad = 0;
+        for (i = 0; i < window; i++) {
+            bad |= v[s + i] != v[s + i];
+            m += v[s + i];
+        }
+        m /= window;
+        if (bad || !(m > 0)) continue;
+        for (i = 0; i < window; i++) {
+            sxy += (i - xm) * (v[s + i] - m);
+            sxx += (i - xm) * (i - xm);
+        }
+        if (fabs(sxy / sxx) * (window - 1) <= drift * m) {
+            *at = s;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The TLB row of /proc/interrupts summed over its CPUs; NaN where there is none (not x86,
+   or no /proc). */
+static double rb__tl_tlb(char *buf)
+{
+    char *p, *e;
+    double sum = 0;
+    if (!buf || rb__plat_proc_read("/proc/interrupts", buf, RB__TL_PROC_BUF) <= 0) return NAN;
+    for (p = buf; (p = strstr(p, "TLB:")) != NULL; p += 4)
+        if (p == buf || p[-1] == ' ' || p[-1] == '\n') break;
+    if (!p) return NAN;
+    for (p += 4;;) {
+        unsigned long long x = strtoull(p, &e, 10);
+        if (e == p) break;   /* the text after the counts: "TLB shootdowns" */
+        sum += (double)x;
+        p = e;
+    }
+    return sum;
+}
+
+/* VmPTE of a process in bytes; NaN unknown. Several reader processes: summed by the caller. */
+static double rb__tl_vmpte(int pid)
+{
+    char path[64], buf[4096], *p;
+    snprintf(path, sizeof path, "/proc/%d/status", pid);
+    if (rb__plat_proc_read(path, buf, sizeof buf) <= 0 || !(p = strstr(buf, "\nVmPTE:"))) return NAN;
+    return 1024.0 * atof(p + 7);
+}
+
+static double rb__tl_thread_cpu_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return NAN;
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* The process's counters now, less what the sampler (this thread) and the probe did. */
+static void rb__tl_take(rb__tl_cell *s, rb__tl_snap *o)
+{
+    struct rusage all, me;
+    char buf[1024], *p;
+    int mine = rb__plat_thread_rusage(&me) == RB_OK;
+    o->at = rb__now_ns();
+    rb_cell_live(s->cell, &o->live);
+    o->majflt = o->minflt = o->cpu_ns = o->dev = NAN;
+    if (getrusage(RUSAGE_SELF, &all) == 0) {
+        o->majflt = (double)all.ru_majflt - (mine ? (double)me.ru_majflt : 0);
+        o->minflt = (double)all.ru_minflt - (mine ? (double)me.ru_minflt : 0);
+        o->cpu_ns = (double)(rb__tv_ns(all.ru_utime) + rb__tv_ns(all.ru_stime)) - rb__tl_thread_cpu_ns() -
+                    (double)__atomic_load_n(&s->probe_cpu_ns, __ATOMIC_RELAXED);
+    }
+    if (rb__plat_proc_read("/proc/self/io", buf, sizeof buf) > 0 && (p = strstr(buf, "\nread_bytes:")) != NULL)
+        o->dev = (double)atoll(p + 12);
+    o->tlb = rb__tl_tlb(s->buf);
+    o->units = s->tool->cpu_probe ? (double)__atomic_load_n(&s->units, __ATOMIC_RELAXED) : NAN;
+}
+
+/* The file's resident fraction, when its turn came (see RB__TL_RES_SHARE); NaN otherwise. */
+static double rb__tl_resident(rb__tl_cell *s)
+{
+    rb_residency_info ri;
+    double cost, every, t0;
+    if (s->res_skip) { s->res_skip--; return NAN; }
+    t0 = rb__tl_thread_cpu_ns();   /* CPU, not wall time: what it takes from the readers (a busy machine
+                                      preempting the sampler mid-call made 1 ms look like 70) */
+    if (rb_residency(s->c->path, &ri, NULL) != RB_OK) ri.trusted = 0;
+    cost = rb__tl_thread_cpu_ns() - t0;
+    if (cost != cost) cost = 0;
+    s->tl->residency_s += cost / 1e9;
+    every = ceil(cost / (RB__TL_RES_SHARE * s->tl->interval_s * 1e9));
+    s->res_skip = every > 1 ? (unsigned)RB__MIN(every, 1e6) - 1 : 0;
+    s->tl->residency_every = RB__MAX(s->tl->residency_every, s->res_skip + 1);
+    return ri.trusted && ri.pages ? (double)ri.resident / (double)ri.pages : NAN;
+}
+
+/* A point from two snapshots; appended under the lock (more() reads the points), or in place
+   of the last one (redo: the cell's end came soon after it, and the two become one point). */
+static void rb__tl_point(rb__tl_cell *s, const rb__tl_snap *a, const rb__tl_snap *b, int redo)
+{
+    rb_timeline *t = s->tl;
+    rb_timeline_point p;
+    double dt = (double)(b->at - a->at) / 1e9, reads = (double)(b->live.reads - a->live.reads);
+    if (!(dt > 0)) return;
+    p.t_s = (double)(b->at - s->started) / 1e9;
+    p.phase = b->live.phase;
+    p.ops_per_ms = (double)(b->live.ops - a->live.ops) / (dt * 1000);
+    p.reads_per_s = reads / dt;
+    p.majflt_per_s = (b->majflt - a->majflt) / dt;
+    p.minflt_per_s = (b->minflt - a->minflt) / dt;
+    p.device_bytes_per_s = (b->dev - a->dev) / dt;
+    p.tlb_per_s = (b->tlb - a->tlb) / dt;
+    p.cpu_ns_per_read = reads > 0 ? (b->cpu_ns - a->cpu_ns) / reads : NAN;
+    p.probe_per_s = (b->units - a->units) / dt;
+    p.pte_bytes = rb__tl_vmpte(b->live.pid);
+    p.resident = rb__tl_resident(s);
+    pthread_mutex_lock(&s->mu);
+    if (redo && t->n) t->n--;
+    if (t->n == t->cap) {
+        unsigned cap = t->cap ? 2 * t->cap : 64;
+        rb_timeline_point *np = (rb_timeline_point *)realloc(t->points, cap * sizeof *np);
+        if (np) { t->points = np; t->cap = cap; }
+    }
+    if (t->n < t->cap) t->points[t->n++] = p;   /* out of memory: the point is lost, the rest go on */
+    pthread_mutex_unlock(&s->mu);
+}
+
+/* The sampler: its clock starts with the cell's first phase (the counters taken just before,
+   when nothing was read yet), then a point every interval on an absolute schedule, and a last
+   partial one when the cell ends (stop). */
+static void *rb__tl_main(void *arg)
+{
+    rb__tl_cell *s = (rb__tl_cell *)arg;
+    rb__tl_snap prev, now, before;   /* before: the last point's start */
+    rb_live l;
+    uint64_t next, iv = (uint64_t)s->tool->interval_ns;
+    rb__tl_take(s, &prev);
+    for (rb_cell_live(s->cell, &l); !l.started_ns; rb_cell_live(s->cell, &l)) {
+        if (RB__LOAD(&s->stop)) return NULL;
+        rb__tl_take(s, &prev);
+        rb__sleep_ns(1000000);
+    }
+    s->started = prev.at = l.started_ns;
+    prev.live.ops = prev.live.reads = 0;   /* none before the first phase, whenever this thread got a CPU */
+    before = prev;
+    for (next = s->started + iv;;) {
+        uint64_t t = rb__now_ns();
+        int stop = RB__LOAD(&s->stop), redo;
+        if (!stop && t < next) { rb__sleep_ns(RB__MIN(next - t, (uint64_t)RB__TL_SLICE_NS)); continue; }
+        rb__tl_take(s, &now);
+        redo = stop && now.at - prev.at < iv / 4 && prev.at > s->started;   /* a sliver: into the last point */
+        rb__tl_point(s, redo ? &before : &prev, &now, redo);
+        if (stop) break;
+        before = prev;
+        prev = now;
+        while (next <= now.at) next += iv;   /* late (no CPU): the next point on the schedule */
+    }
+    s->tl->sampler_cpu_s = rb__tl_thread_cpu_ns() / 1e9;
+    return NULL;
+}
+
+/* The CPU probe: a fixed unit of work (the machine kernel's, ~10 us) again and again, counted;
+   its own CPU time published every 64 units, so that the readers' CPU can leave it out. */
+static void *rb__tl_probe_main(void *arg)
+{
+    rb__tl_cell *s = (rb__tl_cell *)arg;
+    uint64_t x = 1, n = 0;
+    while (!RB__LOAD(&s->probe_stop)) {
+        x ^= RB_MACHINE_SPIN(RB__MACHINE_CHUNK, x + n);
+        RB__BUMP(&s->units);
+        if ((++n & 63) == 0) __atomic_store_n(&s->probe_cpu_ns, (uint64_t)rb__tl_thread_cpu_ns(), __ATOMIC_RELAXED);
+    }
+    s->probe_sink = x;
+    return NULL;
+}
+
+/* The observer's cell: the wrapped one's first, then the probe (and its rate alone, before
+   any reader runs), then this cell's timeline. */
+static int rb__tl_cell_start(const rb_observer *o, const rb_config *c, void **state, char *why, size_t wl)
+{
+    rb_timeline_tool *tool = (rb_timeline_tool *)o->user;
+    rb__tl_cell *s = (rb__tl_cell *)calloc(1, sizeof *s);
+    int rc = RB_OK;
+    *state = s;
+    if (!s) { rb__fmt(why, wl, "out of memory for the timeline"); return RB_ENOMEM; }
+    s->tool = tool;
+    s->c = c;
+    if (tool->inner && tool->inner->cell && (rc = tool->inner->cell(tool->inner, c, &s->inner, why, wl)) != RB_OK)
+        return rc;
+    s->tl = (rb_timeline *)calloc(1, sizeof *s->tl);
+    s->buf = (char *)malloc(RB__TL_PROC_BUF);
+    if (!s->tl || !s->buf || !(s->mu_ok = pthread_mutex_init(&s->mu, NULL) == 0)) {
+        rb__fmt(why, wl, "out of memory for the timeline");
+        return RB_ENOMEM;
+    }
+    s->tl->interval_s = (double)tool->interval_ns / 1e9;
+    s->tl->steady_at_s = s->tl->steady_ops_per_ms = s->tl->probe_alone_per_s = NAN;
+    s->tl->residency_every = 1;
+    if (!tool->cpu_probe) return RB_OK;
+    if ((rc = pthread_create(&s->probe, NULL, rb__tl_probe_main, s)) != 0) {
+        rb__fmt(why, wl, "pthread_create (the CPU probe): %s", strerror(rc));
+        return RB_ESYS;
+    }
+    s->probing = 1;
+    {
+        uint64_t t0 = rb__now_ns(), u0 = __atomic_load_n(&s->units, __ATOMIC_RELAXED);
+        rb__sleep_ns(RB__TL_ALONE_NS);
+        s->tl->probe_alone_per_s = (double)(__atomic_load_n(&s->units, __ATOMIC_RELAXED) - u0) /
+                                   ((double)(rb__now_ns() - t0) / 1e9);
+    }
+    return RB_OK;
+}
+
+/* Before the threads start: the sampler, which waits for the first phase. */
+static void rb__tl_live(void *state, const rb_cell *cell)
+{
+    rb__tl_cell *s = (rb__tl_cell *)state;
+    int rc;
+    if (s->tool->inner && s->tool->inner->live) s->tool->inner->live(s->inner, cell);
+    s->cell = cell;
+    if ((rc = pthread_create(&s->sampler, NULL, rb__tl_main, s)) == 0) s->sampling = 1;
+    else s->tl->residency_every = 0;   /* said at close */
+}
+
+static void rb__tl_measuring(void *state, rb_result *const *rows, unsigned n)
+{
+    rb__tl_cell *s = (rb__tl_cell *)state;
+    if (s->tool->inner && s->tool->inner->measuring) s->tool->inner->measuring(s->inner, rows, n);
+}
+
+static void rb__tl_stop(rb__tl_cell *s)
+{
+    if (s->sampling) {
+        RB__STORE(&s->stop, 1);
+        pthread_join(s->sampler, NULL);
+        s->sampling = 0;
+    }
+    if (s->probing) {
+        RB__STORE(&s->probe_stop, 1);
+        pthread_join(s->probe, NULL);
+        s->probing = 0;
+    }
+}
+
+/* As the last measured iteration ended: the sampler's last point is the cell's end. */
+static void rb__tl_measured(void *state, rb_result *const *rows, unsigned n)
+{
+    rb__tl_cell *s = (rb__tl_cell *)state;
+    if (s->tool->inner && s->tool->inner->measured) s->tool->inner->measured(s->inner, rows, n);
+    rb__tl_stop(s);
+}
+
+/* Settled so far? (at: its first point's index) */
+static int rb__tl_settled(const rb_timeline *t, unsigned *at)
+{
+    double *v = (double *)malloc(sizeof(double) * (t->n ? t->n : 1));
+    unsigned i;
+    int yes;
+    if (!v) return 0;
+    for (i = 0; i < t->n; i++) v[i] = t->points[i].ops_per_ms;
+    yes = rb_steady_find(v, t->n, rb_steady_window(t->interval_s), RB_STEADY_DRIFT, at);
+    free(v);
+    return yes;
+}
+
+/* As the last planned iteration ended: one more while the rate has not settled and the
+   measured time stays within until_ns. */
+static int rb__tl_more(void *state, rb_result *const *rows, unsigned n)
+{
+    rb__tl_cell *s = (rb__tl_cell *)state;
+    const rb_config *c = s->c;
+    unsigned at;
+    int settled;
+    if (s->tool->inner && s->tool->inner->more && s->tool->inner->more(s->inner, rows, n)) return 1;
+    if (!s->tool->until_ns || (c->stop && __atomic_load_n(c->stop, __ATOMIC_RELAXED))) return 0;
+    if ((double)c->iterations * (double)c->duration_ns + (double)c->duration_ns > (double)s->tool->until_ns) return 0;
+    pthread_mutex_lock(&s->mu);
+    settled = rb__tl_settled(s->tl, &at);
+    pthread_mutex_unlock(&s->mu);
+    return !settled;
+}
+
+/* The steady state of a finished timeline: from the first settled window on, the mean rate;
+   a rate that moved again after it settled (its last window's mean off by more than the
+   drift) is said, since the steady figure then averages two levels. */
+static void rb__tl_steady(rb_timeline *t, rb_result *const *rows, unsigned n)
+{
+    unsigned at, w = rb_steady_window(t->interval_s), i;
+    double settled_mean, last_mean;
+    if (!rb__tl_settled(t, &at)) return;
+    t->steady_at_s = at ? t->points[at - 1].t_s : 0.0;
+    t->steady_ops_per_ms = rb__tl_mean(t, at, t->n);
+    settled_mean = rb__tl_mean(t, at, at + w);
+    last_mean = rb__tl_mean(t, t->n - w, t->n);
+    if (fabs(last_mean - settled_mean) > RB_STEADY_DRIFT * settled_mean)
+        for (i = 0; i < n; i++)
+            rb__warn(rows[i], "the rate settled at %.1f s (%.4g ops/ms) and moved again, to %.4g ops/ms over the last "
+                     "%u points: the steady rate averages both", t->steady_at_s, settled_mean, last_mean, w);
+}
+
+/* The tool's list of timelines, and the round: the cell's earlier rounds (same strategy,
+   threads and read size) chain to it. */
+static void rb__tl_record(rb_timeline_tool *tool, rb_timeline *t)
+{
+    unsigned i;
+    for (i = tool->nall; i-- > 0;) {
+        rb_timeline *e = tool->all[i];
+        if (e->strategy == t->strategy && e->threads == t->threads && e->read_size == t->read_size && !e->next) {
+            e->next = t;
+            t->round = e->round + 1;
+            break;
+        }
+    }
+    if (!t->round) t->round = 1;
+    if (tool->nall == tool->capall) {
+        unsigned cap = tool->capall ? 2 * tool->capall : 16;
+        rb_timeline **a = (rb_timeline **)realloc(tool->all, cap * sizeof *a);
+        if (a) { tool->all = a; tool->capall = cap; }
+    }
+    if (tool->nall < tool->capall) tool->all[tool->nall++] = t;
+    else { free(t->points); free(t); }   /* out of memory: not kept (the row's pointer is cleared) */
+}
+
+static void rb__tl_close(void *state, rb_result *const *rows, unsigned n)
+{
+    rb__tl_cell *s = (rb__tl_cell *)state;
+    rb_timeline *t;
+    unsigned i, kept;
+    if (!s) return;
+    rb__tl_stop(s);
+    if (s->tool->inner && s->tool->inner->close) s->tool->inner->close(s->inner, rows, n);
+    if (s->mu_ok) pthread_mutex_destroy(&s->mu);
+    if ((t = s->tl) != NULL) {
+        if (!t->residency_every)
+            for (i = 0; i < n; i++) rb__warn(rows[i], "the timeline's sampler could not start: no points");
+        t->strategy = rows[0]->strategy;
+        t->threads = rows[0]->threads;
+        t->read_size = rows[0]->read_size;
+        rb__tl_steady(t, rows, n);
+        for (i = 0; i < n; i++) {
+            rows[i]->steady_at_s = t->steady_at_s;
+            rows[i]->steady_ops_per_ms = t->steady_ops_per_ms;
+        }
+        kept = s->tool->nall;
+        rb__tl_record(s->tool, t);
+        for (i = 0; i < n; i++) rows[i]->timeline = s->tool->nall > kept ? t : NULL;
+    }
+    free(s->buf);
+    free(s);
+}
+
+/* Refused before anything runs: what a timeline cannot follow, and the settings that are
+   a timeline's figures given without one. */
+static int rb__tl_check(const rb_observer *o, const rb_config *c, char *why, size_t wl)
+{
+    const rb_timeline_tool *tool = (const rb_timeline_tool *)o->user;
+    rb_config d;
+    int rc;
+    if (tool->inner && tool->inner->check && (rc = tool->inner->check(tool->inner, c, why, wl)) != RB_OK) return rc;
+    rb_config_defaults(c, &d);
+    if (!tool->interval_ns) {
+        rb__fmt(why, wl, "a CPU probe and a run until steady are figures of a timeline: give it an interval");
+        return RB_EINVAL;
+    }
+    if (tool->groups) {
+        rb__fmt(why, wl, "a timeline follows the readers of one strategy per cell, not reader groups");
+        return RB_EINVAL;
+    }
+    if (d.processes > 1 || tool->processes || d.memory_limit) {   /* their readers run in child processes: no live counts here yet */
+        rb__fmt(why, wl, "a timeline follows reader threads of this process: not reader processes or a memory limit "
+                "(their readers are child processes) yet");
+        return RB_EINVAL;
+    }
+    if (tool->until_ns && (double)tool->until_ns < (double)d.iterations * (double)d.duration_ns) {
+        rb__fmt(why, wl, "until steady: %.3g s is less than the %u iterations of %.3g s measured anyway",
+                (double)tool->until_ns / 1e9, d.iterations, (double)d.duration_ns / 1e9);
+        return RB_EINVAL;
+    }
+    return RB_OK;
+}
+
+RBINT void rb_timeline_attach(rb_config *c, rb_timeline_tool *tl)
+{
+    memset(&tl->observer, 0, sizeof tl->observer);
+    tl->inner = c->observer;
+    tl->observer.check = rb__tl_check;
+    tl->observer.cell = rb__tl_cell_start;
+    tl->observer.live = rb__tl_live;
+    tl->observer.measuring = rb__tl_measuring;
+    tl->observer.measured = rb__tl_measured;
+    tl->observer.more = rb__tl_more;
+    tl->observer.close = rb__tl_close;
+    tl->observer.user = tl;
+    c->observer = &tl->observer;
+}
+
+RBINT void rb_timeline_free(rb_timeline_tool *tl)
+{
+    unsigned i;
+    for (i = 0; i < tl->nall; i++) {
+        free(tl->all[i]->points);
+        free(tl->all[i]);
+    }
+    free(tl->all);
+    tl->all = NULL;
+    tl->nall = tl->capall = 0;
+}
+
+/* ==== 3.9 settings from text, the scenarios and the CLI's commands ============================ */
 
 /* spec: "SIZE" or "auto:R" (pin what leaves file_size / R available); reserve: what the run
    will still allocate beside the hog. The hog never takes more than the room minus the margin
@@ -22061,7 +22947,11 @@ static void rb__settings_trace(rb_settings *s)
     }
 }
 
-RBINT void rb_settings_free(rb_settings *s) { rb__settings_untrace(s); }
+RBINT void rb_settings_free(rb_settings *s)
+{
+    rb__settings_untrace(s);
+    rb_timeline_free(&s->timeline);
+}
 
 /* One key=value of a group: the value by the run setting's own rule (rb_settings_set on a
    scratch), then kept as the group's. */
@@ -22304,6 +23194,34 @@ static int rb__set_measured(void *base, const char *v, const char *as, char *why
     return rc;
 }
 
+/* The timeline's interval, at least RB_TIMELINE_MIN_NS and at most an hour. */
+static int rb__set_timeline(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_settings *s = (rb_settings *)base;
+    int64_t ns;
+    int rc = rb__set_duration(as, v, &ns, why, wl);
+    if (rc == RB_OK && (ns < RB_TIMELINE_MIN_NS || ns > (int64_t)3600 * 1000000000)) {
+        rb__fmt(why, wl, "%s must be between 10ms and 1h: '%s'", as, v);
+        return RB_EINVAL;
+    }
+    if (rc == RB_OK) s->timeline.interval_ns = ns;
+    return rc;
+}
+
+/* The measured time a cell may run to, until its rate settled: more than nothing. */
+static int rb__set_until_steady(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_settings *s = (rb_settings *)base;
+    int64_t ns;
+    int rc = rb__set_duration(as, v, &ns, why, wl);
+    if (rc == RB_OK && ns < 1000000) {
+        rb__fmt(why, wl, "%s must be at least 1ms: '%s'", as, v);
+        return RB_EINVAL;
+    }
+    if (rc == RB_OK) s->timeline.until_ns = ns;
+    return rc;
+}
+
 /* rb_parse_rate says what is wrong without the setting's name: it is put first. */
 static int rb__set_rate(void *base, const char *v, const char *as, char *why, size_t wl)
 {
@@ -22470,6 +23388,13 @@ static int rb__set_methods(void *base, const char *v, const char *as, char *why,
     X("victim", "FILE", RB_FOR_RUN, TEXT, cfg.victim, "a file", NULL,                                                \
       "another file a light reader keeps warm during each cell (1 MiB per 10 ms): how much\n"                        \
       "of it the cell's reads evicted")                                                                              \
+    X("timeline", "INTERVAL", RB_FOR_RUN, FN, 0, rb__set_timeline, "over time",                                      \
+      "a point per INTERVAL (e.g. 1s, 100ms) of each cell: ops/ms, faults, device bytes,\n"                          \
+      "residency, TLB shootdowns, page tables, CPU per read; when the rate settled")                                  \
+    X("cpu-probe", "", RB_FOR_RUN, SWITCH, timeline.cpu_probe, 0, NULL,                                              \
+      "with --timeline: a thread beside the readers counts fixed units of CPU work")                                 \
+    X("until-steady", "MAX", RB_FOR_RUN, FN, 0, rb__set_until_steady, NULL,                                          \
+      "with --timeline: more iterations until the rate settled, up to MAX measured")                                 \
     X("states", "LIST", RB_FOR_ADVISE, FN, 0, rb__set_states, NULL,                                                  \
       "advise's cache states: warm, half-cold, cold, pressure (default all)")                                        \
     X("budget", "TIME", RB_FOR_ADVISE, FN, 0, rb__set_budget, NULL,                                                  \
@@ -22506,6 +23431,10 @@ static int rb__set_methods(void *base, const char *v, const char *as, char *why,
     X("svg", "FILE", RB__SVG_CMDS, DRIVER, 0, 0, 0, "also draw the results as an SVG chart")                         \
     X("title", "TEXT", RB__SVG_CMDS, DRIVER, 0, 0, 0, "the chart's title")                                           \
     X("log", "", RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_PREFETCH, DRIVER, 0, 0, 0, "the chart on a log scale")          \
+    X("timeline-csv", "FILE", RB_CMD_RUN | RB_CMD_REPLAY, DRIVER, 0, 0, 0,                                          \
+      "with --timeline: every point as a CSV row (strategy, threads, read size, round, time)")                       \
+    X("timeline-svg", "FILE", RB_CMD_RUN | RB_CMD_REPLAY, DRIVER, 0, 0, 0,                                          \
+      "with --timeline: a line chart of ops/ms and TLB shootdowns over time")                                        \
     X("threads", "N", RB_CMD_PREFETCH, COUNT, RB__PFX, cfg.threads, RB_MAX_THREADS,                                  \
       "threads reading at once (default 1)")                                                                         \
     X("ops", "N", RB_CMD_PREFETCH, COUNT, RB__PFX, cfg.ops, ~0u,                                                     \
@@ -22776,6 +23705,7 @@ RBDEF void rb_settings_matrix(rb_settings *s, rb_matrix *m)
 {
     static const unsigned threads[] = {1, 4, 8, 16};
     const rb_config *c = &s->cfg;
+    unsigned k;
     rb__settings_trace(s);
     /* a replay draws no offset; its seed orders the rounds, picks a prewarm's pages and draws
        poisson arrivals, and with none of them it would be ignored in silence (advise's states use it) */
@@ -22810,6 +23740,9 @@ RBDEF void rb_settings_matrix(rb_settings *s, rb_matrix *m)
     m->rounds = s->rounds;
     rb_groups_attach(m, &s->gm, s->groups, s->ngroups, s->alone);
     if (s->cfg.victim) rb_victim_attach(&m->cfg, &s->victim, s->cfg.victim);
+    s->timeline.groups = s->ngroups > 0;
+    for (k = 0, s->timeline.processes = 0; k < s->nprocesses; k++) s->timeline.processes |= s->processes[k] > 1;
+    if (s->timeline.interval_ns || s->timeline.cpu_probe || s->timeline.until_ns) rb_timeline_attach(&m->cfg, &s->timeline);
 }
 
 RBDEF void rb_settings_report(const rb_settings *s, rb_report *rep)
@@ -22817,6 +23750,7 @@ RBDEF void rb_settings_report(const rb_settings *s, rb_report *rep)
     rep->percentiles = s->npercentiles ? s->percentiles : NULL;
     rep->npercentiles = s->npercentiles;
     rep->scenario = s->scenario ? s->scenario->name : NULL;
+    rep->timeline_ns = s->timeline.interval_ns;
 }
 
 /* The options of prefetch and warmup the header parses: their rows of RB__OPTIONS. */

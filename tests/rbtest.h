@@ -71,6 +71,7 @@ void suite_openloop(void);     /* open-loop rates, think time, the touched pages
 void suite_files(void);   /* many files: a directory as FILE, setup --files */
 void suite_procs(void);   /* reader processes (--processes), the memory limit (--memory-limit) */
 void suite_axes(void);    /* row axes: read_ahead_kb, fault_around_bytes (rb_knob), the io_uring-qd depth */
+void suite_timeline(void);   /* --timeline, --cpu-probe, --until-steady: points, steady state, formats */
 
 /* shared helpers (test_main.c) */
 const char *rbt_tmpdir(void);       /* a fresh directory for this run's files */

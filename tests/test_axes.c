@@ -90,7 +90,7 @@ static void obs_measuring(void *state, rb_result *const *rows, unsigned nrows)
 static void each_cell_runs_with_the_value_set_and_it_is_put_back(void)
 {
     static const long ra[] = {128, 1024, 4};   /* 4 KiB: one page */
-    static const rb_observer obs = {NULL, obs_cell, obs_measuring, NULL, NULL, NULL};
+    static const rb_observer obs = {NULL, obs_cell, obs_measuring, NULL, NULL, NULL, NULL, NULL};
     const rb_strategy *s[2];
     rb_matrix m;
     rb_report rep;

@@ -305,6 +305,7 @@ static const struct rbt_suite {
     {"group", suite_group, 29},
     {"procs", suite_procs, 15},
     {"axes", suite_axes, 20},
+    {"timeline", suite_timeline, 30},
 #endif
 };
 #define NSUITES (sizeof suites / sizeof suites[0])

@@ -386,11 +386,29 @@ static void obs_measuring(void *state, rb_result *const *rows, unsigned n)
 {
     obs_calls[2] += state == (void *)obs_calls && n == 1 && rows[0]->ops == 0;
 }
+static const rb_cell *obs_cell_live;
+static rb_live obs_seen;
+static unsigned obs_more;   /* iterations more() still asks for */
+static void obs_live(void *state, const rb_cell *cell)
+{
+    (void)state;
+    obs_cell_live = cell;
+    rb_cell_live(cell, &obs_seen);   /* before the threads start: nothing done yet */
+    CHECK(obs_seen.ops == 0 && obs_seen.started_ns == 0 && obs_seen.threads == 1);
+}
+static int obs_more_fn(void *state, rb_result *const *rows, unsigned n)
+{
+    (void)state; (void)rows; (void)n;
+    if (!obs_more) return 0;
+    obs_more--;
+    return 1;
+}
 static void obs_measured(void *state, rb_result *const *rows, unsigned n)
 {
     (void)state;
     obs_calls[3]++;
     if (n == 1) rows[0]->victim_pages = 7;   /* anything it fills is in the row */
+    if (obs_cell_live) rb_cell_live(obs_cell_live, &obs_seen);   /* every phase done: the cell's whole count */
 }
 static void obs_close(void *state, rb_result *const *rows, unsigned n)
 {
@@ -400,7 +418,7 @@ static void obs_close(void *state, rb_result *const *rows, unsigned n)
 
 static void observer_hook_runs_beside_each_cell(void)
 {
-    rb_observer o = {obs_check, obs_cell, obs_measuring, obs_measured, obs_close, obs_calls};
+    rb_observer o = {obs_check, obs_cell, obs_measuring, obs_measured, obs_close, obs_calls, obs_live, obs_more_fn};
     rb_config c = quick(1);
     c.observer = &o;
     memset(obs_calls, 0, sizeof obs_calls);
@@ -409,6 +427,15 @@ static void observer_hook_runs_beside_each_cell(void)
     CHECKF(obs_calls[0] == 1 && obs_calls[1] == 1 && obs_calls[2] == 1 && obs_calls[3] == 1 && obs_calls[4] == 1,
            "%u %u %u %u %u", obs_calls[0], obs_calls[1], obs_calls[2], obs_calls[3], obs_calls[4]);
     CHECK(res.victim_pages == 7);
+    /* the live counters: the ops every worker started (the measured ones, and one in flight at
+       each iteration's end at most), their reads, the last phase */
+    CHECKF(obs_seen.ops >= res.ops && obs_seen.ops <= res.ops + 2 && obs_seen.reads == obs_seen.ops * res.reads_per_op &&
+           obs_seen.started_ns > 0 && obs_seen.phase == 2, "live %llu ops (result %llu), phase %u",
+           (unsigned long long)obs_seen.ops, (unsigned long long)res.ops, obs_seen.phase);
+    obs_more = 3;   /* more(): three iterations past the two planned, each measured and counted */
+    CHECK(rb_run(&c, rb_strategy_find("pread"), &res) == RB_OK);
+    CHECKF(res.iterations == 5 && obs_more == 0 && obs_seen.phase == 5, "%u iterations", res.iterations);
+    obs_cell_live = NULL;
     obs_refuse = 1;
     memset(obs_calls, 0, sizeof obs_calls);
     CHECK(rb_run(&c, rb_strategy_find("pread"), &res) == RB_ESYS && strstr(res.reason, "observer refused the cell"));
