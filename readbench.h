@@ -9307,24 +9307,34 @@ static int rb__prewarm_drop(int fd, uint64_t pages, double fraction, uint64_t se
     return 1;
 }
 
-/* The pages of path resident now that a prewarm of `fraction` would not keep (*extra) and
-   those it keeps that are not resident (*missing); 0 when residency is unknown here. */
-static int rb__prewarm_diff(const char *path, uint64_t size, double fraction, uint64_t seed, uint64_t *extra,
-                            uint64_t *missing)
+/* Page by page, whether a prewarm of `fraction` keeps it: bit i of keep (cleared first). */
+static void rb__prewarm_keep(uint64_t pages, double fraction, uint64_t seed, uint64_t *keep)
 {
-    uint64_t page = rb__page_size(), pages = (size + page - 1) / page, i, rng[4];
-    uint64_t cut = (uint64_t)(fraction * 4294967296.0);
-    uint64_t *bits = (uint64_t *)malloc((size_t)((pages + 63) / 64 + 1) * sizeof *bits);
-    int ok = bits && rb__resident_bits(path, size, page, bits) == 0;
-    *extra = *missing = 0;
+    uint64_t i, rng[4], cut = (uint64_t)(fraction * 4294967296.0);
+    memset(keep, 0, (size_t)((pages + 63) / 64) * sizeof *keep);
     rb__rng_seed(rng, seed, 0x7072657761726dULL);
-    for (i = 0; ok && i < pages; i++) {
-        int keep = (rb__rng_next(rng) >> 32) < cut, res = (int)((bits[i >> 6] >> (i & 63)) & 1u);
-        *extra += res && !keep;
-        *missing += keep && !res;
+    for (i = 0; i < pages; i++)
+        if ((rb__rng_next(rng) >> 32) < cut) keep[i >> 6] |= (uint64_t)1 << (i & 63);
+}
+
+/* The pages resident that keep does not hold (*extra) and those it holds that are not
+   (*missing), from the resident bits res; with fd >= 0, each run of extra pages is dropped
+   (only resident pages: a range with pages not resident makes the kernel drain every CPU's
+   page lists on each call, 1.3 s a cell over a 4 GiB file). 0: a drop failed. */
+static int rb__prewarm_extra(int fd, uint64_t pages, const uint64_t *res, const uint64_t *keep, uint64_t *extra,
+                             uint64_t *missing)
+{
+    uint64_t i, run = 0, page = rb__page_size();
+    const char *what = "";
+    *extra = *missing = 0;
+    for (i = 0; i <= pages; i++) {
+        int r = i < pages && ((res[i >> 6] >> (i & 63)) & 1u), k = i < pages && ((keep[i >> 6] >> (i & 63)) & 1u);
+        *missing += i < pages && k && !r;
+        if (r && !k) { run++; (*extra)++; continue; }
+        if (run && fd >= 0 && rb__plat_drop_range(fd, (i - run) * page, run * page, &what) != RB_OK) return 0;
+        run = 0;
     }
-    free(bits);
-    return ok;
+    return 1;
 }
 
 /* A prewarm that only takes pages away: when every page `fraction` keeps is resident already
@@ -9336,16 +9346,21 @@ static int rb__prewarm_diff(const char *path, uint64_t size, double fraction, ui
    it is not taken (0: the caller reloads). 1: done. */
 static int rb__prewarm_trim(const char *path, uint64_t size, double fraction, uint64_t seed)
 {
-    uint64_t extra, missing, page = rb__page_size(), pages = (size + page - 1) / page;
+    uint64_t extra, missing, page = rb__page_size(), pages = (size + page - 1) / page, words = (pages + 63) / 64 + 1;
+    uint64_t *res = (uint64_t *)malloc((size_t)words * sizeof *res), *keep = (uint64_t *)malloc((size_t)words * sizeof *keep);
     rb_error e;
-    const char *what = "";
-    int fd, ok, err_no = 0;
-    if (!size || !rb__prewarm_diff(path, size, fraction, seed, &extra, &missing) || missing) return 0;
-    if (!extra) return 1;
-    if ((fd = rb__open_regular(path, 0, NULL, &e)) < 0) return 0;
-    ok = rb__prewarm_drop(fd, pages, fraction, seed, &err_no, &what);
-    close(fd);
-    return ok && rb__prewarm_diff(path, size, fraction, seed, &extra, &missing) && extra + missing <= pages / 1000;
+    int fd = -1, ok = res && keep && size && rb__resident_bits(path, size, page, res) == 0;
+    if (ok) {
+        rb__prewarm_keep(pages, fraction, seed, keep);
+        ok = rb__prewarm_extra(-1, pages, res, keep, &extra, &missing) && !missing;
+    }
+    if (ok && extra && (ok = (fd = rb__open_regular(path, 0, NULL, &e)) >= 0) != 0)
+        ok = rb__prewarm_extra(fd, pages, res, keep, &extra, &missing) && rb__resident_bits(path, size, page, res) == 0 &&
+             rb__prewarm_extra(-1, pages, res, keep, &extra, &missing) && extra + missing <= pages / 1000;
+    if (fd >= 0) close(fd);
+    free(res);
+    free(keep);
+    return ok;
 }
 
 /* --prewarm: load the whole file, then evict a reproducible random (1 - fraction) of its
@@ -13857,7 +13872,7 @@ typedef struct rb_advise_config {
     int quick;                    /* the first run's short advise: warm and cold, the main strategy
                                      families, a 70 s budget (for fields left zero) */
     /* The curve (3.9) instead of the states: the cached fractions (0 and 1 among them), at one
-       thread count, the quick list's strategies unless named, a 5 minute budget unless given;
+       thread count, the quick list's strategies unless named, an 8 minute budget unless given;
        with hit_rate_given, the best at hit_rate too (hit_from: where that came from, or NULL). */
     const double *fractions; unsigned nfractions;
     int hit_rate_given;
@@ -13959,6 +13974,8 @@ typedef struct rb_curve_point {
     double median, lo, hi;             /* ops/ms: the median, its 95% interval over rounds (NaN: none) */
     double hit_rate;                   /* measured page hit rate of the cell (rb_result.hit_rate); -1 unknown */
     unsigned rounds;
+    int bound;                         /* 1: median is an upper bound (no op completed inside an iteration:
+                                          rb_result.rate_upper_bound); no interval */
 } rb_curve_point;
 
 typedef struct rb_curve {
@@ -19769,7 +19786,7 @@ static const char *const rb__adv_quick[] = {"mmap", "mmap-random", "mmap-random-
                                             "mmap-backoff", "pread", "io_uring", "direct"};
 #define RB__ADV_BUDGET_NS ((int64_t)180 * 1000000000)
 #define RB__ADV_QUICK_BUDGET_NS ((int64_t)70 * 1000000000)
-#define RB__ADV_CURVE_BUDGET_NS ((int64_t)300 * 1000000000)   /* a curve: every strategy at 5 to 7 fractions, 3+ rounds */
+#define RB__ADV_CURVE_BUDGET_NS ((int64_t)480 * 1000000000)   /* a curve: 8 strategies x 7 fractions, ~4 rounds of a 4 GiB file */
 #define RB__ADV_ROUNDS 8u
 #define RB__ADV_MAX_ROUNDS 50u   /* the sample store is rounds x iterations per cell */
 
@@ -22150,7 +22167,7 @@ static int rb__set_methods(void *base, const char *v, const char *as, char *why,
       "advise's cache states: warm, half-cold, cold, pressure (default all)")                                        \
     X("budget", "TIME", RB_FOR_ADVISE, FN, 0, rb__set_budget, NULL,                                                  \
       "advise's time budget, preparing the states included; at least 1s (default 3m;\n"                              \
-      "5m with --curve)")                                                                                            \
+      "8m with --curve)")                                                                                            \
     X("curve", "", RB_FOR_ADVISE, FN, 0, rb__set_curve, NULL,                                                        \
       "throughput against the cached fraction instead of the states: every candidate at\n"                          \
       "the --prewarm fractions (default 0,0.5,0.9,0.97,0.99,0.997,1), the hit-rate model\n"                          \
@@ -23077,7 +23094,7 @@ static int rb__curve_columns(rb__adv *v, rb_error *err)
     return RB_OK;
 }
 
-/* Round 1's plan: the time per iteration that fills a third of the budget, the whole curve
+/* Round 1's plan: the time per iteration that fills a fifth of the budget, the whole curve
    as one state (its round: the reload; its cells: preparing each, counting its pages). */
 static void rb__curve_plan(rb__adv *v)
 {
@@ -23091,6 +23108,7 @@ static void rb__curve_plan(rb__adv *v)
     cost.cell_s = v->base_s + 4 * v->count_s;   /* a trim counts the pages twice and drops */
     memset(&in, 0, sizeof in);
     in.budget_s = r->budget_seconds;
+    in.share = 0.2;   /* a point's interval needs rounds more than long iterations: room for 5 */
     in.nstrategies = r->nstrategies * r->nconditions;
     in.threads = r->threads;
     in.nthreads = 1;
@@ -23155,7 +23173,7 @@ static int rb__curve_rounds(rb__adv *v)
         if (round > 0 && spent + last > r->budget_seconds) break;
         if (round > 0) v->deadline = v->t0 + (uint64_t)(r->budget_seconds * 1e9);
         r->rounds = round + 1;
-        rb__log(&r->cfg, "advise --curve: round %u (the last took %.3g s; %.3g s spent)", round + 1, last, spent);
+        if (round > 0) rb__log(&r->cfg, "advise --curve: round %u (the last took %.3g s; %.3g s spent)", round + 1, last, spent);
         rc = rb__curve_round(v, round);
         last = (double)(rb__now_ns() - t) / 1e9;
     }
@@ -23292,13 +23310,15 @@ static void rb__curve_finish(rb__adv *v)
         c->n = r->nconditions;
         for (k = 0; k < c->n; k++) {
             const rb_result *x = &r->cells[(size_t)s * r->nconditions + k];
-            int ok = x->status == RB_OK && x->nsamples && !x->rate_upper_bound;
+            int ok = x->status == RB_OK && x->nsamples;   /* a bound is kept as one: the most it can be */
             c->p[k].fraction = cr->fractions[k];
             c->p[k].median = ok ? rb__adv_value(x) : NAN;
             c->p[k].lo = ok ? x->ci_lo : NAN;
             c->p[k].hi = ok ? x->ci_hi : NAN;
             c->p[k].hit_rate = ok ? x->hit_rate : -1;
             c->p[k].rounds = x->rounds;
+            c->p[k].bound = ok && x->rate_upper_bound;
+            if (c->p[k].bound) c->p[k].lo = c->p[k].hi = NAN;
         }
         rb_curve_fit(c);
     }
@@ -23363,6 +23383,7 @@ static void rb__curve_grid(FILE *f, const rb_advise_run *r, int md)
             const rb_curve_point *p = &c->p[k];
             if (p->hit_rate >= 0) snprintf(hit, sizeof hit, " h%.3g%%", 100 * p->hit_rate);
             if (!(p->median == p->median)) snprintf(t, 64, "-");
+            else if (p->bound) rb__fmt(t, 64, "< %.3g m%.3g%s", p->median, c->model[k], hit);
             else if (p->lo == p->lo) rb__fmt(t, 64, "%.3g [%.3g-%.3g] m%.3g%s", p->median, p->lo, p->hi, c->model[k], hit);
             else rb__fmt(t, 64, "%.3g m%.3g%s", p->median, c->model[k], hit);
         }
@@ -23435,7 +23456,7 @@ static void rb__curve_json_curves(FILE *f, const rb_curve_run *cr)
             rb__json_num(f, c->error[k]);
             fprintf(f, ", \"hit_rate\": ");
             rb__json_num(f, p->hit_rate >= 0 ? p->hit_rate : NAN);
-            fprintf(f, ", \"rounds\": %u}", p->rounds);
+            fprintf(f, ", \"upper_bound\": %s, \"rounds\": %u}", p->bound ? "true" : "false", p->rounds);
         }
         fputs("]}", f);
     }
