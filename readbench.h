@@ -20711,8 +20711,8 @@ static unsigned rb__adv_budget_text(const rb_advise_run *r, char (*l)[RB_REASON_
         rb__fmt(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "",
                 rb_state_name(r->states[r->order[k]]));
     rb__adv_line(l, &n, "%.3g s spent of a %.3g s budget (setup and preparation included); round 1 planned at "
-                 "~%.3g s (its aim: %.3g s); the states ran in this order: %s", r->seconds, r->budget_seconds,
-                 r->plan.estimate_s, r->plan.aim_s, names[0] ? names : "none");
+                 "~%.3g s (its aim: %.3g s)%s%s", r->seconds, r->budget_seconds, r->plan.estimate_s, r->plan.aim_s,
+                 r->curve ? "" : "; the states ran in this order: ", r->curve ? "" : names[0] ? names : "none");
     if (r->plan.note[0]) rb__adv_line(l, &n, "%s", r->plan.note);
     for (k = 0; k < r->nstates; k++)
         if (r->state_cut[k][0]) rb__adv_line(l, &n, "%s", r->state_cut[k]);

@@ -304,6 +304,7 @@ static const struct rbt_suite {
     {"kernel", suite_kernel, 4},
     {"group", suite_group, 29},
     {"procs", suite_procs, 15},
+    {"curve", suite_curve, 20},
 #endif
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
