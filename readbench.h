@@ -13996,6 +13996,8 @@ typedef struct rb_crossover {
     double h;                          /* the cached fraction where their medians cross */
     double lo, hi;                     /* where their bands overlap around h (see rb_curve_crossovers);
                                           NaN: no bands (one round) */
+    int resolved;                      /* 1: the interval ends inside (0, 1): on each side of it one of
+                                          the two is faster beyond its band; 0: on a side it is not */
 } rb_crossover;
 
 /* The curve of an advise (rb_advise_run.curve): the curves, their crossovers, the lines said
@@ -22983,11 +22985,13 @@ static void rb__cross_interval(const rb_curve *a, const rb_curve *b, rb_crossove
     for (k = 0; k < a->n; k++) any |= a->p[k].lo == a->p[k].lo;
     for (k = 0; k < b->n; k++) any |= b->p[k].lo == b->p[k].lo;
     x->lo = x->hi = any ? x->h : NAN;
+    x->resolved = 0;
     if (!any) return;
     for (g = floor(x->h * RB__CURVE_GRID); g >= 0 && rb__bands_meet(a, b, g / RB__CURVE_GRID); g--)
         x->lo = g / RB__CURVE_GRID;
     for (g = ceil(x->h * RB__CURVE_GRID); g <= RB__CURVE_GRID && rb__bands_meet(a, b, g / RB__CURVE_GRID); g++)
         x->hi = g / RB__CURVE_GRID;
+    x->resolved = x->lo > 0 && x->hi < 1;
 }
 
 /* Where curves i and j cross between grid points lo and hi (d changes sign there): bisection
@@ -23228,30 +23232,33 @@ static void rb__curve_lines(rb_advise_run *r)
 {
     rb_curve_run *cr = r->curve;
     const rb_advice *a = &r->advice;
-    unsigned k, j;
+    unsigned k, j, left = 0;
+    int pass;
     char h[24], lo[24], hi[24];
     for (k = 0; k < cr->n; k++) {
         char l[RB_REASON_LEN];
         rb__curve_model_line(&cr->curves[k], l, sizeof l);
         rb__adv_line(cr->lines, &cr->nlines, "%s", l);
     }
-    for (k = 0; k < cr->ncross; k++) {
-        const rb_crossover *x = &cr->cross[k];
-        unsigned same = 0;
-        for (j = 0; j < cr->ncross; j++) same += (cr->cross[j].a == x->a && cr->cross[j].b == x->b) ||
-                                                 (cr->cross[j].a == x->b && cr->cross[j].b == x->a);
-        rb__pct_of(x->h, h, sizeof h);
-        rb__pct_of(x->lo, lo, sizeof lo);
-        rb__pct_of(x->hi, hi, sizeof hi);
-        if (x->lo == x->lo)
-            rb__adv_line(cr->lines, &cr->nlines, "above %s cached: %s; below: %s (their 95%% bands overlap from %s to %s)%s",
-                         h, cr->curves[x->a].strategy, cr->curves[x->b].strategy, lo, hi, same > 1 ? "; near it only: "
-                         "they cross more than once" : "");
-        else
-            rb__adv_line(cr->lines, &cr->nlines, "above %s cached: %s; below: %s (one round: no interval)%s", h,
-                         cr->curves[x->a].strategy, cr->curves[x->b].strategy, same > 1 ? "; near it only: they cross "
-                         "more than once" : "");
-    }
+    for (pass = 1; pass >= 0; pass--)   /* the resolved crossovers first: lines are few */
+        for (k = 0; k < cr->ncross; k++) {
+            const rb_crossover *x = &cr->cross[k];
+            unsigned same = 0;
+            if (x->resolved != pass) continue;
+            if (cr->nlines + 2 >= RB_ADVISE_MAX_LINES) { left++; continue; }   /* room for the safe choice's line */
+            for (j = 0; j < cr->ncross; j++) same += (cr->cross[j].a == x->a && cr->cross[j].b == x->b) ||
+                                                     (cr->cross[j].a == x->b && cr->cross[j].b == x->a);
+            rb__pct_of(x->h, h, sizeof h);
+            rb__pct_of(x->lo, lo, sizeof lo);
+            rb__pct_of(x->hi, hi, sizeof hi);
+            rb__adv_line(cr->lines, &cr->nlines, "above %s cached: %s; below: %s (%s%s%s%s)%s", h,
+                         cr->curves[x->a].strategy, cr->curves[x->b].strategy, x->lo == x->lo ? "95% bands overlap from "
+                         : "one round: no interval", x->lo == x->lo ? lo : "", x->lo == x->lo ? " to " : "",
+                         x->lo == x->lo ? hi : "", !x->resolved && x->lo == x->lo ? "; not resolved: the bands overlap "
+                         "to an end" : same > 1 ? "; near it only: they cross more than once" : "");
+        }
+    if (left) rb__adv_line(cr->lines, &cr->nlines, "%u more crossover%s, not resolved (the JSON's crossovers)", left,
+                           left == 1 ? "" : "s");
     if (!cr->ncross) rb__adv_line(cr->lines, &cr->nlines, "no two strategies cross: one is the best at every cached fraction");
     for (k = 0; a->safe >= 0 && k < cr->n; k++) {
         double from, to;
@@ -23503,7 +23510,7 @@ static void rb__curve_json(FILE *f, const rb_advise_run *r)
         rb__json_num(f, x->lo);
         fputs(", ", f);
         rb__json_num(f, x->hi);
-        fputs("]}", f);
+        fprintf(f, "], \"resolved\": %s}", x->resolved ? "true" : "false");
     }
     fprintf(f, "],\n \"at_hit_rate\": ");
     if (cr->hit_rate < 0) fputs("null", f);

@@ -86,7 +86,7 @@ static void crossover_exactly_where_the_model_says(void)
     CHECKF(n == 1, "%u", n);
     if (n != 1) return;
     CHECKF(fabs(x[0].h - want) < 1e-9, "%.12f %.12f", x[0].h, want);
-    CHECK(x[0].a == 0 && x[0].b == 1);   /* mmap above, pread below */
+    CHECK(x[0].a == 0 && x[0].b == 1 && x[0].resolved);   /* mmap above, pread below; apart on both sides */
     CHECKF(x[0].lo < x[0].h && x[0].h < x[0].hi && x[0].hi <= 1, "%g %g %g", x[0].lo, x[0].h, x[0].hi);
     CHECK(rb_curve_value(&c[0], x[0].lo, -1) <= rb_curve_value(&c[1], x[0].lo, 1));
     CHECK(!(rb_curve_value(&c[1], x[0].lo - g, -1) <= rb_curve_value(&c[0], x[0].lo - g, 1)) ||
@@ -97,7 +97,12 @@ static void crossover_exactly_where_the_model_says(void)
     model_curve(&c[0], "mmap", 0.01, 10, 0);
     model_curve(&c[1], "pread", 0.02, 1, 0);
     n = rb_curve_crossovers(c, 2, x, 4);
-    CHECK(n == 1 && fabs(x[0].h - want) < 1e-9 && x[0].lo != x[0].lo && x[0].hi != x[0].hi);
+    CHECK(n == 1 && fabs(x[0].h - want) < 1e-9 && x[0].lo != x[0].lo && x[0].hi != x[0].hi && !x[0].resolved);
+    /* wide bands (+-60%): they overlap down to 0 cached: not resolved there */
+    model_curve(&c[0], "mmap", 0.01, 10, 0.6);
+    model_curve(&c[1], "pread", 0.02, 1, 0.6);
+    n = rb_curve_crossovers(c, 2, x, 4);
+    CHECK(n == 1 && !x[0].resolved && (x[0].lo == 0 || x[0].hi == 1));
 }
 
 /* One strategy faster everywhere: no crossover (the other is best nowhere); and a third
