@@ -23567,12 +23567,14 @@ typedef struct rb__cplot { double x0, y0, w, h, lmin, lmax; } rb__cplot;
 
 static double rb__cplot_x(const rb__cplot *p, double h) { return p->x0 + p->w * rb__curve_u(h); }
 
-static double rb__cplot_y(const rb__cplot *p, double v)
+static double rb__cplot_y(const rb__cplot *p, double v)   /* clipped to the plot */
 {
-    return p->y0 + p->h * (1 - (log10(v) - p->lmin) / (p->lmax - p->lmin));
+    double t = (log10(v) - p->lmin) / (p->lmax - p->lmin);
+    return p->y0 + p->h * (1 - (t < 0 ? 0 : t > 1 ? 1 : t));
 }
 
-/* The range of every value drawn (points, bands, the model), in decades. */
+/* The range of the medians and the model, in whole decades (an interval of a few noisy
+   rounds can span ten decades: drawn clipped, it does not set the scale). */
 static void rb__cplot_range(const rb_curve_run *cr, rb__cplot *p)
 {
     unsigned s, k;
@@ -23580,10 +23582,10 @@ static void rb__cplot_range(const rb_curve_run *cr, rb__cplot *p)
     for (s = 0; s < cr->n; s++)
         for (k = 0; k < cr->curves[s].n; k++) {
             const rb_curve_point *q = &cr->curves[s].p[k];
-            double v[4];
+            double v[2];
             unsigned i;
-            v[0] = q->median, v[1] = q->lo, v[2] = q->hi, v[3] = cr->curves[s].model[k];
-            for (i = 0; i < 4; i++)
+            v[0] = q->median, v[1] = cr->curves[s].model[k];
+            for (i = 0; i < 2; i++)
                 if (v[i] == v[i] && v[i] > 0) { lo = RB__MIN(lo, log10(v[i])); hi = RB__MAX(hi, log10(v[i])); }
         }
     if (!(lo <= hi)) lo = 0, hi = 1;
