@@ -232,7 +232,7 @@ static void run_with_a_fraction_axis(void)
     const char *dir = rbt_tmpdir();
     char args[1024], why[200];
     rb_json *j;
-    const rb_json *res, *x, *v;
+    const rb_json *res = NULL, *x, *v;
     unsigned seen0 = 0, seen1 = 0;
     int rc;
     if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
