@@ -1005,6 +1005,8 @@ typedef struct rb_result {
     X(hit_rate, F6, NONE, 65, "hit_rate", 0, "hit_rate", ok && x->hit_rate >= 0, measured && x->hit_rate >= 0, \
       x->hit_rate)                                                                                           \
     X(bypasses_cache, FLAG, NONE, 0, 0, 0, "bypasses_cache", 0, 1, x->cache_bypassed)                        \
+    X(cached_fraction, F6, NONE, 98, "cached_fraction", 0, "cached_fraction", x->cached_axis, x->cached_axis, \
+      x->cached_fraction)                                                                                    \
     X(fault_hit_rate, F6, NONE, 66, "fault_hit_rate", 0, "fault_hit_rate", ok && x->fault_hit_rate >= 0,     \
       measured && x->fault_hit_rate >= 0, x->fault_hit_rate)                                                 \
     X(group, U64, NONE, 69, "group", "group", "index", x->group, x->group, x->group)                         \
@@ -1044,9 +1046,7 @@ typedef struct rb_result {
     X(files_small, U64, NONE, 68, "files_small", 0, "files_small", x->files, x->files, x->files_small)       \
     X(trace_reads, U64, TRACE, 902, "trace_reads", 0, 0, 1, 0, tr ? tr->reads : 0)                           \
     X(trace_skipped, U64, TRACE, 903, "trace_skipped", 0, 0, 1, 0, tr ? tr->skipped : 0)                     \
-    X(trace_loops, U64, TRACE, 904, "trace_loops", 0, "trace_loops", ok, measured, x->trace_loops)           \
-    X(cached_fraction, F6, NONE, 98, "cached_fraction", 0, "cached_fraction", x->cached_axis, x->cached_axis, \
-      x->cached_fraction)
+    X(trace_loops, U64, TRACE, 904, "trace_loops", 0, "trace_loops", ok, measured, x->trace_loops)
 
 /* Rules several rows share (the row's figures are known together, or not at all). */
 #define RB__PAIRED (ok && x->paired_rounds >= 2 && x->paired_with)      /* against its column's best */
@@ -22709,6 +22709,10 @@ static int rb__cfa_check(const rb_matrix *m, uint64_t have, char *why, size_t wl
     rb_matrix plain = *m;
     unsigned ns = rb__cfa_nstrategies(m);
     if (rb__fractions_check(a->fractions, a->n, why, wl) != RB_OK) return RB_EINVAL;
+    if (m->processes && m->nprocesses > 1) {   /* its columns would be threads x processes: one axis more than it lays out */
+        rb__fmt(why, wl, "cached fractions with %u process counts: one process count at a time", m->nprocesses);
+        return RB_EINVAL;
+    }
     if (ns * a->n > RB_MAX_AXIS) {
         rb__fmt(why, wl, "%u strategies x %u cached fractions make %u rows, more than %u: name fewer strategies", ns,
                 a->n, ns * a->n, RB_MAX_AXIS);
@@ -22797,6 +22801,7 @@ static int rb__cfa_cell(const rb_matrix *m, const rb_config *cell, rb_result *x,
     double f = a->fractions[row % a->n];
     const char *name = s->name;
     if (m->threads && m->nthreads) c.threads = m->threads[i % nt];
+    if (m->processes && m->nprocesses) c.processes = m->processes[0];
     if (m->read_sizes && m->nread_sizes) c.read_size = m->read_sizes[z];
     c.ident = cell->ident;
     rb__cfa_config(&c, f);
