@@ -68,7 +68,8 @@
      3.6  the JSON reader and diff
      3.7  advise
      3.8  the timeline: a cell over time, and its steady state
-     3.9  settings from text, the scenarios and the CLI's commands
+     3.9  the cached-fraction axis and curve: throughput against the fraction cached
+     3.10 settings from text, the scenarios and the CLI's commands
    Each layer has its declarations, then its code; a layer names nothing of the layers after
    it. The documentation of each public function sits on its declaration.
 
@@ -781,6 +782,10 @@ typedef struct rb_result {
     uint64_t cold_pages;         /* pages first read in an iteration that were not resident as it started */
     double hit_rate;             /* 1 - cold_pages / page_reads; -1: residency per page unknown here,
                                     or the strategy bypasses the page cache (cache_bypassed) */
+    /* A cell of a cached-fraction axis (run --prewarm with several fractions, advise --curve):
+       the fraction of the file's pages prepared resident before it (rb_prewarm; 0 evicted). */
+    int cached_axis;             /* 1: the cell is one; 0: the run's one cache state (rb_config) */
+    double cached_fraction;
     int cache_bypassed;          /* the strategy's row reads past the page cache (RB_S_DIRECT): no
                                     read of it uses a resident page, so it has no hit rate */
     double fault_hit_rate;       /* mmap strategies: 1 - majflt / page_reads; -1: not measured */
@@ -1021,6 +1026,8 @@ typedef struct rb_result {
     X(hit_rate, F6, NONE, 65, "hit_rate", 0, "hit_rate", ok && x->hit_rate >= 0, measured && x->hit_rate >= 0, \
       x->hit_rate)                                                                                           \
     X(bypasses_cache, FLAG, NONE, 0, 0, 0, "bypasses_cache", 0, 1, x->cache_bypassed)                        \
+    X(cached_fraction, F6, NONE, 102, "cached_fraction", 0, "cached_fraction", x->cached_axis, x->cached_axis, \
+      x->cached_fraction)                                                                                    \
     X(fault_hit_rate, F6, NONE, 66, "fault_hit_rate", 0, "fault_hit_rate", ok && x->fault_hit_rate >= 0,     \
       measured && x->fault_hit_rate >= 0, x->fault_hit_rate)                                                 \
     X(group, U64, NONE, 69, "group", "group", "index", x->group, x->group, x->group)                         \
@@ -1061,8 +1068,8 @@ typedef struct rb_result {
     X(trace_reads, U64, TRACE, 902, "trace_reads", 0, 0, 1, 0, tr ? tr->reads : 0)                           \
     X(trace_skipped, U64, TRACE, 903, "trace_skipped", 0, 0, 1, 0, tr ? tr->skipped : 0)                     \
     X(trace_loops, U64, TRACE, 904, "trace_loops", 0, "trace_loops", ok, measured, x->trace_loops)          \
-    X(steady_at, F3, TIMELINE, 102, "steady_at_s", 0, "steady_at_s", RB__STEADY, RB__STEADY, x->steady_at_s)  \
-    X(steady_rate, F6, TIMELINE, 103, "steady_ops_per_ms", 0, "steady_ops_per_ms", RB__STEADY, RB__STEADY,    \
+    X(steady_at, F3, TIMELINE, 103, "steady_at_s", 0, "steady_at_s", RB__STEADY, RB__STEADY, x->steady_at_s)  \
+    X(steady_rate, F6, TIMELINE, 104, "steady_ops_per_ms", 0, "steady_ops_per_ms", RB__STEADY, RB__STEADY,    \
       x->steady_ops_per_ms)                                                                                  \
     X(timeline, SPECIAL, TIMELINE, 0, 0, 0, "timeline", 0, x->timeline != NULL, rb__col_timeline)
 
@@ -9463,16 +9470,99 @@ RB__TOOL_ONLY static int rb__resident_bits(const char *path, uint64_t size, size
     return rb__resident_bits_at(path, size, page, bits, 0);
 }
 
+/* Drops the runs of pages a prewarm of `fraction` does not keep (the same seeded draw per
+   page as rb_prewarm's): 1 when done, 0 when a call failed. */
+static int rb__prewarm_drop(int fd, uint64_t pages, double fraction, uint64_t seed, int *err_no, const char **what)
+{
+    uint64_t i, run = 0, page = rb__page_size(), rng[4], cut = (uint64_t)(fraction * 4294967296.0);
+    rb__rng_seed(rng, seed, 0x7072657761726dULL);   /* keep page i when its draw < cut */
+    for (i = 0; i <= pages; i++) {
+        int evict = i < pages && (rb__rng_next(rng) >> 32) >= cut;
+        if (evict) { run++; continue; }
+        if (run && rb__plat_drop_range(fd, (i - run) * page, run * page, what) != RB_OK) {
+            *err_no = errno;
+            return 0;
+        }
+        run = 0;
+    }
+    return 1;
+}
+
+/* Page by page, whether a prewarm of `fraction` keeps it: bit i of keep (cleared first). */
+static void rb__prewarm_keep(uint64_t pages, double fraction, uint64_t seed, uint64_t *keep)
+{
+    uint64_t i, rng[4], cut = (uint64_t)(fraction * 4294967296.0);
+    memset(keep, 0, (size_t)((pages + 63) / 64) * sizeof *keep);
+    rb__rng_seed(rng, seed, 0x7072657761726dULL);
+    for (i = 0; i < pages; i++)
+        if ((rb__rng_next(rng) >> 32) < cut) keep[i >> 6] |= (uint64_t)1 << (i & 63);
+}
+
+/* The pages resident that keep does not hold (*extra) and those it holds that are not
+   (*missing), from the resident bits res; with fd >= 0, each run of extra pages is dropped
+   (only resident pages: a range with pages not resident makes the kernel drain every CPU's
+   page lists on each call, 1.3 s a cell over a 4 GiB file). 0: a drop failed. */
+static int rb__prewarm_extra(int fd, uint64_t pages, const uint64_t *res, const uint64_t *keep, uint64_t *extra,
+                             uint64_t *missing)
+{
+    uint64_t i, run = 0, page = rb__page_size();
+    const char *what = "";
+    *extra = *missing = 0;
+    for (i = 0; i <= pages; i++) {
+        int r = i < pages && ((res[i >> 6] >> (i & 63)) & 1u), k = i < pages && ((keep[i >> 6] >> (i & 63)) & 1u);
+        *missing += i < pages && k && !r;
+        if (r && !k) { run++; (*extra)++; continue; }
+        if (run && fd >= 0 && rb__plat_drop_range(fd, (i - run) * page, run * page, &what) != RB_OK) return 0;
+        run = 0;
+    }
+    return 1;
+}
+
+/* A prewarm that only takes pages away: when every page `fraction` keeps is resident already
+   (a prewarm of a larger fraction of the same seed came before: the kept sets are nested, and
+   the cell after it read more in), dropping the others makes the state in a fraction of a
+   second instead of reloading the whole file (a 4 GiB file: 9-23 s a cell, from this disk).
+   It must end exact: a large folio (a cell's readahead makes them) that holds a kept page
+   cannot be dropped in part, and pages still under I/O (the last readahead of the cell before)
+   survive a drop, so the result is counted again, dropped again up to 3 times 20 ms apart, and
+   past 0.1% of the pages off it is not taken (0: the caller reloads). 1: done. */
+static int rb__prewarm_trim(const char *path, uint64_t size, double fraction, uint64_t seed)
+{
+    uint64_t extra, missing, page = rb__page_size(), pages = (size + page - 1) / page, words = (pages + 63) / 64 + 1;
+    uint64_t *res = (uint64_t *)malloc((size_t)words * sizeof *res), *keep = (uint64_t *)malloc((size_t)words * sizeof *keep);
+    rb_error e;
+    unsigned tries;
+    int fd = -1, ok = res && keep && size && rb__resident_bits(path, size, page, res) == 0;
+    if (ok) {
+        rb__prewarm_keep(pages, fraction, seed, keep);
+        ok = rb__prewarm_extra(-1, pages, res, keep, &extra, &missing) && !missing;
+    }
+    if (ok && extra && (ok = (fd = rb__open_regular(path, 0, NULL, &e)) >= 0) != 0)
+        for (tries = 0; ok && extra && tries < 3; tries++) {
+            if (tries) rb__sleep_ns(20000000);
+            ok = rb__prewarm_extra(fd, pages, res, keep, &extra, &missing) && rb__resident_bits(path, size, page, res) == 0 &&
+                 rb__prewarm_extra(-1, pages, res, keep, &extra, &missing) && !missing;
+        }
+    ok = ok && extra <= pages / 1000;
+    if (fd >= 0) close(fd);
+    free(res);
+    free(keep);
+    return ok;
+}
+
 /* --prewarm: load the whole file, then evict a reproducible random (1 - fraction) of its
    pages with posix_fadvise(DONTNEED), runs of evicted pages coalesced into one call. Loading
    everything and evicting some takes seconds; loading a random subset page by page would be
-   one random read per page, minutes on a real disk. */
+   one random read per page, minutes on a real disk. When what is resident holds every page
+   to keep, the others are dropped and nothing is loaded (rb__prewarm_trim). */
 RBINT int rb_prewarm(const char *path, double fraction, uint64_t seed, rb_error *err)
 {
-    int rc, fd;
+    int rc, fd, e = 0;
     struct stat st;
-    uint64_t pages, i, run = 0, page = rb__page_size(), rng[4], cut;
+    uint64_t pages, page = rb__page_size();
+    const char *what = "";
     rb_residency_info ri;
+    rb_error oe;
     if (rb__path_missing(path, err)) return RB_EINVAL;
     if (!(fraction >= 0 && fraction <= 1)) {   /* NaN included */
         rb__seterr(err, RB_EINVAL, EINVAL, "", "the fraction to prewarm must be in [0, 1], not %g", fraction);
@@ -9486,10 +9576,12 @@ RBINT int rb_prewarm(const char *path, double fraction, uint64_t seed, rb_error 
         rb__dirlist_free(&d);
         return rc;
     }
-    rb_error oe;
     if (fraction >= 1.0 && rb_residency(path, &ri, NULL) == RB_OK && ri.trusted && ri.resident == ri.pages)
         return RB_OK;   /* already all resident: reading it again would change nothing */
     if (fraction >= 1.0) return rb_load(path, err);
+    if (fraction > 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode) && rb__prewarm_trim(path, (uint64_t)st.st_size,
+                                                                                        fraction, seed))
+        return RB_OK;
     /* Evict first and load with readahead off: the page cache then holds the file in small
        folios. A large folio (ext4 and xfs make them on readahead) is evicted whole or not at
        all, so evicting single pages out of one would silently leave them resident. */
@@ -9503,21 +9595,10 @@ RBINT int rb_prewarm(const char *path, double fraction, uint64_t seed, rb_error 
         return oe.status;
     }
     pages = ((uint64_t)st.st_size + page - 1) / page;
-    cut = (uint64_t)(fraction * 4294967296.0);   /* keep page i when its draw < cut */
-    rb__rng_seed(rng, seed, 0x7072657761726dULL);
-    for (i = 0; i <= pages; i++) {
-        int evict = i < pages && (rb__rng_next(rng) >> 32) >= cut;
-        if (evict) { run++; continue; }
-        if (run) {
-            const char *what = "";
-            if (rb__plat_drop_range(fd, (i - run) * page, run * page, &what) != RB_OK) {
-                int e = errno;
-                rb__seterr(err, RB_ESYS, e, what, "%s: %s", what, strerror(e));
-                close(fd);
-                return RB_ESYS;
-            }
-            run = 0;
-        }
+    if (!rb__prewarm_drop(fd, pages, fraction, seed, &e, &what)) {
+        rb__seterr(err, RB_ESYS, e, what, "%s: %s", what, strerror(e));
+        close(fd);
+        return RB_ESYS;
     }
     close(fd);
     return RB_OK;
@@ -11607,7 +11688,10 @@ static const char *rb__workers(unsigned threads, unsigned processes, int tag, ch
 
 static const char *rb__label(const rb_result *x, char *buf, size_t len)
 {
-    if (!x->group) snprintf(buf, len, "%s%s%s", x->strategy ? x->strategy : "?", x->variant[0] ? " " : "", x->variant);
+    if (x->cached_axis)
+        snprintf(buf, len, "%s%s%s @%.4g", x->strategy ? x->strategy : "?", x->variant[0] ? " " : "", x->variant,
+                 x->cached_fraction);
+    else if (!x->group) snprintf(buf, len, "%s%s%s", x->strategy ? x->strategy : "?", x->variant[0] ? " " : "", x->variant);
     else snprintf(buf, len, "g%u %s (%s)", x->group, x->strategy ? x->strategy : "?",
                   x->group_run == RB_RUN_ALONE ? "alone" : "together");
     return buf;
@@ -14432,7 +14516,7 @@ typedef struct rb_warmup_run {
 
 /* One setting in words: "chunk" (a size) or "methods" (a list of names, each once); RB_EINVAL
    with why, naming the setting as the caller spells it (as, "--chunk"). Parsed by their rows of
-   the CLI's options' table (3.9), as rb_pfx_settings_set parses prefetch's. */
+   the CLI's options' table (3.10), as rb_pfx_settings_set parses prefetch's. */
 RBDEF int rb_warmup_set(rb_warmup_config *c, const char *key, const char *value, const char *as, char *why,
                         size_t whylen);
 
@@ -14673,6 +14757,13 @@ typedef struct rb_advise_config {
     unsigned max_rounds;          /* 0: 8; at most 50 */
     int quick;                    /* the first run's short advise: warm and cold, the main strategy
                                      families, a 70 s budget (for fields left zero) */
+    /* The curve (3.9) instead of the states: the cached fractions (0 and 1 among them), at one
+       thread count, the quick list's strategies unless named, an 8 minute budget unless given;
+       with hit_rate_given, the best at hit_rate too (hit_from: where that came from, or NULL). */
+    const double *fractions; unsigned nfractions;
+    int hit_rate_given;
+    double hit_rate;
+    const char *hit_from;
     rb_matrix_fn progress;        /* each cell, through rb_run_matrix; may be NULL */
     void *user;
 } rb_advise_config;
@@ -14704,6 +14795,8 @@ typedef struct rb_advise_run {
     char state_cut[RB_STATE_COUNT][RB_REASON_LEN];   /* why a state was shortened or left out; "" */
     char budget_lines[RB_ADVISE_MAX_LINES][RB_REASON_LEN];   /* the basis of the estimates, what ran past them */
     unsigned nbudget_lines;
+    struct rb_curve_run *curve;   /* a curve's (rb_advise_config.fractions): its columns are the fractions;
+                                     NULL otherwise. Owned. */
 } rb_advise_run;
 
 /* rb_advise(config, run, err), rb_advise_free(run): measures what rb_advise_decide needs: every
@@ -14770,7 +14863,84 @@ typedef struct rb_timeline_tool {
 #define RB_STEADY_MIN_POINTS 5u
 #define RB_STEADY_DRIFT 0.10
 
-/* -- 3.9 settings from text, the scenarios and the CLI's commands (declarations) -- */
+/* -- 3.9 the cached-fraction axis and curve (declarations: before 3.10's, whose settings hold
+   the axis) -- */
+
+/*
+   A program's cache state is a hit rate, not one of advise's four states: throughput against
+   the fraction of the file cached, per strategy, and where two strategies trade places.
+   rb_prewarm_axis makes the cached fraction an axis of a run (a matrix hook: rows strategy x
+   fraction, every cell prepared afresh); advise's curve (rb_advise_config.fractions) measures
+   every candidate there in rounds within its budget. Per strategy the time per op of the
+   linear hit-rate model, t(h) = h t_hit + (1 - h) t_miss, is fitted from the end points (0
+   and 1 cached) and its error shown at each point between; past RB_CURVE_MODEL_LIMIT the
+   measured curve (interpolated) is used instead. Then, for each pair of strategies each best
+   somewhere, the fractions where they cross, each with an interval, and the best at a given
+   hit rate with its margin. The curve functions are pure (tested on synthetic curves). */
+#define RB_CURVE_MAX 16                /* fractions per curve */
+
+#define RB_CURVE_MAX_CROSS 32          /* crossovers kept */
+
+#define RB_CURVE_MODEL_LIMIT 0.20      /* |model - measured| / measured past which the model is not used */
+
+typedef struct rb_prewarm_axis {
+    rb_matrix_hook hook;
+    const double *fractions;           /* each in [0, 1], each once */
+    unsigned n;
+} rb_prewarm_axis;
+
+typedef struct rb_curve_point {
+    double fraction;                   /* cached, as prepared (rb_prewarm; 0: evicted) */
+    double median, lo, hi;             /* ops/ms: the median, its 95% interval over rounds (NaN: none) */
+    double hit_rate;                   /* measured page hit rate of the cell (rb_result.hit_rate); -1 unknown */
+    unsigned rounds;
+    int bound;                         /* 1: median is an upper bound (no op completed inside an iteration:
+                                          rb_result.rate_upper_bound); no interval */
+} rb_curve_point;
+
+typedef struct rb_curve {
+    const char *strategy;
+    unsigned n;                        /* points, fractions ascending; NaN medians: not measured */
+    rb_curve_point p[RB_CURVE_MAX];
+    double t_hit, t_miss;              /* ms per op at 1 and at 0 cached (the end points); NaN: none */
+    double model[RB_CURVE_MAX];        /* the model's ops/ms at each point; NaN: no model */
+    double error[RB_CURVE_MAX];        /* (model - median) / median at each point between the ends; NaN elsewhere */
+    double max_error;                  /* the largest |error|; NaN: no point between the ends */
+    int worst;                         /* its point; -1 */
+    int model_holds;                   /* 1: the model is used; 0: it does not hold, the measured curve is
+                                          used; -1: no model (an end point not measured) */
+} rb_curve;
+
+typedef struct rb_crossover {
+    unsigned a, b;                     /* curves: a is faster above h, b below it */
+    double h;                          /* the cached fraction where their medians cross */
+    double lo, hi;                     /* where their bands overlap around h (see rb_curve_crossovers);
+                                          NaN: no bands (one round) */
+    int resolved;                      /* 1: the interval ends inside (0, 1): on each side of it one of
+                                          the two is faster beyond its band; 0: on a side it is not */
+} rb_crossover;
+
+/* The curve of an advise (rb_advise_run.curve): the curves, their crossovers, the lines said
+   of them, and the answer at a given hit rate. */
+typedef struct rb_curve_run {
+    double fractions[RB_CURVE_MAX];    /* the columns, ascending: 0 first, 1 last */
+    unsigned n;                        /* curves: the run's strategies that do I/O, in its order */
+    rb_curve curves[RB_MAX_AXIS];
+    unsigned row[RB_MAX_AXIS];         /* each curve's strategy (rb_advise_run.strategies) */
+    rb_crossover cross[RB_CURVE_MAX_CROSS];
+    unsigned ncross;
+    char lines[RB_ADVISE_MAX_LINES][RB_REASON_LEN];   /* the model's fit, the crossovers' verdicts */
+    unsigned nlines;
+    double hit_rate;                   /* asked for; -1: none */
+    char hit_from[RB_REASON_LEN];      /* where it came from ("" given as a number) */
+    int hit_best, hit_next;            /* curves; -1 */
+    double hit_margin;                 /* best / next - 1 at hit_rate */
+    int hit_apart;                     /* 1: their bands do not overlap there */
+    char hit_line[RB_REASON_LEN];
+    double round_load_s;               /* each round's full reload before its cells */
+} rb_curve_run;
+
+/* -- 3.10 settings from text, the scenarios and the CLI's commands (declarations) -- */
 
 /* rb_hog_plan(spec, file_size, reserve, &size, why, whylen), rb_mem_margin(room): the hog's size
    for "SIZE" or "auto:R" (leave file_size / R available), never more than the room less
@@ -14831,6 +15001,14 @@ typedef struct rb_settings {
     rb_timeline_tool timeline;                     /* "timeline", "cpu-probe", "until-steady"; its observer */
     int trace_loaded;
     int seed_given, pick_given;                    /* "seed", "file-pick" set: a replay with no use for one says so */
+    /* "prewarm": its fractions; two or more are an axis of a run (the matrix hook below) and
+       advise's curve takes them all (3.9); one is cfg.prewarm, as it always was */
+    double prewarms[RB_CURVE_MAX]; unsigned nprewarms;
+    rb_prewarm_axis axis;                          /* the axis' hook (rb_settings_matrix) */
+    int curve;                                     /* advise's "curve" */
+    int hit_rate_given;                            /* advise's "hit-rate": a fraction, or a run's (hit_from) */
+    double hit_rate;
+    char hit_from[RB_REASON_LEN];
 } rb_settings;
 
 /* rb_settings_set(s, key, value, as, why, whylen), rb_settings_matrix(s, m): a run described in
@@ -14846,7 +15024,7 @@ RBDEF int rb_settings_set(rb_settings *s, const char *key, const char *value, co
    switch), which commands of a driver use it (RB_FOR_*), a heading when it starts a group (or
    NULL), and its help (more lines after each '\n'). These are the documentation's columns of
    the settings' table, whose other columns are the parser and the field (RB__SETTINGS, in the
-   code of 3.9): rb_settings_set reads that same row, and a driver builds its options and its
+   code of 3.10): rb_settings_set reads that same row, and a driver builds its options and its
    help text from this one, so a new setting is one row there and no change to the driver. */
 enum { RB_FOR_RUN = 1u << 0, RB_FOR_ADVISE = 1u << 1 };
 
@@ -15055,6 +15233,30 @@ RBINT void rb_settings_free(rb_settings *s);   /* what the settings loaded (the 
 
 /* Cache-state names, each known and listed once, at most cap. */
 RBINT int rb_parse_state_list(const char *s, int *out, unsigned cap, unsigned *n);
+
+/* The cached-fraction axis (3.9): m's rows become its strategies x fractions[0..n), each cell
+   prepared at its fraction; a must outlive the run. n 0: m unchanged. */
+RBINT void rb_prewarm_axis_attach(rb_matrix *m, rb_prewarm_axis *a, const double *fractions, unsigned n);
+
+/* rb_curve_fit(c): the model from c's end points (0 and 1 cached) and its error at each point
+   between; model_holds -1 without end points. rb_curve_value(c, h, which): ops/ms at h by the
+   curve used (the model where it holds, else the measured points joined), which 0 the median,
+   -1 / 1 the band through the intervals' lower / upper ends. rb_curve_best(c, n, h, &next,
+   &margin, &apart): the best at h (-1: none), the next, best/next - 1, and 1 when their bands
+   are apart there. rb_curve_crossovers(c, n, out, cap): for each pair each best somewhere, every
+   fraction where their medians cross, with the interval where their bands overlap; returns how
+   many. All pure functions of the curves. */
+RBINT void rb_curve_fit(rb_curve *c);
+
+RBINT double rb_curve_value(const rb_curve *c, double h, int which);
+
+RBINT int rb_curve_best(const rb_curve *c, unsigned n, double h, int *next, double *margin, int *apart);
+
+RBINT unsigned rb_curve_crossovers(const rb_curve *c, unsigned n, rb_crossover *out, unsigned cap);
+
+/* The page hit rate a saved run (or replay) report measured: the median over its cells that
+   know one, and a line saying so in from. RB_OK, or RB_EINVAL with why. */
+RBINT int rb_hit_rate_from_json(const char *path, double *h, char *from, size_t fromlen, char *why, size_t whylen);
 
 #ifdef __cplusplus
 }
@@ -19309,7 +19511,8 @@ static int rb__dcells_json(const rb_json *doc, rb__dcell **out, unsigned *n, dou
         c->status = st->str;
         c->scenario = sc && sc->type == RB_JSON_STRING ? sc->str : "";
         c->cache = cache;
-        c->prewarm = prewarm;
+        v = rb_json_get(x, "cached_fraction");   /* a cached-fraction axis: the cell's own state */
+        c->prewarm = v && v->type == RB_JSON_NUMBER ? v->num : prewarm;
         c->samples = *store + used;
         /* no "rounds" (an older report): one. An ok row has 1 to RB_MAX_ROUNDS, as the writer
            puts it; "rounds": 0 read as 1 once made a verdict from a row no run could write. */
@@ -19376,7 +19579,7 @@ static int rb__dcells_report(const rb_report *r, rb__dcell **out, unsigned *n)
         c->status = rb_status_word(x->status);
         c->scenario = r->scenario ? r->scenario : "";
         c->cache = r->cfg ? r->cfg->cache : RB_CACHE_KEEP;
-        c->prewarm = r->cfg ? r->cfg->prewarm : 0;
+        c->prewarm = x->cached_axis ? x->cached_fraction : r->cfg ? r->cfg->prewarm : 0;   /* an axis: the cell's */
         c->samples = x->status == RB_OK ? rb__samples(x, &c->nsamples) : NULL;
         c->rounds = x->samples && x->rounds ? x->rounds : 1;
         c->bound = x->rate_upper_bound;
@@ -20533,6 +20736,7 @@ static const char *const rb__adv_quick[] = {"mmap", "mmap-random", "mmap-random-
                                             "mmap-backoff", "pread", "io_uring", "direct"};
 #define RB__ADV_BUDGET_NS ((int64_t)180 * 1000000000)
 #define RB__ADV_QUICK_BUDGET_NS ((int64_t)70 * 1000000000)
+#define RB__ADV_CURVE_BUDGET_NS ((int64_t)480 * 1000000000)   /* a curve: 8 strategies x 7 fractions, ~4 rounds of a 4 GiB file */
 #define RB__ADV_ROUNDS 8u
 #define RB__ADV_MAX_ROUNDS 50u   /* the sample store is rounds x iterations per cell */
 
@@ -20571,16 +20775,13 @@ static int rb__adv_lru_gen(void)   /* -1: unknown (no /sys here) */
     return strtoul(b, NULL, 16) != 0;   /* "0x0007": a mask of its features, 0 off */
 }
 
-/* Setup, phase 1: the states and thread counts (the columns) and the strategies (the rows);
-   a strategy that cannot run here is listed with its reason instead. */
-static int rb__adv_axes(rb__adv *v, rb_error *err)
+/* Setup, phase 1a: the states and thread counts, the columns. */
+static int rb__adv_state_columns(rb__adv *v, rb_error *err)
 {
     const rb_advise_config *ac = v->ac;
     rb_advise_run *r = v->r;
-    unsigned i, k, n, nc = 0;
-    const rb_strategy *all = rb_strategies(&n);
+    unsigned i, k, nc = 0;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    char why[RB_REASON_LEN];
     static const int quick_states[2] = {RB_STATE_WARM, RB_STATE_COLD};
     static const int all_states[RB_STATE_COUNT] = {RB_STATE_WARM, RB_STATE_HALF_COLD, RB_STATE_COLD, RB_STATE_PRESSURE};
     const int *st = ac->states ? ac->states : ac->quick ? quick_states : all_states;
@@ -20617,10 +20818,24 @@ static int rb__adv_axes(rb__adv *v, rb_error *err)
             else snprintf(r->condition_names[nc], 32, "%s T%02u", rb_state_name(r->states[k]), r->threads[i]);
             r->conditions[nc] = r->condition_names[nc];
         }
-    n = ac->strategies ? ac->nstrategies : ac->quick ? (unsigned)(sizeof rb__adv_quick / sizeof *rb__adv_quick) : n;
+    return RB_OK;
+}
+
+static int rb__curve_columns(rb__adv *v, rb_error *err);
+/* Setup, phase 1: the columns (states at thread counts, or a curve's fractions) and the
+   strategies (the rows); a strategy that cannot run here is listed with its reason instead. */
+static int rb__adv_axes(rb__adv *v, rb_error *err)
+{
+    const rb_advise_config *ac = v->ac;
+    rb_advise_run *r = v->r;
+    unsigned i, n;
+    const rb_strategy *all = rb_strategies(&n);
+    char why[RB_REASON_LEN];
+    int quick = ac->quick || ac->nfractions, rc = ac->nfractions ? rb__curve_columns(v, err) : rb__adv_state_columns(v, err);
+    if (rc != RB_OK) return rc;
+    n = ac->strategies ? ac->nstrategies : quick ? (unsigned)(sizeof rb__adv_quick / sizeof *rb__adv_quick) : n;
     for (i = 0; i < n; i++) {
-        const rb_strategy *s = ac->strategies ? ac->strategies[i] : ac->quick ? rb_strategy_find(rb__adv_quick[i]) : &all[i];
-        int rc;
+        const rb_strategy *s = ac->strategies ? ac->strategies[i] : quick ? rb_strategy_find(rb__adv_quick[i]) : &all[i];
         if (!s || (!ac->strategies && (s->flags & RB_S_NOIO))) continue;
         if ((rc = rb_strategy_probe(s, &v->base, why, sizeof why)) == RB_UNSUPPORTED) {
             rb__adv_line(r->skipped, &r->nskipped, "%s: %s", s->name, why);
@@ -20644,7 +20859,8 @@ static int rb__adv_setup(rb__adv *v, rb_error *err)
     rb_matrix m;
     char why[RB_REASON_LEN];
     unsigned i, ncells;
-    int64_t budget = ac->budget_ns > 0 ? ac->budget_ns : ac->quick ? RB__ADV_QUICK_BUDGET_NS : RB__ADV_BUDGET_NS;
+    int64_t budget = ac->budget_ns > 0 ? ac->budget_ns : ac->nfractions ? RB__ADV_CURVE_BUDGET_NS
+                     : ac->quick ? RB__ADV_QUICK_BUDGET_NS : RB__ADV_BUDGET_NS;
     int rc;
     if ((rc = rb_check_file(ac->cfg.path, ac->cfg.size, NULL, err)) != RB_OK) return rc;
     v->base = ac->cfg;
@@ -21274,6 +21490,26 @@ static int rb__adv_rounds(rb__adv *v)
     return rc;
 }
 
+/* The curve's part of an advise: the fractions (--prewarm's, or the defaults, which put
+   four of seven above 0.9: a warm-favoured strategy's crossovers lie there), the hit rate. */
+static const double rb__curve_default[] = {0, 0.5, 0.9, 0.97, 0.99, 0.997, 1};
+static int rb__settings_curve(rb_settings *s, rb_advise_config *ac, char *why, size_t wl)
+{
+    int curve = s->curve || s->hit_rate_given;
+    if (!curve && s->nprewarms) {
+        rb__fmt(why, wl, "advise takes cached fractions for its curve only: add --curve");
+        return RB_EINVAL;
+    }
+    if (!curve) return RB_OK;
+    if (s->nstates) { rb__fmt(why, wl, "the curve's columns are cached fractions, not states: no --states with it"); return RB_EINVAL; }
+    ac->fractions = s->nprewarms ? s->prewarms : rb__curve_default;
+    ac->nfractions = s->nprewarms ? s->nprewarms : (unsigned)(sizeof rb__curve_default / sizeof *rb__curve_default);
+    ac->hit_rate_given = s->hit_rate_given;
+    ac->hit_rate = s->hit_rate;
+    ac->hit_from = s->hit_from[0] ? s->hit_from : NULL;
+    return RB_OK;
+}
+
 static void rb__settings_trace(rb_settings *s);
 RBDEF int rb_settings_advise(rb_settings *s, rb_advise_config *ac, char *why, size_t wl)
 {
@@ -21297,9 +21533,11 @@ RBDEF int rb_settings_advise(rb_settings *s, rb_advise_config *ac, char *why, si
     ac->states = s->nstates ? s->states : NULL;
     ac->nstates = s->nstates;
     ac->budget_ns = s->budget_ns;
-    return RB_OK;
+    return rb__settings_curve(s, ac, why, wl);
 }
 
+static int rb__curve_rounds(rb__adv *v);
+static void rb__curve_finish(rb__adv *v);
 RBDEF int rb_advise(const rb_advise_config *ac, rb_advise_run *r, rb_error *err)
 {
     rb__adv *v = (rb__adv *)calloc(1, sizeof *v);
@@ -21322,8 +21560,9 @@ RBDEF int rb_advise(const rb_advise_config *ac, rb_advise_run *r, rb_error *err)
     if (rc == RB_OK && !ac->cfg.ident && (rc = rb_ident_take(&v->ident, ac->cfg.path, err)) == RB_OK)
         v->base.ident = &v->ident;   /* the file as the advise found it: every cell is checked against it */
     if (rc == RB_OK) {
-        rb__adv_begin(v);
-        rc = rb__adv_rounds(v);
+        if (ac->nfractions) rc = rb__curve_rounds(v);
+        else rb__adv_begin(v);
+        if (!ac->nfractions) rc = rb__adv_rounds(v);
         r->seconds = (double)(rb__now_ns() - v->t0) / 1e9;
         r->interrupted = rc == RB_EINTR;
         if (rc == RB_ECHANGED) {   /* the cells before the change measured the file as it was: kept, said */
@@ -21334,6 +21573,7 @@ RBDEF int rb_advise(const rb_advise_config *ac, rb_advise_run *r, rb_error *err)
             rb__seterr(err, rc, 0, "", "%s", rb_status_string(rc));
         }
         rb__adv_decide_now(v);
+        if (r->curve) rb__curve_finish(v);
         if (rc == RB_OK) rc = rb__adv_nothing_status(v, err);
     }
     r->cfg.ident = ac->cfg.ident;   /* not this call's own, which ends here */
@@ -21346,8 +21586,10 @@ RBDEF void rb_advise_free(rb_advise_run *r)
 {
     free(r->cells);
     free(r->samples);
+    free(r->curve);
     r->cells = NULL;
     r->samples = NULL;
+    r->curve = NULL;
 }
 
 /*
@@ -21419,8 +21661,8 @@ static unsigned rb__adv_budget_text(const rb_advise_run *r, char (*l)[RB_REASON_
         rb__fmt(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "",
                 rb_state_name(r->states[r->order[k]]));
     rb__adv_line(l, &n, "%.3g s spent of a %.3g s budget (setup and preparation included); round 1 planned at "
-                 "~%.3g s (its aim: %.3g s); the states ran in this order: %s", r->seconds, r->budget_seconds,
-                 r->plan.estimate_s, r->plan.aim_s, names[0] ? names : "none");
+                 "~%.3g s (its aim: %.3g s)%s%s", r->seconds, r->budget_seconds, r->plan.estimate_s, r->plan.aim_s,
+                 r->curve ? "" : "; the states ran in this order: ", r->curve ? "" : names[0] ? names : "none");
     if (r->plan.note[0]) rb__adv_line(l, &n, "%s", r->plan.note);
     for (k = 0; k < r->nstates; k++)
         if (r->state_cut[k][0]) rb__adv_line(l, &n, "%s", r->state_cut[k]);
@@ -21746,15 +21988,21 @@ static void rb__advise_svg(FILE *f, const rb_advise_run *r, const char *title)
     fprintf(f, "</svg>\n");
 }
 
+static void rb__curve_json(FILE *f, const rb_advise_run *r);
+static void rb__curve_table(FILE *f, const rb_advise_run *r, int md);
+static void rb__curve_svg(FILE *f, const rb_advise_run *r, const char *title);
 RBDEF void rb_advise_write(FILE *f, const rb_advise_run *r, int format)
 {
-    if (format == RB_FORMAT_JSON) RB__IN_C_LOCALE(rb__advise_json(f, r));
+    if (r->curve && format == RB_FORMAT_JSON) RB__IN_C_LOCALE(rb__curve_json(f, r));
+    else if (r->curve) RB__IN_C_LOCALE(rb__curve_table(f, r, format == RB_FORMAT_MARKDOWN));
+    else if (format == RB_FORMAT_JSON) RB__IN_C_LOCALE(rb__advise_json(f, r));
     else RB__IN_C_LOCALE(rb__advise_table(f, r, format == RB_FORMAT_MARKDOWN));
 }
 
 RBDEF void rb_advise_svg(FILE *f, const rb_advise_run *r, const char *title)
 {
-    RB__IN_C_LOCALE(rb__advise_svg(f, r, title));
+    if (r->curve) RB__IN_C_LOCALE(rb__curve_svg(f, r, title));
+    else RB__IN_C_LOCALE(rb__advise_svg(f, r, title));
 }
 
 /* ==== 3.8 the timeline ======================================================================== */
@@ -22217,7 +22465,1051 @@ RBINT void rb_timeline_free(rb_timeline_tool *tl)
     tl->nall = tl->capall = 0;
 }
 
-/* ==== 3.9 settings from text, the scenarios and the CLI's commands ============================ */
+/* ==== 3.9 the cached-fraction axis and curve ================================================== */
+
+/*
+   The axis. A run's rows become strategy x fraction (a matrix hook, so the rounds, merging
+   and statistics stay the matrix's), each cell prepared by rb_prewarm as one --prewarm
+   prepares it. Order inside a round: the fractions from the largest down, the cells of one
+   fraction shuffled per round. Going down, each state is the one before with pages taken
+   away (rb_prewarm's kept sets are nested), so rb_prewarm trims instead of reloading the
+   whole file (a 4 GiB file here: 0.7 s instead of 9-23 s a cell); one reload in small
+   folios at the start of each round makes that possible. Fractions are never compared with
+   each other, only strategies at one fraction (paired by round), so a fixed order across
+   fractions favours no strategy. */
+static const rb_prewarm_axis *rb__cfa(const rb_matrix *m) { return (const rb_prewarm_axis *)m->hook->user; }
+
+static unsigned rb__cfa_nstrategies(const rb_matrix *m)
+{
+    unsigned n;
+    rb_strategies(&n);
+    return m->strategies ? m->nstrategies : n;
+}
+
+static const rb_strategy *rb__cfa_strategy(const rb_matrix *m, unsigned s)
+{
+    unsigned n;
+    return m->strategies ? m->strategies[s] : &rb_strategies(&n)[s];
+}
+
+/* Fractions in [0, 1], each once, at most RB_CURVE_MAX: RB_OK or why not. */
+static int rb__fractions_check(const double *f, unsigned n, char *why, size_t wl)
+{
+    unsigned k, j;
+    if (!n || n > RB_CURVE_MAX) { rb__fmt(why, wl, "1 to %u cached fractions, not %u", RB_CURVE_MAX, n); return RB_EINVAL; }
+    for (k = 0; k < n; k++) {
+        if (!(f[k] >= 0 && f[k] <= 1)) { rb__fmt(why, wl, "a cached fraction must be in [0, 1], not %g", f[k]); return RB_EINVAL; }
+        for (j = 0; j < k; j++)
+            if (f[j] == f[k]) { rb__fmt(why, wl, "cached fraction %g is listed twice", f[k]); return RB_EINVAL; }
+    }
+    return RB_OK;
+}
+
+static int rb__cfa_check(const rb_matrix *m, uint64_t have, char *why, size_t wl)
+{
+    const rb_prewarm_axis *a = rb__cfa(m);
+    rb_matrix plain = *m;
+    unsigned ns = rb__cfa_nstrategies(m);
+    if (rb__fractions_check(a->fractions, a->n, why, wl) != RB_OK) return RB_EINVAL;
+    if (m->processes && m->nprocesses > 1) {   /* its columns would be threads x processes: one axis more than it lays out */
+        rb__fmt(why, wl, "cached fractions with %u process counts: one process count at a time", m->nprocesses);
+        return RB_EINVAL;
+    }
+    if (ns * a->n > RB_MAX_AXIS) {
+        rb__fmt(why, wl, "%u strategies x %u cached fractions make %u rows, more than %u: name fewer strategies", ns,
+                a->n, ns * a->n, RB_MAX_AXIS);
+        return RB_EINVAL;
+    }
+    if (!have) return RB_OK;   /* the axes' own rules; the grid's come with the file's size */
+    plain.hook = NULL;
+    return rb_matrix_check(&plain, why, wl);
+}
+
+static uint64_t rb__cfa_memory(const rb_matrix *m)
+{
+    rb_matrix plain = *m;
+    plain.hook = NULL;
+    return rb_matrix_memory(&plain);
+}
+
+/* Rows strategy x fraction (strategy-major: a strategy's fractions together); every cell of
+   every thread count and read size set up, as the matrix lays them out. */
+static unsigned rb__cfa_rows(const rb_matrix *m, rb_result *rows, const rb_strategy **strat, char (*labels)[64])
+{
+    const rb_prewarm_axis *a = rb__cfa(m);
+    unsigned ns = rb__cfa_nstrategies(m), nr = ns * a->n, nt = m->threads && m->nthreads ? m->nthreads : 1;
+    unsigned nz = m->read_sizes && m->nread_sizes ? m->nread_sizes : 1, row, t, z;
+    if (!rows) return nr;
+    for (row = 0; row < nr && row < RB_MAX_AXIS; row++) {
+        const rb_strategy *s = rb__cfa_strategy(m, row / a->n);
+        strat[row] = s;
+        for (z = 0; z < nz; z++)
+            for (t = 0; t < nt; t++) {
+                rb_result *x = &rows[t + nt * (row + nr * z)];
+                x->strategy = s->name;
+                x->cached_axis = 1;
+                x->cached_fraction = a->fractions[row % a->n];
+            }
+        rb__label(&rows[row * nt], labels[row], sizeof labels[row]);
+    }
+    return nr;
+}
+
+/* The whole file resident in small folios, so that the round's trims can take single pages
+   away (see rb_prewarm); only when a fraction between 0 and 1 will be made. */
+static double rb__cfa_reload(const rb_config *c, const double *f, unsigned n)
+{
+    unsigned k, partial = 0;
+    uint64_t t0 = rb__now_ns();
+    rb_error e;
+    for (k = 0; k < n; k++) partial |= f[k] > 0 && f[k] < 1;
+    if (!partial || !c->path || rb__is_dir(c->path)) return 0;
+    if (rb_evict(c->path, &e) != RB_OK || rb__load(c->path, 0, &e) != RB_OK)
+        rb__log(c, "cached fractions: the round's reload failed (%s): each cell prepares its own state", e.msg);
+    return (double)(rb__now_ns() - t0) / 1e9;
+}
+
+/* A cell's config at fraction f: 0 is an eviction, more a prewarm. */
+static void rb__cfa_config(rb_config *c, double f)
+{
+    c->prewarm = f > 0 ? f : 0;
+    c->cache = f > 0 ? RB_CACHE_KEEP : RB_CACHE_EVICT;
+}
+
+/* The fractions' indices, largest first. */
+static void rb__fractions_down(const double *f, unsigned n, unsigned *by)
+{
+    unsigned i, j;
+    for (i = 0; i < n; i++) by[i] = i;
+    for (i = 1; i < n; i++)
+        for (j = i; j > 0 && f[by[j]] > f[by[j - 1]]; j--) {
+            unsigned t = by[j];
+            by[j] = by[j - 1];
+            by[j - 1] = t;
+        }
+}
+
+/* One cell of the axis, grid index i, as the matrix runs one (its progress events, rb_run);
+   its settings come from the index (the round's rows are blank until it runs). */
+static int rb__cfa_cell(const rb_matrix *m, const rb_config *cell, rb_result *x, unsigned i, unsigned round,
+                        unsigned rounds)
+{
+    const rb_prewarm_axis *a = rb__cfa(m);
+    unsigned nr = rb__cfa_nstrategies(m) * a->n, nt = m->threads && m->nthreads ? m->nthreads : 1;
+    unsigned row = i / nt % nr, z = i / nt / nr;
+    const rb_strategy *s = rb__cfa_strategy(m, row / a->n);
+    rb_config c = m->cfg;
+    rb_matrix_event ev;
+    double f = a->fractions[row % a->n];
+    const char *name = s->name;
+    if (m->threads && m->nthreads) c.threads = m->threads[i % nt];
+    if (m->processes && m->nprocesses) c.processes = m->processes[0];
+    if (m->read_sizes && m->nread_sizes) c.read_size = m->read_sizes[z];
+    c.ident = cell->ident;
+    rb__cfa_config(&c, f);
+    memset(&ev, 0, sizeof ev);
+    ev.kind = RB_EVENT_CELL;
+    ev.round = round;
+    ev.rounds = rounds;
+    ev.cell = i;
+    ev.cfg = &c;
+    ev.strategy = name;
+    if (m->progress) m->progress(&ev, m->user);
+    rb_run(&c, s, x);
+    x->cached_axis = 1;
+    x->cached_fraction = f;
+    ev.kind = RB_EVENT_DONE;
+    ev.result = x;
+    if (m->progress) m->progress(&ev, m->user);
+    return x->status == RB_EINTR;
+}
+
+/* A round: the fractions from the largest down, each fraction's cells in a shuffled order. */
+static int rb__cfa_round(const rb_matrix *m, const rb_config *cell, rb_result *out, unsigned round, unsigned rounds)
+{
+    const rb_prewarm_axis *a = rb__cfa(m);
+    unsigned ns = rb__cfa_nstrategies(m), nr = ns * a->n, nt = m->threads && m->nthreads ? m->nthreads : 1;
+    unsigned nz = m->read_sizes && m->nread_sizes ? m->nread_sizes : 1, by[RB_CURVE_MAX], k, i, n, s, t, z;
+    unsigned *idx = (unsigned *)malloc((size_t)ns * nt * nz * sizeof *idx);
+    uint64_t rng[4];
+    int stopped = 0;
+    if (!idx) return 1;
+    rb__fractions_down(a->fractions, a->n, by);
+    rb__cfa_reload(&m->cfg, a->fractions, a->n);
+    for (k = 0; k < a->n && !stopped; k++) {
+        for (n = 0, z = 0; z < nz; z++)
+            for (s = 0; s < ns; s++)
+                for (t = 0; t < nt; t++) idx[n++] = t + nt * (s * a->n + by[k] + nr * z);
+        rb__rng_seed(rng, m->cfg.seed, 0x6672616374ULL + ((uint64_t)round << 8) + k);   /* "fract" */
+        for (i = n; i > 1; i--) {
+            unsigned j = (unsigned)rb__below(rng, i), u = idx[i - 1];
+            idx[i - 1] = idx[j];
+            idx[j] = u;
+        }
+        for (i = 0; i < n && !stopped; i++) {
+            if (m->cfg.stop && *m->cfg.stop) stopped = 1;
+            else stopped = rb__cfa_cell(m, cell, &out[idx[i]], idx[i], round, rounds);
+        }
+    }
+    free(idx);
+    return stopped;
+}
+
+/* After the last round: each cell against the best other strategy at its fraction, thread
+   count and read size, paired by round (as the matrix pairs its columns). */
+static void rb__cfa_finish(const rb_matrix *m, rb_result *rows, unsigned nrows, rb_report *rep)
+{
+    const rb_prewarm_axis *a = rb__cfa(m);
+    unsigned ns = rb__cfa_nstrategies(m), nr = ns * a->n, nt = m->threads && m->nthreads ? m->nthreads : 1, i, j;
+    (void)rep;
+    for (i = 0; i < nrows; i++) {
+        rb_result *x = &rows[i], *best = NULL;
+        rb_stats p;
+        if (x->status != RB_OK || x->rounds < 2 || x->rate_upper_bound) continue;
+        if (rb__cfa_strategy(m, i / nt % nr / a->n)->flags & RB_S_NOIO) continue;
+        for (j = 0; j < nrows; j++) {
+            rb_result *y = &rows[j];
+            if (j == i || j % nt != i % nt || j / nt / nr != i / nt / nr || j / nt % nr % a->n != i / nt % nr % a->n) continue;
+            if (rb__cfa_strategy(m, j / nt % nr / a->n)->flags & RB_S_NOIO) continue;
+            if (y->status == RB_OK && y->nsamples && !y->rate_upper_bound &&
+                (!best || y->ops_per_ms_median > best->ops_per_ms_median))
+                best = y;
+        }
+        if (!best || rb_paired_ratio(x, best, &p) < 2) continue;
+        x->paired_with = best->strategy;
+        x->paired_rounds = p.n;
+        x->paired_ratio = p.center;
+        x->paired_lo = p.ci_lo;
+        x->paired_hi = p.ci_hi;
+    }
+}
+
+RBINT void rb_prewarm_axis_attach(rb_matrix *m, rb_prewarm_axis *a, const double *fractions, unsigned n)
+{
+    memset(a, 0, sizeof *a);
+    a->fractions = fractions;
+    a->n = n;
+    a->hook.check = rb__cfa_check;
+    a->hook.memory = rb__cfa_memory;
+    a->hook.rows = rb__cfa_rows;
+    a->hook.round = rb__cfa_round;
+    a->hook.finish = rb__cfa_finish;
+    a->hook.user = a;
+    m->hook = fractions && n ? &a->hook : m->hook;
+}
+
+/*
+   The curve. Per op, a strategy at hit rate h takes about h t_hit + (1 - h) t_miss (uniform
+   random reads; read-around on NORMAL mappings and reads spanning several pages bend it), so
+   ops/ms at h is 1 / (h / v1 + (1 - h) / v0) with v0 and v1 the ops/ms measured at 0 and 1
+   cached. Where that misses a measured point between by more than RB_CURVE_MODEL_LIMIT, the
+   measured points are used, joined by the same rule segment by segment (time per op linear
+   in h between two measured fractions: the model fitted to each segment's ends). A band is
+   the same rule applied to the lower (upper) ends of the points' intervals. */
+static double rb__pt_value(const rb_curve_point *p, int which)
+{
+    double v = which < 0 ? p->lo : which > 0 ? p->hi : p->median;
+    return v == v && v > 0 ? v : p->median;   /* no interval (one round): the band is the median */
+}
+
+RBINT void rb_curve_fit(rb_curve *c)
+{
+    unsigned k;
+    c->t_hit = c->t_miss = c->max_error = NAN;
+    c->worst = -1;
+    c->model_holds = -1;
+    for (k = 0; k < RB_CURVE_MAX; k++) c->model[k] = c->error[k] = NAN;
+    if (c->n < 2 || c->n > RB_CURVE_MAX || c->p[0].fraction != 0 || c->p[c->n - 1].fraction != 1 ||
+        !(c->p[0].median > 0) || !(c->p[c->n - 1].median > 0))
+        return;
+    c->t_miss = 1 / c->p[0].median;
+    c->t_hit = 1 / c->p[c->n - 1].median;
+    c->model_holds = 1;
+    for (k = 0; k < c->n; k++) {
+        double h = c->p[k].fraction, e;
+        c->model[k] = 1 / (h * c->t_hit + (1 - h) * c->t_miss);
+        if (k == 0 || k == c->n - 1 || !(c->p[k].median > 0)) continue;
+        e = c->error[k] = (c->model[k] - c->p[k].median) / c->p[k].median;
+        if (c->worst < 0 || fabs(e) > c->max_error) { c->max_error = fabs(e); c->worst = (int)k; }
+    }
+    if (c->max_error > RB_CURVE_MODEL_LIMIT) c->model_holds = 0;
+}
+
+/* which: 0 the median, -1 the lower band, 1 the upper. NaN: nothing measured. */
+RBINT double rb_curve_value(const rb_curve *c, double h, int which)
+{
+    const rb_curve_point *lo = NULL, *hi = NULL;
+    unsigned k;
+    double a, b;
+    if (c->model_holds == 1) {
+        a = rb__pt_value(&c->p[0], which);
+        b = rb__pt_value(&c->p[c->n - 1], which);
+        return 1 / (h / b + (1 - h) / a);
+    }
+    for (k = 0; k < c->n && k < RB_CURVE_MAX; k++) {   /* the measured points around h */
+        if (!(c->p[k].median > 0)) continue;
+        if (c->p[k].fraction <= h) lo = &c->p[k];
+        if (c->p[k].fraction >= h && !hi) hi = &c->p[k];
+    }
+    if (!lo && !hi) return NAN;
+    if (!lo || !hi || lo == hi || hi->fraction == lo->fraction) return rb__pt_value(lo ? lo : hi, which);
+    a = 1 / rb__pt_value(lo, which);
+    b = 1 / rb__pt_value(hi, which);
+    return 1 / (a + (b - a) * (h - lo->fraction) / (hi->fraction - lo->fraction));
+}
+
+/* The best curve at h (the highest median), but `but`; -1: none measured. */
+static int rb__curve_top(const rb_curve *c, unsigned n, double h, int but)
+{
+    unsigned i;
+    int best = -1;
+    for (i = 0; i < n; i++) {
+        double v = rb_curve_value(&c[i], h, 0);
+        if ((int)i != but && v == v && (best < 0 || v > rb_curve_value(&c[best], h, 0))) best = (int)i;
+    }
+    return best;
+}
+
+RBINT int rb_curve_best(const rb_curve *c, unsigned n, double h, int *next, double *margin, int *apart)
+{
+    int best = rb__curve_top(c, n, h, -1), nx = best < 0 ? -1 : rb__curve_top(c, n, h, best);
+    *next = nx;
+    *margin = nx < 0 ? NAN : rb_curve_value(&c[best], h, 0) / rb_curve_value(&c[nx], h, 0) - 1;
+    *apart = nx >= 0 && rb_curve_value(&c[best], h, -1) > rb_curve_value(&c[nx], h, 1);
+    return best;
+}
+
+/* The grid the crossovers are looked for on: 1/10000 steps resolve 99.9% from 99.99%. */
+#define RB__CURVE_GRID 10000
+
+/* 1: the bands of a and b overlap at h. */
+static int rb__bands_meet(const rb_curve *a, const rb_curve *b, double h)
+{
+    return rb_curve_value(a, h, -1) <= rb_curve_value(b, h, 1) && rb_curve_value(b, h, -1) <= rb_curve_value(a, h, 1);
+}
+
+/* The crossover's interval: the crossing of the interval bands (not the ends of the
+   intervals propagated into the crossing point): from h outwards, the fractions at which the
+   two bands still overlap, where neither is faster beyond its interval. Outside it, one of
+   them is. With no interval on either curve (one round), there is none (NaN). */
+static void rb__cross_interval(const rb_curve *a, const rb_curve *b, rb_crossover *x)
+{
+    unsigned k, any = 0;
+    double g;
+    for (k = 0; k < a->n; k++) any |= a->p[k].lo == a->p[k].lo;
+    for (k = 0; k < b->n; k++) any |= b->p[k].lo == b->p[k].lo;
+    x->lo = x->hi = any ? x->h : NAN;
+    x->resolved = 0;
+    if (!any) return;
+    for (g = floor(x->h * RB__CURVE_GRID); g >= 0 && rb__bands_meet(a, b, g / RB__CURVE_GRID); g--)
+        x->lo = g / RB__CURVE_GRID;
+    for (g = ceil(x->h * RB__CURVE_GRID); g <= RB__CURVE_GRID && rb__bands_meet(a, b, g / RB__CURVE_GRID); g++)
+        x->hi = g / RB__CURVE_GRID;
+    x->resolved = x->lo > 0 && x->hi < 1;
+}
+
+/* Where curves i and j cross between grid points lo and hi (d changes sign there): bisection
+   on the difference of their medians. */
+static double rb__cross_at(const rb_curve *c, unsigned i, unsigned j, double lo, double hi, int sign_lo)
+{
+    unsigned k;
+    for (k = 0; k < 60; k++) {
+        double m = (lo + hi) / 2, d = rb_curve_value(&c[i], m, 0) - rb_curve_value(&c[j], m, 0);
+        if ((d > 0 ? 1 : d < 0 ? -1 : 0) == sign_lo) lo = m;
+        else hi = m;
+    }
+    return (lo + hi) / 2;
+}
+
+/* Pair i, j: every sign change of their difference over the grid (zeros are passed over:
+   a crossing exactly on a grid point is found between its neighbours). */
+static unsigned rb__cross_pair(const rb_curve *c, unsigned i, unsigned j, rb_crossover *out, unsigned cap)
+{
+    unsigned g, n = 0;
+    int last = 0;
+    double at = 0;
+    for (g = 0; g <= RB__CURVE_GRID; g++) {
+        double h = (double)g / RB__CURVE_GRID, d = rb_curve_value(&c[i], h, 0) - rb_curve_value(&c[j], h, 0);
+        int sg = d > 0 ? 1 : d < 0 ? -1 : 0;
+        if (d != d || !sg) continue;
+        if (last && sg != last && n < cap) {
+            rb_crossover *x = &out[n++];
+            x->h = rb__cross_at(c, i, j, at, h, last);
+            x->a = sg > 0 ? i : j;
+            x->b = sg > 0 ? j : i;
+            rb__cross_interval(&c[x->a], &c[x->b], x);
+        }
+        last = sg;
+        at = h;
+    }
+    return n;
+}
+
+RBINT unsigned rb_curve_crossovers(const rb_curve *c, unsigned n, rb_crossover *out, unsigned cap)
+{
+    unsigned char somewhere[RB_MAX_AXIS];
+    unsigned g, i, j, k = 0;
+    memset(somewhere, 0, sizeof somewhere);
+    for (g = 0; g <= RB__CURVE_GRID && n <= RB_MAX_AXIS; g++) {
+        int b = rb__curve_top(c, n, (double)g / RB__CURVE_GRID, -1);
+        if (b >= 0) somewhere[b] = 1;
+    }
+    for (i = 0; i < n && i < RB_MAX_AXIS; i++)
+        for (j = i + 1; j < n && j < RB_MAX_AXIS; j++)
+            if (somewhere[i] && somewhere[j]) k += rb__cross_pair(c, i, j, out + k, cap - k);
+    return k;
+}
+
+/* A fraction as the lines say it: "99.7%", "0%", "99.95%". */
+static void rb__pct_of(double h, char *buf, size_t len)
+{
+    if (h != h) snprintf(buf, len, "-");
+    else snprintf(buf, len, "%.4g%%", 100 * h);
+}
+
+/*
+   advise --curve: the columns are the fractions (ascending), at one thread count; the rows
+   the candidates (the quick list of one strategy per family unless named). The run is
+   advise's: its setup, its cells (rb__adv_one, merged by round), its plan for the time per
+   iteration (rb_advise_plan_round, the whole curve as one state whose round costs a reload
+   of the file), its budget (no cell starts past it), and its decision over the columns
+   (rb_advise_decide: the regret table and the safe choice, the best worst case over the
+   fractions). Rounds run every cell while the last round's measured time fits in what is
+   left: the curve needs each point's interval, not only the contested ones. */
+static int rb__curve_columns(rb__adv *v, rb_error *err)
+{
+    const rb_advise_config *ac = v->ac;
+    rb_advise_run *r = v->r;
+    unsigned k, by[RB_CURVE_MAX];
+    char why[RB_REASON_LEN];
+    if (rb__fractions_check(ac->fractions, ac->nfractions, why, sizeof why) != RB_OK) {
+        rb__seterr(err, RB_EINVAL, 0, "", "%s", why);
+        return RB_EINVAL;
+    }
+    r->curve = (rb_curve_run *)calloc(1, sizeof *r->curve);
+    if (!r->curve) { rb__seterr(err, RB_ENOMEM, ENOMEM, "calloc", "out of memory"); return RB_ENOMEM; }
+    r->curve->hit_rate = ac->hit_rate_given ? ac->hit_rate : -1;
+    snprintf(r->curve->hit_from, sizeof r->curve->hit_from, "%s", ac->hit_from ? ac->hit_from : "");
+    rb__fractions_down(ac->fractions, ac->nfractions, by);
+    for (k = 0; k < ac->nfractions; k++) r->curve->fractions[k] = ac->fractions[by[ac->nfractions - 1 - k]];
+    if (r->curve->fractions[0] != 0 || r->curve->fractions[ac->nfractions - 1] != 1) {
+        rb__seterr(err, RB_EINVAL, 0, "", "the curve needs 0 and 1 among its cached fractions: the model's end points");
+        return RB_EINVAL;
+    }
+    if (ac->threads && ac->nthreads != 1) {
+        rb__seterr(err, RB_EINVAL, 0, "", "the curve measures one thread count, not %u", ac->nthreads);
+        return RB_EINVAL;
+    }
+    r->threads[0] = ac->threads ? ac->threads[0] : 1;
+    r->nthreads = 1;
+    r->nconditions = ac->nfractions;
+    for (k = 0; k < r->nconditions; k++) {
+        char p[24];
+        rb__pct_of(r->curve->fractions[k], p, sizeof p);
+        snprintf(r->condition_names[k], 32, "%s", p);
+        r->conditions[k] = r->condition_names[k];
+    }
+    return RB_OK;
+}
+
+/* Round 1's plan: the time per iteration that fills a fifth of the budget, the whole curve
+   as one state (its round: the reload; its cells: preparing each, counting its pages). */
+static void rb__curve_plan(rb__adv *v)
+{
+    rb_advise_run *r = v->r;
+    rb_advise_cost cost;
+    rb_advise_plan_input in;
+    rb__adv_probe(v);
+    memset(&cost, 0, sizeof cost);
+    cost.state = RB_STATE_HALF_COLD;   /* only its costs matter here, not its name */
+    cost.round_s = RB__MAX(v->load_s, 0.0);
+    cost.cell_s = v->base_s + 4 * v->count_s;   /* a trim counts the pages twice and drops */
+    memset(&in, 0, sizeof in);
+    in.budget_s = r->budget_seconds;
+    in.share = 0.2;   /* a point's interval needs rounds more than long iterations: room for 5 */
+    in.nstrategies = r->nstrategies * r->nconditions;
+    in.threads = r->threads;
+    in.nthreads = 1;
+    in.iterations = v->base.iterations;
+    in.duration_s = v->ac->cfg.duration_ns ? (double)v->base.duration_ns / 1e9 : 0;
+    in.costs = &cost;
+    in.nstates = 1;
+    rb_advise_plan_round(&in, &r->plan);
+    if (!v->ac->cfg.duration_ns) v->base.duration_ns = (int64_t)(r->plan.duration_s * 1e9 + 0.5);
+    rb_config_defaults(&v->base, &r->cfg);
+    rb__log(&r->cfg, "advise --curve: %u strategies x %u cached fractions, round 1 ~%.3g s of the %.3g s budget, "
+            "each cell %u x %.3g s", r->nstrategies, r->nconditions, r->plan.estimate_s, r->budget_seconds,
+            r->cfg.iterations, (double)r->cfg.duration_ns / 1e9);
+}
+
+/* One round: the reload, then the fractions from the largest down (see the axis above), the
+   strategies of each shuffled; no cell starts past the deadline. */
+static int rb__curve_round(rb__adv *v, unsigned round)
+{
+    rb_advise_run *r = v->r;
+    unsigned k, i, idx[RB_MAX_AXIS], n = r->nstrategies;
+    uint64_t rng[4];
+    int rc = RB_OK;
+    r->curve->round_load_s = rb__cfa_reload(&v->base, r->curve->fractions, r->nconditions);
+    for (k = r->nconditions; k-- > 0 && rc == RB_OK;) {
+        rb_config c = v->base;
+        rb__cfa_config(&c, r->curve->fractions[k]);
+        for (i = 0; i < n; i++) idx[i] = i;
+        rb__rng_seed(rng, v->seed, ((uint64_t)round << 8) + k);
+        for (i = n; i > 1; i--) {
+            unsigned j = (unsigned)rb__below(rng, i), u = idx[i - 1];
+            idx[i - 1] = idx[j];
+            idx[j] = u;
+        }
+        for (i = 0; i < n && rc == RB_OK; i++) {
+            rb_result *acc = &r->cells[(size_t)idx[i] * r->nconditions + k];
+            if (rb__now_ns() >= v->deadline) {
+                if (acc->status == RB_ENOTRUN) v->unrun++;
+                snprintf(acc->reason, sizeof acc->reason, "the budget ran out before this cell");
+                continue;
+            }
+            rc = rb__adv_one(v, &c, 0, idx[i], k);
+            acc->cached_axis = 1;
+            acc->cached_fraction = r->curve->fractions[k];
+        }
+    }
+    return rc;
+}
+
+static void rb__curve_finish(rb__adv *v);
+static int rb__curve_rounds(rb__adv *v)
+{
+    rb_advise_run *r = v->r;
+    double last = 0;
+    unsigned round;
+    int rc = RB_OK;
+    rb__curve_plan(v);
+    v->deadline = r->plan.fits ? v->t0 + (uint64_t)(r->budget_seconds * 1e9) : UINT64_MAX;   /* too small: round 1 anyway */
+    for (round = 0; round < v->max_rounds && rc == RB_OK; round++) {
+        uint64_t t = rb__now_ns();
+        double spent = (double)(t - v->t0) / 1e9;
+        if (round > 0 && spent + last > r->budget_seconds) break;
+        if (round > 0) v->deadline = v->t0 + (uint64_t)(r->budget_seconds * 1e9);
+        r->rounds = round + 1;
+        if (round > 0) rb__log(&r->cfg, "advise --curve: round %u (the last took %.3g s; %.3g s spent)", round + 1, last, spent);
+        rc = rb__curve_round(v, round);
+        last = (double)(rb__now_ns() - t) / 1e9;
+    }
+    if (v->unrun)
+        rb__adv_line(r->budget_lines, &r->nbudget_lines, "the budget ran out before %u cell%s of round 1: not measured",
+                     v->unrun, v->unrun == 1 ? "" : "s");
+    rb__adv_line(r->budget_lines, &r->nbudget_lines, "each round reloads the file once (%.3g s, the last), then trims "
+                 "it fraction by fraction from the largest down", r->curve->round_load_s);
+    return rc;
+}
+
+/* The model's line for curve c: its end points, its error at each point between, whether it
+   holds. */
+static void rb__curve_model_line(const rb_curve *c, char *buf, size_t len)
+{
+    unsigned k;
+    size_t l;
+    char p[24];
+    if (c->model_holds < 0) {
+        rb__fmt(buf, len, "%s: no model (0 or 1 cached not measured): the measured points, joined", c->strategy);
+        return;
+    }
+    rb__fmt(buf, len, "%s: %.4g ms per op at 1 cached, %.4g at 0; the model's error:", c->strategy, c->t_hit, c->t_miss);
+    for (k = 1; k + 1 < c->n; k++) {
+        l = strlen(buf);
+        rb__pct_of(c->p[k].fraction, p, sizeof p);
+        if (c->error[k] == c->error[k]) rb__fmt(buf + l, len - l, " %+.0f%% at %s", 100 * c->error[k], p);
+        else rb__fmt(buf + l, len - l, " - at %s", p);
+    }
+    l = strlen(buf);
+    if (c->model_holds) rb__fmt(buf + l, len - l, "; it holds (within %.0f%%): the model is used", 100 * RB_CURVE_MODEL_LIMIT);
+    else rb__fmt(buf + l, len - l, "; the model does not hold (past %.0f%%): the measured curve, interpolated, is used",
+                 100 * RB_CURVE_MODEL_LIMIT);
+}
+
+/* Where curve s is the best, as the fractions from its first to its last on the grid. */
+static void rb__curve_reign(const rb_curve_run *cr, unsigned s, double *from, double *to)
+{
+    unsigned g;
+    *from = *to = NAN;
+    for (g = 0; g <= RB__CURVE_GRID; g++) {
+        double h = (double)g / RB__CURVE_GRID;
+        if (rb__curve_top(cr->curves, cr->n, h, -1) != (int)s) continue;
+        if (*from != *from) *from = h;
+        *to = h;
+    }
+}
+
+/* The verdict: a line per crossover, where the safe choice (advise's, over the fractions)
+   sits on the curve, and the answer at the hit rate asked for. */
+static void rb__curve_lines(rb_advise_run *r)
+{
+    rb_curve_run *cr = r->curve;
+    const rb_advice *a = &r->advice;
+    unsigned k, j, left = 0;
+    int pass;
+    char h[24], lo[24], hi[24];
+    for (k = 0; k < cr->n; k++) {
+        char l[RB_REASON_LEN];
+        rb__curve_model_line(&cr->curves[k], l, sizeof l);
+        rb__adv_line(cr->lines, &cr->nlines, "%s", l);
+    }
+    for (pass = 1; pass >= 0; pass--)   /* the resolved crossovers first: lines are few */
+        for (k = 0; k < cr->ncross; k++) {
+            const rb_crossover *x = &cr->cross[k];
+            unsigned same = 0;
+            if (x->resolved != pass) continue;
+            if (cr->nlines + 2 >= RB_ADVISE_MAX_LINES) { left++; continue; }   /* room for the safe choice's line */
+            for (j = 0; j < cr->ncross; j++) same += (cr->cross[j].a == x->a && cr->cross[j].b == x->b) ||
+                                                     (cr->cross[j].a == x->b && cr->cross[j].b == x->a);
+            rb__pct_of(x->h, h, sizeof h);
+            rb__pct_of(x->lo, lo, sizeof lo);
+            rb__pct_of(x->hi, hi, sizeof hi);
+            rb__adv_line(cr->lines, &cr->nlines, "above %s cached: %s; below: %s (%s%s%s%s)%s", h,
+                         cr->curves[x->a].strategy, cr->curves[x->b].strategy, x->lo == x->lo ? "95% bands overlap from "
+                         : "one round: no interval", x->lo == x->lo ? lo : "", x->lo == x->lo ? " to " : "",
+                         x->lo == x->lo ? hi : "", !x->resolved && x->lo == x->lo ? "; not resolved: the bands overlap "
+                         "to an end" : same > 1 ? "; near it only: they cross more than once" : "");
+        }
+    if (left) rb__adv_line(cr->lines, &cr->nlines, "%u more crossover%s, not resolved (the JSON's crossovers)", left,
+                           left == 1 ? "" : "s");
+    if (!cr->ncross) rb__adv_line(cr->lines, &cr->nlines, "no two strategies cross: one is the best at every cached fraction");
+    for (k = 0; a->safe >= 0 && k < cr->n; k++) {
+        double from, to;
+        char w[24];
+        if (cr->row[k] != (unsigned)a->safe) continue;
+        rb__curve_reign(cr, k, &from, &to);
+        rb__pct_of(from, lo, sizeof lo);
+        rb__pct_of(to, hi, sizeof hi);
+        rb__adv_pct(a->worst[a->safe], w, sizeof w);
+        if (from == from)
+            rb__adv_line(cr->lines, &cr->nlines, "the safe choice (the best worst case over the fractions measured): %s, "
+                         "the best from %s to %s cached, at worst %s of the best (at %s)", cr->curves[k].strategy, lo, hi,
+                         w, a->worst_condition[a->safe] >= 0 ? r->conditions[a->worst_condition[a->safe]] : "-");
+        else
+            rb__adv_line(cr->lines, &cr->nlines, "the safe choice (the best worst case over the fractions measured): %s, "
+                         "the best at no fraction, at worst %s of the best (at %s)", cr->curves[k].strategy, w,
+                         a->worst_condition[a->safe] >= 0 ? r->conditions[a->worst_condition[a->safe]] : "-");
+    }
+}
+
+/* The answer at the hit rate asked for: the best there and its margin over the next. */
+static void rb__curve_hit(rb_curve_run *cr)
+{
+    char h[24];
+    cr->hit_best = cr->hit_next = -1;
+    if (cr->hit_rate < 0) return;
+    cr->hit_best = rb_curve_best(cr->curves, cr->n, cr->hit_rate, &cr->hit_next, &cr->hit_margin, &cr->hit_apart);
+    rb__pct_of(cr->hit_rate, h, sizeof h);
+    if (cr->hit_best < 0)
+        rb__fmt(cr->hit_line, sizeof cr->hit_line, "at %s cached%s%s: nothing was measured", h, cr->hit_from[0] ? ", " : "",
+                cr->hit_from);
+    else if (cr->hit_next < 0)
+        rb__fmt(cr->hit_line, sizeof cr->hit_line, "at %s cached%s%s: %s (the only one measured)", h,
+                cr->hit_from[0] ? ", " : "", cr->hit_from, cr->curves[cr->hit_best].strategy);
+    else
+        rb__fmt(cr->hit_line, sizeof cr->hit_line, "at %s cached%s%s: %s, %.3g ops/ms, %+.0f%% over %s (%.3g): %s", h,
+                cr->hit_from[0] ? ", " : "", cr->hit_from, cr->curves[cr->hit_best].strategy,
+                rb_curve_value(&cr->curves[cr->hit_best], cr->hit_rate, 0), 100 * cr->hit_margin,
+                cr->curves[cr->hit_next].strategy, rb_curve_value(&cr->curves[cr->hit_next], cr->hit_rate, 0),
+                cr->hit_apart ? "apart beyond their 95% bands" : "inside their 95% bands: a tie there");
+}
+
+/* The curves from the run's cells (strategies that do I/O), fitted; their crossovers. */
+static void rb__curve_finish(rb__adv *v)
+{
+    rb_advise_run *r = v->r;
+    rb_curve_run *cr = r->curve;
+    unsigned s, k;
+    cr->n = 0;
+    for (s = 0; s < r->nstrategies; s++) {
+        rb_curve *c = &cr->curves[cr->n];
+        if (v->strat[s]->flags & RB_S_NOIO) continue;
+        cr->row[cr->n++] = s;
+        memset(c, 0, sizeof *c);
+        c->strategy = r->strategies[s];
+        c->n = r->nconditions;
+        for (k = 0; k < c->n; k++) {
+            const rb_result *x = &r->cells[(size_t)s * r->nconditions + k];
+            int ok = x->status == RB_OK && x->nsamples;   /* a bound is kept as one: the most it can be */
+            c->p[k].fraction = cr->fractions[k];
+            c->p[k].median = ok ? rb__adv_value(x) : NAN;
+            c->p[k].lo = ok ? x->ci_lo : NAN;
+            c->p[k].hi = ok ? x->ci_hi : NAN;
+            c->p[k].hit_rate = ok ? x->hit_rate : -1;
+            c->p[k].rounds = x->rounds;
+            c->p[k].bound = ok && x->rate_upper_bound;
+            if (c->p[k].bound) c->p[k].lo = c->p[k].hi = NAN;
+        }
+        rb_curve_fit(c);
+    }
+    cr->ncross = rb_curve_crossovers(cr->curves, cr->n, cr->cross, RB_CURVE_MAX_CROSS);
+    rb__curve_lines(r);
+    rb__curve_hit(cr);
+}
+
+/* --hit-rate RUN.json: the page hit rate a run measured (rb_result.hit_rate, a replay's
+   too): the median over its cells that know one (they differ by strategy: readahead brings
+   pages in). RB_OK with *h and a line saying where it came from, or why not. */
+RBINT int rb_hit_rate_from_json(const char *path, double *h, char *from, size_t fl, char *why, size_t wl)
+{
+    rb_json *doc = rb_json_load(path, why, wl);
+    const rb_json *res, *x, *v;
+    double got[1024], lo = 2, hi = -1;
+    unsigned n = 0, i, j;
+    if (!doc) return RB_EINVAL;
+    if (!(res = rb_json_get(doc, "results")) || res->type != RB_JSON_ARRAY) {
+        rb__fmt(why, wl, "%s is no run report (no \"results\")", path);
+        rb_json_free(doc);
+        return RB_EINVAL;
+    }
+    for (x = res->child; x && n < 1024; x = x->next)
+        if ((v = rb_json_get(x, "hit_rate")) && v->type == RB_JSON_NUMBER && v->num >= 0 && v->num <= 1) {
+            for (i = n++; i > 0 && got[i - 1] > v->num; i--) got[i] = got[i - 1];
+            got[i] = v->num;
+            lo = RB__MIN(lo, v->num);
+            hi = RB__MAX(hi, v->num);
+        }
+    rb_json_free(doc);
+    if (!n) {
+        rb__fmt(why, wl, "%s holds no measured hit_rate (residency per page unknown where it ran, or only direct I/O)", path);
+        return RB_EINVAL;
+    }
+    j = n / 2;
+    *h = n % 2 ? got[j] : (got[j - 1] + got[j]) / 2;
+    rb__fmt(from, fl, "the hit rate %s measured (the median of %u cell%s, %.4g to %.4g)", path, n, n == 1 ? "" : "s",
+            lo, hi);
+    return RB_OK;
+}
+
+/*
+   The curve's report: a table of ops/ms per strategy and fraction (median, interval, the
+   model's prediction and the measured hit rate), the lines, then advise's regret table over
+   the fractions and its environment and budget lines. */
+static void rb__curve_grid(FILE *f, const rb_advise_run *r, int md)
+{
+    const rb_curve_run *cr = r->curve;
+    unsigned nc = r->nconditions + 1, k, s;
+    char (*cell)[64] = (char (*)[64])calloc((size_t)(cr->n + 1) * nc, 64);
+    const char *cells[RB_CURVE_MAX + 1];
+    int width[RB_CURVE_MAX + 1];
+    if (!cell) { fprintf(f, "(out of memory)\n"); return; }
+    snprintf(cell[0], 64, "strategy");
+    for (k = 0; k < r->nconditions; k++) snprintf(cell[k + 1], 64, "%s cached", r->conditions[k]);
+    for (s = 0; s < cr->n; s++) {
+        const rb_curve *c = &cr->curves[s];
+        snprintf(cell[(s + 1) * nc], 64, "%s", c->strategy);
+        for (k = 0; k < c->n; k++) {
+            char *t = cell[(s + 1) * nc + k + 1], hit[16] = "";
+            const rb_curve_point *p = &c->p[k];
+            if (p->hit_rate >= 0) snprintf(hit, sizeof hit, " h%.3g%%", 100 * p->hit_rate);
+            if (!(p->median == p->median)) snprintf(t, 64, "-");
+            else if (p->bound) rb__fmt(t, 64, "< %.3g m%.3g%s", p->median, c->model[k], hit);
+            else if (p->lo == p->lo) rb__fmt(t, 64, "%.3g [%.3g-%.3g] m%.3g%s", p->median, p->lo, p->hi, c->model[k], hit);
+            else rb__fmt(t, 64, "%.3g m%.3g%s", p->median, c->model[k], hit);
+        }
+    }
+    for (k = 0; k < nc; k++) {
+        width[k] = 0;
+        for (s = 0; s <= cr->n; s++) width[k] = RB__MAX(width[k], rb__dlen(cell[(size_t)s * nc + k]));
+    }
+    for (s = 0; s <= cr->n; s++) {
+        for (k = 0; k < nc; k++) cells[k] = cell[(size_t)s * nc + k];
+        rb__row(f, md, cells, nc, width);
+        if (md && s == 0) rb__rule(f, nc);
+    }
+    free(cell);
+}
+
+static void rb__curve_table(FILE *f, const rb_advise_run *r, int md)
+{
+    const rb_curve_run *cr = r->curve;
+    char rs[32], pat[96], budget[RB_ADVISE_MAX_LINES][RB_REASON_LEN];
+    unsigned nb = rb__adv_budget_text(r, budget);
+    rb_format_size(r->cfg.read_size, rs, sizeof rs);
+    fprintf(f, "%sreadbench advise --curve%s: %s %s reads, %u per op, T%02u; ops/ms against the fraction of the file "
+               "cached (median [95%% interval], m: the model's, h: the page hit rate measured)\n\n", md ? "**" : "",
+            md ? "**" : "", rb_pattern_name(&r->cfg, pat, sizeof pat), rs, r->cfg.reads_per_op, r->threads[0]);
+    rb__curve_grid(f, r, md);
+    rb__adv_lines(f, md, "curve", cr->lines, cr->nlines);
+    if (cr->hit_line[0]) rb__adv_lines(f, md, "at the hit rate asked for", (const char (*)[RB_REASON_LEN])cr->hit_line, 1);
+    fprintf(f, "\n%s of the best at each fraction (the regret table), the safe choice the best worst case:\n\n",
+            md ? "_%_" : "%");
+    rb__adv_grid(f, r, md);
+    rb__adv_lines(f, md, "verdict over the fractions", r->advice.verdict, r->advice.nverdict);
+    rb__adv_lines(f, md, "environment", r->advice.warnings, r->advice.nwarnings);
+    rb__adv_lines(f, md, "cannot run here", r->skipped, r->nskipped);
+    rb__adv_lines(f, md, "budget", (const char (*)[RB_REASON_LEN])budget, nb);
+    fprintf(f, "\n%s%u round%s in %.0f s (budget %.0f s), every cell each round; each cell %u x %.2g s, no warmup%s%s\n",
+            md ? "*" : "", r->rounds, r->rounds == 1 ? "" : "s", r->seconds, r->budget_seconds, r->cfg.iterations,
+            (double)r->cfg.duration_ns / 1e9, r->interrupted ? "; interrupted: the curve covers what was measured" : "",
+            md ? "*" : "");
+}
+
+static void rb__curve_json_curves(FILE *f, const rb_curve_run *cr)
+{
+    unsigned s, k;
+    fprintf(f, ",\n \"curve\": [");
+    for (s = 0; s < cr->n; s++) {
+        const rb_curve *c = &cr->curves[s];
+        fprintf(f, "%s\n  {\"strategy\": ", s ? "," : "");
+        rb_json_string(f, c->strategy);
+        fprintf(f, ", \"model\": {\"t_hit_ms\": ");
+        rb__json_num(f, c->t_hit);
+        fprintf(f, ", \"t_miss_ms\": ");
+        rb__json_num(f, c->t_miss);
+        fprintf(f, ", \"max_error\": ");
+        rb__json_num(f, c->max_error);
+        fprintf(f, ", \"holds\": %s}, \"points\": [", c->model_holds < 0 ? "null" : c->model_holds ? "true" : "false");
+        for (k = 0; k < c->n; k++) {
+            const rb_curve_point *p = &c->p[k];
+            fprintf(f, "%s{\"fraction\": ", k ? ", " : "");
+            rb__json_num(f, p->fraction);
+            fprintf(f, ", \"ops_per_ms_median\": ");
+            rb__json_num(f, p->median);
+            fprintf(f, ", \"ops_per_ms_ci\": [");
+            rb__json_num(f, p->lo);
+            fputs(", ", f);
+            rb__json_num(f, p->hi);
+            fprintf(f, "], \"model_ops_per_ms\": ");
+            rb__json_num(f, c->model[k]);
+            fprintf(f, ", \"model_error\": ");
+            rb__json_num(f, c->error[k]);
+            fprintf(f, ", \"hit_rate\": ");
+            rb__json_num(f, p->hit_rate >= 0 ? p->hit_rate : NAN);
+            fprintf(f, ", \"upper_bound\": %s, \"rounds\": %u}", p->bound ? "true" : "false", p->rounds);
+        }
+        fputs("]}", f);
+    }
+    fputc(']', f);
+}
+
+static void rb__curve_json(FILE *f, const rb_advise_run *r)
+{
+    const rb_curve_run *cr = r->curve;
+    const rb_advice *a = &r->advice;
+    unsigned k;
+    char pat[96];
+    fprintf(f, "{\"readbench_advise\": 1, \"version\": \"%s\", \"file\": ", RB_VERSION);
+    rb__json_str_or_null(f, r->cfg.path);
+    fprintf(f, ",\n \"config\": {\"pattern\": ");
+    rb_json_string(f, rb_pattern_name(&r->cfg, pat, sizeof pat));
+    fprintf(f, ", \"read_size\": %llu, \"reads_per_op\": %u, \"iterations\": %u, \"duration_s\": ",
+            (unsigned long long)r->cfg.read_size, r->cfg.reads_per_op, r->cfg.iterations);
+    rb__json_num(f, (double)r->cfg.duration_ns / 1e9);
+    fprintf(f, ", \"budget_s\": ");
+    rb__json_num(f, r->budget_seconds);
+    fprintf(f, ", \"seed\": %llu, \"threads\": [%u], \"fractions\": [", (unsigned long long)r->cfg.seed, r->threads[0]);
+    for (k = 0; k < r->nconditions; k++) { fputs(k ? ", " : "", f); rb__json_num(f, cr->fractions[k]); }
+    fprintf(f, "]},\n \"env\": ");
+    rb__env_json(f, &r->env);
+    fprintf(f, ",\n \"rounds\": %u, \"seconds\": ", r->rounds);
+    rb__json_num(f, r->seconds);
+    fprintf(f, ", \"interrupted\": %s", r->interrupted ? "true" : "false");
+    rb__curve_json_curves(f, cr);
+    fprintf(f, ",\n \"crossovers\": [");
+    for (k = 0; k < cr->ncross; k++) {
+        const rb_crossover *x = &cr->cross[k];
+        fprintf(f, "%s\n  {\"pair\": [", k ? "," : "");
+        rb_json_string(f, cr->curves[x->a].strategy);
+        fputs(", ", f);
+        rb_json_string(f, cr->curves[x->b].strategy);
+        fprintf(f, "], \"above\": ");   /* a is the faster above the crossover, b below it */
+        rb_json_string(f, cr->curves[x->a].strategy);
+        fprintf(f, ", \"below\": ");
+        rb_json_string(f, cr->curves[x->b].strategy);
+        fprintf(f, ", \"hit_rate\": ");
+        rb__json_num(f, x->h);
+        fprintf(f, ", \"interval\": [");
+        rb__json_num(f, x->lo);
+        fputs(", ", f);
+        rb__json_num(f, x->hi);
+        fprintf(f, "], \"resolved\": %s}", x->resolved ? "true" : "false");
+    }
+    fprintf(f, "],\n \"at_hit_rate\": ");
+    if (cr->hit_rate < 0) fputs("null", f);
+    else {
+        fprintf(f, "{\"hit_rate\": ");
+        rb__json_num(f, cr->hit_rate);
+        fprintf(f, ", \"from\": ");
+        rb__json_str_or_null(f, cr->hit_from[0] ? cr->hit_from : NULL);
+        fprintf(f, ", \"best\": ");
+        rb__json_str_or_null(f, cr->hit_best >= 0 ? cr->curves[cr->hit_best].strategy : NULL);
+        fprintf(f, ", \"next\": ");
+        rb__json_str_or_null(f, cr->hit_next >= 0 ? cr->curves[cr->hit_next].strategy : NULL);
+        fprintf(f, ", \"margin\": ");
+        rb__json_num(f, cr->hit_next >= 0 ? cr->hit_margin : NAN);
+        fprintf(f, ", \"apart\": %s, \"line\": ", cr->hit_apart ? "true" : "false");
+        rb_json_string(f, cr->hit_line);
+        fputc('}', f);
+    }
+    fprintf(f, ",\n \"verdict\": {\"safe_choice\": ");
+    rb__json_str_or_null(f, a->safe >= 0 ? r->strategies[a->safe] : NULL);
+    rb__adv_json_lines(f, "lines", cr->lines, cr->nlines);
+    rb__adv_json_lines(f, "regret_lines", a->verdict, a->nverdict);
+    fputc('}', f);
+    rb__adv_json_lines(f, "warnings", a->warnings, a->nwarnings);
+    rb__adv_json_lines(f, "cannot_run", r->skipped, r->nskipped);
+    rb__adv_json_budget(f, r);
+    fprintf(f, "\n}\n");
+}
+
+/*
+   The picture: ops/ms (log scale) against the cached fraction on a scale of the miss fraction
+   1 - h in decades (0, 90%, 99%, 99.9%, 100% evenly apart), so that 0.9-1.0, where a
+   warm-favoured strategy's crossovers lie, takes three quarters of the width. Measured points
+   are dots joined by solid lines, the model dashed, each crossover a vertical line over its
+   interval's shaded span. */
+#define RB__CURVE_DECADES 4.0   /* 1 - h down to 1e-4; 1 itself sits at the right edge */
+static double rb__curve_u(double h)
+{
+    double miss = 1 - h;
+    return RB__MIN(1.0, -log10(RB__MAX(miss, 1e-4)) / RB__CURVE_DECADES);
+}
+
+static const char *const rb__curve_colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+                                                "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
+
+typedef struct rb__cplot { double x0, y0, w, h, lmin, lmax; } rb__cplot;
+
+static double rb__cplot_x(const rb__cplot *p, double h) { return p->x0 + p->w * rb__curve_u(h); }
+
+static double rb__cplot_y(const rb__cplot *p, double v)   /* clipped to the plot */
+{
+    double t = (log10(v) - p->lmin) / (p->lmax - p->lmin);
+    return p->y0 + p->h * (1 - (t < 0 ? 0 : t > 1 ? 1 : t));
+}
+
+/* The range of the medians and the model, in whole decades (an interval of a few noisy
+   rounds can span ten decades: drawn clipped, it does not set the scale). */
+static void rb__cplot_range(const rb_curve_run *cr, rb__cplot *p)
+{
+    unsigned s, k;
+    double lo = INFINITY, hi = -INFINITY;
+    for (s = 0; s < cr->n; s++)
+        for (k = 0; k < cr->curves[s].n; k++) {
+            const rb_curve_point *q = &cr->curves[s].p[k];
+            double v[2];
+            unsigned i;
+            v[0] = q->median, v[1] = cr->curves[s].model[k];
+            for (i = 0; i < 2; i++)
+                if (v[i] == v[i] && v[i] > 0) { lo = RB__MIN(lo, log10(v[i])); hi = RB__MAX(hi, log10(v[i])); }
+        }
+    if (!(lo <= hi)) lo = 0, hi = 1;
+    p->lmin = floor(lo);
+    p->lmax = RB__MAX(ceil(hi), p->lmin + 1);
+}
+
+static void rb__curve_svg_axes(FILE *f, const rb__cplot *p)
+{
+    static const double ticks[] = {0, 0.5, 0.9, 0.97, 0.99, 0.997, 0.999, 1};
+    unsigned i;
+    double l;
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#888\"/>\n", p->x0,
+            p->y0, p->w, p->h);
+    for (i = 0; i < sizeof ticks / sizeof *ticks; i++) {
+        double x = rb__cplot_x(p, ticks[i]);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/><text x=\"%.1f\" y=\"%.1f\" "
+                   "font-size=\"11\" text-anchor=\"middle\">%.4g%%</text>\n", x, p->y0, x, p->y0 + p->h, x,
+                p->y0 + p->h + 16, 100 * ticks[i]);
+    }
+    for (l = p->lmin; l <= p->lmax + 1e-9; l++) {
+        double y = rb__cplot_y(p, pow(10, l));
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/><text x=\"%.1f\" y=\"%.1f\" "
+                   "font-size=\"11\" text-anchor=\"end\">%g</text>\n", p->x0, y, p->x0 + p->w, y, p->x0 - 6, y + 4,
+                pow(10, l));
+    }
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\">cached fraction (spaced by the miss "
+               "fraction 1 - h in decades, so that 90-100%% is wide)</text>\n", p->x0 + p->w / 2, p->y0 + p->h + 36);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 %.1f %.1f)\">"
+               "ops/ms (log scale)</text>\n", p->x0 - 48, p->y0 + p->h / 2, p->x0 - 48, p->y0 + p->h / 2);
+}
+
+/* One strategy: the model dashed (sampled along the axis), the measured points joined. */
+static void rb__curve_svg_line(FILE *f, const rb__cplot *p, const rb_curve *c, const char *col)
+{
+    unsigned k, g, n = 0;
+    if (c->model_holds >= 0) {
+        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.2\" stroke-dasharray=\"5,4\" points=\"", col);
+        for (g = 0; g <= 200; g++) {   /* evenly along the axis: h from its position */
+            double u = g / 200.0, h = u >= 1 ? 1 : 1 - pow(10, -u * RB__CURVE_DECADES);
+            double v = 1 / (h * c->t_hit + (1 - h) * c->t_miss);
+            if (u < 1 || g == 200) fprintf(f, "%s%.1f,%.1f", g ? " " : "", rb__cplot_x(p, h), rb__cplot_y(p, v));
+        }
+        fprintf(f, "\"/>\n");
+    }
+    fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
+    for (k = 0; k < c->n; k++)
+        if (c->p[k].median > 0)
+            fprintf(f, "%s%.1f,%.1f", n++ ? " " : "", rb__cplot_x(p, c->p[k].fraction), rb__cplot_y(p, c->p[k].median));
+    fprintf(f, "\"/>\n");
+    for (k = 0; k < c->n; k++) {
+        const rb_curve_point *q = &c->p[k];
+        double x = rb__cplot_x(p, q->fraction);
+        if (!(q->median > 0)) continue;
+        if (q->lo > 0 && q->hi > 0)
+            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x, rb__cplot_y(p, q->lo),
+                    x, rb__cplot_y(p, q->hi), col);
+        fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"><title>", x, rb__cplot_y(p, q->median), col);
+        rb__xml(f, c->strategy);
+        fprintf(f, " at %.4g%% cached: %.4g ops/ms</title></circle>\n", 100 * q->fraction, q->median);
+    }
+}
+
+static void rb__curve_svg(FILE *f, const rb_advise_run *r, const char *title)
+{
+    const rb_curve_run *cr = r->curve;
+    rb__cplot p;
+    unsigned s, k, w = 980, h = 560 + 15 * RB__MIN(cr->nlines, 12u);
+    char env[1536];
+    p.x0 = 80, p.y0 = 80, p.w = 640, p.h = 380;
+    rb__cplot_range(cr, &p);
+    rb__svg_env_line(&r->env, env, sizeof env);
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" "
+               "height=\"%u\" viewBox=\"0 0 %u %u\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n"
+               "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"16\" y=\"28\" font-size=\"18\" "
+               "font-weight=\"bold\">", w, h, w, h);
+    rb__xml(f, title && *title ? title : "readbench advise --curve");
+    fprintf(f, "</text>\n<text x=\"16\" y=\"48\" font-size=\"11\" fill=\"#444\">");
+    rb__xml(f, env);
+    fprintf(f, "</text>\n<text x=\"16\" y=\"64\" font-size=\"11\" fill=\"#444\">dots: measured medians (bars: 95%% "
+               "intervals over rounds); solid: joined; dashed: the hit-rate model from 0 and 1 cached; grey spans: "
+               "crossovers and their intervals</text>\n");
+    rb__curve_svg_axes(f, &p);
+    for (k = 0; k < cr->ncross; k++) {
+        const rb_crossover *x = &cr->cross[k];
+        double xa = rb__cplot_x(&p, x->h);
+        if (x->lo == x->lo)
+            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#000\" fill-opacity=\"0.07\"/>\n",
+                    rb__cplot_x(&p, x->lo), p.y0, RB__MAX(1.0, rb__cplot_x(&p, x->hi) - rb__cplot_x(&p, x->lo)), p.h);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" stroke-dasharray=\"2,2\"/>"
+                   "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">", xa, p.y0, xa, p.y0 + p.h, xa,
+                p.y0 - 6 - 11.0 * (k % 3));
+        fprintf(f, "%.4g%%: ", 100 * x->h);
+        rb__xml(f, cr->curves[x->a].strategy);
+        fputc('/', f);
+        rb__xml(f, cr->curves[x->b].strategy);
+        fprintf(f, "</text>\n");
+    }
+    for (s = 0; s < cr->n; s++) {
+        const char *col = rb__curve_colours[s % (sizeof rb__curve_colours / sizeof *rb__curve_colours)];
+        rb__curve_svg_line(f, &p, &cr->curves[s], col);
+        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"3\" fill=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" "
+                   "font-size=\"12\">", p.x0 + p.w + 20, p.y0 + 10 + 18.0 * s, col, p.x0 + p.w + 40, p.y0 + 15 + 18.0 * s);
+        rb__xml(f, cr->curves[s].strategy);
+        fprintf(f, "%s</text>\n", cr->curves[s].model_holds == 0 ? " (model off)" : "");
+    }
+    for (k = 0; k < RB__MIN(cr->nlines, 12u); k++) {
+        fprintf(f, "<text x=\"16\" y=\"%.1f\" font-size=\"11\">", p.y0 + p.h + 64 + 15.0 * k);
+        rb__xml(f, cr->lines[k]);
+        fprintf(f, "</text>\n");
+    }
+    fprintf(f, "</svg>\n");
+}
+
+
+
+/* ==== 3.10 settings from text, the scenarios and the CLI's commands =========================== */
 
 /* spec: "SIZE" or "auto:R" (pin what leaves file_size / R available); reserve: what the run
    will still allocate beside the hog. The hog never takes more than the room minus the margin
@@ -23159,16 +24451,50 @@ static int rb__set_align(void *base, const char *v, const char *as, char *why, s
     return RB_OK;
 }
 
+static int rb__fractions_check(const double *f, unsigned n, char *why, size_t wl);
+/* One fraction: the run's cache state, as always. Several: an axis (rb_settings_matrix),
+   each cell prepared at its own; advise's curve takes them as its columns. */
 static int rb__set_prewarm(void *base, const char *v, const char *as, char *why, size_t wl)
 {
     rb_settings *s = (rb_settings *)base;
-    double d;
-    unsigned n;
-    if (rb_parse_double_list(v, &d, 1, &n) || d > 1) {
-        rb__fmt(why, wl, "%s needs a fraction in [0, 1], not '%s'", as, v);
+    double d[RB_CURVE_MAX + 1];
+    unsigned n, k;
+    char w[RB_REASON_LEN];
+    if (rb_parse_double_list(v, d, RB_CURVE_MAX + 1, &n) || rb__fractions_check(d, n, w, sizeof w) != RB_OK) {
+        rb__fmt(why, wl, "%s needs fractions in [0, 1], each once, at most %u (e.g. 0,0.5,0.9,0.99,1): not '%s'", as,
+                RB_CURVE_MAX, v);
         return RB_EINVAL;
     }
-    if ((s->cfg.prewarm = d) == 0) s->cfg.cache = RB_CACHE_EVICT;   /* nothing resident is an eviction */
+    for (k = 0; k < n; k++) s->prewarms[k] = d[k];
+    s->nprewarms = n;
+    if (n > 1) return RB_OK;   /* an axis: each cell prepares its own */
+    if ((s->cfg.prewarm = d[0]) == 0) s->cfg.cache = RB_CACHE_EVICT;   /* nothing resident is an eviction */
+    return RB_OK;
+}
+
+/* A hit rate: a fraction, or the one a saved run report (a replay's too) measured. */
+static int rb__set_hit_rate(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    rb_settings *s = (rb_settings *)base;
+    char w[RB_REASON_LEN];
+    s->hit_from[0] = 0;
+    if (rb_parse_number(v, 1, &s->hit_rate) == RB_OK) {
+        if (s->hit_rate <= 1) return s->hit_rate_given = 1, RB_OK;
+        rb__fmt(why, wl, "%s needs a hit rate in [0, 1] or a run's JSON report, not '%s'", as, v);
+        return RB_EINVAL;
+    }
+    if (rb_hit_rate_from_json(v, &s->hit_rate, s->hit_from, sizeof s->hit_from, w, sizeof w) != RB_OK) {
+        rb__fmt(why, wl, "%s needs a hit rate in [0, 1] or a run's JSON report: %s", as, w);
+        return RB_EINVAL;
+    }
+    s->hit_rate_given = 1;
+    return RB_OK;
+}
+
+static int rb__set_curve(void *base, const char *v, const char *as, char *why, size_t wl)
+{
+    (void)v; (void)as; (void)why; (void)wl;
+    ((rb_settings *)base)->curve = 1;
     return RB_OK;
 }
 
@@ -23338,7 +24664,8 @@ static int rb__set_methods(void *base, const char *v, const char *as, char *why,
     X("warmup", "TIME", RB_FOR_RUN, FN, 0, rb__set_warmup, NULL,                                                     \
       "warmup per cell, e.g. 500ms, 1s; 0 for none (default 1s; none after --cache evict\n"                          \
       "or with --prewarm below 1, where it would undo the prepared state)")                                          \
-    X("duration", "TIME", RB_FOR_RUN, FN, 0, rb__set_measured, NULL, "one measured iteration (default 1s)")          \
+    X("duration", "TIME", RB__RA, FN, 0, rb__set_measured, NULL,                                                     \
+      "one measured iteration (default 1s; advise: its plan's, 0.1s to 1s)")                                         \
     X("iterations", "N", RB_FOR_RUN, COUNT, cfg.iterations, RB_MAX_ITERATIONS, NULL,                                 \
       "measured iterations per cell (default 5, at most 100)")                                                       \
     X("rounds", "N", RB_FOR_RUN, COUNT, rounds, RB_MAX_ROUNDS, NULL,                                                 \
@@ -23362,8 +24689,9 @@ static int rb__set_methods(void *base, const char *v, const char *as, char *why,
     X("cache", "C", RB_FOR_RUN, ENUM, cfg.cache, "keep|evict|evict-each",                                            \
       "cache and memory (time spent here is shown, never measured)",                                                 \
       "keep (default), evict (before each cell), evict-each (before every iteration)")                               \
-    X("prewarm", "F", RB_FOR_RUN, FN, 0, rb__set_prewarm, NULL,                                                      \
-      "make fraction F (0..1) of the file's pages resident before each cell, the rest not")                          \
+    X("prewarm", "F[,F..]", RB__RA, FN, 0, rb__set_prewarm, NULL,                                                    \
+      "make fraction F (0..1) of the file's pages resident before each cell, the rest not;\n"                        \
+      "several: an axis, a row per strategy and fraction (advise --curve: its fractions)")                           \
     X("memory-limit", "SIZE", RB_FOR_RUN, FN, 0, rb__set_memory_limit, NULL,                                         \
       "each cell in a memory cgroup of SIZE made for it and removed after (root; v1 or\n"                           \
       "v2): FILE evicted first, any prewarm loaded inside the limit; the peak charge shown")                          \
@@ -23398,7 +24726,15 @@ static int rb__set_methods(void *base, const char *v, const char *as, char *why,
     X("states", "LIST", RB_FOR_ADVISE, FN, 0, rb__set_states, NULL,                                                  \
       "advise's cache states: warm, half-cold, cold, pressure (default all)")                                        \
     X("budget", "TIME", RB_FOR_ADVISE, FN, 0, rb__set_budget, NULL,                                                  \
-      "advise's time budget, preparing the states included; at least 1s (default 3m)")                               \
+      "advise's time budget, preparing the states included; at least 1s (default 3m;\n"                              \
+      "8m with --curve)")                                                                                            \
+    X("curve", "", RB_FOR_ADVISE, FN, 0, rb__set_curve, NULL,                                                        \
+      "throughput against the cached fraction instead of the states: every candidate at\n"                          \
+      "the --prewarm fractions (default 0,0.5,0.9,0.97,0.99,0.997,1), the hit-rate model\n"                          \
+      "and its error, the crossovers with their intervals; one thread count")                                        \
+    X("hit-rate", "H|RUN.json", RB_FOR_ADVISE, FN, 0, rb__set_hit_rate, NULL,                                        \
+      "with the curve, the best at hit rate H and its margin; RUN.json: the hit_rate a\n"                            \
+      "run or replay measured (--format json), the median of its cells")                                             \
     X("trace", "TRACE", RB__RA, FN, 0, rb__set_trace,                                                                \
       "trace replay (readbench replay TRACE FILE is run FILE --trace TRACE)",                                        \
       "replay TRACE's reads of FILE instead of a pattern, each of its threads on its\n"                              \
@@ -23739,6 +25075,7 @@ RBDEF void rb_settings_matrix(rb_settings *s, rb_matrix *m)
     m->niodepths = s->niodepths;
     m->rounds = s->rounds;
     rb_groups_attach(m, &s->gm, s->groups, s->ngroups, s->alone);
+    if (s->nprewarms > 1 && !s->ngroups) rb_prewarm_axis_attach(m, &s->axis, s->prewarms, s->nprewarms);
     if (s->cfg.victim) rb_victim_attach(&m->cfg, &s->victim, s->cfg.victim);
     s->timeline.groups = s->ngroups > 0;
     for (k = 0, s->timeline.processes = 0; k < s->nprocesses; k++) s->timeline.processes |= s->processes[k] > 1;

@@ -66,6 +66,7 @@ void suite_advise(void);   /* the decision, rb_advise, its writers, readbench ad
 void suite_strategies(void);   /* pread-fadvise, mmap-populate, pread-dontcache, pread-nowait, io_uring-qd */
 void suite_replay(void);   /* trace replay: reads of their own lengths, the trace parsers */
 void suite_kernel(void);   /* memory cgroups, MGLRU, readbench warmup */
+void suite_curve(void);        /* the cached-fraction axis and advise --curve */
 void suite_group(void);        /* readers that run together (--group), the victim (--victim) */
 void suite_openloop(void);     /* open-loop rates, think time, the touched pages outside the window */
 void suite_files(void);   /* many files: a directory as FILE, setup --files */

@@ -306,6 +306,7 @@ static const struct rbt_suite {
     {"procs", suite_procs, 15},
     {"axes", suite_axes, 20},
     {"timeline", suite_timeline, 30},
+    {"curve", suite_curve, 20},
 #endif
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
