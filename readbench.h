@@ -4657,60 +4657,6 @@ typedef struct rb__acct {
     int64_t majflt, minflt, read_bytes, user_ns, sys_ns;
 } rb__acct;
 
-static int64_t rb__tv_ns(struct timeval tv) { return (int64_t)tv.tv_sec * 1000000000 + (int64_t)tv.tv_usec * 1000; }
-
-static void rb__acct_sample(rb__acct *a, unsigned index)
-{
-    struct rusage ru;
-    char buf[1024], *p;
-    int rc = rb__plat_thread_rusage(&ru);
-    a->majflt = a->minflt = a->read_bytes = a->user_ns = a->sys_ns = -1;
-    if (rc == RB_UNSUPPORTED) {   /* only per-process figures here: thread 0 samples them for everyone */
-        if (index == 0) rc = getrusage(RUSAGE_SELF, &ru) == 0 ? RB_OK : RB_ESYS;
-        else a->majflt = a->minflt = a->user_ns = a->sys_ns = 0;
-    }
-    if (rc == RB_OK) {
-        a->majflt = ru.ru_majflt;
-        a->minflt = ru.ru_minflt;
-        a->user_ns = rb__tv_ns(ru.ru_utime);
-        a->sys_ns = rb__tv_ns(ru.ru_stime);
-    }
-    if (rb__plat_proc_read("/proc/thread-self/io", buf, sizeof buf) > 0 && (p = strstr(buf, "\nread_bytes:")) != NULL)
-        a->read_bytes = atoll(p + 12);
-}
-
-/* A helper thread's figures (pread-nowait's pool), added to its worker's: faults and CPU
-   time from /proc/self/task/TID/stat (clock ticks: 10 ms steps, coarse but not biased over
-   an iteration), device bytes from its io. A helper that cannot be read makes the worker's
-   figure unknown (-1) rather than smaller than it was (and so does a platform with no /proc,
-   where pread-nowait never runs). */
-static void rb__acct_add_task(rb__acct *a, int tid)
-{
-    char path[64], buf[1024], *p = NULL;
-    long long minflt = 0, majflt = 0, ut = 0, st = 0, tick = sysconf(_SC_CLK_TCK);
-    int got = 0;
-    snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
-    if (rb__plat_proc_read(path, buf, sizeof buf) > 0) {
-        p = strrchr(buf, ')');   /* the thread's name may hold spaces and ')': fields follow the last one */
-        got = p && tick > 0 && sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %lld %*u %lld %*u %lld %lld", &minflt,
-                                      &majflt, &ut, &st) == 4;
-    }
-    if (!got) a->majflt = a->minflt = a->user_ns = a->sys_ns = -1;
-    if (got && a->majflt >= 0) { a->majflt += majflt; a->minflt += minflt; }
-    if (got && a->user_ns >= 0) { a->user_ns += ut * (1000000000 / tick); a->sys_ns += st * (1000000000 / tick); }
-    snprintf(path, sizeof path, "/proc/self/task/%d/io", tid);
-    p = rb__plat_proc_read(path, buf, sizeof buf) > 0 ? strstr(buf, "\nread_bytes:") : NULL;
-    if (p && a->read_bytes >= 0) a->read_bytes += atoll(p + 12);
-    else a->read_bytes = -1;
-}
-
-static void rb__acct_worker(rb__acct *a, const rb_worker *w)
-{
-    unsigned i;
-    rb__acct_sample(a, w->index);
-    for (i = 0; i < w->nhelpers; i++) rb__acct_add_task(a, w->helper_tid[i]);
-}
-
 /* An open-loop thread's arrivals (rb__worker_phase_open): the intended start of its next op.
    Reset at each phase's start (see there); poisson draws from a generator of its own, seeded
    from (seed, thread), so the offsets' generator draws what it draws in a closed loop. */
@@ -4812,86 +4758,7 @@ static uint64_t rb__touch(uint64_t *bits, uint64_t off, uint64_t len, unsigned p
 static void rb__warn_cell(rb__run *run, const char *fmt, ...);
 static void rb__warn_cell(rb__run *run, const char *fmt, ...) RB__PRINTF(2, 3);
 
-static void rb__touch_free(rb__run *run)
-{
-    unsigned i;
-    free(run->resident);
-    run->resident = NULL;
-    for (i = 0; i < run->nparts; i++) {
-        free(run->parts[i].touched);
-        free(run->parts[i].seen);
-        run->parts[i].touched = run->parts[i].seen = NULL;
-    }
-}
-
-/* The bitmaps of a cell: allocated once it knows its size; without memory for them the cell
-   runs all the same and says what it could not count. */
-static void rb__touch_alloc(rb__run *run)
-{
-    uint64_t pages;
-    unsigned k, i;
-    int ok;
-    run->span = 0;
-    for (i = 0; i < run->nparts; i++) {
-        rb__part *p = &run->parts[i];
-        for (k = 0; k <= RB_MAX_ITERATIONS; k++) p->iter_touched[k] = p->iter_cold[k] = -1;
-        run->span = RB__MAX(run->span, p->t.size);
-    }
-    pages = (run->span + run->parts[0].t.page - 1) / run->parts[0].t.page;
-    for (run->page_shift = 0; ((size_t)1 << run->page_shift) < run->parts[0].t.page; run->page_shift++) {}
-    run->nwords = (pages + 63) / 64;
-    run->resident = (uint64_t *)calloc((size_t)run->nwords, sizeof(uint64_t));
-    ok = run->resident != NULL;
-    for (i = 0; i < run->nparts; i++) {
-        run->parts[i].touched = (uint64_t *)calloc((size_t)run->nwords, sizeof(uint64_t));
-        run->parts[i].seen = (uint64_t *)calloc((size_t)run->nwords, sizeof(uint64_t));
-        ok = ok && run->parts[i].touched && run->parts[i].seen;
-    }
-    if (ok) return;
-    rb__touch_free(run);
-    rb__warn_cell(run, "no memory for the bitmaps of %llu pages: the pages touched and the hit rate are not counted",
-                  (unsigned long long)pages);
-}
-
 static int rb__resident_bits_at(const char *path, uint64_t size, size_t page, uint64_t *bits, uint64_t first);
-/* The target's resident pages as bits over its space (a directory: each file at its base). */
-static int rb__target_resident_bits(const rb_target *t, uint64_t span, uint64_t *bits, uint64_t nwords)
-{
-    unsigned i;
-    int rc = 0;
-    memset(bits, 0, (size_t)nwords * sizeof(uint64_t));
-    if (!t->files) return rb__resident_bits_at(t->cfg->path, span, t->page, bits, 0);
-    for (i = 0; i < t->nfiles && rc == 0; i++)
-        rc = rb__resident_bits_at(t->files[i].path, t->files[i].size, t->page, bits, t->files[i].base / t->page);
-    return rc;
-}
-
-/* Before measured phase k (the eviction of evict-each done): what is resident, page by page;
-   every group's touched bits start empty. */
-static void rb__touch_start(rb__run *run, unsigned k)
-{
-    unsigned i;
-    if (!run->resident) return;
-    for (i = 0; i < run->nparts; i++) memset(run->parts[i].touched, 0, (size_t)run->nwords * sizeof(uint64_t));
-    run->resident_known[k] = rb__target_resident_bits(&run->parts[0].t, run->span, run->resident, run->nwords) == 0;
-}
-
-static void rb__draws_save(const rb_worker *w, rb__draws *d)
-{
-    memcpy(d->rng, w->rng, sizeof d->rng);
-    d->cursor = w->cursor;
-    d->run_next = w->run_next;
-    d->run_left = w->run_left;
-}
-
-static void rb__draws_load(rb_worker *w, const rb__draws *d)
-{
-    memcpy(w->rng, d->rng, sizeof w->rng);
-    w->cursor = d->cursor;
-    w->run_next = d->run_next;
-    w->run_left = d->run_left;
-}
-
 /* a + b, or UINT64_MAX past it: a time that far is never due, and never wraps to "now". */
 static uint64_t rb__sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
@@ -4942,101 +4809,6 @@ static uint64_t rb__draw_op(rb__thread *th, int measured, uint64_t *off, unsigne
     return bytes;
 }
 
-/* After measured phase p, outside its window, before the phase-end barrier: the phase's
-   offsets drawn again from the sampler's state as it began (a draw is a pure function of
-   that state), every read's pages marked, and the pages and bytes the issued ops' reads
-   spanned. The ops drawn include one in flight at the stop: its reads happened, its time is
-   not counted. Its pages are marked, and its faults, device bytes and CPU are in the thread's
-   counters, so the per-read figures count its reads too (rb_result.reads_issued).
-   Exact as before; what it costs (about what drawing took in the loop) is now time between
-   iterations, and the CPU it takes is kept apart so that CPU per read stays the strategy's. */
-static void rb__touch_replay(rb__thread *th, unsigned p, uint64_t *off)
-{
-    rb_worker *w = &th->w;
-    rb__run *run = th->run;
-    const rb_config *c = w->t->cfg;
-    rb__draws end;
-    struct rusage a, b;
-    uint64_t k, pages = 0, bytes = 0;
-    unsigned i, n = c->reads_per_op;
-    int timed = rb__plat_thread_rusage(&a) == RB_OK;
-    size_t tr_end = th->tr_pos;   /* a replay's position: every phase started at its first read */
-    uint64_t shift_end = th->tr_shift, op_time_end = th->op_time;
-    rb__draws_save(w, &end);
-    rb__draws_load(w, &th->draws_start);
-    th->tr_pos = 0;
-    th->tr_shift = 0;
-    th->op_time = 0;
-    for (k = 0; k < th->drawn - th->drawn_before && !RB__LOAD(&run->pool.failed); k++) {
-        bytes += rb__draw_op(th, 0, off, n);
-        for (i = 0; i < n; i++) pages += rb__touch(th->part->touched, off[i], rb_worker_read_len(w, i), run->page_shift);
-    }
-    rb__draws_load(w, &end);
-    th->tr_pos = tr_end;
-    th->tr_shift = shift_end;
-    th->op_time = op_time_end;
-    th->iter_page_reads[p] = pages;
-    th->iter_issued[p] = th->drawn - th->drawn_before;
-    th->iter_issued_bytes[p] = bytes;
-    if (timed && rb__plat_thread_rusage(&b) == RB_OK) {
-        th->replay_user_ns += rb__tv_ns(b.ru_utime) - rb__tv_ns(a.ru_utime);
-        th->replay_sys_ns += rb__tv_ns(b.ru_stime) - rb__tv_ns(a.ru_stime);
-    }
-}
-
-/* After measured phase k, per group: its distinct pages, and those not resident when it
-   started; its pages join those it read in the cell so far (seen). */
-static void rb__tally(rb__run *run, unsigned k)
-{
-    uint64_t i, d, cold;
-    unsigned j;
-    if (!run->resident) return;
-    for (j = 0; j < run->nparts; j++) {
-        rb__part *p = &run->parts[j];
-        for (i = 0, d = 0, cold = 0; i < run->nwords; i++) {
-            d += rb__popcount(p->touched[i]);
-            cold += rb__popcount(p->touched[i] & ~run->resident[i]);
-            p->seen[i] |= p->touched[i];
-        }
-        p->iter_touched[k] = (int64_t)d;
-        p->iter_cold[k] = run->resident_known[k] ? (int64_t)cold : -1;
-    }
-}
-
-/* The end of a group's run (every worker parked, after the last measured iteration): an
-   alone run keeps the group's working set, the pages its last iteration read that are still
-   resident; a together run counts those of them the group read again that are gone now. */
-static void rb__ws_end(rb__run *run)
-{
-    unsigned j;
-    uint64_t i;
-    int known, asked = 0;
-    for (j = 0; j < run->nparts; j++) asked |= run->parts[j].ws != NULL;
-    if (!asked || !run->resident) return;   /* no bitmaps: the figures stay unknown (-1) */
-    known = rb__target_resident_bits(&run->parts[0].t, run->span, run->resident, run->nwords) == 0;
-    for (j = 0; j < run->nparts; j++) {
-        rb__part *p = &run->parts[j];
-        uint64_t ws = 0, gone = 0;
-        if (!p->ws) continue;
-        if (p->ws_words < run->nwords) {   /* the file grew since the run laid it out: the cell fails on it */
-            rb__warn(p->res, "the working set's eviction is not counted: the file is larger than when the run began");
-            continue;
-        }
-        if (!known) {
-            rb__warn(p->res, "the working set's eviction is not counted: residency cannot be read page by page "
-                     "here (mincore would report every page resident to this user)");
-            continue;
-        }
-        for (i = 0; i < run->nwords; i++) {
-            if (p->ws_fill) p->ws[i] = p->touched[i] & run->resident[i];
-            ws += rb__popcount(p->ws[i]);
-            gone += rb__popcount(p->ws[i] & p->seen[i] & ~run->resident[i]);
-        }
-        p->res->ws_pages = (int64_t)ws;
-        if (!p->ws_fill) p->res->ws_evicted = (int64_t)gone;
-    }
-}
-
 /* A file truncated under a mapping makes the next access to the vanished part raise SIGBUS,
    which would kill the process and every result with it. The mmap strategies' workers arm a
    sigjmp_buf; the handler jumps back to it and the cell ends with RB_ECHANGED. A signal
@@ -5069,23 +4841,6 @@ static int rb__sigbus_install(struct sigaction *old)
 }
 
 #define RB__SIGBUS_WHY "file changed during the run (SIGBUS reading the mapping: truncated or shrunk by someone else)"
-
-/* --cpus: where the device's interrupt lands decides a depth-1 reader's IOPS (1.6x between
-   the two CPUs of the project's VM), so a comparison pins both sides, as fio's cpus_allowed
-   does. The coordinator stays unpinned: it sleeps, and must not take a worker's CPU. */
-static int rb__pin(unsigned cpu, char *why, size_t wl)
-{
-    switch (rb__plat_pin_cpu(cpu)) {
-    case RB_OK: return RB_OK;
-    case RB_EINVAL: rb__fmt(why, wl, "CPU %u is beyond CPU_SETSIZE", cpu); return RB_EINVAL;
-    case RB_UNSUPPORTED:
-        rb__fmt(why, wl, "pinning threads to CPU %u: not supported on this platform", cpu);
-        return RB_UNSUPPORTED;
-    default: rb__fmt(why, wl, "cannot run on CPU %u: %s", cpu, strerror(errno)); return RB_EINVAL;
-    }
-}
-
-RBINT int rb_cpu_allowed(unsigned cpu) { return rb__plat_cpu_allowed(cpu); }
 
 /* One op: its reads. A read that fails fatally ends the cell for every thread. 0: done. */
 /* A row with a hint (rb_strategy.hint): the runner hints each read of the op first, so that
@@ -5198,6 +4953,256 @@ static void rb__worker_phase(rb__thread *th, unsigned p, uint64_t start, uint64_
     th->iter_inflight[p] = inflight;
     th->iter_inflight_took[p] = took;
 }
+
+/* Around the timed loop, never inside it: what a worker counts before and after a phase (its
+   faults, CPU and device bytes), the pages its reads touched (marked after the phase, from its
+   offsets drawn again), and the CPU it is pinned to. They follow the loop so that a reader
+   meets the loop first; the loop calls none of them. */
+
+static int64_t rb__tv_ns(struct timeval tv) { return (int64_t)tv.tv_sec * 1000000000 + (int64_t)tv.tv_usec * 1000; }
+
+static void rb__acct_sample(rb__acct *a, unsigned index)
+{
+    struct rusage ru;
+    char buf[1024], *p;
+    int rc = rb__plat_thread_rusage(&ru);
+    a->majflt = a->minflt = a->read_bytes = a->user_ns = a->sys_ns = -1;
+    if (rc == RB_UNSUPPORTED) {   /* only per-process figures here: thread 0 samples them for everyone */
+        if (index == 0) rc = getrusage(RUSAGE_SELF, &ru) == 0 ? RB_OK : RB_ESYS;
+        else a->majflt = a->minflt = a->user_ns = a->sys_ns = 0;
+    }
+    if (rc == RB_OK) {
+        a->majflt = ru.ru_majflt;
+        a->minflt = ru.ru_minflt;
+        a->user_ns = rb__tv_ns(ru.ru_utime);
+        a->sys_ns = rb__tv_ns(ru.ru_stime);
+    }
+    if (rb__plat_proc_read("/proc/thread-self/io", buf, sizeof buf) > 0 && (p = strstr(buf, "\nread_bytes:")) != NULL)
+        a->read_bytes = atoll(p + 12);
+}
+
+/* A helper thread's figures (pread-nowait's pool), added to its worker's: faults and CPU
+   time from /proc/self/task/TID/stat (clock ticks: 10 ms steps, coarse but not biased over
+   an iteration), device bytes from its io. A helper that cannot be read makes the worker's
+   figure unknown (-1) rather than smaller than it was (and so does a platform with no /proc,
+   where pread-nowait never runs). */
+static void rb__acct_add_task(rb__acct *a, int tid)
+{
+    char path[64], buf[1024], *p = NULL;
+    long long minflt = 0, majflt = 0, ut = 0, st = 0, tick = sysconf(_SC_CLK_TCK);
+    int got = 0;
+    snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
+    if (rb__plat_proc_read(path, buf, sizeof buf) > 0) {
+        p = strrchr(buf, ')');   /* the thread's name may hold spaces and ')': fields follow the last one */
+        got = p && tick > 0 && sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %lld %*u %lld %*u %lld %lld", &minflt,
+                                      &majflt, &ut, &st) == 4;
+    }
+    if (!got) a->majflt = a->minflt = a->user_ns = a->sys_ns = -1;
+    if (got && a->majflt >= 0) { a->majflt += majflt; a->minflt += minflt; }
+    if (got && a->user_ns >= 0) { a->user_ns += ut * (1000000000 / tick); a->sys_ns += st * (1000000000 / tick); }
+    snprintf(path, sizeof path, "/proc/self/task/%d/io", tid);
+    p = rb__plat_proc_read(path, buf, sizeof buf) > 0 ? strstr(buf, "\nread_bytes:") : NULL;
+    if (p && a->read_bytes >= 0) a->read_bytes += atoll(p + 12);
+    else a->read_bytes = -1;
+}
+
+static void rb__acct_worker(rb__acct *a, const rb_worker *w)
+{
+    unsigned i;
+    rb__acct_sample(a, w->index);
+    for (i = 0; i < w->nhelpers; i++) rb__acct_add_task(a, w->helper_tid[i]);
+}
+
+static void rb__touch_free(rb__run *run)
+{
+    unsigned i;
+    free(run->resident);
+    run->resident = NULL;
+    for (i = 0; i < run->nparts; i++) {
+        free(run->parts[i].touched);
+        free(run->parts[i].seen);
+        run->parts[i].touched = run->parts[i].seen = NULL;
+    }
+}
+
+/* The bitmaps of a cell: allocated once it knows its size; without memory for them the cell
+   runs all the same and says what it could not count. */
+static void rb__touch_alloc(rb__run *run)
+{
+    uint64_t pages;
+    unsigned k, i;
+    int ok;
+    run->span = 0;
+    for (i = 0; i < run->nparts; i++) {
+        rb__part *p = &run->parts[i];
+        for (k = 0; k <= RB_MAX_ITERATIONS; k++) p->iter_touched[k] = p->iter_cold[k] = -1;
+        run->span = RB__MAX(run->span, p->t.size);
+    }
+    pages = (run->span + run->parts[0].t.page - 1) / run->parts[0].t.page;
+    for (run->page_shift = 0; ((size_t)1 << run->page_shift) < run->parts[0].t.page; run->page_shift++) {}
+    run->nwords = (pages + 63) / 64;
+    run->resident = (uint64_t *)calloc((size_t)run->nwords, sizeof(uint64_t));
+    ok = run->resident != NULL;
+    for (i = 0; i < run->nparts; i++) {
+        run->parts[i].touched = (uint64_t *)calloc((size_t)run->nwords, sizeof(uint64_t));
+        run->parts[i].seen = (uint64_t *)calloc((size_t)run->nwords, sizeof(uint64_t));
+        ok = ok && run->parts[i].touched && run->parts[i].seen;
+    }
+    if (ok) return;
+    rb__touch_free(run);
+    rb__warn_cell(run, "no memory for the bitmaps of %llu pages: the pages touched and the hit rate are not counted",
+                  (unsigned long long)pages);
+}
+
+/* The target's resident pages as bits over its space (a directory: each file at its base). */
+static int rb__target_resident_bits(const rb_target *t, uint64_t span, uint64_t *bits, uint64_t nwords)
+{
+    unsigned i;
+    int rc = 0;
+    memset(bits, 0, (size_t)nwords * sizeof(uint64_t));
+    if (!t->files) return rb__resident_bits_at(t->cfg->path, span, t->page, bits, 0);
+    for (i = 0; i < t->nfiles && rc == 0; i++)
+        rc = rb__resident_bits_at(t->files[i].path, t->files[i].size, t->page, bits, t->files[i].base / t->page);
+    return rc;
+}
+
+/* Before measured phase k (the eviction of evict-each done): what is resident, page by page;
+   every group's touched bits start empty. */
+static void rb__touch_start(rb__run *run, unsigned k)
+{
+    unsigned i;
+    if (!run->resident) return;
+    for (i = 0; i < run->nparts; i++) memset(run->parts[i].touched, 0, (size_t)run->nwords * sizeof(uint64_t));
+    run->resident_known[k] = rb__target_resident_bits(&run->parts[0].t, run->span, run->resident, run->nwords) == 0;
+}
+
+static void rb__draws_save(const rb_worker *w, rb__draws *d)
+{
+    memcpy(d->rng, w->rng, sizeof d->rng);
+    d->cursor = w->cursor;
+    d->run_next = w->run_next;
+    d->run_left = w->run_left;
+}
+
+static void rb__draws_load(rb_worker *w, const rb__draws *d)
+{
+    memcpy(w->rng, d->rng, sizeof w->rng);
+    w->cursor = d->cursor;
+    w->run_next = d->run_next;
+    w->run_left = d->run_left;
+}
+
+/* After measured phase p, outside its window, before the phase-end barrier: the phase's
+   offsets drawn again from the sampler's state as it began (a draw is a pure function of
+   that state), every read's pages marked, and the pages and bytes the issued ops' reads
+   spanned. The ops drawn include one in flight at the stop: its reads happened, its time is
+   not counted. Its pages are marked, and its faults, device bytes and CPU are in the thread's
+   counters, so the per-read figures count its reads too (rb_result.reads_issued).
+   Exact as before; what it costs (about what drawing took in the loop) is now time between
+   iterations, and the CPU it takes is kept apart so that CPU per read stays the strategy's. */
+static void rb__touch_replay(rb__thread *th, unsigned p, uint64_t *off)
+{
+    rb_worker *w = &th->w;
+    rb__run *run = th->run;
+    const rb_config *c = w->t->cfg;
+    rb__draws end;
+    struct rusage a, b;
+    uint64_t k, pages = 0, bytes = 0;
+    unsigned i, n = c->reads_per_op;
+    int timed = rb__plat_thread_rusage(&a) == RB_OK;
+    size_t tr_end = th->tr_pos;   /* a replay's position: every phase started at its first read */
+    uint64_t shift_end = th->tr_shift, op_time_end = th->op_time;
+    rb__draws_save(w, &end);
+    rb__draws_load(w, &th->draws_start);
+    th->tr_pos = 0;
+    th->tr_shift = 0;
+    th->op_time = 0;
+    for (k = 0; k < th->drawn - th->drawn_before && !RB__LOAD(&run->pool.failed); k++) {
+        bytes += rb__draw_op(th, 0, off, n);
+        for (i = 0; i < n; i++) pages += rb__touch(th->part->touched, off[i], rb_worker_read_len(w, i), run->page_shift);
+    }
+    rb__draws_load(w, &end);
+    th->tr_pos = tr_end;
+    th->tr_shift = shift_end;
+    th->op_time = op_time_end;
+    th->iter_page_reads[p] = pages;
+    th->iter_issued[p] = th->drawn - th->drawn_before;
+    th->iter_issued_bytes[p] = bytes;
+    if (timed && rb__plat_thread_rusage(&b) == RB_OK) {
+        th->replay_user_ns += rb__tv_ns(b.ru_utime) - rb__tv_ns(a.ru_utime);
+        th->replay_sys_ns += rb__tv_ns(b.ru_stime) - rb__tv_ns(a.ru_stime);
+    }
+}
+
+/* After measured phase k, per group: its distinct pages, and those not resident when it
+   started; its pages join those it read in the cell so far (seen). */
+static void rb__tally(rb__run *run, unsigned k)
+{
+    uint64_t i, d, cold;
+    unsigned j;
+    if (!run->resident) return;
+    for (j = 0; j < run->nparts; j++) {
+        rb__part *p = &run->parts[j];
+        for (i = 0, d = 0, cold = 0; i < run->nwords; i++) {
+            d += rb__popcount(p->touched[i]);
+            cold += rb__popcount(p->touched[i] & ~run->resident[i]);
+            p->seen[i] |= p->touched[i];
+        }
+        p->iter_touched[k] = (int64_t)d;
+        p->iter_cold[k] = run->resident_known[k] ? (int64_t)cold : -1;
+    }
+}
+
+/* The end of a group's run (every worker parked, after the last measured iteration): an
+   alone run keeps the group's working set, the pages its last iteration read that are still
+   resident; a together run counts those of them the group read again that are gone now. */
+static void rb__ws_end(rb__run *run)
+{
+    unsigned j;
+    uint64_t i;
+    int known, asked = 0;
+    for (j = 0; j < run->nparts; j++) asked |= run->parts[j].ws != NULL;
+    if (!asked || !run->resident) return;   /* no bitmaps: the figures stay unknown (-1) */
+    known = rb__target_resident_bits(&run->parts[0].t, run->span, run->resident, run->nwords) == 0;
+    for (j = 0; j < run->nparts; j++) {
+        rb__part *p = &run->parts[j];
+        uint64_t ws = 0, gone = 0;
+        if (!p->ws) continue;
+        if (p->ws_words < run->nwords) {   /* the file grew since the run laid it out: the cell fails on it */
+            rb__warn(p->res, "the working set's eviction is not counted: the file is larger than when the run began");
+            continue;
+        }
+        if (!known) {
+            rb__warn(p->res, "the working set's eviction is not counted: residency cannot be read page by page "
+                     "here (mincore would report every page resident to this user)");
+            continue;
+        }
+        for (i = 0; i < run->nwords; i++) {
+            if (p->ws_fill) p->ws[i] = p->touched[i] & run->resident[i];
+            ws += rb__popcount(p->ws[i]);
+            gone += rb__popcount(p->ws[i] & p->seen[i] & ~run->resident[i]);
+        }
+        p->res->ws_pages = (int64_t)ws;
+        if (!p->ws_fill) p->res->ws_evicted = (int64_t)gone;
+    }
+}
+
+/* --cpus: where the device's interrupt lands decides a depth-1 reader's IOPS (1.6x between
+   the two CPUs of the project's VM), so a comparison pins both sides, as fio's cpus_allowed
+   does. The coordinator stays unpinned: it sleeps, and must not take a worker's CPU. */
+static int rb__pin(unsigned cpu, char *why, size_t wl)
+{
+    switch (rb__plat_pin_cpu(cpu)) {
+    case RB_OK: return RB_OK;
+    case RB_EINVAL: rb__fmt(why, wl, "CPU %u is beyond CPU_SETSIZE", cpu); return RB_EINVAL;
+    case RB_UNSUPPORTED:
+        rb__fmt(why, wl, "pinning threads to CPU %u: not supported on this platform", cpu);
+        return RB_UNSUPPORTED;
+    default: rb__fmt(why, wl, "cannot run on CPU %u: %s", cpu, strerror(errno)); return RB_EINVAL;
+    }
+}
+
+RBINT int rb_cpu_allowed(unsigned cpu) { return rb__plat_cpu_allowed(cpu); }
 
 /* Open loop: the arrivals of one thread. Each phase starts its schedule afresh at the phase's
    start. Carried over, the arrivals due while the workers were parked between phases (the
