@@ -3229,8 +3229,8 @@ RBDEF uint64_t rb_hist_percentile(const rb_hist *h, double pct)
    miss rate, about 100 hit samples in a row), so a lucky streak at 90% cached does not switch
    the hints off. The estimate is per reader: no shared cache line between threads. Where
    mincore cannot be trusted (it reports everything resident to a user who neither owns nor
-   may write the file) it degrades to always. On a NORMAL mapping it also learns whether a
-   miss is better hinted or left to the fault's read-around (the regime, below). */
+   may write the file) it degrades to always. That estimate is the missing arm; which arm
+   plays, and whether a miss is better left to the fault's read-around, is measured (below). */
 #define RB__PF_ONE 65536u       /* the estimate is fixed-point: 65536 = every call misses */
 #define RB__PF_THRESHOLD (RB__PF_ONE / 64u)
 #define RB__PF_HOT_GAP 64u
@@ -7839,10 +7839,10 @@ static const rb_strategy rb__strategy_table[] = {
     {"mmap-random-backoff-shared", "MADV_RANDOM mapping; WILLNEED through Lucene's backoff, one atomic counter (#15585)",
      RB_S_MMAP, RB_ADVICE_RANDOM, RB_HINT_MADVISE, RB_PREFETCH_BACKOFF_SHARED, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
      rb__close_target},
-    {"mmap-adaptive", "NORMAL mapping; WILLNEED when this thread's estimated miss rate says it pays",
+    {"mmap-adaptive", "NORMAL mapping; WILLNEED by measured arms: read-around, misses, every read, fill, sweep",
      RB_S_MMAP, RB_ADVICE_NORMAL, RB_HINT_MADVISE, RB_PREFETCH_ADAPTIVE, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
      rb__close_target},
-    {"mmap-random-adaptive", "MADV_RANDOM mapping; WILLNEED when the estimated miss rate says it pays",
+    {"mmap-random-adaptive", "MADV_RANDOM mapping; WILLNEED by measured arms: misses or every read",
      RB_S_MMAP, RB_ADVICE_RANDOM, RB_HINT_MADVISE, RB_PREFETCH_ADAPTIVE, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
      rb__close_target},
     {"mmap-populate", "NORMAL mapping; MADV_POPULATE_READ (a synchronous prefault) on every read's range, then the reads",
