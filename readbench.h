@@ -402,9 +402,10 @@ RBDEF int rb_hist_percentile_known(const rb_hist *h, double pct);
    rb_prefetch() hints one range of a mapping with MADV_WILLNEED (page-aligned, clamped),
    gated by a policy. Lucene's power-of-two backoff saves the syscall when data is hot but,
    with a counter that climbs on every hit, skips the hints that mattered when most reads hit
-   and some miss. "adaptive" keeps a per-reader estimate of the miss rate instead and, on a
-   NORMAL mapping, learns from the time its calls take whether a miss is better hinted or
-   left to the fault's read-around (rb_adapt): see rb_prefetch() and rb_adapt_epoch() in the
+   and some miss. "adaptive" keeps a per-reader estimate of the miss rate instead, and chooses
+   among ways of hinting (its arms: leave misses to read-around, hint what will miss, hint
+   every call, fill nearly cached windows, sweep the file) by what each measurably costs per
+   call on this machine (rb_adapt, a bandit): see rb_prefetch() and rb_adapt_epoch() in the
    implementation for the full reasoning. */
 enum {
     RB_PREFETCH_ALWAYS = 0,           /* advise on every call */
@@ -417,14 +418,26 @@ enum {
     RB_PREFETCH_COUNT = 5
 };
 
+/* adaptive's arms: the ways it may treat the reader's calls, one per epoch, chosen by their
+   measured price (rb_adapt_epoch, a bandit; its reasoning is above it in the implementation).
+   around: no hint, misses are left to the fault's read-around (NORMAL mappings only);
+   missing: hint what the miss-rate estimate says will miss; every: hint every call;
+   fill: missing, and a sampled miss in a nearly cached window hints the whole window;
+   sweep: fill, and the file hinted window after window (a file that fits in memory). */
+enum { RB_AD_AROUND = 0, RB_AD_MISSING = 1, RB_AD_EVERY = 2, RB_AD_FILL = 3, RB_AD_SWEEP = 4, RB_AD_ARMS = 5 };
+
 typedef struct rb_prefetch_stats {
     uint64_t calls, skips, mincore_calls, advises, failed;   /* failed: madvise calls */
     uint64_t mincore_failed;    /* residency checks that failed (counted apart: a different call) */
-    /* adaptive on a NORMAL mapping (rb_adapt): calls it would have hinted and left to the
-       fault's read-around instead, and the trials of read-around it started */
+    /* adaptive: calls it would have hinted and left to the fault's read-around instead, and the
+       epochs it spent exploring an arm other than the one it exploited */
     uint64_t around, trials;
-    uint64_t fills;             /* adaptive on a NORMAL mapping: misses whose whole window it hinted */
-    uint64_t sweeps;            /* ... and sweeps it started to complete a nearly cached file */
+    uint64_t fills;             /* adaptive: misses whose whole window it hinted */
+    uint64_t sweeps;            /* adaptive: windows its sweep hinted */
+    uint64_t arm_calls[RB_AD_ARMS], arm_ns[RB_AD_ARMS];   /* adaptive: each arm's calls and their time
+                                   (ended epochs: the calls and the reads between them) */
+    uint64_t switches;          /* adaptive: changes of the arm it exploited */
+    uint64_t explore_ns;        /* adaptive: what exploring cost over the exploited arm's price */
 } rb_prefetch_stats;
 
 /* 1: every page of [addr, addr + len) is resident; 0: some page is not; -1: could not tell.
@@ -436,32 +449,38 @@ typedef double (*rb_resident_frac_fn)(void *ctx, const unsigned char *addr, size
 
 #define RB_PREFETCH_FILLED 8u         /* adaptive: the windows it filled last, not filled again */
 
-/* adaptive's regime, on a mapping whose faults read around (MADV_NORMAL): what one epoch of a
-   reader's calls measured, and the decision made from it (rb_adapt_epoch, a pure function of
-   the two; its reasoning is above it in the implementation). */
+/* What one epoch of a reader's calls measured (rb_adapt_epoch decides from it and the state). */
 typedef struct rb_adapt_signals {
     uint64_t calls;          /* rb_prefetch calls in the epoch */
     uint64_t ns;             /* the epoch's wall time: the calls and the reads between them */
     uint64_t samples, misses;   /* residency checks, and those that found a page missing */
     uint64_t evicted;        /* of the misses, ranges with recently evicted pages (cachestat) */
+    unsigned allowed;        /* the arms that may run now, a bit per arm (1u << RB_AD_...) */
 } rb_adapt_signals;
 
-enum { RB_AD_HINT = 0, RB_AD_AROUND = 1 };   /* misses get a hint, or are left to read-around */
-
+/* The bandit's state: the exploited arm's price (ns per call), and each other arm's price
+   relative to it, measured in adjacent epochs so that what the whole machine does (a disk
+   that drifts, a mapping filling up) cancels; how long since an arm was played and how long
+   until it is explored again. */
 typedef struct rb_adapt {
-    int mode;                /* RB_AD_HINT or RB_AD_AROUND */
-    int trial;               /* 1: around is on trial (not yet cheaper than hinting) */
-    double cost_hint;        /* ns per call while hinting (moving average); 0: not measured yet */
-    double cost_trial;       /* ns per call of the trial's last epoch */
-    double trial_ns, trial_calls;   /* the trial so far */
-    double budget;           /* the trial's allowance of extra ns over hinting */
-    double hinted_ns;        /* time spent hinting since the last trial */
-    unsigned wait;           /* epochs before the next trial */
-    unsigned backoff;        /* the wait after the next failed trial */
-    unsigned trials, switches;   /* trials started; mode changes (tests, reports) */
-    double cost_around;      /* ns per call of the proven read-around (moving average) */
-    unsigned recheck, since; /* proven read-around: epochs between one-epoch checks of hinting */
-    int checking;            /* 1: this hinting epoch checks a proven read-around's price */
+    int arm;                 /* the arm of the epoch being measured */
+    int best;                /* the arm exploited */
+    int exploring;           /* 1: this epoch explores arm (not best) */
+    int urgent;              /* 1: the exploited arm's last epoch was cut: explore the next cheapest now */
+    double price;            /* the exploited arm's ns per call (moving average); 0: not measured yet */
+    double last;             /* the last exploited epoch's ns per call: what an exploration is paired with */
+    int pend;                /* an exploration waiting for the exploited epoch after it (-1: none) */
+    double pend_cost;        /* its ns per call, and its calls */
+    uint64_t pend_calls;
+    double rel[RB_AD_ARMS];  /* log of each arm's price over the exploited arm's (best: 0) */
+    unsigned plays[RB_AD_ARMS];     /* epochs each arm was played */
+    unsigned age[RB_AD_ARMS];       /* epochs since the arm was last played */
+    unsigned revisit[RB_AD_ARMS];   /* epochs between explorations (doubles while it loses) */
+    unsigned hold;           /* epochs left with around, fill and sweep off (recently evicted pages) */
+    unsigned allowed;        /* the arms allowed at the last epoch's end (hold applied) */
+    double total_ns, explore_ns;    /* all epochs' time; exploring's cost over the paired price */
+    double explore_arm[RB_AD_ARMS]; /* the same, per arm explored (each has its budget) */
+    unsigned epochs, explorations, switches;
 } rb_adapt;
 
 typedef struct rb_prefetcher {
@@ -478,25 +497,24 @@ typedef struct rb_prefetcher {
     unsigned est;               /* adaptive: miss-rate estimate in 1/65536ths */
     unsigned gap, countdown;    /* adaptive: calls between residency samples */
     int read_around;            /* adaptive: the mapping's faults read around (MADV_NORMAL): the
-                                   regime may leave misses to them (see rb_adapt) */
+                                   around, fill and sweep arms may run (rb_prefetcher_file) */
     int fd;                     /* adaptive: the file, for cachestat's eviction counts; -1: none */
     const struct rb_target *target;   /* a directory's target: cachestat asks each range's own file */
-    rb_adapt ad;                /* adaptive: hint misses or leave them to read-around */
+    rb_adapt ad;                /* adaptive: the bandit */
     rb_adapt_signals ep;        /* adaptive: the epoch being measured */
     uint64_t ep_t0, ep_call0;   /* adaptive: its start (ns; 0: not started) and st.calls then */
     uint64_t evicted_misses;    /* adaptive: sampled misses that found recently evicted pages */
-    int fill_off;               /* adaptive: two of them seen: memory is short, no more window fills */
+    int fill_off;               /* adaptive: two of them seen: memory is short, no fill, no sweep */
     uint64_t filled[RB_PREFETCH_FILLED];   /* adaptive: the windows filled last (index + 1; 0: none) */
     unsigned nfilled;
-    unsigned full_run;          /* adaptive: sampled windows in a row found nearly full */
     int64_t room;               /* adaptive: memory this reader could take when it started
                                    (rb_mem_available then; -1: unknown, no fill, no sweep) */
     uint64_t span;              /* the bytes the reads stay below (--size); 0: map_len */
     uint64_t *sweep_next;       /* adaptive: the window the sweep hints next, shared by the
                                    cell's readers (NULL: own_sweep) */
     uint64_t own_sweep;
-    int sweep;                  /* adaptive: 1 while this reader takes part in the sweep */
     int swept;                  /* adaptive: the sweep reached the end (once per reader) */
+    uint64_t left_at;           /* adaptive: the call whose miss an exploration of around left last */
     int last_errno;
     rb_prefetch_stats st;
 } rb_prefetcher;
@@ -516,6 +534,17 @@ RBDEF int rb_prefetch(rb_prefetcher *p, uint64_t off, uint64_t len);
 RBDEF const char *rb_prefetch_policy_name(int policy);
 
 RBDEF int rb_prefetch_policy_find(const char *name);
+
+/* rb_prefetcher_file(p, fd, read_around): tell adaptive about the file behind the mapping: fd
+   (read-only is enough; -1: none) lets it see recently evicted pages (cachestat), which turn
+   read-around, the fill and the sweep off; read_around 1 says the mapping's faults read around
+   (MADV_NORMAL, the default advice), which makes those three arms; it also takes the memory
+   available now (rb_mem_available), which bounds the fill and the sweep. Call it after
+   rb_prefetcher_init; without it adaptive chooses between hinting what misses and every call. */
+RBDEF void rb_prefetcher_file(rb_prefetcher *p, int fd, int read_around);
+
+/* "around", "missing", "every", "fill", "sweep"; "?" for anything else. */
+RBDEF const char *rb_adapt_arm_name(int arm);
 
 /*
    What became of the hints a strategy gave, one hint in RB_PA_EVERY per thread (a seeded
@@ -961,6 +990,7 @@ typedef struct rb_result {
     X(pf_trials, U64, NONE, 0, 0, "prefetch", "trials", 0, measured, x->prefetch.trials)                     \
     X(pf_fills, U64, NONE, 0, 0, "prefetch", "fills", 0, measured, x->prefetch.fills)                        \
     X(pf_sweeps, U64, NONE, 0, 0, "prefetch", "sweeps", 0, measured, x->prefetch.sweeps)                     \
+    X(adaptive, SPECIAL, NONE, 0, 0, 0, "adaptive", 0, RB__ADAPTIVE, rb__col_adaptive)                        \
     X(fadvise_calls, U64, NONE, 46, "fadvise_calls", "fadvise", "calls", ok, measured, x->fadvise_calls)     \
     X(fadvise_failed, U64, NONE, 47, "fadvise_failed", "fadvise", "failed", ok, measured, x->fadvise_failed) \
     X(nowait_reads, U64, NONE, 48, "nowait_reads", 0, "nowait_reads", ok && x->nowait_reads,                 \
@@ -1077,6 +1107,8 @@ typedef struct rb_result {
 #define RB__PAIRED (ok && x->paired_rounds >= 2 && x->paired_with)      /* against its column's best */
 #define RB__MACHINE (x->machine_before_ns > 0)                          /* the machine kernel was timed */
 #define RB__HINTS (ok && x->prefetch_accounting.hints)                  /* the strategy gave hints */
+#define RB__ADAPTIVE (measured && (x->prefetch.arm_calls[0] | x->prefetch.arm_calls[1] | x->prefetch.arm_calls[2] | \
+                                   x->prefetch.arm_calls[3] | x->prefetch.arm_calls[4]))   /* adaptive's epochs */
 #define RB__OPEN (ok && x->rate_asked > 0)                              /* an open loop */
 #define RB__VICTIM (ok && x->victim_pages > 0)                          /* a victim was watched */
 #define RB__CPU (x->cpu_user_ns_per_read >= 0)                          /* CPU time per read is known */
@@ -1738,14 +1770,16 @@ RBINT unsigned rb_hist_index(uint64_t ns);
 
 RBINT uint64_t rb_hist_bucket_value(unsigned index);   /* past the last bucket: UINT64_MAX */
 
+/* A bandit that starts on the missing arm (hint what the estimate says misses). */
 RBINT void rb_adapt_init(rb_adapt *a);
 
-/* The mode for the next epoch, from the state and the epoch just measured. */
+/* The arm for the next epoch, from the state and the epoch just measured (a pure function of
+   the two: tested on synthetic cost streams). */
 RBINT int rb_adapt_epoch(rb_adapt *a, const rb_adapt_signals *s);
 
-/* Inside an epoch on trial: 1 when the trial's calls so far (calls, ns) already cost more
-   than a trial may, and it must end now (rb_adapt_epoch then hints again). */
-RBINT int rb_adapt_trial_too_dear(const rb_adapt *a, uint64_t calls, uint64_t ns);
+/* Inside an epoch: 1 when its calls so far (calls, ns) already cost more than RB__AD_DEAR x
+   the cheapest other arm's price (over at least one op's calls): the epoch ends now. */
+RBINT int rb_adapt_cut(const rb_adapt *a, uint64_t calls, uint64_t ns);
 
 /* The time (ns) over which a read of resident pages counts as late: twice the median of the
    n last cached reads' times, at least RB_PA_SLOW_FLOOR_NS; the floor alone below 3 times. */
@@ -3324,8 +3358,8 @@ RBDEF uint64_t rb_hist_percentile(const rb_hist *h, double pct)
    miss rate, about 100 hit samples in a row), so a lucky streak at 90% cached does not switch
    the hints off. The estimate is per reader: no shared cache line between threads. Where
    mincore cannot be trusted (it reports everything resident to a user who neither owns nor
-   may write the file) it degrades to always. On a NORMAL mapping it also learns whether a
-   miss is better hinted or left to the fault's read-around (the regime, below). */
+   may write the file) it degrades to always. That estimate is the missing arm; which arm
+   plays, and whether a miss is better left to the fault's read-around, is measured (below). */
 #define RB__PF_ONE 65536u       /* the estimate is fixed-point: 65536 = every call misses */
 #define RB__PF_THRESHOLD (RB__PF_ONE / 64u)
 #define RB__PF_HOT_GAP 64u
@@ -3397,9 +3431,17 @@ RBDEF void rb_prefetcher_init(rb_prefetcher *p, int policy, void *map, uint64_t 
     rb_adapt_init(&p->ad);
 }
 
+RBDEF void rb_prefetcher_file(rb_prefetcher *p, int fd, int read_around)
+{
+    p->fd = fd;
+    p->read_around = read_around != 0;
+    p->room = read_around ? rb_mem_available() : -1;
+}
+
 /* One reader's counts into a cell's (or a round's into the cells'). */
 static void rb__pf_stats_add(rb_prefetch_stats *acc, const rb_prefetch_stats *x)
 {
+    unsigned k;
     acc->calls += x->calls;
     acc->skips += x->skips;
     acc->mincore_calls += x->mincore_calls;
@@ -3410,6 +3452,12 @@ static void rb__pf_stats_add(rb_prefetch_stats *acc, const rb_prefetch_stats *x)
     acc->trials += x->trials;
     acc->fills += x->fills;
     acc->sweeps += x->sweeps;
+    for (k = 0; k < RB_AD_ARMS; k++) {
+        acc->arm_calls[k] += x->arm_calls[k];
+        acc->arm_ns[k] += x->arm_ns[k];
+    }
+    acc->switches += x->switches;
+    acc->explore_ns += x->explore_ns;
 }
 
 static int rb__pf_advise(rb_prefetcher *p, uint64_t start, uint64_t alen)
@@ -3423,132 +3471,187 @@ static int rb__pf_advise(rb_prefetcher *p, uint64_t start, uint64_t alen)
 }
 
 /*
-   On a mapping whose faults read around (MADV_NORMAL) "not hinting" is a move of its own: an
-   unhinted miss faults, and the fault reads read_ahead_kb around it (8 MiB on this project's
-   disk), every missing page of that window. Whether that is the best move or the worst is a
-   fact about the file and the machine that no rule fixes in advance (the issue's runs, 4 GiB,
-   16 KiB x 16, one thread):
-   - 90% cached, the file fits in memory: a few hundred faults fill the file's holes, then
-     nothing misses and nothing needs a hint: plain mmap 12.2 ops/ms, hinting 6.0.
-   - 50% cached: each fault first reads half a window in hundreds of small reads: plain mmap
-     0.02 ops/ms, hinting 2.7 (and with a slow or busy disk the 90% case turns this way too).
-   - memory short: what read-around loads evicts what other reads need: backoff, which leaves
-     most misses unhinted, 37x behind hinting.
-   So the policy watches what its own decisions cost, per reader. Its calls are cut into
-   epochs of 256 (16 ops of 16 reads); one clock read at each epoch's end gives the epoch's
-   ns per call, the reads between the calls included: the price of what the policy decided.
-   Hinting, it keeps a moving average of that price (weight 1/4). When its samples see misses
-   it tries leaving them to read-around (a trial) and compares:
-   - the trial's epoch costs no more per call than hinting did: read-around won (the holes it
-     fills are not paid for again); the policy stays there while it stays within 1.5x of
-     hinting's price (noise) and nothing is evicted;
-   - the trial's calls so far cost more than 4x hinting's (what a fault that fills its window
-     may cost at first), and more than 3% of the time spent hinting since the last trial: it
-     ends at once, mid-epoch (rb_adapt_trial_too_dear; on trial every call is a sample, so
-     the check follows every fault): at 50% cached the first fault ends it;
-   - 64 epochs without becoming cheaper: it ends;
-   - the samples' misses show recently evicted pages (cachestat's nr_recently_evicted, from
-     the shadow entries reclaim leaves; the holes of a prewarm or a fadvise have none) in two
-     or more ranges and an eighth of the misses: memory is short and read-around would evict
-     what the others need: no trial while that lasts, and a proven read-around ends.
-   A failed trial doubles the wait before the next (4 epochs, 8, ... up to 1024): on a steady
-   signal the mode settles, and trials cost a bounded share of the time (their number grows
-   with the logarithm of the epochs). The decision is a pure function of the state and the
-   epoch's signals (rb_adapt_epoch), tested on synthetic sequences. Only samples do the
-   bookkeeping (rb__pf_regime): hot, one sample per 64 calls; a clock read per epoch. */
-#define RB__AD_EPOCH 256u        /* calls per epoch: 16 ops of 16 reads */
-#define RB__AD_FIRST_WAIT 4u     /* epochs of hinting before a trial, after a success */
-#define RB__AD_MAX_WAIT 1024u    /* the longest wait between trials (backoff doubles up to it) */
-#define RB__AD_DEAR 4.0          /* a trial's calls may cost up to this x hinting's... */
-#define RB__AD_BUDGET 0.03       /* ... or this fraction of the time hinted since the last trial */
-#define RB__AD_TRIAL_EPOCHS 64u  /* a trial that has not become cheaper than hinting by then ends */
+   adaptive's arms, and the bandit that chooses among them. On a mapping whose faults read
+   around (MADV_NORMAL) "not hinting" is a move of its own: an unhinted miss faults, and the
+   fault reads read_ahead_kb around it (8 MiB on this project's disk), every missing page of
+   that window. Whether that, hinting what misses, or hinting every read is best is a fact
+   about the file, the memory and the machine that no rule fixes in advance: on one VM plain
+   mmap won at 90% cached (12.2 ops/ms against 6.0 hinting), on another hinting every read won
+   there (2.87 against 2.16), and at 50% cached a fault reads half its window in hundreds of
+   small reads (mmap 0.012 ops/ms, hinting 2.06). A policy tuned with thresholds to one of
+   them (issue 14's, 1.5x tolerances and doubling trials) reached half the best on the other.
+   So each reader measures. Its calls are cut into epochs of RB__AD_EPOCH (16 ops of 16
+   reads); each epoch plays one arm (RB_AD_AROUND ... RB_AD_SWEEP), and one clock read at its
+   end gives its ns per call, the reads between the calls included: the price of the arm, with
+   every effect it has on those reads. rb_adapt_epoch, a pure function of the state and the
+   epoch's signals, then picks the next epoch's arm:
+   - prices, paired: the exploited arm's price is a moving average of its epochs (weight 1/4,
+     each epoch counted at most RB__AD_CLIP x the price: on a shared machine the noise is
+     upward, a thread that waited for a CPU, a slow disk moment); every other arm's price is
+     kept relative to it, the ratio of an exploration's epoch to the exploited epochs just
+     before and after it (their geometric mean; moving average of the log, weight 1/2).
+     Whatever moves them all (a disk that
+     drifts; a fresh mapping whose first touches cost 10 us each on this VM and get rarer,
+     which made the arm measured later look 40% cheaper when prices were absolute) cancels, as
+     in the paired rounds of 1.13. An epoch is RB__AD_EPOCH calls and RB__AD_EPOCH_NS at least
+     (a warm epoch of 256 calls lasts about one of the scheduler's slices);
+   - exploit: an exploration whose arm comes out RB__AD_HYST (5%) cheaper than the exploited
+     one makes it the exploited arm, and the arm it replaced is explored afresh right after,
+     so a lucky epoch is undone at once: a hysteresis that cannot hold a losing arm for long;
+   - explore: after each exploited epoch, one epoch of an arm never played, or of the arm most
+     overdue for a revisit: every RB__AD_REVISIT epochs at first, twice as long after each
+     exploration it lost, up to RB__AD_MAX_REVISIT (so on a steady signal exploring takes at
+     most (arms - 1) / 64 of the epochs), and only while what exploring that arm has cost over
+     the exploited arm's price stays under RB__AD_BUDGET of the time (a dear arm, read-around
+     at 50% cached, is then tried a few times a minute, not a few times a second);
+   - caution: a reader hints a whole op's reads before it reads them (16 calls, then 16 reads),
+     so leaving every miss of an op to read-around at 50% cached waited for 16 faults of a
+     half-empty window each (about 15 ms each here) before the clock could see one: while it
+     explores around, every call is a sample and one miss per op is left to read-around, the
+     others hinted. One fault per op tells whether read-around pays; if it does, the around
+     arm is exploited and measured whole;
+   - cut: an exploration that costs more than RB__AD_DEAR x the exploited price over its calls
+     so far (at least one op's) ends at once (rb_adapt_cut; while exploring the clock is read
+     at every call, so one fault of a whole window ends it), and an exploited epoch that
+     already cost two epochs of the cheapest other arm ends too, and that arm is explored next;
+   - pressure: the samples' misses show recently evicted pages (cachestat's
+     nr_recently_evicted, from the shadow entries reclaim leaves; the holes of a prewarm or a
+     fadvise have none) in two or more ranges and an eighth of the misses: memory is short, and
+     read-around, the fill and the sweep load what evicts what the others need: those three
+     arms are off for RB__AD_HOLD epochs after the last such epoch.
+   The fill and the sweep are arms too (below rb__pf_fill, rb__pf_sweep_step): they pay only
+   while the file then stays cached, and the bandit keeps them only while their epochs are the
+   cheaper ones. On a RANDOM mapping there is no read-around to leave misses to, nor windows
+   the faults would fill: the arms are missing and every. Bookkeeping is done at samples (one
+   call in 8 to 64) and, while exploring, at every call: a clock read each. */
+#define RB__AD_EPOCH 256u        /* calls per epoch at least: 16 ops of 16 reads */
+#define RB__AD_EPOCH_NS 20000000u   /* ... and 20 ms at least: several of the scheduler's slices */
+#define RB__AD_CLIP 1.5          /* an epoch counts at most this x its arm's price (noise is upward) */
+#define RB__AD_OP 16u            /* a cut needs this many calls (one op) behind it */
+#define RB__AD_DEAR 2.0          /* an exploration costing this x the exploited price ends */
+#define RB__AD_HYST 0.05         /* another arm is exploited once it is this much cheaper */
+#define RB__AD_REVISIT 4u        /* epochs between explorations of an arm, at first */
+#define RB__AD_MAX_REVISIT 64u   /* ... doubling while it loses, up to this */
+#define RB__AD_BUDGET 0.02       /* exploring one arm may cost this fraction of the time */
+#define RB__AD_HOLD 64u          /* epochs around, fill and sweep stay off after evictions */
+#define RB__AD_CACHE_ARMS ((1u << RB_AD_AROUND) | (1u << RB_AD_FILL) | (1u << RB_AD_SWEEP))
+
+static const char *const rb__ad_names[RB_AD_ARMS] = {"around", "missing", "every", "fill", "sweep"};
+
+RBDEF const char *rb_adapt_arm_name(int arm)
+{
+    return arm >= 0 && arm < RB_AD_ARMS ? rb__ad_names[arm] : "?";
+}
 
 RBINT void rb_adapt_init(rb_adapt *a)
 {
+    unsigned k;
     memset(a, 0, sizeof *a);
-    a->mode = RB_AD_HINT;
-    a->backoff = RB__AD_FIRST_WAIT;
+    a->arm = a->best = RB_AD_MISSING;   /* the safe start: a wrong hint is the cheap mistake */
+    a->pend = -1;
+    for (k = 0; k < RB_AD_ARMS; k++) a->revisit[k] = RB__AD_REVISIT;
 }
 
-RBINT int rb_adapt_trial_too_dear(const rb_adapt *a, uint64_t calls, uint64_t ns)
+/* The allowed arm but `skip` with the lowest relative price; -1: none measured. */
+static int rb__ad_cheapest(const rb_adapt *a, int skip)
 {
-    double c = a->trial_calls + (double)calls, t = a->trial_ns + (double)ns;
-    if (!a->trial || a->cost_hint <= 0) return 0;
-    return t - a->cost_hint * c > RB__MAX((RB__AD_DEAR - 1) * a->cost_hint * c, a->budget);
+    int k, c = -1;
+    for (k = 0; k < RB_AD_ARMS; k++)
+        if (k != skip && (a->allowed >> k & 1u) && a->plays[k] && (c < 0 || a->rel[k] < a->rel[c])) c = k;
+    return c;
 }
 
-static int rb__adapt_switch(rb_adapt *a, int mode)
+RBINT int rb_adapt_cut(const rb_adapt *a, uint64_t calls, uint64_t ns)
 {
-    if (a->mode != mode) a->switches++;
-    a->mode = mode;
-    return mode;
+    int c = rb__ad_cheapest(a, a->arm);
+    double other;
+    if (a->exploring) other = a->price;
+    else other = c >= 0 && a->price > 0 ? a->price * exp(a->rel[c]) : 0;
+    return other > 0 && (double)ns > RB__AD_DEAR * other * (double)RB__MAX(calls, a->exploring ? RB__AD_OP : RB__AD_EPOCH);
 }
 
-/* A trial that did not pay: hint again, and wait twice as long before the next one. */
-static int rb__adapt_fail(rb_adapt *a, unsigned wait)
+/* Arm b becomes the exploited one at price p: the others' relative prices move to it. */
+static void rb__ad_switch(rb_adapt *a, int b, double p)
 {
-    a->trial = 0;
-    a->wait = RB__MAX(wait, a->backoff);
-    a->backoff = RB__MIN(a->backoff * 2u, RB__AD_MAX_WAIT);
-    return rb__adapt_switch(a, RB_AD_HINT);
+    double r = a->rel[b];
+    int k;
+    if (b == a->best) return;
+    for (k = 0; k < RB_AD_ARMS; k++) a->rel[k] -= r;
+    a->plays[a->best] = 0;   /* the one left is measured afresh next: a lucky epoch is undone at once */
+    a->revisit[a->best] = a->revisit[b] = RB__AD_REVISIT;
+    a->best = b;
+    a->price = a->last = p;
+    a->switches++;
+}
+
+/* The arm to explore next, -1: none: one never played; after a cut, the cheapest other; else
+   the most overdue, within its budget. */
+static int rb__ad_explore_pick(const rb_adapt *a)
+{
+    int k, pick = -1;
+    for (k = 0; k < RB_AD_ARMS; k++)
+        if (k != a->best && (a->allowed >> k & 1u) && !a->plays[k]) return k;
+    if (a->urgent && (k = rb__ad_cheapest(a, a->best)) >= 0) return k;
+    for (k = 0; k < RB_AD_ARMS; k++) {
+        if (k == a->best || !(a->allowed >> k & 1u)) continue;
+        if (a->age[k] < a->revisit[k] || a->explore_arm[k] > RB__AD_BUDGET * a->total_ns) continue;
+        if (pick < 0 || (double)a->age[k] / a->revisit[k] > (double)a->age[pick] / a->revisit[pick]) pick = k;
+    }
+    return pick;
+}
+
+/* An exploration of arm k costing `cost` per call, paired with the exploited epochs around it
+   (their geometric mean, `base`: a drift that is linear over the three cancels). */
+static void rb__ad_explored(rb_adapt *a, int k, double cost, uint64_t calls, double base)
+{
+    double r = log(cost / base), extra = cost > base ? (cost - base) * (double)calls : 0;
+    a->rel[k] = a->plays[k] ? a->rel[k] + (r - a->rel[k]) / 2 : r;
+    a->explore_ns += extra;
+    a->explore_arm[k] += extra;
+    if (a->rel[k] < log(1 - RB__AD_HYST)) rb__ad_switch(a, k, cost);
+    else a->revisit[k] = RB__MIN(a->revisit[k] * 2u, RB__AD_MAX_REVISIT);
 }
 
 RBINT int rb_adapt_epoch(rb_adapt *a, const rb_adapt_signals *s)
 {
+    int played = a->arm, was_exploring = a->exploring, k;
     double cost;
-    int pressure;
-    if (!s->calls) return a->mode;
+    if (!s->calls) return a->arm;
     cost = (double)s->ns / (double)s->calls;
-    pressure = s->evicted >= 2 && s->evicted * 8 >= s->misses;
-    if (a->mode == RB_AD_HINT && a->checking) {   /* one epoch of hinting against read-around's price */
-        a->checking = 0;
-        a->cost_hint = cost;
-        if (pressure || cost * 1.2 < a->cost_around) return rb__adapt_fail(a, 0);   /* hinting is cheaper now */
-        a->recheck = RB__MIN(a->recheck * 2u, RB__AD_MAX_WAIT);
-        return rb__adapt_switch(a, RB_AD_AROUND);
+    if (cost <= 0) cost = 1e-3;   /* a clock that did not move: the cheapest price there is */
+    if (s->evicted >= 2 && s->evicted * 8 >= s->misses) a->hold = RB__AD_HOLD;
+    else if (a->hold) a->hold--;
+    a->allowed = (s->allowed | (1u << RB_AD_MISSING)) & (a->hold ? ~RB__AD_CACHE_ARMS : ~0u);
+    a->epochs++;
+    a->total_ns += (double)s->ns;
+    a->exploring = 0;
+    a->urgent = 0;
+    if (was_exploring) {   /* judged after the exploited epoch that follows */
+        a->pend = played;
+        a->pend_cost = cost;
+        a->pend_calls = s->calls;
+    } else if (played == a->best) {
+        double before = a->last;
+        a->price = a->price > 0 ? a->price + (RB__MIN(cost, RB__AD_CLIP * a->price) - a->price) / 4 : cost;
+        a->last = cost;
+        a->urgent = s->calls < RB__AD_EPOCH;   /* cut: it costs twice another arm's price */
+        if (a->pend >= 0 && before > 0) rb__ad_explored(a, a->pend, a->pend_cost, a->pend_calls, sqrt(before * cost));
+        a->pend = -1;
     }
-    if (a->mode == RB_AD_HINT) {
-        a->cost_hint = a->cost_hint > 0 ? a->cost_hint + (cost - a->cost_hint) / 4 : cost;
-        a->hinted_ns += (double)s->ns;
-        if (pressure) { a->wait = RB__MAX(a->wait, a->backoff); return RB_AD_HINT; }
-        if (a->wait) { a->wait--; return RB_AD_HINT; }
-        if (!s->misses) return RB_AD_HINT;   /* nothing a trial could win */
-        a->trial = 1;
-        a->trials++;
-        a->trial_ns = a->trial_calls = 0;
-        a->cost_trial = 0;
-        a->budget = RB__AD_BUDGET * a->hinted_ns;
-        a->hinted_ns = 0;
-        return rb__adapt_switch(a, RB_AD_AROUND);
+    a->plays[played]++;
+    for (k = 0; k < RB_AD_ARMS; k++) a->age[k] += a->age[k] < 1000000u;
+    a->age[played] = 0;
+    if (!(a->allowed >> a->best & 1u)) {   /* the exploited arm is off now: the cheapest allowed one */
+        k = rb__ad_cheapest(a, a->best);
+        rb__ad_switch(a, k >= 0 ? k : RB_AD_MISSING, 0);
     }
-    if (a->trial) {
-        a->trial_ns += (double)s->ns;
-        a->trial_calls += (double)s->calls;
-        if (cost <= a->cost_hint && !pressure) {   /* proven: read-around is now the cheaper way */
-            a->trial = 0;
-            a->backoff = RB__AD_FIRST_WAIT;
-            a->cost_around = cost;
-            a->recheck = RB__AD_FIRST_WAIT;
-            a->since = 0;
-            return RB_AD_AROUND;
-        }
-        if (pressure || rb_adapt_trial_too_dear(a, 0, 0) || a->trial_calls >= RB__AD_TRIAL_EPOCHS * RB__AD_EPOCH)
-            return rb__adapt_fail(a, 0);
-        a->cost_trial = cost;
-        return RB_AD_AROUND;
+    a->arm = a->best;
+    if (!was_exploring && a->last > 0 && (k = rb__ad_explore_pick(a)) >= 0) {
+        a->exploring = 1;
+        a->explorations++;
+        a->arm = k;
     }
-    /* proven: it stays while it stays cheaper than hinting was, and nothing is being evicted;
-       now and then (every 4, 8, ... 1024 epochs) one epoch of hinting checks that price again,
-       since the price remembered for hinting ages (pressure that cachestat cannot see, a disk
-       that slowed down) */
-    a->cost_around = a->cost_around + (cost - a->cost_around) / 4;
-    if (pressure || cost > 1.5 * a->cost_hint) return rb__adapt_fail(a, 0);
-    if (++a->since >= a->recheck) {
-        a->since = 0;
-        a->checking = 1;
-        return rb__adapt_switch(a, RB_AD_HINT);
-    }
-    return RB_AD_AROUND;
+    return a->arm;
 }
 
 /* A sampled miss: were pages of the range evicted recently (cachestat's recently-evicted
@@ -3562,36 +3665,8 @@ static int rb__pf_recently_evicted(const rb_prefetcher *p, uint64_t off, uint64_
     return fd >= 0 && rb__plat_cachestat(fd, local, len, &cs) == RB_OK && cs.nr_recently_evicted > 0;
 }
 
-/* A sample's bookkeeping for the regime (NORMAL mappings only): count it in the epoch, and
-   at the epoch's end (or when a trial has cost too much already) let rb_adapt_epoch decide. */
-static void rb__pf_regime(rb_prefetcher *p, int missed, uint64_t start, uint64_t alen)
-{
-    uint64_t now, calls = p->st.calls - p->ep_call0;
-    p->ep.samples++;
-    if (missed) {
-        int ev = rb__pf_recently_evicted(p, start, alen);
-        p->ep.misses++;
-        p->ep.evicted += (uint64_t)ev;
-        if (ev && ++p->evicted_misses >= 2) p->fill_off = 1;
-    }
-    if (calls < RB__AD_EPOCH && !p->ad.trial && p->ep_t0) return;
-    now = rb__now_ns();
-    if (!p->ep_t0 || (calls < RB__AD_EPOCH && !rb_adapt_trial_too_dear(&p->ad, calls, now - p->ep_t0))) {
-        if (!p->ep_t0) { p->ep_t0 = now; p->ep_call0 = p->st.calls; memset(&p->ep, 0, sizeof p->ep); }
-        return;
-    }
-    p->ep.calls = calls;
-    p->ep.ns = now - p->ep_t0;
-    rb_adapt_epoch(&p->ad, &p->ep);
-    p->st.trials = p->ad.trials;
-    memset(&p->ep, 0, sizeof p->ep);
-    p->ep_t0 = now;
-    p->ep_call0 = p->st.calls;
-}
-
 #define RB__PF_FILL ((uint64_t)2 << 20)   /* a window: one force_page_cache_ra() chunk */
 #define RB__PF_FILL_FULL 0.875             /* resident at least this: nearly full */
-#define RB__PF_SWEEP_AFTER 4u    /* nearly full windows in a row before a sweep */
 #define RB__PF_SWEEP_EVERY 16u   /* calls per window the sweep hints: one per op of 16 reads */
 
 /* The bytes the reads stay below: the mapping, or less with --size. */
@@ -3610,24 +3685,60 @@ static int rb__pf_fits(const rb_prefetcher *p, double frac)
     return p->room >= 0 && (2 - frac) * (double)rb__pf_span(p) <= (double)p->room;
 }
 
-/* Filling a nearly full window. At 90% cached (the issue's first case) plain mmap wins
-   because each fault's read-around fills its window's holes: after a few hundred faults
-   nothing misses. Hinting only the missed range leaves the holes to be found one read at a
-   time (adaptive 0.6 of mmap there, paired by round, bench/adaptive-bars.sh), and leaving
-   the misses to read-around (a trial) looks dear for the first faults, which wait for a whole
-   window each. The third move gets the fill without the wait: on a sampled miss in a
-   RB__PF_FILL window whose pages are at least RB__PF_FILL_FULL resident, hint the whole
-   window. WILLNEED only starts the reads of its missing pages and returns; the read then
-   waits for its own pages alone. Why the gate: a nearly full window's holes are few (at most
-   an eighth: 256 KiB in 2 MiB, read once, in the background), and filling them means that
-   window misses no more; a half-empty window (the 50% case) is where read-around collapses,
-   and there the range alone is hinted as before; so is a file that does not fit in memory
-   (rb__pf_fits), where filling evicts the file's other pages. The window is one
-   force_page_cache_ra() chunk (mm/readahead.c), whatever read_ahead_kb is. Where memory is
-   short filling evicts what others need: once two sampled misses found recently evicted
-   pages (cachestat) the reader fills no more. The last RB_PREFETCH_FILLED windows filled are not asked again: their pages are
-   in flight and mincore does not count them yet. 0: not filled (hint the range), 1: the
-   window was hinted, -1: that hint failed. */
+/* The arms that may run now: missing and every always; on a mapping that reads around, around,
+   and fill and sweep where the file fits (judged from the miss-rate estimate), no recently
+   evicted pages were seen (fill_off), and, for the sweep, it has not reached the end. */
+static unsigned rb__pf_allowed(const rb_prefetcher *p)
+{
+    unsigned m = (1u << RB_AD_MISSING) | (1u << RB_AD_EVERY);
+    if (!p->read_around) return m;
+    m |= 1u << RB_AD_AROUND;
+    if (!p->fill_off && p->window_resident && rb__pf_fits(p, 1.0 - (double)p->est / RB__PF_ONE)) {
+        m |= 1u << RB_AD_FILL;
+        if (!p->swept) m |= 1u << RB_AD_SWEEP;
+    }
+    return m;
+}
+
+/* The epoch's clock, read at its first call, at each sample, and at every call while exploring:
+   when RB__AD_EPOCH calls and RB__AD_EPOCH_NS are done, or the epoch already costs too much (rb_adapt_cut),
+   rb_adapt_epoch picks the next epoch's arm. The call being made belongs to the next epoch. */
+static void rb__pf_epoch(rb_prefetcher *p)
+{
+    uint64_t now = rb__now_ns(), calls = p->st.calls - 1 - p->ep_call0;
+    int arm = p->ad.arm;
+    if (p->ep_t0 && (calls < RB__AD_EPOCH || now - p->ep_t0 < RB__AD_EPOCH_NS) &&
+        !(calls && rb_adapt_cut(&p->ad, calls, now - p->ep_t0)))
+        return;
+    if (p->ep_t0 && calls) {
+        p->ep.calls = calls;
+        p->ep.ns = now - p->ep_t0;
+        p->ep.allowed = rb__pf_allowed(p);
+        p->st.arm_calls[arm] += calls;
+        p->st.arm_ns[arm] += p->ep.ns;
+        rb_adapt_epoch(&p->ad, &p->ep);
+        p->st.trials = p->ad.explorations;
+        p->st.switches = p->ad.switches;
+        p->st.explore_ns = (uint64_t)p->ad.explore_ns;
+    }
+    memset(&p->ep, 0, sizeof p->ep);
+    p->ep_t0 = now;
+    p->ep_call0 = p->st.calls - 1;
+}
+
+/* The fill arm: at 90% cached plain mmap can win because each fault's read-around fills its
+   window's holes: after a few hundred faults nothing misses, while hinting only the missed
+   range leaves the holes to be found one read at a time. The fill gets the read-around's
+   effect without its wait: on a sampled miss in a RB__PF_FILL window whose pages are at least
+   RB__PF_FILL_FULL resident, hint the whole window. WILLNEED only starts the reads of its
+   missing pages and returns; the read then waits for its own pages alone. Why the gate: a
+   nearly full window's holes are few (at most an eighth: 256 KiB in 2 MiB, read once, in the
+   background); a half-empty window (the 50% case) is where read-around collapses, and there
+   the range alone is hinted; so is a file that does not fit in memory (rb__pf_fits), where
+   filling evicts the file's other pages. The window is one force_page_cache_ra() chunk
+   (mm/readahead.c), whatever read_ahead_kb is. The last RB_PREFETCH_FILLED windows filled are
+   not asked again: their pages are in flight and mincore does not count them yet. 0: not
+   filled (hint the range), 1: the window was hinted, -1: that hint failed. */
 static int rb__pf_fill(rb_prefetcher *p, uint64_t start, uint64_t alen)
 {
     uint64_t span = rb__pf_span(p), w0 = start / RB__PF_FILL * RB__PF_FILL, id = w0 / RB__PF_FILL + 1, wl;
@@ -3639,46 +3750,58 @@ static int rb__pf_fill(rb_prefetcher *p, uint64_t start, uint64_t alen)
     for (i = 0; i < RB_PREFETCH_FILLED; i++)
         if (p->filled[i] == id) return 0;
     frac = p->window_resident(p->resident_ctx, p->map + w0, (size_t)wl);
-    if (!(frac >= RB__PF_FILL_FULL) || !rb__pf_fits(p, frac)) { p->full_run = 0; return 0; }
-    if (++p->full_run >= RB__PF_SWEEP_AFTER && !p->sweep && !p->swept) {
-        p->sweep = 1;
-        p->st.sweeps++;
-    }
+    if (!(frac >= RB__PF_FILL_FULL) || !rb__pf_fits(p, frac)) return 0;
     p->filled[p->nfilled++ % RB_PREFETCH_FILLED] = id;
     p->st.fills++;
     return rb__pf_advise(p, w0, wl);
 }
 
-/* The sweep: filling windows one sampled miss at a time leaves the last holes to be found by
-   chance, and the rarer the misses the fewer the samples (adaptive samples one call in 64
-   once the file looks warm), while plain mmap fills a window at every miss. When
-   RB__PF_SWEEP_AFTER sampled windows in a row were nearly full (and the file fits,
-   rb__pf_fits), the file is nearly cached throughout, and the reader hints the file window
-   after window from the start, one window per RB__PF_SWEEP_EVERY calls, once. Each hint
-   starts the reads of the window's missing pages alone and returns. Recently evicted pages
-   (fill_off) stop it. The readers of a cell share one pass (a cursor in the target that each
-   step takes a window from), so T threads do not hint the file T times. Only the bytes the
-   reads reach (--size) are swept. A failed hint is counted (st.failed) like any other. */
+/* The sweep arm: filling windows one sampled miss at a time leaves the last holes to be found
+   by chance, and the rarer the misses the fewer the samples, while plain mmap fills a window
+   at every miss. While the sweep is the arm played, the reader hints the file window after
+   window from the start, one window per RB__PF_SWEEP_EVERY calls, until the end (once). Each
+   hint starts the reads of the window's missing pages alone and returns. The readers of a
+   cell share one pass (a cursor in the target that each step takes a window from), so T
+   threads do not hint the file T times. Only the bytes the reads reach (--size) are swept. */
 static void rb__pf_sweep_step(rb_prefetcher *p)
 {
     uint64_t *cursor = p->sweep_next ? p->sweep_next : &p->own_sweep, span = rb__pf_span(p), w0;
-    if (p->fill_off) { p->sweep = 0; p->swept = 1; return; }
     w0 = __atomic_fetch_add(cursor, 1, __ATOMIC_RELAXED) * RB__PF_FILL;
-    if (w0 >= span) { p->sweep = 0; p->swept = 1; return; }
+    if (w0 >= span) { p->swept = 1; return; }
+    p->st.sweeps++;
     rb__pf_advise(p, w0, RB__MIN(RB__PF_FILL, span - w0));
 }
 
-/* adaptive: sampled residency checks feed the miss-rate estimate (and, on a NORMAL mapping,
-   the regime); between samples the estimate and the regime decide. */
+/* A sample's residency answer r (0: missing) into the estimate and the epoch's signals; a
+   miss on a mapping that reads around asks cachestat whether memory is short. */
+static void rb__pf_sampled(rb_prefetcher *p, int r, uint64_t start, uint64_t alen)
+{
+    p->est = r == 0 ? p->est + (RB__PF_ONE - p->est) / 32u : p->est - p->est / 32u;
+    if (p->est >= RB__PF_THRESHOLD) p->gap = RB__PF_COLD_GAP;
+    else p->gap = r == 0 ? 1u : RB__MIN(p->gap * 2u, RB__PF_HOT_GAP);
+    p->countdown = p->gap - 1;
+    p->ep.samples++;
+    if (r == 0) {
+        int ev = p->read_around && rb__pf_recently_evicted(p, start, alen);
+        p->ep.misses++;
+        p->ep.evicted += (uint64_t)ev;
+        if (ev && ++p->evicted_misses >= 2) p->fill_off = 1;
+    }
+}
+
+/* adaptive: sampled residency checks feed the miss-rate estimate and the epoch's signals; the
+   arm of the epoch decides what a call does (see the arms above). */
 static int rb__pf_adaptive(rb_prefetcher *p, uint64_t start, uint64_t alen)
 {
-    int r;
+    int r, arm;
     if (!p->trust_mincore) return rb__pf_advise(p, start, alen);
-    if (p->sweep && p->st.calls % RB__PF_SWEEP_EVERY == 0) rb__pf_sweep_step(p);
+    if (!p->countdown || p->ad.exploring || !p->ep_t0) rb__pf_epoch(p);
+    arm = p->ad.arm;
+    if (arm == RB_AD_SWEEP && !p->swept && p->st.calls % RB__PF_SWEEP_EVERY == 0) rb__pf_sweep_step(p);
     if (p->countdown > 0) {
         p->countdown--;
-        if (p->est >= RB__PF_THRESHOLD && p->ad.mode == RB_AD_HINT) return rb__pf_advise(p, start, alen);
-        p->st.around += p->est >= RB__PF_THRESHOLD;   /* it would have hinted: read-around's now */
+        if (arm == RB_AD_EVERY || (p->est >= RB__PF_THRESHOLD && arm != RB_AD_AROUND)) return rb__pf_advise(p, start, alen);
+        p->st.around += arm == RB_AD_AROUND && p->est >= RB__PF_THRESHOLD;   /* it would have hinted */
         p->st.skips++;
         return 0;
     }
@@ -3686,17 +3809,22 @@ static int rb__pf_adaptive(rb_prefetcher *p, uint64_t start, uint64_t alen)
     r = p->resident(p->resident_ctx, p->map + start, (size_t)alen);
     if (r < 0) {
         if (p->st.mincore_failed++ == 0 && !p->st.failed) p->last_errno = errno;
+        p->countdown = p->gap - 1;
         return rb__pf_advise(p, start, alen);
     }
-    p->est = r == 0 ? p->est + (RB__PF_ONE - p->est) / 32u : p->est - p->est / 32u;
-    if (p->est >= RB__PF_THRESHOLD) p->gap = RB__PF_COLD_GAP;
-    else p->gap = r == 0 ? 1u : RB__MIN(p->gap * 2u, RB__PF_HOT_GAP);
-    p->countdown = p->gap - 1;
-    if (p->read_around) rb__pf_regime(p, r == 0, start, alen);
-    if (p->ad.trial) p->countdown = 0;   /* on trial every call is a sample: a dear trial ends after one fault */
-    if (r == 0 && p->ad.mode == RB_AD_AROUND) p->st.around++;
-    if (r == 1 || p->ad.mode == RB_AD_AROUND) { p->st.skips++; return 0; }
-    if (p->read_around && (r = rb__pf_fill(p, start, alen)) != 0) return r;
+    rb__pf_sampled(p, r, start, alen);
+    if (arm == RB_AD_EVERY) return rb__pf_advise(p, start, alen);
+    if (arm == RB_AD_AROUND && p->ad.exploring) {   /* exploring: one miss per op is left, the rest hinted */
+        p->countdown = 0;
+        if (r == 0 && p->left_at + RB__AD_OP > p->st.calls) return rb__pf_advise(p, start, alen);
+        if (r == 0) p->left_at = p->st.calls;
+    }
+    if (r == 1 || arm == RB_AD_AROUND) {
+        p->st.around += r == 0;
+        p->st.skips++;
+        return 0;
+    }
+    if ((arm == RB_AD_FILL || arm == RB_AD_SWEEP) && (r = rb__pf_fill(p, start, alen)) != 0) return r;
     return rb__pf_advise(p, start, alen);
 }
 
@@ -3959,9 +4087,8 @@ static int rb__thread_prefetcher(rb_worker *w, char *why, size_t wl)
     }
     rb_prefetcher_init(&w->pf, policy, w->t->map, w->t->map_len, &w->t->prefetch_counter);
     w->pf.trust_mincore = w->t->mincore_trusted;
-    w->pf.read_around = w->t->s->advice == RB_ADVICE_NORMAL;   /* mmap-adaptive: its faults read around */
-    if (w->pf.read_around && policy == RB_PREFETCH_ADAPTIVE) {   /* the fill's and the sweep's bounds */
-        w->pf.room = rb_mem_available();
+    if (policy == RB_PREFETCH_ADAPTIVE) {   /* mmap-adaptive: its faults read around; the fill's and sweep's bounds */
+        rb_prefetcher_file(&w->pf, w->t->fd, w->t->s->advice == RB_ADVICE_NORMAL);
         w->pf.span = w->t->size;
         w->pf.sweep_next = &w->t->sweep_next;
     }
@@ -7905,10 +8032,10 @@ static const rb_strategy rb__strategy_table[] = {
     {"mmap-random-backoff-shared", "MADV_RANDOM mapping; WILLNEED through Lucene's backoff, one atomic counter (#15585)",
      RB_S_MMAP, RB_ADVICE_RANDOM, RB_HINT_MADVISE, RB_PREFETCH_BACKOFF_SHARED, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
      rb__close_target},
-    {"mmap-adaptive", "NORMAL mapping; WILLNEED when this thread's estimated miss rate says it pays",
+    {"mmap-adaptive", "NORMAL mapping; WILLNEED by measured arms: read-around, misses, every read, fill, sweep",
      RB_S_MMAP, RB_ADVICE_NORMAL, RB_HINT_MADVISE, RB_PREFETCH_ADAPTIVE, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
      rb__close_target},
-    {"mmap-random-adaptive", "MADV_RANDOM mapping; WILLNEED when the estimated miss rate says it pays",
+    {"mmap-random-adaptive", "MADV_RANDOM mapping; WILLNEED by measured arms: misses or every read",
      RB_S_MMAP, RB_ADVICE_RANDOM, RB_HINT_MADVISE, RB_PREFETCH_ADAPTIVE, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
      rb__close_target},
     {"mmap-populate", "NORMAL mapping; MADV_POPULATE_READ (a synchronous prefault) on every read's range, then the reads",
@@ -13050,6 +13177,34 @@ static void rb__col_timeline(FILE *f, const rb_result *x, int json, int known)
         fputs("]}", f);
     }
     fputs("]}", f);
+}
+
+/* adaptive's bandit (JSON only): each arm's share of the calls of its ended epochs and its
+   measured price (ns per call, the reads between the calls included; null: never played), the
+   changes of the arm exploited, the epochs spent exploring, and what exploring cost over the
+   exploited arm's price, in ns and as a share of the time. */
+static void rb__col_adaptive(FILE *f, const rb_result *x, int json, int known)
+{
+    const rb_prefetch_stats *p = &x->prefetch;
+    uint64_t calls = 0, ns = 0;
+    int k;
+    if (!json) return;
+    if (!known) { fputs("null", f); return; }
+    for (k = 0; k < RB_AD_ARMS; k++) calls += p->arm_calls[k], ns += p->arm_ns[k];
+    fputs("{\"arms\": {", f);
+    for (k = 0; k < RB_AD_ARMS; k++) {
+        fprintf(f, "%s\"%s\": {\"calls\": %llu, \"share\": ", k ? ", " : "", rb_adapt_arm_name(k),
+                (unsigned long long)p->arm_calls[k]);
+        rb__json_num(f, calls ? (double)p->arm_calls[k] / (double)calls : 0);
+        fputs(", \"ns_per_call\": ", f);
+        if (p->arm_calls[k]) rb__json_num(f, (double)p->arm_ns[k] / (double)p->arm_calls[k]);
+        else fputs("null", f);
+        fputc('}', f);
+    }
+    fprintf(f, "}, \"switches\": %llu, \"explorations\": %llu, \"exploration_ns\": %llu, \"exploration_share\": ",
+            (unsigned long long)p->switches, (unsigned long long)p->trials, (unsigned long long)p->explore_ns);
+    rb__json_num(f, ns ? (double)p->explore_ns / (double)ns : 0);
+    fputc('}', f);
 }
 
 /* A row's cells, by the table: ok and measured as the table's comment says; tr the report's

@@ -713,6 +713,15 @@ static void golden_fill(rb_result *x, unsigned base, const double *samples, unsi
     x->prefetch.trials = base * 1000 + 20;
     x->prefetch.fills = base * 1000 + 21;
     x->prefetch.sweeps = base * 1000 + 22;
+    if (base % 2 == 0) {   /* an adaptive row's arms (the odd rows have none: "adaptive": null) */
+        unsigned k;
+        for (k = 0; k < RB_AD_ARMS; k++) {
+            x->prefetch.arm_calls[k] = k == RB_AD_SWEEP ? 0 : base * 1000 + 256 * (k + 1);
+            x->prefetch.arm_ns[k] = x->prefetch.arm_calls[k] * (1000 + 250 * k);
+        }
+        x->prefetch.switches = base + 3;
+        x->prefetch.explore_ns = base * 1000 + 12345;
+    }
     x->prefetch_accounting.hints = base * 1000 + 100;
     x->prefetch_accounting.sampled = 50;
     x->prefetch_accounting.redundant = 11;

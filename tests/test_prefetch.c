@@ -190,6 +190,16 @@ static void backoff_nomincore_never_asks(void)
     CHECK(p.st.advises == 11 && p.st.skips == 1013);
 }
 
+/* One call of adaptive with its missing arm pinned (the estimate alone: the bandit's choice
+   among arms is tested on its own below): no epoch ends, nothing is explored. */
+static int pf_missing(rb_prefetcher *p, uint64_t off, uint64_t len)
+{
+    p->ad.arm = p->ad.best = RB_AD_MISSING;
+    p->ad.exploring = 0;
+    p->ep_t0 = 0;
+    return rb_prefetch(p, off, len);
+}
+
 static void adaptive_learns_hot_cold_and_mixed(void)
 {
     rb_prefetcher p;
@@ -198,16 +208,16 @@ static void adaptive_learns_hot_cold_and_mixed(void)
     uint64_t adv;
     setup_pf(&p, RB_PREFETCH_ADAPTIVE, &f, NULL);
     /* hot: after learning, about one residency check per 64 calls and no advice */
-    for (i = 0; i < 2000; i++) rb_prefetch(&p, 0, 100);
+    for (i = 0; i < 2000; i++) pf_missing(&p, 0, 100);
     adv = p.st.advises;
-    for (i = 0; i < 6400; i++) rb_prefetch(&p, 0, 100);
+    for (i = 0; i < 6400; i++) pf_missing(&p, 0, 100);
     CHECKF(p.st.advises == adv, "advised %llu times while hot", (unsigned long long)(p.st.advises - adv));
     CHECKF(p.st.mincore_calls < 2000 / 8 + 6400 / 64 + 20, "%llu checks", (unsigned long long)p.st.mincore_calls);
     /* everything misses: within a few samples it advises every call */
     f.mode = 1;
-    for (i = 0; i < 64; i++) rb_prefetch(&p, 0, 100);
+    for (i = 0; i < 64; i++) pf_missing(&p, 0, 100);
     adv = p.st.advises;
-    for (i = 0; i < 800; i++) CHECK(rb_prefetch(&p, 0, 100) == 1);
+    for (i = 0; i < 800; i++) CHECK(pf_missing(&p, 0, 100) == 1);
     CHECK(p.st.advises - adv == 800);
     /* mixed, one check in five misses (a 90%-cached file read 16 KiB at a time misses ~40%):
        it keeps advising every call */
@@ -216,7 +226,7 @@ static void adaptive_learns_hot_cold_and_mixed(void)
     adv = p.st.advises;
     {
         uint64_t skips = p.st.skips, checks = p.st.mincore_calls;
-        for (i = 0; i < 8000; i++) rb_prefetch(&p, 0, 100);
+        for (i = 0; i < 8000; i++) pf_missing(&p, 0, 100);
         /* the only calls not advised are sampled ones that found the range resident */
         CHECKF(p.st.advises - adv >= 8000 - 8000 / 8, "advised %llu of 8000", (unsigned long long)(p.st.advises - adv));
         CHECK(p.st.skips - skips <= p.st.mincore_calls - checks);
@@ -224,7 +234,7 @@ static void adaptive_learns_hot_cold_and_mixed(void)
     /* an untrusted mincore (not owner, not writable): advise always, ask nothing */
     setup_pf(&p, RB_PREFETCH_ADAPTIVE, &f, NULL);
     p.trust_mincore = 0;
-    for (i = 0; i < 100; i++) CHECK(rb_prefetch(&p, 0, 100) == 1);
+    for (i = 0; i < 100; i++) CHECK(pf_missing(&p, 0, 100) == 1);
     CHECK(f.asked == 0);
 }
 
@@ -426,34 +436,48 @@ static void experiment_accounts_its_hints(void)
     unlink(big);
 }
 
-/* adaptive on a NORMAL mapping reports what its regime did: the calls it would have hinted and
-   left to read-around, and its trials; on a RANDOM mapping (no read-around) both stay 0. */
-static void adaptive_counts_what_it_left_to_read_around(void)
+/* adaptive reports what its arms did: each arm's calls and time, the calls it left to
+   read-around, its explorations; on a RANDOM mapping (no read-around) the around arm never
+   plays. Each arm is played at least once early on (the first play of an arm is not
+   budgeted), whatever the clock says. */
+static void adaptive_counts_its_arms(void)
 {
     rb_prefetcher p;
     fake f;
-    unsigned i, k;
+    unsigned i, k, a;
+    uint64_t calls;
     CHECK(open_map() == 0);
     for (k = 0; k < 2; k++) {
         setup_pf(&p, RB_PREFETCH_ADAPTIVE, &f, NULL);
         f.mode = 1;             /* every range missing: hinting would hint every call */
         p.read_around = k == 0;
-        for (i = 0; i < 12 * 256; i++) CHECK(rb_prefetch(&p, (uint64_t)(i % 400) * 16384, 16384) >= 0);
+        for (i = 0; i < 50000000 && p.ad.epochs < 24; i++)   /* an epoch lasts 20 ms at least */
+            CHECK(rb_prefetch(&p, (uint64_t)(i % 400) * 16384, 16384) >= 0);
+        for (a = 0, calls = 0; a < RB_AD_ARMS; a++) calls += p.st.arm_calls[a];
+        CHECKF(calls > 0 && calls < p.st.calls && p.st.trials == p.ad.explorations && p.st.trials >= 1 &&
+               p.st.arm_calls[RB_AD_MISSING] > 0 && p.st.arm_calls[RB_AD_EVERY] > 0,
+               "%llu arm calls of %llu, %llu explorations", (unsigned long long)calls, (unsigned long long)p.st.calls,
+               (unsigned long long)p.st.trials);
         if (k == 0)
-            CHECKF(p.st.trials >= 1 && p.st.trials == p.ad.trials && p.st.around > 0 &&
-                   p.st.around + p.st.advises <= p.st.calls && p.st.around <= p.st.skips,
-                   "trials %llu (%u), around %llu, advises %llu of %llu calls", (unsigned long long)p.st.trials,
-                   p.ad.trials, (unsigned long long)p.st.around, (unsigned long long)p.st.advises,
-                   (unsigned long long)p.st.calls);
+            CHECKF(p.st.arm_calls[RB_AD_AROUND] > 0 && p.st.around > 0 && p.st.around + p.st.advises <= p.st.calls &&
+                   p.st.around <= p.st.skips, "around %llu (%llu calls), advises %llu of %llu calls",
+                   (unsigned long long)p.st.around, (unsigned long long)p.st.arm_calls[RB_AD_AROUND],
+                   (unsigned long long)p.st.advises, (unsigned long long)p.st.calls);
         else
-            CHECKF(p.st.trials == 0 && p.st.around == 0 && p.st.advises == p.st.calls, "trials %llu, around %llu",
-                   (unsigned long long)p.st.trials, (unsigned long long)p.st.around);
+            CHECKF(p.st.around == 0 && p.st.arm_calls[RB_AD_AROUND] == 0 && p.st.arm_calls[RB_AD_FILL] == 0 &&
+                   p.st.arm_calls[RB_AD_SWEEP] == 0 && p.st.advises == p.st.calls,
+                   "around %llu, fill %llu, sweep %llu, advises %llu of %llu", (unsigned long long)p.st.around,
+                   (unsigned long long)p.st.arm_calls[RB_AD_FILL], (unsigned long long)p.st.arm_calls[RB_AD_SWEEP],
+                   (unsigned long long)p.st.advises, (unsigned long long)p.st.calls);
     }
+    CHECK(!strcmp(rb_adapt_arm_name(RB_AD_AROUND), "around") && !strcmp(rb_adapt_arm_name(RB_AD_SWEEP), "sweep") &&
+          !strcmp(rb_adapt_arm_name(RB_AD_ARMS), "?"));
 }
 
 /* An adaptive prefetcher on a NORMAL mapping m of len bytes, every range missing by the
-   fake, the reader's room given. */
-static void adaptive_pf(rb_prefetcher *p, fake *f, unsigned char *m, uint64_t len, int64_t room)
+   fake, the reader's room given, playing `arm` for the calls that follow (an epoch just
+   begun, no price known, so nothing ends it before RB__AD_EPOCH calls). */
+static void adaptive_pf(rb_prefetcher *p, fake *f, unsigned char *m, uint64_t len, int64_t room, int arm)
 {
     rb_prefetcher_init(p, RB_PREFETCH_ADAPTIVE, m, len, NULL);
     memset(f, 0, sizeof *f);
@@ -464,14 +488,16 @@ static void adaptive_pf(rb_prefetcher *p, fake *f, unsigned char *m, uint64_t le
     p->resident_ctx = f;
     p->read_around = 1;
     p->room = room;
+    p->ad.arm = p->ad.best = arm;
+    p->ep_t0 = 1;
 }
 
-/* adaptive on a NORMAL mapping fills a nearly full window (2 MiB, at least 7/8 resident)
-   around a sampled miss with one hint, once per window among the last 8 filled, where the
-   file fits the reader's room (its holes twice beside its resident pages); a half-full
-   window, a range across two windows, an unknown residency, a RANDOM mapping and a reader
-   that saw recently evicted pages hint the range alone. The hints are real madvise calls on
-   the test's mapping: none fails. */
+/* The fill arm fills a nearly full window (2 MiB, at least 7/8 resident) around a sampled
+   miss with one hint, once per window among the last 8 filled, where the file fits the
+   reader's room (its holes twice beside its resident pages); a half-full window, a range
+   across two windows, an unknown residency, the missing arm and a reader that saw recently
+   evicted pages hint the range alone. The hints are real madvise calls on the test's mapping:
+   none fails. */
 static void adaptive_fills_a_nearly_full_window(void)
 {
     const uint64_t W = (uint64_t)2 << 20;
@@ -479,15 +505,15 @@ static void adaptive_fills_a_nearly_full_window(void)
     fake f;
     unsigned i, k;
     CHECK(open_map() == 0);
-    adaptive_pf(&p, &f, map, map_len, -1);
+    adaptive_pf(&p, &f, map, map_len, -1, RB_AD_FILL);
     f.window = 0.9;
     for (i = 0; i < 64; i++) CHECK(rb_prefetch(&p, W + 16384, 16384) == 1);
     CHECK(p.st.fills == 0 && f.windows > 0);   /* room unknown (-1): the file may not fit */
-    adaptive_pf(&p, &f, map, map_len, (int64_t)map_len);   /* at 90% it needs 1.1 x its size */
+    adaptive_pf(&p, &f, map, map_len, (int64_t)map_len, RB_AD_FILL);   /* at 90% it needs 1.1 x its size */
     f.window = 0.9;
     for (i = 0; i < 64; i++) CHECK(rb_prefetch(&p, W + 16384, 16384) == 1);
     CHECK(p.st.fills == 0);
-    adaptive_pf(&p, &f, map, map_len, (int64_t)map_len * 11 / 10 + 4096);
+    adaptive_pf(&p, &f, map, map_len, (int64_t)map_len * 11 / 10 + 4096, RB_AD_FILL);
     f.window = 0.9;
     for (i = 0; i < 64; i++) CHECK(rb_prefetch(&p, W + 16384, 16384) == 1);
     CHECKF(p.st.fills == 1 && p.filled[0] == 2 && p.st.advises == 64 && p.st.failed == 0,
@@ -495,7 +521,7 @@ static void adaptive_fills_a_nearly_full_window(void)
     for (k = 0; k < 4; k++)   /* each window once; the last one is short (map_len is not a multiple) */
         for (i = 0; i < 16; i++) CHECK(rb_prefetch(&p, k * W + i * 65536, 16384) == 1);
     CHECKF(p.st.fills == 4 && p.st.failed == 0, "fills %llu", (unsigned long long)p.st.fills);
-    adaptive_pf(&p, &f, map, map_len, (int64_t)1 << 40);
+    adaptive_pf(&p, &f, map, map_len, (int64_t)1 << 40, RB_AD_FILL);
     f.window = 0.5;         /* half full: the 50%-cached case, where read-around collapses */
     for (i = 0; i < 64; i++) rb_prefetch(&p, (i % 4) * W, 16384);
     CHECK(p.st.fills == 0 && f.windows > 0);
@@ -508,18 +534,17 @@ static void adaptive_fills_a_nearly_full_window(void)
     p.fill_off = 1;         /* as after two misses on recently evicted pages */
     for (i = 0; i < 64; i++) rb_prefetch(&p, (i % 4) * W, 16384);
     CHECK(p.st.fills == 0);
-    adaptive_pf(&p, &f, map, map_len, (int64_t)1 << 40);
-    p.read_around = 0;      /* a RANDOM mapping: its faults read no window */
+    adaptive_pf(&p, &f, map, map_len, (int64_t)1 << 40, RB_AD_MISSING);   /* the missing arm: no fill */
     f.window = 1;
     for (i = 0; i < 64; i++) rb_prefetch(&p, (i % 4) * W, 16384);
     CHECK(p.st.fills == 0 && f.windows == 0 && p.st.advises == 64);
 }
 
-/* The sweep, on a 7-window mapping (13 MiB + 100, nothing mapped past its last page, so a
-   hint past the end fails): 4 nearly full windows in a row, in a file that fits the reader's
-   room, start one pass over the file, exactly one window (2 MiB, the last one short) every 16
-   calls, once; 3 in a row do not, nor 3 + a half-full one + 3; no room known or too little:
-   no fill, no sweep; fill_off (recently evicted pages) stops a sweep under way. */
+/* The sweep arm, on a 7-window mapping (13 MiB + 100, nothing mapped past its last page, so a
+   hint past the end fails): exactly one window (2 MiB, the last one short) every 16 calls
+   while it plays, once; the other arms do not move it. At an epoch's end the arms allowed
+   are the sweep and the fill where the file fits, neither when the room is unknown or
+   recently evicted pages were seen (fill_off), and no sweep once it reached the end. */
 static unsigned char *sweep_map(uint64_t len, size_t *mlen)
 {
     unsigned char *m;
@@ -530,181 +555,291 @@ static unsigned char *sweep_map(uint64_t len, size_t *mlen)
     return m;
 }
 
-/* One sampled miss in window w (8 calls: the cold estimate samples one call in 8), the window
-   that resident. */
-static void sample_window(rb_prefetcher *p, fake *f, unsigned w, double resident)
+/* One whole epoch of the arm being played, every range resident (nothing else advises). */
+static void sweep_epoch(rb_prefetcher *p, fake *f)
 {
     unsigned i;
-    f->window = resident;
-    for (i = 0; i < 8; i++) CHECK(rb_prefetch(p, (uint64_t)w * (2u << 20) + 4096, 16384) == 1);
+    f->mode = 0;
+    for (i = 0; i < 300; i++) CHECK(rb_prefetch(p, 4096, 100) >= 0);
 }
 
 static void adaptive_sweeps_a_nearly_cached_file_once(void)
 {
     const uint64_t len = (13u << 20) + 100, windows = 7;
     const int64_t big = (int64_t)1 << 40;
-    static const double run[7] = {0.9, 0.9, 0.9, 0.5, 0.9, 0.9, 0.9};
+    const unsigned cache_arms = (1u << RB_AD_FILL) | (1u << RB_AD_SWEEP);
     size_t mlen;
     unsigned char *m = sweep_map(len, &mlen);
     rb_prefetcher p;
     fake f;
-    uint64_t adv, cur;
-    unsigned i, k;
+    unsigned i;
     CHECK(m != NULL);
     if (!m) return;
-    for (k = 0; k < 2; k++) {   /* room unknown; room of the file's size (it needs 1.1x) */
-        adaptive_pf(&p, &f, m, len, k ? (int64_t)len : -1);
-        for (i = 0; i < 4; i++) sample_window(&p, &f, i, 0.9);
-        CHECK(p.st.sweeps == 0 && p.st.fills == 0);
-    }
-    adaptive_pf(&p, &f, m, len, big);   /* a half-full window breaks the run */
-    for (i = 0; i < 7; i++) sample_window(&p, &f, i, run[i]);
-    CHECKF(p.st.sweeps == 0 && p.st.fills == 6, "sweeps %llu, fills %llu", (unsigned long long)p.st.sweeps,
-           (unsigned long long)p.st.fills);
-    adaptive_pf(&p, &f, m, len, big);
-    for (i = 0; i < 3; i++) sample_window(&p, &f, i, 0.9);
-    CHECK(p.st.sweeps == 0);
-    sample_window(&p, &f, 3, 0.9);   /* the fourth in a row */
-    CHECK(p.st.sweeps == 1 && p.st.fills == 4 && p.sweep);
-    adv = p.st.advises;
-    cur = p.own_sweep;               /* windows taken already (the calls since the start) */
-    f.mode = 0;                      /* from now on every range is resident and the estimate */
-    p.est = 0;                       /* hot: only the sweep advises */
+    adaptive_pf(&p, &f, m, len, big, RB_AD_SWEEP);
+    f.mode = 0;
+    p.est = 0;   /* hot: only the sweep advises */
     p.gap = 64;
     for (i = 0; i < 3 * 16; i++) CHECK(rb_prefetch(&p, 4096, 100) >= 0);
-    CHECKF(p.st.advises - adv == 3 && p.own_sweep == cur + 3, "%llu hints in 48 calls",
-           (unsigned long long)(p.st.advises - adv));
+    CHECKF(p.st.advises == 3 && p.own_sweep == 3 && p.st.sweeps == 3, "%llu hints in 48 calls",
+           (unsigned long long)p.st.advises);
     for (i = 0; i < 16 * (windows + 2); i++) CHECK(rb_prefetch(&p, 4096, 100) >= 0);
-    CHECKF(p.st.advises - adv == windows - cur && p.swept && !p.sweep && p.st.failed == 0,
-           "%llu sweep hints of %llu (%llu before), %llu failed", (unsigned long long)(p.st.advises - adv),
-           (unsigned long long)windows, (unsigned long long)cur, (unsigned long long)p.st.failed);
-    memset(p.filled, 0, sizeof p.filled);   /* even with its windows forgotten: no second sweep */
-    f.mode = 1;
-    p.est = 65536;
-    p.gap = 8;
-    p.countdown = 0;
-    for (i = 0; i < 4; i++) sample_window(&p, &f, i, 0.9);
-    CHECK(p.st.sweeps == 1 && p.st.fills == 8);
-    adaptive_pf(&p, &f, m, len, big);          /* fill_off stops a sweep under way */
-    for (i = 0; i < 4; i++) sample_window(&p, &f, i, 0.9);
-    CHECK(p.sweep);
-    p.fill_off = 1;
-    adv = p.st.advises;
-    f.mode = 0;
+    CHECKF(p.st.advises == windows && p.st.sweeps == windows && p.swept && p.st.failed == 0,
+           "%llu sweep hints of %llu, %llu failed", (unsigned long long)p.st.advises, (unsigned long long)windows,
+           (unsigned long long)p.st.failed);
+    sweep_epoch(&p, &f);   /* the epoch ends: no sweep allowed any more, the fill still is */
+    CHECKF((p.ad.allowed & cache_arms) == (1u << RB_AD_FILL) && p.ad.arm != RB_AD_SWEEP, "allowed %#x, arm %d",
+           p.ad.allowed, p.ad.arm);
+    adaptive_pf(&p, &f, m, len, big, RB_AD_MISSING);   /* another arm: the sweep does not move */
     p.est = 0;
-    p.gap = 64;
     for (i = 0; i < 64; i++) CHECK(rb_prefetch(&p, 4096, 100) >= 0);
-    CHECK(p.st.advises == adv && p.swept && !p.sweep);
+    CHECK(p.own_sweep == 0 && p.st.sweeps == 0);
+    sweep_epoch(&p, &f);
+    CHECKF((p.ad.allowed & cache_arms) == cache_arms, "allowed %#x", p.ad.allowed);
+    adaptive_pf(&p, &f, m, len, -1, RB_AD_SWEEP);   /* room unknown: neither */
+    sweep_epoch(&p, &f);
+    CHECKF((p.ad.allowed & cache_arms) == 0 && p.ad.arm != RB_AD_SWEEP && p.ad.arm != RB_AD_FILL, "allowed %#x",
+           p.ad.allowed);
+    adaptive_pf(&p, &f, m, len, (int64_t)len, RB_AD_SWEEP);   /* too little room at the estimate's misses */
+    sweep_epoch(&p, &f);
+    CHECKF((p.ad.allowed & cache_arms) == 0, "allowed %#x", p.ad.allowed);
+    adaptive_pf(&p, &f, m, len, big, RB_AD_SWEEP);   /* recently evicted pages seen */
+    p.fill_off = 1;
+    sweep_epoch(&p, &f);
+    CHECKF((p.ad.allowed & cache_arms) == 0 && (p.ad.allowed >> RB_AD_AROUND & 1u), "allowed %#x", p.ad.allowed);
     munmap(m, mlen);
 }
 
-/* ---- adaptive's regime on synthetic signals (rb_adapt_epoch, a pure function) ----
-   A small model of one reader of a NORMAL mapping: `holes` is the fraction of the file not
-   cached. Hinting costs hint_base + holes x hint_miss ns per call and never fills a hole (a
-   hint loads its own range); leaving the misses to read-around costs around_base + holes x
-   fault ns per call and fills a share `fill` of the holes per epoch (each fault loads the
-   window around it), unless memory is short (`evicting`: nothing stays, and the misses'
-   ranges show recently evicted pages). The epoch is driven as rb_prefetch drives it: a
-   sample every 8 calls, an early end when a trial has cost too much already. */
-typedef struct sim {
-    double holes, fill, hint_base, hint_miss, around_base, fault;
-    int evicting;
-    double ns_total, ns_around;   /* what the reader spent, and of it while leaving misses */
-    unsigned epochs_around;
-} sim;
+/* ---- adaptive's bandit on synthetic cost streams (rb_adapt_epoch, a pure function) ----
+   Each arm has a price (ns per call) that a stream sets, epoch by epoch; an epoch of 256
+   calls costs 256 x the price of the arm played, times a noise of +-noise (a seeded draw).
+   rb_prefetch would end a dear exploration early; the stream does as it does (rb_adapt_cut). */
+typedef struct bstream {
+    double price[RB_AD_ARMS];
+    double noise;
+    unsigned allowed;
+    uint64_t rng, evicted, misses;
+    unsigned played[RB_AD_ARMS];   /* epochs per arm */
+    double ns_total;
+} bstream;
 
-static void sim_epoch(rb_adapt *a, sim *m)
+static double bs_draw(bstream *b)
+{
+    b->rng = b->rng * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(b->rng >> 11) / 9007199254740992.0;   /* [0, 1) */
+}
+
+static void bs_epoch(rb_adapt *a, bstream *b)
 {
     rb_adapt_signals s;
-    unsigned k;
-    int around = a->mode == RB_AD_AROUND;
-    double per_call = around ? m->around_base + m->holes * m->fault : m->hint_base + m->holes * m->hint_miss;
+    double per = b->price[a->arm] * (1 + b->noise * (2 * bs_draw(b) - 1));
     memset(&s, 0, sizeof s);
-    for (k = 0; k < 256 / 8; k++) {   /* a sample every 8 calls */
-        s.calls += 8;
-        s.ns += (uint64_t)(8 * per_call);
-        s.samples++;
-        if (m->holes > 0.02 && (k % (unsigned)(1.0 / m->holes + 0.5) == 0 || m->holes > 0.5)) {
-            s.misses++;
-            s.evicted += (uint64_t)m->evicting;
-        }
-        if (a->trial && rb_adapt_trial_too_dear(a, s.calls, s.ns)) break;
-    }
-    m->ns_total += (double)s.ns;
-    if (around) {
-        m->ns_around += (double)s.ns;
-        m->epochs_around++;
-        if (!m->evicting) m->holes *= 1.0 - m->fill * (double)s.calls / 256.0;
-    }
+    for (s.calls = 16; s.calls < 256 && !rb_adapt_cut(a, s.calls, (uint64_t)(per * (double)s.calls)); s.calls += 16) {}
+    s.ns = (uint64_t)(per * (double)s.calls);
+    s.samples = s.calls / 8;
+    s.misses = b->misses;
+    s.evicted = b->evicted;
+    s.allowed = b->allowed;
+    b->played[a->arm]++;
+    b->ns_total += (double)s.ns;
     rb_adapt_epoch(a, &s);
 }
 
-/* 90% cached, the file fits: each fault fills the holes around it, read-around soon costs less
-   than hinting, and adaptive switches to it within a bounded number of epochs and fills the
-   file; on the steady signal that follows it does not oscillate (its checks of hinting's
-   price come at doubling intervals). */
-static void adaptive_regime_read_around_pays(void)
+static void bs_init(rb_adapt *a, bstream *b, unsigned allowed, double noise, const double *price)
 {
+    rb_adapt_init(a);
+    memset(b, 0, sizeof *b);
+    b->allowed = allowed;
+    b->noise = noise;
+    b->rng = 42;
+    memcpy(b->price, price, sizeof b->price);
+}
+
+#define ARMS_NORMAL 0x1fu
+#define ARMS_RANDOM ((1u << RB_AD_MISSING) | (1u << RB_AD_EVERY))
+
+/* One arm clearly cheaper gets most of the epochs, on a NORMAL mapping's five arms and on a
+   RANDOM mapping's two, with 10% noise; the around arm never plays on RANDOM. */
+static void bandit_cheap_arm_gets_most_calls(void)
+{
+    static const double price[4][RB_AD_ARMS] = {{3000, 2000, 1000, 2500, 2600},    /* every */
+                                                {900, 2000, 2100, 3000, 3000},     /* around */
+                                                {3000, 2000, 2200, 1500, 3000},    /* fill */
+                                                {1e9, 1000, 1600, 1e9, 1e9}};      /* missing, on RANDOM */
+    static const int want[4] = {RB_AD_EVERY, RB_AD_AROUND, RB_AD_FILL, RB_AD_MISSING};
     rb_adapt a;
-    sim m = {0.1, 0.15, 1500, 85000, 1500, 120000, 0, 0, 0, 0};
-    unsigned e, switches, when = 0;
-    rb_adapt_init(&a);
-    for (e = 0; e < 400; e++) {
-        sim_epoch(&a, &m);
-        if (!when && a.mode == RB_AD_AROUND && !a.trial) when = e + 1;
+    bstream b;
+    unsigned t, e;
+    for (t = 0; t < 4; t++) {
+        bs_init(&a, &b, t == 3 ? ARMS_RANDOM : ARMS_NORMAL, 0.1, price[t]);
+        for (e = 0; e < 2000; e++) bs_epoch(&a, &b);
+        CHECKF(b.played[want[t]] >= 2000 * 9 / 10 && a.best == want[t], "case %u: %s played %u of 2000 epochs, best %s",
+               t, rb_adapt_arm_name(want[t]), b.played[want[t]], rb_adapt_arm_name(a.best));
+        CHECKF(a.explore_ns <= 0.05 * b.ns_total, "case %u: exploring cost %.1f%%", t, 100 * a.explore_ns / b.ns_total);
+        if (t == 3) CHECK(b.played[RB_AD_AROUND] == 0 && b.played[RB_AD_FILL] == 0 && b.played[RB_AD_SWEEP] == 0);
     }
-    CHECKF(when > 0 && when <= 16 && m.holes < 0.02, "proven after epoch %u, holes %.4f", when, m.holes);
-    switches = a.switches;
-    for (e = 0; e < 2000; e++) sim_epoch(&a, &m);   /* the checks of hinting's price come at doubling intervals */
-    CHECKF(a.switches - switches <= 2 * 10, "%u switches more", a.switches - switches);
 }
 
-/* 50% cached: a fault costs milliseconds (half of its window to read) against ~24 us per
-   hinted call. Each trial ends within its first samples, the waits between trials double,
-   and leaving misses costs a small share of the time; the number of trials grows with the
-   logarithm of the epochs, not with them. */
-static void adaptive_regime_read_around_collapses(void)
+/* The prices swap mid-stream: the exploited arm becomes the dear one, by rising past the
+   other's or by the other getting cheaper. Prices are relative (paired with the exploited
+   epoch before each exploration), so either is found at the other arm's explorations: every
+   64 epochs at most while it lost, within its budget (2% of the time: an arm that cost 2x is
+   explored about once in 50 epochs), two of them to cross over: the bandit switches within
+   200 epochs, and stays. */
+static void bandit_follows_a_swap(void)
 {
+    static const double before[RB_AD_ARMS] = {1e9, 1000, 2000, 1e9, 1e9};
+    static const double rises[RB_AD_ARMS] = {1e9, 3000, 2000, 1e9, 1e9};   /* missing got dearer */
+    static const double swaps[RB_AD_ARMS] = {1e9, 2000, 1000, 1e9, 1e9};   /* and every cheaper */
+    const double *after[2] = {rises, swaps};
     rb_adapt a;
-    sim m = {0.5, 0.01, 1500, 45000, 1500, 6000000, 0, 0, 0, 0};
-    unsigned e;
-    rb_adapt_init(&a);
-    for (e = 0; e < 4000; e++) sim_epoch(&a, &m);
-    CHECKF(a.mode == RB_AD_HINT || a.trial, "mode %d, not on trial", a.mode);
-    CHECKF(m.ns_around < 0.05 * m.ns_total, "%.1f%% of the time leaving misses (%u trials)",
-           100.0 * m.ns_around / m.ns_total, a.trials);
-    CHECKF(a.trials <= 12, "%u trials in 4000 epochs", a.trials);   /* waits 4, 8, ... 1024 epochs */
+    bstream b;
+    unsigned t, e, when;
+    for (t = 0; t < 2; t++) {
+        bs_init(&a, &b, ARMS_RANDOM, 0.05, before);
+        for (e = 0; e < 500; e++) bs_epoch(&a, &b);
+        CHECK(a.best == RB_AD_MISSING);
+        memcpy(b.price, after[t], sizeof b.price);
+        for (when = 0; when < 1000 && a.best != RB_AD_EVERY; when++) bs_epoch(&a, &b);
+        CHECKF(when <= 200, "case %u: switched after %u epochs", t, when);
+        memset(b.played, 0, sizeof b.played);
+        for (e = 0; e < 1000; e++) bs_epoch(&a, &b);
+        CHECKF(b.played[RB_AD_EVERY] >= 950, "case %u: every played %u of the next 1000", t, b.played[RB_AD_EVERY]);
+    }
 }
 
-/* Memory is short: the ranges found missing had recently evicted pages. No trial while that
-   lasts; and a proven read-around ends within one epoch when the evictions start. */
-static void adaptive_regime_pressure_hints(void)
+/* Equal prices: nothing to win; exploring takes a bounded share of the epochs (revisits double
+   to 64 epochs per arm) and costs next to nothing; noise of 3% does not make it hop. */
+static void bandit_equal_costs_bounded_exploration(void)
 {
+    static const double price[RB_AD_ARMS] = {1000, 1000, 1000, 1000, 1000};
     rb_adapt a;
-    sim m = {0.1, 0.15, 1500, 85000, 1500, 120000, 1, 0, 0, 0};
-    unsigned e;
-    rb_adapt_init(&a);
-    for (e = 0; e < 1000; e++) sim_epoch(&a, &m);
-    CHECKF(a.trials == 0 && a.mode == RB_AD_HINT && m.epochs_around == 0, "%u trials, %u epochs around", a.trials,
-           m.epochs_around);
-    m.evicting = 0;   /* the pressure goes: read-around is tried and wins */
-    for (e = 0; e < 1100 && !(a.mode == RB_AD_AROUND && !a.trial); e++) sim_epoch(&a, &m);
-    CHECKF(a.mode == RB_AD_AROUND && !a.trial, "mode %d trial %d after the pressure went", a.mode, a.trial);
-    m.evicting = 1;
-    m.holes = 0.1;    /* and comes back, evicting what read-around loaded */
-    sim_epoch(&a, &m);
-    CHECKF(a.mode == RB_AD_HINT, "mode %d one epoch after evictions began", a.mode);
+    bstream b;
+    unsigned e, n;
+    bs_init(&a, &b, ARMS_NORMAL, 0.03, price);
+    for (e = 0; e < 4000; e++) bs_epoch(&a, &b);
+    CHECKF(a.explorations <= 4000 * 4 / 64 + 40, "%u explorations in 4000 epochs", a.explorations);
+    CHECKF(a.explore_ns <= 0.02 * b.ns_total, "exploring cost %.2f%%", 100 * a.explore_ns / b.ns_total);
+    n = a.explorations;
+    for (e = 0; e < 4000; e++) bs_epoch(&a, &b);
+    CHECKF(a.explorations - n <= 4000 * 4 / 64 + 8, "%u explorations in the next 4000", a.explorations - n);
+    CHECKF(a.switches <= 20, "%u switches", a.switches);
 }
 
-/* Fully warm: nothing misses, nothing to decide: no trial, no switch. */
-static void adaptive_regime_warm_stays(void)
+/* A dear arm (read-around at 50% cached: a fault of a half-empty window, 100x the price of
+   hinting) costs little to explore: each exploration ends after one op (rb_adapt_cut) and
+   its budget spaces them; the exploited arm is not cut by one slow op. */
+static void bandit_dear_arm_is_cut_and_budgeted(void)
 {
+    static const double price[RB_AD_ARMS] = {100000, 1000, 1050, 1100, 1200};
     rb_adapt a;
-    sim m = {0, 0.15, 1500, 85000, 1500, 120000, 0, 0, 0, 0};
+    bstream b;
     unsigned e;
-    rb_adapt_init(&a);
-    for (e = 0; e < 1000; e++) sim_epoch(&a, &m);
-    CHECK(a.trials == 0 && a.switches == 0 && a.mode == RB_AD_HINT);
+    bs_init(&a, &b, ARMS_NORMAL, 0.1, price);
+    for (e = 0; e < 4000; e++) bs_epoch(&a, &b);
+    CHECKF(b.played[RB_AD_AROUND] <= 30 && a.explore_arm[RB_AD_AROUND] <= 0.03 * b.ns_total,
+           "around explored %u times, %.2f%% of the time", b.played[RB_AD_AROUND],
+           100 * a.explore_arm[RB_AD_AROUND] / b.ns_total);
+    a.exploring = 0;
+    a.arm = a.best;
+    CHECK(!rb_adapt_cut(&a, 16, 16 * 1000 * 3));   /* exploited: three times its price over one op is noise */
+    a.exploring = 1;
+    a.arm = RB_AD_AROUND;
+    CHECK(rb_adapt_cut(&a, 1, (uint64_t)(a.price * 40)));   /* exploring: one op's dear fault ends it */
+}
+
+/* Recently evicted pages in the samples' misses: memory is short: around (the cheapest here),
+   the fill and the sweep are off at once, stay off while the evictions last and for
+   RB__AD_HOLD epochs after, and around is taken up again after that. */
+static void bandit_evictions_turn_read_around_off(void)
+{
+    static const double price[RB_AD_ARMS] = {500, 1000, 1000, 1500, 1500};
+    rb_adapt a;
+    bstream b;
+    unsigned e, back;
+    bs_init(&a, &b, ARMS_NORMAL, 0.05, price);
+    for (e = 0; e < 500; e++) bs_epoch(&a, &b);
+    CHECK(a.best == RB_AD_AROUND);
+    b.misses = 10;
+    b.evicted = 4;
+    bs_epoch(&a, &b);
+    CHECKF(a.arm != RB_AD_AROUND && a.arm != RB_AD_FILL && a.arm != RB_AD_SWEEP && a.best != RB_AD_AROUND,
+           "arm %s one epoch after evictions", rb_adapt_arm_name(a.arm));
+    memset(b.played, 0, sizeof b.played);
+    for (e = 0; e < 500; e++) bs_epoch(&a, &b);
+    CHECKF(b.played[RB_AD_AROUND] + b.played[RB_AD_FILL] + b.played[RB_AD_SWEEP] == 0, "%u epochs around under pressure",
+           b.played[RB_AD_AROUND]);
+    b.evicted = 1;   /* one range of ten: not pressure */
+    for (back = 0; back < 1000 && a.best != RB_AD_AROUND; back++) bs_epoch(&a, &b);
+    CHECKF(back >= 60 && back <= 64 + 200, "around exploited again after %u epochs", back);
+}
+
+/* The JSON of an adaptive cell: each arm's calls, share (summing to 1) and price, the
+   switches, the explorations and what they cost; around never plays on a RANDOM mapping;
+   the other strategies' rows have no "adaptive" object (null). */
+static void adaptive_json_fields(void)
+{
+    static char out[1 << 17], err[4096];
+    char args[1024], why[RB_REASON_LEN];
+    rb_json *doc;
+    const rb_json *res, *x, *ad, *arms, *arm;
+    unsigned rows = 0;
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    snprintf(args, sizeof args, "run '%s' --strategies mmap-adaptive,mmap-random-adaptive,mmap --threads 2 "
+             "--duration 200ms --iterations 1 --warmup 0 --format json --quiet", rbt_small_file());
+    CHECKF(rbt_cli_run(rbt_tmpdir(), args, "120", out, sizeof out, err, sizeof err) == 0, "%s", err);
+    doc = rb_json_parse(out, strlen(out), why, sizeof why);
+    CHECKF(doc != NULL, "not JSON (%s): %.300s", why, out);
+    res = doc ? rb_json_get(doc, "results") : NULL;
+    for (x = res ? res->child : NULL; x; x = x->next) {
+        const char *name = rb_json_get(x, "strategy")->str;
+        double share = 0;
+        int k, random_map = strcmp(name, "mmap-random-adaptive") == 0;
+        ad = rb_json_get(x, "adaptive");
+        rows++;
+        if (!strcmp(name, "mmap")) { CHECK(ad && ad->type == RB_JSON_NULL); continue; }
+        CHECKF(ad && ad->type == RB_JSON_OBJECT, "%s: no adaptive object", name);
+        if (!ad || ad->type != RB_JSON_OBJECT) continue;
+        arms = rb_json_get(ad, "arms");
+        CHECK(arms && arms->n == RB_AD_ARMS);
+        for (k = 0; arms && k < RB_AD_ARMS; k++) {
+            arm = rb_json_get(arms, rb_adapt_arm_name(k));
+            CHECKF(arm && rb_json_get(arm, "calls") && rb_json_get(arm, "share") && rb_json_get(arm, "ns_per_call"),
+                   "%s: arm %s", name, rb_adapt_arm_name(k));
+            if (!arm) continue;
+            share += rb_json_get(arm, "share")->num;
+            CHECK((rb_json_get(arm, "calls")->num > 0) == (rb_json_get(arm, "ns_per_call")->type == RB_JSON_NUMBER));
+            if (random_map && (k == RB_AD_AROUND || k == RB_AD_FILL || k == RB_AD_SWEEP))
+                CHECKF(rb_json_get(arm, "calls")->num == 0, "%s: %s played", name, rb_adapt_arm_name(k));
+        }
+        CHECKF(fabs(share - 1) < 1e-6, "%s: shares sum to %g", name, share);
+        CHECK(rb_json_get(ad, "switches") && rb_json_get(ad, "explorations") && rb_json_get(ad, "exploration_ns") &&
+              rb_json_get(ad, "exploration_share"));
+        CHECK(rb_json_get(ad, "explorations")->num >= 1);   /* each allowed arm is played once early on */
+    }
+    CHECK(rows == 3);
+    rb_json_free(doc);
+}
+
+/* examples/prefetch_reader.c: the policy in a reader loop of the user's own, no runner: it
+   builds warning-free and runs, on a NORMAL mapping with every arm, on a RANDOM one without
+   the around arm. */
+static void prefetch_reader_example_runs(void)
+{
+    char cmd[2048];
+    const char *bin = rbt_path("prefetch_reader"), *o = rbt_path("prefetch_reader.out");
+    snprintf(cmd, sizeof cmd, "cc -std=c99 -Wall -Wextra -pedantic -Werror -O0 -I.. ../examples/prefetch_reader.c "
+             "-o '%s' -lpthread -lm", bin);
+    if (system("cc --version > /dev/null 2>&1") != 0) SKIP("no C compiler (cc)");
+    CHECK(system(cmd) == 0);
+    snprintf(cmd, sizeof cmd, "'%s' '%s' adaptive > '%s' && grep -q 'arm around ' '%s' && grep -q 'switches' '%s' && "
+             "'%s' '%s' adaptive random > '%s' && grep -q 'arm around .*never played' '%s' && "
+             "'%s' '%s' backoff > '%s' && ! grep -q 'arm ' '%s'", bin, rbt_small_file(), o, o, o, bin, rbt_small_file(), o,
+             o, bin, rbt_small_file(), o, o);
+    CHECK(system(cmd) == 0);
+    snprintf(cmd, sizeof cmd, "'%s' '%s' adaptive nonsense 2>/dev/null; test $? -eq 2", bin, rbt_small_file());
+    CHECK(system(cmd) == 0);
+    unlink(bin);
+    unlink(o);
 }
 
 /* A stop flag raised while the experiment runs (SIGINT in the CLI): the case running ends
@@ -787,11 +922,14 @@ void suite_prefetch(void)
     RUN(slow_read_threshold_is_twice_the_median_with_a_floor);
     RUN(hint_accounting_looks_before_the_hint);
     RUN(experiment_accounts_its_hints);
-    RUN(adaptive_counts_what_it_left_to_read_around);
+    RUN(adaptive_counts_its_arms);
     RUN(adaptive_fills_a_nearly_full_window);
     RUN(adaptive_sweeps_a_nearly_cached_file_once);
-    RUN(adaptive_regime_read_around_pays);
-    RUN(adaptive_regime_read_around_collapses);
-    RUN(adaptive_regime_pressure_hints);
-    RUN(adaptive_regime_warm_stays);
+    RUN(bandit_cheap_arm_gets_most_calls);
+    RUN(bandit_follows_a_swap);
+    RUN(bandit_equal_costs_bounded_exploration);
+    RUN(bandit_dear_arm_is_cut_and_budgeted);
+    RUN(bandit_evictions_turn_read_around_off);
+    RUN(adaptive_json_fields);
+    RUN(prefetch_reader_example_runs);
 }
