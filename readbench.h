@@ -4649,48 +4649,6 @@ typedef struct rb__pool {
     int failed;            /* read by the workers every op: set, everyone leaves */
 } rb__pool;
 
-static int rb__pool_start(rb__pool *p, unsigned n, void *(*fn)(void *), void *(*arg)(void *ctx, unsigned i),
-                          void *ctx, char *why, size_t wl)
-{
-    unsigned i;
-    memset(p, 0, sizeof *p);
-    p->n = n;
-    p->bar.need = n + 1;
-    p->tid = (pthread_t *)calloc(n ? n : 1, sizeof *p->tid);
-    if (!p->tid) { rb__fmt(why, wl, "out of memory for %u threads", n); return RB_ENOMEM; }
-    if (pthread_mutex_init(&p->bar.mu, NULL) != 0 || pthread_cond_init(&p->bar.cv, NULL) != 0) {
-        rb__fmt(why, wl, "pthread_mutex_init/pthread_cond_init failed");
-        free(p->tid);
-        p->tid = NULL;
-        return RB_ESYS;
-    }
-    for (i = 0; i < n; i++) {
-        int e = pthread_create(&p->tid[i], NULL, fn, arg(ctx, i));
-        if (e != 0) {
-            RB__STORE(&p->failed, 1);
-            pthread_mutex_lock(&p->bar.mu);
-            p->bar.need = i + 1;
-            pthread_mutex_unlock(&p->bar.mu);
-            rb__fmt(why, wl, "pthread_create (thread %u of %u): %s", i + 1, n, strerror(e));
-            return RB_ESYS;
-        }
-        p->started++;
-    }
-    return RB_OK;
-}
-
-/* Joins what was started and frees the pool; safe after a failed start. */
-static void rb__pool_join(rb__pool *p)
-{
-    unsigned i;
-    if (!p->tid) return;
-    for (i = 0; i < p->started; i++) pthread_join(p->tid[i], NULL);
-    pthread_mutex_destroy(&p->bar.mu);
-    pthread_cond_destroy(&p->bar.cv);
-    free(p->tid);
-    p->tid = NULL;
-}
-
 /* What a file is: a rename over its path changes dev/ino, truncation or growth the size.
    Checked at every iteration boundary, so the numbers of one cell are of one file (the checks
    are in 1.10, with the files). */
@@ -4936,40 +4894,6 @@ static uint64_t rb__draw_op(rb__thread *th, int measured, uint64_t *off, unsigne
     return bytes;
 }
 
-/* A file truncated under a mapping makes the next access to the vanished part raise SIGBUS,
-   which would kill the process and every result with it. The mmap strategies' workers arm a
-   sigjmp_buf; the handler jumps back to it and the cell ends with RB_ECHANGED. A signal
-   handler takes no argument, so the buffer is found through one thread-local pointer: the
-   library's only mutable state outside caller-owned structs, and NULL outside an mmap worker,
-   a prefetch-experiment worker or a probe's read (a SIGBUS elsewhere gets the default action,
-   as it would without readbench). */
-static __thread sigjmp_buf *volatile rb__sigbus_jmp;   /* volatile: set just before a plain load
-                                                            the compiler would otherwise reorder or
-                                                            drop it around */
-
-static void rb__on_sigbus(int sig, siginfo_t *si, void *ctx)
-{
-    (void)si; (void)ctx;
-    if (rb__sigbus_jmp) siglongjmp(*rb__sigbus_jmp, 1);
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-/* The handler, for the time of one experiment that reads a mapping: 1 if installed (then
-   restore *old after), 0 if sigaction refused (a truncation would then end the process). */
-static int rb__sigbus_install(struct sigaction *old)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = rb__on_sigbus;
-    sa.sa_flags = SA_SIGINFO;
-    sigemptyset(&sa.sa_mask);
-    return sigaction(SIGBUS, &sa, old) == 0;
-}
-
-#define RB__SIGBUS_WHY "file changed during the run (SIGBUS reading the mapping: truncated or shrunk by someone else)"
-
-/* One op: its reads. A read that fails fatally ends the cell for every thread. 0: done. */
 /* A row with a hint (rb_strategy.hint): the runner hints each read of the op first, so that
    readahead is in flight for all of them at once (queue depth n), through the row's policy,
    then has the row's read_op read them (it only reads: rb__op_mmap, rb__op_pread). The
@@ -5023,6 +4947,7 @@ static int rb__op_hinted(rb_worker *w, const rb_strategy *s, const uint64_t *off
     return rc;
 }
 
+/* One op: its reads. A read that fails fatally ends the cell for every thread. 0: done. */
 static int rb__op(rb__thread *th, const uint64_t *off, unsigned n)
 {
     const rb_strategy *s = th->part->s;
@@ -5080,6 +5005,81 @@ static void rb__worker_phase(rb__thread *th, unsigned p, uint64_t start, uint64_
     th->iter_inflight[p] = inflight;
     th->iter_inflight_took[p] = took;
 }
+
+static int rb__pool_start(rb__pool *p, unsigned n, void *(*fn)(void *), void *(*arg)(void *ctx, unsigned i),
+                          void *ctx, char *why, size_t wl)
+{
+    unsigned i;
+    memset(p, 0, sizeof *p);
+    p->n = n;
+    p->bar.need = n + 1;
+    p->tid = (pthread_t *)calloc(n ? n : 1, sizeof *p->tid);
+    if (!p->tid) { rb__fmt(why, wl, "out of memory for %u threads", n); return RB_ENOMEM; }
+    if (pthread_mutex_init(&p->bar.mu, NULL) != 0 || pthread_cond_init(&p->bar.cv, NULL) != 0) {
+        rb__fmt(why, wl, "pthread_mutex_init/pthread_cond_init failed");
+        free(p->tid);
+        p->tid = NULL;
+        return RB_ESYS;
+    }
+    for (i = 0; i < n; i++) {
+        int e = pthread_create(&p->tid[i], NULL, fn, arg(ctx, i));
+        if (e != 0) {
+            RB__STORE(&p->failed, 1);
+            pthread_mutex_lock(&p->bar.mu);
+            p->bar.need = i + 1;
+            pthread_mutex_unlock(&p->bar.mu);
+            rb__fmt(why, wl, "pthread_create (thread %u of %u): %s", i + 1, n, strerror(e));
+            return RB_ESYS;
+        }
+        p->started++;
+    }
+    return RB_OK;
+}
+
+/* Joins what was started and frees the pool; safe after a failed start. */
+static void rb__pool_join(rb__pool *p)
+{
+    unsigned i;
+    if (!p->tid) return;
+    for (i = 0; i < p->started; i++) pthread_join(p->tid[i], NULL);
+    pthread_mutex_destroy(&p->bar.mu);
+    pthread_cond_destroy(&p->bar.cv);
+    free(p->tid);
+    p->tid = NULL;
+}
+
+/* A file truncated under a mapping makes the next access to the vanished part raise SIGBUS,
+   which would kill the process and every result with it. The mmap strategies' workers arm a
+   sigjmp_buf; the handler jumps back to it and the cell ends with RB_ECHANGED. A signal
+   handler takes no argument, so the buffer is found through one thread-local pointer: the
+   library's only mutable state outside caller-owned structs, and NULL outside an mmap worker,
+   a prefetch-experiment worker or a probe's read (a SIGBUS elsewhere gets the default action,
+   as it would without readbench). */
+static __thread sigjmp_buf *volatile rb__sigbus_jmp;   /* volatile: set just before a plain load
+                                                            the compiler would otherwise reorder or
+                                                            drop it around */
+
+static void rb__on_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+    (void)si; (void)ctx;
+    if (rb__sigbus_jmp) siglongjmp(*rb__sigbus_jmp, 1);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* The handler, for the time of one experiment that reads a mapping: 1 if installed (then
+   restore *old after), 0 if sigaction refused (a truncation would then end the process). */
+static int rb__sigbus_install(struct sigaction *old)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = rb__on_sigbus;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    return sigaction(SIGBUS, &sa, old) == 0;
+}
+
+#define RB__SIGBUS_WHY "file changed during the run (SIGBUS reading the mapping: truncated or shrunk by someone else)"
 
 /* Around the timed loop, never inside it: what a worker counts before and after a phase (its
    faults, CPU and device bytes), the pages its reads touched (marked after the phase, from its
