@@ -1384,7 +1384,9 @@ static void a_state_not_seen_comes_before_another_thread_count(void)
        state's cells by a third leaves the second no room (it is then left out, said). */
     for (attempt = 0;; attempt++) {
         rc = rb_advise(&ac, &run, &e);
-        if (attempt == 2 || rc != RB_OK || run.norder == 2) break;
+        if (attempt == 2 || rc != RB_OK ||
+            (run.norder == 2 && run.cells[0 * 4 + 3].status == RB_OK && run.cells[1 * 4 + 3].status == RB_OK))
+            break;
         rb_advise_free(&run);
     }
     CHECKF(rc == RB_OK, "%d: %s", rc, e.msg);
@@ -1565,7 +1567,7 @@ static void quick_advise_shape(void)
     rb_advise_config ac;
     rb_error e;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int rc;
+    int rc, attempt;
     memset(&ac, 0, sizeof ac);
     ac.cfg.path = rbt_small_file();
     ac.cfg.duration_ns = 10000000;
@@ -1573,13 +1575,21 @@ static void quick_advise_shape(void)
     ac.budget_ns = (int64_t)60 * 1000000000;   /* every cell fits: the shape is all this checks */
     ac.max_rounds = 1;
     ac.quick = 1;
-    rc = rb_advise(&ac, &run, &e);
+    /* Two tries: the shape is what this checks, and a suite run beside 20 others under musl once
+       left a condition unmeasured (a cell that finished no op in its 10 ms iterations). */
+    for (attempt = 0;; attempt++) {
+        rc = rb_advise(&ac, &run, &e);
+        if (attempt == 1 || rc != RB_OK || run.advice.measured == run.nconditions) break;
+        rb_advise_free(&run);
+    }
     CHECKF(rc == RB_OK, "%d: %s", rc, e.msg);
     CHECK(run.nstates == 2 && run.states[0] == RB_STATE_WARM && run.states[1] == RB_STATE_COLD);
     CHECKF(run.nthreads == (cpus > 1 ? 2u : 1u) && run.threads[0] == 1 && (cpus < 2 || run.threads[1] == (unsigned)cpus),
            "%u thread counts", run.nthreads);
     CHECKF(run.nstrategies + run.nskipped == 8, "%u strategies, %u cannot run", run.nstrategies, run.nskipped);
-    CHECK(run.rounds == 1 && run.advice.measured == run.nconditions && run.advice.nverdict > 0);
+    CHECKF(run.rounds == 1 && run.advice.measured == run.nconditions && run.advice.nverdict > 0,
+           "%u rounds, %u of %u conditions measured, %u verdict lines", run.rounds, run.advice.measured,
+           run.nconditions, run.advice.nverdict);
     rb_advise_free(&run);
 }
 
