@@ -10186,9 +10186,13 @@ static int rb__knob_file(rb_knob *k, int which, const char *path, rb_error *err)
     if (rb__read_long(k->path) >= 0) return RB_OK;
     memset(&env, 0, sizeof env);
     if (err) rb__env_storage(&env, path);   /* the filesystem's name, for the message only */
-    rb__seterr(err, RB_UNSUPPORTED, 0, "stat", "%s is on %s, a filesystem with no block device (device %u:%u has no "
-               "%s): there is no read_ahead_kb to set", path, env.fs[0] ? env.fs : "a filesystem", (unsigned)major(st.st_dev),
-               (unsigned)minor(st.st_dev), dev);
+    if (env.fs[0])
+        rb__seterr(err, RB_UNSUPPORTED, 0, "stat", "%s is on %s, a filesystem with no block device (device %u:%u has "
+                   "no %s): there is no read_ahead_kb to set", path, env.fs, (unsigned)major(st.st_dev),
+                   (unsigned)minor(st.st_dev), dev);
+    else   /* the filesystem unknown (no /proc here, or the portable build): say only what was looked for */
+        rb__seterr(err, RB_UNSUPPORTED, 0, "stat", "%s: no read_ahead_kb to set (%s/queue/read_ahead_kb of its device "
+                   "cannot be read)", path, dev);
     k->path[0] = 0;
     return RB_UNSUPPORTED;
 }

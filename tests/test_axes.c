@@ -98,6 +98,9 @@ static void obs_measuring(void *state, rb_result *const *rows, unsigned nrows)
 
 static void each_cell_runs_with_the_value_set_and_it_is_put_back(void)
 {
+#if defined(RB_NO_LINUX)
+    SKIP("read_ahead_kb is a Linux sysfs setting: not in the portable build (RB_NO_LINUX)");
+#endif
     static const long ra[] = {128, 1024, 4};   /* 4 KiB: one page */
     static const rb_observer obs = {NULL, obs_cell, obs_measuring, NULL, NULL, NULL, NULL, NULL};
     const rb_strategy *s[2];
@@ -153,6 +156,9 @@ static void each_cell_runs_with_the_value_set_and_it_is_put_back(void)
 /* Every cell fails (a config rb_run refuses): the value was written before each, and is back. */
 static void read_ahead_is_put_back_after_failed_cells(void)
 {
+#if defined(RB_NO_LINUX)
+    SKIP("read_ahead_kb is a Linux sysfs setting: not in the portable build (RB_NO_LINUX)");
+#endif
     static const long ra[] = {256, 512};
     const rb_strategy *s[1];
     rb_matrix m;
@@ -213,6 +219,9 @@ static int wait_changed(const char *file, long before)
 
 static void read_ahead_is_put_back_after_a_signal_mid_run(void)
 {
+#if defined(RB_NO_LINUX)
+    SKIP("read_ahead_kb is a Linux sysfs setting: not in the portable build (RB_NO_LINUX)");
+#endif
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
     char file[256];
     const char *no;
@@ -243,6 +252,9 @@ static void read_ahead_is_put_back_after_a_signal_mid_run(void)
 /* A whole run, and a run whose file is replaced in the middle (its later cells fail: exit 1). */
 static void read_ahead_is_put_back_after_a_run_and_an_error(void)
 {
+#if defined(RB_NO_LINUX)
+    SKIP("read_ahead_kb is a Linux sysfs setting: not in the portable build (RB_NO_LINUX)");
+#endif
     char file[256], cmd[3000], copy[600], other[600];
     const char *no;
     long before;
@@ -288,6 +300,9 @@ static unsigned lines(const char *s)
 /* Not root: the CLI run as nobody (fork, setuid 65534), on a file nobody may read. */
 static void read_ahead_refused_when_not_root(void)
 {
+#if defined(RB_NO_LINUX)
+    SKIP("read_ahead_kb is a Linux sysfs setting: not in the portable build (RB_NO_LINUX)");
+#endif
     char dir[] = "/tmp/rbaxes-XXXXXX", path[64], cmd[1024];
     rb_error e;
     int rc;
@@ -339,6 +354,9 @@ static void read_ahead_refused_when_not_root(void)
 
 static void read_ahead_refused_on_tmpfs(void)
 {
+#if defined(RB_NO_LINUX)
+    SKIP("read_ahead_kb is a Linux sysfs setting: not in the portable build (RB_NO_LINUX)");
+#endif
     char path[] = "/dev/shm/rbaxes-XXXXXX", cmd[512];
     struct statfs sf;
     rb_knob k;
@@ -479,6 +497,9 @@ static void iodepth_axis_depth_is_the_one_run(void)
 /* The probe says which read_ahead_kb each case ran with, in its result and its JSON. */
 static void probe_reports_read_ahead_per_case(void)
 {
+#if defined(RB_NO_LINUX)
+    SKIP("read_ahead_kb is a Linux sysfs setting: not in the portable build (RB_NO_LINUX)");
+#endif
     char path[600];
     rb_probe_result r;
     rb_error e;

@@ -111,6 +111,9 @@ static void cfg_small(rb_config *c, unsigned processes, unsigned threads)
    and three processes did the reading, each with page tables of its own. */
 static void processes_merge_counts_exactly(void)
 {
+#if defined(RB_NO_LINUX)
+    SKIP("page tables (VmPTE) are read from /proc: not in the portable build (RB_NO_LINUX)");
+#endif
     rb_config c;
     rb_strategy s;
     unsigned i, pids = 0;
@@ -145,6 +148,9 @@ static void processes_merge_counts_exactly(void)
 /* A cell of threads says its own process's page tables too. */
 static void threads_report_their_page_tables(void)
 {
+#if defined(RB_NO_LINUX)
+    SKIP("page tables (VmPTE) are read from /proc: not in the portable build (RB_NO_LINUX)");
+#endif
     rb_config c;
     cfg_small(&c, 0, 2);
     CHECK(rb_run(&c, rb_strategy_find("mmap-random"), &res) == RB_OK);
@@ -378,6 +384,9 @@ static void cli_refuses_bad_values(void)
 
 static void cli_processes_in_json(void)
 {
+#if defined(RB_NO_LINUX)
+    SKIP("page tables (VmPTE) are read from /proc: not in the portable build (RB_NO_LINUX)");
+#endif
     char args[1024];
     if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
     if (!rbt_have_python("json")) SKIP("no python3");

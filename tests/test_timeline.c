@@ -111,6 +111,9 @@ static int has_tlb_row(void)
    op in flight per iteration. With the probe: its rate alone and beside the readers. */
 static void points_and_their_fields(void)
 {
+#if defined(RB_NO_LINUX)
+    SKIP("a point's VmPTE, faults and TLB rows come from /proc: not in the portable build (RB_NO_LINUX)");
+#endif
     rb_config c = quick();
     rb_timeline_tool tl;
     rb_result *res = (rb_result *)calloc(1, sizeof *res);
