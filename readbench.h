@@ -9660,7 +9660,7 @@ static int rb__prewarm_extra(int fd, uint64_t pages, const uint64_t *res, const 
    past 0.1% of the pages off it is not taken (0: the caller reloads). 1: done. */
 static int rb__prewarm_trim(const char *path, uint64_t size, double fraction, uint64_t seed)
 {
-    uint64_t extra, missing, page = rb__page_size(), pages = (size + page - 1) / page, words = (pages + 63) / 64 + 1;
+    uint64_t extra = 0, missing = 0, page = rb__page_size(), pages = (size + page - 1) / page, words = (pages + 63) / 64 + 1;
     uint64_t *res = (uint64_t *)malloc((size_t)words * sizeof *res), *keep = (uint64_t *)malloc((size_t)words * sizeof *keep);
     rb_error e;
     unsigned tries;
