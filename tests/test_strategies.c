@@ -109,12 +109,20 @@ static void nowait_fraction_warm_and_cold(void)
 {
     rb_config c = quick(rbt_small_file(), 1);
     rb_error e;
+    int try_;
     c.verify = 0;
-    CHECK(rb_load(c.path, &e) == RB_OK);
     c.prewarm = 1;
-    if (!ran("pread-nowait", &c)) return;
-    CHECK(res.nowait_reads >= res.ops * res.reads_per_op);
-    CHECKF(res.nowait_served == res.nowait_reads, "warm: %llu of %llu served without blocking",
+    /* Another suite's drop_caches (or the host's reclaim) may take a page between the prewarm and
+       a read: up to 3 tries, each loading the file again; one wholly served try is the claim. */
+    for (try_ = 0; try_ < 3; try_++) {
+        CHECK(rb_load(c.path, &e) == RB_OK);
+        if (!ran("pread-nowait", &c)) return;
+        CHECK(res.nowait_reads >= res.ops * res.reads_per_op);
+        if (res.nowait_served == res.nowait_reads) break;
+        fprintf(stderr, "    warm try %d: %llu of %llu served without blocking; again\n", try_ + 1,
+                (unsigned long long)res.nowait_served, (unsigned long long)res.nowait_reads);
+    }
+    CHECKF(res.nowait_served == res.nowait_reads, "warm: %llu of %llu served without blocking, 3 tries",
            (unsigned long long)res.nowait_served, (unsigned long long)res.nowait_reads);
     c.prewarm = 0;
     c.cache = RB_CACHE_EVICT_EACH;
