@@ -28,6 +28,9 @@ ifneq ($(file <$(TEST_STAMP)),$(CC) $(ALL_CFLAGS))
 $(file >$(TEST_STAMP),$(CC) $(ALL_CFLAGS))
 endif
 $(TEST_STAMP): ;
+# The stamp's rule above is a file with a slash in its name, which make would take for the
+# default goal: `make` alone builds the CLI.
+.DEFAULT_GOAL := all
 
 .PHONY: all test test-core test-core-build test-core-compile check bench compare charts install clean examples fuzz cppcheck valgrind
 
