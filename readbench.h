@@ -1152,11 +1152,16 @@ typedef struct rb_live {
     uint64_t reads;          /* their reads (ops x each group's reads per op) */
     uint64_t started_ns;     /* CLOCK_MONOTONIC ns when the first phase started; 0: not yet */
     unsigned phase;          /* the phase running or last run: 0 warmup, k measured iteration k */
-    unsigned threads;        /* the workers (threads of this process; pid: their process) */
-    int pid;
+    unsigned threads;        /* the workers, in every reader process */
+    unsigned processes;      /* 0: the workers are threads of this process (pid); else the reader
+                                processes (children) they run in, rb_cell_pid(cell, k) each's pid */
+    int pid;                 /* this process, or the first reader process */
 } rb_live;
 
 RBDEF void rb_cell_live(const rb_cell *cell, rb_live *out);
+/* rb_cell_pid(cell, k): the pid of reader process k (rb_live.processes of them), or this
+   process's for k 0 when the workers are its threads; -1 past the last. */
+RBDEF int rb_cell_pid(const rb_cell *cell, unsigned k);
 
 /* A file's identity (rb_config.ident): its device, inode and size, or each file's of a
    directory (in name order, as a run reads them). */
@@ -4691,6 +4696,8 @@ enum { RB__PS_FORKED = 0, RB__PS_READY = 1, RB__PS_MEASURING = 2, RB__PS_MEASURE
 typedef struct rb__proc_slot {
     int state;                   /* RB__PS_*: how far the child got, stored as it gets there */
     int pid;
+    uint64_t started;            /* the child's first phase's start (CLOCK_MONOTONIC: the machine's); 0 not yet */
+    unsigned phase;              /* its phase running or last run (rb_cell_live in the parent) */
     rb_result res;               /* the child's cell */
 } rb__proc_slot;
 
@@ -4701,8 +4708,27 @@ typedef struct rb__procs {
     int prep_status;             /* a prewarm inside a memory limit, made by a child in it */
     double prep_seconds;
     char prep_reason[RB_REASON_LEN];
+    unsigned threads;            /* each child's reader threads */
+    size_t live_at;              /* where their published op counts start (rb__proc_drawn) */
     rb__proc_slot slot[1];       /* n of them */
 } rb__procs;
+
+/* Each child's reader threads publish their count of ops drawn in a word of the region, one
+   64-byte line each after the slots (no two threads' stores share a line): the parent's
+   rb_cell_live sums them while the children run, as it sums its own threads' counts. */
+#define RB__PROC_LINE 64u
+static size_t rb__procs_len(unsigned n, unsigned threads, size_t *live_at)
+{
+    size_t at = offsetof(rb__procs, slot) + (size_t)n * sizeof(rb__proc_slot);
+    at = (at + RB__PROC_LINE - 1) / RB__PROC_LINE * RB__PROC_LINE;
+    *live_at = at;
+    return at + (size_t)n * threads * RB__PROC_LINE;
+}
+
+static uint64_t *rb__proc_drawn(rb__procs *pr, unsigned rank, unsigned k)
+{
+    return (uint64_t *)(void *)((char *)pr + pr->live_at + ((size_t)rank * pr->threads + k) * RB__PROC_LINE);
+}
 
 /* Shared by a cell's workers and its coordinator; written before the threads start, except
    the pool's failure flag. */
@@ -4734,6 +4760,7 @@ typedef struct rb__run {
        offsets, their CPUs). NULL: a cell of the calling process. */
     rb__procs *procs;
     unsigned rank;
+    rb__procs *children;  /* the parent of reader processes: theirs, which rb_cell_live sums */
 } rb__run;
 /* What made a cell cold, per thread: faults (RUSAGE_THREAD) and the bytes this thread made
    the device read (/proc/thread-self/io read_bytes, counted when the I/O is submitted, so
@@ -4785,7 +4812,9 @@ typedef struct rb__thread {
     uint64_t iter_issued_bytes[RB_MAX_ITERATIONS + 1]; /* bytes those ops asked for */
     uint64_t iter_due[RB_MAX_ITERATIONS + 1];          /* open loop: arrivals due in the iteration */
     rb__draws draws_start;  /* the sampler's state as this phase started */
-    uint64_t drawn;         /* ops drawn and started, every phase (a relaxed store: rb_cell_live reads it) */
+    /* ops drawn and started, every phase (a relaxed store: rb_cell_live reads it): drawn_own,
+       or a reader process's word in the region it shares with its parent, which sums them */
+    uint64_t *drawn, drawn_own;
     uint64_t drawn_before;  /* drawn as this phase started */
     int64_t replay_user_ns, replay_sys_ns;   /* CPU the replays took (not the strategy's) */
     rb__sched sched;
@@ -4988,7 +5017,7 @@ static void rb__worker_phase(rb__thread *th, unsigned p, uint64_t start, uint64_
     unsigned n = c->reads_per_op;
     for (t0 = rb__now_ns(); t0 < deadline && !RB__LOAD(&run->pool.failed); t0 = t1) {
         op_bytes = rb__draw_op(th, p > 0, off, n);
-        RB__BUMP(&th->drawn);
+        RB__BUMP(th->drawn);
         if (rb__op(th, off, n) != 0) break;
         t1 = rb__now_ns();
         if (t1 > deadline) { inflight = deadline - t0; took = t1 - t0; break; }   /* in flight at the stop */
@@ -5244,7 +5273,7 @@ static void rb__touch_replay(rb__thread *th, unsigned p, uint64_t *off)
     th->tr_pos = 0;
     th->tr_shift = 0;
     th->op_time = 0;
-    for (k = 0; k < th->drawn - th->drawn_before && !RB__LOAD(&run->pool.failed); k++) {
+    for (k = 0; k < *th->drawn - th->drawn_before && !RB__LOAD(&run->pool.failed); k++) {
         bytes += rb__draw_op(th, 0, off, n);
         for (i = 0; i < n; i++) pages += rb__touch(th->part->touched, off[i], rb_worker_read_len(w, i), run->page_shift);
     }
@@ -5253,7 +5282,7 @@ static void rb__touch_replay(rb__thread *th, unsigned p, uint64_t *off)
     th->tr_shift = shift_end;
     th->op_time = op_time_end;
     th->iter_page_reads[p] = pages;
-    th->iter_issued[p] = th->drawn - th->drawn_before;
+    th->iter_issued[p] = *th->drawn - th->drawn_before;
     th->iter_issued_bytes[p] = bytes;
     if (timed && rb__plat_thread_rusage(&b) == RB_OK) {
         th->replay_user_ns += rb__tv_ns(b.ru_utime) - rb__tv_ns(a.ru_utime);
@@ -5419,7 +5448,7 @@ static void rb__worker_phase_open(rb__thread *th, unsigned p, uint64_t start, ui
         if (c->arrivals == RB_ARRIVALS_TRACE && (q->next = rb__sat_add(start, th->op_time)) >= deadline) break;   /* not due */
         t0 = rb__wait_until(q->next, &run->pool.failed);
         if (t0 >= deadline) break;   /* drawn, never started: not replayed either */
-        RB__BUMP(&th->drawn);
+        RB__BUMP(th->drawn);
         if (rb__op(th, off, n) != 0) break;
         t1 = rb__now_ns();
         if (t1 > deadline) { inflight = deadline - t0; took = t1 - t0; break; }   /* in flight at the stop */
@@ -5476,7 +5505,7 @@ static void *rb__worker_main(void *arg)
         if (p == 1) rb__acct_worker(&th->before, w);
         w->measuring = p > 0;
         rb__draws_save(w, &th->draws_start);
-        th->drawn_before = th->drawn;
+        th->drawn_before = *th->drawn;
         th->tr_pos = 0;   /* every phase replays the trace from its first read */
         th->tr_shift = 0;
         th->op_time = 0;
@@ -5650,6 +5679,8 @@ static int rb__threads_make(rb__run *run, rb__part *p, rb__thread **th)
         if (c->rate > 0) rb__sched_init(&th[i]->sched, c, base + i, n * ranks);
         th[i]->run = run;
         th[i]->part = p;
+        th[i]->drawn = run->procs && p->first + i < run->procs->threads ? rb__proc_drawn(run->procs, run->rank, p->first + i)
+                                                                         : &th[i]->drawn_own;
         w = &th[i]->w;
         w->t = t;
         w->read_lat = &th[i]->read_hist;
@@ -5920,6 +5951,10 @@ static void rb__coordinate(rb__run *run)
         if (run->quit) break;
         if (k == run->first_phase) __atomic_store_n(&run->live_started, until, __ATOMIC_RELAXED);
         __atomic_store_n(&run->live_phase, k, __ATOMIC_RELAXED);
+        if (run->procs) {   /* the parent's rb_cell_live */
+            if (k == run->first_phase) __atomic_store_n(&run->procs->slot[run->rank].started, until, __ATOMIC_RELAXED);
+            __atomic_store_n(&run->procs->slot[run->rank].phase, k, __ATOMIC_RELAXED);
+        }
         until += (uint64_t)(k ? c->duration_ns : c->warmup_ns);
         while ((now = rb__now_ns()) < until && !RB__LOAD(&run->pool.failed)) {
             if (c->stop && __atomic_load_n(c->stop, __ATOMIC_RELAXED)) {
@@ -6380,19 +6415,46 @@ static int rb__cell_open(rb__run *run, rb__thread ***thp)
 
 static int rb__proc_gate(rb__run *run, char *why, size_t wl);
 
+/* A cell of reader processes, seen from their parent: the children's published counts summed,
+   the first phase's start the earliest child's, the phase the one the slowest child is in. */
+static void rb__procs_live(const rb__run *run, rb_live *out)
+{
+    rb__procs *pr = run->children;
+    unsigned j, k, least = ~0u;
+    for (j = 0; j < pr->n; j++) {
+        uint64_t t = __atomic_load_n(&pr->slot[j].started, __ATOMIC_RELAXED);
+        unsigned ph = __atomic_load_n(&pr->slot[j].phase, __ATOMIC_RELAXED);
+        if (t && (!out->started_ns || t < out->started_ns)) out->started_ns = t;
+        if (t && ph < least) least = ph;
+        for (k = 0; k < pr->threads; k++) out->ops += __atomic_load_n(rb__proc_drawn(pr, j, k), __ATOMIC_RELAXED);
+    }
+    out->phase = least == ~0u ? 0 : least;
+    out->reads = out->ops * run->parts[0].c.reads_per_op;
+    out->threads = pr->n * pr->threads;
+    out->processes = pr->n;
+    out->pid = pr->slot[0].pid;
+}
+
+RBDEF int rb_cell_pid(const rb_cell *run, unsigned k)
+{
+    if (run->children) return k < run->children->n ? run->children->slot[k].pid : -1;
+    return k == 0 ? (int)getpid() : -1;
+}
+
 /* The cell's counters for an observer's sampling thread: relaxed loads of what the workers
    and the coordinator store anyway (no lock; a sum taken while they run is a moment's). */
 RBDEF void rb_cell_live(const rb_cell *run, rb_live *out)
 {
     unsigned i, k;
     memset(out, 0, sizeof *out);
+    if (run->children) { rb__procs_live(run, out); return; }
     out->started_ns = __atomic_load_n(&run->live_started, __ATOMIC_RELAXED);
     out->phase = __atomic_load_n(&run->live_phase, __ATOMIC_RELAXED);
     out->threads = run->nthreads;
     out->pid = (int)getpid();
     for (i = 0; run->th && i < run->nparts; i++)
         for (k = run->parts[i].first; k < run->parts[i].first + run->parts[i].n; k++) {
-            uint64_t d = __atomic_load_n(&run->th[k]->drawn, __ATOMIC_RELAXED);
+            uint64_t d = __atomic_load_n(run->th[k]->drawn, __ATOMIC_RELAXED);
             out->ops += d;
             out->reads += d * run->parts[i].c.reads_per_op;
         }
@@ -6715,15 +6777,18 @@ static void rb__proc_died(rb_result *res, unsigned rank, int pid, int status)
                           WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
-/* Reaps what has ended (block: wait for every child, at most until `until`, then kill). A
-   child gone without its result fails the cell. Returns the children still running. */
-static unsigned rb__proc_reap(rb__procs *pr, int *alive, rb_result *res, uint64_t until)
+/* Reaps what has ended (until: a time to kill what is left by; 0 none). A child gone without
+   its result fails the cell. A child at `hold` or further is left unreaped (RB__PS_DONE + 1:
+   none): until the observer's measured, a child that ended stays a zombie whose /proc/PID
+   figures a sampler can still read. Returns the children not reaped. */
+static unsigned rb__proc_reap(rb__procs *pr, int *alive, rb_result *res, uint64_t until, int hold)
 {
     unsigned j, left = 0;
     for (j = 0; j < pr->n; j++) {
         int st = 0;
         pid_t got;
         if (!alive[j]) continue;
+        if (!until && RB__LOAD(&pr->slot[j].state) >= hold) { left++; continue; }
         got = waitpid(pr->slot[j].pid, &st, WNOHANG);
         if (got == 0 && until && rb__now_ns() > until && kill(pr->slot[j].pid, SIGKILL) == 0) {
             got = waitpid(pr->slot[j].pid, &st, 0);   /* SIGKILL cannot be caught: it ends now */
@@ -6983,7 +7048,7 @@ static void rb__proc_release(const rb__part *cell, rb__procs *pr, int *alive, rb
     uint64_t until = rb__now_ns() + RB__PROC_READY_NS;
     char why[RB_REASON_LEN];
     while (res->status == RB_OK && !rb__proc_all(pr, alive, RB__PS_READY)) {
-        rb__proc_reap(pr, alive, res, 0);
+        rb__proc_reap(pr, alive, res, 0, RB__PS_DONE + 1);
         if (c->stop && *c->stop) { res->status = RB_EINTR; rb__result_reason(res, "interrupted"); }
         else if (rb__now_ns() > until) {
             res->status = RB_ESYS;
@@ -6999,6 +7064,8 @@ static void rb__proc_release(const rb__part *cell, rb__procs *pr, int *alive, rb
             rb__result_reason(res, "%s", why);
         }
     }
+    run->children = pr;   /* the children's live counts, for an observer's sampler */
+    if (res->status == RB_OK && run->observing && o->live) o->live(run->observed, run);
     if (res->status == RB_OK) rb__machine_before(run);
     else RB__STORE(&pr->stop, 1);
     RB__STORE(&pr->go, 1);
@@ -7027,7 +7094,8 @@ static void rb__proc_watch(const rb__part *cell, rb__procs *pr, int *alive, rb__
     uint64_t until = rb__now_ns() + 2 * expect + (uint64_t)60 * 1000000000, stopped = 0;
     int measuring = 0, measured = 0;
     rows[0] = res;
-    while (rb__proc_reap(pr, alive, res, stopped ? stopped + RB__PROC_GRACE_NS : 0)) {
+    while (rb__proc_reap(pr, alive, res, stopped ? stopped + RB__PROC_GRACE_NS : 0,
+                         measured || res->status != RB_OK ? RB__PS_DONE + 1 : RB__PS_MEASURED)) {
         uint64_t now = rb__now_ns();
         if (!stopped && c->stop && *c->stop && res->status == RB_OK) { res->status = RB_EINTR; rb__result_reason(res, "interrupted"); }
         if (!stopped && res->status == RB_OK && now > until) {
@@ -7056,7 +7124,7 @@ static int rb__procs_run(rb__part *cell)
 {
     const rb_config *c = &cell->c;
     rb_result *res = cell->res, *rows[1];
-    size_t len = offsetof(rb__procs, slot) + (size_t)c->processes * sizeof(rb__proc_slot);
+    size_t live_at, len = rb__procs_len(c->processes, c->threads, &live_at);
     int alive[RB_MAX_PROCESSES];
     char why[RB_REASON_LEN];
     rb_memcg_cell cg;
@@ -7079,8 +7147,9 @@ static int rb__procs_run(rb__part *cell)
         rb__result_reason(res, "mapping the reader processes' shared results (%zu bytes): %s", len, strerror(errno));
         return res->status;
     }
-    memset(pr, 0, len);
-    pr->n = c->processes;
+    pr->n = c->processes;   /* an anonymous mapping starts zeroed: the rest is 0 */
+    pr->threads = c->threads;
+    pr->live_at = live_at;
     memset(&run, 0, sizeof run);   /* the parent's own: the machine kernel and the observer's state */
     run.parts = cell;
     run.nparts = 1;
@@ -11656,9 +11725,12 @@ typedef struct rb_timeline_point {
 } rb_timeline_point;
 
 typedef struct rb_timeline {
-    const char *strategy;         /* the cell: its row's strategy, threads and read size */
-    unsigned threads;
+    const char *strategy;         /* the cell: its row's strategy, threads and read size, and the
+                                     values of the other axes it ran with (its rounds chain by all) */
+    unsigned threads, processes, iodepth;
     uint64_t read_size;
+    double prewarm;
+    long read_ahead_kb, fault_around_bytes;   /* -1: unknown */
     unsigned round;               /* 1-based */
     double interval_s;
     rb_timeline_point *points;
@@ -12908,8 +12980,8 @@ static void rb__timeline_table(FILE *f, const rb_report *r, int md)
                 !(p->probe_per_s / t->probe_alone_per_s >= probe))
                 probe = p->probe_per_s / t->probe_alone_per_s;
         }
-        snprintf(v[0], sizeof v[0], "%s", t->strategy ? t->strategy : "?");
-        snprintf(v[1], sizeof v[1], "%u", t->threads);
+        rb__label(&r->results[i], v[0], sizeof v[0]);
+        rb__workers(t->threads, t->processes, 0, v[1], sizeof v[1]);
         rb__tl_fmt(v[2], sizeof v[2], "%.2f", first);
         rb__tl_fmt(v[3], sizeof v[3], "%.2f", t->steady_ops_per_ms);
         rb__tl_fmt(v[4], sizeof v[4], "%.1f", t->steady_at_s);
@@ -13318,14 +13390,16 @@ static void rb__report_timeline_csv(FILE *f, const rb_report *r)
 {
     const rb_timeline *t;
     unsigned i, j, k;
-    fputs("strategy,threads,read_size,round,t_s,phase", f);
+    fputs("strategy,threads,read_size,round,t_s,phase,processes,variant,cached_fraction", f);
     for (k = 0; k < RB__TL_NFIELDS; k++) fprintf(f, ",%s", rb__tl_fields[k].name);
     fputc('\n', f);
     for (i = 0; i < r->count; i++)
         for (t = r->results[i].timeline; t; t = t->next)
             for (j = 0; j < t->n; j++) {
-                fprintf(f, "%s,%u,%llu,%u,%.6f,%u", t->strategy ? t->strategy : "", t->threads,
-                        (unsigned long long)t->read_size, t->round, t->points[j].t_s, t->points[j].phase);
+                fprintf(f, "%s,%u,%llu,%u,%.6f,%u,%u,%s,", t->strategy ? t->strategy : "", t->threads,
+                        (unsigned long long)t->read_size, t->round, t->points[j].t_s, t->points[j].phase, t->processes,
+                        r->results[i].variant);
+                if (r->results[i].cached_axis) fprintf(f, "%.6g", r->results[i].cached_fraction);
                 for (k = 0; k < RB__TL_NFIELDS; k++) {
                     double v = rb__tl_get(&t->points[j], k);
                     fputc(',', f);
@@ -14014,8 +14088,13 @@ static void rb__report_timeline_svg(FILE *f, const rb_report *r, const char *tit
                "%g s from its first phase (warmup included)</text>\n", RB__TL_LEFT, (double)r->timeline_ns / 1e9);
     for (i = 0; i < r->count; i++) {
         if (!r->results[i].timeline) continue;
-        snprintf(label, sizeof label, "%s, %u thread%s", r->results[i].strategy ? r->results[i].strategy : "?",
-                 r->results[i].threads, r->results[i].threads == 1 ? "" : "s");
+        rb__label(&r->results[i], label, sizeof label);
+        if (r->results[i].processes > 1)
+            rb__fmt(label + strlen(label), sizeof label - strlen(label), ", %u processes of %u thread%s",
+                    r->results[i].processes, r->results[i].threads, r->results[i].threads == 1 ? "" : "s");
+        else
+            rb__fmt(label + strlen(label), sizeof label - strlen(label), ", %u thread%s", r->results[i].threads,
+                    r->results[i].threads == 1 ? "" : "s");
         if (x + 40 + 7 * strlen(label) > RB__TL_W) break;   /* the legend's one line is full */
         fprintf(f, "<rect x=\"%u\" y=\"60\" width=\"12\" height=\"12\" fill=\"%s\"/><text x=\"%u\" y=\"71\" "
                    "font-size=\"12\">", x, rb__palette[i % (sizeof rb__palette / sizeof rb__palette[0])], x + 16);
@@ -14998,7 +15077,8 @@ RBDEF void rb_advise_svg(FILE *f, const rb_advise_run *r, const char *title);
 /* A cell observer that samples each cell while it runs into an rb_timeline per cell and round
    (rb_result.timeline, the reports' 2.x write it): every interval, from the cell's live
    counters (rb_cell_live) and the process's (faults, CPU, /proc/self/io, /proc/interrupts'
-   TLB row, VmPTE, the file's residency), never the readers' loop. With cpu_probe, a thread
+   TLB row, VmPTE, the file's residency), or the reader processes' summed (/proc/PID/stat and
+   io, each one's VmPTE), never the readers' loop. With cpu_probe, a thread
    beside the readers spins a fixed unit of work and counts the units (mmapbench's CPUwork):
    what the readers' kernel work leaves a program beside them. With until_ns, a cell that has
    not settled when its iterations end gets more iterations, until it settled or its measured
@@ -15012,7 +15092,7 @@ typedef struct rb_timeline_tool {
     int cpu_probe;
     int64_t until_ns;             /* 0: a cell's iterations are never extended */
     int groups;                   /* the run is of reader groups: refused (a timeline is one cell's) */
-    int processes;                /* the run has cells of reader processes: refused (not followed yet) */
+    int processes;                /* the run has cells of reader processes: until_ns refused */
     rb_timeline **all;            /* every timeline recorded */
     unsigned nall, capall;
 } rb_timeline_tool;
@@ -22178,8 +22258,11 @@ RBDEF void rb_advise_svg(FILE *f, const rb_advise_run *r, const char *title)
    interval from counters that exist anyway: the workers' op counts (rb_cell_live: a relaxed
    load each, no lock, nothing added to the readers' loop), getrusage and the thread CPU
    clocks (the process's faults and CPU, less the sampler's and the probe's own), /proc/self/io
-   (device bytes), the TLB row of /proc/interrupts, VmPTE from /proc/PID/status (per process,
-   summed: a run of several reader processes adds its pids), and the file's residency. The
+   (device bytes), the TLB row of /proc/interrupts, VmPTE from /proc/PID/status, and the file's
+   residency. A cell of reader processes (--processes, --memory-limit) counts in its children:
+   their threads publish their op counts in the region they share with the parent (rb_cell_live
+   sums them), and their faults, CPU and device bytes are read from /proc/PID/stat and io, each
+   child's, summed (the CPU in clock ticks: 10 ms per process). The
    residency is the dear one where cachestat is missing (mincore over a mapping of the whole
    file, a byte per page): it is counted at most every point and no more often than keeps its
    CPU time under RB__TL_RES_SHARE of the interval; the CPU it took and how often are in each
@@ -22210,6 +22293,7 @@ typedef struct rb__tl_cell {
     char *buf;                    /* /proc/interrupts */
     unsigned res_skip;            /* points left before residency is counted again */
     uint64_t started;
+    double seen[RB_MAX_PROCESSES][4];   /* reader processes: each one's last counters read (rb__tl_children) */
 } rb__tl_cell;
 
 RBINT unsigned rb_steady_window(double interval_s)
@@ -22271,6 +22355,17 @@ static double rb__tl_vmpte(int pid)
     return 1024.0 * atof(p + 7);
 }
 
+/* The readers' page tables: their process's, or every reader process's summed (unknown when
+   one of them cannot be read: it has ended). */
+static double rb__tl_pte(const rb__tl_cell *s, const rb_live *l)
+{
+    unsigned j;
+    double sum = 0;
+    if (!l->processes) return rb__tl_vmpte(l->pid);
+    for (j = 0; j < l->processes; j++) sum += rb__tl_vmpte(rb_cell_pid(s->cell, j));
+    return sum;
+}
+
 static double rb__tl_thread_cpu_ns(void)
 {
     struct timespec ts;
@@ -22278,7 +22373,47 @@ static double rb__tl_thread_cpu_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* The process's counters now, less what the sampler (this thread) and the probe did. */
+/* One reader process's faults (major, minor), CPU ns and device bytes from /proc/PID/stat
+   and /proc/PID/io into v; 0: not readable (it has ended). CPU from stat is in clock ticks
+   (10 ms with USER_HZ 100): a point's CPU per read is that coarse per process. */
+static int rb__tl_proc(int pid, double v[4])
+{
+    char path[64], buf[1024], *p;
+    unsigned long long f[16];
+    long hz = sysconf(_SC_CLK_TCK);
+    unsigned i;
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    if (hz <= 0 || rb__plat_proc_read(path, buf, sizeof buf) <= 0 || !(p = strrchr(buf, ')'))) return 0;
+    /* after the name: state (field 3), then fields 4..15 as numbers */
+    for (p += 2, p = strchr(p, ' '), i = 4; p && i <= 15; i++) f[i] = strtoull(p, &p, 10);
+    if (!p) return 0;
+    v[0] = (double)f[12];
+    v[1] = (double)f[10];
+    v[2] = (double)(f[14] + f[15]) * (1e9 / (double)hz);
+    snprintf(path, sizeof path, "/proc/%d/io", pid);
+    v[3] = rb__plat_proc_read(path, buf, sizeof buf) > 0 && (p = strstr(buf, "\nread_bytes:")) ? (double)atoll(p + 12) : NAN;
+    return 1;
+}
+
+/* Reader processes (rb_live.processes): their counters summed. One that has ended counts with
+   its last figures seen (the sampler's last point may come as the children exit). */
+static void rb__tl_children(rb__tl_cell *s, rb__tl_snap *o)
+{
+    unsigned j, i, n = RB__MIN(o->live.processes, RB_MAX_PROCESSES);
+    o->majflt = o->minflt = o->cpu_ns = o->dev = 0;
+    for (j = 0; j < n; j++) {
+        double v[4];
+        if (rb__tl_proc(rb_cell_pid(s->cell, j), v))
+            for (i = 0; i < 4; i++) s->seen[j][i] = v[i];
+        o->majflt += s->seen[j][0];
+        o->minflt += s->seen[j][1];
+        o->cpu_ns += s->seen[j][2];
+        o->dev += s->seen[j][3];
+    }
+}
+
+/* The readers' counters now: the process's, less what the sampler (this thread) and the probe
+   did; or the reader processes'. */
 static void rb__tl_take(rb__tl_cell *s, rb__tl_snap *o)
 {
     struct rusage all, me;
@@ -22286,6 +22421,9 @@ static void rb__tl_take(rb__tl_cell *s, rb__tl_snap *o)
     int mine = rb__plat_thread_rusage(&me) == RB_OK;
     o->at = rb__now_ns();
     rb_cell_live(s->cell, &o->live);
+    o->tlb = rb__tl_tlb(s->buf);
+    o->units = s->tool->cpu_probe ? (double)__atomic_load_n(&s->units, __ATOMIC_RELAXED) : NAN;
+    if (o->live.processes) { rb__tl_children(s, o); return; }
     o->majflt = o->minflt = o->cpu_ns = o->dev = NAN;
     if (getrusage(RUSAGE_SELF, &all) == 0) {
         o->majflt = (double)all.ru_majflt - (mine ? (double)me.ru_majflt : 0);
@@ -22295,8 +22433,6 @@ static void rb__tl_take(rb__tl_cell *s, rb__tl_snap *o)
     }
     if (rb__plat_proc_read("/proc/self/io", buf, sizeof buf) > 0 && (p = strstr(buf, "\nread_bytes:")) != NULL)
         o->dev = (double)atoll(p + 12);
-    o->tlb = rb__tl_tlb(s->buf);
-    o->units = s->tool->cpu_probe ? (double)__atomic_load_n(&s->units, __ATOMIC_RELAXED) : NAN;
 }
 
 /* The file's resident fraction, when its turn came (see RB__TL_RES_SHARE); NaN otherwise. */
@@ -22335,7 +22471,7 @@ static void rb__tl_point(rb__tl_cell *s, const rb__tl_snap *a, const rb__tl_snap
     p.tlb_per_s = (b->tlb - a->tlb) / dt;
     p.cpu_ns_per_read = reads > 0 ? (b->cpu_ns - a->cpu_ns) / reads : NAN;
     p.probe_per_s = (b->units - a->units) / dt;
-    p.pte_bytes = rb__tl_vmpte(b->live.pid);
+    p.pte_bytes = rb__tl_pte(s, &b->live);
     p.resident = rb__tl_resident(s);
     pthread_mutex_lock(&s->mu);
     if (redo && t->n) t->n--;
@@ -22417,6 +22553,11 @@ static int rb__tl_cell_start(const rb_observer *o, const rb_config *c, void **st
         return RB_ENOMEM;
     }
     s->tl->interval_s = (double)tool->interval_ns / 1e9;
+    s->tl->processes = c->processes ? c->processes : 1;
+    s->tl->iodepth = c->iodepth;
+    s->tl->prewarm = c->prewarm;
+    s->tl->read_ahead_kb = rb_knob_read(RB_KNOB_READ_AHEAD, c->path);   /* an axis set it before the cell */
+    s->tl->fault_around_bytes = rb_knob_read(RB_KNOB_FAULT_AROUND, NULL);
     s->tl->steady_at_s = s->tl->steady_ops_per_ms = s->tl->probe_alone_per_s = NAN;
     s->tl->residency_every = 1;
     if (!tool->cpu_probe) return RB_OK;
@@ -22528,7 +22669,9 @@ static void rb__tl_record(rb_timeline_tool *tool, rb_timeline *t)
     unsigned i;
     for (i = tool->nall; i-- > 0;) {
         rb_timeline *e = tool->all[i];
-        if (e->strategy == t->strategy && e->threads == t->threads && e->read_size == t->read_size && !e->next) {
+        if (e->strategy == t->strategy && e->threads == t->threads && e->read_size == t->read_size &&
+            e->processes == t->processes && e->iodepth == t->iodepth && e->prewarm == t->prewarm &&
+            e->read_ahead_kb == t->read_ahead_kb && e->fault_around_bytes == t->fault_around_bytes && !e->next) {
             e->next = t;
             t->round = e->round + 1;
             break;
@@ -22589,9 +22732,9 @@ static int rb__tl_check(const rb_observer *o, const rb_config *c, char *why, siz
         rb__fmt(why, wl, "a timeline follows the readers of one strategy per cell, not reader groups");
         return RB_EINVAL;
     }
-    if (d.processes > 1 || tool->processes || d.memory_limit) {   /* their readers run in child processes: no live counts here yet */
-        rb__fmt(why, wl, "a timeline follows reader threads of this process: not reader processes or a memory limit "
-                "(their readers are child processes) yet");
+    if (tool->until_ns && (d.processes > 1 || tool->processes || d.memory_limit)) {
+        rb__fmt(why, wl, "until steady with reader processes (more than one, or a memory limit): each process ends its "
+                "own iterations, and none can be added to it from here");
         return RB_EINVAL;
     }
     if (tool->until_ns && (double)tool->until_ns < (double)d.iterations * (double)d.duration_ns) {
@@ -23204,39 +23347,72 @@ static void rb__curve_reign(const rb_curve_run *cr, unsigned s, double *from, do
     }
 }
 
-/* The verdict: a line per crossover, where the safe choice (advise's, over the fractions)
-   sits on the curve, and the answer at the hit rate asked for. */
+/* The medians' crossings that are no crossover (rb_crossover.resolved 0: on a side of the
+   crossing neither of the two is faster beyond its band, or one round gave no bands): a line
+   per pair, so that noise is never read as "above X: A; below: B". */
+static void rb__curve_noise_lines(rb_curve_run *cr)
+{
+    unsigned k, j, n;
+    char at[120], lo[24], hi[24];
+    for (k = 0; k < cr->ncross; k++) {
+        const rb_crossover *x = &cr->cross[k];
+        int first = 1;
+        if (x->resolved) continue;
+        for (j = 0; j < k && first; j++)   /* the pair's first unresolved crossing speaks for the pair */
+            first = cr->cross[j].resolved || !((cr->cross[j].a == x->a && cr->cross[j].b == x->b) ||
+                                               (cr->cross[j].a == x->b && cr->cross[j].b == x->a));
+        if (!first || cr->nlines + 2 >= RB_ADVISE_MAX_LINES) continue;
+        at[0] = 0;
+        for (j = k, n = 0; j < cr->ncross; j++) {
+            const rb_crossover *y = &cr->cross[j];
+            char p[24];
+            if (y->resolved || !((y->a == x->a && y->b == x->b) || (y->a == x->b && y->b == x->a))) continue;
+            rb__pct_of(y->h, p, sizeof p);
+            if (strlen(at) + strlen(p) + 3 < sizeof at) rb__fmt(at + strlen(at), sizeof at - strlen(at), "%s%s", n ? ", " : "", p);
+            n++;
+        }
+        rb__pct_of(x->lo, lo, sizeof lo);
+        rb__pct_of(x->hi, hi, sizeof hi);
+        if (x->lo == x->lo)
+            rb__adv_line(cr->lines, &cr->nlines, "%s and %s: no crossover resolved; their medians cross at %s, inside 95%% "
+                         "bands that overlap from %s to %s (the JSON's crossings_not_resolved)", cr->curves[x->a].strategy,
+                         cr->curves[x->b].strategy, at, lo, hi);
+        else
+            rb__adv_line(cr->lines, &cr->nlines, "%s and %s: their medians cross at %s; one round: no interval, no "
+                         "crossover claimed", cr->curves[x->a].strategy, cr->curves[x->b].strategy, at);
+    }
+}
+
+/* The verdict: a line per crossover, a line per pair whose medians cross inside their bands,
+   where the safe choice (advise's, over the fractions) sits on the curve, and the answer at
+   the hit rate asked for. */
 static void rb__curve_lines(rb_advise_run *r)
 {
     rb_curve_run *cr = r->curve;
     const rb_advice *a = &r->advice;
     unsigned k, j, left = 0;
-    int pass;
     char h[24], lo[24], hi[24];
     for (k = 0; k < cr->n; k++) {
         char l[RB_REASON_LEN];
         rb__curve_model_line(&cr->curves[k], l, sizeof l);
         rb__adv_line(cr->lines, &cr->nlines, "%s", l);
     }
-    for (pass = 1; pass >= 0; pass--)   /* the resolved crossovers first: lines are few */
-        for (k = 0; k < cr->ncross; k++) {
-            const rb_crossover *x = &cr->cross[k];
-            unsigned same = 0;
-            if (x->resolved != pass) continue;
-            if (cr->nlines + 2 >= RB_ADVISE_MAX_LINES) { left++; continue; }   /* room for the safe choice's line */
-            for (j = 0; j < cr->ncross; j++) same += (cr->cross[j].a == x->a && cr->cross[j].b == x->b) ||
-                                                     (cr->cross[j].a == x->b && cr->cross[j].b == x->a);
-            rb__pct_of(x->h, h, sizeof h);
-            rb__pct_of(x->lo, lo, sizeof lo);
-            rb__pct_of(x->hi, hi, sizeof hi);
-            rb__adv_line(cr->lines, &cr->nlines, "above %s cached: %s; below: %s (%s%s%s%s)%s", h,
-                         cr->curves[x->a].strategy, cr->curves[x->b].strategy, x->lo == x->lo ? "95% bands overlap from "
-                         : "one round: no interval", x->lo == x->lo ? lo : "", x->lo == x->lo ? " to " : "",
-                         x->lo == x->lo ? hi : "", !x->resolved && x->lo == x->lo ? "; not resolved: the bands overlap "
-                         "to an end" : same > 1 ? "; near it only: they cross more than once" : "");
-        }
-    if (left) rb__adv_line(cr->lines, &cr->nlines, "%u more crossover%s, not resolved (the JSON's crossovers)", left,
-                           left == 1 ? "" : "s");
+    for (k = 0; k < cr->ncross; k++) {   /* the crossovers: each side has one of the two faster beyond its band */
+        const rb_crossover *x = &cr->cross[k];
+        unsigned same = 0;
+        if (!x->resolved) continue;
+        if (cr->nlines + 3 >= RB_ADVISE_MAX_LINES) { left++; continue; }   /* room for the safe choice's line */
+        for (j = 0; j < cr->ncross; j++) same += cr->cross[j].resolved && ((cr->cross[j].a == x->a && cr->cross[j].b == x->b) ||
+                                                 (cr->cross[j].a == x->b && cr->cross[j].b == x->a));
+        rb__pct_of(x->h, h, sizeof h);
+        rb__pct_of(x->lo, lo, sizeof lo);
+        rb__pct_of(x->hi, hi, sizeof hi);
+        rb__adv_line(cr->lines, &cr->nlines, "above %s cached: %s; below: %s (95%% bands overlap from %s to %s)%s", h,
+                     cr->curves[x->a].strategy, cr->curves[x->b].strategy, lo, hi,
+                     same > 1 ? "; near it only: they cross more than once" : "");
+    }
+    if (left) rb__adv_line(cr->lines, &cr->nlines, "%u more crossover%s (the JSON's crossovers)", left, left == 1 ? "" : "s");
+    rb__curve_noise_lines(cr);
     if (!cr->ncross) rb__adv_line(cr->lines, &cr->nlines, "no two strategies cross: one is the best at every cached fraction");
     for (k = 0; a->safe >= 0 && k < cr->n; k++) {
         double from, to;
@@ -23344,6 +23520,33 @@ RBINT int rb_hit_rate_from_json(const char *path, double *h, char *from, size_t 
     rb__fmt(from, fl, "the hit rate %s measured (the median of %u cell%s, %.4g to %.4g)", path, n, n == 1 ? "" : "s",
             lo, hi);
     return RB_OK;
+}
+
+/* The crossovers (resolved 1: the claims) or the medians' crossings inside the bands (0). */
+static void rb__curve_json_cross(FILE *f, const rb_curve_run *cr, int resolved)
+{
+    unsigned k, n = 0;
+    fprintf(f, ",\n \"%s\": [", resolved ? "crossovers" : "crossings_not_resolved");
+    for (k = 0; k < cr->ncross; k++) {
+        const rb_crossover *x = &cr->cross[k];
+        if (x->resolved != resolved) continue;
+        fprintf(f, "%s\n  {\"pair\": [", n++ ? "," : "");
+        rb_json_string(f, cr->curves[x->a].strategy);
+        fputs(", ", f);
+        rb_json_string(f, cr->curves[x->b].strategy);
+        fprintf(f, "], \"above\": ");   /* a is the faster above the crossover, b below it */
+        rb_json_string(f, cr->curves[x->a].strategy);
+        fprintf(f, ", \"below\": ");
+        rb_json_string(f, cr->curves[x->b].strategy);
+        fprintf(f, ", \"hit_rate\": ");
+        rb__json_num(f, x->h);
+        fprintf(f, ", \"interval\": [");
+        rb__json_num(f, x->lo);
+        fputs(", ", f);
+        rb__json_num(f, x->hi);
+        fprintf(f, "], \"resolved\": %s}", x->resolved ? "true" : "false");
+    }
+    fputc(']', f);
 }
 
 /*
@@ -23471,26 +23674,9 @@ static void rb__curve_json(FILE *f, const rb_advise_run *r)
     rb__json_num(f, r->seconds);
     fprintf(f, ", \"interrupted\": %s", r->interrupted ? "true" : "false");
     rb__curve_json_curves(f, cr);
-    fprintf(f, ",\n \"crossovers\": [");
-    for (k = 0; k < cr->ncross; k++) {
-        const rb_crossover *x = &cr->cross[k];
-        fprintf(f, "%s\n  {\"pair\": [", k ? "," : "");
-        rb_json_string(f, cr->curves[x->a].strategy);
-        fputs(", ", f);
-        rb_json_string(f, cr->curves[x->b].strategy);
-        fprintf(f, "], \"above\": ");   /* a is the faster above the crossover, b below it */
-        rb_json_string(f, cr->curves[x->a].strategy);
-        fprintf(f, ", \"below\": ");
-        rb_json_string(f, cr->curves[x->b].strategy);
-        fprintf(f, ", \"hit_rate\": ");
-        rb__json_num(f, x->h);
-        fprintf(f, ", \"interval\": [");
-        rb__json_num(f, x->lo);
-        fputs(", ", f);
-        rb__json_num(f, x->hi);
-        fprintf(f, "], \"resolved\": %s}", x->resolved ? "true" : "false");
-    }
-    fprintf(f, "],\n \"at_hit_rate\": ");
+    rb__curve_json_cross(f, cr, 1);
+    rb__curve_json_cross(f, cr, 0);
+    fprintf(f, ",\n \"at_hit_rate\": ");
     if (cr->hit_rate < 0) fputs("null", f);
     else {
         fprintf(f, "{\"hit_rate\": ");
@@ -23640,9 +23826,10 @@ static void rb__curve_svg(FILE *f, const rb_advise_run *r, const char *title)
                "intervals over rounds); solid: joined; dashed: the hit-rate model from 0 and 1 cached; grey spans: "
                "crossovers and their intervals</text>\n");
     rb__curve_svg_axes(f, &p);
-    for (k = 0; k < cr->ncross; k++) {
+    for (k = 0; k < cr->ncross; k++) {   /* the crossovers; crossings inside the bands are no claim */
         const rb_crossover *x = &cr->cross[k];
         double xa = rb__cplot_x(&p, x->h);
+        if (!x->resolved) continue;
         if (x->lo == x->lo)
             fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#000\" fill-opacity=\"0.07\"/>\n",
                     rb__cplot_x(&p, x->lo), p.y0, RB__MAX(1.0, rb__cplot_x(&p, x->hi) - rb__cplot_x(&p, x->lo)), p.h);
@@ -24886,7 +25073,7 @@ static int rb__set_methods(void *base, const char *v, const char *as, char *why,
     X("cpu-probe", "", RB_FOR_RUN, SWITCH, timeline.cpu_probe, 0, NULL,                                              \
       "with --timeline: a thread beside the readers counts fixed units of CPU work")                                 \
     X("until-steady", "MAX", RB_FOR_RUN, FN, 0, rb__set_until_steady, NULL,                                          \
-      "with --timeline: more iterations until the rate settled, up to MAX measured")                                 \
+      "with --timeline: more iterations until the rate settled, up to MAX measured; threads of one process")         \
     X("states", "LIST", RB_FOR_ADVISE, FN, 0, rb__set_states, NULL,                                                  \
       "advise's cache states: warm, half-cold, cold, pressure (default all)")                                        \
     X("budget", "TIME", RB_FOR_ADVISE, FN, 0, rb__set_budget, NULL,                                                  \
@@ -24932,7 +25119,7 @@ static int rb__set_methods(void *base, const char *v, const char *as, char *why,
     X("title", "TEXT", RB__SVG_CMDS, DRIVER, 0, 0, 0, "the chart's title")                                           \
     X("log", "", RB_CMD_RUN | RB_CMD_REPLAY | RB_CMD_PREFETCH, DRIVER, 0, 0, 0, "the chart on a log scale")          \
     X("timeline-csv", "FILE", RB_CMD_RUN | RB_CMD_REPLAY, DRIVER, 0, 0, 0,                                          \
-      "with --timeline: every point as a CSV row (strategy, threads, read size, round, time)")                       \
+      "with --timeline: every point as a CSV row (strategy, threads, read size, round, time, processes, row)")      \
     X("timeline-svg", "FILE", RB_CMD_RUN | RB_CMD_REPLAY, DRIVER, 0, 0, 0,                                          \
       "with --timeline: a line chart of ops/ms and TLB shootdowns over time")                                        \
     X("threads", "N", RB_CMD_PREFETCH, COUNT, RB__PFX, cfg.threads, RB_MAX_THREADS,                                  \

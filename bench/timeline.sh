@@ -2,19 +2,18 @@
 # Issue 24's timeline (--timeline, --cpu-probe): two measurements.
 #  1. What sampling costs: PAIRS (default 6) pairs of the same run without and with --timeline
 #     100ms, alternating which goes first; each cell's ops/ms with over without, per pair.
-#  2. The cliff: a cold run of mmap, mmap-random and pread on a 2 GiB file inside a child memory
-#     cgroup (v1) limited to 1 GiB (the page cache the run loads is charged there and bounded:
-#     the host's memory is not pinned), a point per second: when the cache reaches the limit,
-#     eviction unmaps pages and the TLB shootdowns rise (needs root and a writable memory cgroup).
+#  2. The cliff, issue 24's bar command: mmap, mmap-random and io_uring-qd-direct on a 4 GiB
+#     file, 8 threads, --memory-limit 1g (a cgroup per cell, readers in a child inside it: the
+#     host's memory is not pinned), --timeline 1s for 20 s: when the cache reaches the limit,
+#     eviction unmaps pages and the TLB shootdowns rise (needs root and a memory controller).
 # Holds the shared read-ahead lock and checks read_ahead_kb before and after (common brief).
 # OUT (default /var/tmp/rb-timeline): JSON, the long CSV and the chart of the cliff.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/var/tmp/rb-timeline}; PAIRS=${PAIRS:-6}
-SMALL=$OUT/f256; BIG=$OUT/f2g
+SMALL=$OUT/f256
 mkdir -p "$OUT"
 [ -f "$SMALL" ] || ./readbench setup "$SMALL" 256m >/dev/null 2>&1
-[ -f "$BIG" ] || ./readbench setup "$BIG" 2g >/dev/null 2>&1
 exec 9>/var/tmp/rb-readahead.lock; flock -s 9
 echo "# $(date -u +%FT%TZ) $(uname -r) $(nproc) cpus $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2); load $(cut -d' ' -f1-3 /proc/loadavg); read_ahead_kb $(cat /sys/block/vda/queue/read_ahead_kb)"
 cat "$SMALL" >/dev/null   # warm
@@ -42,14 +41,36 @@ for s, v in ratios.items():
           f"sampler CPU {statistics.median([a / t for a, _, t in c]) * 100:.1f}% of one CPU "
           f"(residency {statistics.median([b / t for _, b, t in c]) * 100:.1f}%)")
 PY
-CG=$(awk -F: '$2 == "memory" {print $3}' /proc/self/cgroup); CG=/sys/fs/cgroup/memory$CG/rb-timeline
-if mkdir -p "$CG" 2>/dev/null && echo 1G > "$CG/memory.limit_in_bytes"; then
-    sh -c "echo \$\$ > $CG/cgroup.procs; exec ./readbench run $BIG --strategies mmap,mmap-random,pread --threads 8 \
-        --duration 20s --iterations 1 --warmup 0 --cache evict --timeline 1s --cpu-probe --format json \
-        --output $OUT/cliff.json --timeline-csv $OUT/cliff.csv --timeline-svg $OUT/cliff.svg \
-        --title 'readbench --timeline 1s: 2 GiB file, 1 GiB memory cgroup, 8 threads, cold'" 2>"$OUT/cliff.err"
-    rmdir "$CG" 2>/dev/null || true
-else
-    echo "# the cliff needs a writable memory cgroup (v1) here: skipped"
-fi
+# 2. Issue 24's bar command as it stands: readbench makes a memory cgroup per cell itself
+#    (--memory-limit), the readers run in a child inside it, and the timeline follows them.
+#    The host's MemAvailable is logged every second beside it (no pinning: it should not move).
+BIG=${BIG:-$OUT/f4g}
+[ -f "$BIG" ] || ./readbench setup "$BIG" 4g >/dev/null 2>&1
+( while :; do echo "$(date +%s.%N) $(awk '/MemAvailable/ {print $2}' /proc/meminfo)"; sleep 1; done ) > "$OUT/memavail.log" &
+MON=$!
+./readbench run "$BIG" --strategies mmap,mmap-random,io_uring-qd-direct --threads 8 --memory-limit 1g \
+    --timeline 1s --duration 20s --format json --output "$OUT/limit.json" --timeline-csv "$OUT/limit.csv" \
+    --timeline-svg "$OUT/limit.svg" --title 'readbench --timeline 1s: 4 GiB file, --memory-limit 1g, 8 threads' \
+    2>"$OUT/limit.err" || echo "# the run failed: $(tail -1 "$OUT/limit.err")"
+kill $MON
+python3 - "$OUT" "$BIG" <<'PY'
+import json, os, sys
+out, big = sys.argv[1], sys.argv[2]
+d = json.load(open(f"{out}/limit.json")); size = os.path.getsize(big)
+mem = [int(l.split()[1]) * 1024 for l in open(f"{out}/memavail.log") if len(l.split()) == 2]
+print(f"host MemAvailable during the run: {min(mem) / 2**30:.2f}-{max(mem) / 2**30:.2f} GiB ({len(mem)} samples)")
+for r in d["results"]:
+    for rd in r["timeline"]["rounds"]:
+        p = rd["points"]
+        res = [x["resident"] * size / 2**20 for x in p if x["resident"] is not None]
+        print(f"{r['strategy']} round {rd['round']}: {len(p)} points; peak charge {r.get('memory_peak', -1) / 2**20:.0f} MiB; "
+              f"resident max {max(res) if res else float('nan'):.0f} MiB; steady {rd['steady_ops_per_ms']}")
+        for x in p:
+            print("   t %5.1f  ops/ms %7.3f  majflt/s %8.0f  minflt/s %7.0f  dev MB/s %6.1f  resident %5.1f%%  TLB/s %7s  "
+                  "VmPTE KiB %6s  CPU us/read %6s" % (x["t_s"], x["ops_per_ms"], x["majflt_per_s"], x["minflt_per_s"],
+                  x["device_bytes_per_s"] / 1e6, 100 * (x["resident"] or 0),
+                  "-" if x["tlb_per_s"] is None else "%.0f" % x["tlb_per_s"],
+                  "-" if x["pte_bytes"] is None else "%.0f" % (x["pte_bytes"] / 1024),
+                  "-" if x["cpu_ns_per_read"] is None else "%.1f" % (x["cpu_ns_per_read"] / 1e3)))
+PY
 echo "# read_ahead_kb after: $(cat /sys/block/vda/queue/read_ahead_kb); load $(cut -d' ' -f1-3 /proc/loadavg)"

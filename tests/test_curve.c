@@ -255,7 +255,8 @@ static void run_with_a_fraction_axis(void)
 }
 
 /* advise --curve end to end on a small file: JSON's curve (per strategy its points: fraction,
-   median, interval, the model's), crossovers and the answer at --hit-rate, which is the best
+   median, interval, the model's), crossovers (resolved, each with its "above" verdict line;
+   the medians' crossings inside the bands apart, with none) and the answer at --hit-rate, which is the best
    of the curves' values there (the model's where it holds, else the measurement); the SVG
    parses as XML; bad values exit 2 with one line and create nothing. */
 static void advise_curve_command(void)
@@ -275,7 +276,10 @@ static void advise_curve_command(void)
     snprintf(cmd, sizeof cmd, "python3 -c '\n"
              "import json, xml.etree.ElementTree as ET\n"
              "d=json.load(open(\"%s\"))\n"
-             "for k in (\"curve\",\"crossovers\",\"at_hit_rate\",\"verdict\",\"budget\"): assert k in d, k\n"
+             "for k in (\"curve\",\"crossovers\",\"crossings_not_resolved\",\"at_hit_rate\",\"verdict\",\"budget\"): assert k in d, k\n"
+             "assert all(x[\"resolved\"] for x in d[\"crossovers\"]) and not any(x[\"resolved\"] for x in d[\"crossings_not_resolved\"])\n"
+             "above=[l for l in d[\"verdict\"][\"lines\"] if l.startswith(\"above \")]\n"
+             "assert len(above)==len(d[\"crossovers\"]), (above, d[\"crossovers\"])\n"
              "assert [c[\"strategy\"] for c in d[\"curve\"]]==[\"pread\",\"mmap-random\"], d[\"curve\"]\n"
              "for c in d[\"curve\"]:\n"
              "  assert set(c[\"model\"])>={\"t_hit_ms\",\"t_miss_ms\",\"holds\",\"max_error\"}\n"

@@ -9,6 +9,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define RBT_ASAN_ON 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RBT_ASAN_ON 1
+#endif
+#endif
+#ifndef RBT_ASAN_ON
+#define RBT_ASAN_ON 0
+#endif
+
 static char out[1 << 18], err[8192];
 
 static int cli(const char *dir, const char *args)
@@ -156,6 +167,66 @@ static void points_and_their_fields(void)
     free(res);
 }
 
+/* Reader processes (two of two threads) and a memory limit (one child): the points come from
+   the children's published counts and their /proc figures, summed; they add up to the cell's
+   ops (at most an op in flight per thread per iteration more), page tables of both processes,
+   and under a limit the file's resident fraction never above it. */
+static void points_of_reader_processes_and_a_memory_limit(void)
+{
+#if defined(RB_NO_LINUX)
+    SKIP("reader processes' faults and VmPTE come from /proc: not in the portable build (RB_NO_LINUX)");
+#endif
+    rb_config c = quick();
+    rb_timeline_tool tl;
+    rb_result *res = (rb_result *)calloc(1, sizeof *res);
+    rb_memcg_cell base;
+    rb_error e;
+    char why[256];
+    unsigned i, pass;
+    if (!res) return;
+    for (pass = 0; pass < 2; pass++) {
+        const rb_timeline *t;
+        double sum = 0, pte = 0;
+        c = quick();
+        c.threads = 2;
+        if (pass == 0) c.processes = 2;
+        else {
+            if (RBT_ASAN_ON) SKIP("a sanitizer's shadow memory does not fit a small memory cgroup");
+            if (rb_memcg_usable(&base, why, sizeof why) != RB_OK) SKIP(why);
+            if (rb_setup_file(rbt_path("tl-limited.dat"), 64u << 20, 0, 1, NULL, NULL, &e) != RB_OK) SKIP(e.msg);
+            c.path = rbt_path("tl-limited.dat");
+            c.memory_limit = 32u << 20;   /* half the file: it cannot all stay */
+            c.duration_ns = 400000000;
+        }
+        memset(&tl, 0, sizeof tl);
+        tl.interval_ns = 100000000;
+        rb_timeline_attach(&c, &tl);
+        CHECKF(rb_run(&c, rb_strategy_find(pass ? "mmap-random" : "pread"), res) == RB_OK, "%s", res->reason);
+        t = res->timeline;
+        CHECK(t != NULL && t->processes == (pass ? 1u : 2u));
+        if (!t) break;
+        CHECKF(t->n >= 4 && t->n <= 30, "%u points", t->n);
+        for (i = 0; i < t->n; i++) {
+            const rb_timeline_point *p = &t->points[i];
+            double dt = p->t_s - (i ? t->points[i - 1].t_s : 0);
+            CHECKF(p->ops_per_ms == p->ops_per_ms && p->majflt_per_s >= 0 && p->minflt_per_s >= 0 &&
+                   p->device_bytes_per_s >= 0 && p->cpu_ns_per_read != 0, "point %u: %g ops/ms, %g majflt/s, %g B/s",
+                   i, p->ops_per_ms, p->majflt_per_s, p->device_bytes_per_s);
+            if (p->pte_bytes == p->pte_bytes) pte = p->pte_bytes > pte ? p->pte_bytes : pte;
+            if (pass && p->resident == p->resident)
+                CHECKF(p->resident * (double)res->file_pages * (double)sysconf(_SC_PAGESIZE) <= 32.0 * (1 << 20),
+                       "resident %.3f of the file under a 32 MiB limit", p->resident);
+            sum += p->ops_per_ms * dt * 1000;
+        }
+        CHECKF(sum + 0.5 >= (double)res->ops && sum <= (double)res->ops + 8.5, "points %.1f ops, result %llu", sum,
+               (unsigned long long)res->ops);
+        CHECKF(pte > 0, "%g bytes of page tables", pte);
+        rb_timeline_free(&tl);
+    }
+    unlink(rbt_path("tl-limited.dat"));
+    free(res);
+}
+
 /* --until-steady: a rate that holds settles and stops the cell long before the cap; a rate
    that falls all along runs to the cap and says it never settled. */
 static void until_steady_stops_when_settled_and_at_the_cap(void)
@@ -206,7 +277,8 @@ static void cli_formats_and_refusals(void)
                                       "--cpu-probe", "--until-steady 10s", "--timeline-csv t.csv",
                                       "--timeline 1s --until-steady 1s", "--timeline 1s --until-steady 0",
                                       "--timeline 100ms --group strategy=pread --group strategy=mmap",
-                                      "--timeline 100ms --processes 1,2", "--timeline 100ms --memory-limit 1g"};
+                                      "--timeline 100ms --until-steady 10s --processes 1,2",
+                                      "--timeline 100ms --until-steady 10s --memory-limit 1g"};
     unsigned i;
     if (!rbt_cli()) SKIP("the CLI is not built");
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -224,7 +296,7 @@ static void cli_formats_and_refusals(void)
              "assert len([e for e in r.iter() if e.tag.endswith('polyline')]) >= 2\"", rbt_path("tl.svg"));
     if (rbt_have_python("xml.etree.ElementTree")) CHECK(system(args) == 0);
     snprintf(args, sizeof args, "test $(grep -c '^mmap,1,16384,1,' '%s') -ge 2 && test $(grep -c '^pread,1,' '%s') -ge 2 "
-             "&& head -1 '%s' | grep -q '^strategy,threads,read_size,round,t_s,phase,ops_per_ms,'", rbt_path("tl.csv"),
+             "&& head -1 '%s' | grep -q '^strategy,threads,read_size,round,t_s,phase,processes,variant,cached_fraction,ops_per_ms,'", rbt_path("tl.csv"),
              rbt_path("tl.csv"), rbt_path("tl.csv"));
     CHECK(system(args) == 0);
     snprintf(args, sizeof args, "run %s --strategies pread --threads 1 --duration 300ms --iterations 1 --warmup 0 "
@@ -247,6 +319,7 @@ void suite_timeline(void)
 {
     RUN(steady_state_on_synthetic_series);
     RUN(points_and_their_fields);
+    RUN(points_of_reader_processes_and_a_memory_limit);
     RUN(until_steady_stops_when_settled_and_at_the_cap);
     RUN(cli_formats_and_refusals);
 }
