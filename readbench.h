@@ -1162,6 +1162,9 @@ RBDEF void rb_cell_live(const rb_cell *cell, rb_live *out);
 /* rb_cell_pid(cell, k): the pid of reader process k (rb_live.processes of them), or this
    process's for k 0 when the workers are its threads; -1 past the last. */
 RBDEF int rb_cell_pid(const rb_cell *cell, unsigned k);
+/* rb_cell_charged(cell): the bytes the cell's memory cgroup (rb_config.memory_limit) has charged
+   now, the kernel's own counter; -1: no limit, or unknown. */
+RBDEF int64_t rb_cell_charged(const rb_cell *cell);
 
 /* A file's identity (rb_config.ident): its device, inode and size, or each file's of a
    directory (in name order, as a run reads them). */
@@ -1883,6 +1886,10 @@ RBINT int rb_memcg_make(rb_memcg_cell *cg, uint64_t limit, char *why, size_t wl)
 RBINT int rb_memcg_join(const rb_memcg_cell *cg, char *why, size_t wl);
 
 RBINT int64_t rb_memcg_peak(const rb_memcg_cell *cg);
+
+/* rb_memcg_usage: what it has charged now (v1 memory.usage_in_bytes, v2 memory.current; -1
+   unknown): one counter of the kernel's, exact at the moment it is read. */
+RBINT int64_t rb_memcg_usage(const rb_memcg_cell *cg);
 
 RBINT int rb_memcg_remove(rb_memcg_cell *cg, char *why, size_t wl);
 
@@ -4761,6 +4768,7 @@ typedef struct rb__run {
     rb__procs *procs;
     unsigned rank;
     rb__procs *children;  /* the parent of reader processes: theirs, which rb_cell_live sums */
+    const struct rb_memcg_cell *memcg;   /* the parent of a cell under a memory limit: its cgroup */
 } rb__run;
 /* What made a cell cold, per thread: faults (RUSAGE_THREAD) and the bytes this thread made
    the device read (/proc/thread-self/io read_bytes, counted when the I/O is submitted, so
@@ -6435,6 +6443,11 @@ static void rb__procs_live(const rb__run *run, rb_live *out)
     out->pid = pr->slot[0].pid;
 }
 
+RBDEF int64_t rb_cell_charged(const rb_cell *run)
+{
+    return run->memcg ? rb_memcg_usage(run->memcg) : -1;
+}
+
 RBDEF int rb_cell_pid(const rb_cell *run, unsigned k)
 {
     if (run->children) return k < run->children->n ? run->children->slot[k].pid : -1;
@@ -7160,6 +7173,7 @@ static int rb__procs_run(rb__part *cell)
         res->status = RB_ESYS;
         rb__result_reason(res, "%s", why);
     }
+    run.memcg = cg.dir[0] ? &cg : NULL;
     if (res->status == RB_OK && rb__proc_prepare(cell, pr, &cg) == RB_OK) {
         for (j = 0; j < pr->n; j++) {
             pid_t pid;
@@ -10113,6 +10127,15 @@ RBINT int64_t rb_memcg_peak(const rb_memcg_cell *cg)
     return v >= 0 ? (int64_t)v : -1;
 }
 
+RBINT int64_t rb_memcg_usage(const rb_memcg_cell *cg)
+{
+    char text[64];
+    long long v;
+    rb__memcg_file(cg->dir, cg->version == 2 ? "memory.current" : "memory.usage_in_bytes", text, sizeof text);
+    v = text[0] ? rb_memcg_limit(text) : -2;
+    return v >= 0 ? (int64_t)v : -1;
+}
+
 RBINT int rb_memcg_remove(rb_memcg_cell *cg, char *why, size_t wl)
 {
     unsigned i;
@@ -11717,11 +11740,16 @@ typedef struct rb_timeline_point {
     double majflt_per_s, minflt_per_s;
     double device_bytes_per_s;    /* bytes the process made the device read */
     double resident;              /* fraction of the file's pages resident at its end (NaN: not
-                                     counted at this point, or untrusted) */
+                                     counted at this point, or untrusted); a walk over the pages
+                                     (cachestat, mincore) that reads added or evicted while it
+                                     runs move: under churn, off by what changed during it */
     double tlb_per_s;             /* TLB shootdowns (/proc/interrupts' TLB row, all CPUs); NaN: no row */
     double pte_bytes;             /* page tables of the readers' process(es) (VmPTE, summed) */
     double cpu_ns_per_read;       /* the readers' CPU (user + sys) per read started */
     double probe_per_s;           /* the CPU probe's work units (NaN: no probe) */
+    double charged_bytes;         /* the cell's memory cgroup's charge at its end (--memory-limit:
+                                     the kernel's counter, exact, where resident is a walk over
+                                     the file's pages that churn moves while it runs); NaN: none */
 } rb_timeline_point;
 
 typedef struct rb_timeline {
@@ -12900,7 +12928,7 @@ typedef struct rb__tl_field {
 static const rb__tl_field rb__tl_fields[] = {
     RB__TL_FIELD(ops_per_ms) RB__TL_FIELD(reads_per_s) RB__TL_FIELD(majflt_per_s) RB__TL_FIELD(minflt_per_s)
     RB__TL_FIELD(device_bytes_per_s) RB__TL_FIELD(resident) RB__TL_FIELD(tlb_per_s) RB__TL_FIELD(pte_bytes)
-    RB__TL_FIELD(cpu_ns_per_read) RB__TL_FIELD(probe_per_s)};
+    RB__TL_FIELD(cpu_ns_per_read) RB__TL_FIELD(probe_per_s) RB__TL_FIELD(charged_bytes)};
 #undef RB__TL_FIELD
 #define RB__TL_NFIELDS (sizeof rb__tl_fields / sizeof rb__tl_fields[0])
 
@@ -22473,6 +22501,8 @@ static void rb__tl_point(rb__tl_cell *s, const rb__tl_snap *a, const rb__tl_snap
     p.probe_per_s = (b->units - a->units) / dt;
     p.pte_bytes = rb__tl_pte(s, &b->live);
     p.resident = rb__tl_resident(s);
+    p.charged_bytes = (double)rb_cell_charged(s->cell);
+    if (p.charged_bytes < 0) p.charged_bytes = NAN;
     pthread_mutex_lock(&s->mu);
     if (redo && t->n) t->n--;
     if (t->n == t->cap) {

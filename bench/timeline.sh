@@ -59,18 +59,21 @@ out, big = sys.argv[1], sys.argv[2]
 d = json.load(open(f"{out}/limit.json")); size = os.path.getsize(big)
 mem = [int(l.split()[1]) * 1024 for l in open(f"{out}/memavail.log") if len(l.split()) == 2]
 print(f"host MemAvailable during the run: {min(mem) / 2**30:.2f}-{max(mem) / 2**30:.2f} GiB ({len(mem)} samples)")
+f = lambda v, k=1, fmt="%.0f": "-" if v is None else fmt % (v / k)
 for r in d["results"]:
+    lim = r.get("memory_limit") or {}
     for rd in r["timeline"]["rounds"]:
         p = rd["points"]
         res = [x["resident"] * size / 2**20 for x in p if x["resident"] is not None]
-        print(f"{r['strategy']} round {rd['round']}: {len(p)} points; peak charge {r.get('memory_peak', -1) / 2**20:.0f} MiB; "
-              f"resident max {max(res) if res else float('nan'):.0f} MiB; steady {rd['steady_ops_per_ms']}")
+        ch = [x["charged_bytes"] / 2**20 for x in p if x.get("charged_bytes") is not None]
+        print(f"{r['strategy']} round {rd['round']}: {len(p)} points; limit {f(lim.get('bytes'), 2**20)} MiB, peak charge "
+              f"{f(lim.get('peak'), 2**20)} MiB, charged max {max(ch) if ch else float('nan'):.0f} MiB; resident max "
+              f"{max(res) if res else float('nan'):.0f} MiB ({len(res)} counts, {rd['residency_s'] / max(len(res), 1) * 1e3:.0f} ms "
+              f"of CPU each); steady {f(rd['steady_ops_per_ms'], 1, '%.4g')} ops/ms from {f(rd['steady_at_s'], 1, '%.1f')} s")
         for x in p:
-            print("   t %5.1f  ops/ms %7.3f  majflt/s %8.0f  minflt/s %7.0f  dev MB/s %6.1f  resident %5.1f%%  TLB/s %7s  "
-                  "VmPTE KiB %6s  CPU us/read %6s" % (x["t_s"], x["ops_per_ms"], x["majflt_per_s"], x["minflt_per_s"],
-                  x["device_bytes_per_s"] / 1e6, 100 * (x["resident"] or 0),
-                  "-" if x["tlb_per_s"] is None else "%.0f" % x["tlb_per_s"],
-                  "-" if x["pte_bytes"] is None else "%.0f" % (x["pte_bytes"] / 1024),
-                  "-" if x["cpu_ns_per_read"] is None else "%.1f" % (x["cpu_ns_per_read"] / 1e3)))
+            print("   t %5.1f  ops/ms %7.3f  majflt/s %7.0f  minflt/s %6.0f  dev MB/s %6.1f  resident %6s  charged MiB %5s  "
+                  "TLB/s %5s  VmPTE KiB %5s  CPU us/read %6s" % (x["t_s"], x["ops_per_ms"], x["majflt_per_s"],
+                  x["minflt_per_s"], x["device_bytes_per_s"] / 1e6, f(x["resident"], 0.01, "%.1f%%"),
+                  f(x.get("charged_bytes"), 2**20), f(x["tlb_per_s"]), f(x["pte_bytes"], 1024), f(x["cpu_ns_per_read"], 1e3, "%.1f")))
 PY
 echo "# read_ahead_kb after: $(cat /sys/block/vda/queue/read_ahead_kb); load $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -170,7 +170,8 @@ static void points_and_their_fields(void)
 /* Reader processes (two of two threads) and a memory limit (one child): the points come from
    the children's published counts and their /proc figures, summed; they add up to the cell's
    ops (at most an op in flight per thread per iteration more), page tables of both processes,
-   and under a limit the file's resident fraction never above it. */
+   and under a limit the cgroup's charge at each point and the file's resident fraction never
+   above it (a small file: its residency walk is quick beside the churn). */
 static void points_of_reader_processes_and_a_memory_limit(void)
 {
 #if defined(RB_NO_LINUX)
@@ -213,6 +214,8 @@ static void points_of_reader_processes_and_a_memory_limit(void)
                    p->device_bytes_per_s >= 0 && p->cpu_ns_per_read != 0, "point %u: %g ops/ms, %g majflt/s, %g B/s",
                    i, p->ops_per_ms, p->majflt_per_s, p->device_bytes_per_s);
             if (p->pte_bytes == p->pte_bytes) pte = p->pte_bytes > pte ? p->pte_bytes : pte;
+            CHECKF(pass ? p->charged_bytes > 0 && p->charged_bytes <= 32.0 * (1 << 20) : p->charged_bytes != p->charged_bytes,
+                   "point %u: %g bytes charged", i, p->charged_bytes);
             if (pass && p->resident == p->resident)
                 CHECKF(p->resident * (double)res->file_pages * (double)sysconf(_SC_PAGESIZE) <= 32.0 * (1 << 20),
                        "resident %.3f of the file under a 32 MiB limit", p->resident);
