@@ -7,6 +7,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The sanitizers, for the tests that cannot run under them: RBT_ASAN (AddressSanitizer: its
+   shadow and quarantine are no part of a memory plan), RBT_TSAN (ThreadSanitizer). Neither's
+   shadow memory fits a small memory cgroup: a reader process there is OOM-killed. */
+#if defined(__SANITIZE_ADDRESS__)
+#define RBT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RBT_ASAN 1
+#endif
+#endif
+#ifndef RBT_ASAN
+#define RBT_ASAN 0
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define RBT_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define RBT_TSAN 1
+#endif
+#endif
+#ifndef RBT_TSAN
+#define RBT_TSAN 0
+#endif
+
 typedef struct rbt_state {
     int passed, failed, skipped, checks;
     int cur_failed, cur_skipped;

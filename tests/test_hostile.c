@@ -17,18 +17,9 @@
 
 static char hout[1 << 16], herr[8192];
 
-/* ASan (make check) reserves terabytes of address space, so `ulimit -v` kills it at start, and
-   its shadow adds 1/8 to every byte the hog touches, which no sizing rule can know about. */
-#if defined(__SANITIZE_ADDRESS__)
-#define RBT_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define RBT_ASAN 1
-#endif
-#endif
-#ifndef RBT_ASAN
-#define RBT_ASAN 0
-#endif
+/* RBT_ASAN (rbtest.h): ASan (make check) reserves terabytes of address space, so `ulimit -v`
+   kills it at start, and its shadow adds 1/8 to every byte the hog touches, which no sizing
+   rule can know about. */
 
 /* The CLI inside DIR under `timeout -s KILL 10`: a hang fails the test as exit 124 instead of
    hanging the suite (rbt_cli_run). */

@@ -10,18 +10,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* ASan's shadow memory does not fit a small memory cgroup (as in test_hostile.c). */
-#if defined(__SANITIZE_ADDRESS__)
-#define RBT_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define RBT_ASAN 1
-#endif
-#endif
-#ifndef RBT_ASAN
-#define RBT_ASAN 0
-#endif
-
 /* ---- memory cgroups: the parsers on what the kernel writes ---- */
 
 /* /proc/self/cgroup of a process in a v1 memory cgroup (a hybrid host: v2 at "0::" too), of

@@ -16,19 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* A sanitizer's shadow memory does not fit a small memory cgroup (ASan's, as in
-   test_hostile.c; TSan's: its reader process was OOM-killed in 32 MiB). */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define RBT_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define RBT_ASAN 1
-#endif
-#endif
-#ifndef RBT_ASAN
-#define RBT_ASAN 0
-#endif
-
 static rb_result res;
 static char out[1 << 16], err[8192];
 
@@ -270,7 +257,7 @@ static int rbt_cgroups(const char *dir, char *name, size_t len)
 static int limit_usable(char *why, size_t wl)
 {
     rb_memcg_cell base;
-    if (RBT_ASAN) { snprintf(why, wl, "a sanitizer's shadow memory does not fit a small memory cgroup"); return 0; }
+    if (RBT_ASAN || RBT_TSAN) { snprintf(why, wl, "a sanitizer's shadow memory does not fit a small memory cgroup"); return 0; }
     return rb_memcg_usable(&base, why, wl) == RB_OK;
 }
 

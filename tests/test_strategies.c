@@ -13,18 +13,6 @@
 
 static rb_result res;
 
-/* ASan's shadow memory does not fit a small memory cgroup (as in test_hostile.c). */
-#if defined(__SANITIZE_ADDRESS__)
-#define RBT_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define RBT_ASAN 1
-#endif
-#endif
-#ifndef RBT_ASAN
-#define RBT_ASAN 0
-#endif
-
 static const char *const news[] = {"pread-fadvise", "mmap-populate", "pread-dontcache", "pread-nowait",
                                    "io_uring-qd", "io_uring-qd-direct"};
 #define NNEW (sizeof news / sizeof news[0])

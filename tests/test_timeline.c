@@ -9,17 +9,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define RBT_ASAN_ON 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define RBT_ASAN_ON 1
-#endif
-#endif
-#ifndef RBT_ASAN_ON
-#define RBT_ASAN_ON 0
-#endif
-
 static char out[1 << 18], err[8192];
 
 static int cli(const char *dir, const char *args)
@@ -192,7 +181,7 @@ static void points_of_reader_processes_and_a_memory_limit(void)
         c.threads = 2;
         if (pass == 0) c.processes = 2;
         else {
-            if (RBT_ASAN_ON) SKIP("a sanitizer's shadow memory does not fit a small memory cgroup");
+            if (RBT_ASAN || RBT_TSAN) SKIP("a sanitizer's shadow memory does not fit a small memory cgroup");
             if (rb_memcg_usable(&base, why, sizeof why) != RB_OK) SKIP(why);
             if (rb_setup_file(rbt_path("tl-limited.dat"), 64u << 20, 0, 1, NULL, NULL, &e) != RB_OK) SKIP(e.msg);
             c.path = rbt_path("tl-limited.dat");
