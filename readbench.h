@@ -4702,47 +4702,7 @@ typedef struct rb__part {
 
 struct rb__victim;
 
-/* A cell's reader processes (rb_config.processes) and their parent share one anonymous
-   MAP_SHARED region: each child's result is written in place in its slot, and the words the
-   parent and the children signal with (see "processes", at the end of this section). */
-enum { RB__PS_FORKED = 0, RB__PS_READY = 1, RB__PS_MEASURING = 2, RB__PS_MEASURED = 3, RB__PS_DONE = 4 };
-
-typedef struct rb__proc_slot {
-    int state;                   /* RB__PS_*: how far the child got, stored as it gets there */
-    int pid;
-    uint64_t started;            /* the child's first phase's start (CLOCK_MONOTONIC: the machine's); 0 not yet */
-    unsigned phase;              /* its phase running or last run (rb_cell_live in the parent) */
-    rb_result res;               /* the child's cell */
-} rb__proc_slot;
-
-typedef struct rb__procs {
-    int stop;                    /* every child's rb_config.stop: the parent's flag, passed on */
-    int go;                      /* the parent releases every child's cell at once */
-    unsigned n;                  /* slots */
-    int prep_status;             /* a prewarm inside a memory limit, made by a child in it */
-    double prep_seconds;
-    char prep_reason[RB_REASON_LEN];
-    unsigned threads;            /* each child's reader threads */
-    size_t live_at;              /* where their published op counts start (rb__proc_drawn) */
-    rb__proc_slot slot[1];       /* n of them */
-} rb__procs;
-
-/* Each child's reader threads publish their count of ops drawn in a word of the region, one
-   64-byte line each after the slots (no two threads' stores share a line): the parent's
-   rb_cell_live sums them while the children run, as it sums its own threads' counts. */
-#define RB__PROC_LINE 64u
-static size_t rb__procs_len(unsigned n, unsigned threads, size_t *live_at)
-{
-    size_t at = offsetof(rb__procs, slot) + (size_t)n * sizeof(rb__proc_slot);
-    at = (at + RB__PROC_LINE - 1) / RB__PROC_LINE * RB__PROC_LINE;
-    *live_at = at;
-    return at + (size_t)n * threads * RB__PROC_LINE;
-}
-
-static uint64_t *rb__proc_drawn(rb__procs *pr, unsigned rank, unsigned k)
-{
-    return (uint64_t *)(void *)((char *)pr + pr->live_at + ((size_t)rank * pr->threads + k) * RB__PROC_LINE);
-}
+struct rb__procs;   /* a cell's reader processes: defined with the workers' setup (phase 2, below) */
 
 /* Shared by a cell's workers and its coordinator; written before the threads start, except
    the pool's failure flag. */
@@ -4772,9 +4732,9 @@ typedef struct rb__run {
     /* A reader process's cell (rb_config.processes): the region it shares with its parent, and
        its rank there; its workers are ranks x threads on in the whole cell's numbering (their
        offsets, their CPUs). NULL: a cell of the calling process. */
-    rb__procs *procs;
+    struct rb__procs *procs;
     unsigned rank;
-    rb__procs *children;  /* the parent of reader processes: theirs, which rb_cell_live sums */
+    struct rb__procs *children;  /* the parent of reader processes: theirs, which rb_cell_live sums */
     const struct rb_memcg_cell *memcg;   /* the parent of a cell under a memory limit: its cgroup */
 } rb__run;
 /* What made a cell cold, per thread: faults (RUSAGE_THREAD) and the bytes this thread made
@@ -5675,6 +5635,48 @@ static int rb__prepare_cache(const rb_config *c, rb_result *res)
     return RB_OK;
 }
 
+/* A cell's reader processes (rb_config.processes) and their parent share one anonymous
+   MAP_SHARED region: each child's result is written in place in its slot, and the words the
+   parent and the children signal with (see "processes", at the end of this section). */
+enum { RB__PS_FORKED = 0, RB__PS_READY = 1, RB__PS_MEASURING = 2, RB__PS_MEASURED = 3, RB__PS_DONE = 4 };
+
+typedef struct rb__proc_slot {
+    int state;                   /* RB__PS_*: how far the child got, stored as it gets there */
+    int pid;
+    uint64_t started;            /* the child's first phase's start (CLOCK_MONOTONIC: the machine's); 0 not yet */
+    unsigned phase;              /* its phase running or last run (rb_cell_live in the parent) */
+    rb_result res;               /* the child's cell */
+} rb__proc_slot;
+
+typedef struct rb__procs {
+    int stop;                    /* every child's rb_config.stop: the parent's flag, passed on */
+    int go;                      /* the parent releases every child's cell at once */
+    unsigned n;                  /* slots */
+    int prep_status;             /* a prewarm inside a memory limit, made by a child in it */
+    double prep_seconds;
+    char prep_reason[RB_REASON_LEN];
+    unsigned threads;            /* each child's reader threads */
+    size_t live_at;              /* where their published op counts start (rb__proc_drawn) */
+    rb__proc_slot slot[1];       /* n of them */
+} rb__procs;
+
+/* Each child's reader threads publish their count of ops drawn in a word of the region, one
+   64-byte line each after the slots (no two threads' stores share a line): the parent's
+   rb_cell_live sums them while the children run, as it sums its own threads' counts. */
+#define RB__PROC_LINE 64u
+static size_t rb__procs_len(unsigned n, unsigned threads, size_t *live_at)
+{
+    size_t at = offsetof(rb__procs, slot) + (size_t)n * sizeof(rb__proc_slot);
+    at = (at + RB__PROC_LINE - 1) / RB__PROC_LINE * RB__PROC_LINE;
+    *live_at = at;
+    return at + (size_t)n * threads * RB__PROC_LINE;
+}
+
+static uint64_t *rb__proc_drawn(rb__procs *pr, unsigned rank, unsigned k)
+{
+    return (uint64_t *)(void *)((char *)pr + pr->live_at + ((size_t)rank * pr->threads + k) * RB__PROC_LINE);
+}
+
 /* Phase 2: one block per worker of group p, with its buffer faulted in (not inside the
    measurement) and its generator seeded from (seed, index in the group). */
 static int rb__threads_make(rb__run *run, rb__part *p, rb__thread **th)
@@ -5959,6 +5961,10 @@ static void rb__coordinate(rb__run *run)
     for (k = run->first_phase;; k++) {
         uint64_t until, now;
         if (!RB__LOAD(&run->pool.failed)) rb__between_phases(run, k);
+        /* A stop before a phase starts: not only inside the watch below, which a coordinator
+           that got no CPU until the workers' deadline had passed never enters. */
+        if (k < run->end_phase && c->stop && __atomic_load_n(c->stop, __ATOMIC_RELAXED) && !RB__LOAD(&run->pool.failed))
+            rb__fail(run, RB_EINTR, "interrupted");
         /* Decided here, read by all after the barrier: a flag set once the barrier opened (the
            stop flag seen by this thread first) must not make some threads skip the phase. */
         run->quit = k >= run->end_phase || RB__LOAD(&run->pool.failed);
