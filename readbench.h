@@ -1895,7 +1895,8 @@ RBINT int rb_memcg_join(const rb_memcg_cell *cg, char *why, size_t wl);
 RBINT int64_t rb_memcg_peak(const rb_memcg_cell *cg);
 
 /* rb_memcg_usage: what it has charged now (v1 memory.usage_in_bytes, v2 memory.current; -1
-   unknown): one counter of the kernel's, exact at the moment it is read. */
+   unknown): one counter of the kernel's, read at once (charges are batched per CPU, so it may
+   be off by a few hundred KiB; the limit itself is never passed by more). */
 RBINT int64_t rb_memcg_usage(const rb_memcg_cell *cg);
 
 RBINT int rb_memcg_remove(rb_memcg_cell *cg, char *why, size_t wl);
@@ -6361,8 +6362,6 @@ static void rb__share_failure(rb__part *parts, unsigned n)
     }
 }
 
-/* Phase 1 of a cell: the cache state (once, for every group), each group's target, and the
-   workers' blocks. RB_OK, or the failure in a result. */
 /* rb_config.map_resident: every resident page of the mapping touched, 64 MiB of it per mincore
    call; a read-only touch of a cached page is a minor fault (fault-around maps its cached
    neighbours with it) and reads nothing. A page evicted between the check and the touch is
@@ -6402,6 +6401,8 @@ static void rb__map_resident(const rb_target *t, rb_result *res)
     (void)mapped;
 }
 
+/* Phase 1 of a cell: the cache state (once, for every group), each group's target, and the
+   workers' blocks. RB_OK, or the failure in a result. */
 static int rb__cell_open(rb__run *run, rb__thread ***thp)
 {
     rb__part *parts = run->parts;
@@ -11801,8 +11802,8 @@ typedef struct rb_timeline_point {
     double cpu_ns_per_read;       /* the readers' CPU (user + sys) per read started */
     double probe_per_s;           /* the CPU probe's work units (NaN: no probe) */
     double charged_bytes;         /* the cell's memory cgroup's charge at its end (--memory-limit:
-                                     the kernel's counter, exact, where resident is a walk over
-                                     the file's pages that churn moves while it runs); NaN: none */
+                                     the kernel's counter, read at once, where resident is a walk
+                                     over the file's pages that churn moves while it runs); NaN: none */
 } rb_timeline_point;
 
 typedef struct rb_timeline {
@@ -22358,6 +22359,7 @@ typedef struct rb__tl_snap {
     uint64_t at;          /* CLOCK_MONOTONIC ns */
     rb_live live;
     double majflt, minflt, cpu_ns, dev, tlb, units;   /* NaN: unknown */
+    double pte;           /* the readers' page tables (VmPTE), summed over reader processes */
 } rb__tl_snap;
 
 typedef struct rb__tl_cell {
@@ -22375,7 +22377,7 @@ typedef struct rb__tl_cell {
     char *buf;                    /* /proc/interrupts */
     unsigned res_skip;            /* points left before residency is counted again */
     uint64_t started;
-    double seen[RB_MAX_PROCESSES][4];   /* reader processes: each one's last counters read (rb__tl_children) */
+    double seen[RB_MAX_PROCESSES][5];   /* reader processes: each one's last figures read (rb__tl_children) */
 } rb__tl_cell;
 
 RBINT unsigned rb_steady_window(double interval_s)
@@ -22437,17 +22439,6 @@ static double rb__tl_vmpte(int pid)
     return 1024.0 * atof(p + 7);
 }
 
-/* The readers' page tables: their process's, or every reader process's summed (unknown when
-   one of them cannot be read: it has ended). */
-static double rb__tl_pte(const rb__tl_cell *s, const rb_live *l)
-{
-    unsigned j;
-    double sum = 0;
-    if (!l->processes) return rb__tl_vmpte(l->pid);
-    for (j = 0; j < l->processes; j++) sum += rb__tl_vmpte(rb_cell_pid(s->cell, j));
-    return sum;
-}
-
 static double rb__tl_thread_cpu_ns(void)
 {
     struct timespec ts;
@@ -22455,43 +22446,69 @@ static double rb__tl_thread_cpu_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* One reader process's faults (major, minor), CPU ns and device bytes from /proc/PID/stat
-   and /proc/PID/io into v; 0: not readable (it has ended). CPU from stat is in clock ticks
-   (10 ms with USER_HZ 100): a point's CPU per read is that coarse per process. */
-static int rb__tl_proc(int pid, double v[4])
+/* A process's CPU time in ns: its CPU clock (the scheduler's runtime of all its threads),
+   else /proc/PID/stat's utime + stime (clock ticks: 10 ms with USER_HZ 100, too coarse for a
+   100 ms point); NaN: neither. */
+static double rb__tl_proc_cpu(int pid, const unsigned long long *f)
+{
+#if defined(RB__HAS_PROC)
+    clockid_t id;
+    struct timespec ts;
+    long hz = sysconf(_SC_CLK_TCK);
+    if (clock_getcpuclockid((pid_t)pid, &id) == 0 && clock_gettime(id, &ts) == 0)
+        return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+    return f && hz > 0 ? (double)(f[14] + f[15]) * (1e9 / (double)hz) : NAN;
+#else
+    (void)pid; (void)f;
+    return NAN;
+#endif
+}
+
+/* One reader process's major and minor faults, CPU ns, device bytes and page tables into v,
+   each NaN where it cannot be read: /proc/PID/stat, its CPU clock, /proc/PID/io, VmPTE. An
+   ended child (a zombie until the last point is taken) keeps stat; io is root's alone then,
+   and VmPTE is gone. */
+static void rb__tl_proc(int pid, double v[5])
 {
     char path[64], buf[1024], *p;
     unsigned long long f[16];
-    long hz = sysconf(_SC_CLK_TCK);
     unsigned i;
+    v[0] = v[1] = v[3] = NAN;
     snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    if (hz <= 0 || rb__plat_proc_read(path, buf, sizeof buf) <= 0 || !(p = strrchr(buf, ')'))) return 0;
-    /* after the name: state (field 3), then fields 4..15 as numbers */
-    for (p += 2, p = strchr(p, ' '), i = 4; p && i <= 15; i++) f[i] = strtoull(p, &p, 10);
-    if (!p) return 0;
-    v[0] = (double)f[12];
-    v[1] = (double)f[10];
-    v[2] = (double)(f[14] + f[15]) * (1e9 / (double)hz);
+    p = rb__plat_proc_read(path, buf, sizeof buf) > 0 ? strrchr(buf, ')') : NULL;
+    /* after the name (which may hold spaces and parentheses): state (field 3), then 4..15 */
+    for (p = p ? strchr(p + 2, ' ') : NULL, i = 4; p && i <= 15; i++) f[i] = strtoull(p, &p, 10);
+    if (p) {
+        v[0] = (double)f[12];
+        v[1] = (double)f[10];
+    }
+    v[2] = rb__tl_proc_cpu(pid, p ? f : NULL);
     snprintf(path, sizeof path, "/proc/%d/io", pid);
-    v[3] = rb__plat_proc_read(path, buf, sizeof buf) > 0 && (p = strstr(buf, "\nread_bytes:")) ? (double)atoll(p + 12) : NAN;
-    return 1;
+    if (rb__plat_proc_read(path, buf, sizeof buf) > 0 && (p = strstr(buf, "\nread_bytes:")) != NULL)
+        v[3] = (double)atoll(p + 12);
+    v[4] = rb__tl_vmpte(pid);
 }
 
-/* Reader processes (rb_live.processes): their counters summed. One that has ended counts with
-   its last figures seen (the sampler's last point may come as the children exit). */
+/* Reader processes (rb_live.processes): their figures summed, each child's each figure its
+   last one read when it cannot be read now (the child has ended: the sampler's last point may
+   come as the children exit). A figure never read from a child is unknown (NaN) for all. */
 static void rb__tl_children(rb__tl_cell *s, rb__tl_snap *o)
 {
     unsigned j, i, n = RB__MIN(o->live.processes, RB_MAX_PROCESSES);
-    o->majflt = o->minflt = o->cpu_ns = o->dev = 0;
+    double sum[5] = {0, 0, 0, 0, 0};
     for (j = 0; j < n; j++) {
-        double v[4];
-        if (rb__tl_proc(rb_cell_pid(s->cell, j), v))
-            for (i = 0; i < 4; i++) s->seen[j][i] = v[i];
-        o->majflt += s->seen[j][0];
-        o->minflt += s->seen[j][1];
-        o->cpu_ns += s->seen[j][2];
-        o->dev += s->seen[j][3];
+        double v[5];
+        rb__tl_proc(rb_cell_pid(s->cell, j), v);
+        for (i = 0; i < 5; i++) {
+            if (v[i] == v[i]) s->seen[j][i] = v[i];
+            sum[i] += s->seen[j][i];
+        }
     }
+    o->majflt = sum[0];
+    o->minflt = sum[1];
+    o->cpu_ns = sum[2];
+    o->dev = sum[3];
+    o->pte = sum[4];
 }
 
 /* The readers' counters now: the process's, less what the sampler (this thread) and the probe
@@ -22500,19 +22517,22 @@ static void rb__tl_take(rb__tl_cell *s, rb__tl_snap *o)
 {
     struct rusage all, me;
     char buf[1024], *p;
-    int mine = rb__plat_thread_rusage(&me) == RB_OK;
+    int mine = rb__plat_thread_rusage(&me) == RB_OK, got = getrusage(RUSAGE_SELF, &all) == 0;
+    /* the two back to back: a fault of this thread between them (a first touch of a buffer read
+       into below) would count as the readers' in this snapshot and as its own in the next */
     o->at = rb__now_ns();
     rb_cell_live(s->cell, &o->live);
-    o->tlb = rb__tl_tlb(s->buf);
-    o->units = s->tool->cpu_probe ? (double)__atomic_load_n(&s->units, __ATOMIC_RELAXED) : NAN;
-    if (o->live.processes) { rb__tl_children(s, o); return; }
     o->majflt = o->minflt = o->cpu_ns = o->dev = NAN;
-    if (getrusage(RUSAGE_SELF, &all) == 0) {
+    if (got && !o->live.processes) {
         o->majflt = (double)all.ru_majflt - (mine ? (double)me.ru_majflt : 0);
         o->minflt = (double)all.ru_minflt - (mine ? (double)me.ru_minflt : 0);
         o->cpu_ns = (double)(rb__tv_ns(all.ru_utime) + rb__tv_ns(all.ru_stime)) - rb__tl_thread_cpu_ns() -
                     (double)__atomic_load_n(&s->probe_cpu_ns, __ATOMIC_RELAXED);
     }
+    o->tlb = rb__tl_tlb(s->buf);
+    o->units = s->tool->cpu_probe ? (double)__atomic_load_n(&s->units, __ATOMIC_RELAXED) : NAN;
+    if (o->live.processes) { rb__tl_children(s, o); return; }
+    o->pte = rb__tl_vmpte(o->live.pid);
     if (rb__plat_proc_read("/proc/self/io", buf, sizeof buf) > 0 && (p = strstr(buf, "\nread_bytes:")) != NULL)
         o->dev = (double)atoll(p + 12);
 }
@@ -22553,7 +22573,7 @@ static void rb__tl_point(rb__tl_cell *s, const rb__tl_snap *a, const rb__tl_snap
     p.tlb_per_s = (b->tlb - a->tlb) / dt;
     p.cpu_ns_per_read = reads > 0 ? (b->cpu_ns - a->cpu_ns) / reads : NAN;
     p.probe_per_s = (b->units - a->units) / dt;
-    p.pte_bytes = rb__tl_pte(s, &b->live);
+    p.pte_bytes = b->pte;
     p.resident = rb__tl_resident(s);
     p.charged_bytes = (double)rb_cell_charged(s->cell);
     if (p.charged_bytes < 0) p.charged_bytes = NAN;
@@ -22624,10 +22644,12 @@ static int rb__tl_cell_start(const rb_observer *o, const rb_config *c, void **st
     rb_timeline_tool *tool = (rb_timeline_tool *)o->user;
     rb__tl_cell *s = (rb__tl_cell *)calloc(1, sizeof *s);
     int rc = RB_OK;
+    unsigned k;
     *state = s;
     if (!s) { rb__fmt(why, wl, "out of memory for the timeline"); return RB_ENOMEM; }
     s->tool = tool;
     s->c = c;
+    for (k = 0; k < RB_MAX_PROCESSES * 5; k++) s->seen[k / 5][k % 5] = NAN;   /* never read: unknown */
     if (tool->inner && tool->inner->cell && (rc = tool->inner->cell(tool->inner, c, &s->inner, why, wl)) != RB_OK)
         return rc;
     s->tl = (rb_timeline *)calloc(1, sizeof *s->tl);
@@ -25132,7 +25154,7 @@ static int rb__set_methods(void *base, const char *v, const char *as, char *why,
     X("prewarm", "F[,F..]", RB__RA, FN, 0, rb__set_prewarm, NULL,                                                    \
       "make fraction F (0..1) of the file's pages resident before each cell, the rest not;\n"                        \
       "several: an axis, a row per strategy and fraction (advise --curve: its fractions)")                           \
-    X("map-resident", "", RB_FOR_RUN, SWITCH, cfg.map_resident, 0, NULL,                                             \
+    X("map-resident", "", RB__RA, SWITCH, cfg.map_resident, 0, NULL,                                                 \
       "mmap rows: the mapping's cached pages touched before the cell (a reader that has run\n"                       \
       "a while); advise --curve always does")                                                                       \
     X("memory-limit", "SIZE", RB_FOR_RUN, FN, 0, rb__set_memory_limit, NULL,                                         \

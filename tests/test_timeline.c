@@ -136,8 +136,10 @@ static void points_and_their_fields(void)
             const rb_timeline_point *p = &t->points[i];
             double dt = p->t_s - (i ? t->points[i - 1].t_s : 0);
             CHECKF(dt > 0.02 && dt < 0.3 && p->phase >= 1 && p->phase <= 2, "point %u: %.3f s, phase %u", i, dt, p->phase);
-            CHECK(p->ops_per_ms == p->ops_per_ms && p->reads_per_s == p->reads_per_s && p->minflt_per_s >= 0 &&
-                  p->majflt_per_s >= 0 && p->device_bytes_per_s >= 0 && p->pte_bytes > 0);
+            CHECKF(p->ops_per_ms == p->ops_per_ms && p->reads_per_s == p->reads_per_s && p->minflt_per_s >= 0 &&
+                   p->majflt_per_s >= 0 && p->device_bytes_per_s >= 0 && p->pte_bytes > 0,
+                   "point %u: %g ops/ms, %g reads/s, %g minflt/s, %g majflt/s, %g B/s, %g B of page tables", i,
+                   p->ops_per_ms, p->reads_per_s, p->minflt_per_s, p->majflt_per_s, p->device_bytes_per_s, p->pte_bytes);
             CHECK((p->tlb_per_s == p->tlb_per_s) == tlb);
             CHECK((p->probe_per_s == p->probe_per_s) == probe);
             CHECK(p->resident != p->resident || (p->resident >= 0 && p->resident <= 1));
@@ -176,14 +178,19 @@ static void points_of_reader_processes_and_a_memory_limit(void)
     if (!res) return;
     for (pass = 0; pass < 2; pass++) {
         const rb_timeline *t;
-        double sum = 0, pte = 0;
+        double sum = 0, pte = 0, maj = 0, dev = 0;
+        const char *skip = NULL;
         c = quick();
         c.threads = 2;
         if (pass == 0) c.processes = 2;
         else {
-            if (RBT_ASAN || RBT_TSAN) SKIP("a sanitizer's shadow memory does not fit a small memory cgroup");
-            if (rb_memcg_usable(&base, why, sizeof why) != RB_OK) SKIP(why);
-            if (rb_setup_file(rbt_path("tl-limited.dat"), 64u << 20, 0, 1, NULL, NULL, &e) != RB_OK) SKIP(e.msg);
+            if (RBT_ASAN || RBT_TSAN) skip = "a sanitizer's shadow memory does not fit a small memory cgroup";
+            else if (rb_memcg_usable(&base, why, sizeof why) != RB_OK) skip = why;
+            else if (rb_setup_file(rbt_path("tl-limited.dat"), 64u << 20, 0, 1, NULL, NULL, &e) != RB_OK) skip = e.msg;
+            if (skip) {
+                free(res);
+                SKIP(skip);
+            }
             c.path = rbt_path("tl-limited.dat");
             c.memory_limit = 32u << 20;   /* half the file: it cannot all stay */
             c.duration_ns = 400000000;
@@ -195,7 +202,7 @@ static void points_of_reader_processes_and_a_memory_limit(void)
         t = res->timeline;
         CHECK(t != NULL && t->processes == (pass ? 1u : 2u));
         if (!t) break;
-        CHECKF(t->n >= 4 && t->n <= 30, "%u points", t->n);
+        CHECKF(t->n >= 4 && t->n <= 100, "%u points", t->n);   /* ~9: 100 ms points of 2 x 300-400 ms, slower when loaded */
         for (i = 0; i < t->n; i++) {
             const rb_timeline_point *p = &t->points[i];
             double dt = p->t_s - (i ? t->points[i - 1].t_s : 0);
@@ -205,14 +212,24 @@ static void points_of_reader_processes_and_a_memory_limit(void)
             if (p->pte_bytes == p->pte_bytes) pte = p->pte_bytes > pte ? p->pte_bytes : pte;
             CHECKF(pass ? p->charged_bytes > 0 && p->charged_bytes <= 32.0 * (1 << 20) : p->charged_bytes != p->charged_bytes,
                    "point %u: %g bytes charged", i, p->charged_bytes);
+            /* the walk over the file's pages is no snapshot: what churn moves during it, a little over */
             if (pass && p->resident == p->resident)
-                CHECKF(p->resident * (double)res->file_pages * (double)sysconf(_SC_PAGESIZE) <= 32.0 * (1 << 20),
+                CHECKF(p->resident * (double)res->file_pages * (double)sysconf(_SC_PAGESIZE) <= 33.0 * (1 << 20),
                        "resident %.3f of the file under a 32 MiB limit", p->resident);
             sum += p->ops_per_ms * dt * 1000;
+            maj += p->majflt_per_s * dt;
+            dev += p->device_bytes_per_s * dt;
         }
         CHECKF(sum + 0.5 >= (double)res->ops && sum <= (double)res->ops + 8.5, "points %.1f ops, result %llu", sum,
                (unsigned long long)res->ops);
         CHECKF(pte > 0, "%g bytes of page tables", pte);
+        if (pass) {   /* cold, under the limit: the children's /proc figures add up to the workers' own counts */
+            CHECKF(res->majflt > 0 && maj >= 0.5 * (double)res->majflt && maj <= 1.5 * (double)res->majflt + 64,
+                   "points %.0f major faults, the workers %lld", maj, (long long)res->majflt);
+            if (res->device_read_bytes >= 0)
+                CHECKF(dev >= 0.5 * (double)res->device_read_bytes && dev <= 1.5 * (double)res->device_read_bytes + (1 << 20),
+                       "points %.0f device bytes, the workers %lld", dev, (long long)res->device_read_bytes);
+        }
         rb_timeline_free(&tl);
     }
     unlink(rbt_path("tl-limited.dat"));
