@@ -22470,19 +22470,20 @@ static double rb__tl_proc_cpu(int pid, const unsigned long long *f)
    and VmPTE is gone. */
 static void rb__tl_proc(int pid, double v[5])
 {
-    char path[64], buf[1024], *p;
+    char path[64], buf[1024], *p, *end;
     unsigned long long f[16];
-    unsigned i;
+    unsigned i = 4;
     v[0] = v[1] = v[3] = NAN;
     snprintf(path, sizeof path, "/proc/%d/stat", pid);
     p = rb__plat_proc_read(path, buf, sizeof buf) > 0 ? strrchr(buf, ')') : NULL;
     /* after the name (which may hold spaces and parentheses): state (field 3), then 4..15 */
-    for (p = p ? strchr(p + 2, ' ') : NULL, i = 4; p && i <= 15; i++) f[i] = strtoull(p, &p, 10);
-    if (p) {
+    if (p && p[1] == ' ' && p[2] && (p = strchr(p + 2, ' ')) != NULL)
+        for (; i <= 15; i++, p = end) f[i] = strtoull(p, &end, 10);
+    if (i > 15) {
         v[0] = (double)f[12];
         v[1] = (double)f[10];
     }
-    v[2] = rb__tl_proc_cpu(pid, p ? f : NULL);
+    v[2] = rb__tl_proc_cpu(pid, i > 15 ? f : NULL);
     snprintf(path, sizeof path, "/proc/%d/io", pid);
     if (rb__plat_proc_read(path, buf, sizeof buf) > 0 && (p = strstr(buf, "\nread_bytes:")) != NULL)
         v[3] = (double)atoll(p + 12);
