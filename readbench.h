@@ -423,7 +423,9 @@ enum {
    around: no hint, misses are left to the fault's read-around (NORMAL mappings only);
    missing: hint what the miss-rate estimate says will miss; every: hint every call;
    fill: missing, and a sampled miss in a nearly cached window hints the whole window;
-   sweep: fill, and the file hinted window after window (a file that fits in memory). */
+   sweep: not chosen per epoch: an investment started when sampled misses keep landing in
+   nearly cached windows of a file that fits in memory: the file hinted window after window,
+   once; the epochs it runs in are counted under this arm (see rb__pf_sweep_step). */
 enum { RB_AD_AROUND = 0, RB_AD_MISSING = 1, RB_AD_EVERY = 2, RB_AD_FILL = 3, RB_AD_SWEEP = 4, RB_AD_ARMS = 5 };
 
 typedef struct rb_prefetch_stats {
@@ -513,7 +515,12 @@ typedef struct rb_prefetcher {
     uint64_t *sweep_next;       /* adaptive: the window the sweep hints next, shared by the
                                    cell's readers (NULL: own_sweep) */
     uint64_t own_sweep;
-    int swept;                  /* adaptive: the sweep reached the end (once per reader) */
+    int swept;                  /* adaptive: the sweep ended (at the file's end or stopped: once per reader) */
+    int sweeping;               /* adaptive: the sweep runs: one window per call */
+    int ep_sweep;               /* adaptive: the sweep ran in the epoch being measured */
+    unsigned full_run;          /* adaptive: sampled misses in a row whose window was nearly full */
+    uint64_t sweep_windows;     /* adaptive: windows the sweep looked at, and their resident */
+    double sweep_resident;      /*   fractions summed: the stop rule's evidence */
     uint64_t left_at;           /* adaptive: the call whose miss an exploration of around left last */
     int last_errno;
     rb_prefetch_stats st;
@@ -1791,6 +1798,11 @@ RBINT void rb_adapt_init(rb_adapt *a);
 /* The arm for the next epoch, from the state and the epoch just measured (a pure function of
    the two: tested on synthetic cost streams). */
 RBINT int rb_adapt_epoch(rb_adapt *a, const rb_adapt_signals *s);
+
+/* The machine's state changed under the bandit (the sweep starts or ends): an exploration in
+   progress is dropped, the exploited arm's price is measured afresh and every other arm is
+   due to be explored again. Its relative prices are kept until then. */
+RBINT void rb_adapt_restart(rb_adapt *a);
 
 /* Inside an epoch: 1 when its calls so far (calls, ns) already cost more than RB__AD_DEAR x
    the cheapest other arm's price (over at least one op's calls): the epoch ends now. */
@@ -3501,7 +3513,7 @@ static int rb__pf_advise(rb_prefetcher *p, uint64_t start, uint64_t alen)
    small reads (mmap 0.012 ops/ms, hinting 2.06). A policy tuned with thresholds to one of
    them (issue 14's, 1.5x tolerances and doubling trials) reached half the best on the other.
    So each reader measures. Its calls are cut into epochs of RB__AD_EPOCH (16 ops of 16
-   reads); each epoch plays one arm (RB_AD_AROUND ... RB_AD_SWEEP), and one clock read at its
+   reads); each epoch plays one arm (RB_AD_AROUND ... RB_AD_FILL), and one clock read at its
    end gives its ns per call, the reads between the calls included: the price of the arm, with
    every effect it has on those reads. rb_adapt_epoch, a pure function of the state and the
    epoch's signals, then picks the next epoch's arm:
@@ -3539,9 +3551,15 @@ static int rb__pf_advise(rb_prefetcher *p, uint64_t start, uint64_t alen)
      fadvise have none) in two or more ranges and an eighth of the misses: memory is short, and
      read-around, the fill and the sweep load what evicts what the others need: those three
      arms are off for RB__AD_HOLD epochs after the last such epoch.
-   The fill and the sweep are arms too (below rb__pf_fill, rb__pf_sweep_step): they pay only
-   while the file then stays cached, and the bandit keeps them only while their epochs are the
-   cheaper ones. On a RANDOM mapping there is no read-around to leave misses to, nor windows
+   The fill is an arm too (below rb__pf_fill): it pays only while the file then stays cached,
+   and the bandit keeps it only while its epochs are the cheaper ones. The sweep is not: its
+   payoff comes after it ends (a file with no holes left), and an epoch's price cannot see
+   that: played as an arm, its epochs cost 2x the missing arm's (5.7 against 2.8 us a call,
+   1 GiB at 90% cached) and it was never kept, while plain mmap, whose faults fill the holes,
+   read 2-3x faster than adaptive in the first second. So it is an investment with a bound
+   instead (rb__pf_sweep_step): started by evidence, stopped when the evidence fails, the
+   bandit paused while it runs and restarted after (rb_adapt_restart: the prices it had
+   describe a file that is no longer there). On a RANDOM mapping there is no read-around to leave misses to, nor windows
    the faults would fill: the arms are missing and every. Bookkeeping is done at samples (one
    call in 8 to 64) and, while exploring, at every call: a clock read each. */
 #define RB__AD_EPOCH 256u        /* calls per epoch at least: 16 ops of 16 reads */
@@ -3570,6 +3588,19 @@ RBINT void rb_adapt_init(rb_adapt *a)
     a->arm = a->best = RB_AD_MISSING;   /* the safe start: a wrong hint is the cheap mistake */
     a->pend = -1;
     for (k = 0; k < RB_AD_ARMS; k++) a->revisit[k] = RB__AD_REVISIT;
+}
+
+RBINT void rb_adapt_restart(rb_adapt *a)
+{
+    unsigned k;
+    a->exploring = a->urgent = 0;
+    a->arm = a->best;
+    a->pend = -1;
+    a->price = a->last = 0;
+    for (k = 0; k < RB_AD_ARMS; k++) {
+        a->revisit[k] = RB__AD_REVISIT;
+        a->age[k] = RB__AD_REVISIT;
+    }
 }
 
 /* The allowed arm but `skip` with the lowest relative price; -1: none measured. */
@@ -3687,7 +3718,7 @@ static int rb__pf_recently_evicted(const rb_prefetcher *p, uint64_t off, uint64_
 
 #define RB__PF_FILL ((uint64_t)2 << 20)   /* a window: one force_page_cache_ra() chunk */
 #define RB__PF_FILL_FULL 0.875             /* resident at least this: nearly full */
-#define RB__PF_SWEEP_EVERY 16u   /* calls per window the sweep hints: one per op of 16 reads */
+#define RB__PF_SWEEP_AFTER 4u   /* sampled misses in a row in nearly full windows start the sweep */
 
 /* The bytes the reads stay below: the mapping, or less with --size. */
 static uint64_t rb__pf_span(const rb_prefetcher *p)
@@ -3705,18 +3736,17 @@ static int rb__pf_fits(const rb_prefetcher *p, double frac)
     return p->room >= 0 && (2 - frac) * (double)rb__pf_span(p) <= (double)p->room;
 }
 
-/* The arms that may run now: missing and every always; on a mapping that reads around, around,
-   and fill and sweep where the file fits (judged from the miss-rate estimate), no recently
-   evicted pages were seen (fill_off), and, for the sweep, it has not reached the end. */
+/* The arms the bandit may play now: missing and every always; on a mapping that reads around,
+   around, and the fill where the file fits (judged from the miss-rate estimate) and no
+   recently evicted pages were seen (fill_off). Never the sweep: it is started by evidence
+   (rb__pf_sweep_watch), not chosen per epoch. */
 static unsigned rb__pf_allowed(const rb_prefetcher *p)
 {
     unsigned m = (1u << RB_AD_MISSING) | (1u << RB_AD_EVERY);
     if (!p->read_around) return m;
     m |= 1u << RB_AD_AROUND;
-    if (!p->fill_off && p->window_resident && rb__pf_fits(p, 1.0 - (double)p->est / RB__PF_ONE)) {
+    if (!p->fill_off && p->window_resident && rb__pf_fits(p, 1.0 - (double)p->est / RB__PF_ONE))
         m |= 1u << RB_AD_FILL;
-        if (!p->swept) m |= 1u << RB_AD_SWEEP;
-    }
     return m;
 }
 
@@ -3730,7 +3760,11 @@ static void rb__pf_epoch(rb_prefetcher *p)
     if (p->ep_t0 && (calls < RB__AD_EPOCH || now - p->ep_t0 < RB__AD_EPOCH_NS) &&
         !(calls && rb_adapt_cut(&p->ad, calls, now - p->ep_t0)))
         return;
-    if (p->ep_t0 && calls) {
+    if (p->ep_t0 && calls && p->ep_sweep) {   /* the sweep's epoch: its own arm, the bandit paused */
+        p->st.arm_calls[RB_AD_SWEEP] += calls;
+        p->st.arm_ns[RB_AD_SWEEP] += now - p->ep_t0;
+        if (!p->sweeping) rb_adapt_restart(&p->ad);
+    } else if (p->ep_t0 && calls) {
         p->ep.calls = calls;
         p->ep.ns = now - p->ep_t0;
         p->ep.allowed = rb__pf_allowed(p);
@@ -3744,6 +3778,7 @@ static void rb__pf_epoch(rb_prefetcher *p)
     memset(&p->ep, 0, sizeof p->ep);
     p->ep_t0 = now;
     p->ep_call0 = p->st.calls - 1;
+    p->ep_sweep = p->sweeping;
 }
 
 /* The fill arm: at 90% cached plain mmap can win because each fault's read-around fills its
@@ -3776,20 +3811,57 @@ static int rb__pf_fill(rb_prefetcher *p, uint64_t start, uint64_t alen)
     return rb__pf_advise(p, w0, wl);
 }
 
-/* The sweep arm: filling windows one sampled miss at a time leaves the last holes to be found
-   by chance, and the rarer the misses the fewer the samples, while plain mmap fills a window
-   at every miss. While the sweep is the arm played, the reader hints the file window after
-   window from the start, one window per RB__PF_SWEEP_EVERY calls, until the end (once). Each
-   hint starts the reads of the window's missing pages alone and returns. The readers of a
-   cell share one pass (a cursor in the target that each step takes a window from), so T
-   threads do not hint the file T times. Only the bytes the reads reach (--size) are swept. */
+/* The sweep, an investment: filling windows one sampled miss at a time leaves the last holes
+   to be found by chance, and the rarer the misses the fewer the samples, while plain mmap
+   fills a window at every miss. When RB__PF_SWEEP_AFTER sampled misses in a row land in
+   nearly full windows (RB__PF_FILL_FULL) of a file that fits (rb__pf_fits), the file is a
+   cached file with a few holes, and they are cheaper to load at once than one miss at a time:
+   the reader then takes one window per call from the start (a cursor the cell's readers share,
+   so T threads do not hint the file T times; only the bytes the reads reach, --size), asks
+   its resident fraction, and hints it unless it is full. WILLNEED starts the reads of the
+   window's missing pages and returns. The bound: a cached file's holes, each read once, and
+   the sweep stops (once per reader) when what it finds breaks the bet that started it: the
+   windows it looked at hold less than RB__PF_FILL_FULL on average (the holes are more than a
+   few), the file no longer fits at that fraction, or recently evicted pages were seen
+   (fill_off: memory is short, filling would evict what others need). A window whose residency
+   cannot be told is hinted and counts as empty. */
 static void rb__pf_sweep_step(rb_prefetcher *p)
 {
-    uint64_t *cursor = p->sweep_next ? p->sweep_next : &p->own_sweep, span = rb__pf_span(p), w0;
+    uint64_t *cursor = p->sweep_next ? p->sweep_next : &p->own_sweep, span = rb__pf_span(p), w0, wl;
+    double frac, mean;
     w0 = __atomic_fetch_add(cursor, 1, __ATOMIC_RELAXED) * RB__PF_FILL;
-    if (w0 >= span) { p->swept = 1; return; }
-    p->st.sweeps++;
-    rb__pf_advise(p, w0, RB__MIN(RB__PF_FILL, span - w0));
+    if (w0 >= span || p->fill_off) { p->sweeping = 0; p->swept = 1; return; }
+    wl = RB__MIN(RB__PF_FILL, span - w0);
+    frac = p->window_resident(p->resident_ctx, p->map + w0, (size_t)wl);
+    if (!(frac >= 0)) frac = 0;
+    p->sweep_windows++;
+    p->sweep_resident += frac;
+    if (frac < 1) {
+        p->st.sweeps++;
+        rb__pf_advise(p, w0, wl);
+    }
+    mean = p->sweep_resident / (double)p->sweep_windows;
+    if (p->sweep_windows >= RB__PF_SWEEP_AFTER && (mean < RB__PF_FILL_FULL || !rb__pf_fits(p, mean))) {
+        p->sweeping = 0;
+        p->swept = 1;
+    }
+}
+
+/* A sampled miss at start, on a mapping that reads around: is its window nearly full in a file
+   that fits? RB__PF_SWEEP_AFTER such misses in a row start the sweep (above); any other
+   resets the run. The window's residency is asked only while a sweep could start. */
+static void rb__pf_sweep_watch(rb_prefetcher *p, uint64_t start)
+{
+    uint64_t span = rb__pf_span(p), w0 = start / RB__PF_FILL * RB__PF_FILL;
+    double frac;
+    if (!p->read_around || p->swept || p->sweeping || p->fill_off || !p->window_resident || w0 >= span ||
+        !rb__pf_fits(p, 1.0))
+        return;
+    frac = p->window_resident(p->resident_ctx, p->map + w0, (size_t)RB__MIN(RB__PF_FILL, span - w0));
+    if (!(frac >= RB__PF_FILL_FULL) || !rb__pf_fits(p, frac)) { p->full_run = 0; return; }
+    if (++p->full_run < RB__PF_SWEEP_AFTER) return;
+    p->sweeping = p->ep_sweep = 1;
+    rb_adapt_restart(&p->ad);   /* an exploration in flight would be judged against the sweep's load */
 }
 
 /* A sample's residency answer r (0: missing) into the estimate and the epoch's signals; a
@@ -3806,6 +3878,7 @@ static void rb__pf_sampled(rb_prefetcher *p, int r, uint64_t start, uint64_t ale
         p->ep.misses++;
         p->ep.evicted += (uint64_t)ev;
         if (ev && ++p->evicted_misses >= 2) p->fill_off = 1;
+        rb__pf_sweep_watch(p, start);
     }
 }
 
@@ -3817,7 +3890,7 @@ static int rb__pf_adaptive(rb_prefetcher *p, uint64_t start, uint64_t alen)
     if (!p->trust_mincore) return rb__pf_advise(p, start, alen);
     if (!p->countdown || p->ad.exploring || !p->ep_t0) rb__pf_epoch(p);
     arm = p->ad.arm;
-    if (arm == RB_AD_SWEEP && !p->swept && p->st.calls % RB__PF_SWEEP_EVERY == 0) rb__pf_sweep_step(p);
+    if (p->sweeping) rb__pf_sweep_step(p);
     if (p->countdown > 0) {
         p->countdown--;
         if (arm == RB_AD_EVERY || (p->est >= RB__PF_THRESHOLD && arm != RB_AD_AROUND)) return rb__pf_advise(p, start, alen);
@@ -3844,7 +3917,7 @@ static int rb__pf_adaptive(rb_prefetcher *p, uint64_t start, uint64_t alen)
         p->st.skips++;
         return 0;
     }
-    if ((arm == RB_AD_FILL || arm == RB_AD_SWEEP) && (r = rb__pf_fill(p, start, alen)) != 0) return r;
+    if (arm == RB_AD_FILL && (r = rb__pf_fill(p, start, alen)) != 0) return r;
     return rb__pf_advise(p, start, alen);
 }
 

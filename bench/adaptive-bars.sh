@@ -13,6 +13,10 @@
 # The bar is 0.90 (warm 0.97) at 1 and 4 threads: pass when the whole interval is at or above
 # it, miss when all of it is below. Each adaptive row also prints its arms' shares of the calls
 # and measured prices (ns per call), its switches and what exploring cost.
+# Every cell starts with the file's cached pages mapped (--map-resident), as a long-running
+# reader's mapping is: from a fresh mapping each first touch is a minor fault in the timed loop
+# (10-35 us a page on this project's VMs), which a warm cell's first iteration pays and which
+# decided the warm ratio more than the policy did.
 # RA=N: run with /sys/block/$DEV/queue/read_ahead_kb at N (a second "machine"), holding the
 # exclusive lock /var/tmp/rb-readahead.lock, restored on exit and on a signal; otherwise the
 # shared lock is held and read_ahead_kb is checked before and after.
@@ -35,7 +39,7 @@ SIZE=$(stat -c %s "$FILE")
 MEMCG_BYTES=${MEMCG_BYTES:-$((SIZE / 8 * 9 + (64 << 20)))}
 TAG=${RA:+-ra$RA}
 THREE=mmap,mmap-backoff,mmap-willneed,mmap-adaptive
-COMMON=(--threads 1,4 --read-size 16k --reads-per-op 16 --rounds "$ROUNDS" --iterations "$ITER" --duration 1s
+COMMON=(--threads 1,4 --read-size 16k --reads-per-op 16 --rounds "$ROUNDS" --iterations "$ITER" --duration 1s --map-resident
         --format json --quiet)
 
 # The lock first: exclusive while read_ahead_kb is changed (and set back on any exit), shared else.

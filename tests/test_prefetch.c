@@ -488,6 +488,8 @@ static void adaptive_pf(rb_prefetcher *p, fake *f, unsigned char *m, uint64_t le
     p->resident_ctx = f;
     p->read_around = 1;
     p->room = room;
+    p->swept = arm != RB_AD_SWEEP;   /* the sweep may start only where a test asks for it */
+    if (arm == RB_AD_SWEEP) arm = RB_AD_MISSING;   /* it is no arm the bandit plays */
     p->ad.arm = p->ad.best = arm;
     p->ep_t0 = 1;
 }
@@ -540,11 +542,13 @@ static void adaptive_fills_a_nearly_full_window(void)
     CHECK(p.st.fills == 0 && f.windows == 0 && p.st.advises == 64);
 }
 
-/* The sweep arm, on a 7-window mapping (13 MiB + 100, nothing mapped past its last page, so a
-   hint past the end fails): exactly one window (2 MiB, the last one short) every 16 calls
-   while it plays, once; the other arms do not move it. At an epoch's end the arms allowed
-   are the sweep and the fill where the file fits, neither when the room is unknown or
-   recently evicted pages were seen (fill_off), and no sweep once it reached the end. */
+/* The sweep, on a 7-window mapping (13 MiB + 100, nothing mapped past its last page, so a
+   hint past the end fails): it starts after RB__PF_SWEEP_AFTER (4) sampled misses in a row
+   land in nearly full windows (7/8) of a file that fits, then takes one window per call,
+   hints it unless it is full, and ends at the file's end, once; the bandit is paused while it
+   runs (its epochs are the sweep's) and restarted after. A half-full window, an unknown room,
+   too little room, and recently evicted pages (fill_off) never start it; windows that turn
+   out emptier than the bet on average stop it. The hints are real madvise calls: none fails. */
 static unsigned char *sweep_map(uint64_t len, size_t *mlen)
 {
     unsigned char *m;
@@ -555,57 +559,81 @@ static unsigned char *sweep_map(uint64_t len, size_t *mlen)
     return m;
 }
 
-/* One whole epoch of the arm being played, every range resident (nothing else advises). */
-static void sweep_epoch(rb_prefetcher *p, fake *f)
+/* n calls that each sample (gap 1) a missing range in window 0. */
+static void sweep_calls(rb_prefetcher *p, unsigned n)
 {
     unsigned i;
-    f->mode = 0;
-    for (i = 0; i < 300; i++) CHECK(rb_prefetch(p, 4096, 100) >= 0);
+    for (i = 0; i < n; i++) {
+        p->countdown = 0;
+        CHECK(rb_prefetch(p, 4096, 100) >= 0);
+    }
 }
 
 static void adaptive_sweeps_a_nearly_cached_file_once(void)
 {
     const uint64_t len = (13u << 20) + 100, windows = 7;
     const int64_t big = (int64_t)1 << 40;
-    const unsigned cache_arms = (1u << RB_AD_FILL) | (1u << RB_AD_SWEEP);
     size_t mlen;
     unsigned char *m = sweep_map(len, &mlen);
     rb_prefetcher p;
     fake f;
-    unsigned i;
+    unsigned epochs;
     CHECK(m != NULL);
     if (!m) return;
     adaptive_pf(&p, &f, m, len, big, RB_AD_SWEEP);
-    f.mode = 0;
-    p.est = 0;   /* hot: only the sweep advises */
-    p.gap = 64;
-    for (i = 0; i < 3 * 16; i++) CHECK(rb_prefetch(&p, 4096, 100) >= 0);
-    CHECKF(p.st.advises == 3 && p.own_sweep == 3 && p.st.sweeps == 3, "%llu hints in 48 calls",
-           (unsigned long long)p.st.advises);
-    for (i = 0; i < 16 * (windows + 2); i++) CHECK(rb_prefetch(&p, 4096, 100) >= 0);
-    CHECKF(p.st.advises == windows && p.st.sweeps == windows && p.swept && p.st.failed == 0,
-           "%llu sweep hints of %llu, %llu failed", (unsigned long long)p.st.advises, (unsigned long long)windows,
-           (unsigned long long)p.st.failed);
-    sweep_epoch(&p, &f);   /* the epoch ends: no sweep allowed any more, the fill still is */
-    CHECKF((p.ad.allowed & cache_arms) == (1u << RB_AD_FILL) && p.ad.arm != RB_AD_SWEEP, "allowed %#x, arm %d",
-           p.ad.allowed, p.ad.arm);
-    adaptive_pf(&p, &f, m, len, big, RB_AD_MISSING);   /* another arm: the sweep does not move */
-    p.est = 0;
-    for (i = 0; i < 64; i++) CHECK(rb_prefetch(&p, 4096, 100) >= 0);
-    CHECK(p.own_sweep == 0 && p.st.sweeps == 0);
-    sweep_epoch(&p, &f);
-    CHECKF((p.ad.allowed & cache_arms) == cache_arms, "allowed %#x", p.ad.allowed);
-    adaptive_pf(&p, &f, m, len, -1, RB_AD_SWEEP);   /* room unknown: neither */
-    sweep_epoch(&p, &f);
-    CHECKF((p.ad.allowed & cache_arms) == 0 && p.ad.arm != RB_AD_SWEEP && p.ad.arm != RB_AD_FILL, "allowed %#x",
-           p.ad.allowed);
-    adaptive_pf(&p, &f, m, len, (int64_t)len, RB_AD_SWEEP);   /* too little room at the estimate's misses */
-    sweep_epoch(&p, &f);
-    CHECKF((p.ad.allowed & cache_arms) == 0, "allowed %#x", p.ad.allowed);
+    f.window = 0.9;
+    sweep_calls(&p, 3);
+    CHECKF(!p.sweeping && p.full_run == 3 && p.st.sweeps == 0, "run %u after 3 misses", p.full_run);
+    f.window = 0.5;   /* one half-full window resets the run */
+    sweep_calls(&p, 1);
+    CHECK(!p.sweeping && p.full_run == 0);
+    f.window = 0.9;
+    epochs = p.ad.epochs;
+    sweep_calls(&p, 4);   /* the 4th starts it */
+    CHECK(p.sweeping && p.st.sweeps == 0);
+    sweep_calls(&p, 1);   /* each call from the next takes a window */
+    CHECKF(p.sweeping && p.ep_sweep && p.st.sweeps == 1 && p.own_sweep == 1, "sweeping %d, %llu windows",
+           p.sweeping, (unsigned long long)p.st.sweeps);
+    sweep_calls(&p, (unsigned)windows + 3);
+    CHECKF(p.swept && !p.sweeping && p.st.sweeps == windows && p.st.failed == 0 &&
+           p.sweep_windows == windows, "%llu sweep hints of %llu, %llu failed", (unsigned long long)p.st.sweeps,
+           (unsigned long long)windows, (unsigned long long)p.st.failed);
+    CHECKF(p.ad.epochs == epochs && (p.ad.allowed >> RB_AD_SWEEP & 1u) == 0, "%u epochs judged while sweeping",
+           p.ad.epochs - epochs);
+    p.ep_t0 = 1;   /* the epoch ends at the next sample: the sweep's, then the bandit restarts */
+    p.st.calls += 1000;
+    sweep_calls(&p, 1);
+    CHECKF(p.st.arm_calls[RB_AD_SWEEP] > 0 && p.ad.epochs == epochs && p.ad.price == 0 && !p.ep_sweep,
+           "sweep calls %llu, price %g", (unsigned long long)p.st.arm_calls[RB_AD_SWEEP], p.ad.price);
+    sweep_calls(&p, 64);   /* once per reader */
+    CHECK(p.st.sweeps == windows && !p.sweeping);
+
+    adaptive_pf(&p, &f, m, len, big, RB_AD_SWEEP);   /* windows emptier than the bet: it stops */
+    f.window = 0.9;
+    sweep_calls(&p, 4);
+    f.window = 0.5;
+    sweep_calls(&p, 10);
+    CHECKF(p.swept && !p.sweeping && p.st.sweeps == 4 && p.sweep_windows == 4, "%llu windows before it stopped",
+           (unsigned long long)p.st.sweeps);
+    adaptive_pf(&p, &f, m, len, -1, RB_AD_SWEEP);   /* room unknown */
+    f.window = 0.95;
+    sweep_calls(&p, 16);
+    CHECK(!p.sweeping && p.st.sweeps == 0 && f.windows == 0);
+    adaptive_pf(&p, &f, m, len, (int64_t)len, RB_AD_SWEEP);   /* too little room for the holes */
+    f.window = 0.95;
+    sweep_calls(&p, 16);
+    CHECK(!p.sweeping && p.st.sweeps == 0);
     adaptive_pf(&p, &f, m, len, big, RB_AD_SWEEP);   /* recently evicted pages seen */
     p.fill_off = 1;
-    sweep_epoch(&p, &f);
-    CHECKF((p.ad.allowed & cache_arms) == 0 && (p.ad.allowed >> RB_AD_AROUND & 1u), "allowed %#x", p.ad.allowed);
+    f.window = 0.95;
+    sweep_calls(&p, 16);
+    CHECK(!p.sweeping && p.st.sweeps == 0 && f.windows == 0);
+    adaptive_pf(&p, &f, m, len, big, RB_AD_SWEEP);   /* ... or seen while it runs: it ends */
+    f.window = 0.95;
+    sweep_calls(&p, 5);
+    p.fill_off = 1;
+    sweep_calls(&p, 1);
+    CHECK(p.swept && !p.sweeping && p.st.sweeps == 1);
     munmap(m, mlen);
 }
 
