@@ -515,15 +515,32 @@ typedef struct rb_prefetcher {
     uint64_t *sweep_next;       /* adaptive: the window the sweep hints next, shared by the
                                    cell's readers (NULL: own_sweep) */
     uint64_t own_sweep;
-    int swept;                  /* adaptive: the sweep ended (at the file's end or stopped: once per reader) */
+    uint64_t *sweep_holes;      /* adaptive: the bytes of holes the sweep hinted, shared like
+                                   sweep_next (NULL: own_holes) */
+    uint64_t own_holes;
+    uint64_t run_t0, run_holes0;   /* adaptive: when this reader's sweep (re)started, and the
+                                   holes hinted then: the rate is the cell's over this run */
+    double rate;                /* adaptive: the sweep's last measured rate (bytes per ns); 0: none */
+    uint64_t horizon_ns;        /* how long the reader expects to read from its first call (the
+                                   runner: the cell's iterations); 0: unknown, taken to be as
+                                   long as it has read so far. Set after rb_prefetcher_init. */
+    uint64_t t_first;           /* adaptive: the first call's clock (ns) */
+    int swept;                  /* adaptive: the sweep is over (the file's end, or it cannot pay) */
     int sweeping;               /* adaptive: the sweep runs: one window per call */
+    int sweep_trial;            /* adaptive: ... still measuring its rate (the first windows) */
     int ep_sweep;               /* adaptive: the sweep ran in the epoch being measured */
-    unsigned full_run;          /* adaptive: sampled misses in a row whose window was nearly full */
-    uint64_t sweep_windows;     /* adaptive: windows the sweep looked at, and their resident */
-    double sweep_resident;      /*   fractions summed: the stop rule's evidence */
+    unsigned miss_windows;      /* adaptive: sampled misses whose window's residency was asked */
+    double miss_resident;       /*   and those fractions summed: the file's resident fraction */
+    uint64_t sweep_windows;     /* adaptive: windows this reader's sweep took */
     uint64_t left_at;           /* adaptive: the call whose miss an exploration of around left last */
     int last_errno;
     rb_prefetch_stats st;
+    /* Called just before each MADV_WILLNEED the policy gives (page-aligned start, len of the
+       mapping), NULL: none. The runner's hint accounting notes there whether the range was
+       resident before its hint: asked before every call instead, a policy that skips most
+       calls paid a mincore on each of them (warm, a stretch of skips after a followed hint). */
+    void (*advising)(void *ctx, uint64_t start, uint64_t len);
+    void *advising_ctx;
 } rb_prefetcher;
 
 /* rb_prefetcher_init(p, policy, map, len, shared_counter), rb_prefetch(p, off, len): MADV_WILLNEED
@@ -1262,8 +1279,9 @@ typedef struct rb_target {
        every op reads. backoff (PR #13381) keeps a counter per thread, in its prefetcher. */
     char pad_before_counter_[64];
     uint64_t prefetch_counter;
-    uint64_t sweep_next;    /* adaptive's sweep: the window any thread of the cell hints next */
-    char pad_after_counter_[48];
+    uint64_t sweep_next;    /* adaptive's sweep: the window any thread of the cell hints next, */
+    uint64_t sweep_holes;   /*   and the bytes of holes hinted so far */
+    char pad_after_counter_[40];
     struct rb_result *res;  /* where warnings about this cell go (close failures); may be NULL */
     void *user;             /* free for a custom strategy */
 } rb_target;
@@ -1807,6 +1825,11 @@ RBINT void rb_adapt_restart(rb_adapt *a);
 /* Inside an epoch: 1 when its calls so far (calls, ns) already cost more than RB__AD_DEAR x
    the cheapest other arm's price (over at least one op's calls): the epoch ends now. */
 RBINT int rb_adapt_cut(const rb_adapt *a, uint64_t calls, uint64_t ns);
+
+/* Whether adaptive's sweep pays: the rest of it, fill_ns at the rate measured, ends within the
+   first half of what the reader has left (elapsed + 2 fill <= horizon); horizon 0: unknown,
+   taken to be twice the elapsed time (a reader goes on as long as it has gone). */
+RBINT int rb_sweep_pays(double fill_ns, double elapsed_ns, double horizon_ns);
 
 /* The time (ns) over which a read of resident pages counts as late: twice the median of the
    n last cached reads' times, at least RB_PA_SLOW_FLOOR_NS; the floor alone below 3 times. */
@@ -3494,6 +3517,7 @@ static void rb__pf_stats_add(rb_prefetch_stats *acc, const rb_prefetch_stats *x)
 
 static int rb__pf_advise(rb_prefetcher *p, uint64_t start, uint64_t alen)
 {
+    if (p->advising) p->advising(p->advising_ctx, start, alen);
     p->st.advises++;
     if (madvise(p->map + start, (size_t)alen, MADV_WILLNEED) != 0) {
         if (p->st.failed++ == 0) p->last_errno = errno;
@@ -3718,7 +3742,8 @@ static int rb__pf_recently_evicted(const rb_prefetcher *p, uint64_t off, uint64_
 
 #define RB__PF_FILL ((uint64_t)2 << 20)   /* a window: one force_page_cache_ra() chunk */
 #define RB__PF_FILL_FULL 0.875             /* resident at least this: nearly full */
-#define RB__PF_SWEEP_AFTER 4u   /* sampled misses in a row in nearly full windows start the sweep */
+#define RB__PF_SWEEP_AFTER 4u    /* sampled misses in windows before the sweep may start */
+#define RB__PF_SWEEP_TRIAL 16u   /* windows whose hints measure the rate before the sweep goes on */
 
 /* The bytes the reads stay below: the mapping, or less with --size. */
 static uint64_t rb__pf_span(const rb_prefetcher *p)
@@ -3811,56 +3836,123 @@ static int rb__pf_fill(rb_prefetcher *p, uint64_t start, uint64_t alen)
     return rb__pf_advise(p, w0, wl);
 }
 
-/* The sweep, an investment: filling windows one sampled miss at a time leaves the last holes
-   to be found by chance, and the rarer the misses the fewer the samples, while plain mmap
-   fills a window at every miss. When RB__PF_SWEEP_AFTER sampled misses in a row land in
-   nearly full windows (RB__PF_FILL_FULL) of a file that fits (rb__pf_fits), the file is a
-   cached file with a few holes, and they are cheaper to load at once than one miss at a time:
-   the reader then takes one window per call from the start (a cursor the cell's readers share,
-   so T threads do not hint the file T times; only the bytes the reads reach, --size), asks
-   its resident fraction, and hints it unless it is full. WILLNEED starts the reads of the
-   window's missing pages and returns. The bound: a cached file's holes, each read once, and
-   the sweep stops (once per reader) when what it finds breaks the bet that started it: the
-   windows it looked at hold less than RB__PF_FILL_FULL on average (the holes are more than a
-   few), the file no longer fits at that fraction, or recently evicted pages were seen
-   (fill_off: memory is short, filling would evict what others need). A window whose residency
-   cannot be told is hinted and counts as empty. */
+/* The sweep, an investment: filling windows one sampled miss at a time leaves the holes to
+   be found by chance, while plain mmap fills a whole window at every miss and, where the file
+   fits in memory, ends with no holes at all: at 90% cached on a 1 GiB file within the first
+   second, at 50% within the first 1-2 seconds here, and never within a 2 s cell on a VM whose
+   disk was a third as fast. Whether loading the holes pays is a question of time: the fill
+   takes the holes' bytes over the device's rate, and pays back only over what the reader
+   reads after it. So the sweep measures the rate and asks the horizon:
+   - it may start once RB__PF_SWEEP_AFTER sampled misses landed in windows of a file that fits
+     (rb__pf_fits at the windows' mean resident fraction): the reads do find holes;
+   - a trial: one window per call from the start (a cursor the cell's readers share, so T
+     threads do not hint the file T times; only the bytes the reads reach, --size), each
+     window's resident fraction asked and the window hinted unless full. WILLNEED starts the
+     reads of its missing pages and returns, or waits while the device's queue is full: the
+     hints go at the device's pace. After RB__PF_SWEEP_TRIAL windows the bytes of holes the
+     cell's readers hinted since this reader's sweep started, over that time, give the rate
+     (kept while it waits), and the rest's holes (the windows' mean fraction over what is
+     left) its time F;
+   - it goes on while rb_sweep_pays(F, elapsed, horizon): done within the first half of what
+     the reader has left (looked at again every RB__PF_SWEEP_TRIAL windows); otherwise it
+     waits, and each sampled miss asks again as the reader goes on (with no horizon given, a
+     reader is taken to go on as long as it has so far: the longer it ran, the more a fill
+     is worth);
+   - it ends for good at the file's end, when the file no longer fits at the fraction found,
+     or when recently evicted pages were seen (fill_off: memory is short, filling would evict
+     what others need). A window whose residency cannot be told counts as empty. */
+RBINT int rb_sweep_pays(double fill_ns, double elapsed_ns, double horizon_ns)
+{
+    if (!(fill_ns >= 0) || !(elapsed_ns >= 0)) return 0;
+    if (!(horizon_ns > 0)) horizon_ns = 2 * elapsed_ns;   /* unknown: as long again as so far */
+    return elapsed_ns + 2 * fill_ns <= horizon_ns;
+}
+
+/* The file's resident fraction as the sampled misses' windows and the sweep's measured it. */
+static double rb__pf_resident_seen(const rb_prefetcher *p)
+{
+    return p->miss_windows ? p->miss_resident / (double)p->miss_windows : 0;
+}
+
+/* The time the rest of the sweep would take at the rate measured (while it runs: over this
+   run of it; while it waits: the last); -1: no rate yet. */
+static double rb__pf_fill_time(rb_prefetcher *p, uint64_t now)
+{
+    uint64_t next = __atomic_load_n(p->sweep_next ? p->sweep_next : &p->own_sweep, __ATOMIC_RELAXED) * RB__PF_FILL;
+    uint64_t holes = __atomic_load_n(p->sweep_holes ? p->sweep_holes : &p->own_holes, __ATOMIC_RELAXED);
+    uint64_t span = rb__pf_span(p);
+    double left = next < span ? (double)(span - next) * (1 - rb__pf_resident_seen(p)) : 0;
+    if (p->sweeping && now > p->run_t0 && holes > p->run_holes0)
+        p->rate = (double)(holes - p->run_holes0) / (double)(now - p->run_t0);
+    if (!(left > 0)) return 0;
+    return p->rate > 0 ? left / p->rate : -1;
+}
+
+/* Whether the sweep goes on (1), waits (0) or is over (-1) now. */
+static int rb__pf_sweep_judge(rb_prefetcher *p, uint64_t now)
+{
+    double f;
+    if (p->fill_off || !rb__pf_fits(p, rb__pf_resident_seen(p))) return -1;
+    f = rb__pf_fill_time(p, now);
+    if (f < 0) return 1;   /* no rate yet: the trial measures it */
+    return rb_sweep_pays(f, (double)(now - p->t_first), (double)p->horizon_ns);
+}
+
+static void rb__pf_sweep_over(rb_prefetcher *p)
+{
+    p->sweeping = p->sweep_trial = 0;
+    p->swept = 1;
+}
+
+/* One call's step of the sweep: the next window of the cell's pass. */
 static void rb__pf_sweep_step(rb_prefetcher *p)
 {
     uint64_t *cursor = p->sweep_next ? p->sweep_next : &p->own_sweep, span = rb__pf_span(p), w0, wl;
-    double frac, mean;
+    double frac;
+    int v;
     w0 = __atomic_fetch_add(cursor, 1, __ATOMIC_RELAXED) * RB__PF_FILL;
-    if (w0 >= span || p->fill_off) { p->sweeping = 0; p->swept = 1; return; }
+    if (w0 >= span || p->fill_off) { rb__pf_sweep_over(p); return; }
     wl = RB__MIN(RB__PF_FILL, span - w0);
     frac = p->window_resident(p->resident_ctx, p->map + w0, (size_t)wl);
     if (!(frac >= 0)) frac = 0;
-    p->sweep_windows++;
-    p->sweep_resident += frac;
+    p->miss_windows++;
+    p->miss_resident += frac;
     if (frac < 1) {
         p->st.sweeps++;
         rb__pf_advise(p, w0, wl);
+        __atomic_fetch_add(p->sweep_holes ? p->sweep_holes : &p->own_holes, (uint64_t)((1 - frac) * (double)wl),
+                           __ATOMIC_RELAXED);
     }
-    mean = p->sweep_resident / (double)p->sweep_windows;
-    if (p->sweep_windows >= RB__PF_SWEEP_AFTER && (mean < RB__PF_FILL_FULL || !rb__pf_fits(p, mean))) {
-        p->sweeping = 0;
-        p->swept = 1;
-    }
+    if (++p->sweep_windows % RB__PF_SWEEP_TRIAL) return;
+    v = rb__pf_sweep_judge(p, rb__now_ns());
+    if (v < 0) rb__pf_sweep_over(p);
+    else if (v == 0) p->sweeping = p->sweep_trial = 0;   /* waits: asked again at sampled misses */
+    else p->sweep_trial = 0;
 }
 
-/* A sampled miss at start, on a mapping that reads around: is its window nearly full in a file
-   that fits? RB__PF_SWEEP_AFTER such misses in a row start the sweep (above); any other
-   resets the run. The window's residency is asked only while a sweep could start. */
+/* A sampled miss at start, on a mapping that reads around: its window's resident fraction
+   joins the file's; after RB__PF_SWEEP_AFTER of them the sweep starts (a trial), or, once its
+   rate is measured, resumes when it pays (rb__pf_sweep_judge). */
 static void rb__pf_sweep_watch(rb_prefetcher *p, uint64_t start)
 {
     uint64_t span = rb__pf_span(p), w0 = start / RB__PF_FILL * RB__PF_FILL;
     double frac;
+    int v;
+    uint64_t now;
     if (!p->read_around || p->swept || p->sweeping || p->fill_off || !p->window_resident || w0 >= span ||
         !rb__pf_fits(p, 1.0))
         return;
     frac = p->window_resident(p->resident_ctx, p->map + w0, (size_t)RB__MIN(RB__PF_FILL, span - w0));
-    if (!(frac >= RB__PF_FILL_FULL) || !rb__pf_fits(p, frac)) { p->full_run = 0; return; }
-    if (++p->full_run < RB__PF_SWEEP_AFTER) return;
+    p->miss_windows++;
+    p->miss_resident += frac >= 0 ? frac : 0;
+    if (p->miss_windows < RB__PF_SWEEP_AFTER) return;
+    now = rb__now_ns();
+    if ((v = rb__pf_sweep_judge(p, now)) < 0) { rb__pf_sweep_over(p); return; }
+    if (!v) return;
     p->sweeping = p->ep_sweep = 1;
+    p->sweep_trial = !(p->rate > 0);
+    p->run_t0 = now;
+    p->run_holes0 = __atomic_load_n(p->sweep_holes ? p->sweep_holes : &p->own_holes, __ATOMIC_RELAXED);
     rb_adapt_restart(&p->ad);   /* an exploration in flight would be judged against the sweep's load */
 }
 
@@ -3888,6 +3980,7 @@ static int rb__pf_adaptive(rb_prefetcher *p, uint64_t start, uint64_t alen)
 {
     int r, arm;
     if (!p->trust_mincore) return rb__pf_advise(p, start, alen);
+    if (!p->t_first) p->t_first = rb__now_ns();
     if (!p->countdown || p->ad.exploring || !p->ep_t0) rb__pf_epoch(p);
     arm = p->ad.arm;
     if (p->sweeping) rb__pf_sweep_step(p);
@@ -4046,6 +4139,12 @@ static void rb__pa_before(rb_pa_follow *f, uint64_t start, uint64_t len)
     f->pre_valid = 1;
 }
 
+/* rb__pa_before as a prefetcher's advising hook (rb_prefetcher.advising). */
+static void rb__pa_before_hook(void *ctx, uint64_t start, uint64_t len)
+{
+    rb__pa_before((rb_pa_follow *)ctx, start, len);
+}
+
 /* A hint was given for read k of the op, over the page-aligned [start, start + len) of the
    reader's mapping (pread-fadvise maps the file for this alone, and never reads the map).
    Residency is rb__pa_before's where it looked at this range, else asked now. */
@@ -4170,6 +4269,13 @@ static void rb__pa_add(rb_pa_accounting *into, const rb_pa_accounting *a)
 /* The policy rows' prefetcher, one per thread (each thread is one reader, a clone: backoff's
    counter is its own, backoff-shared's the cell's), set up by the runner before the row's own
    thread_init (rb__worker_main). */
+/* How long a cell's reader reads: its warmup and iterations, as planned. */
+static uint64_t rb__cell_horizon(const rb_config *c)
+{
+    uint64_t d = c->duration_ns > 0 ? (uint64_t)c->duration_ns : 1000000000u;
+    return (c->warmup_ns > 0 ? (uint64_t)c->warmup_ns : 0) + (uint64_t)(c->iterations > 0 ? c->iterations : 5) * d;
+}
+
 static int rb__thread_prefetcher(rb_worker *w, char *why, size_t wl)
 {
     int policy = w->t->s->policy;
@@ -4184,9 +4290,13 @@ static int rb__thread_prefetcher(rb_worker *w, char *why, size_t wl)
         rb_prefetcher_file(&w->pf, w->t->fd, w->t->s->advice == RB_ADVICE_NORMAL);
         w->pf.span = w->t->size;
         w->pf.sweep_next = &w->t->sweep_next;
+        w->pf.sweep_holes = &w->t->sweep_holes;
+        w->pf.horizon_ns = rb__cell_horizon(w->t->cfg);   /* the sweep pays only within it */
     }
     w->pf.fd = w->t->fd;
     w->pf.target = w->t;   /* a directory: each range's own file */
+    w->pf.advising = rb__pa_before_hook;   /* the hint accounting's residency before a hint */
+    w->pf.advising_ctx = &w->paf;
     return RB_OK;
 }
 
@@ -4984,7 +5094,7 @@ static void rb__hint_read(rb_worker *w, const rb_strategy *s, unsigned k, uint64
     if (s->hint == RB_HINT_FADVISE) { rb__worker_fadvise(w, k, off, len); return; }
     if (s->hint == RB_HINT_POPULATE) { rb__populate(w, off, len); return; }   /* counted as madvise calls */
     ranged = rb_page_range(off, len, w->t->page, w->t->map_len, &start, &alen);
-    if (ranged) rb__pa_before(&w->paf, start, alen);
+    if (ranged && s->policy == RB_PREFETCH_ALWAYS) rb__pa_before(&w->paf, start, alen);   /* a policy: at its advise */
     given = s->policy == RB_PREFETCH_ALWAYS ? rb_worker_advise(w, off, len, MADV_WILLNEED) == 0
                                       : rb_prefetch(&w->pf, off, len) == 1;
     if (given && ranged) rb__pa_hinted(w, k, start, alen);

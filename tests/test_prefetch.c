@@ -121,6 +121,39 @@ static void run_two_readers(int policy, pf_thread *t, uint64_t *counter)
 
 /* PR #13381: the counter is a plain field of each reader; a clone starts its own at 0. Two
    threads given the file's counter still check at their own 0,1,2,4,...,512: 11 each. */
+/* The advising hook (the runner's hint accounting asks residency there) runs once per
+   MADV_WILLNEED a policy gives, with its range (start page-aligned, inside the mapping), and never for a call the policy
+   skips: asked before every call, a policy that skips most (backoff, adaptive warm) made a
+   mincore call on each skipped one while a followed hint waited to be given. */
+typedef struct advised { unsigned n, misaligned; } advised;
+static void count_advising(void *ctx, uint64_t start, uint64_t len)
+{
+    advised *a = (advised *)ctx;
+    a->n++;
+    a->misaligned += start % 4096 != 0 || len == 0 || start + len > map_len;   /* rb_page_range's: start aligned */
+}
+
+static void advising_hook_runs_at_each_advise_only(void)
+{
+    static const int policies[] = {RB_PREFETCH_BACKOFF, RB_PREFETCH_BACKOFF_NOMINCORE, RB_PREFETCH_ADAPTIVE};
+    rb_prefetcher p;
+    fake f;
+    unsigned i, k;
+    CHECK(open_map() == 0);
+    for (k = 0; k < sizeof policies / sizeof policies[0]; k++) {
+        advised a = {0, 0};
+        setup_pf(&p, policies[k], &f, NULL);
+        p.advising = count_advising;
+        p.advising_ctx = &a;
+        f.mode = 2;
+        f.k = 7;   /* every 7th residency check misses */
+        for (i = 0; i < 2000; i++) CHECK(rb_prefetch(&p, (uint64_t)(i * 40961u) % (map_len - 20000), 16384) >= 0);
+        CHECKF(a.n == p.st.advises && a.n > 0 && a.n < 2000 && a.misaligned == 0,
+               "%s: hook %u times, %llu advises, %u misaligned", rb_prefetch_policy_name(policies[k]), a.n,
+               (unsigned long long)p.st.advises, a.misaligned);
+    }
+}
+
 static void backoff_counter_is_per_reader(void)
 {
     pf_thread t[2];
@@ -542,13 +575,14 @@ static void adaptive_fills_a_nearly_full_window(void)
     CHECK(p.st.fills == 0 && f.windows == 0 && p.st.advises == 64);
 }
 
-/* The sweep, on a 7-window mapping (13 MiB + 100, nothing mapped past its last page, so a
-   hint past the end fails): it starts after RB__PF_SWEEP_AFTER (4) sampled misses in a row
-   land in nearly full windows (7/8) of a file that fits, then takes one window per call,
-   hints it unless it is full, and ends at the file's end, once; the bandit is paused while it
-   runs (its epochs are the sweep's) and restarted after. A half-full window, an unknown room,
-   too little room, and recently evicted pages (fill_off) never start it; windows that turn
-   out emptier than the bet on average stop it. The hints are real madvise calls: none fails. */
+/* The sweep, on a 40-window mapping (80 MiB + 100, nothing mapped past its last page, so a
+   hint past the end fails): after RB__PF_SWEEP_AFTER (4) sampled misses in windows of a file
+   that fits it starts, one window per call, a window hinted unless full; after 16 windows
+   (the trial) it measures its rate and goes on only while rb_sweep_pays: with a horizon of
+   1 ns it waits, and resumes at a sampled miss once the horizon allows; it ends at the file's
+   end, once. The bandit is paused while it runs (its epochs are the sweep's) and restarted
+   after. An unknown room, too little room, and recently evicted pages (fill_off) never start
+   it, or end it. The hints are real madvise calls: none fails. */
 static unsigned char *sweep_map(uint64_t len, size_t *mlen)
 {
     unsigned char *m;
@@ -569,9 +603,20 @@ static void sweep_calls(rb_prefetcher *p, unsigned n)
     }
 }
 
-static void adaptive_sweeps_a_nearly_cached_file_once(void)
+static void sweep_pays_is_half_of_what_is_left(void)
 {
-    const uint64_t len = (13u << 20) + 100, windows = 7;
+    CHECK(rb_sweep_pays(1e9, 1e9, 3e9) == 1);       /* 1 + 2 <= 3 */
+    CHECK(rb_sweep_pays(1.01e9, 1e9, 3e9) == 0);
+    CHECK(rb_sweep_pays(0, 5e9, 3e9) == 0);         /* past the horizon: nothing left to gain */
+    CHECK(rb_sweep_pays(0.5e9, 1e9, 0) == 1);       /* unknown: as long again as so far */
+    CHECK(rb_sweep_pays(0.6e9, 1e9, 0) == 0);
+    CHECK(rb_sweep_pays(0, 0, 0) == 1);
+    CHECK(rb_sweep_pays(-1, 1e9, 3e9) == 0 && rb_sweep_pays(1, -1, 3e9) == 0);
+}
+
+static void adaptive_sweeps_a_file_that_fits_when_it_pays(void)
+{
+    const uint64_t len = (80u << 20) + 100, windows = 41;   /* the last one 100 bytes */
     const int64_t big = (int64_t)1 << 40;
     size_t mlen;
     unsigned char *m = sweep_map(len, &mlen);
@@ -581,23 +626,25 @@ static void adaptive_sweeps_a_nearly_cached_file_once(void)
     CHECK(m != NULL);
     if (!m) return;
     adaptive_pf(&p, &f, m, len, big, RB_AD_SWEEP);
-    f.window = 0.9;
+    f.window = 0.5;
+    p.horizon_ns = 1;   /* nothing left to gain after the trial */
     sweep_calls(&p, 3);
-    CHECKF(!p.sweeping && p.full_run == 3 && p.st.sweeps == 0, "run %u after 3 misses", p.full_run);
-    f.window = 0.5;   /* one half-full window resets the run */
-    sweep_calls(&p, 1);
-    CHECK(!p.sweeping && p.full_run == 0);
-    f.window = 0.9;
+    CHECKF(!p.sweeping && p.miss_windows == 3 && p.st.sweeps == 0, "%u windows after 3 misses", p.miss_windows);
     epochs = p.ad.epochs;
-    sweep_calls(&p, 4);   /* the 4th starts it */
-    CHECK(p.sweeping && p.st.sweeps == 0);
-    sweep_calls(&p, 1);   /* each call from the next takes a window */
-    CHECKF(p.sweeping && p.ep_sweep && p.st.sweeps == 1 && p.own_sweep == 1, "sweeping %d, %llu windows",
-           p.sweeping, (unsigned long long)p.st.sweeps);
-    sweep_calls(&p, (unsigned)windows + 3);
-    CHECKF(p.swept && !p.sweeping && p.st.sweeps == windows && p.st.failed == 0 &&
-           p.sweep_windows == windows, "%llu sweep hints of %llu, %llu failed", (unsigned long long)p.st.sweeps,
-           (unsigned long long)windows, (unsigned long long)p.st.failed);
+    sweep_calls(&p, 1);   /* the 4th starts the trial */
+    CHECK(p.sweeping && p.sweep_trial && p.ep_sweep && p.st.sweeps == 0);
+    sweep_calls(&p, 16);   /* each call from the next takes a window; the 16th judges */
+    CHECKF(!p.sweeping && !p.swept && p.st.sweeps == 16 && p.rate > 0 && p.own_sweep == 16,
+           "sweeping %d, swept %d, %llu windows, rate %g", p.sweeping, p.swept, (unsigned long long)p.st.sweeps, p.rate);
+    sweep_calls(&p, 8);   /* it waits */
+    CHECK(!p.sweeping && p.st.sweeps == 16);
+    p.horizon_ns = (uint64_t)1 << 60;
+    sweep_calls(&p, 1);   /* a sampled miss asks again: it pays now */
+    CHECK(p.sweeping && !p.sweep_trial);
+    sweep_calls(&p, (unsigned)windows + 4);
+    CHECKF(p.swept && !p.sweeping && p.st.sweeps == windows && p.st.failed == 0 && p.own_sweep >= windows,
+           "%llu sweep hints of %llu, %llu failed", (unsigned long long)p.st.sweeps, (unsigned long long)windows,
+           (unsigned long long)p.st.failed);
     CHECKF(p.ad.epochs == epochs && (p.ad.allowed >> RB_AD_SWEEP & 1u) == 0, "%u epochs judged while sweeping",
            p.ad.epochs - epochs);
     p.ep_t0 = 1;   /* the epoch ends at the next sample: the sweep's, then the bandit restarts */
@@ -608,13 +655,12 @@ static void adaptive_sweeps_a_nearly_cached_file_once(void)
     sweep_calls(&p, 64);   /* once per reader */
     CHECK(p.st.sweeps == windows && !p.sweeping);
 
-    adaptive_pf(&p, &f, m, len, big, RB_AD_SWEEP);   /* windows emptier than the bet: it stops */
-    f.window = 0.9;
-    sweep_calls(&p, 4);
-    f.window = 0.5;
-    sweep_calls(&p, 10);
-    CHECKF(p.swept && !p.sweeping && p.st.sweeps == 4 && p.sweep_windows == 4, "%llu windows before it stopped",
-           (unsigned long long)p.st.sweeps);
+    adaptive_pf(&p, &f, m, len, big, RB_AD_SWEEP);   /* full windows are looked at, not hinted (the
+                                                         24 hints are the missing ranges') */
+    f.window = 1;
+    sweep_calls(&p, 24);
+    CHECKF(p.sweep_windows >= 16 && p.st.sweeps == 0 && p.st.advises == 24, "%llu windows, %llu hints",
+           (unsigned long long)p.sweep_windows, (unsigned long long)p.st.advises);
     adaptive_pf(&p, &f, m, len, -1, RB_AD_SWEEP);   /* room unknown */
     f.window = 0.95;
     sweep_calls(&p, 16);
@@ -622,7 +668,7 @@ static void adaptive_sweeps_a_nearly_cached_file_once(void)
     adaptive_pf(&p, &f, m, len, (int64_t)len, RB_AD_SWEEP);   /* too little room for the holes */
     f.window = 0.95;
     sweep_calls(&p, 16);
-    CHECK(!p.sweeping && p.st.sweeps == 0);
+    CHECK(!p.sweeping && p.st.sweeps == 0 && p.swept);
     adaptive_pf(&p, &f, m, len, big, RB_AD_SWEEP);   /* recently evicted pages seen */
     p.fill_off = 1;
     f.window = 0.95;
@@ -950,9 +996,11 @@ void suite_prefetch(void)
     RUN(slow_read_threshold_is_twice_the_median_with_a_floor);
     RUN(hint_accounting_looks_before_the_hint);
     RUN(experiment_accounts_its_hints);
+    RUN(advising_hook_runs_at_each_advise_only);
     RUN(adaptive_counts_its_arms);
     RUN(adaptive_fills_a_nearly_full_window);
-    RUN(adaptive_sweeps_a_nearly_cached_file_once);
+    RUN(sweep_pays_is_half_of_what_is_left);
+    RUN(adaptive_sweeps_a_file_that_fits_when_it_pays);
     RUN(bandit_cheap_arm_gets_most_calls);
     RUN(bandit_follows_a_swap);
     RUN(bandit_equal_costs_bounded_exploration);
