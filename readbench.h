@@ -423,9 +423,10 @@ enum {
    around: no hint, misses are left to the fault's read-around (NORMAL mappings only);
    missing: hint what the miss-rate estimate says will miss; every: hint every call;
    fill: missing, and a sampled miss in a nearly cached window hints the whole window;
-   sweep: not chosen per epoch: an investment started when sampled misses keep landing in
-   nearly cached windows of a file that fits in memory: the file hinted window after window,
-   once; the epochs it runs in are counted under this arm (see rb__pf_sweep_step). */
+   sweep: not chosen per epoch: an investment, the file's holes hinted window after window,
+   started when sampled misses find holes in a file that fits in memory and kept while its
+   measured rate says it ends within the first half of the reader's horizon (rb_sweep_pays);
+   the epochs it runs in are counted under this arm (see rb__pf_sweep_step). */
 enum { RB_AD_AROUND = 0, RB_AD_MISSING = 1, RB_AD_EVERY = 2, RB_AD_FILL = 3, RB_AD_SWEEP = 4, RB_AD_ARMS = 5 };
 
 typedef struct rb_prefetch_stats {
@@ -478,6 +479,7 @@ typedef struct rb_adapt {
     unsigned plays[RB_AD_ARMS];     /* epochs each arm was played */
     unsigned age[RB_AD_ARMS];       /* epochs since the arm was last played */
     unsigned revisit[RB_AD_ARMS];   /* epochs between explorations (doubles while it loses) */
+    unsigned wins[RB_AD_ARMS];      /* explorations in a row that found the arm cheaper */
     unsigned hold;           /* epochs left with around, fill and sweep off (recently evicted pages) */
     unsigned allowed;        /* the arms allowed at the last epoch's end (hold applied) */
     double total_ns, explore_ns;    /* all epochs' time; exploring's cost over the paired price */
@@ -3551,9 +3553,13 @@ static int rb__pf_advise(rb_prefetcher *p, uint64_t start, uint64_t alen)
      which made the arm measured later look 40% cheaper when prices were absolute) cancels, as
      in the paired rounds of 1.13. An epoch is RB__AD_EPOCH calls and RB__AD_EPOCH_NS at least
      (a warm epoch of 256 calls lasts about one of the scheduler's slices);
-   - exploit: an exploration whose arm comes out RB__AD_HYST (5%) cheaper than the exploited
-     one makes it the exploited arm, and the arm it replaced is explored afresh right after,
-     so a lucky epoch is undone at once: a hysteresis that cannot hold a losing arm for long;
+   - exploit: an arm found RB__AD_HYST (5%) cheaper than the exploited one by RB__AD_CONFIRM
+     explorations in a row (and by its averaged relative price) becomes the exploited arm (one
+     found cheaper once is explored again at its current pace, not twice as late), and the arm
+     it replaced is explored afresh right after, so a lucky pair of epochs is undone at once:
+     a hysteresis that cannot hold a losing arm for long. One exploration was enough before
+     2026-12-02: with 4 threads on 2 CPUs a warm RANDOM mapping switched to hinting every call
+     16 times in 5 rounds (3.3% of its calls, each a needless madvise);
    - explore: after each exploited epoch, one epoch of an arm never played, or of the arm most
      overdue for a revisit: every RB__AD_REVISIT epochs at first, twice as long after each
      exploration it lost, up to RB__AD_MAX_REVISIT (so on a steady signal exploring takes at
@@ -3580,11 +3586,12 @@ static int rb__pf_advise(rb_prefetcher *p, uint64_t start, uint64_t alen)
    payoff comes after it ends (a file with no holes left), and an epoch's price cannot see
    that: played as an arm, its epochs cost 2x the missing arm's (5.7 against 2.8 us a call,
    1 GiB at 90% cached) and it was never kept, while plain mmap, whose faults fill the holes,
-   read 2-3x faster than adaptive in the first second. So it is an investment with a bound
-   instead (rb__pf_sweep_step): started by evidence, stopped when the evidence fails, the
-   bandit paused while it runs and restarted after (rb_adapt_restart: the prices it had
-   describe a file that is no longer there). On a RANDOM mapping there is no read-around to leave misses to, nor windows
-   the faults would fill: the arms are missing and every. Bookkeeping is done at samples (one
+   read 2-3x faster than adaptive in the first second. So it is an investment instead
+   (rb__pf_sweep_step): started by evidence (holes where the reads go, in a file that fits),
+   kept while its measured rate says it pays within the reader's horizon, the bandit paused
+   while it runs and restarted after (rb_adapt_restart: the prices it had describe a file
+   that is no longer there). On a RANDOM mapping there is no read-around to leave misses to,
+   nor windows the faults would fill: the arms are missing and every. Bookkeeping is done at samples (one
    call in 8 to 64) and, while exploring, at every call: a clock read each. */
 #define RB__AD_EPOCH 256u        /* calls per epoch at least: 16 ops of 16 reads */
 #define RB__AD_EPOCH_NS 20000000u   /* ... and 20 ms at least: several of the scheduler's slices */
@@ -3592,6 +3599,7 @@ static int rb__pf_advise(rb_prefetcher *p, uint64_t start, uint64_t alen)
 #define RB__AD_OP 16u            /* a cut needs this many calls (one op) behind it */
 #define RB__AD_DEAR 2.0          /* an exploration costing this x the exploited price ends */
 #define RB__AD_HYST 0.05         /* another arm is exploited once it is this much cheaper */
+#define RB__AD_CONFIRM 2u        /* ... by this many explorations of it in a row */
 #define RB__AD_REVISIT 4u        /* epochs between explorations of an arm, at first */
 #define RB__AD_MAX_REVISIT 64u   /* ... doubling while it loses, up to this */
 #define RB__AD_BUDGET 0.02       /* exploring one arm may cost this fraction of the time */
@@ -3654,6 +3662,7 @@ static void rb__ad_switch(rb_adapt *a, int b, double p)
     for (k = 0; k < RB_AD_ARMS; k++) a->rel[k] -= r;
     a->plays[a->best] = 0;   /* the one left is measured afresh next: a lucky epoch is undone at once */
     a->revisit[a->best] = a->revisit[b] = RB__AD_REVISIT;
+    a->wins[a->best] = a->wins[b] = 0;
     a->best = b;
     a->price = a->last = p;
     a->switches++;
@@ -3683,8 +3692,9 @@ static void rb__ad_explored(rb_adapt *a, int k, double cost, uint64_t calls, dou
     a->rel[k] = a->plays[k] ? a->rel[k] + (r - a->rel[k]) / 2 : r;
     a->explore_ns += extra;
     a->explore_arm[k] += extra;
-    if (a->rel[k] < log(1 - RB__AD_HYST)) rb__ad_switch(a, k, cost);
-    else a->revisit[k] = RB__MIN(a->revisit[k] * 2u, RB__AD_MAX_REVISIT);
+    a->wins[k] = r < log(1 - RB__AD_HYST) ? a->wins[k] + 1 : 0;
+    if (!(a->rel[k] < log(1 - RB__AD_HYST))) a->revisit[k] = RB__MIN(a->revisit[k] * 2u, RB__AD_MAX_REVISIT);
+    else if (a->wins[k] >= RB__AD_CONFIRM) rb__ad_switch(a, k, cost);
 }
 
 RBINT int rb_adapt_epoch(rb_adapt *a, const rb_adapt_signals *s)
@@ -8348,7 +8358,7 @@ static const rb_strategy rb__strategy_table[] = {
     {"mmap-random-backoff-shared", "MADV_RANDOM mapping; WILLNEED through Lucene's backoff, one atomic counter (#15585)",
      RB_S_MMAP, RB_ADVICE_RANDOM, RB_HINT_MADVISE, RB_PREFETCH_BACKOFF_SHARED, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
      rb__close_target},
-    {"mmap-adaptive", "NORMAL mapping; WILLNEED by measured arms: read-around, misses, every read, fill, sweep",
+    {"mmap-adaptive", "NORMAL mapping; WILLNEED by measured arms: read-around, misses, every read, fill; a sweep when it pays",
      RB_S_MMAP, RB_ADVICE_NORMAL, RB_HINT_MADVISE, RB_PREFETCH_ADAPTIVE, 0, 0, rb__open_mmap, NULL, rb__op_mmap, NULL,
      rb__close_target},
     {"mmap-random-adaptive", "MADV_RANDOM mapping; WILLNEED by measured arms: misses or every read",

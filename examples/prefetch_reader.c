@@ -31,6 +31,7 @@ int main(int argc, char **argv)
     if (random_map && madvise(map, (size_t)st.st_size, MADV_RANDOM) != 0) perror("madvise(MADV_RANDOM)");
     rb_prefetcher_init(&pf, policy, map, (uint64_t)st.st_size, NULL);
     rb_prefetcher_file(&pf, fd, !random_map);   /* adaptive: the file, and whether faults read around */
+    pf.horizon_ns = 0;   /* adaptive's sweep of the holes: how long this reader will read (0: unknown) */
 
     clock_gettime(CLOCK_MONOTONIC, &a);
     for (i = 0; i < 20000; i++) {
@@ -46,10 +47,10 @@ int main(int argc, char **argv)
     t1 = (uint64_t)b.tv_sec * 1000000000u + (uint64_t)b.tv_nsec;
     printf("policy %s: %.1f us per query of 16 reads (checksum %llu)\n", rb_prefetch_policy_name(policy),
            (double)(t1 - t0) / 20000 / 1e3, (unsigned long long)(sum & 0xff));
-    printf("calls %llu, skips %llu, mincore %llu, advises %llu, failed %llu\n",
+    printf("calls %llu, skips %llu, mincore %llu, advises %llu (windows swept %llu), failed %llu\n",
            (unsigned long long)pf.st.calls, (unsigned long long)pf.st.skips,
            (unsigned long long)pf.st.mincore_calls, (unsigned long long)pf.st.advises,
-           (unsigned long long)pf.st.failed);
+           (unsigned long long)pf.st.sweeps, (unsigned long long)pf.st.failed);
     for (arm = 0; arm < RB_AD_ARMS; arm++) calls += pf.st.arm_calls[arm];
     for (arm = 0; calls && arm < RB_AD_ARMS; arm++)   /* adaptive only: the others play no arm */
         printf("  arm %-7s %5.1f%% of the calls, %s%.1f us per call\n", rb_adapt_arm_name(arm),

@@ -753,6 +753,31 @@ static void bandit_cheap_arm_gets_most_calls(void)
     }
 }
 
+/* One lucky exploration does not make an arm the exploited one; two in a row do (RANDOM
+   arms, equal prices, no noise; 'every' comes out half price when the test says so). */
+static void bandit_switches_after_two_cheaper_explorations(void)
+{
+    static const double price[RB_AD_ARMS] = {1e9, 1000, 1000, 1e9, 1e9};
+    rb_adapt a;
+    bstream b;
+    unsigned e, lucky = 0;
+    bs_init(&a, &b, ARMS_RANDOM, 0, price);
+    for (e = 0; e < 400 && lucky < 1; e++) {   /* one exploration of every at half price */
+        b.price[RB_AD_EVERY] = 1000;
+        if (a.arm == RB_AD_EVERY && a.exploring && a.plays[RB_AD_EVERY] > 0) b.price[RB_AD_EVERY] = 500, lucky++;
+        bs_epoch(&a, &b);
+    }
+    bs_epoch(&a, &b);   /* the exploited epoch after it judges it */
+    CHECKF(lucky == 1 && a.best == RB_AD_MISSING && a.wins[RB_AD_EVERY] == 1, "lucky %u, best %s, wins %u", lucky,
+           rb_adapt_arm_name(a.best), a.wins[RB_AD_EVERY]);
+    for (e = 0; e < 400 && a.best == RB_AD_MISSING; e++) {   /* then every is cheaper for good */
+        b.price[RB_AD_EVERY] = 500;
+        bs_epoch(&a, &b);
+    }
+    CHECKF(a.best == RB_AD_EVERY && a.switches == 1, "best %s after %u epochs, %u switches", rb_adapt_arm_name(a.best), e,
+           a.switches);
+}
+
 /* The prices swap mid-stream: the exploited arm becomes the dear one, by rising past the
    other's or by the other getting cheaper. Prices are relative (paired with the exploited
    epoch before each exploration), so either is found at the other arm's explorations: every
@@ -1002,6 +1027,7 @@ void suite_prefetch(void)
     RUN(sweep_pays_is_half_of_what_is_left);
     RUN(adaptive_sweeps_a_file_that_fits_when_it_pays);
     RUN(bandit_cheap_arm_gets_most_calls);
+    RUN(bandit_switches_after_two_cheaper_explorations);
     RUN(bandit_follows_a_swap);
     RUN(bandit_equal_costs_bounded_exploration);
     RUN(bandit_dear_arm_is_cut_and_budgeted);
