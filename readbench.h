@@ -4068,247 +4068,14 @@ static void rb__read_done(rb_worker *w, const unsigned char *buf, uint64_t off, 
     if (w->t->cfg->verify) rb_worker_check(w, buf, off, rs);
 }
 
-/*
-   What became of the hints a strategy gave (WILLNEED by madvise or posix_fadvise, through
-   every policy), for one hint in RB_PA_EVERY per thread, each hint followed or not by a
-   seeded random draw. Not every RB_PA_EVERY-th hint: the WILLNEED rows hint every read of an
-   op and then read, so with 16 reads per op (or any multiple or divisor of 16) that hint was
-   always read 0's, the read that comes right after the hints, and the fractions described
-   that read alone (84-92% late cold, against 6-7% at 17 reads per op). A draw per hint
-   follows every position of an op alike, and a seed makes a run repeat.
-   Just before the hint, mincore over its range (rb__pa_before): every page in means the hint
-   had nothing to do: redundant. Not after it: mincore counts pages whose data has arrived,
-   and a fast device (or a virtual disk the host serves from its cache) can land the hint's
-   own read in between (CI once counted 9 of 21 hints on a cold file redundant). Otherwise the hint is
-   followed to its read, and just before the read mincore asks again. A page still missing:
-   the read will wait for it: late, unless
-   pages of the range were evicted in between (cachestat's evicted count over the range grew
-   since the hint: pressure took what the hint had loaded): wasted. Without cachestat (before
-   6.5, EPERM, macOS) wasted cannot be told from late: counted late and said (wasted_unknown).
-   Every page in: the read is timed, and it is useful unless it was slow, late otherwise
-   (late_slow): residency says the data arrived, the clock says whether the read still
-   waited (a page evicted and re-read between the check and the copy, a large folio still
-   locked by its I/O, a fault that had to wait). "Slow" is longer than twice the median of
-   this reader's last RB_PA_CACHED reads that found their range resident, and never under
-   RB_PA_SLOW_FLOOR_NS (20 us). Why those two: cached reads of one size differ by well under
-   2x (a copy, at most a minor fault), while a read that waits for the device waits at least
-   one device read (about 100 us on this project's virtio disk, 10-80 us on NVMe flash); a
-   median is not moved by the few slow ones among them. The floor keeps a 4 us read (2x a
-   2 us median) from counting: a timer interrupt or a minor fault takes that long, no
-   device does. Until three cached reads are timed the floor alone decides. Where mincore
-   lies (a file this user neither owns nor may write) nothing is classified (untrusted).
-   The checks run inside the timed op: a sampled hint costs two mincore calls, two cachestat
-   calls and two clock reads at most, about 1 us per 16 hints. */
-
-/* The evicted pages cachestat counts over [off, off + len) of the target's space (a directory:
-   inside one file, a hinted range being one read's pages): -1 where it cannot say. */
-static int64_t rb__pa_evicted(const rb_pa_follow *f, uint64_t off, uint64_t len)
-{
-    struct rb__cachestat cs;
-    uint64_t local = off;
-    int fd = f->fd;
-    if (f->t && f->t->files) fd = f->t->files[rb_target_file_at(f->t, off, &local)].fd;
-    if (fd < 0 || rb__plat_cachestat(fd, local, len, &cs) != RB_OK) return -1;
-    return (int64_t)cs.nr_evicted;
-}
-
-/* Whether a hint is followed: 1 in RB_PA_EVERY, at random. */
-static int rb__pa_draw(rb_pa_follow *f) { return rb__below(f->rng, RB_PA_EVERY) == 0; }
-
-/* What a reader's hints are followed on: its mapping of the file (the whole file from offset
-   0, or its first map_len bytes), the descriptor cachestat asks, and whether mincore tells
-   the truth there; which hints, from (seed, stream): a reader's own stream, so that runs repeat. */
-static void rb__pa_follow_init(rb_pa_follow *f, const unsigned char *map, size_t page, int fd, int trusted,
-                               uint64_t seed, uint64_t stream)
-{
-    memset(f, 0, sizeof *f);
-    f->map = map;
-    f->page = page;
-    f->fd = fd;
-    f->trusted = trusted;
-    rb__rng_seed(f->rng, seed, 0x7061636374ULL + stream);   /* "pacct": not the offsets' stream */
-    f->follow_next = rb__pa_draw(f);
-}
-
-/* 1: the next hint given will be followed (the caller may time what following costs). */
-RB__TOOL_ONLY static int rb__pa_follows_next(const rb_pa_follow *f) { return f->follow_next; }
-
-/* A hint is about to be given over the page-aligned [start, start + len): if it will be
-   followed, note whether its range is resident now. Redundant means resident before the hint:
-   asked after it, a fast device (or the host's cache under a virtual disk) may already have
-   brought the pages in, and a hint that did its work would count as one that had none to do
-   (9 of 21 "redundant" on a cold file in CI). The next rb__pa_hint over the same range uses
-   this; a hint that is not given leaves it unused. */
-static void rb__pa_before(rb_pa_follow *f, uint64_t start, uint64_t len)
-{
-    f->pre_valid = 0;
-    if (!f->follow_next || !f->trusted || !f->map || f->npending == RB_PA_PENDING) return;
-    f->pre = rb__mincore_resident((void *)(uintptr_t)f->page, f->map + start, (size_t)len);
-    f->pre_start = start;
-    f->pre_len = len;
-    f->pre_valid = 1;
-}
-
-/* rb__pa_before as a prefetcher's advising hook (rb_prefetcher.advising). */
-static void rb__pa_before_hook(void *ctx, uint64_t start, uint64_t len)
-{
-    rb__pa_before((rb_pa_follow *)ctx, start, len);
-}
-
-/* A hint was given for read k of the op, over the page-aligned [start, start + len) of the
-   reader's mapping (pread-fadvise maps the file for this alone, and never reads the map).
-   Residency is rb__pa_before's where it looked at this range, else asked now. */
-static void rb__pa_hint(rb_pa_accounting *a, rb_pa_follow *f, unsigned k, uint64_t start, uint64_t len)
-{
-    rb_pa_sample *s;
-    int r, follow = f->follow_next, pre = f->pre_valid && f->pre_start == start && f->pre_len == len;
-    a->hints++;
-    f->follow_next = rb__pa_draw(f);
-    f->pre_valid = 0;
-    if (!follow) return;
-    if (!f->trusted || !f->map) { a->untrusted++; return; }
-    if (f->npending == RB_PA_PENDING) return;   /* the op's earlier samples fill the list */
-    a->sampled++;
-    r = pre ? f->pre : rb__mincore_resident((void *)(uintptr_t)f->page, f->map + start, (size_t)len);
-    if (r < 0) { a->failed++; return; }
-    if (r == 1) { a->redundant++; return; }
-    s = &f->pending[f->npending++];
-    s->k = k;
-    s->start = start;
-    s->len = len;
-    s->evicted = rb__pa_evicted(f, start, len);
-}
-
-/* Read k of the op is about to happen: if its hint was followed and a page is still
-   missing, classify it now (late or wasted); if every page is in, return 1: the caller times
-   the read and gives its time to rb__pa_read_end, which says useful or late. */
-static int rb__pa_read_start(rb_pa_accounting *a, rb_pa_follow *f, unsigned k)
-{
-    rb_pa_sample s;
-    unsigned i;
-    int r;
-    int64_t ev;
-    for (i = 0; i < f->npending && f->pending[i].k != k; i++) {}
-    if (i == f->npending) return 0;
-    s = f->pending[i];
-    f->pending[i] = f->pending[--f->npending];
-    r = rb__mincore_resident((void *)(uintptr_t)f->page, f->map + s.start, (size_t)s.len);
-    if (r == 1) return 1;
-    ev = r == 0 && s.evicted >= 0 ? rb__pa_evicted(f, s.start, s.len) : -1;
-    if (r < 0) a->failed++;
-    else if (ev >= 0 && ev > s.evicted) a->wasted++;
-    else {
-        a->late++;
-        if (ev < 0) a->wasted_unknown++;
-    }
-    return 0;
-}
-
-/* The threshold over which a read of resident pages still waited: twice the median of the
-   reader's last cached reads, at least the floor (see the section's comment). */
-RBINT uint64_t rb_pa_slow_threshold(const uint64_t *cached_ns, unsigned n)
-{
-    uint64_t v[RB_PA_CACHED], x;
-    unsigned i, j;
-    n = RB__MIN(n, RB_PA_CACHED);
-    if (n < 3) return RB_PA_SLOW_FLOOR_NS;
-    for (i = 0; i < n; i++) {   /* insertion sort of at most 15 values */
-        x = cached_ns[i];
-        for (j = i; j > 0 && v[j - 1] > x; j--) v[j] = v[j - 1];
-        v[j] = x;
-    }
-    x = v[n / 2];
-    return RB__MAX(2 * x, (uint64_t)RB_PA_SLOW_FLOOR_NS);
-}
-
-/* The read rb__pa_read_start asked to time took ns: useful, or late if it was slow. Either
-   way it read resident pages, so its time joins the cached reads' ring. */
-static void rb__pa_read_end(rb_pa_accounting *a, rb_pa_follow *f, uint64_t ns)
-{
-    if (ns > rb_pa_slow_threshold(f->cached_ns, f->ncached)) {
-        a->late++;
-        a->late_slow++;
-    } else {
-        a->useful++;
-    }
-    f->cached_ns[f->next_cached] = ns;
-    f->next_cached = (f->next_cached + 1) % RB_PA_CACHED;
-    if (f->ncached < RB_PA_CACHED) f->ncached++;
-}
-
-/* The op is over: a followed hint whose read never came (the op failed) is dropped. */
-static void rb__pa_end(rb_pa_accounting *a, rb_pa_follow *f)
-{
-    a->sampled -= f->npending;
-    f->npending = 0;
-}
-
-/* The strategies' side: a worker's hint, and its read k about to happen (timed when the
-   accounting asks; rb__pa_read_done with the time after the read). */
-static void rb__pa_hinted(rb_worker *w, unsigned k, uint64_t start, uint64_t len)
-{
-    rb__pa_hint(&w->pa, &w->paf, k, start, len);
-}
-
-static int rb__pa_reading(rb_worker *w, unsigned k) { return rb__pa_read_start(&w->pa, &w->paf, k); }
-static int rb__pa_pending(const rb_worker *w, unsigned k)   /* read k's hint is followed */
-{
-    unsigned i;
-    for (i = 0; i < w->paf.npending; i++)
-        if (w->paf.pending[i].k == k) return 1;
-    return 0;
-}
-static void rb__pa_read_done(rb_worker *w, uint64_t ns) { rb__pa_read_end(&w->pa, &w->paf, ns); }
-static void rb__pa_op_end(rb_worker *w) { rb__pa_end(&w->pa, &w->paf); }
-
-/* Adds one thread's (or one round's) accounting to a cell's. */
-static void rb__pa_add(rb_pa_accounting *into, const rb_pa_accounting *a)
-{
-    into->hints += a->hints;
-    into->sampled += a->sampled;
-    into->redundant += a->redundant;
-    into->useful += a->useful;
-    into->late += a->late;
-    into->wasted += a->wasted;
-    into->failed += a->failed;
-    into->wasted_unknown += a->wasted_unknown;
-    into->untrusted += a->untrusted;
-    into->late_slow += a->late_slow;
-}
-
-/* The policy rows' prefetcher, one per thread (each thread is one reader, a clone: backoff's
-   counter is its own, backoff-shared's the cell's), set up by the runner before the row's own
-   thread_init (rb__worker_main). */
-/* How long a cell's reader reads: its warmup and iterations, as planned. */
-static uint64_t rb__cell_horizon(const rb_config *c)
-{
-    uint64_t d = c->duration_ns > 0 ? (uint64_t)c->duration_ns : 1000000000u;
-    return (c->warmup_ns > 0 ? (uint64_t)c->warmup_ns : 0) + (uint64_t)(c->iterations > 0 ? c->iterations : 5) * d;
-}
-
-static int rb__thread_prefetcher(rb_worker *w, char *why, size_t wl)
-{
-    int policy = w->t->s->policy;
-    if (policy < 0 || policy >= RB_PREFETCH_COUNT || !w->t->map) {
-        rb__fmt(why, wl, "%s: prefetch policy %d needs a mapping and one of the %u policies", w->t->s->name, policy,
-                RB_PREFETCH_COUNT);
-        return RB_EINVAL;
-    }
-    rb_prefetcher_init(&w->pf, policy, w->t->map, w->t->map_len, &w->t->prefetch_counter);
-    w->pf.trust_mincore = w->t->mincore_trusted;
-    if (policy == RB_PREFETCH_ADAPTIVE) {   /* mmap-adaptive: its faults read around; the fill's and sweep's bounds */
-        rb_prefetcher_file(&w->pf, w->t->fd, w->t->s->advice == RB_ADVICE_NORMAL);
-        w->pf.span = w->t->size;
-        w->pf.sweep_next = &w->t->sweep_next;
-        w->pf.sweep_holes = &w->t->sweep_holes;
-        w->pf.horizon_ns = rb__cell_horizon(w->t->cfg);   /* the sweep pays only within it */
-    }
-    w->pf.fd = w->t->fd;
-    w->pf.target = w->t;   /* a directory: each range's own file */
-    w->pf.advising = rb__pa_before_hook;   /* the hint accounting's residency before a hint */
-    w->pf.advising_ctx = &w->paf;
-    return RB_OK;
-}
+/* The hint accounting (what became of the hints: rb__pa_*, after the timed loop in 1.8) as
+   the strategies' hints and the timed loop call it. */
+static void rb__pa_before(rb_pa_follow *f, uint64_t start, uint64_t len);
+static void rb__pa_hinted(rb_worker *w, unsigned k, uint64_t start, uint64_t len);
+static int rb__pa_reading(rb_worker *w, unsigned k);
+static int rb__pa_pending(const rb_worker *w, unsigned k);
+static void rb__pa_read_done(rb_worker *w, uint64_t ns);
+static void rb__pa_op_end(rb_worker *w);
 
 #if defined(RB__HAS_POPULATE)
 static int rb__populate(rb_worker *w, uint64_t off, uint64_t len)
@@ -5636,6 +5403,248 @@ static void rb__worker_phase_open(rb__thread *th, unsigned p, uint64_t start, ui
     th->iter_end[p] = deadline;
     th->iter_inflight[p] = inflight;
     th->iter_inflight_took[p] = took;
+}
+
+/*
+   What became of the hints a strategy gave (WILLNEED by madvise or posix_fadvise, through
+   every policy), for one hint in RB_PA_EVERY per thread, each hint followed or not by a
+   seeded random draw. Not every RB_PA_EVERY-th hint: the WILLNEED rows hint every read of an
+   op and then read, so with 16 reads per op (or any multiple or divisor of 16) that hint was
+   always read 0's, the read that comes right after the hints, and the fractions described
+   that read alone (84-92% late cold, against 6-7% at 17 reads per op). A draw per hint
+   follows every position of an op alike, and a seed makes a run repeat.
+   Just before the hint, mincore over its range (rb__pa_before): every page in means the hint
+   had nothing to do: redundant. Not after it: mincore counts pages whose data has arrived,
+   and a fast device (or a virtual disk the host serves from its cache) can land the hint's
+   own read in between (CI once counted 9 of 21 hints on a cold file redundant). Otherwise the hint is
+   followed to its read, and just before the read mincore asks again. A page still missing:
+   the read will wait for it: late, unless
+   pages of the range were evicted in between (cachestat's evicted count over the range grew
+   since the hint: pressure took what the hint had loaded): wasted. Without cachestat (before
+   6.5, EPERM, macOS) wasted cannot be told from late: counted late and said (wasted_unknown).
+   Every page in: the read is timed, and it is useful unless it was slow, late otherwise
+   (late_slow): residency says the data arrived, the clock says whether the read still
+   waited (a page evicted and re-read between the check and the copy, a large folio still
+   locked by its I/O, a fault that had to wait). "Slow" is longer than twice the median of
+   this reader's last RB_PA_CACHED reads that found their range resident, and never under
+   RB_PA_SLOW_FLOOR_NS (20 us). Why those two: cached reads of one size differ by well under
+   2x (a copy, at most a minor fault), while a read that waits for the device waits at least
+   one device read (about 100 us on this project's virtio disk, 10-80 us on NVMe flash); a
+   median is not moved by the few slow ones among them. The floor keeps a 4 us read (2x a
+   2 us median) from counting: a timer interrupt or a minor fault takes that long, no
+   device does. Until three cached reads are timed the floor alone decides. Where mincore
+   lies (a file this user neither owns nor may write) nothing is classified (untrusted).
+   The checks run inside the timed op: a sampled hint costs two mincore calls, two cachestat
+   calls and two clock reads at most, about 1 us per 16 hints. */
+
+/* The evicted pages cachestat counts over [off, off + len) of the target's space (a directory:
+   inside one file, a hinted range being one read's pages): -1 where it cannot say. */
+static int64_t rb__pa_evicted(const rb_pa_follow *f, uint64_t off, uint64_t len)
+{
+    struct rb__cachestat cs;
+    uint64_t local = off;
+    int fd = f->fd;
+    if (f->t && f->t->files) fd = f->t->files[rb_target_file_at(f->t, off, &local)].fd;
+    if (fd < 0 || rb__plat_cachestat(fd, local, len, &cs) != RB_OK) return -1;
+    return (int64_t)cs.nr_evicted;
+}
+
+/* Whether a hint is followed: 1 in RB_PA_EVERY, at random. */
+static int rb__pa_draw(rb_pa_follow *f) { return rb__below(f->rng, RB_PA_EVERY) == 0; }
+
+/* What a reader's hints are followed on: its mapping of the file (the whole file from offset
+   0, or its first map_len bytes), the descriptor cachestat asks, and whether mincore tells
+   the truth there; which hints, from (seed, stream): a reader's own stream, so that runs repeat. */
+static void rb__pa_follow_init(rb_pa_follow *f, const unsigned char *map, size_t page, int fd, int trusted,
+                               uint64_t seed, uint64_t stream)
+{
+    memset(f, 0, sizeof *f);
+    f->map = map;
+    f->page = page;
+    f->fd = fd;
+    f->trusted = trusted;
+    rb__rng_seed(f->rng, seed, 0x7061636374ULL + stream);   /* "pacct": not the offsets' stream */
+    f->follow_next = rb__pa_draw(f);
+}
+
+/* 1: the next hint given will be followed (the caller may time what following costs). */
+RB__TOOL_ONLY static int rb__pa_follows_next(const rb_pa_follow *f) { return f->follow_next; }
+
+/* A hint is about to be given over the page-aligned [start, start + len): if it will be
+   followed, note whether its range is resident now. Redundant means resident before the hint:
+   asked after it, a fast device (or the host's cache under a virtual disk) may already have
+   brought the pages in, and a hint that did its work would count as one that had none to do
+   (9 of 21 "redundant" on a cold file in CI). The next rb__pa_hint over the same range uses
+   this; a hint that is not given leaves it unused. */
+static void rb__pa_before(rb_pa_follow *f, uint64_t start, uint64_t len)
+{
+    f->pre_valid = 0;
+    if (!f->follow_next || !f->trusted || !f->map || f->npending == RB_PA_PENDING) return;
+    f->pre = rb__mincore_resident((void *)(uintptr_t)f->page, f->map + start, (size_t)len);
+    f->pre_start = start;
+    f->pre_len = len;
+    f->pre_valid = 1;
+}
+
+/* rb__pa_before as a prefetcher's advising hook (rb_prefetcher.advising). */
+static void rb__pa_before_hook(void *ctx, uint64_t start, uint64_t len)
+{
+    rb__pa_before((rb_pa_follow *)ctx, start, len);
+}
+
+/* A hint was given for read k of the op, over the page-aligned [start, start + len) of the
+   reader's mapping (pread-fadvise maps the file for this alone, and never reads the map).
+   Residency is rb__pa_before's where it looked at this range, else asked now. */
+static void rb__pa_hint(rb_pa_accounting *a, rb_pa_follow *f, unsigned k, uint64_t start, uint64_t len)
+{
+    rb_pa_sample *s;
+    int r, follow = f->follow_next, pre = f->pre_valid && f->pre_start == start && f->pre_len == len;
+    a->hints++;
+    f->follow_next = rb__pa_draw(f);
+    f->pre_valid = 0;
+    if (!follow) return;
+    if (!f->trusted || !f->map) { a->untrusted++; return; }
+    if (f->npending == RB_PA_PENDING) return;   /* the op's earlier samples fill the list */
+    a->sampled++;
+    r = pre ? f->pre : rb__mincore_resident((void *)(uintptr_t)f->page, f->map + start, (size_t)len);
+    if (r < 0) { a->failed++; return; }
+    if (r == 1) { a->redundant++; return; }
+    s = &f->pending[f->npending++];
+    s->k = k;
+    s->start = start;
+    s->len = len;
+    s->evicted = rb__pa_evicted(f, start, len);
+}
+
+/* Read k of the op is about to happen: if its hint was followed and a page is still
+   missing, classify it now (late or wasted); if every page is in, return 1: the caller times
+   the read and gives its time to rb__pa_read_end, which says useful or late. */
+static int rb__pa_read_start(rb_pa_accounting *a, rb_pa_follow *f, unsigned k)
+{
+    rb_pa_sample s;
+    unsigned i;
+    int r;
+    int64_t ev;
+    for (i = 0; i < f->npending && f->pending[i].k != k; i++) {}
+    if (i == f->npending) return 0;
+    s = f->pending[i];
+    f->pending[i] = f->pending[--f->npending];
+    r = rb__mincore_resident((void *)(uintptr_t)f->page, f->map + s.start, (size_t)s.len);
+    if (r == 1) return 1;
+    ev = r == 0 && s.evicted >= 0 ? rb__pa_evicted(f, s.start, s.len) : -1;
+    if (r < 0) a->failed++;
+    else if (ev >= 0 && ev > s.evicted) a->wasted++;
+    else {
+        a->late++;
+        if (ev < 0) a->wasted_unknown++;
+    }
+    return 0;
+}
+
+/* The threshold over which a read of resident pages still waited: twice the median of the
+   reader's last cached reads, at least the floor (see the section's comment). */
+RBINT uint64_t rb_pa_slow_threshold(const uint64_t *cached_ns, unsigned n)
+{
+    uint64_t v[RB_PA_CACHED], x;
+    unsigned i, j;
+    n = RB__MIN(n, RB_PA_CACHED);
+    if (n < 3) return RB_PA_SLOW_FLOOR_NS;
+    for (i = 0; i < n; i++) {   /* insertion sort of at most 15 values */
+        x = cached_ns[i];
+        for (j = i; j > 0 && v[j - 1] > x; j--) v[j] = v[j - 1];
+        v[j] = x;
+    }
+    x = v[n / 2];
+    return RB__MAX(2 * x, (uint64_t)RB_PA_SLOW_FLOOR_NS);
+}
+
+/* The read rb__pa_read_start asked to time took ns: useful, or late if it was slow. Either
+   way it read resident pages, so its time joins the cached reads' ring. */
+static void rb__pa_read_end(rb_pa_accounting *a, rb_pa_follow *f, uint64_t ns)
+{
+    if (ns > rb_pa_slow_threshold(f->cached_ns, f->ncached)) {
+        a->late++;
+        a->late_slow++;
+    } else {
+        a->useful++;
+    }
+    f->cached_ns[f->next_cached] = ns;
+    f->next_cached = (f->next_cached + 1) % RB_PA_CACHED;
+    if (f->ncached < RB_PA_CACHED) f->ncached++;
+}
+
+/* The op is over: a followed hint whose read never came (the op failed) is dropped. */
+static void rb__pa_end(rb_pa_accounting *a, rb_pa_follow *f)
+{
+    a->sampled -= f->npending;
+    f->npending = 0;
+}
+
+/* The strategies' side: a worker's hint, and its read k about to happen (timed when the
+   accounting asks; rb__pa_read_done with the time after the read). */
+static void rb__pa_hinted(rb_worker *w, unsigned k, uint64_t start, uint64_t len)
+{
+    rb__pa_hint(&w->pa, &w->paf, k, start, len);
+}
+
+static int rb__pa_reading(rb_worker *w, unsigned k) { return rb__pa_read_start(&w->pa, &w->paf, k); }
+static int rb__pa_pending(const rb_worker *w, unsigned k)   /* read k's hint is followed */
+{
+    unsigned i;
+    for (i = 0; i < w->paf.npending; i++)
+        if (w->paf.pending[i].k == k) return 1;
+    return 0;
+}
+static void rb__pa_read_done(rb_worker *w, uint64_t ns) { rb__pa_read_end(&w->pa, &w->paf, ns); }
+static void rb__pa_op_end(rb_worker *w) { rb__pa_end(&w->pa, &w->paf); }
+
+/* Adds one thread's (or one round's) accounting to a cell's. */
+static void rb__pa_add(rb_pa_accounting *into, const rb_pa_accounting *a)
+{
+    into->hints += a->hints;
+    into->sampled += a->sampled;
+    into->redundant += a->redundant;
+    into->useful += a->useful;
+    into->late += a->late;
+    into->wasted += a->wasted;
+    into->failed += a->failed;
+    into->wasted_unknown += a->wasted_unknown;
+    into->untrusted += a->untrusted;
+    into->late_slow += a->late_slow;
+}
+
+/* How long a cell's reader reads: its warmup and iterations, as planned. */
+static uint64_t rb__cell_horizon(const rb_config *c)
+{
+    uint64_t d = c->duration_ns > 0 ? (uint64_t)c->duration_ns : 1000000000u;
+    return (c->warmup_ns > 0 ? (uint64_t)c->warmup_ns : 0) + (uint64_t)(c->iterations > 0 ? c->iterations : 5) * d;
+}
+
+/* The policy rows' prefetcher, one per thread (each thread is one reader, a clone: backoff's
+   counter is its own, backoff-shared's the cell's), set up by the runner before the row's own
+   thread_init (rb__worker_main). */
+static int rb__thread_prefetcher(rb_worker *w, char *why, size_t wl)
+{
+    int policy = w->t->s->policy;
+    if (policy < 0 || policy >= RB_PREFETCH_COUNT || !w->t->map) {
+        rb__fmt(why, wl, "%s: prefetch policy %d needs a mapping and one of the %u policies", w->t->s->name, policy,
+                RB_PREFETCH_COUNT);
+        return RB_EINVAL;
+    }
+    rb_prefetcher_init(&w->pf, policy, w->t->map, w->t->map_len, &w->t->prefetch_counter);
+    w->pf.trust_mincore = w->t->mincore_trusted;
+    if (policy == RB_PREFETCH_ADAPTIVE) {   /* mmap-adaptive: its faults read around; the fill's and sweep's bounds */
+        rb_prefetcher_file(&w->pf, w->t->fd, w->t->s->advice == RB_ADVICE_NORMAL);
+        w->pf.span = w->t->size;
+        w->pf.sweep_next = &w->t->sweep_next;
+        w->pf.sweep_holes = &w->t->sweep_holes;
+        w->pf.horizon_ns = rb__cell_horizon(w->t->cfg);   /* the sweep pays only within it */
+    }
+    w->pf.fd = w->t->fd;
+    w->pf.target = w->t;   /* a directory: each range's own file */
+    w->pf.advising = rb__pa_before_hook;   /* the hint accounting's residency before a hint */
+    w->pf.advising_ctx = &w->paf;
+    return RB_OK;
 }
 
 /* Phases: warmup (0, optional), then iterations 1..n. Every phase starts and ends on the
