@@ -404,9 +404,10 @@ RBDEF int rb_hist_percentile_known(const rb_hist *h, double pct);
    with a counter that climbs on every hit, skips the hints that mattered when most reads hit
    and some miss. "adaptive" keeps a per-reader estimate of the miss rate instead, and chooses
    among ways of hinting (its arms: leave misses to read-around, hint what will miss, hint
-   every call, fill nearly cached windows, sweep the file) by what each measurably costs per
-   call on this machine (rb_adapt, a bandit): see rb_prefetch() and rb_adapt_epoch() in the
-   implementation for the full reasoning. */
+   every call, fill nearly cached windows) by what each measurably costs per call on this
+   machine (rb_adapt, a bandit), and sweeps a file that fits when its measured rate says the
+   fill pays within the reader's horizon: see rb_prefetch(), rb_adapt_epoch() and
+   rb__pf_sweep_step() in the implementation for the full reasoning. */
 enum {
     RB_PREFETCH_ALWAYS = 0,           /* advise on every call */
     RB_PREFETCH_BACKOFF = 1,          /* Lucene PR #13381: power-of-two skip, then mincore gate, reset on
@@ -426,7 +427,7 @@ enum {
    sweep: not chosen per epoch: an investment, the file's holes hinted window after window,
    started when sampled misses find holes in a file that fits in memory and kept while its
    measured rate says it ends within the first half of the reader's horizon (rb_sweep_pays);
-   the epochs it runs in are counted under this arm (see rb__pf_sweep_step). */
+   the epochs it runs in are counted under this arm (rb__pf_epoch; see rb__pf_sweep_step). */
 enum { RB_AD_AROUND = 0, RB_AD_MISSING = 1, RB_AD_EVERY = 2, RB_AD_FILL = 3, RB_AD_SWEEP = 4, RB_AD_ARMS = 5 };
 
 typedef struct rb_prefetch_stats {
@@ -436,7 +437,8 @@ typedef struct rb_prefetch_stats {
        epochs it spent exploring an arm other than the one it exploited */
     uint64_t around, trials;
     uint64_t fills;             /* adaptive: misses whose whole window it hinted */
-    uint64_t sweeps;            /* adaptive: windows its sweep hinted */
+    uint64_t sweeps;            /* adaptive: windows its sweep hinted: madvise calls of their own,
+                                   not in advises (skips + advises = calls) */
     uint64_t arm_calls[RB_AD_ARMS], arm_ns[RB_AD_ARMS];   /* adaptive: each arm's calls and their time
                                    (ended epochs: the calls and the reads between them) */
     uint64_t switches;          /* adaptive: changes of the arm it exploited */
@@ -480,7 +482,7 @@ typedef struct rb_adapt {
     unsigned age[RB_AD_ARMS];       /* epochs since the arm was last played */
     unsigned revisit[RB_AD_ARMS];   /* epochs between explorations (doubles while it loses) */
     unsigned wins[RB_AD_ARMS];      /* explorations in a row that found the arm cheaper */
-    unsigned hold;           /* epochs left with around, fill and sweep off (recently evicted pages) */
+    unsigned hold;           /* epochs left with around and fill off (recently evicted pages) */
     unsigned allowed;        /* the arms allowed at the last epoch's end (hold applied) */
     double total_ns, explore_ns;    /* all epochs' time; exploring's cost over the paired price */
     double explore_arm[RB_AD_ARMS]; /* the same, per arm explored (each has its budget) */
@@ -501,7 +503,7 @@ typedef struct rb_prefetcher {
     unsigned est;               /* adaptive: miss-rate estimate in 1/65536ths */
     unsigned gap, countdown;    /* adaptive: calls between residency samples */
     int read_around;            /* adaptive: the mapping's faults read around (MADV_NORMAL): the
-                                   around, fill and sweep arms may run (rb_prefetcher_file) */
+                                   around and fill arms and the sweep may run (rb_prefetcher_file) */
     int fd;                     /* adaptive: the file, for cachestat's eviction counts; -1: none */
     const struct rb_target *target;   /* a directory's target: cachestat asks each range's own file */
     rb_adapt ad;                /* adaptive: the bandit */
@@ -534,6 +536,8 @@ typedef struct rb_prefetcher {
     unsigned miss_windows;      /* adaptive: sampled misses whose window's residency was asked */
     double miss_resident;       /*   and those fractions summed: the file's resident fraction */
     uint64_t sweep_windows;     /* adaptive: windows this reader's sweep took */
+    unsigned ep_ended;          /* adaptive: epochs ended (the bandit's and the sweep's) */
+    unsigned judged_at;         /* adaptive: ep_ended + 1 when a waiting sweep was last asked */
     uint64_t left_at;           /* adaptive: the call whose miss an exploration of around left last */
     int last_errno;
     rb_prefetch_stats st;
@@ -564,7 +568,7 @@ RBDEF int rb_prefetch_policy_find(const char *name);
 /* rb_prefetcher_file(p, fd, read_around): tell adaptive about the file behind the mapping: fd
    (read-only is enough; -1: none) lets it see recently evicted pages (cachestat), which turn
    read-around, the fill and the sweep off; read_around 1 says the mapping's faults read around
-   (MADV_NORMAL, the default advice), which makes those three arms; it also takes the memory
+   (MADV_NORMAL, the default advice), which allows those three; it also takes the memory
    available now (rb_mem_available), which bounds the fill and the sweep. Call it after
    rb_prefetcher_init; without it adaptive chooses between hinting what misses and every call. */
 RBDEF void rb_prefetcher_file(rb_prefetcher *p, int fd, int read_around);
@@ -3517,15 +3521,29 @@ static void rb__pf_stats_add(rb_prefetch_stats *acc, const rb_prefetch_stats *x)
     acc->explore_ns += x->explore_ns;
 }
 
-static int rb__pf_advise(rb_prefetcher *p, uint64_t start, uint64_t alen)
+/* One MADV_WILLNEED over [start, start + alen) of the mapping; a refusal is counted. */
+static int rb__pf_madvise(rb_prefetcher *p, uint64_t start, uint64_t alen)
 {
-    if (p->advising) p->advising(p->advising_ctx, start, alen);
-    p->st.advises++;
     if (madvise(p->map + start, (size_t)alen, MADV_WILLNEED) != 0) {
         if (p->st.failed++ == 0) p->last_errno = errno;
         return -1;
     }
     return 1;
+}
+
+/* The call's own hint, of its range or (adaptive's fill) of the window chosen for it:
+   counted in advises, and told to the advising hook with the call's range, the one the
+   hint accounting follows to its read. */
+static int rb__pf_advise_for(rb_prefetcher *p, uint64_t start, uint64_t alen, uint64_t hstart, uint64_t hlen)
+{
+    if (p->advising) p->advising(p->advising_ctx, start, alen);
+    p->st.advises++;
+    return rb__pf_madvise(p, hstart, hlen);
+}
+
+static int rb__pf_advise(rb_prefetcher *p, uint64_t start, uint64_t alen)
+{
+    return rb__pf_advise_for(p, start, alen, start, alen);
 }
 
 /*
@@ -3555,7 +3573,7 @@ static int rb__pf_advise(rb_prefetcher *p, uint64_t start, uint64_t alen)
      (a warm epoch of 256 calls lasts about one of the scheduler's slices);
    - exploit: an arm found RB__AD_HYST (5%) cheaper than the exploited one by RB__AD_CONFIRM
      explorations in a row (and by its averaged relative price) becomes the exploited arm (one
-     found cheaper once is explored again at its current pace, not twice as late), and the arm
+     found cheaper once is explored again RB__AD_REVISIT epochs later), and the arm
      it replaced is explored afresh right after, so a lucky pair of epochs is undone at once:
      a hysteresis that cannot hold a losing arm for long. One exploration was enough before
      2026-12-02: with 4 threads on 2 CPUs a warm RANDOM mapping switched to hinting every call
@@ -3579,8 +3597,9 @@ static int rb__pf_advise(rb_prefetcher *p, uint64_t start, uint64_t alen)
    - pressure: the samples' misses show recently evicted pages (cachestat's
      nr_recently_evicted, from the shadow entries reclaim leaves; the holes of a prewarm or a
      fadvise have none) in two or more ranges and an eighth of the misses: memory is short, and
-     read-around, the fill and the sweep load what evicts what the others need: those three
-     arms are off for RB__AD_HOLD epochs after the last such epoch.
+     read-around and the fill load what evicts what the others need: those two arms are off
+     for RB__AD_HOLD epochs after the last such epoch (two such misses also end the sweep and
+     the fill for good: fill_off).
    The fill is an arm too (below rb__pf_fill): it pays only while the file then stays cached,
    and the bandit keeps it only while its epochs are the cheaper ones. The sweep is not: its
    payoff comes after it ends (a file with no holes left), and an epoch's price cannot see
@@ -3603,7 +3622,7 @@ static int rb__pf_advise(rb_prefetcher *p, uint64_t start, uint64_t alen)
 #define RB__AD_REVISIT 4u        /* epochs between explorations of an arm, at first */
 #define RB__AD_MAX_REVISIT 64u   /* ... doubling while it loses, up to this */
 #define RB__AD_BUDGET 0.02       /* exploring one arm may cost this fraction of the time */
-#define RB__AD_HOLD 64u          /* epochs around, fill and sweep stay off after evictions */
+#define RB__AD_HOLD 64u          /* epochs around and fill stay off after evictions */
 #define RB__AD_CACHE_ARMS ((1u << RB_AD_AROUND) | (1u << RB_AD_FILL) | (1u << RB_AD_SWEEP))
 
 static const char *const rb__ad_names[RB_AD_ARMS] = {"around", "missing", "every", "fill", "sweep"};
@@ -3632,6 +3651,7 @@ RBINT void rb_adapt_restart(rb_adapt *a)
     for (k = 0; k < RB_AD_ARMS; k++) {
         a->revisit[k] = RB__AD_REVISIT;
         a->age[k] = RB__AD_REVISIT;
+        a->wins[k] = 0;   /* a win in the state before confirms nothing in this one */
     }
 }
 
@@ -3695,6 +3715,15 @@ static void rb__ad_explored(rb_adapt *a, int k, double cost, uint64_t calls, dou
     a->wins[k] = r < log(1 - RB__AD_HYST) ? a->wins[k] + 1 : 0;
     if (!(a->rel[k] < log(1 - RB__AD_HYST))) a->revisit[k] = RB__MIN(a->revisit[k] * 2u, RB__AD_MAX_REVISIT);
     else if (a->wins[k] >= RB__AD_CONFIRM) rb__ad_switch(a, k, cost);
+    else a->revisit[k] = RB__AD_REVISIT;   /* found cheaper once: confirmed soon, not 64 epochs on */
+}
+
+/* An epoch's samples found recently evicted pages in two or more ranges and an eighth of the
+   misses: memory is short; around and the fill stay off for RB__AD_HOLD epochs after. */
+static void rb__ad_pressure(rb_adapt *a, const rb_adapt_signals *s)
+{
+    if (s->evicted >= 2 && s->evicted * 8 >= s->misses) a->hold = RB__AD_HOLD;
+    else if (a->hold) a->hold--;
 }
 
 RBINT int rb_adapt_epoch(rb_adapt *a, const rb_adapt_signals *s)
@@ -3704,8 +3733,7 @@ RBINT int rb_adapt_epoch(rb_adapt *a, const rb_adapt_signals *s)
     if (!s->calls) return a->arm;
     cost = (double)s->ns / (double)s->calls;
     if (cost <= 0) cost = 1e-3;   /* a clock that did not move: the cheapest price there is */
-    if (s->evicted >= 2 && s->evicted * 8 >= s->misses) a->hold = RB__AD_HOLD;
-    else if (a->hold) a->hold--;
+    rb__ad_pressure(a, s);
     a->allowed = (s->allowed | (1u << RB_AD_MISSING)) & (a->hold ? ~RB__AD_CACHE_ARMS : ~0u);
     a->epochs++;
     a->total_ns += (double)s->ns;
@@ -3798,6 +3826,7 @@ static void rb__pf_epoch(rb_prefetcher *p)
     if (p->ep_t0 && calls && p->ep_sweep) {   /* the sweep's epoch: its own arm, the bandit paused */
         p->st.arm_calls[RB_AD_SWEEP] += calls;
         p->st.arm_ns[RB_AD_SWEEP] += now - p->ep_t0;
+        rb__ad_pressure(&p->ad, &p->ep);   /* evictions seen while sweeping still hold around off */
         if (!p->sweeping) rb_adapt_restart(&p->ad);
     } else if (p->ep_t0 && calls) {
         p->ep.calls = calls;
@@ -3811,6 +3840,7 @@ static void rb__pf_epoch(rb_prefetcher *p)
         p->st.explore_ns = (uint64_t)p->ad.explore_ns;
     }
     memset(&p->ep, 0, sizeof p->ep);
+    p->ep_ended += p->ep_t0 != 0;
     p->ep_t0 = now;
     p->ep_call0 = p->st.calls - 1;
     p->ep_sweep = p->sweeping;
@@ -3843,7 +3873,7 @@ static int rb__pf_fill(rb_prefetcher *p, uint64_t start, uint64_t alen)
     if (!(frac >= RB__PF_FILL_FULL) || !rb__pf_fits(p, frac)) return 0;
     p->filled[p->nfilled++ % RB_PREFETCH_FILLED] = id;
     p->st.fills++;
-    return rb__pf_advise(p, w0, wl);
+    return rb__pf_advise_for(p, start, alen, w0, wl);
 }
 
 /* The sweep, an investment: filling windows one sampled miss at a time leaves the holes to
@@ -3928,8 +3958,8 @@ static void rb__pf_sweep_step(rb_prefetcher *p)
     p->miss_windows++;
     p->miss_resident += frac;
     if (frac < 1) {
-        p->st.sweeps++;
-        rb__pf_advise(p, w0, wl);
+        p->st.sweeps++;   /* madvise calls of their own, beside the calls' advises */
+        rb__pf_madvise(p, w0, wl);
         __atomic_fetch_add(p->sweep_holes ? p->sweep_holes : &p->own_holes, (uint64_t)((1 - frac) * (double)wl),
                            __ATOMIC_RELAXED);
     }
@@ -3942,7 +3972,8 @@ static void rb__pf_sweep_step(rb_prefetcher *p)
 
 /* A sampled miss at start, on a mapping that reads around: its window's resident fraction
    joins the file's; after RB__PF_SWEEP_AFTER of them the sweep starts (a trial), or, once its
-   rate is measured, resumes when it pays (rb__pf_sweep_judge). */
+   rate is measured, resumes when it pays (rb__pf_sweep_judge; a waiting sweep is asked at one
+   sampled miss an epoch, not at each: each asks a 2 MiB window's residency). */
 static void rb__pf_sweep_watch(rb_prefetcher *p, uint64_t start)
 {
     uint64_t span = rb__pf_span(p), w0 = start / RB__PF_FILL * RB__PF_FILL;
@@ -3952,6 +3983,8 @@ static void rb__pf_sweep_watch(rb_prefetcher *p, uint64_t start)
     if (!p->read_around || p->swept || p->sweeping || p->fill_off || !p->window_resident || w0 >= span ||
         !rb__pf_fits(p, 1.0))
         return;
+    if (p->rate > 0 && p->judged_at == p->ep_ended + 1) return;   /* waiting: asked once an epoch */
+    p->judged_at = p->ep_ended + 1;
     frac = p->window_resident(p->resident_ctx, p->map + w0, (size_t)RB__MIN(RB__PF_FILL, span - w0));
     p->miss_windows++;
     p->miss_resident += frac >= 0 ? frac : 0;
@@ -6206,7 +6239,7 @@ static void rb__merge(rb__thread *const *th, unsigned n, rb_result *res, rb__acc
             rb__result_reason(res, "thread %u: %s", i, th[i]->why);
         }
         rb_hist_merge(&res->lat, &th[i]->hist);
-        res->madvise_calls += w->madvise_calls + w->pf.st.advises;
+        res->madvise_calls += w->madvise_calls + w->pf.st.advises + w->pf.st.sweeps;
         res->madvise_failed += w->madvise_failed + w->pf.st.failed;
         if (!res->madvise_errno) res->madvise_errno = w->madvise_errno ? w->madvise_errno : w->pf.last_errno;
         rb__pf_stats_add(&res->prefetch, &w->pf.st);

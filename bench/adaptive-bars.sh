@@ -77,15 +77,15 @@ for c in $CASES; do
     case $c in
     warm) ./readbench run "$FILE" --strategies mmap-random,mmap-random-adaptive --prewarm 1 "${COMMON[@]}" \
               --output "$(out warm)" || true ;;
-    hog)  d=$(memcg)
+    hog)  # The file's cached pages stay charged to the cgroup that read them in: evicted first, so
+          # that the cells' prewarms load them inside the child (before 2026-12-02 they were still
+          # charged to this shell's cgroup, and the limit held only the hog and the holes).
+          ./readbench drop "$FILE" > /dev/null || { echo "hog: the file could not be evicted first: skipped"; continue; }
+          d=$(memcg)
           [ -n "$d" ] || { echo "hog: no memory cgroup can be made here (root, cgroup v1 or v2 memory)"; continue; }
           echo "hog: in $d, limit $MEMCG_BYTES bytes; host MemAvailable $(awk '/MemAvailable/ {print $2}' /proc/meminfo) kB"
           (while sleep 2; do awk '/MemAvailable/ {print $2}' /proc/meminfo; done) > "$OUT/.memavail.$$" &
           w=$!
-          # The file's cached pages stay charged to the cgroup that read them in: evicted first, so
-          # that the cells' prewarms load them inside the child (before 2026-12-02 they were still
-          # charged to this shell's cgroup, and the limit held only the hog and the holes).
-          ./readbench drop "$FILE" > /dev/null
           (echo $BASHPID > "$d/cgroup.procs" && exec ./readbench run "$FILE" --strategies "$THREE" --hog auto:1.1 \
               --prewarm 0.9 "${COMMON[@]}" --output "$(out hog)") || true
           kill "$w" 2>/dev/null || true

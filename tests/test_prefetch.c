@@ -125,13 +125,23 @@ static void run_two_readers(int policy, pf_thread *t, uint64_t *counter)
    MADV_WILLNEED a policy gives, with its range (start page-aligned, inside the mapping), and never for a call the policy
    skips: asked before every call, a policy that skips most (backoff, adaptive warm) made a
    mincore call on each skipped one while a followed hint waited to be given. */
-typedef struct advised { unsigned n, misaligned; } advised;
+typedef struct advised { unsigned n, misaligned, other; uint64_t start, len; } advised;
 static void count_advising(void *ctx, uint64_t start, uint64_t len)
 {
     advised *a = (advised *)ctx;
     a->n++;
     a->misaligned += start % 4096 != 0 || len == 0 || start + len > map_len;   /* rb_page_range's: start aligned */
+    a->other += start != a->start || len != a->len;   /* not the call's own range */
 }
+
+/* One call of n whose range the hook expects (rb_page_range's, as the runner computes it). */
+static int advised_call(rb_prefetcher *p, advised *a, uint64_t off, uint64_t len)
+{
+    CHECK(rb_page_range(off, len, 4096, map_len, &a->start, &a->len));
+    return rb_prefetch(p, off, len);
+}
+
+static void adaptive_pf(rb_prefetcher *p, fake *f, unsigned char *m, uint64_t len, int64_t room, int arm);
 
 static void advising_hook_runs_at_each_advise_only(void)
 {
@@ -141,16 +151,28 @@ static void advising_hook_runs_at_each_advise_only(void)
     unsigned i, k;
     CHECK(open_map() == 0);
     for (k = 0; k < sizeof policies / sizeof policies[0]; k++) {
-        advised a = {0, 0};
+        advised a;
+        memset(&a, 0, sizeof a);
         setup_pf(&p, policies[k], &f, NULL);
         p.advising = count_advising;
         p.advising_ctx = &a;
         f.mode = 2;
         f.k = 7;   /* every 7th residency check misses */
-        for (i = 0; i < 2000; i++) CHECK(rb_prefetch(&p, (uint64_t)(i * 40961u) % (map_len - 20000), 16384) >= 0);
-        CHECKF(a.n == p.st.advises && a.n > 0 && a.n < 2000 && a.misaligned == 0,
-               "%s: hook %u times, %llu advises, %u misaligned", rb_prefetch_policy_name(policies[k]), a.n,
-               (unsigned long long)p.st.advises, a.misaligned);
+        for (i = 0; i < 2000; i++) CHECK(advised_call(&p, &a, (uint64_t)(i * 40961u) % (map_len - 20000), 16384) >= 0);
+        CHECKF(a.n == p.st.advises && a.n > 0 && a.n < 2000 && a.misaligned == 0 && a.other == 0,
+               "%s: hook %u times, %llu advises, %u misaligned, %u not the call's range", rb_prefetch_policy_name(policies[k]),
+               a.n, (unsigned long long)p.st.advises, a.misaligned, a.other);
+    }
+    {   /* adaptive's fill hints a whole window for a call: the hook still gets the call's range */
+        advised a;
+        memset(&a, 0, sizeof a);
+        adaptive_pf(&p, &f, map, map_len, (int64_t)1 << 40, RB_AD_FILL);
+        p.advising = count_advising;
+        p.advising_ctx = &a;
+        f.window = 0.9;
+        for (i = 0; i < 64; i++) CHECK(advised_call(&p, &a, ((uint64_t)2 << 20) + 16384, 16384) == 1);
+        CHECKF(p.st.fills >= 1 && a.n == p.st.advises && a.other == 0, "fills %llu, hook %u, %u not the call's range",
+               (unsigned long long)p.st.fills, a.n, a.other);
     }
 }
 
@@ -315,7 +337,7 @@ static void policy_strategies_end_to_end(void)
         CHECKF(r.prefetch.calls >= r.ops * 16 && r.prefetch.calls <= (r.ops + 2) * 16, "%s: %llu calls for %llu ops", names[i],
                (unsigned long long)r.prefetch.calls, (unsigned long long)r.ops);
         CHECK(r.prefetch.failed == 0 && r.madvise_failed == 0 && r.verify_mismatches == 0);
-        CHECK(r.prefetch.advises == r.madvise_calls);
+        CHECK(r.prefetch.advises + r.prefetch.sweeps == r.madvise_calls);   /* the sweep's are its own */
         CHECK(r.prefetch.skips + r.prefetch.advises == r.prefetch.calls);
     }
     CHECK(rb_prefetch_policy_find("adaptive") == RB_PREFETCH_ADAPTIVE);
@@ -593,6 +615,13 @@ static unsigned char *sweep_map(uint64_t len, size_t *mlen)
     return m;
 }
 
+/* The next sampled call ends an epoch (its 256 calls and 20 ms are past). */
+static void force_epoch(rb_prefetcher *p)
+{
+    p->ep_t0 = 1;
+    p->st.calls += 1000;
+}
+
 /* n calls that each sample (gap 1) a missing range in window 0. */
 static void sweep_calls(rb_prefetcher *p, unsigned n)
 {
@@ -622,36 +651,49 @@ static void adaptive_sweeps_a_file_that_fits_when_it_pays(void)
     unsigned char *m = sweep_map(len, &mlen);
     rb_prefetcher p;
     fake f;
-    unsigned epochs;
+    unsigned epochs, asked;
     CHECK(m != NULL);
     if (!m) return;
     adaptive_pf(&p, &f, m, len, big, RB_AD_SWEEP);
     f.window = 0.5;
     p.horizon_ns = 1;   /* nothing left to gain after the trial */
-    sweep_calls(&p, 3);
+    force_epoch(&p);   /* the first sample ends an epoch: the bandit prices its arm and explores */
+    sweep_calls(&p, 1);
+    CHECKF(p.ad.price > 0 && p.ad.exploring && p.ad.epochs == 1, "price %g, exploring %d", p.ad.price, p.ad.exploring);
+    sweep_calls(&p, 2);
     CHECKF(!p.sweeping && p.miss_windows == 3 && p.st.sweeps == 0, "%u windows after 3 misses", p.miss_windows);
     epochs = p.ad.epochs;
-    sweep_calls(&p, 1);   /* the 4th starts the trial */
-    CHECK(p.sweeping && p.sweep_trial && p.ep_sweep && p.st.sweeps == 0);
-    sweep_calls(&p, 16);   /* each call from the next takes a window; the 16th judges */
+    sweep_calls(&p, 1);   /* the 4th starts the trial: the exploration is dropped, the price forgotten */
+    CHECKF(p.sweeping && p.sweep_trial && p.ep_sweep && p.st.sweeps == 0 && !p.ad.exploring && p.ad.price == 0 &&
+           p.ad.arm == p.ad.best, "sweeping %d, exploring %d, price %g", p.sweeping, p.ad.exploring, p.ad.price);
+    force_epoch(&p);   /* an epoch ends while it sweeps: the sweep's, not the bandit's */
+    sweep_calls(&p, 1);
+    CHECKF(p.st.arm_calls[RB_AD_SWEEP] >= 1000 && p.ad.epochs == epochs, "sweep calls %llu, %u epochs judged",
+           (unsigned long long)p.st.arm_calls[RB_AD_SWEEP], p.ad.epochs - epochs);
+    sweep_calls(&p, 15);   /* each call takes a window; the 16th judges */
     CHECKF(!p.sweeping && !p.swept && p.st.sweeps == 16 && p.rate > 0 && p.own_sweep == 16,
            "sweeping %d, swept %d, %llu windows, rate %g", p.sweeping, p.swept, (unsigned long long)p.st.sweeps, p.rate);
-    sweep_calls(&p, 8);   /* it waits */
-    CHECK(!p.sweeping && p.st.sweeps == 16);
+    asked = f.windows;
+    sweep_calls(&p, 8);   /* it waits, asked at one sampled miss an epoch at most */
+    CHECKF(!p.sweeping && p.st.sweeps == 16 && f.windows - asked <= 1, "%u windows asked while waiting",
+           f.windows - asked);
     p.horizon_ns = (uint64_t)1 << 60;
-    sweep_calls(&p, 1);   /* a sampled miss asks again: it pays now */
+    force_epoch(&p);   /* the next epoch's first sampled miss asks again: it pays now */
+    sweep_calls(&p, 1);
     CHECK(p.sweeping && !p.sweep_trial);
     sweep_calls(&p, (unsigned)windows + 4);
     CHECKF(p.swept && !p.sweeping && p.st.sweeps == windows && p.st.failed == 0 && p.own_sweep >= windows,
            "%llu sweep hints of %llu, %llu failed", (unsigned long long)p.st.sweeps, (unsigned long long)windows,
            (unsigned long long)p.st.failed);
-    CHECKF(p.ad.epochs == epochs && (p.ad.allowed >> RB_AD_SWEEP & 1u) == 0, "%u epochs judged while sweeping",
-           p.ad.epochs - epochs);
-    p.ep_t0 = 1;   /* the epoch ends at the next sample: the sweep's, then the bandit restarts */
-    p.st.calls += 1000;
+    p.ad.price = 123;   /* as if priced meanwhile: the sweep's last epoch restarts the bandit */
+    force_epoch(&p);
     sweep_calls(&p, 1);
-    CHECKF(p.st.arm_calls[RB_AD_SWEEP] > 0 && p.ad.epochs == epochs && p.ad.price == 0 && !p.ep_sweep,
-           "sweep calls %llu, price %g", (unsigned long long)p.st.arm_calls[RB_AD_SWEEP], p.ad.price);
+    CHECKF(p.ad.epochs == epochs && p.ad.price == 0 && !p.ep_sweep, "%u epochs judged, price %g",
+           p.ad.epochs - epochs, p.ad.price);
+    force_epoch(&p);   /* the next epoch is the bandit's again, and the sweep is no arm it may play */
+    sweep_calls(&p, 1);
+    CHECKF(p.ad.epochs == epochs + 1 && (p.ad.allowed >> RB_AD_SWEEP & 1u) == 0 && p.ad.price > 0,
+           "%u epochs, allowed %#x", p.ad.epochs - epochs, p.ad.allowed);
     sweep_calls(&p, 64);   /* once per reader */
     CHECK(p.st.sweeps == windows && !p.sweeping);
 
@@ -753,28 +795,37 @@ static void bandit_cheap_arm_gets_most_calls(void)
     }
 }
 
-/* One lucky exploration does not make an arm the exploited one; two in a row do (RANDOM
-   arms, equal prices, no noise; 'every' comes out half price when the test says so). */
+/* Runs the stream until an exploration of every is about to be played, plays it at price x
+   (missing's is 1000), then the exploited epoch after it, which judges it. */
+static void explore_every_at(rb_adapt *a, bstream *b, double x)
+{
+    unsigned e;
+    b->price[RB_AD_EVERY] = 1000;
+    for (e = 0; e < 400 && !(a->arm == RB_AD_EVERY && a->exploring); e++) bs_epoch(a, b);
+    CHECK(a->arm == RB_AD_EVERY && a->exploring);
+    b->price[RB_AD_EVERY] = x;
+    bs_epoch(a, b);
+    b->price[RB_AD_EVERY] = 1000;
+    bs_epoch(a, b);
+}
+
+/* One lucky exploration does not make an arm the exploited one, nor two that are not in a
+   row; two in a row do (RANDOM arms, equal prices but when the test says, no noise). */
 static void bandit_switches_after_two_cheaper_explorations(void)
 {
     static const double price[RB_AD_ARMS] = {1e9, 1000, 1000, 1e9, 1e9};
     rb_adapt a;
     bstream b;
-    unsigned e, lucky = 0;
     bs_init(&a, &b, ARMS_RANDOM, 0, price);
-    for (e = 0; e < 400 && lucky < 1; e++) {   /* one exploration of every at half price */
-        b.price[RB_AD_EVERY] = 1000;
-        if (a.arm == RB_AD_EVERY && a.exploring && a.plays[RB_AD_EVERY] > 0) b.price[RB_AD_EVERY] = 500, lucky++;
-        bs_epoch(&a, &b);
-    }
-    bs_epoch(&a, &b);   /* the exploited epoch after it judges it */
-    CHECKF(lucky == 1 && a.best == RB_AD_MISSING && a.wins[RB_AD_EVERY] == 1, "lucky %u, best %s, wins %u", lucky,
+    explore_every_at(&a, &b, 500);
+    CHECKF(a.best == RB_AD_MISSING && a.wins[RB_AD_EVERY] == 1, "lucky: best %s, wins %u", rb_adapt_arm_name(a.best),
+           a.wins[RB_AD_EVERY]);
+    explore_every_at(&a, &b, 1000);
+    explore_every_at(&a, &b, 500);
+    CHECKF(a.best == RB_AD_MISSING && a.switches == 0 && a.wins[RB_AD_EVERY] == 1, "lucky, not, lucky: best %s, wins %u",
            rb_adapt_arm_name(a.best), a.wins[RB_AD_EVERY]);
-    for (e = 0; e < 400 && a.best == RB_AD_MISSING; e++) {   /* then every is cheaper for good */
-        b.price[RB_AD_EVERY] = 500;
-        bs_epoch(&a, &b);
-    }
-    CHECKF(a.best == RB_AD_EVERY && a.switches == 1, "best %s after %u epochs, %u switches", rb_adapt_arm_name(a.best), e,
+    explore_every_at(&a, &b, 500);
+    CHECKF(a.best == RB_AD_EVERY && a.switches == 1, "two in a row: best %s, %u switches", rb_adapt_arm_name(a.best),
            a.switches);
 }
 
