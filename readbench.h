@@ -3604,8 +3604,9 @@ static int rb__pf_advise(rb_prefetcher *p, uint64_t start, uint64_t alen)
    and the bandit keeps it only while its epochs are the cheaper ones. The sweep is not: its
    payoff comes after it ends (a file with no holes left), and an epoch's price cannot see
    that: played as an arm, its epochs cost 2x the missing arm's (5.7 against 2.8 us a call,
-   1 GiB at 90% cached) and it was never kept, while plain mmap, whose faults fill the holes,
-   read 2-3x faster than adaptive in the first second. So it is an investment instead
+   1 GiB at 90% cached) and it was played only when explored, while plain mmap, whose faults
+   fill the holes, read 1.5-2.2x faster than adaptive in the first second. So it is an
+   investment instead
    (rb__pf_sweep_step): started by evidence (holes where the reads go, in a file that fits),
    kept while its measured rate says it pays within the reader's horizon, the bandit paused
    while it runs and restarted after (rb_adapt_restart: the prices it had describe a file
