@@ -139,15 +139,42 @@ static void reclaim_advice_skips_pages_mapped_twice(void)
     CHECKF(r.agrees, "pageout: %s", r.reason);
 }
 
-/* The cross-check: the kernel's own tracepoint counts the folios added for the file's inode. */
+/* One probe case under perf: the tracepoint's folio events for the file's inode and the
+   probe's observed pages (-1: not read). */
+static void probe_under_perf(const char *p, unsigned long ino, const char *kase, long *events, long *observed)
+{
+    char cmd[1024], line[256];
+    FILE *f;
+    *events = *observed = -1;
+    snprintf(cmd, sizeof cmd,
+             "perf stat -x, -e filemap:mm_filemap_add_to_page_cache --filter 'i_ino == %lu' -o %s "
+             "../readbench probe '%s' --case %s --format json --output %s 2>/dev/null",
+             ino, rbt_path("perf.csv"), p, kase, rbt_path("probe.json"));
+    CHECK(system(cmd) == 0);
+    f = fopen(rbt_path("perf.csv"), "r");
+    while (f && fgets(line, sizeof line, f))
+        if (strstr(line, "mm_filemap_add_to_page_cache")) *events = atol(line);
+    if (f) fclose(f);
+    f = fopen(rbt_path("probe.json"), "r");
+    while (f && fgets(line, sizeof line, f)) {
+        char *o = strstr(line, "\"observed_pages\": ");
+        if (o) *observed = atol(o + 18);
+    }
+    if (f) fclose(f);
+}
+
+/* The cross-check: the kernel's own tracepoint counts the folios added for the file's inode.
+   A case that disagrees is run again, up to 3 times: another suite's drop_caches between the
+   probe's hint and its count makes the pages be added twice (1026 events for 1022 pages, once,
+   in make test beside two busy loops). */
 static void agrees_with_the_tracepoint(void)
 {
-    char cmd[1024], line[256], p[512];
+    char cmd[1024], p[512];
     /* after "2": readahead that may add large folios (one event, many pages) */
     const char *cases[] = {"1", "6", "pread-fadv-random", "willneed-64m", "one-fd-random", "fadvise-mapped", "2",
                            "one-fd-sequential", "pread-window"};
     struct stat st;
-    unsigned i;
+    unsigned i, attempt;
     if (!rbt_is_root()) SKIP("needs root for the filemap tracepoint");
     if (!have_readahead()) SKIP("read_ahead_kb is unknown in this build: the probe has no expectation");
     if (system("perf stat -e filemap:mm_filemap_add_to_page_cache true >/dev/null 2>&1") != 0)
@@ -156,30 +183,20 @@ static void agrees_with_the_tracepoint(void)
     snprintf(p, sizeof p, "%s", probe_file());   /* rbt_path's buffers are reused below */
     CHECK(stat(p, &st) == 0);
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        FILE *f;
         long events = -1, observed = -1;
-        snprintf(cmd, sizeof cmd,
-                 "perf stat -x, -e filemap:mm_filemap_add_to_page_cache --filter 'i_ino == %lu' -o %s "
-                 "../readbench probe '%s' --case %s --format json --output %s 2>/dev/null",
-                 (unsigned long)st.st_ino, rbt_path("perf.csv"), p, cases[i], rbt_path("probe.json"));
-        CHECK(system(cmd) == 0);
-        f = fopen(rbt_path("perf.csv"), "r");
-        while (f && fgets(line, sizeof line, f))
-            if (strstr(line, "mm_filemap_add_to_page_cache")) events = atol(line);
-        if (f) fclose(f);
-        f = fopen(rbt_path("probe.json"), "r");
-        while (f && fgets(line, sizeof line, f)) {
-            char *o = strstr(line, "\"observed_pages\": ");
-            if (o) observed = atol(o + 18);
+        int ok = 0;
+        for (attempt = 0; attempt < 3 && !ok; attempt++) {
+            probe_under_perf(p, (unsigned long)st.st_ino, cases[i], &events, &observed);
+            fprintf(stderr, "    case %s: tracepoint %ld folios, readbench %ld pages\n", cases[i], events, observed);
+            /* from "2" on, readahead may add large folios: one event can be many pages */
+            ok = i >= 6 ? events >= 1 && events <= observed : events == observed && events >= 1;
         }
-        if (f) fclose(f);
-        fprintf(stderr, "    case %s: tracepoint %ld folios, readbench %ld pages\n", cases[i], events, observed);
-        if (i >= 6) {   /* readahead may add large folios: one event can be many pages */
-            CHECKF(events >= 1 && events <= observed, "case %s: %ld folio events for %ld pages", cases[i], events, observed);
+        if (i >= 6) {
+            CHECKF(ok, "case %s: %ld folio events for %ld pages", cases[i], events, observed);
             continue;
         }
-        CHECKF(events == observed && events >= 1, "case %s: tracepoint %ld, readbench %ld", cases[i], events, observed);
-        if (events != observed || events < 1) {
+        CHECKF(ok, "case %s: tracepoint %ld, readbench %ld", cases[i], events, observed);
+        if (!ok) {
             snprintf(cmd, sizeof cmd, "cat %s %s >&2", rbt_path("probe.json"), rbt_path("perf.csv"));
             if (system(cmd) != 0) {}
         }
