@@ -3821,6 +3821,7 @@ static void rb__pf_epoch(rb_prefetcher *p)
 {
     uint64_t now = rb__now_ns(), calls = p->st.calls - 1 - p->ep_call0;
     int arm = p->ad.arm;
+    if (!p->t_first) p->t_first = now;   /* the reader's first call: every reader's first call ends here */
     if (p->ep_t0 && (calls < RB__AD_EPOCH || now - p->ep_t0 < RB__AD_EPOCH_NS) &&
         !(calls && rb_adapt_cut(&p->ad, calls, now - p->ep_t0)))
         return;
@@ -3909,6 +3910,10 @@ RBINT int rb_sweep_pays(double fill_ns, double elapsed_ns, double horizon_ns)
     return elapsed_ns + 2 * fill_ns <= horizon_ns;
 }
 
+/* The sweep's counters: the cell's shared ones where the runner gave them, else the reader's own. */
+static uint64_t *rb__pf_cursor(rb_prefetcher *p) { return p->sweep_next ? p->sweep_next : &p->own_sweep; }
+static uint64_t *rb__pf_holes(rb_prefetcher *p) { return p->sweep_holes ? p->sweep_holes : &p->own_holes; }
+
 /* The file's resident fraction as the sampled misses' windows and the sweep's measured it. */
 static double rb__pf_resident_seen(const rb_prefetcher *p)
 {
@@ -3919,8 +3924,8 @@ static double rb__pf_resident_seen(const rb_prefetcher *p)
    run of it; while it waits: the last); -1: no rate yet. */
 static double rb__pf_fill_time(rb_prefetcher *p, uint64_t now)
 {
-    uint64_t next = __atomic_load_n(p->sweep_next ? p->sweep_next : &p->own_sweep, __ATOMIC_RELAXED) * RB__PF_FILL;
-    uint64_t holes = __atomic_load_n(p->sweep_holes ? p->sweep_holes : &p->own_holes, __ATOMIC_RELAXED);
+    uint64_t next = __atomic_load_n(rb__pf_cursor(p), __ATOMIC_RELAXED) * RB__PF_FILL;
+    uint64_t holes = __atomic_load_n(rb__pf_holes(p), __ATOMIC_RELAXED);
     uint64_t span = rb__pf_span(p);
     double left = next < span ? (double)(span - next) * (1 - rb__pf_resident_seen(p)) : 0;
     if (p->sweeping && now > p->run_t0 && holes > p->run_holes0)
@@ -3948,10 +3953,10 @@ static void rb__pf_sweep_over(rb_prefetcher *p)
 /* One call's step of the sweep: the next window of the cell's pass. */
 static void rb__pf_sweep_step(rb_prefetcher *p)
 {
-    uint64_t *cursor = p->sweep_next ? p->sweep_next : &p->own_sweep, span = rb__pf_span(p), w0, wl;
+    uint64_t span = rb__pf_span(p), w0, wl;
     double frac;
     int v;
-    w0 = __atomic_fetch_add(cursor, 1, __ATOMIC_RELAXED) * RB__PF_FILL;
+    w0 = __atomic_fetch_add(rb__pf_cursor(p), 1, __ATOMIC_RELAXED) * RB__PF_FILL;
     if (w0 >= span || p->fill_off) { rb__pf_sweep_over(p); return; }
     wl = RB__MIN(RB__PF_FILL, span - w0);
     frac = p->window_resident(p->resident_ctx, p->map + w0, (size_t)wl);
@@ -3961,8 +3966,7 @@ static void rb__pf_sweep_step(rb_prefetcher *p)
     if (frac < 1) {
         p->st.sweeps++;   /* madvise calls of their own, beside the calls' advises */
         rb__pf_madvise(p, w0, wl);
-        __atomic_fetch_add(p->sweep_holes ? p->sweep_holes : &p->own_holes, (uint64_t)((1 - frac) * (double)wl),
-                           __ATOMIC_RELAXED);
+        __atomic_fetch_add(rb__pf_holes(p), (uint64_t)((1 - frac) * (double)wl), __ATOMIC_RELAXED);
     }
     if (++p->sweep_windows % RB__PF_SWEEP_TRIAL) return;
     v = rb__pf_sweep_judge(p, rb__now_ns());
@@ -3996,7 +4000,7 @@ static void rb__pf_sweep_watch(rb_prefetcher *p, uint64_t start)
     p->sweeping = p->ep_sweep = 1;
     p->sweep_trial = !(p->rate > 0);
     p->run_t0 = now;
-    p->run_holes0 = __atomic_load_n(p->sweep_holes ? p->sweep_holes : &p->own_holes, __ATOMIC_RELAXED);
+    p->run_holes0 = __atomic_load_n(rb__pf_holes(p), __ATOMIC_RELAXED);
     rb_adapt_restart(&p->ad);   /* an exploration in flight would be judged against the sweep's load */
 }
 
@@ -4024,7 +4028,6 @@ static int rb__pf_adaptive(rb_prefetcher *p, uint64_t start, uint64_t alen)
 {
     int r, arm;
     if (!p->trust_mincore) return rb__pf_advise(p, start, alen);
-    if (!p->t_first) p->t_first = rb__now_ns();
     if (!p->countdown || p->ad.exploring || !p->ep_t0) rb__pf_epoch(p);
     arm = p->ad.arm;
     if (p->sweeping) rb__pf_sweep_step(p);
