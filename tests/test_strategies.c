@@ -351,12 +351,14 @@ static void accounting_warm_and_cold(void)
    hint every read of the op, then read: followed as every 16th hint, 16 reads per op made it
    always read 0's (read right after the hints: 84-92% late, 2% useful) while 17 reads per op
    followed every position (85% useful). Cold, each fraction at 17 reads per op must agree with
-   16's within 5 points, or what the machine itself moves them by: the cells run 16, 17, 16,
-   and the two 16s (an A/A) say how far a fraction drifts between two cells of one setting (a
-   loaded CI once moved useful by 6 points between 16 and 17, 3.7 binomial sd apart). So the
-   allowance is the widest of 5 points, 3 binomial sd and twice the A/A's difference. A 256 MiB
+   16's: the cells run 16, 17, 16, and the two 16s (an A/A) say how far a fraction drifts
+   between two cells of one setting. The allowance is the widest of 20 points, 3 binomial sd
+   and twice the A/A's difference. 20 points, because the aliased sampler missed by 60-80 and
+   the test is of aliasing, not of the fractions' precision: on a disk other suites share the
+   drift between cells is not an A/A's twice (CI's musl run, 2026-12-02: useful 10.6 points
+   apart between 16 and 17 while the A/A moved it by 4.6; 591, 1444 and 2705 hints). A 256 MiB
    file and 100 ms iterations keep the file mostly cold; up to 3 tries, the cells doubling in
-   length when too few hints were classified. The aliased sampler missed by 60-80 points. */
+   length when too few hints were classified. */
 static void accounting_is_not_aliased_with_reads_per_op(void)
 {
     const char *big = rbt_path("pa-alias.dat");
@@ -394,7 +396,7 @@ static void accounting_is_not_aliased_with_reads_per_op(void)
             double m16 = m[0] + m[2], f16 = (f[0][k] * m[0] + f[2][k] * m[2]) / m16, p = (f16 + f[1][k]) / 2;
             double d = fabs(f16 - f[1][k]), aa = 2 * fabs(f[0][k] - f[2][k]);
             allow[k] = 3 * sqrt(p * (1 - p) * (1 / m16 + 1 / m[1]));
-            if (allow[k] < 0.05) allow[k] = 0.05;
+            if (allow[k] < 0.20) allow[k] = 0.20;
             if (allow[k] < aa) allow[k] = aa;
             if (d > worst) worst = d;
             if (d > allow[k]) agreed = 0;
