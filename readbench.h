@@ -3583,7 +3583,9 @@ static int rb__pf_advise(rb_prefetcher *p, uint64_t start, uint64_t alen)
      exploration it lost, up to RB__AD_MAX_REVISIT (so on a steady signal exploring takes at
      most (arms - 1) / 64 of the epochs), and only while what exploring that arm has cost over
      the exploited arm's price stays under RB__AD_BUDGET of the time (a dear arm, read-around
-     at 50% cached, is then tried a few times a minute, not a few times a second);
+     at 50% cached, is then tried a few times a minute, not a few times a second); after an
+     epoch whose samples found no page missing, the arms that hint more than missing does
+     (every, fill) are not explored: they can only add work there;
    - caution: a reader hints a whole op's reads before it reads them (16 calls, then 16 reads),
      so leaving every miss of an op to read-around at 50% cached waited for 16 faults of a
      half-empty window each (about 15 ms each here) before the clock could see one: while it
@@ -3625,6 +3627,7 @@ static int rb__pf_advise(rb_prefetcher *p, uint64_t start, uint64_t alen)
 #define RB__AD_BUDGET 0.02       /* exploring one arm may cost this fraction of the time */
 #define RB__AD_HOLD 64u          /* epochs around and fill stay off after evictions */
 #define RB__AD_CACHE_ARMS ((1u << RB_AD_AROUND) | (1u << RB_AD_FILL) | (1u << RB_AD_SWEEP))
+#define RB__AD_ADDING_ARMS ((1u << RB_AD_EVERY) | (1u << RB_AD_FILL))   /* hint more than missing does */
 
 static const char *const rb__ad_names[RB_AD_ARMS] = {"around", "missing", "every", "fill", "sweep"};
 
@@ -3689,16 +3692,16 @@ static void rb__ad_switch(rb_adapt *a, int b, double p)
     a->switches++;
 }
 
-/* The arm to explore next, -1: none: one never played; after a cut, the cheapest other; else
-   the most overdue, within its budget. */
-static int rb__ad_explore_pick(const rb_adapt *a)
+/* The arm to explore next among `arms`, -1: none: one never played; after a cut, the
+   cheapest other; else the most overdue, within its budget. */
+static int rb__ad_explore_pick(const rb_adapt *a, unsigned arms)
 {
     int k, pick = -1;
     for (k = 0; k < RB_AD_ARMS; k++)
-        if (k != a->best && (a->allowed >> k & 1u) && !a->plays[k]) return k;
-    if (a->urgent && (k = rb__ad_cheapest(a, a->best)) >= 0) return k;
+        if (k != a->best && (arms >> k & 1u) && !a->plays[k]) return k;
+    if (a->urgent && (k = rb__ad_cheapest(a, a->best)) >= 0 && (arms >> k & 1u)) return k;
     for (k = 0; k < RB_AD_ARMS; k++) {
-        if (k == a->best || !(a->allowed >> k & 1u)) continue;
+        if (k == a->best || !(arms >> k & 1u)) continue;
         if (a->age[k] < a->revisit[k] || a->explore_arm[k] > RB__AD_BUDGET * a->total_ns) continue;
         if (pick < 0 || (double)a->age[k] / a->revisit[k] > (double)a->age[pick] / a->revisit[pick]) pick = k;
     }
@@ -3730,6 +3733,7 @@ static void rb__ad_pressure(rb_adapt *a, const rb_adapt_signals *s)
 RBINT int rb_adapt_epoch(rb_adapt *a, const rb_adapt_signals *s)
 {
     int played = a->arm, was_exploring = a->exploring, k;
+    unsigned arms;
     double cost;
     if (!s->calls) return a->arm;
     cost = (double)s->ns / (double)s->calls;
@@ -3760,7 +3764,12 @@ RBINT int rb_adapt_epoch(rb_adapt *a, const rb_adapt_signals *s)
         rb__ad_switch(a, k >= 0 ? k : RB_AD_MISSING, 0);
     }
     a->arm = a->best;
-    if (!was_exploring && a->last > 0 && (k = rb__ad_explore_pick(a)) >= 0) {
+    /* Samples that found no page missing: the arms that add hints (every, fill) can only add
+       work here, and what exploring them costs buys nothing (a warm RANDOM mapping explored
+       every at 1.6% of its calls, each a needless madvise); they wait for a miss. The arms
+       that hint less are still explored, so an exploited every or fill is left once warm. */
+    arms = a->allowed & (s->samples && !s->misses ? ~RB__AD_ADDING_ARMS : ~0u);
+    if (!was_exploring && a->last > 0 && (k = rb__ad_explore_pick(a, arms)) >= 0) {
         a->exploring = 1;
         a->explorations++;
         a->arm = k;

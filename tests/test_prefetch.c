@@ -768,6 +768,7 @@ static void bs_init(rb_adapt *a, bstream *b, unsigned allowed, double noise, con
     b->allowed = allowed;
     b->noise = noise;
     b->rng = 42;
+    b->misses = 4;   /* the samples find misses: every arm is worth exploring */
     memcpy(b->price, price, sizeof b->price);
 }
 
@@ -827,6 +828,37 @@ static void bandit_switches_after_two_cheaper_explorations(void)
            rb_adapt_arm_name(a.best), a.wins[RB_AD_EVERY]);
     explore_every_at(&a, &b, 500);
     CHECKF(a.best == RB_AD_EVERY && a.switches == 1, "two in a row: best %s, %u switches", rb_adapt_arm_name(a.best),
+           a.switches);
+}
+
+/* Epochs whose samples find no page missing (a warm file) explore only the arms that hint
+   less than missing does: every and the fill wait for a miss, around does not; an exploited
+   every is left for missing once warm; a miss lets every be explored again. */
+static void bandit_explores_no_adding_arm_while_nothing_misses(void)
+{
+    static const double warm[RB_AD_ARMS] = {1000, 1000, 1100, 1050, 1e9};
+    rb_adapt a;
+    bstream b;
+    unsigned e;
+    bs_init(&a, &b, ARMS_NORMAL & ~(1u << RB_AD_SWEEP), 0.02, warm);
+    b.misses = 0;
+    for (e = 0; e < 2000; e++) bs_epoch(&a, &b);
+    CHECKF(b.played[RB_AD_EVERY] == 0 && b.played[RB_AD_FILL] == 0 && b.played[RB_AD_AROUND] > 0,
+           "warm: every %u, fill %u, around %u epochs", b.played[RB_AD_EVERY], b.played[RB_AD_FILL], b.played[RB_AD_AROUND]);
+    b.misses = 4;   /* a miss: every is explored again, within a revisit or two */
+    for (e = 0; e < 200 && !b.played[RB_AD_EVERY]; e++) bs_epoch(&a, &b);
+    CHECKF(b.played[RB_AD_EVERY] > 0, "with misses, every not explored in %u epochs", e);
+    bs_init(&a, &b, ARMS_RANDOM, 0.02, warm);   /* every exploited, then the file is warm */
+    b.price[RB_AD_MISSING] = 2000;
+    for (e = 0; e < 400; e++) bs_epoch(&a, &b);
+    CHECKF(a.best == RB_AD_EVERY, "every cheaper: best %s", rb_adapt_arm_name(a.best));
+    b.misses = 0;
+    b.price[RB_AD_MISSING] = 1000;
+    memset(b.played, 0, sizeof b.played);
+    for (e = 0; e < 400; e++) bs_epoch(&a, &b);
+    CHECKF(a.best == RB_AD_MISSING && a.switches == 2, "warm: best %s, %u switches", rb_adapt_arm_name(a.best), a.switches);
+    for (e = 0; e < 400; e++) bs_epoch(&a, &b);
+    CHECKF(a.best == RB_AD_MISSING && a.switches == 2, "warm, later: best %s, %u switches", rb_adapt_arm_name(a.best),
            a.switches);
 }
 
@@ -1098,6 +1130,7 @@ void suite_prefetch(void)
     RUN(adaptive_sweeps_a_file_that_fits_when_it_pays);
     RUN(bandit_cheap_arm_gets_most_calls);
     RUN(bandit_switches_after_two_cheaper_explorations);
+    RUN(bandit_explores_no_adding_arm_while_nothing_misses);
     RUN(bandit_follows_a_swap);
     RUN(bandit_equal_costs_bounded_exploration);
     RUN(bandit_dear_arm_is_cut_and_budgeted);
