@@ -502,6 +502,7 @@ typedef struct rb_prefetcher {
     void *resident_ctx;
     unsigned est;               /* adaptive: miss-rate estimate in 1/65536ths */
     unsigned gap, countdown;    /* adaptive: calls between residency samples */
+    double sample_ns;           /* adaptive: what a sample costs, measured (0: not yet) */
     int read_around;            /* adaptive: the mapping's faults read around (MADV_NORMAL): the
                                    around and fill arms and the sweep may run (rb_prefetcher_file) */
     int fd;                     /* adaptive: the file, for cachestat's eviction counts; -1: none */
@@ -1836,6 +1837,11 @@ RBINT int rb_adapt_cut(const rb_adapt *a, uint64_t calls, uint64_t ns);
    first half of what the reader has left (elapsed + 2 fill <= horizon); horizon 0: unknown,
    taken to be twice the elapsed time (a reader goes on as long as it has gone). */
 RBINT int rb_sweep_pays(double fill_ns, double elapsed_ns, double horizon_ns);
+
+/* adaptive's hot gap: the calls between residency samples while nothing misses, so that a
+   sample costing sample_ns is RB__PF_SAMPLE_SHARE of the time calls at price_ns take; from
+   RB__PF_HOT_GAP (also when either is unknown: 0) to RB__PF_MAX_GAP. */
+RBINT unsigned rb_sample_gap(double sample_ns, double price_ns);
 
 /* The time (ns) over which a read of resident pages counts as late: twice the median of the
    n last cached reads' times, at least RB_PA_SLOW_FLOOR_NS; the floor alone below 3 times. */
@@ -3410,9 +3416,13 @@ RBDEF uint64_t rb_hist_percentile(const rb_hist *h, double pct)
    updated only on sampled calls, where mincore checks the range (and a miss found there is
    advised). Between samples the decision is the estimate's: at or above 1/64 (1.6%), advise
    every call and sample every 8th call to keep learning; below it, skip, sampling after 1,
-   2, 4, ... up to 64 calls, back to 1 on a miss. The threshold is a cost ratio: a needless
+   2, 4, ... up to the hot gap, back to 1 on a miss. The threshold is a cost ratio: a needless
    hint costs about 1 us, a missed one a synchronous device read of 50-200 us, so hinting
-   pays from a miss rate of about 1%. Hot, it costs one mincore per 64 calls; at any miss
+   pays from a miss rate of about 1%. Hot, it costs one mincore per hot gap of calls, sized by
+   what the samples measure (rb_sample_gap): RB__PF_SAMPLE_SHARE (0.5%) of the time the
+   exploited arm's calls take, so between 64 and 256 calls (a warm RANDOM mapping here: a
+   mincore 1.8 us, a call and its read 2.8 us, about 128; one of 64 was 1% of the time, the
+   largest of adaptive's own costs warm once exploring stopped); at any miss
    rate that matters it hints every read like always, for one extra mincore per 8 calls. The
    weight is asymmetric in effect: one miss lifts a hot estimate over the threshold at once
    (1/32 > 1/64), while leaving the hinting regime takes a long run of hits (from a 10%
@@ -3423,7 +3433,10 @@ RBDEF uint64_t rb_hist_percentile(const rb_hist *h, double pct)
    plays, and whether a miss is better left to the fault's read-around, is measured (below). */
 #define RB__PF_ONE 65536u       /* the estimate is fixed-point: 65536 = every call misses */
 #define RB__PF_THRESHOLD (RB__PF_ONE / 64u)
-#define RB__PF_HOT_GAP 64u
+#define RB__PF_HOT_GAP 64u           /* the hot gap at least, and before anything is measured */
+#define RB__PF_MAX_GAP 256u          /* ... and at most: calls a sudden eviction can go unhinted */
+#define RB__PF_SAMPLE_SHARE 0.005    /* the time a hot reader may spend sampling */
+#define RB__PF_TIME_EVERY 8u         /* one sample in this many is timed (two clock reads) */
 #define RB__PF_COLD_GAP 8u
 
 static const char *const rb__pf_names[RB_PREFETCH_COUNT] = {"always", "backoff", "backoff-nomincore", "adaptive",
@@ -4013,13 +4026,32 @@ static void rb__pf_sweep_watch(rb_prefetcher *p, uint64_t start)
     rb_adapt_restart(&p->ad);   /* an exploration in flight would be judged against the sweep's load */
 }
 
+RBINT unsigned rb_sample_gap(double sample_ns, double price_ns)
+{
+    double g = sample_ns > 0 && price_ns > 0 ? ceil(sample_ns / (RB__PF_SAMPLE_SHARE * price_ns)) : 0;
+    return g >= RB__PF_MAX_GAP ? RB__PF_MAX_GAP : g > RB__PF_HOT_GAP ? (unsigned)g : RB__PF_HOT_GAP;
+}
+
+/* One residency sample of [start, +alen): 1 resident, 0 missing, -1 could not tell. One in
+   RB__PF_TIME_EVERY is timed, into what a sample costs (moving average, weight 1/4). */
+static int rb__pf_sample(rb_prefetcher *p, uint64_t start, uint64_t alen)
+{
+    uint64_t t0 = p->st.mincore_calls++ % RB__PF_TIME_EVERY == 0 ? rb__now_ns() : 0;
+    int r = p->resident(p->resident_ctx, p->map + start, (size_t)alen);
+    if (t0) {
+        double dt = (double)(rb__now_ns() - t0);
+        p->sample_ns = p->sample_ns > 0 ? p->sample_ns + (dt - p->sample_ns) / 4 : dt;
+    }
+    return r;
+}
+
 /* A sample's residency answer r (0: missing) into the estimate and the epoch's signals; a
    miss on a mapping that reads around asks cachestat whether memory is short. */
 static void rb__pf_sampled(rb_prefetcher *p, int r, uint64_t start, uint64_t alen)
 {
     p->est = r == 0 ? p->est + (RB__PF_ONE - p->est) / 32u : p->est - p->est / 32u;
     if (p->est >= RB__PF_THRESHOLD) p->gap = RB__PF_COLD_GAP;
-    else p->gap = r == 0 ? 1u : RB__MIN(p->gap * 2u, RB__PF_HOT_GAP);
+    else p->gap = r == 0 ? 1u : RB__MIN(p->gap * 2u, rb_sample_gap(p->sample_ns, p->ad.price));
     p->countdown = p->gap - 1;
     p->ep.samples++;
     if (r == 0) {
@@ -4047,8 +4079,7 @@ static int rb__pf_adaptive(rb_prefetcher *p, uint64_t start, uint64_t alen)
         p->st.skips++;
         return 0;
     }
-    p->st.mincore_calls++;
-    r = p->resident(p->resident_ctx, p->map + start, (size_t)alen);
+    r = rb__pf_sample(p, start, alen);
     if (r < 0) {
         if (p->st.mincore_failed++ == 0 && !p->st.failed) p->last_errno = errno;
         p->countdown = p->gap - 1;

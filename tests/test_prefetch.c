@@ -2,17 +2,26 @@
 #include "readbench.h"
 #include "rbtest.h"
 #include <poll.h>
+#include <time.h>
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* A fake residency source: answers from a pattern, and remembers every range it was asked. */
 typedef struct fake {
     int mode;               /* 0: always resident, 1: never, 2: every k-th call misses */
     unsigned k, asked, windows;
     double window;          /* what fake_window answers */
+    uint64_t spin_ns;       /* each answer takes this long (a dear mincore) */
     const unsigned char *base;
     uint64_t last_off, last_len;
 } fake;
@@ -20,6 +29,8 @@ typedef struct fake {
 static int fake_resident(void *ctx, const unsigned char *addr, size_t len)
 {
     fake *f = (fake *)ctx;
+    uint64_t t0 = f->spin_ns ? now_ns() : 0;
+    while (f->spin_ns && now_ns() - t0 < f->spin_ns) {}
     f->asked++;
     f->last_off = (uint64_t)(addr - f->base);
     f->last_len = len;
@@ -269,9 +280,10 @@ static void adaptive_learns_hot_cold_and_mixed(void)
     for (i = 0; i < 6400; i++) pf_missing(&p, 0, 100);
     CHECKF(p.st.advises == adv, "advised %llu times while hot", (unsigned long long)(p.st.advises - adv));
     CHECKF(p.st.mincore_calls < 2000 / 8 + 6400 / 64 + 20, "%llu checks", (unsigned long long)p.st.mincore_calls);
-    /* everything misses: within a few samples it advises every call */
+    /* everything misses: within a few samples it advises every call (the first one within the
+       hot gap, at most 256 calls) */
     f.mode = 1;
-    for (i = 0; i < 64; i++) pf_missing(&p, 0, 100);
+    for (i = 0; i < 256 + 64; i++) pf_missing(&p, 0, 100);
     adv = p.st.advises;
     for (i = 0; i < 800; i++) CHECK(pf_missing(&p, 0, 100) == 1);
     CHECK(p.st.advises - adv == 800);
@@ -292,6 +304,30 @@ static void adaptive_learns_hot_cold_and_mixed(void)
     p.trust_mincore = 0;
     for (i = 0; i < 100; i++) CHECK(pf_missing(&p, 0, 100) == 1);
     CHECK(f.asked == 0);
+}
+
+/* The hot gap is what the samples cost over what the calls cost: a sample 0.5% of the time
+   (rb_sample_gap), from 64 to 256 calls. A fake mincore of 2 us beside calls priced 4 us:
+   about one sample in 100 calls warm, not one in 64; unknown costs keep 64. */
+static void sample_gap_is_a_share_of_the_calls_time(void)
+{
+    rb_prefetcher p;
+    fake f;
+    unsigned i;
+    uint64_t checks;
+    CHECK(rb_sample_gap(0, 2800) == 64 && rb_sample_gap(1800, 0) == 64);
+    CHECKF(rb_sample_gap(1800, 2800) == 129, "%u", rb_sample_gap(1800, 2800));
+    CHECK(rb_sample_gap(10, 2800) == 64 && rb_sample_gap(1800, 100) == 256);
+    if (!map) CHECK(open_map() == 0);   /* alone (RB_ONLY): no test before it mapped the file */
+    setup_pf(&p, RB_PREFETCH_ADAPTIVE, &f, NULL);
+    f.spin_ns = 2000;
+    p.ad.price = 4000;   /* the exploited arm's ns per call, as its epochs would measure it */
+    for (i = 0; i < 2000; i++) pf_missing(&p, 0, 100);
+    checks = p.st.mincore_calls;
+    for (i = 0; i < 12800; i++) pf_missing(&p, 0, 100);
+    checks = p.st.mincore_calls - checks;
+    CHECKF(p.sample_ns >= 2000 && checks >= 12800 / 256 - 2 && checks < 12800 / 64 * 4 / 5,
+           "a sample %.0f ns: %llu samples in 12800 calls", p.sample_ns, (unsigned long long)checks);
 }
 
 static void ranges_are_aligned_and_clamped(void)
@@ -1128,6 +1164,7 @@ void suite_prefetch(void)
     RUN(adaptive_fills_a_nearly_full_window);
     RUN(sweep_pays_is_half_of_what_is_left);
     RUN(adaptive_sweeps_a_file_that_fits_when_it_pays);
+    RUN(sample_gap_is_a_share_of_the_calls_time);
     RUN(bandit_cheap_arm_gets_most_calls);
     RUN(bandit_switches_after_two_cheaper_explorations);
     RUN(bandit_explores_no_adding_arm_while_nothing_misses);
