@@ -1033,7 +1033,9 @@ static void adaptive_json_fields(void)
         CHECKF(fabs(share - 1) < 1e-6, "%s: shares sum to %g", name, share);
         CHECK(rb_json_get(ad, "switches") && rb_json_get(ad, "explorations") && rb_json_get(ad, "exploration_ns") &&
               rb_json_get(ad, "exploration_share"));
-        CHECK(rb_json_get(ad, "explorations")->num >= 1);   /* each allowed arm is played once early on */
+        /* around hints less than missing: explored early on, warm or not; on a RANDOM mapping
+           the other arm (every) waits for a sampled miss, which a warm file may never give */
+        if (!random_map) CHECK(rb_json_get(ad, "explorations")->num >= 1);
     }
     CHECK(rows == 3);
     rb_json_free(doc);
