@@ -4675,25 +4675,7 @@ typedef struct rb__barrier {
     uint64_t released_ns;   /* when the last arrival let everyone go */
 } rb__barrier;
 
-static uint64_t rb__barrier_wait(rb__barrier *b)
-{
-    unsigned gen;
-    uint64_t released;
-    pthread_mutex_lock(&b->mu);
-    gen = b->generation;
-    if (++b->waiting == b->need) {
-        b->waiting = 0;
-        b->generation++;
-        b->released_ns = rb__now_ns();
-        pthread_cond_broadcast(&b->cv);
-    } else {
-        while (gen == b->generation) pthread_cond_wait(&b->cv, &b->mu);
-    }
-    /* No later release can overwrite it yet: that needs this thread to arrive again. */
-    released = b->released_ns;
-    pthread_mutex_unlock(&b->mu);
-    return released;
-}
+static uint64_t rb__barrier_wait(rb__barrier *b);   /* after the timed loop, with the pool */
 
 /* One launcher for every set of worker threads (the runner's and the prefetch experiment's):
    n threads that meet the caller on one barrier (need n + 1). When a thread cannot be made,
@@ -4846,41 +4828,6 @@ typedef struct rb__thread {
     rb_hist read_hist;      /* per read, for the strategies whose reads outlive their op */
     rb_hist service;        /* open loop: per op from its actual start (hist: from its intended one) */
 } rb__thread;
-
-/*
-   Per measured iteration: the distinct pages its reads touched, and how many of them were
-   not resident when it started. Exact, not a sketch: one bit per page of the file (32 KiB
-   for a 1 GiB file, 32 MiB for 1 TiB), shared by the cell's workers. A bit is tested before
-   it is set, so a page already marked (every hot page after its first read) costs one plain
-   load and no write to a shared cache line; only a first touch pays an atomic OR. The
-   coordinator counts and clears the bits between iterations, with every worker parked.
-   The marking is done after each iteration, outside its window (rb__touch_replay): marked
-   in the timed loop it was part of every op, and of the null strategy's harness cost
-   (about 80 -> 250 ns per op of 16 reads). */
-static unsigned rb__popcount(uint64_t v)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return (unsigned)__builtin_popcountll(v);
-#else
-    unsigned n = 0;
-    for (; v; v &= v - 1) n++;
-    return n;
-#endif
-}
-
-/* Marks the pages [off, off + len) spans (bits NULL: nothing is counted); returns how many.
-   A word at a time: a read's pages are consecutive bits, mostly inside one word. */
-static uint64_t rb__touch(uint64_t *bits, uint64_t off, uint64_t len, unsigned page_shift)
-{
-    uint64_t first = off >> page_shift, last = (off + len - 1) >> page_shift, q = first;
-    while (bits && q <= last) {
-        uint64_t end = RB__MIN(last, q | 63), width = end - q + 1, *word = &bits[q >> 6];
-        uint64_t m = (width == 64 ? ~(uint64_t)0 : ((uint64_t)1 << width) - 1) << (q & 63);
-        if ((__atomic_load_n(word, __ATOMIC_RELAXED) & m) != m) __atomic_fetch_or(word, m, __ATOMIC_RELAXED);
-        q = end + 1;
-    }
-    return last - first + 1;
-}
 
 static void rb__warn_cell(rb__run *run, const char *fmt, ...);
 static void rb__warn_cell(rb__run *run, const char *fmt, ...) RB__PRINTF(2, 3);
@@ -5046,6 +4993,27 @@ static void rb__worker_phase(rb__thread *th, unsigned p, uint64_t start, uint64_
     th->iter_end[p] = end;
     th->iter_inflight[p] = inflight;
     th->iter_inflight_took[p] = took;
+}
+
+/* rb__barrier's wait (the type with 1.8's opening): the moment the last arrival let everyone go. */
+static uint64_t rb__barrier_wait(rb__barrier *b)
+{
+    unsigned gen;
+    uint64_t released;
+    pthread_mutex_lock(&b->mu);
+    gen = b->generation;
+    if (++b->waiting == b->need) {
+        b->waiting = 0;
+        b->generation++;
+        b->released_ns = rb__now_ns();
+        pthread_cond_broadcast(&b->cv);
+    } else {
+        while (gen == b->generation) pthread_cond_wait(&b->cv, &b->mu);
+    }
+    /* No later release can overwrite it yet: that needs this thread to arrive again. */
+    released = b->released_ns;
+    pthread_mutex_unlock(&b->mu);
+    return released;
 }
 
 static int rb__pool_start(rb__pool *p, unsigned n, void *(*fn)(void *), void *(*arg)(void *ctx, unsigned i),
@@ -5259,6 +5227,41 @@ static void rb__draws_load(rb_worker *w, const rb__draws *d)
     w->cursor = d->cursor;
     w->run_next = d->run_next;
     w->run_left = d->run_left;
+}
+
+/*
+   Per measured iteration: the distinct pages its reads touched, and how many of them were
+   not resident when it started. Exact, not a sketch: one bit per page of the file (32 KiB
+   for a 1 GiB file, 32 MiB for 1 TiB), shared by the cell's workers. A bit is tested before
+   it is set, so a page already marked (every hot page after its first read) costs one plain
+   load and no write to a shared cache line; only a first touch pays an atomic OR. The
+   coordinator counts and clears the bits between iterations, with every worker parked.
+   The marking is done after each iteration, outside its window (rb__touch_replay): marked
+   in the timed loop it was part of every op, and of the null strategy's harness cost
+   (about 80 -> 250 ns per op of 16 reads). */
+static unsigned rb__popcount(uint64_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_popcountll(v);
+#else
+    unsigned n = 0;
+    for (; v; v &= v - 1) n++;
+    return n;
+#endif
+}
+
+/* Marks the pages [off, off + len) spans (bits NULL: nothing is counted); returns how many.
+   A word at a time: a read's pages are consecutive bits, mostly inside one word. */
+static uint64_t rb__touch(uint64_t *bits, uint64_t off, uint64_t len, unsigned page_shift)
+{
+    uint64_t first = off >> page_shift, last = (off + len - 1) >> page_shift, q = first;
+    while (bits && q <= last) {
+        uint64_t end = RB__MIN(last, q | 63), width = end - q + 1, *word = &bits[q >> 6];
+        uint64_t m = (width == 64 ? ~(uint64_t)0 : ((uint64_t)1 << width) - 1) << (q & 63);
+        if ((__atomic_load_n(word, __ATOMIC_RELAXED) & m) != m) __atomic_fetch_or(word, m, __ATOMIC_RELAXED);
+        q = end + 1;
+    }
+    return last - first + 1;
 }
 
 /* After measured phase p, outside its window, before the phase-end barrier: the phase's
