@@ -213,8 +213,6 @@ struct rb_result;
 
 struct rb_warmup_result;
 
-RBDEF void rb_format_size(uint64_t bytes, char *buf, size_t len);
-
 /* A size as rb_parse_size reads it back, in the largest unit that divides it: "64m", "1g", "1000". */
 RBDEF void rb_format_size_arg(uint64_t bytes, char *buf, size_t len);
 
@@ -384,17 +382,12 @@ RBDEF void rb_hist_init(rb_hist *h);
    below 128 ns, then 64 sub-buckets per power of two: at most 1/128 relative error). */
 RBDEF void rb_hist_record(rb_hist *h, uint64_t ns);
 
-RBDEF void rb_hist_merge(rb_hist *into, const rb_hist *from);
-
 RBDEF uint64_t rb_hist_total(const rb_hist *h);
 
 RBDEF double rb_hist_mean(const rb_hist *h);
 
 RBDEF uint64_t rb_hist_percentile(const rb_hist *h, double pct);
 
-/* 1: enough values for pct to mean something, n >= 100 / (100 - pct) (a p99.9 of 50 values
-   is just the max); writers print null or "-" otherwise. Also 0 when nothing was recorded. */
-RBDEF int rb_hist_percentile_known(const rb_hist *h, double pct);
 
 /* -- 1.5 aligned madvise and the prefetch policies (declarations) -- */
 
@@ -1197,12 +1190,6 @@ typedef struct rb_live {
 } rb_live;
 
 RBDEF void rb_cell_live(const rb_cell *cell, rb_live *out);
-/* rb_cell_pid(cell, k): the pid of reader process k (rb_live.processes of them), or this
-   process's for k 0 when the workers are its threads; -1 past the last. */
-RBDEF int rb_cell_pid(const rb_cell *cell, unsigned k);
-/* rb_cell_charged(cell): the bytes the cell's memory cgroup (rb_config.memory_limit) has charged
-   now, the kernel's own counter; -1: no limit, or unknown. */
-RBDEF int64_t rb_cell_charged(const rb_cell *cell);
 
 /* A file's identity (rb_config.ident): its device, inode and size, or each file's of a
    directory (in name order, as a run reads them). */
@@ -1560,17 +1547,6 @@ typedef struct rb_knob {
     long set;                    /* the value last written; -1: nothing written since (or put back) */
 } rb_knob;
 
-/* RB_OK: k holds the setting's file and its value, and the file opens for writing (nothing is
-   written). RB_UNSUPPORTED: there is none (a filesystem with no block device, tmpfs, overlay;
-   debugfs not mounted); RB_EPERM: it cannot be written (not root); err says which. */
-RBDEF int rb_knob_take(rb_knob *k, int which, const char *path, rb_error *err);
-
-RBDEF int rb_knob_set(rb_knob *k, long value, rb_error *err);
-
-/* The value taken put back and read back, where anything was written (RB_OK when nothing was). */
-RBDEF int rb_knob_restore(rb_knob *k, rb_error *err);
-
-RBDEF long rb_knob_read(int which, const char *path);   /* the value now; -1 unknown */
 
 /* -- 1.12 the matrix (declarations) -- */
 
@@ -1771,6 +1747,35 @@ RBDEF void rb_env_collect(rb_env *env, const char *path);
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Once the API, now internal (issue 22: the API had 118 functions; these had no caller outside
+   the header but its tests): the size, histogram, cell and knob helpers the layers share. */
+RBINT void rb_format_size(uint64_t bytes, char *buf, size_t len);
+
+RBINT void rb_hist_merge(rb_hist *into, const rb_hist *from);
+
+/* 1: enough values for pct to mean something, n >= 100 / (100 - pct) (a p99.9 of 50 values
+   is just the max); writers print null or "-" otherwise. Also 0 when nothing was recorded. */
+RBINT int rb_hist_percentile_known(const rb_hist *h, double pct);
+
+/* rb_cell_pid(cell, k): the pid of reader process k (rb_live.processes of them), or this
+   process's for k 0 when the workers are its threads; -1 past the last. */
+RBINT int rb_cell_pid(const rb_cell *cell, unsigned k);
+/* rb_cell_charged(cell): the bytes the cell's memory cgroup (rb_config.memory_limit) has charged
+   now, the kernel's own counter; -1: no limit, or unknown. */
+RBINT int64_t rb_cell_charged(const rb_cell *cell);
+
+/* RB_OK: k holds the setting's file and its value, and the file opens for writing (nothing is
+   written). RB_UNSUPPORTED: there is none (a filesystem with no block device, tmpfs, overlay;
+   debugfs not mounted); RB_EPERM: it cannot be written (not root); err says which. */
+RBINT int rb_knob_take(rb_knob *k, int which, const char *path, rb_error *err);
+
+RBINT int rb_knob_set(rb_knob *k, long value, rb_error *err);
+
+/* The value taken put back and read back, where anything was written (RB_OK when nothing was). */
+RBINT int rb_knob_restore(rb_knob *k, rb_error *err);
+
+RBINT long rb_knob_read(int which, const char *path);   /* the value now; -1 unknown */
 
 RBINT const char *rb_arrivals_name(int arrivals);   /* "uniform", "poisson", "trace" */
 
@@ -2288,7 +2293,7 @@ static void *rb__aligned_alloc(size_t align, size_t len)
         rb__numloc_leave(&rb__l);        \
     } while (0)
 
-RBDEF void rb_format_size(uint64_t b, char *buf, size_t len)
+RBINT void rb_format_size(uint64_t b, char *buf, size_t len)
 {
     static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
     unsigned u = 0;
@@ -3312,7 +3317,7 @@ RBDEF void rb_hist_record(rb_hist *h, uint64_t ns)
     if (ns > h->max) h->max = ns;
 }
 
-RBDEF void rb_hist_merge(rb_hist *into, const rb_hist *from)
+RBINT void rb_hist_merge(rb_hist *into, const rb_hist *from)
 {
     unsigned i;
     for (i = 0; i < RB_HIST_BUCKETS; i++) into->b[i] += from->b[i];
@@ -3362,7 +3367,7 @@ RBINT uint64_t rb_percentile_rank(double pct, uint64_t n)
     return rank < 1 ? 1 : rank > n ? n : rank;
 }
 
-RBDEF int rb_hist_percentile_known(const rb_hist *h, double pct)
+RBINT int rb_hist_percentile_known(const rb_hist *h, double pct)
 {
     uint64_t n = rb_hist_total(h), num, d;
     if (n == 0) return 0;
@@ -6775,12 +6780,12 @@ static void rb__procs_live(const rb__run *run, rb_live *out)
     out->pid = pr->slot[0].pid;
 }
 
-RBDEF int64_t rb_cell_charged(const rb_cell *run)
+RBINT int64_t rb_cell_charged(const rb_cell *run)
 {
     return run->memcg ? rb_memcg_usage(run->memcg) : -1;
 }
 
-RBDEF int rb_cell_pid(const rb_cell *run, unsigned k)
+RBINT int rb_cell_pid(const rb_cell *run, unsigned k)
 {
     if (run->children) return k < run->children->n ? run->children->slot[k].pid : -1;
     return k == 0 ? (int)getpid() : -1;
@@ -10621,7 +10626,7 @@ static int rb__knob_file(rb_knob *k, int which, const char *path, rb_error *err)
     return RB_UNSUPPORTED;
 }
 
-RBDEF int rb_knob_take(rb_knob *k, int which, const char *path, rb_error *err)
+RBINT int rb_knob_take(rb_knob *k, int which, const char *path, rb_error *err)
 {
     const char *call;
     int rc, e;
@@ -10643,7 +10648,7 @@ RBDEF int rb_knob_take(rb_knob *k, int which, const char *path, rb_error *err)
     return RB_OK;
 }
 
-RBDEF int rb_knob_set(rb_knob *k, long value, rb_error *err)
+RBINT int rb_knob_set(rb_knob *k, long value, rb_error *err)
 {
     char text[32];
     const char *call;
@@ -10658,7 +10663,7 @@ RBDEF int rb_knob_set(rb_knob *k, long value, rb_error *err)
     return RB_OK;
 }
 
-RBDEF int rb_knob_restore(rb_knob *k, rb_error *err)
+RBINT int rb_knob_restore(rb_knob *k, rb_error *err)
 {
     long now;
     int rc;
@@ -10672,7 +10677,7 @@ RBDEF int rb_knob_restore(rb_knob *k, rb_error *err)
     return RB_OK;
 }
 
-RBDEF long rb_knob_read(int which, const char *path)
+RBINT long rb_knob_read(int which, const char *path)
 {
     rb_knob k;
     memset(&k, 0, sizeof k);
