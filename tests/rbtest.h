@@ -33,7 +33,7 @@
 
 typedef struct rbt_state {
     int passed, failed, skipped, checks;
-    int cur_failed, cur_skipped;
+    int cur_failed, cur_skipped, cur_deferred;
     const char *filter;
 } rbt_state;
 extern rbt_state rbt;
@@ -86,7 +86,8 @@ void suite_output(void);   /* well-formed, locale-free, complete output */
 void suite_counting(void); /* the runner's counting: per-thread windows, residency timing */
 void suite_stats(void);    /* rounds, medians, confidence intervals, diff */
 void suite_patterns(void); /* access patterns: distributions, offsets, what they did to the cache */
-void suite_advise(void);   /* the decision, rb_advise, its writers, readbench advise */
+void suite_advise(void);       /* the decision and rb_advise's plan and budget */
+void suite_advise_cli(void);   /* advise's writers and readbench advise */
 void suite_strategies(void);   /* pread-fadvise, mmap-populate, pread-dontcache, pread-nowait, io_uring-qd */
 void suite_replay(void);   /* trace replay: reads of their own lengths, the trace parsers */
 void suite_kernel(void);   /* memory cgroups, MGLRU, readbench warmup */
@@ -119,10 +120,16 @@ int rbt_have_python(const char *imports);  /* python3 -c 'import IMPORTS' works 
    run exit 1 (or an error row) and the check fail with it; a check that is wrong fails thrice.
    Returns system()'s status. */
 int rbt_system_ok(const char *cmd);
-/* For a test that changes the whole machine (drop_caches evicts every file's pages): waits
-   until no test of another suite of the parallel run is running and keeps new ones from
-   starting until this test ends. Call it first thing. */
-void rbt_alone(void);
+/* For a test that changes the whole machine (drop_caches evicts every file's pages) or times
+   what the others' load would move: in the parallel run's first phase it is put off (1: the
+   test returns at once, counted in neither way) and run after every suite has ended, alone;
+   run otherwise (RB_TESTS, or that second phase) it returns 0 and the test goes on. ALONE()
+   does both; call it before the test makes anything. */
+int rbt_alone(void);
+#define ALONE()                                                                       \
+    do {                                                                              \
+        if (rbt_alone()) return;                                                      \
+    } while (0)
 #ifdef READBENCH_H
 /* 1: the cell measured nothing because the machine did not let it: no op completed inside any
    measured iteration, its threads having got no CPU in time (busy loops; this VM stalls the

@@ -1859,6 +1859,12 @@ void suite_advise(void)
     RUN(a_state_that_fits_once_runs_before_a_second_round);
     RUN(a_zero_median_is_an_upper_bound);
     RUN(a_state_not_seen_comes_before_another_thread_count);
+}
+
+/* The same section's writers and command: a suite of its own, so that the two halves run side
+   by side (as one, at ~55 s, it was the longest suite and ended the parallel run). */
+void suite_advise_cli(void)
+{
     RUN(advise_refuses_bad_settings);
     RUN(advise_writers);
     RUN(quick_advise_shape);

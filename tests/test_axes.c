@@ -49,7 +49,6 @@ static int ra_lock(void)
 {
     struct timespec tenth = {0, 100000000};
     int fd, i;
-    rbt_alone();
     fd = open(LOCK_PATH, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     for (i = 0; fd >= 0 && i < 3000; i++) {
         if (flock(fd, LOCK_EX | LOCK_NB) == 0) return fd;
@@ -60,6 +59,7 @@ static int ra_lock(void)
 }
 
 #define RA_LOCK(fd) \
+    ALONE();      \
     if (((fd) = ra_lock()) < 0) SKIP("the read_ahead_kb lock (" LOCK_PATH ") was held by others for 5 minutes")
 
 static void ra_unlock(int fd)

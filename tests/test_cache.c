@@ -284,7 +284,7 @@ static void drop_caches_needs_root(void)
 {
     rb_error e;
     int rc;
-    rbt_alone();   /* as root it evicts every file: the other suites' warm files too */
+    ALONE();   /* as root it evicts every file: the other suites' warm files too */
     rc = rb_drop_caches(&e);
     if (rc == RB_UNSUPPORTED) SKIP(e.msg);   /* the portable build has no drop_caches */
     if (rbt_is_root()) CHECKF(rc == RB_OK || rc == RB_EPERM, "%s", e.msg);   /* a container may refuse root */

@@ -1351,7 +1351,7 @@ static void machine_drift_is_flagged(void)
     m.cfg.iterations = 1;
     m.strategies = s; m.nstrategies = 1;
     m.threads = th; m.nthreads = 1;
-    rbt_alone();   /* the other suites' load, coming and going, moves the kernel before the slowdown too */
+    ALONE();   /* the other suites' load, coming and going, moves the kernel before the slowdown too */
     /* Up to 3 tries: a cell the machine let measure nothing (rbt_unmeasured), or one whose
        kernel before it was itself slowed by a busy machine (28 ms before, 17 after a 4x
        slowdown, beside two busy loops), runs again. */
@@ -1416,7 +1416,7 @@ static void machine_drift_is_one_rounds(void)
     m.rounds = 2;
     m.strategies = s; m.nstrategies = 1;
     m.threads = th; m.nthreads = 1;
-    rbt_alone();   /* as machine_drift_is_flagged: the others' load moves the kernel too */
+    ALONE();   /* as machine_drift_is_flagged: the others' load moves the kernel too */
     for (try_ = 0;; try_++) {   /* up to 3 tries where the busy machine hid the injected 4x */
         first_opens = 0;
         machine_slow = 0;
@@ -1490,7 +1490,7 @@ static void machine_drift_sees_time_sharing(void)
 {
     unsigned try_;
     int code = -1;
-    rbt_alone();   /* the other suites' load, coming and going, moves the kernel before the crowd too */
+    ALONE();   /* the other suites' load, coming and going, moves the kernel before the crowd too */
     for (try_ = 0; try_ < 3 && code != 0; try_++) {
         pid_t pid;
         int st;
