@@ -378,7 +378,7 @@ typedef struct rb_hist {
 
 RBDEF void rb_hist_init(rb_hist *h);
 
-/* rb_hist_record / rb_hist_merge / rb_hist_percentile: the log-linear latency histogram (exact
+/* rb_hist_record / rb_hist_percentile: the log-linear latency histogram (exact
    below 128 ns, then 64 sub-buckets per power of two: at most 1/128 relative error). */
 RBDEF void rb_hist_record(rb_hist *h, uint64_t ns);
 
@@ -1185,7 +1185,7 @@ typedef struct rb_live {
     unsigned phase;          /* the phase running or last run: 0 warmup, k measured iteration k */
     unsigned threads;        /* the workers, in every reader process */
     unsigned processes;      /* 0: the workers are threads of this process (pid); else the reader
-                                processes (children) they run in, rb_cell_pid(cell, k) each's pid */
+                                processes (children) they run in */
     int pid;                 /* this process, or the first reader process */
 } rb_live;
 
@@ -1530,14 +1530,13 @@ RBDEF int rb_drop_caches(rb_error *err);
 
 RBDEF int rb_residency(const char *path, rb_residency_info *out, rb_error *err);
 
-/* rb_knob_take(k, which, path, err), rb_knob_set(k, value, err), rb_knob_restore(k, err),
-   rb_knob_read(which, path): a kernel setting that decides how much a cold read brings in, which
-   a matrix changes per row (rb_matrix.read_ahead_kb, .fault_around) and puts back after its last
-   cell. RB_KNOB_READ_AHEAD: read_ahead_kb (KiB) of the block device behind path (a partition:
-   its disk's queue), every readahead window and a NORMAL mapping's read-around of a cold fault;
-   RB_KNOB_FAULT_AROUND: fault_around_bytes (bytes, debugfs, machine-wide), what a fault maps of
-   the pages already cached around it. Writing either needs root and changes it for every
-   program on the machine until it is put back. */
+/* A kernel setting that decides how much a cold read brings in, which a matrix changes per
+   row (rb_matrix.read_ahead_kb, .fault_around) and puts back after its last cell (the knob
+   functions are internal: 1 internals). RB_KNOB_READ_AHEAD: read_ahead_kb (KiB) of the block
+   device behind path (a partition: its disk's queue), every readahead window and a NORMAL
+   mapping's read-around of a cold fault; RB_KNOB_FAULT_AROUND: fault_around_bytes (bytes,
+   debugfs, machine-wide), what a fault maps of the pages already cached around it. Writing
+   either needs root and changes it for every program on the machine until it is put back. */
 enum { RB_KNOB_READ_AHEAD = 0, RB_KNOB_FAULT_AROUND = 1, RB_KNOBS = 2 };
 
 typedef struct rb_knob {
@@ -3425,9 +3424,10 @@ RBDEF uint64_t rb_hist_percentile(const rb_hist *h, double pct)
    hint costs about 1 us, a missed one a synchronous device read of 50-200 us, so hinting
    pays from a miss rate of about 1%. Hot, it costs one mincore per hot gap of calls, sized by
    what the samples measure (rb_sample_gap): RB__PF_SAMPLE_SHARE (0.5%) of the time the
-   exploited arm's calls take, so between 64 and 256 calls (a warm RANDOM mapping here: a
-   mincore 1.8 us, a call and its read 2.8 us, about 128; one of 64 was 1% of the time, the
-   largest of adaptive's own costs warm once exploring stopped); at any miss
+   exploited arm's calls take, so between 64 and 256 calls (a warm RANDOM mapping here,
+   2026-12-02: one sample in ~250 calls at one thread, at the cap, a call costing 2.2 us; one
+   in 154-171 at four threads on 2 CPUs; one in 64 before, the largest of adaptive's own costs
+   warm once exploring stopped); at any miss
    rate that matters it hints every read like always, for one extra mincore per 8 calls. The
    weight is asymmetric in effect: one miss lifts a hot estimate over the threshold at once
    (1/32 > 1/64), while leaving the hinting regime takes a long run of hits (from a 10%
@@ -3613,7 +3613,8 @@ static int rb__pf_advise(rb_prefetcher *p, uint64_t start, uint64_t alen)
    - cut: an exploration that costs more than RB__AD_DEAR x the exploited price over its calls
      so far (at least one op's) ends at once (rb_adapt_cut; while exploring the clock is read
      at every call, so one fault of a whole window ends it), and an exploited epoch that
-     already cost two epochs of the cheapest other arm ends too, and that arm is explored next;
+     already cost two epochs of the cheapest other arm ends too, and the cheapest other arm
+     that may be explored then (below) is explored next;
    - pressure: the samples' misses show recently evicted pages (cachestat's
      nr_recently_evicted, from the shadow entries reclaim leaves; the holes of a prewarm or a
      fadvise have none) in two or more ranges and an eighth of the misses: memory is short, and
@@ -3632,7 +3633,7 @@ static int rb__pf_advise(rb_prefetcher *p, uint64_t start, uint64_t alen)
    while it runs and restarted after (rb_adapt_restart: the prices it had describe a file
    that is no longer there). On a RANDOM mapping there is no read-around to leave misses to,
    nor windows the faults would fill: the arms are missing and every. Bookkeeping is done at samples (one
-   call in 8 to 64) and, while exploring, at every call: a clock read each. */
+   call in 8 to 256) and, while exploring, at every call: a clock read each. */
 #define RB__AD_EPOCH 256u        /* calls per epoch at least: 16 ops of 16 reads */
 #define RB__AD_EPOCH_NS 20000000u   /* ... and 20 ms at least: several of the scheduler's slices */
 #define RB__AD_CLIP 1.5          /* an epoch counts at most this x its arm's price (noise is upward) */
@@ -3677,18 +3678,18 @@ RBINT void rb_adapt_restart(rb_adapt *a)
     }
 }
 
-/* The allowed arm but `skip` with the lowest relative price; -1: none measured. */
-static int rb__ad_cheapest(const rb_adapt *a, int skip)
+/* The arm of `arms` but `skip` with the lowest relative price; -1: none measured. */
+static int rb__ad_cheapest(const rb_adapt *a, int skip, unsigned arms)
 {
     int k, c = -1;
     for (k = 0; k < RB_AD_ARMS; k++)
-        if (k != skip && (a->allowed >> k & 1u) && a->plays[k] && (c < 0 || a->rel[k] < a->rel[c])) c = k;
+        if (k != skip && (arms >> k & 1u) && a->plays[k] && (c < 0 || a->rel[k] < a->rel[c])) c = k;
     return c;
 }
 
 RBINT int rb_adapt_cut(const rb_adapt *a, uint64_t calls, uint64_t ns)
 {
-    int c = rb__ad_cheapest(a, a->arm);
+    int c = rb__ad_cheapest(a, a->arm, a->allowed);
     double other;
     if (a->exploring) other = a->price;
     else other = c >= 0 && a->price > 0 ? a->price * exp(a->rel[c]) : 0;
@@ -3717,7 +3718,7 @@ static int rb__ad_explore_pick(const rb_adapt *a, unsigned arms)
     int k, pick = -1;
     for (k = 0; k < RB_AD_ARMS; k++)
         if (k != a->best && (arms >> k & 1u) && !a->plays[k]) return k;
-    if (a->urgent && (k = rb__ad_cheapest(a, a->best)) >= 0 && (arms >> k & 1u)) return k;
+    if (a->urgent && (k = rb__ad_cheapest(a, a->best, arms)) >= 0) return k;
     for (k = 0; k < RB_AD_ARMS; k++) {
         if (k == a->best || !(arms >> k & 1u)) continue;
         if (a->age[k] < a->revisit[k] || a->explore_arm[k] > RB__AD_BUDGET * a->total_ns) continue;
@@ -3778,7 +3779,7 @@ RBINT int rb_adapt_epoch(rb_adapt *a, const rb_adapt_signals *s)
     for (k = 0; k < RB_AD_ARMS; k++) a->age[k] += a->age[k] < 1000000u;
     a->age[played] = 0;
     if (!(a->allowed >> a->best & 1u)) {   /* the exploited arm is off now: the cheapest allowed one */
-        k = rb__ad_cheapest(a, a->best);
+        k = rb__ad_cheapest(a, a->best, a->allowed);
         rb__ad_switch(a, k >= 0 ? k : RB_AD_MISSING, 0);
     }
     a->arm = a->best;
@@ -4043,8 +4044,9 @@ static int rb__pf_sample(rb_prefetcher *p, uint64_t start, uint64_t alen)
 {
     uint64_t t0 = p->st.mincore_calls++ % RB__PF_TIME_EVERY == 0 ? rb__now_ns() : 0;
     int r = p->resident(p->resident_ctx, p->map + start, (size_t)alen);
-    if (t0) {
+    if (t0) {   /* wall time, clipped as the arms' prices are: a preempted sample is noise upward */
         double dt = (double)(rb__now_ns() - t0);
+        if (p->sample_ns > 0 && dt > RB__AD_CLIP * p->sample_ns) dt = RB__AD_CLIP * p->sample_ns;
         p->sample_ns = p->sample_ns > 0 ? p->sample_ns + (dt - p->sample_ns) / 4 : dt;
     }
     return r;
