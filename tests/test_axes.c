@@ -58,9 +58,11 @@ static int ra_lock(void)
     return -1;
 }
 
-#define RA_LOCK(fd) \
-    ALONE();      \
-    if (((fd) = ra_lock()) < 0) SKIP("the read_ahead_kb lock (" LOCK_PATH ") was held by others for 5 minutes")
+#define RA_LOCK(fd)                                                                                          \
+    do {                                                                                                     \
+        ALONE();                                                                                             \
+        if (((fd) = ra_lock()) < 0) SKIP("the read_ahead_kb lock (" LOCK_PATH ") was held by others for 5 minutes"); \
+    } while (0)
 
 static void ra_unlock(int fd)
 {
@@ -263,11 +265,11 @@ static void read_ahead_is_put_back_after_a_run_and_an_error(void)
     rb_error e;
     if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
     if ((no = ra_cannot(rbt_small_file(), file, sizeof file)) != NULL) SKIP(no);
+    RA_LOCK(fd);   /* before anything is made: put off in the parallel phase, it makes nothing twice */
     snprintf(copy, sizeof copy, "%s", rbt_path("axes-copy.dat"));
     snprintf(other, sizeof other, "%s", rbt_path("axes-other.dat"));
     CHECK(rb_setup_file(copy, 4u << 20, 0, 1, NULL, NULL, &e) == RB_OK);
     CHECK(rb_setup_file(other, 2u << 20, 0, 1, NULL, NULL, &e) == RB_OK);
-    RA_LOCK(fd);
     before = read_num(file);
     snprintf(cmd, sizeof cmd, "run '%s' --strategies pread --read-ahead 64k,2m --threads 1 --warmup 0 --duration 50ms "
              "--iterations 1 --format csv --quiet", copy);

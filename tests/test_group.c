@@ -357,9 +357,7 @@ static void scan_evicts_search_working_set_in_small_memcg(void)
     fprintf(stderr, "    working set %.0f pages: evicted %.0f by a buffered scan (%.0f MiB), %.0f by O_DIRECT (%.0f MiB); "
             "victim lost %.0f, %.0f\n", ws[0], evicted[0], scanned[0], evicted[1], scanned[1], lost[0], lost[1]);
     CHECK(ws[0] > 1000);   /* of the 8192 hot pages: most, or fewer on a slow disk */
-    if (scanned[0] < 64 || (evicted[0] == 0 && lost[0] == 0))
-        SKIP("in 3 runs the buffered scan read under 64 MiB or no page of the working set or the victim was lost "
-             "(a busy disk): nothing to set O_DIRECT against");
+    if (scanned[0] < 64) SKIP("in 3 runs the buffered scan read under 64 MiB (a busy disk): nothing to set O_DIRECT against");
     CHECK(evicted[0] > 0 && lost[0] >= 0);
     if (direct_why[0]) SKIP(direct_why);
     CHECK(ws[1] > 1000);
