@@ -20,6 +20,10 @@
 # RA=N: run with /sys/block/$DEV/queue/read_ahead_kb at N (a second "machine"), holding the
 # exclusive lock /var/tmp/rb-readahead.lock, restored on exit and on a signal; otherwise the
 # shared lock is held and read_ahead_kb is checked before and after.
+# SLOW_BPS=N (and SLOW_IOPS=N): a slower disk, a third "machine": the whole run in a child blkio
+# cgroup of this shell's own that throttles reads from DEV to N bytes (and N reads) a second
+# (cgroup v1 blkio.throttle.*, v2 io.max; root only), the shell moved back and the cgroup
+# removed on exit; the results' names carry "-slowN".
 # JSON per case in OUT (default bench/results; gzipped at the end).
 set -euo pipefail
 SELF=$(readlink -f "$0")
@@ -37,7 +41,9 @@ RAF=/sys/block/$DEV/queue/read_ahead_kb
 [ -f "$FILE" ] || { echo "needs FILE (e.g. ./readbench setup /var/tmp/rb1g.dat 1g)"; exit 2; }
 SIZE=$(stat -c %s "$FILE")
 MEMCG_BYTES=${MEMCG_BYTES:-$((SIZE / 8 * 9 + (64 << 20)))}
-TAG=${RA:+-ra$RA}
+SLOW_BPS=${SLOW_BPS:-}
+SLOW_IOPS=${SLOW_IOPS:-}
+TAG=${RA:+-ra$RA}${SLOW_BPS:+-slow$SLOW_BPS}
 THREE=mmap,mmap-backoff,mmap-willneed,mmap-adaptive
 COMMON=(--threads 1,4 --read-size 16k --reads-per-op 16 --rounds "$ROUNDS" --iterations "$ITER" --duration 1s --map-resident
         --format json --quiet)
@@ -55,6 +61,45 @@ if [ -n "$RA" ]; then
     echo "read_ahead_kb $WAS -> $(cat "$RAF") for this run"
 else
     echo "read_ahead_kb $WAS"
+fi
+
+# The slower disk: this shell (and so every readbench it starts) into a child blkio cgroup
+# throttled on DEV. The exit trap is set before the cgroup is made: read_ahead_kb back first
+# (when RA is set too), the hog's MemAvailable sampler stopped, every process still in the
+# cgroup moved back to the parent, then the cgroup removed, or said when it could not be.
+W=
+if [ -n "$SLOW_BPS" ]; then
+    MAJMIN=$(cat "/sys/block/$DEV/dev")
+    if [ -d /sys/fs/cgroup/blkio ]; then
+        own=$(awk -F: '$2 ~ /(^|,)blkio(,|$)/ {print $3}' /proc/self/cgroup)
+        PARENT=/sys/fs/cgroup/blkio${own%/}
+    else
+        own=$(awk -F: '$1 == "0" {print $3}' /proc/self/cgroup)
+        PARENT=/sys/fs/cgroup${own%/}
+    fi
+    SLOWCG=$PARENT/rb-slow-$$
+    slow_cleanup() {
+        set +e
+        if [ -n "$RA" ]; then echo "$WAS" > "$RAF"; echo "read_ahead_kb back to $(cat "$RAF")"; fi
+        [ -z "$W" ] || kill "$W" 2>/dev/null
+        if [ -d "$SLOWCG" ]; then
+            for pid in $(cat "$SLOWCG/cgroup.procs" 2>/dev/null); do echo "$pid" > "$PARENT/cgroup.procs"; done
+            rmdir "$SLOWCG" && echo "slow disk: $SLOWCG removed" || echo "slow disk: $SLOWCG left behind (busy)"
+        fi
+    }
+    trap slow_cleanup EXIT
+    trap 'exit 130' INT TERM HUP
+    mkdir "$SLOWCG"
+    if [ -d /sys/fs/cgroup/blkio ]; then
+        echo "$MAJMIN $SLOW_BPS" > "$SLOWCG/blkio.throttle.read_bps_device"
+        [ -z "$SLOW_IOPS" ] || echo "$MAJMIN $SLOW_IOPS" > "$SLOWCG/blkio.throttle.read_iops_device"
+    else
+        echo "$MAJMIN rbps=$SLOW_BPS${SLOW_IOPS:+ riops=$SLOW_IOPS}" > "$SLOWCG/io.max"
+    fi
+    echo $$ > "$SLOWCG/cgroup.procs"
+    echo "slow disk: reads from $DEV ($MAJMIN) throttled to $SLOW_BPS bytes/s${SLOW_IOPS:+ and $SLOW_IOPS reads/s} in $SLOWCG"
+elif [ -n "$SLOW_IOPS" ]; then
+    echo "SLOW_IOPS needs SLOW_BPS"; exit 2
 fi
 
 # A child memory cgroup of this shell's own for the hog case; its path on stdout, nothing when
@@ -86,9 +131,11 @@ for c in $CASES; do
           echo "hog: in $d, limit $MEMCG_BYTES bytes; host MemAvailable $(awk '/MemAvailable/ {print $2}' /proc/meminfo) kB"
           (while sleep 2; do awk '/MemAvailable/ {print $2}' /proc/meminfo; done) > "$OUT/.memavail.$$" &
           w=$!
+          W=$w
           (echo $BASHPID > "$d/cgroup.procs" && exec ./readbench run "$FILE" --strategies "$THREE" --hog auto:1.1 \
               --prewarm 0.9 "${COMMON[@]}" --output "$(out hog)") || true
           kill "$w" 2>/dev/null || true
+          W=
           echo "hog: host MemAvailable at least $(sort -n "$OUT/.memavail.$$" | head -1) kB while it ran"
           rm -f "$OUT/.memavail.$$"
           rmdir "$d" 2>/dev/null || echo "hog: $d left behind (busy)" ;;
