@@ -707,12 +707,12 @@ static void adaptive_sweeps_a_file_that_fits_when_it_pays(void)
     sweep_calls(&p, 1);
     CHECKF(p.st.arm_calls[RB_AD_SWEEP] >= 1000 && p.ad.epochs == epochs, "sweep calls %llu, %u epochs judged",
            (unsigned long long)p.st.arm_calls[RB_AD_SWEEP], p.ad.epochs - epochs);
-    sweep_calls(&p, 15);   /* each call takes a window; the 16th judges */
-    CHECKF(!p.sweeping && !p.swept && p.st.sweeps == 16 && p.rate > 0 && p.own_sweep == 16,
+    sweep_calls(&p, 1);   /* each call takes a window; the trial is judged from the 2nd on: waits */
+    CHECKF(!p.sweeping && !p.swept && p.st.sweeps == 2 && p.rate > 0 && p.own_sweep == 2,
            "sweeping %d, swept %d, %llu windows, rate %g", p.sweeping, p.swept, (unsigned long long)p.st.sweeps, p.rate);
     asked = f.windows;
     sweep_calls(&p, 8);   /* it waits, asked at one sampled miss an epoch at most */
-    CHECKF(!p.sweeping && p.st.sweeps == 16 && f.windows - asked <= 1, "%u windows asked while waiting",
+    CHECKF(!p.sweeping && p.st.sweeps == 2 && f.windows - asked <= 1, "%u windows asked while waiting",
            f.windows - asked);
     p.horizon_ns = (uint64_t)1 << 60;
     force_epoch(&p);   /* the next epoch's first sampled miss asks again: it pays now */
@@ -733,6 +733,17 @@ static void adaptive_sweeps_a_file_that_fits_when_it_pays(void)
            "%u epochs, allowed %#x", p.ad.epochs - epochs, p.ad.allowed);
     sweep_calls(&p, 64);   /* once per reader */
     CHECK(p.st.sweeps == windows && !p.sweeping);
+
+    adaptive_pf(&p, &f, m, len, big, RB_AD_SWEEP);   /* a trial whose every verdict says it pays */
+    f.window = 0.5;
+    p.horizon_ns = (uint64_t)1 << 60;
+    sweep_calls(&p, 4);
+    sweep_calls(&p, 15);
+    CHECKF(p.sweeping && p.sweep_trial && p.st.sweeps == 15, "window 15: sweeping %d, trial %d, %llu windows",
+           p.sweeping, p.sweep_trial, (unsigned long long)p.st.sweeps);
+    sweep_calls(&p, 1);
+    CHECKF(p.sweeping && !p.sweep_trial && p.st.sweeps == 16, "window 16: sweeping %d, trial %d", p.sweeping,
+           p.sweep_trial);
 
     adaptive_pf(&p, &f, m, len, big, RB_AD_SWEEP);   /* full windows are looked at, not hinted (the
                                                          24 hints are the missing ranges') */
