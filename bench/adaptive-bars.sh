@@ -83,7 +83,7 @@ if [ -n "$SLOW_BPS" ]; then
         if [ -n "$RA" ]; then echo "$WAS" > "$RAF"; echo "read_ahead_kb back to $(cat "$RAF")"; fi
         [ -z "$W" ] || kill "$W" 2>/dev/null
         if [ -d "$SLOWCG" ]; then
-            for pid in $(cat "$SLOWCG/cgroup.procs" 2>/dev/null); do echo "$pid" > "$PARENT/cgroup.procs"; done
+            for pid in $(cat "$SLOWCG/cgroup.procs" 2>/dev/null); do echo "$pid" 2>/dev/null > "$PARENT/cgroup.procs"; done
             rmdir "$SLOWCG" && echo "slow disk: $SLOWCG removed" || echo "slow disk: $SLOWCG left behind (busy)"
         fi
     }
