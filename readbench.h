@@ -15778,6 +15778,11 @@ RBINT int rb_steady_find(const double *rate, unsigned n, unsigned window, double
 
 RBINT unsigned rb_steady_window(double interval_s);   /* the window's points for this interval */
 
+/* A finished timeline's steady state into t (steady_at_s, steady_ops_per_ms; NaN: never
+   settled) and a warning on the rows when it moved again; decided: the point from which the
+   cell was found settled when it was stopped, or NULL. */
+RBINT void rb_timeline_steady(rb_timeline *t, rb_result *const *rows, unsigned n, const unsigned *decided);
+
 /* rb_pfx_run(cfg, policy, fits, result): Lucene's PrefetchBench: the cost of a hint
    when data is cached and its benefit when it is not, per policy. */
 RBINT int rb_pfx_run(const rb_pfx_config *c, int policy, int fits, rb_pfx_result *out);
@@ -22672,6 +22677,8 @@ typedef struct rb__tl_cell {
     unsigned res_skip;            /* points left before residency is counted again */
     uint64_t started;
     double seen[RB_MAX_PROCESSES][5];   /* reader processes: each one's last figures read (rb__tl_children) */
+    int settled;                  /* more() stopped the cell because the rate had settled ... */
+    unsigned settled_at;          /* ... from this point on */
 } rb__tl_cell;
 
 RBINT unsigned rb_steady_window(double interval_s)
@@ -23042,17 +23049,27 @@ static int rb__tl_more(void *state, rb_result *const *rows, unsigned n)
     pthread_mutex_lock(&s->mu);
     settled = rb__tl_settled(s->tl, &at);
     pthread_mutex_unlock(&s->mu);
+    if (settled) {
+        s->settled = 1;
+        s->settled_at = at;
+    }
     return !settled;
 }
 
 /* The steady state of a finished timeline: from the first settled window on, the mean rate;
    a rate that moved again after it settled (its last window's mean off by more than the
-   drift) is said, since the steady figure then averages two levels. */
-static void rb__tl_steady(rb_timeline *t, rb_result *const *rows, unsigned n)
+   drift) is said, since the steady figure then averages two levels. decided: where more()
+   found it settled when it stopped the cell, or NULL: the sampler's last point (the cell's
+   end, a part of an interval) can unsettle the whole afterwards, and a cell stopped as
+   settled then said it never settled (make test, 2026-12-02: 8 iterations, settled at nan). */
+RBINT void rb_timeline_steady(rb_timeline *t, rb_result *const *rows, unsigned n, const unsigned *decided)
 {
     unsigned at, w = rb_steady_window(t->interval_s), i;
     double settled_mean, last_mean;
-    if (!rb__tl_settled(t, &at)) return;
+    if (!rb__tl_settled(t, &at)) {
+        if (!decided || *decided >= t->n) return;
+        at = *decided;
+    }
     t->steady_at_s = at ? t->points[at - 1].t_s : 0.0;
     t->steady_ops_per_ms = rb__tl_mean(t, at, t->n);
     settled_mean = rb__tl_mean(t, at, at + w);
@@ -23103,7 +23120,7 @@ static void rb__tl_close(void *state, rb_result *const *rows, unsigned n)
         t->strategy = rows[0]->strategy;
         t->threads = rows[0]->threads;
         t->read_size = rows[0]->read_size;
-        rb__tl_steady(t, rows, n);
+        rb_timeline_steady(t, rows, n, s->settled ? &s->settled_at : NULL);
         for (i = 0; i < n; i++) {
             rows[i]->steady_at_s = t->steady_at_s;
             rows[i]->steady_ops_per_ms = t->steady_ops_per_ms;

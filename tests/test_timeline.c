@@ -236,6 +236,40 @@ static void points_of_reader_processes_and_a_memory_limit(void)
     free(res);
 }
 
+/* A cell stopped because its rate had settled keeps that verdict when the sampler redoes its
+   last point at the cell's end (part of an interval) and so breaks the one steady window (make
+   test, 2026-12-02: "8 iterations, settled at nan": a 20-point window at 0.1 s is 2 s, 8
+   iterations of 250 ms); without the decision the same points say it never settled. */
+static void steady_keeps_the_decision_that_stopped_the_cell(void)
+{
+    rb_timeline t;
+    rb_timeline_point p[20];
+    rb_result *res = (rb_result *)calloc(1, sizeof *res);
+    rb_result *rows[1];
+    double v[20];
+    unsigned i, decided = 99;
+    if (!res) return;
+    rows[0] = res;
+    memset(&t, 0, sizeof t);
+    memset(p, 0, sizeof p);
+    for (i = 0; i < 20; i++) {
+        p[i].t_s = 0.1 * (i + 1);
+        v[i] = p[i].ops_per_ms = 2.7;
+    }
+    CHECK(rb_steady_window(0.1) == 20 && rb_steady_find(v, 20, 20, RB_STEADY_DRIFT, &decided) == 1 && decided == 0);
+    p[19].ops_per_ms = 0.4;   /* redone at the cell's end */
+    t.points = p;
+    t.n = 20;
+    t.interval_s = 0.1;
+    t.steady_at_s = t.steady_ops_per_ms = NAN;
+    rb_timeline_steady(&t, rows, 1, NULL);
+    CHECKF(t.steady_at_s != t.steady_at_s, "no decision: settled at %g", t.steady_at_s);
+    rb_timeline_steady(&t, rows, 1, &decided);
+    CHECKF(t.steady_at_s == 0 && t.steady_ops_per_ms > 2.5, "decided at %u: settled at %g s, %g ops/ms", decided,
+           t.steady_at_s, t.steady_ops_per_ms);
+    free(res);
+}
+
 /* --until-steady: a rate that holds settles and stops the cell long before the cap; a rate
    that falls all along runs to the cap and says it never settled. */
 static void until_steady_stops_when_settled_and_at_the_cap(void)
@@ -329,6 +363,7 @@ void suite_timeline(void)
     RUN(steady_state_on_synthetic_series);
     RUN(points_and_their_fields);
     RUN(points_of_reader_processes_and_a_memory_limit);
+    RUN(steady_keeps_the_decision_that_stopped_the_cell);
     RUN(until_steady_stops_when_settled_and_at_the_cap);
     RUN(cli_formats_and_refusals);
 }
