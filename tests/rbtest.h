@@ -3,6 +3,7 @@
    with a reason. The runner prints "N passed, N failed, N skipped" last. */
 #ifndef RBTEST_H
 #define RBTEST_H
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,7 @@ void suite_axes(void);    /* row axes: read_ahead_kb, fault_around_bytes (rb_kno
 void suite_timeline(void);   /* --timeline, --cpu-probe, --until-steady: points, steady state, formats */
 
 /* shared helpers (test_main.c) */
+uint64_t rbt_now_ns(void);          /* CLOCK_MONOTONIC, ns */
 const char *rbt_tmpdir(void);       /* a fresh directory for this run's files */
 const char *rbt_path(const char *name);  /* rbt_tmpdir()/name, in a static ring of buffers */
 const char *rbt_small_file(void);   /* an 8 MiB setup file, made once */
@@ -122,7 +124,8 @@ int rbt_have_python(const char *imports);  /* python3 -c 'import IMPORTS' works 
 int rbt_system_ok(const char *cmd);
 /* For a test that changes the whole machine (drop_caches evicts every file's pages) or times
    what the others' load would move: in the parallel run's first phase it is put off (1: the
-   test returns at once, counted in neither way) and run after every suite has ended, alone;
+   test returns at once, counted in neither way; a test that cannot be put off fails, said)
+   and run after every suite has ended, alone;
    run otherwise (RB_TESTS, or that second phase) it returns 0 and the test goes on. ALONE()
    does both; call it before the test makes anything. */
 int rbt_alone(void);

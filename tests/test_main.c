@@ -17,7 +17,6 @@
 #include <sched.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -29,12 +28,14 @@ rbt_state rbt;
 
 static char tmpdir[256];
 
-static double now_s(void)
+uint64_t rbt_now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+static double now_s(void) { return (double)rbt_now_ns() / 1e9; }
 
 /* CPU seconds of this process and of the children it waited for (the CLI runs). */
 static double cpu_s(void)
@@ -48,64 +49,29 @@ static double cpu_s(void)
 
 /* Tests that need the machine to themselves (rbt_alone). In the parallel phase such a test is
    put off: its name goes to RBT_DIR/deferred and it returns at once; the runner runs those
-   after every suite has ended, one at a time (run_deferred). Before, each waited in the middle
-   of the run for the tests running then to end, with new ones held off: 8 such waits, and
-   tests that needed no CPU took 15 s of the run's 90. The locks stay for anything else that
-   runs beside the suites of one run (RB_TESTS in RBT_DIR): every test holds a shared lock on
-   RBT_DIR/alone while it runs, and an alone test an exclusive one, behind a gate
-   (RBT_DIR/gate) that stops new tests from starting meanwhile. Descriptors close on exec: a
-   CLI a test leaves running does not hold the lock. */
-static int lock_fd = -1, gate_fd = -1;
-
-static void locks_open(void)
-{
-    const char *dir = getenv("RBT_DIR");
-    char p[600];
-    if (lock_fd >= 0 || !dir || !*dir) return;
-    snprintf(p, sizeof p, "%s/alone", dir);
-    lock_fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    snprintf(p, sizeof p, "%s/gate", dir);
-    gate_fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-}
-
-static void test_begins(void)
-{
-    locks_open();
-    if (lock_fd < 0 || gate_fd < 0) return;
-    while (flock(gate_fd, LOCK_SH) != 0 && errno == EINTR) {}
-    while (flock(lock_fd, LOCK_SH) != 0 && errno == EINTR) {}
-    flock(gate_fd, LOCK_UN);
-}
-
-static void test_ends(void)
-{
-    if (lock_fd >= 0) flock(lock_fd, LOCK_UN);
-}
-
+   after every suite has ended, one at a time (run_deferred). Before, each took an exclusive
+   lock in the middle of the run and waited for the tests running then to end, with new ones
+   held off: 8 such waits, and tests that needed no CPU took 15 s of the run's 90. Anywhere
+   else (RB_TESTS, the deferred phase) the test runs where it is. */
 static const char *cur_test;
 
 int rbt_alone(void)
 {
     const char *dir = getenv("RBT_DIR"), *suite = getenv("RB_TESTS");
-    if (getenv("RBT_DEFER_ALONE") && dir && suite && cur_test) {
-        char p[600];
-        FILE *f;
-        snprintf(p, sizeof p, "%s/deferred", dir);
-        if ((f = fopen(p, "a")) != NULL) {
-            int ok = fprintf(f, "%s %s\n", suite, cur_test) > 0;
-            if (fclose(f) == 0 && ok) {
-                rbt.cur_deferred = 1;
-                return 1;
-            }
-        }
-        fprintf(stderr, "    could not put the test off (%s): it waits to be alone instead\n", p);
+    char p[600];
+    FILE *f;
+    int ok;
+    if (!getenv("RBT_DEFER_ALONE") || !dir || !suite || !cur_test) return 0;
+    snprintf(p, sizeof p, "%s/deferred", dir);
+    f = fopen(p, "a");
+    ok = f && fprintf(f, "%s %s\n", suite, cur_test) > 0;
+    if (f && fclose(f) != 0) ok = 0;
+    if (ok) rbt.cur_deferred = 1;
+    else {   /* it cannot run alone: a failure said, not a run beside the others */
+        fprintf(stderr, "    FAIL could not put the test off to run alone (%s)\n", p);
+        rbt.cur_failed = 1;
     }
-    if (lock_fd < 0 || gate_fd < 0) return 0;
-    flock(lock_fd, LOCK_UN);
-    while (flock(gate_fd, LOCK_EX) != 0 && errno == EINTR) {}
-    while (flock(lock_fd, LOCK_EX) != 0 && errno == EINTR) {}
-    flock(gate_fd, LOCK_UN);
-    return 0;
+    return 1;
 }
 
 /* A test's name first; after it ends, how long it took when that was a second or more, of
@@ -123,9 +89,7 @@ void rbt_run(const char *name, void (*fn)(void))
     rbt.cur_failed = rbt.cur_skipped = rbt.cur_deferred = 0;
     fprintf(stderr, "  %s\n", name);
     cur_test = name;
-    test_begins();
     fn();
-    test_ends();
     cur_test = NULL;
     if (rbt.cur_deferred && !rbt.cur_failed) {
         fprintf(stderr, "    put off: it runs alone after the suites\n");

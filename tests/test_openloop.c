@@ -13,13 +13,6 @@
 
 static rb_result res;
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* 1 ms of waiting (a device's service time): a sleep, not a busy wait, so that the op lasts
    ~1 ms on a loaded machine too (a busy op that loses its CPU for a time slice lasts several). */
 static int one_ms_op(rb_worker *w, const uint64_t *off, unsigned n)
@@ -342,9 +335,9 @@ static void marking_the_pages_is_outside_the_window(void)
     CHECKF(rb_sampler_init(&smp, &c, 8u << 20, 4096, 0, why, sizeof why) == RB_OK, "%s", why);
     rb_sampler_seed(&smp, &w, 0, 0, 1);
     for (k = 0; k < 2000; k++) {
-        uint64_t t0 = now_ns(), t1;
+        uint64_t t0 = rbt_now_ns(), t1;
         rb_sampler_offsets(&smp, &w, off, 256);
-        t1 = now_ns();
+        t1 = rbt_now_ns();
         if (t1 - t0 < draw_min) draw_min = t1 - t0;
     }
     /* here: about 770 ns for an op whose offsets take 710 to draw; marked in the loop, 3500 */

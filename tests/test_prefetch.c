@@ -2,19 +2,11 @@
 #include "readbench.h"
 #include "rbtest.h"
 #include <poll.h>
-#include <time.h>
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* A fake residency source: answers from a pattern, and remembers every range it was asked. */
 typedef struct fake {
@@ -29,8 +21,8 @@ typedef struct fake {
 static int fake_resident(void *ctx, const unsigned char *addr, size_t len)
 {
     fake *f = (fake *)ctx;
-    uint64_t t0 = f->spin_ns ? now_ns() : 0;
-    while (f->spin_ns && now_ns() - t0 < f->spin_ns) {}
+    uint64_t t0 = f->spin_ns ? rbt_now_ns() : 0;
+    while (f->spin_ns && rbt_now_ns() - t0 < f->spin_ns) {}
     f->asked++;
     f->last_off = (uint64_t)(addr - f->base);
     f->last_len = len;
