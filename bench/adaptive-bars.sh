@@ -67,16 +67,22 @@ fi
 # throttled on DEV. The exit trap is set before the cgroup is made: read_ahead_kb back first
 # (when RA is set too), the hog's MemAvailable sampler stopped, every process still in the
 # cgroup moved back to the parent, then the cgroup removed, or said when it could not be.
+# This shell's own cgroup directory for controller $1: its cgroup v1 hierarchy, else v2's.
+own_cg() {
+    local own
+    if [ -d "/sys/fs/cgroup/$1" ]; then
+        own=$(awk -F: -v c="$1" '$2 ~ "(^|,)" c "(,|$)" {print $3}' /proc/self/cgroup)
+        echo "/sys/fs/cgroup/$1${own%/}"
+    else
+        own=$(awk -F: '$1 == "0" {print $3}' /proc/self/cgroup)
+        echo "/sys/fs/cgroup${own%/}"
+    fi
+}
+
 W=
 if [ -n "$SLOW_BPS" ]; then
     MAJMIN=$(cat "/sys/block/$DEV/dev")
-    if [ -d /sys/fs/cgroup/blkio ]; then
-        own=$(awk -F: '$2 ~ /(^|,)blkio(,|$)/ {print $3}' /proc/self/cgroup)
-        PARENT=/sys/fs/cgroup/blkio${own%/}
-    else
-        own=$(awk -F: '$1 == "0" {print $3}' /proc/self/cgroup)
-        PARENT=/sys/fs/cgroup${own%/}
-    fi
+    PARENT=$(own_cg blkio)
     SLOWCG=$PARENT/rb-slow-$$
     slow_cleanup() {
         set +e
@@ -105,14 +111,12 @@ fi
 # A child memory cgroup of this shell's own for the hog case; its path on stdout, nothing when
 # none can be made.
 memcg() {
-    local own d
+    local d
     if [ -d /sys/fs/cgroup/memory ]; then
-        own=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ {print $3}' /proc/self/cgroup)
-        d=/sys/fs/cgroup/memory${own%/}/rb-bars-$$
+        d=$(own_cg memory)/rb-bars-$$
         mkdir -p "$d" && echo "$MEMCG_BYTES" > "$d/memory.limit_in_bytes" && echo "$d"
     elif grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
-        own=$(awk -F: '$1 == "0" {print $3}' /proc/self/cgroup)
-        d=/sys/fs/cgroup${own%/}/rb-bars-$$
+        d=$(own_cg memory)/rb-bars-$$
         mkdir -p "$d" && echo "$MEMCG_BYTES" > "$d/memory.max" && echo "$d"
     fi
 }
