@@ -518,6 +518,9 @@ typedef struct rb_prefetcher {
     uint64_t own_holes;
     uint64_t run_t0, run_holes0;   /* adaptive: when this reader's sweep (re)started, and the
                                    holes hinted then: the rate is the cell's over this run */
+    uint64_t run_w0;            /* adaptive: the cell's next window then: this run's first */
+    uint64_t sweep_done;        /* adaptive: this run's windows found resident since, in order */
+    double sweep_gained;        /* adaptive: the holes' bytes its rate last credited (gained) */
     double rate;                /* adaptive: the sweep's last measured rate (bytes per ns); 0: none */
     uint64_t horizon_ns;        /* how long the reader expects to read from its first call (the
                                    runner: the cell's iterations); 0: unknown, taken to be as
@@ -1842,6 +1845,9 @@ RBINT int rb_adapt_cut(const rb_adapt *a, uint64_t calls, uint64_t ns);
    first half of what the reader has left (elapsed + 2 fill <= horizon); horizon 0: unknown,
    taken to be twice the elapsed time (a reader goes on as long as it has gone). */
 RBINT int rb_sweep_pays(double fill_ns, double elapsed_ns, double horizon_ns);
+/* rb_sweep_gained(holes, windows, done): the bytes of holes a sweep's run has loaded, of the
+   holes it hinted over windows of which done were found resident (and one in flight). */
+RBINT double rb_sweep_gained(double holes, uint64_t windows, uint64_t done);
 
 /* adaptive's hot gap: the calls between residency samples while nothing misses, so that a
    sample costing sample_ns is RB__PF_SAMPLE_SHARE of the time calls at price_ns take; from
@@ -3813,6 +3819,8 @@ static int rb__pf_recently_evicted(const rb_prefetcher *p, uint64_t off, uint64_
 #define RB__PF_SWEEP_AFTER 4u    /* sampled misses in windows before the sweep may start */
 #define RB__PF_SWEEP_TRIAL 16u   /* windows whose hints measure the rate before the sweep goes on */
 #define RB__PF_SWEEP_EARLY 2u    /* ... judged at each from this one on: a verdict against ends it */
+#define RB__PF_CONFIRM 64u       /* windows looked at, at most, per judgment of the rate */
+#define RB__PF_DONE 0.99         /* a hinted window this resident has been loaded */
 
 /* The bytes the reads stay below: the mapping, or less with --size. */
 static uint64_t rb__pf_span(const rb_prefetcher *p)
@@ -3921,9 +3929,10 @@ static int rb__pf_fill(rb_prefetcher *p, uint64_t start, uint64_t alen)
      threads do not hint the file T times; only the bytes the reads reach, --size), each
      window's resident fraction asked and the window hinted unless full. WILLNEED starts the
      reads of its missing pages and returns, or waits while the device's queue is full: the
-     hints go at the device's pace. The bytes of holes the cell's readers hinted since this
-     reader's sweep started, over that time, give the rate (kept while it waits), and the
-     rest's holes (the windows' mean fraction over what is left) its time F. The trial is
+     hints go at the device's pace only once its queue is full. The bytes of holes the
+     cell's readers' windows have loaded since this reader's sweep started (rb_sweep_gained:
+     the windows found resident since, in order), over that time, give the rate (kept while
+     it waits), and the rest's holes (the windows' mean fraction over what is left) its time F. The trial is
      judged at each window from the RB__PF_SWEEP_EARLY-th on and ends at the first verdict
      against it, else after RB__PF_SWEEP_TRIAL windows: judged only at its end, on a disk
      throttled to 40 MiB/s its 16 windows were 32 MiB of the reads' bandwidth per reader (at
@@ -3954,16 +3963,48 @@ static double rb__pf_resident_seen(const rb_prefetcher *p)
     return p->miss_windows ? p->miss_resident / (double)p->miss_windows : 0;
 }
 
-/* The time the rest of the sweep would take at the rate measured (while it runs: over this
-   run of it; while it waits: the last); -1: no rate yet. */
+/* The bytes of holes a run's hints have loaded: of the `holes` bytes hinted over its `windows`
+   windows, the share of the `done` found resident (in order) and the one in flight. The hints
+   themselves are no measure: WILLNEED returns once the reads are queued, so on a disk
+   throttled to 40 MiB/s four readers hinted 80-128 MiB a round ahead of the reads (a rate of
+   hints given, far above the disk's), and the sweep judged a fill of 13 s to pay within 3 s.
+   Counting the window in flight as done errs towards the higher rate: a verdict against the
+   sweep stays a safe one. */
+RBINT double rb_sweep_gained(double holes, uint64_t windows, uint64_t done)
+{
+    if (!windows || !(holes > 0)) return 0;
+    return done + 1 >= windows ? holes : holes * (double)(done + 1) / (double)windows;
+}
+
+/* This run's windows found resident since the last look, in order from the first not yet
+   found (at most RB__PF_CONFIRM a look: each is one window's mincore); a window is done at
+   RB__PF_DONE resident (a page the reads' own faults skipped does not stall it). */
+static uint64_t rb__pf_sweep_done(rb_prefetcher *p, uint64_t windows)
+{
+    uint64_t span = rb__pf_span(p), w0;
+    unsigned looked;
+    for (looked = 0; p->sweep_done < windows && looked < RB__PF_CONFIRM; looked++) {
+        w0 = (p->run_w0 + p->sweep_done) * RB__PF_FILL;
+        if (!(p->window_resident(p->resident_ctx, p->map + w0, (size_t)RB__MIN(RB__PF_FILL, span - w0)) >= RB__PF_DONE))
+            break;
+        p->sweep_done++;
+    }
+    return p->sweep_done;
+}
+
+/* The time the rest of the sweep would take at the rate measured (while it runs: the holes
+   this run loaded, rb_sweep_gained, over its time; while it waits: the last); -1: no rate yet. */
 static double rb__pf_fill_time(rb_prefetcher *p, uint64_t now)
 {
-    uint64_t next = __atomic_load_n(rb__pf_cursor(p), __ATOMIC_RELAXED) * RB__PF_FILL;
+    uint64_t next = __atomic_load_n(rb__pf_cursor(p), __ATOMIC_RELAXED);
     uint64_t holes = __atomic_load_n(rb__pf_holes(p), __ATOMIC_RELAXED);
-    uint64_t span = rb__pf_span(p);
-    double left = next < span ? (double)(span - next) * (1 - rb__pf_resident_seen(p)) : 0;
-    if (p->sweeping && now > p->run_t0 && holes > p->run_holes0)
-        p->rate = (double)(holes - p->run_holes0) / (double)(now - p->run_t0);
+    uint64_t span = rb__pf_span(p), nw = (span + RB__PF_FILL - 1) / RB__PF_FILL;
+    double left = next * RB__PF_FILL < span ? (double)(span - next * RB__PF_FILL) * (1 - rb__pf_resident_seen(p)) : 0;
+    if (p->sweeping && now > p->run_t0 && holes > p->run_holes0) {
+        uint64_t windows = RB__MIN(next, nw) > p->run_w0 ? RB__MIN(next, nw) - p->run_w0 : 0;
+        p->sweep_gained = rb_sweep_gained((double)(holes - p->run_holes0), windows, rb__pf_sweep_done(p, windows));
+        p->rate = p->sweep_gained / (double)(now - p->run_t0);
+    }
     if (!(left > 0)) return 0;
     return p->rate > 0 ? left / p->rate : -1;
 }
@@ -4038,6 +4079,8 @@ static void rb__pf_sweep_watch(rb_prefetcher *p, uint64_t start)
     p->trial_w0 = p->sweep_windows;
     p->run_t0 = now;
     p->run_holes0 = __atomic_load_n(rb__pf_holes(p), __ATOMIC_RELAXED);
+    p->run_w0 = __atomic_load_n(rb__pf_cursor(p), __ATOMIC_RELAXED);
+    p->sweep_done = 0;
     rb_adapt_restart(&p->ad);   /* an exploration in flight would be judged against the sweep's load */
 }
 

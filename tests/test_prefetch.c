@@ -13,6 +13,8 @@ typedef struct fake {
     int mode;               /* 0: always resident, 1: never, 2: every k-th call misses */
     unsigned k, asked, windows;
     double window;          /* what fake_window answers */
+    int loads;              /* 1: a window asked again answers 1 (its hint loaded it) */
+    unsigned char seen[64]; /* windows (2 MiB) asked before, for loads */
     uint64_t spin_ns;       /* each answer takes this long (a dear mincore) */
     const unsigned char *base;
     uint64_t last_off, last_len;
@@ -36,9 +38,10 @@ static int fake_resident(void *ctx, const unsigned char *addr, size_t len)
 static double fake_window(void *ctx, const unsigned char *addr, size_t len)
 {
     fake *f = (fake *)ctx;
-    (void)addr;
+    size_t w = (size_t)(addr - f->base) >> 21;
     (void)len;
     f->windows++;
+    if (f->loads && w < sizeof f->seen && f->seen[w]++) return 1;
     return f->window;
 }
 
@@ -672,6 +675,55 @@ static void sweep_pays_is_half_of_what_is_left(void)
     CHECK(rb_sweep_pays(-1, 1e9, 3e9) == 0 && rb_sweep_pays(1, -1, 3e9) == 0);
 }
 
+/* A sweep's rate is the holes its windows loaded over its time, not the holes it hinted:
+   WILLNEED returns once the reads are queued. */
+static void sweep_gained_counts_loaded_windows(void)
+{
+    CHECK(rb_sweep_gained(16e6, 16, 0) == 1e6);     /* none loaded: the one in flight */
+    CHECK(rb_sweep_gained(16e6, 16, 7) == 8e6);
+    CHECK(rb_sweep_gained(16e6, 16, 15) == 16e6 && rb_sweep_gained(16e6, 16, 16) == 16e6);
+    CHECK(rb_sweep_gained(16e6, 0, 0) == 0 && rb_sweep_gained(0, 16, 3) == 0);
+}
+
+/* The same through rb_prefetch: a trial of 15 windows whose hints load nothing (a disk far
+   slower than the hints) is credited one window's holes, and its rate is that over at least
+   the time until its last call began; windows that load are found, in order, and credited. */
+static void sweep_rate_is_what_the_windows_loaded(void)
+{
+    const uint64_t len = (80u << 20) + 100, W = (uint64_t)2 << 20;
+    size_t mlen;
+    unsigned char *m = sweep_map(len, &mlen);
+    rb_prefetcher p;
+    fake f;
+    uint64_t t_last, holes;
+    CHECK(m != NULL);
+    if (!m) return;
+    adaptive_pf(&p, &f, m, len, (int64_t)1 << 40, RB_AD_SWEEP);
+    f.window = 0.5;
+    p.horizon_ns = (uint64_t)1 << 60;   /* it pays: the trial runs its windows */
+    sweep_calls(&p, 4);                 /* the 4th starts the trial */
+    sweep_calls(&p, 14);
+    t_last = rbt_now_ns();
+    sweep_calls(&p, 1);                 /* window 15, judged */
+    holes = p.own_holes - p.run_holes0;
+    CHECKF(p.sweeping && p.st.sweeps == 15 && holes == 15 * W / 2 && p.sweep_done == 0 &&
+           p.sweep_gained == (double)W / 2, "%llu windows, done %llu, gained %g of %llu",
+           (unsigned long long)p.st.sweeps, (unsigned long long)p.sweep_done, p.sweep_gained, (unsigned long long)holes);
+    CHECKF(p.rate > 0 && p.rate * (double)(t_last - p.run_t0) <= p.sweep_gained, "rate %g over %llu ns", p.rate,
+           (unsigned long long)(t_last - p.run_t0));
+    adaptive_pf(&p, &f, m, len, (int64_t)1 << 40, RB_AD_SWEEP);   /* each window loads once hinted */
+    f.window = 0.5;
+    f.loads = 1;
+    p.horizon_ns = (uint64_t)1 << 60;
+    sweep_calls(&p, 4);   /* window 0, asked by the misses: its hint is no hole (answers 1) */
+    sweep_calls(&p, 15);
+    holes = p.own_holes - p.run_holes0;
+    CHECKF(p.st.sweeps == 14 && holes == 14 * W / 2 && p.sweep_done == 15 && p.sweep_gained == (double)holes,
+           "%llu windows, done %llu, gained %g of %llu", (unsigned long long)p.st.sweeps,
+           (unsigned long long)p.sweep_done, p.sweep_gained, (unsigned long long)holes);
+    munmap(m, mlen);
+}
+
 static void adaptive_sweeps_a_file_that_fits_when_it_pays(void)
 {
     const uint64_t len = (80u << 20) + 100, windows = 41;   /* the last one 100 bytes */
@@ -1168,6 +1220,8 @@ void suite_prefetch(void)
     RUN(adaptive_counts_its_arms);
     RUN(adaptive_fills_a_nearly_full_window);
     RUN(sweep_pays_is_half_of_what_is_left);
+    RUN(sweep_gained_counts_loaded_windows);
+    RUN(sweep_rate_is_what_the_windows_loaded);
     RUN(adaptive_sweeps_a_file_that_fits_when_it_pays);
     RUN(sample_gap_is_a_share_of_the_calls_time);
     RUN(bandit_cheap_arm_gets_most_calls);
