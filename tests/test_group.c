@@ -419,15 +419,21 @@ static void starved_threads_are_not_slow_ops(void)
     c.cpus = cpu0;   /* every worker on CPU 0: at most a few of them run in 20 ms */
     c.ncpus = 1;
     /* Whether a thread misses a whole iteration is the scheduler's call: up to 3 tries for one
-       that does; a warning about ops outlasting the iteration fails any try. */
+       that does and says no op outlasted it. A try can also see a thread that ran before the
+       middle, began an op and was preempted past the end (beside the other suites, 2026-12-02:
+       "completed no op ... its op outlasted the iteration"): the runner cannot tell that from a
+       slow op, so that try is retried too; in all 3 it fails. */
     for (try_ = 0; try_ < 3 && r && !starved; try_++) {
+        unsigned st = 0, outlasted = 0;
         CHECK(rb_run(&c, rb_strategy_find("null"), r) == RB_OK);
         for (k = 0; k < r[0].nwarnings; k++) {
-            CHECKF(!strstr(r[0].warnings[k], "outlasted"), "%s", r[0].warnings[k]);
-            starved += strstr(r[0].warnings[k], "did not get a CPU") != NULL;
+            if (strstr(r[0].warnings[k], "outlasted") && !outlasted++) printf("    try %u: %s\n", try_ + 1, r[0].warnings[k]);
+            st += strstr(r[0].warnings[k], "did not get a CPU") != NULL;
         }
+        starved = st && !outlasted;
     }
-    CHECKF(starved == 1, "no warning says the threads did not get a CPU in 3 tries (%u warnings)", r ? r[0].nwarnings : 0);
+    CHECKF(starved == 1, "no try of 3 had threads that did not get a CPU, said, and no op said to outlast (%u warnings)",
+           r ? r[0].nwarnings : 0);
     for (i = 0; i < 16; i++) g[i] = group_of("strategy=null,threads=1", i + 1);
     c.threads = 0;
     /* Up to 3 tries here too: a thread that ran before the middle of an iteration, began an op
