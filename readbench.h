@@ -446,6 +446,7 @@ typedef int (*rb_resident_fn)(void *ctx, const unsigned char *addr, size_t len);
 typedef double (*rb_resident_frac_fn)(void *ctx, const unsigned char *addr, size_t len);
 
 #define RB_PREFETCH_FILLED 8u         /* adaptive: the windows it filled last, not filled again */
+#define RB_PREFETCH_LOADING 2u        /* adaptive: a reader's sweep windows loading at once, at most */
 
 /* What one epoch of a reader's calls measured (rb_adapt_epoch decides from it and the state). */
 typedef struct rb_adapt_signals {
@@ -513,14 +514,16 @@ typedef struct rb_prefetcher {
     uint64_t *sweep_next;       /* adaptive: the window the sweep hints next, shared by the
                                    cell's readers (NULL: own_sweep) */
     uint64_t own_sweep;
-    uint64_t *sweep_holes;      /* adaptive: the bytes of holes the sweep hinted, shared like
-                                   sweep_next (NULL: own_holes) */
+    uint64_t *sweep_holes;      /* adaptive: the bytes of holes the sweep's hints loaded, shared
+                                   like sweep_next (NULL: own_holes) */
     uint64_t own_holes;
     uint64_t run_t0, run_holes0;   /* adaptive: when this reader's sweep (re)started, and the
-                                   holes hinted then: the rate is the cell's over this run */
-    uint64_t run_w0;            /* adaptive: the cell's next window then: this run's first */
-    uint64_t sweep_done;        /* adaptive: this run's windows found resident since, in order */
-    double sweep_gained;        /* adaptive: the holes' bytes its rate last credited (gained) */
+                                   holes loaded then: the rate is the cell's over this run */
+    uint64_t loading[RB_PREFETCH_LOADING];   /* adaptive: this reader's sweep windows hinted and
+                                   not yet found loaded, oldest first (window indexes) */
+    uint64_t loading_holes[RB_PREFETCH_LOADING];   /* ... and the bytes of holes each had */
+    unsigned nloading;
+    uint64_t sweep_loaded;      /* adaptive: windows this reader found loaded (or full) */
     double rate;                /* adaptive: the sweep's last measured rate (bytes per ns); 0: none */
     uint64_t horizon_ns;        /* how long the reader expects to read from its first call (the
                                    runner: the cell's iterations); 0: unknown, taken to be as
@@ -533,7 +536,7 @@ typedef struct rb_prefetcher {
     unsigned miss_windows;      /* adaptive: sampled misses whose window's residency was asked */
     double miss_resident;       /*   and those fractions summed: the file's resident fraction */
     uint64_t sweep_windows;     /* adaptive: windows this reader's sweep took */
-    uint64_t trial_w0;          /* adaptive: sweep_windows when its trial started */
+    uint64_t trial_w0;          /* adaptive: sweep_loaded when its trial started */
     unsigned ep_ended;          /* adaptive: epochs ended (the bandit's and the sweep's) */
     unsigned judged_at;         /* adaptive: ep_ended + 1 when a waiting sweep was last asked */
     uint64_t left_at;           /* adaptive: the call whose miss an exploration of around left last */
@@ -1278,7 +1281,7 @@ typedef struct rb_target {
     char pad_before_counter_[64];
     uint64_t prefetch_counter;
     uint64_t sweep_next;    /* adaptive's sweep: the window any thread of the cell hints next, */
-    uint64_t sweep_holes;   /*   and the bytes of holes hinted so far */
+    uint64_t sweep_holes;   /*   and the bytes of holes its windows loaded so far */
     char pad_after_counter_[40];
     struct rb_result *res;  /* where warnings about this cell go (close failures); may be NULL */
     void *user;             /* free for a custom strategy */
@@ -1845,9 +1848,6 @@ RBINT int rb_adapt_cut(const rb_adapt *a, uint64_t calls, uint64_t ns);
    first half of what the reader has left (elapsed + 2 fill <= horizon); horizon 0: unknown,
    taken to be twice the elapsed time (a reader goes on as long as it has gone). */
 RBINT int rb_sweep_pays(double fill_ns, double elapsed_ns, double horizon_ns);
-/* rb_sweep_gained(holes, windows, done): the bytes of holes a sweep's run has loaded, of the
-   holes it hinted over windows of which done were found resident (and one in flight). */
-RBINT double rb_sweep_gained(double holes, uint64_t windows, uint64_t done);
 
 /* adaptive's hot gap: the calls between residency samples while nothing misses, so that a
    sample costing sample_ns is RB__PF_SAMPLE_SHARE of the time calls at price_ns take; from
@@ -3817,9 +3817,7 @@ static int rb__pf_recently_evicted(const rb_prefetcher *p, uint64_t off, uint64_
 #define RB__PF_FILL ((uint64_t)2 << 20)   /* a window: one force_page_cache_ra() chunk */
 #define RB__PF_FILL_FULL 0.875             /* resident at least this: nearly full */
 #define RB__PF_SWEEP_AFTER 4u    /* sampled misses in windows before the sweep may start */
-#define RB__PF_SWEEP_TRIAL 16u   /* windows whose hints measure the rate before the sweep goes on */
-#define RB__PF_SWEEP_EARLY 2u    /* ... judged at each from this one on: a verdict against ends it */
-#define RB__PF_CONFIRM 64u       /* windows looked at, at most, per judgment of the rate */
+#define RB__PF_SWEEP_TRIAL 16u   /* windows loaded that measure the rate before the sweep goes on */
 #define RB__PF_DONE 0.99         /* a hinted window this resident has been loaded */
 
 /* The bytes the reads stay below: the mapping, or less with --size. */
@@ -3925,21 +3923,23 @@ static int rb__pf_fill(rb_prefetcher *p, uint64_t start, uint64_t alen)
    reads after it. So the sweep measures the rate and asks the horizon:
    - it may start once RB__PF_SWEEP_AFTER sampled misses landed in windows of a file that fits
      (rb__pf_fits at the windows' mean resident fraction): the reads do find holes;
-   - a trial: one window per call from the start (a cursor the cell's readers share, so T
+   - a trial: a window per call from the start (a cursor the cell's readers share, so T
      threads do not hint the file T times; only the bytes the reads reach, --size), each
-     window's resident fraction asked and the window hinted unless full. WILLNEED starts the
-     reads of its missing pages and returns, or waits while the device's queue is full: the
-     hints go at the device's pace only once its queue is full. The bytes of holes the
-     cell's readers' windows have loaded since this reader's sweep started (rb_sweep_gained:
-     the windows found resident since, in order), over that time, give the rate (kept while
-     it waits), and the rest's holes (the windows' mean fraction over what is left) its time F. The trial is
-     judged at each window from the RB__PF_SWEEP_EARLY-th on and ends at the first verdict
-     against it, else after RB__PF_SWEEP_TRIAL windows: judged only at its end, on a disk
-     throttled to 40 MiB/s its 16 windows were 32 MiB of the reads' bandwidth per reader (at
-     4 threads 128 MiB, a whole first iteration: 0.015 ops/ms against 0.29 for willneed),
-     for a verdict that two windows already gave;
+     window's resident fraction asked and the window hinted unless full, while fewer than
+     RB_PREFETCH_LOADING of the reader's windows are loading (the oldest is asked at each
+     call; RB__PF_DONE resident is loaded). WILLNEED returns once the reads are queued, so
+     neither the hints given nor their pace measure the device: on a disk throttled to
+     40 MiB/s four readers hinted 80-128 MiB a round ahead of the reads, every read of theirs
+     queued behind them, and the rate of hints given judged a 13 s fill to pay within 3 s. So
+     the sweep goes at the pace its windows load, and the holes the cell's windows loaded
+     since this reader's sweep started, over that time, give the rate (kept while it waits);
+     while its windows are loading and none has loaded, the rate cannot be above the oldest
+     one's holes over that time, and that bound is judged. The rest's holes (the windows'
+     mean fraction over what is left) at the rate give its time F. The trial is judged at each
+     window loaded (and at each call that waits for one) and ends at the first verdict
+     against it, else after RB__PF_SWEEP_TRIAL windows;
    - it goes on while rb_sweep_pays(F, elapsed, horizon): done within the first half of what
-     the reader has left (looked at again every RB__PF_SWEEP_TRIAL windows); otherwise it
+     the reader has left (looked at again every RB__PF_SWEEP_TRIAL windows loaded); otherwise it
      waits, and each sampled miss asks again as the reader goes on (with no horizon given, a
      reader is taken to go on as long as it has so far: the longer it ran, the more a fill
      is worth);
@@ -3963,47 +3963,40 @@ static double rb__pf_resident_seen(const rb_prefetcher *p)
     return p->miss_windows ? p->miss_resident / (double)p->miss_windows : 0;
 }
 
-/* The bytes of holes a run's hints have loaded: of the `holes` bytes hinted over its `windows`
-   windows, the share of the `done` found resident (in order) and the one in flight. The hints
-   themselves are no measure: WILLNEED returns once the reads are queued, so on a disk
-   throttled to 40 MiB/s four readers hinted 80-128 MiB a round ahead of the reads (a rate of
-   hints given, far above the disk's), and the sweep judged a fill of 13 s to pay within 3 s.
-   Counting the window in flight as done errs towards the higher rate: a verdict against the
-   sweep stays a safe one. */
-RBINT double rb_sweep_gained(double holes, uint64_t windows, uint64_t done)
-{
-    if (!windows || !(holes > 0)) return 0;
-    return done + 1 >= windows ? holes : holes * (double)(done + 1) / (double)windows;
-}
-
-/* This run's windows found resident since the last look, in order from the first not yet
-   found (at most RB__PF_CONFIRM a look: each is one window's mincore); a window is done at
-   RB__PF_DONE resident (a page the reads' own faults skipped does not stall it). */
-static uint64_t rb__pf_sweep_done(rb_prefetcher *p, uint64_t windows)
+/* This reader's windows loaded since the last look, in order, the oldest first: each one's
+   holes join the cell's loaded bytes. */
+static unsigned rb__pf_sweep_loaded(rb_prefetcher *p)
 {
     uint64_t span = rb__pf_span(p), w0;
-    unsigned looked;
-    for (looked = 0; p->sweep_done < windows && looked < RB__PF_CONFIRM; looked++) {
-        w0 = (p->run_w0 + p->sweep_done) * RB__PF_FILL;
+    unsigned n = 0, k;
+    while (p->nloading) {
+        w0 = p->loading[0] * RB__PF_FILL;
         if (!(p->window_resident(p->resident_ctx, p->map + w0, (size_t)RB__MIN(RB__PF_FILL, span - w0)) >= RB__PF_DONE))
             break;
-        p->sweep_done++;
+        __atomic_fetch_add(rb__pf_holes(p), p->loading_holes[0], __ATOMIC_RELAXED);
+        for (k = 1; k < p->nloading; k++) {
+            p->loading[k - 1] = p->loading[k];
+            p->loading_holes[k - 1] = p->loading_holes[k];
+        }
+        p->nloading--;
+        p->sweep_loaded++;
+        n++;
     }
-    return p->sweep_done;
+    return n;
 }
 
 /* The time the rest of the sweep would take at the rate measured (while it runs: the holes
-   this run loaded, rb_sweep_gained, over its time; while it waits: the last); -1: no rate yet. */
+   the cell's windows loaded over this run, or while none has, at most the oldest loading
+   window's; while it waits: the last rate); -1: no rate yet. */
 static double rb__pf_fill_time(rb_prefetcher *p, uint64_t now)
 {
-    uint64_t next = __atomic_load_n(rb__pf_cursor(p), __ATOMIC_RELAXED);
-    uint64_t holes = __atomic_load_n(rb__pf_holes(p), __ATOMIC_RELAXED);
-    uint64_t span = rb__pf_span(p), nw = (span + RB__PF_FILL - 1) / RB__PF_FILL;
-    double left = next * RB__PF_FILL < span ? (double)(span - next * RB__PF_FILL) * (1 - rb__pf_resident_seen(p)) : 0;
-    if (p->sweeping && now > p->run_t0 && holes > p->run_holes0) {
-        uint64_t windows = RB__MIN(next, nw) > p->run_w0 ? RB__MIN(next, nw) - p->run_w0 : 0;
-        p->sweep_gained = rb_sweep_gained((double)(holes - p->run_holes0), windows, rb__pf_sweep_done(p, windows));
-        p->rate = p->sweep_gained / (double)(now - p->run_t0);
+    uint64_t next = __atomic_load_n(rb__pf_cursor(p), __ATOMIC_RELAXED) * RB__PF_FILL;
+    uint64_t holes = __atomic_load_n(rb__pf_holes(p), __ATOMIC_RELAXED) - p->run_holes0;
+    uint64_t span = rb__pf_span(p);
+    double left = next < span ? (double)(span - next) * (1 - rb__pf_resident_seen(p)) : 0;
+    if (p->sweeping && now > p->run_t0) {
+        if (!holes && p->nloading) holes = p->loading_holes[0];   /* as if it loaded now: a bound */
+        if (holes) p->rate = (double)holes / (double)(now - p->run_t0);
     }
     if (!(left > 0)) return 0;
     return p->rate > 0 ? left / p->rate : -1;
@@ -4019,37 +4012,53 @@ static int rb__pf_sweep_judge(rb_prefetcher *p, uint64_t now)
     return rb_sweep_pays(f, (double)(now - p->t_first), (double)p->horizon_ns);
 }
 
-static void rb__pf_sweep_over(rb_prefetcher *p)
+/* The sweep waits (over 0) or is over (1): the windows still loading are not followed (their
+   loads are no longer this run's). */
+static void rb__pf_sweep_stop(rb_prefetcher *p, int over)
 {
     p->sweeping = p->sweep_trial = 0;
-    p->swept = 1;
+    p->nloading = 0;
+    p->swept = p->swept || over;
 }
 
-/* One call's step of the sweep: the next window of the cell's pass. */
+/* Whether the sweep is judged now: at each window loaded in its trial and each call that
+   waits for one, later at every RB__PF_SWEEP_TRIAL windows loaded. */
+static int rb__pf_sweep_due(const rb_prefetcher *p, unsigned loaded)
+{
+    if (p->sweep_trial) return loaded || p->nloading >= RB_PREFETCH_LOADING;
+    return p->sweep_loaded / RB__PF_SWEEP_TRIAL != (p->sweep_loaded - loaded) / RB__PF_SWEEP_TRIAL;
+}
+
+/* One call's step of the sweep: the reader's windows that loaded, a judgment when due, and
+   the next window of the cell's pass while fewer than RB_PREFETCH_LOADING of its own load. */
 static void rb__pf_sweep_step(rb_prefetcher *p)
 {
-    uint64_t span = rb__pf_span(p), w0, wl;
+    uint64_t span = rb__pf_span(p), w0, wl, holes;
+    unsigned loaded = rb__pf_sweep_loaded(p);
     double frac;
     int v;
+    if (p->fill_off) { rb__pf_sweep_stop(p, 1); return; }
+    if (rb__pf_sweep_due(p, loaded)) {
+        v = rb__pf_sweep_judge(p, rb__now_ns());
+        if (v < 0) { rb__pf_sweep_stop(p, 1); return; }
+        if (v == 0) { rb__pf_sweep_stop(p, 0); return; }   /* waits: asked again at sampled misses */
+        if (p->sweep_trial && p->sweep_loaded - p->trial_w0 >= RB__PF_SWEEP_TRIAL) p->sweep_trial = 0;
+    }
+    if (p->nloading >= RB_PREFETCH_LOADING) return;   /* the device's pace */
     w0 = __atomic_fetch_add(rb__pf_cursor(p), 1, __ATOMIC_RELAXED) * RB__PF_FILL;
-    if (w0 >= span || p->fill_off) { rb__pf_sweep_over(p); return; }
+    if (w0 >= span) { rb__pf_sweep_stop(p, 1); return; }
     wl = RB__MIN(RB__PF_FILL, span - w0);
     frac = p->window_resident(p->resident_ctx, p->map + w0, (size_t)wl);
     if (!(frac >= 0)) frac = 0;
     p->miss_windows++;
     p->miss_resident += frac;
-    if (frac < 1) {
-        p->st.sweeps++;   /* madvise calls of their own, beside the calls' advises */
-        rb__pf_madvise(p, w0, wl);
-        __atomic_fetch_add(rb__pf_holes(p), (uint64_t)((1 - frac) * (double)wl), __ATOMIC_RELAXED);
-    }
     ++p->sweep_windows;
-    if (p->sweep_trial ? p->sweep_windows - p->trial_w0 < RB__PF_SWEEP_EARLY : p->sweep_windows % RB__PF_SWEEP_TRIAL)
-        return;
-    v = rb__pf_sweep_judge(p, rb__now_ns());
-    if (v < 0) rb__pf_sweep_over(p);
-    else if (v == 0) p->sweeping = p->sweep_trial = 0;   /* waits: asked again at sampled misses */
-    else if (!p->sweep_trial || p->sweep_windows - p->trial_w0 >= RB__PF_SWEEP_TRIAL) p->sweep_trial = 0;
+    holes = (uint64_t)((1 - frac) * (double)wl);
+    if (frac >= RB__PF_DONE || !holes) { p->sweep_loaded++; return; }   /* full: nothing to load */
+    p->st.sweeps++;   /* madvise calls of their own, beside the calls' advises */
+    if (rb__pf_madvise(p, w0, wl) < 0) return;
+    p->loading[p->nloading] = w0 / RB__PF_FILL;
+    p->loading_holes[p->nloading++] = holes;
 }
 
 /* A sampled miss at start, on a mapping that reads around: its window's resident fraction
@@ -4072,15 +4081,13 @@ static void rb__pf_sweep_watch(rb_prefetcher *p, uint64_t start)
     p->miss_resident += frac >= 0 ? frac : 0;
     if (p->miss_windows < RB__PF_SWEEP_AFTER) return;
     now = rb__now_ns();
-    if ((v = rb__pf_sweep_judge(p, now)) < 0) { rb__pf_sweep_over(p); return; }
+    if ((v = rb__pf_sweep_judge(p, now)) < 0) { rb__pf_sweep_stop(p, 1); return; }
     if (!v) return;
     p->sweeping = p->ep_sweep = 1;
     p->sweep_trial = !(p->rate > 0);
-    p->trial_w0 = p->sweep_windows;
     p->run_t0 = now;
     p->run_holes0 = __atomic_load_n(rb__pf_holes(p), __ATOMIC_RELAXED);
-    p->run_w0 = __atomic_load_n(rb__pf_cursor(p), __ATOMIC_RELAXED);
-    p->sweep_done = 0;
+    p->trial_w0 = p->sweep_loaded;
     rb_adapt_restart(&p->ad);   /* an exploration in flight would be judged against the sweep's load */
 }
 

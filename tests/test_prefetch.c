@@ -675,52 +675,48 @@ static void sweep_pays_is_half_of_what_is_left(void)
     CHECK(rb_sweep_pays(-1, 1e9, 3e9) == 0 && rb_sweep_pays(1, -1, 3e9) == 0);
 }
 
-/* A sweep's rate is the holes its windows loaded over its time, not the holes it hinted:
-   WILLNEED returns once the reads are queued. */
-static void sweep_gained_counts_loaded_windows(void)
-{
-    CHECK(rb_sweep_gained(16e6, 16, 0) == 1e6);     /* none loaded: the one in flight */
-    CHECK(rb_sweep_gained(16e6, 16, 7) == 8e6);
-    CHECK(rb_sweep_gained(16e6, 16, 15) == 16e6 && rb_sweep_gained(16e6, 16, 16) == 16e6);
-    CHECK(rb_sweep_gained(16e6, 0, 0) == 0 && rb_sweep_gained(0, 16, 3) == 0);
-}
-
-/* The same through rb_prefetch: a trial of 15 windows whose hints load nothing (a disk far
-   slower than the hints) is credited one window's holes, and its rate is that over at least
-   the time until its last call began; windows that load are found, in order, and credited. */
-static void sweep_rate_is_what_the_windows_loaded(void)
+/* The sweep goes at the pace its windows load: at most RB_PREFETCH_LOADING of a reader's
+   windows loading at once, the oldest asked at each call; its rate is the holes the windows
+   loaded over its time, and while none has loaded at most the oldest one's holes over it
+   (WILLNEED returns once the reads are queued: the hints given measure nothing). */
+static void sweep_goes_at_the_pace_its_windows_load(void)
 {
     const uint64_t len = (80u << 20) + 100, W = (uint64_t)2 << 20;
     size_t mlen;
     unsigned char *m = sweep_map(len, &mlen);
     rb_prefetcher p;
     fake f;
-    uint64_t t_last, holes;
+    uint64_t t_last;
     CHECK(m != NULL);
     if (!m) return;
-    adaptive_pf(&p, &f, m, len, (int64_t)1 << 40, RB_AD_SWEEP);
+    adaptive_pf(&p, &f, m, len, (int64_t)1 << 40, RB_AD_SWEEP);   /* nothing loads: a disk far slower */
     f.window = 0.5;
-    p.horizon_ns = (uint64_t)1 << 60;   /* it pays: the trial runs its windows */
+    p.horizon_ns = (uint64_t)1 << 60;   /* any rate pays */
     sweep_calls(&p, 4);                 /* the 4th starts the trial */
-    sweep_calls(&p, 14);
+    sweep_calls(&p, 9);
     t_last = rbt_now_ns();
-    sweep_calls(&p, 1);                 /* window 15, judged */
-    holes = p.own_holes - p.run_holes0;
-    CHECKF(p.sweeping && p.st.sweeps == 15 && holes == 15 * W / 2 && p.sweep_done == 0 &&
-           p.sweep_gained == (double)W / 2, "%llu windows, done %llu, gained %g of %llu",
-           (unsigned long long)p.st.sweeps, (unsigned long long)p.sweep_done, p.sweep_gained, (unsigned long long)holes);
-    CHECKF(p.rate > 0 && p.rate * (double)(t_last - p.run_t0) <= p.sweep_gained, "rate %g over %llu ns", p.rate,
+    sweep_calls(&p, 1);
+    CHECKF(p.sweeping && p.sweep_trial && p.st.sweeps == RB_PREFETCH_LOADING && p.nloading == RB_PREFETCH_LOADING &&
+           p.own_holes == 0, "sweeping %d, trial %d, %llu windows hinted, %u loading, %llu loaded",
+           p.sweeping, p.sweep_trial, (unsigned long long)p.st.sweeps, p.nloading, (unsigned long long)p.own_holes);
+    CHECKF(p.rate > 0 && p.rate * (double)(t_last - p.run_t0) <= (double)(W / 2), "rate %g over %llu ns", p.rate,
            (unsigned long long)(t_last - p.run_t0));
+    adaptive_pf(&p, &f, m, len, (int64_t)1 << 40, RB_AD_SWEEP);   /* ... and a horizon it cannot pay within */
+    f.window = 0.5;
+    p.horizon_ns = 1;
+    sweep_calls(&p, 4);
+    sweep_calls(&p, 3);   /* two windows hinted; the third call waits for them, judged: no */
+    CHECKF(!p.sweeping && !p.swept && p.st.sweeps == 2 && p.nloading == 0 && p.rate > 0,
+           "sweeping %d, swept %d, %llu windows, rate %g", p.sweeping, p.swept, (unsigned long long)p.st.sweeps, p.rate);
     adaptive_pf(&p, &f, m, len, (int64_t)1 << 40, RB_AD_SWEEP);   /* each window loads once hinted */
     f.window = 0.5;
     f.loads = 1;
     p.horizon_ns = (uint64_t)1 << 60;
-    sweep_calls(&p, 4);   /* window 0, asked by the misses: its hint is no hole (answers 1) */
-    sweep_calls(&p, 15);
-    holes = p.own_holes - p.run_holes0;
-    CHECKF(p.st.sweeps == 14 && holes == 14 * W / 2 && p.sweep_done == 15 && p.sweep_gained == (double)holes,
-           "%llu windows, done %llu, gained %g of %llu", (unsigned long long)p.st.sweeps,
-           (unsigned long long)p.sweep_done, p.sweep_gained, (unsigned long long)holes);
+    sweep_calls(&p, 4);    /* window 0, asked by the misses: full when the sweep comes */
+    sweep_calls(&p, 10);   /* each call finds the last window loaded and hints the next */
+    CHECKF(p.st.sweeps == 9 && p.nloading == 1 && p.sweep_loaded == 9 && p.own_holes == 8 * (W / 2) && p.sweeping,
+           "%llu hinted, %u loading, %llu loaded, %llu bytes", (unsigned long long)p.st.sweeps, p.nloading,
+           (unsigned long long)p.sweep_loaded, (unsigned long long)p.own_holes);
     munmap(m, mlen);
 }
 
@@ -737,6 +733,7 @@ static void adaptive_sweeps_a_file_that_fits_when_it_pays(void)
     if (!m) return;
     adaptive_pf(&p, &f, m, len, big, RB_AD_SWEEP);
     f.window = 0.5;
+    f.loads = 1;        /* a window asked again has loaded */
     p.horizon_ns = 1;   /* nothing left to gain after the trial */
     force_epoch(&p);   /* the first sample ends an epoch: the bandit prices its arm and explores */
     sweep_calls(&p, 1);
@@ -751,19 +748,20 @@ static void adaptive_sweeps_a_file_that_fits_when_it_pays(void)
     sweep_calls(&p, 1);
     CHECKF(p.st.arm_calls[RB_AD_SWEEP] >= 1000 && p.ad.epochs == epochs, "sweep calls %llu, %u epochs judged",
            (unsigned long long)p.st.arm_calls[RB_AD_SWEEP], p.ad.epochs - epochs);
-    sweep_calls(&p, 1);   /* each call takes a window; the trial is judged from the 2nd on: waits */
-    CHECKF(!p.sweeping && !p.swept && p.st.sweeps == 2 && p.rate > 0 && p.own_sweep == 2,
+    sweep_calls(&p, 2);   /* window 0 was full (the misses asked it); window 1 is hinted, found
+                             loaded at the next call and judged: it waits */
+    CHECKF(!p.sweeping && !p.swept && p.st.sweeps == 1 && p.rate > 0 && p.own_sweep == 2,
            "sweeping %d, swept %d, %llu windows, rate %g", p.sweeping, p.swept, (unsigned long long)p.st.sweeps, p.rate);
     asked = f.windows;
     sweep_calls(&p, 8);   /* it waits, asked at one sampled miss an epoch at most */
-    CHECKF(!p.sweeping && p.st.sweeps == 2 && f.windows - asked <= 1, "%u windows asked while waiting",
+    CHECKF(!p.sweeping && p.st.sweeps == 1 && f.windows - asked <= 1, "%u windows asked while waiting",
            f.windows - asked);
     p.horizon_ns = (uint64_t)1 << 60;
     force_epoch(&p);   /* the next epoch's first sampled miss asks again: it pays now */
     sweep_calls(&p, 1);
     CHECK(p.sweeping && !p.sweep_trial);
     sweep_calls(&p, (unsigned)windows + 4);
-    CHECKF(p.swept && !p.sweeping && p.st.sweeps == windows && p.st.failed == 0 && p.own_sweep >= windows,
+    CHECKF(p.swept && !p.sweeping && p.st.sweeps == windows - 1 && p.st.failed == 0 && p.own_sweep >= windows,
            "%llu sweep hints of %llu, %llu failed", (unsigned long long)p.st.sweeps, (unsigned long long)windows,
            (unsigned long long)p.st.failed);
     p.ad.price = 123;   /* as if priced meanwhile: the sweep's last epoch restarts the bandit */
@@ -776,18 +774,20 @@ static void adaptive_sweeps_a_file_that_fits_when_it_pays(void)
     CHECKF(p.ad.epochs == epochs + 1 && (p.ad.allowed >> RB_AD_SWEEP & 1u) == 0 && p.ad.price > 0,
            "%u epochs, allowed %#x", p.ad.epochs - epochs, p.ad.allowed);
     sweep_calls(&p, 64);   /* once per reader */
-    CHECK(p.st.sweeps == windows && !p.sweeping);
+    CHECK(p.st.sweeps == windows - 1 && !p.sweeping);
 
-    adaptive_pf(&p, &f, m, len, big, RB_AD_SWEEP);   /* a trial whose every verdict says it pays */
+    adaptive_pf(&p, &f, m, len, big, RB_AD_SWEEP);   /* a trial whose every verdict says it pays: it
+                                                         ends at its 16th window loaded */
     f.window = 0.5;
+    f.loads = 1;
     p.horizon_ns = (uint64_t)1 << 60;
     sweep_calls(&p, 4);
-    sweep_calls(&p, 15);
-    CHECKF(p.sweeping && p.sweep_trial && p.st.sweeps == 15, "window 15: sweeping %d, trial %d, %llu windows",
-           p.sweeping, p.sweep_trial, (unsigned long long)p.st.sweeps);
+    sweep_calls(&p, 16);
+    CHECKF(p.sweeping && p.sweep_trial && p.st.sweeps == 15 && p.sweep_loaded == 15,
+           "15 loaded: sweeping %d, trial %d, %llu windows", p.sweeping, p.sweep_trial, (unsigned long long)p.st.sweeps);
     sweep_calls(&p, 1);
-    CHECKF(p.sweeping && !p.sweep_trial && p.st.sweeps == 16, "window 16: sweeping %d, trial %d", p.sweeping,
-           p.sweep_trial);
+    CHECKF(p.sweeping && !p.sweep_trial && p.st.sweeps == 16 && p.sweep_loaded == 16, "16 loaded: sweeping %d, trial %d",
+           p.sweeping, p.sweep_trial);
 
     adaptive_pf(&p, &f, m, len, big, RB_AD_SWEEP);   /* full windows are looked at, not hinted (the
                                                          24 hints are the missing ranges') */
@@ -1220,8 +1220,7 @@ void suite_prefetch(void)
     RUN(adaptive_counts_its_arms);
     RUN(adaptive_fills_a_nearly_full_window);
     RUN(sweep_pays_is_half_of_what_is_left);
-    RUN(sweep_gained_counts_loaded_windows);
-    RUN(sweep_rate_is_what_the_windows_loaded);
+    RUN(sweep_goes_at_the_pace_its_windows_load);
     RUN(adaptive_sweeps_a_file_that_fits_when_it_pays);
     RUN(sample_gap_is_a_share_of_the_calls_time);
     RUN(bandit_cheap_arm_gets_most_calls);
