@@ -664,13 +664,13 @@ static void sweep_calls(rb_prefetcher *p, unsigned n)
     }
 }
 
-static void sweep_pays_is_half_of_what_is_left(void)
+static void sweep_pays_when_it_ends_before_the_reader(void)
 {
-    CHECK(rb_sweep_pays(1e9, 1e9, 3e9) == 1);       /* 1 + 2 <= 3 */
-    CHECK(rb_sweep_pays(1.01e9, 1e9, 3e9) == 0);
+    CHECK(rb_sweep_pays(2e9, 1e9, 3e9) == 1);       /* 1 + 2 <= 3 */
+    CHECK(rb_sweep_pays(2.01e9, 1e9, 3e9) == 0);
     CHECK(rb_sweep_pays(0, 5e9, 3e9) == 0);         /* past the horizon: nothing left to gain */
-    CHECK(rb_sweep_pays(0.5e9, 1e9, 0) == 1);       /* unknown: as long again as so far */
-    CHECK(rb_sweep_pays(0.6e9, 1e9, 0) == 0);
+    CHECK(rb_sweep_pays(1e9, 1e9, 0) == 1);         /* unknown: as long again as so far */
+    CHECK(rb_sweep_pays(1.1e9, 1e9, 0) == 0);
     CHECK(rb_sweep_pays(0, 0, 0) == 1);
     CHECK(rb_sweep_pays(-1, 1e9, 3e9) == 0 && rb_sweep_pays(1, -1, 3e9) == 0);
 }
@@ -1219,7 +1219,7 @@ void suite_prefetch(void)
     RUN(advising_hook_runs_at_each_advise_only);
     RUN(adaptive_counts_its_arms);
     RUN(adaptive_fills_a_nearly_full_window);
-    RUN(sweep_pays_is_half_of_what_is_left);
+    RUN(sweep_pays_when_it_ends_before_the_reader);
     RUN(sweep_goes_at_the_pace_its_windows_load);
     RUN(adaptive_sweeps_a_file_that_fits_when_it_pays);
     RUN(sample_gap_is_a_share_of_the_calls_time);
