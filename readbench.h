@@ -529,8 +529,10 @@ typedef struct rb_prefetcher {
                                    runner: the cell's iterations); 0: unknown, taken to be as
                                    long as it has read so far. Set after rb_prefetcher_init. */
     uint64_t t_first;           /* adaptive: the first call's clock (ns) */
-    int swept;                  /* adaptive: the sweep is over (the file's end, or it cannot pay) */
-    int sweeping;               /* adaptive: the sweep runs: one window per call */
+    int swept;                  /* adaptive: the sweep is over (the file's end, a file that no
+                                   longer fits, evicted pages); a sweep that does not pay waits */
+    int sweeping;               /* adaptive: the sweep runs: a window per call at most, while
+                                   fewer than RB_PREFETCH_LOADING of its own are loading */
     int sweep_trial;            /* adaptive: ... still measuring its rate (the first windows) */
     int ep_sweep;               /* adaptive: the sweep ran in the epoch being measured */
     unsigned miss_windows;      /* adaptive: sampled misses whose window's residency was asked */
@@ -3934,7 +3936,9 @@ static int rb__pf_fill(rb_prefetcher *p, uint64_t start, uint64_t alen)
      the sweep goes at the pace its windows load, and the holes the cell's windows loaded
      since this reader's sweep started, over that time, give the rate (kept while it waits);
      while its windows are loading and none has loaded, the rate cannot be above the oldest
-     one's holes over that time, and that bound is judged. The rest's holes (the windows'
+     one's holes over that time (this reader's: beside it the cell's other readers' windows
+     load too, so at T readers it can be up to T times low, and a sweep at 4 threads may wait
+     where it would pay), and that is judged. The rest's holes (the windows'
      mean fraction over what is left) at the rate give its time F. The trial is judged at each
      window loaded (and at each call that waits for one) and ends at the first verdict
      against it, else after RB__PF_SWEEP_TRIAL windows;
@@ -4027,12 +4031,14 @@ static void rb__pf_sweep_stop(rb_prefetcher *p, int over)
     p->swept = p->swept || over;
 }
 
-/* Whether the sweep is judged now: at each window loaded in its trial and each call that
-   waits for one, later at every RB__PF_SWEEP_TRIAL windows loaded. */
+/* Whether the sweep is judged now: at each call that waits for a window to load (so that a
+   window that never loads, its pages reclaimed or its hint cut short, ends in a verdict as its
+   time grows, not in a sweep that waits for it for good), at each window loaded in its trial,
+   later at every RB__PF_SWEEP_TRIAL windows loaded. */
 static int rb__pf_sweep_due(const rb_prefetcher *p, unsigned loaded)
 {
-    if (p->sweep_trial) return loaded || p->nloading >= RB_PREFETCH_LOADING;
-    return p->sweep_loaded / RB__PF_SWEEP_TRIAL != (p->sweep_loaded - loaded) / RB__PF_SWEEP_TRIAL;
+    if (!loaded) return p->nloading >= RB_PREFETCH_LOADING;
+    return p->sweep_trial || p->sweep_loaded / RB__PF_SWEEP_TRIAL != (p->sweep_loaded - loaded) / RB__PF_SWEEP_TRIAL;
 }
 
 /* One call's step of the sweep: the reader's windows that loaded, a judgment when due, and

@@ -35,6 +35,7 @@ static void prewarm_makes_that_fraction_resident(void)
 {
     const char *p = file_of("pw.dat", 64u << 20);
     double f;
+    unsigned k;
     rb_error e;
     CHECK(p != NULL);
     if (!p) return;
@@ -44,8 +45,15 @@ static void prewarm_makes_that_fraction_resident(void)
     CHECK(rb_prewarm(p, 0.9, 1, &e) == RB_OK);
     f = resident_fraction(p);
     CHECKF(f > 0.88 && f < 0.92, "prewarm 0.9 left %.4f resident", f);
-    CHECK(rb_prewarm(p, 1.0, 1, &e) == RB_OK);
-    CHECK(resident_fraction(p) == 1.0);
+    /* Up to 3 tries for the whole file: the host's reclaim may take a page of it between the
+       prewarm and the count (make check beside the other suites, 2026-12-02, once); a prewarm
+       that leaves pages out fails all 3. */
+    for (k = 0; k < 3; k++) {
+        CHECK(rb_prewarm(p, 1.0, 1, &e) == RB_OK);
+        if ((f = resident_fraction(p)) == 1.0) break;
+        printf("    prewarm 1 left %.6f resident: again\n", f);
+    }
+    CHECKF(f == 1.0, "prewarm 1 left %.6f resident in 3 tries", f);
     CHECK(rb_evict(p, &e) == RB_OK);
     f = resident_fraction(p);
     CHECKF(f < 0.001, "evict left %.4f resident", f);

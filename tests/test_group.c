@@ -430,7 +430,7 @@ static void starved_threads_are_not_slow_ops(void)
             if (strstr(r[0].warnings[k], "outlasted") && !outlasted++) printf("    try %u: %s\n", try_ + 1, r[0].warnings[k]);
             st += strstr(r[0].warnings[k], "did not get a CPU") != NULL;
         }
-        starved = st && !outlasted;
+        starved = st == 1 && !outlasted;
     }
     CHECKF(starved == 1, "no try of 3 had threads that did not get a CPU, said, and no op said to outlast (%u warnings)",
            r ? r[0].nwarnings : 0);

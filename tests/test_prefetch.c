@@ -14,7 +14,7 @@ typedef struct fake {
     unsigned k, asked, windows;
     double window;          /* what fake_window answers */
     int loads;              /* 1: a window asked again answers 1 (its hint loaded it) */
-    unsigned char seen[64]; /* windows (2 MiB) asked before, for loads */
+    unsigned seen[64];      /* windows (2 MiB) asked before, for loads */
     uint64_t spin_ns;       /* each answer takes this long (a dear mincore) */
     const unsigned char *base;
     uint64_t last_off, last_len;
@@ -631,10 +631,11 @@ static void adaptive_fills_a_nearly_full_window(void)
 
 /* The sweep, on a 40-window mapping (80 MiB + 100, nothing mapped past its last page, so a
    hint past the end fails): after RB__PF_SWEEP_AFTER (4) sampled misses in windows of a file
-   that fits it starts, one window per call, a window hinted unless full; after 16 windows
-   (the trial) it measures its rate and goes on only while rb_sweep_pays: with a horizon of
-   1 ns it waits, and resumes at a sampled miss once the horizon allows; it ends at the file's
-   end, once. The bandit is paused while it runs (its epochs are the sweep's) and restarted
+   that fits it starts, a window per call at most, a window hinted unless full, at the pace
+   the windows load (the fake's loads: a window asked again has loaded); its trial judges the
+   rate at each window loaded, up to 16, and it goes on only while rb_sweep_pays: with a
+   horizon of 1 ns it waits, and resumes at a sampled miss once the horizon allows; it ends at
+   the file's end, once. The bandit is paused while it runs (its epochs are the sweep's) and restarted
    after. An unknown room, too little room, and recently evicted pages (fill_off) never start
    it, or end it. The hints are real madvise calls: none fails. */
 static unsigned char *sweep_map(uint64_t len, size_t *mlen)
@@ -717,6 +718,15 @@ static void sweep_goes_at_the_pace_its_windows_load(void)
     CHECKF(p.st.sweeps == 9 && p.nloading == 1 && p.sweep_loaded == 9 && p.own_holes == 8 * (W / 2) && p.sweeping,
            "%llu hinted, %u loading, %llu loaded, %llu bytes", (unsigned long long)p.st.sweeps, p.nloading,
            (unsigned long long)p.sweep_loaded, (unsigned long long)p.own_holes);
+    sweep_calls(&p, 10);   /* past its trial (16 loaded) */
+    CHECKF(p.sweeping && !p.sweep_trial && p.sweep_loaded == 19, "sweeping %d, trial %d, %llu loaded", p.sweeping,
+           p.sweep_trial, (unsigned long long)p.sweep_loaded);
+    f.loads = 0;           /* its windows stop loading (reclaimed, a hint cut short): each call that
+                              waits is judged, and past the horizon it waits instead of for good */
+    p.horizon_ns = 1;
+    sweep_calls(&p, 2);
+    CHECKF(!p.sweeping && !p.swept && p.st.sweeps == 20, "sweeping %d, swept %d, %llu hinted", p.sweeping, p.swept,
+           (unsigned long long)p.st.sweeps);
     munmap(m, mlen);
 }
 
