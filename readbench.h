@@ -3526,28 +3526,6 @@ RBDEF void rb_prefetcher_file(rb_prefetcher *p, int fd, int read_around)
     p->room = read_around ? rb_mem_available() : -1;
 }
 
-/* One reader's counts into a cell's (or a round's into the cells'). */
-static void rb__pf_stats_add(rb_prefetch_stats *acc, const rb_prefetch_stats *x)
-{
-    unsigned k;
-    acc->calls += x->calls;
-    acc->skips += x->skips;
-    acc->mincore_calls += x->mincore_calls;
-    acc->advises += x->advises;
-    acc->failed += x->failed;
-    acc->mincore_failed += x->mincore_failed;
-    acc->around += x->around;
-    acc->trials += x->trials;
-    acc->fills += x->fills;
-    acc->sweeps += x->sweeps;
-    for (k = 0; k < RB_AD_ARMS; k++) {
-        acc->arm_calls[k] += x->arm_calls[k];
-        acc->arm_ns[k] += x->arm_ns[k];
-    }
-    acc->switches += x->switches;
-    acc->explore_ns += x->explore_ns;
-}
-
 /* One MADV_WILLNEED over [start, start + alen) of the mapping; a refusal is counted. */
 static int rb__pf_madvise(rb_prefetcher *p, uint64_t start, uint64_t alen)
 {
@@ -3926,33 +3904,23 @@ static int rb__pf_fill(rb_prefetcher *p, uint64_t start, uint64_t alen)
    - it may start once RB__PF_SWEEP_AFTER sampled misses landed in windows of a file that fits
      (rb__pf_fits at the windows' mean resident fraction): the reads do find holes;
    - a trial: a window per call from the start (a cursor the cell's readers share, so T
-     threads do not hint the file T times; only the bytes the reads reach, --size), each
-     window's resident fraction asked and the window hinted unless full, while fewer than
-     RB_PREFETCH_LOADING of the reader's windows are loading (the oldest is asked at each
-     call; RB__PF_DONE resident is loaded). WILLNEED returns once the reads are queued, so
-     neither the hints given nor their pace measure the device: on a disk throttled to
-     40 MiB/s four readers hinted 80-128 MiB a round ahead of the reads, every read of theirs
-     queued behind them, and the rate of hints given judged a 13 s fill to pay within 3 s. So
-     the sweep goes at the pace its windows load, and the holes the cell's windows loaded
-     since this reader's sweep started, over that time, give the rate (kept while it waits);
-     while its windows are loading and none has loaded, the rate cannot be above the oldest
-     one's holes over that time (this reader's: beside it the cell's other readers' windows
-     load too, so at T readers it can be up to T times low, and a sweep at 4 threads may wait
-     where it would pay), and that is judged. The rest's holes (the windows'
-     mean fraction over what is left) at the rate give its time F. The trial is judged at each
-     window loaded (and at each call that waits for one) and ends at the first verdict
-     against it, else after RB__PF_SWEEP_TRIAL windows;
-   - it goes on while rb_sweep_pays(F, elapsed, horizon): done before the reader is (looked
-     at again every RB__PF_SWEEP_TRIAL windows loaded). Paced by its loads, what a sweep costs
-     the reads is the device time its few windows take beside them, so any time read warm
-     after it is a gain; the rule was "within the first half of what is left" (elapsed + 2F)
-     while the rate was the hints', and a margin was owed to the overestimate: with the rate
-     of loads, that margin stopped the sweep on a 1 GiB file at 50% cached where it pays
-     (a fill of ~1.5 s in a 3 s cell; one round of five read 1 op/ms throughout, plain mmap
-     30). Otherwise it
-     waits, and each sampled miss asks again as the reader goes on (with no horizon given, a
-     reader is taken to go on as long as it has so far: the longer it ran, the more a fill
-     is worth);
+     threads do not hint the file T times; only the bytes the reads reach, --size), hinted
+     unless full, while fewer than RB_PREFETCH_LOADING of the reader's windows are loading
+     (the oldest asked at each call; RB__PF_DONE resident is loaded). WILLNEED returns once the
+     reads are queued, so the hints given measure nothing (on a disk throttled to 40 MiB/s they
+     ran 80-128 MiB a round ahead of the reads); the holes the cell's windows loaded since this
+     reader's sweep started, over that time, give the rate (kept while it waits); while none
+     has loaded, the oldest of this reader's windows' holes over that time (up to T times low
+     at T readers: a sweep at 4 threads may wait where it would pay). The rest's holes (the
+     windows' mean fraction over what is left) at the rate give its time F. The trial is
+     judged at each window loaded and each call that waits for one, and ends at the first
+     verdict against it, else after RB__PF_SWEEP_TRIAL windows;
+   - it goes on while rb_sweep_pays(F, elapsed, horizon): done before the reader is (judged at
+     each call that waits, and every RB__PF_SWEEP_TRIAL windows loaded). Paced, what it costs
+     the reads is the device time of a few windows beside them, so any time read warm after it
+     is a gain (the half margin of before, elapsed + 2F, was owed to a rate of hints given).
+     Otherwise it waits, and each sampled miss asks again as the reader goes on (with no
+     horizon given, a reader is taken to go on as long as it has so far);
    - it ends for good at the file's end, when the file no longer fits at the fraction found,
      or when recently evicted pages were seen (fill_off: memory is short, filling would evict
      what others need). A window whose residency cannot be told counts as empty. */
@@ -4031,10 +3999,9 @@ static void rb__pf_sweep_stop(rb_prefetcher *p, int over)
     p->swept = p->swept || over;
 }
 
-/* Whether the sweep is judged now: at each call that waits for a window to load (so that a
-   window that never loads, its pages reclaimed or its hint cut short, ends in a verdict as its
-   time grows, not in a sweep that waits for it for good), at each window loaded in its trial,
-   later at every RB__PF_SWEEP_TRIAL windows loaded. */
+/* Whether the sweep is judged now: at each call that waits for a window to load (one that
+   never loads then ends in a verdict, not in a sweep that waits for good), at each window
+   loaded in its trial, later at every RB__PF_SWEEP_TRIAL windows loaded. */
 static int rb__pf_sweep_due(const rb_prefetcher *p, unsigned loaded)
 {
     if (!loaded) return p->nloading >= RB_PREFETCH_LOADING;
@@ -4211,18 +4178,6 @@ RBDEF int rb_prefetch(rb_prefetcher *p, uint64_t off, uint64_t len)
     }
 }
 
-static void rb__read_error(rb_worker *w, int e)
-{
-    if (w->io_errors++ == 0) w->io_errno = e;
-}
-
-/* A read's data arrived whole: keep it from being optimized away, check it with --verify. */
-static void rb__read_done(rb_worker *w, const unsigned char *buf, uint64_t off, size_t rs)
-{
-    w->sink += buf[rs - 1];
-    if (w->t->cfg->verify) rb_worker_check(w, buf, off, rs);
-}
-
 /* The hint accounting (what became of the hints: rb__pa_*, after the timed loop in 1.8) as
    the strategies' hints and the timed loop call it. */
 static void rb__pa_before(rb_pa_follow *f, uint64_t start, uint64_t len);
@@ -4237,25 +4192,11 @@ static int rb__populate(rb_worker *w, uint64_t off, uint64_t len)
 {
     return rb_worker_advise(w, off, len, MADV_POPULATE_READ);
 }
-
-static int rb__populate_probe(rb_target *t, char *why, size_t wl)
-{
-    if (madvise(t->map, 0, MADV_POPULATE_READ) == 0) return RB_OK;   /* length 0: validated, nothing read */
-    rb__fmt(why, wl, "madvise(MADV_POPULATE_READ) refused (Linux 5.14+): %s", strerror(errno));
-    return RB_UNSUPPORTED;
-}
 #else
 static int rb__populate(rb_worker *w, uint64_t off, uint64_t len)
 {
     (void)w; (void)off; (void)len;
     return -1;   /* never called: the probe refused the strategy */
-}
-
-static int rb__populate_probe(rb_target *t, char *why, size_t wl)
-{
-    (void)t;
-    rb__fmt(why, wl, "MADV_POPULATE_READ is Linux-only (5.14+)");
-    return RB_UNSUPPORTED;
 }
 #endif
 
@@ -6349,6 +6290,28 @@ static void rb__coordinate(rb__run *run)
     }
 }
 
+/* One reader's prefetch counts into a cell's (or a round's into the cells'). */
+static void rb__pf_stats_add(rb_prefetch_stats *acc, const rb_prefetch_stats *x)
+{
+    unsigned k;
+    acc->calls += x->calls;
+    acc->skips += x->skips;
+    acc->mincore_calls += x->mincore_calls;
+    acc->advises += x->advises;
+    acc->failed += x->failed;
+    acc->mincore_failed += x->mincore_failed;
+    acc->around += x->around;
+    acc->trials += x->trials;
+    acc->fills += x->fills;
+    acc->sweeps += x->sweeps;
+    for (k = 0; k < RB_AD_ARMS; k++) {
+        acc->arm_calls[k] += x->arm_calls[k];
+        acc->arm_ns[k] += x->arm_ns[k];
+    }
+    acc->switches += x->switches;
+    acc->explore_ns += x->explore_ns;
+}
+
 /* Phase 4: merge after join: nothing was shared while the clock ran. */
 static void rb__merge(rb__thread *const *th, unsigned n, rb_result *res, rb__acct *tot, int *any, int *io_errno)
 {
@@ -7618,6 +7581,35 @@ RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
 }
 
 /* ==== 1.9 strategies ========================================================================== */
+
+/* mmap-populate's probe: whether MADV_POPULATE_READ is there (Linux 5.14+). */
+#if defined(RB__HAS_POPULATE)
+static int rb__populate_probe(rb_target *t, char *why, size_t wl)
+{
+    if (madvise(t->map, 0, MADV_POPULATE_READ) == 0) return RB_OK;   /* length 0: validated, nothing read */
+    rb__fmt(why, wl, "madvise(MADV_POPULATE_READ) refused (Linux 5.14+): %s", strerror(errno));
+    return RB_UNSUPPORTED;
+}
+#else
+static int rb__populate_probe(rb_target *t, char *why, size_t wl)
+{
+    (void)t;
+    rb__fmt(why, wl, "MADV_POPULATE_READ is Linux-only (5.14+)");
+    return RB_UNSUPPORTED;
+}
+#endif
+
+static void rb__read_error(rb_worker *w, int e)
+{
+    if (w->io_errors++ == 0) w->io_errno = e;
+}
+
+/* A read's data arrived whole: keep it from being optimized away, check it with --verify. */
+static void rb__read_done(rb_worker *w, const unsigned char *buf, uint64_t off, size_t rs)
+{
+    w->sink += buf[rs - 1];
+    if (w->t->cfg->verify) rb_worker_check(w, buf, off, rs);
+}
 
 static int rb__open_regular(const char *path, int flags, struct stat *st, rb_error *err);
 /* A directory: each file opened (flags as the strategy asks), laid out one after another in
