@@ -3806,6 +3806,12 @@ static uint64_t rb__pf_span(const rb_prefetcher *p)
     return p->span && p->span < p->map_len ? p->span : p->map_len;
 }
 
+/* The resident fraction of the window at w0 (below the span; the last one may be short). */
+static double rb__pf_window_frac(const rb_prefetcher *p, uint64_t w0)
+{
+    return p->window_resident(p->resident_ctx, p->map + w0, (size_t)RB__MIN(RB__PF_FILL, rb__pf_span(p) - w0));
+}
+
 /* Whether the whole file fits, judged from a window resident to frac: its holes twice, in
    what the memory this reader may take at its start (rb_mem_available) leaves beside the
    file's own resident pages, which that figure counts as reclaimable cache. A file that does
@@ -3887,7 +3893,7 @@ static int rb__pf_fill(rb_prefetcher *p, uint64_t start, uint64_t alen)
     if (p->fill_off || !p->window_resident || start + alen > w0 + wl) return 0;
     for (i = 0; i < RB_PREFETCH_FILLED; i++)
         if (p->filled[i] == id) return 0;
-    frac = p->window_resident(p->resident_ctx, p->map + w0, (size_t)wl);
+    frac = rb__pf_window_frac(p, w0);
     if (!(frac >= RB__PF_FILL_FULL) || !rb__pf_fits(p, frac)) return 0;
     p->filled[p->nfilled++ % RB_PREFETCH_FILLED] = id;
     p->st.fills++;
@@ -3945,12 +3951,9 @@ static double rb__pf_resident_seen(const rb_prefetcher *p)
    holes join the cell's loaded bytes. */
 static unsigned rb__pf_sweep_loaded(rb_prefetcher *p)
 {
-    uint64_t span = rb__pf_span(p), w0;
     unsigned n = 0, k;
     while (p->nloading) {
-        w0 = p->loading[0] * RB__PF_FILL;
-        if (!(p->window_resident(p->resident_ctx, p->map + w0, (size_t)RB__MIN(RB__PF_FILL, span - w0)) >= RB__PF_DONE))
-            break;
+        if (!(rb__pf_window_frac(p, p->loading[0] * RB__PF_FILL) >= RB__PF_DONE)) break;
         __atomic_fetch_add(rb__pf_holes(p), p->loading_holes[0], __ATOMIC_RELAXED);
         for (k = 1; k < p->nloading; k++) {
             p->loading[k - 1] = p->loading[k];
@@ -4027,7 +4030,7 @@ static void rb__pf_sweep_step(rb_prefetcher *p)
     w0 = __atomic_fetch_add(rb__pf_cursor(p), 1, __ATOMIC_RELAXED) * RB__PF_FILL;
     if (w0 >= span) { rb__pf_sweep_stop(p, 1); return; }
     wl = RB__MIN(RB__PF_FILL, span - w0);
-    frac = p->window_resident(p->resident_ctx, p->map + w0, (size_t)wl);
+    frac = rb__pf_window_frac(p, w0);
     if (!(frac >= 0)) frac = 0;
     p->miss_windows++;
     p->miss_resident += frac;
@@ -4055,7 +4058,7 @@ static void rb__pf_sweep_watch(rb_prefetcher *p, uint64_t start)
         return;
     if (p->rate > 0 && p->judged_at == p->ep_ended + 1) return;   /* waiting: asked once an epoch */
     p->judged_at = p->ep_ended + 1;
-    frac = p->window_resident(p->resident_ctx, p->map + w0, (size_t)RB__MIN(RB__PF_FILL, span - w0));
+    frac = rb__pf_window_frac(p, w0);
     p->miss_windows++;
     p->miss_resident += frac >= 0 ? frac : 0;
     if (p->miss_windows < RB__PF_SWEEP_AFTER) return;
