@@ -34,6 +34,7 @@
                            block) extern and declared; otherwise static, not the API
       RB_TEST_URING_SUBMIT for tests: the io_uring_submit_and_wait the io_uring rows call
       RB_MACHINE_SPIN      for tests: the fixed CPU kernel timed around each cell
+      RB_MACHINE_WINDOW_NS for tests: that kernel's window (10 ms; an expression)
 
    CONTENTS (each section's banner is greppable: "==== 1.7 ")
 
@@ -6947,7 +6948,10 @@ static uint64_t rb__machine_spin(uint64_t n, uint64_t x)
 #define RB_MACHINE_SPIN rb__machine_spin
 #endif
 
-#define RB__MACHINE_WINDOW_NS 10000000u   /* the kernel's window, before and after each cell */
+#ifndef RB_MACHINE_WINDOW_NS
+#define RB_MACHINE_WINDOW_NS 10000000u    /* the kernel's window, before and after each cell */
+#endif
+#define RB__MACHINE_WINDOW_NS ((uint64_t)(RB_MACHINE_WINDOW_NS))
 #define RB__MACHINE_CHUNK 4096u           /* its iterations between two clock reads: ~10 us */
 #define RB__MACHINE_COPIES 64u            /* at most this many copies at once */
 
@@ -11972,15 +11976,17 @@ RBINT int rb_env_slow_touch_warning(const rb_env *e, char *out, size_t len)
     return 1;
 }
 
-/* The host's share of a page fault, measured: 16 MiB of fresh anonymous memory touched one
+/* The host's share of a page fault, measured: 4 MiB of fresh anonymous memory touched one
    byte per page, then touched again. The first pass pays the kernel's fault and zeroing and,
    on a VM whose memory the host has taken back, the host's fault too; the second pays
    neither. The "slow periods" this project's VM had (warm mmap reads at 40-50 us of CPU each
    instead of 2) were this: 20-35 us per fresh page against 0.03 again, after gigabytes of page
-   cache had been evicted and reloaded. 4096 pages: a few ms normally, ~0.1 s when slow. */
+   cache had been evicted and reloaded. 1024 pages: ~3 ms here (AMD EPYC VM, 2.5 us a page),
+   ~25 ms when slow; every run and every advise collects the environment, and 16 MiB made it
+   12 ms of each run's CPU for a mean that 1024 samples already give. */
 static void rb__env_first_touch(rb_env *env)
 {
-    size_t page = rb__page_size(), len = (size_t)16 << 20, i, n = len / page;
+    size_t page = rb__page_size(), len = (size_t)4 << 20, i, n = len / page;
     volatile unsigned char *m;
     uint64_t t0, t1, t2;
     void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -8,6 +8,7 @@
    run:   ./prefetch_reader FILE [always|backoff|backoff-nomincore|adaptive|backoff-shared] [random]
           (random: an MADV_RANDOM mapping, whose faults read no window around them) */
 #define READBENCH_IMPLEMENTATION
+#define RB_NO_REPORTS   /* the policy is the core's: the reports and tools are left out (a third of the build) */
 #include "readbench.h"
 
 int main(int argc, char **argv)

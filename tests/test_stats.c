@@ -126,6 +126,7 @@ static const rb_strategy tock16 = {"tock", "one op per 8 ms", 0, 0, RB_HINT_NONE
 /* The machine kernel of the test build (tests/tu_impl.c): the header's loop, 4 times over while
    machine_slow is set, which the slowdown strategy's op does: the machine "slows" mid-cell. */
 static volatile int machine_slow;
+volatile unsigned long long rbt_machine_window_ns = 2000000;   /* tests/tu_impl.c */
 uint64_t rbt_machine_spin(uint64_t n, uint64_t x);
 uint64_t rbt_machine_spin(uint64_t n, uint64_t x)
 {
@@ -1468,6 +1469,7 @@ static void crowd_child(void)
     CPU_ZERO(&set);
     CPU_SET(cpu, &set);
     if (sched_setaffinity(0, sizeof set, &set) != 0) _exit(2);
+    rbt_machine_window_ns = 10000000;   /* the header's window: the subject is time-sharing */
     memset(&c, 0, sizeof c);
     c.path = rbt_small_file();
     c.warmup_ns = RB_NONE;

@@ -458,11 +458,11 @@ static void accounting_wasted_under_pressure(void)
     cg[strlen(cg) - strlen("/cgroup.procs")] = 0;
     if (rmdir(cg) != 0) fprintf(stderr, "    could not remove %s\n", cg);
     snprintf(py, sizeof py, "python3 -c '\n"
-             "import json\n"
+             "import json, sys\n"
              "r=json.load(open(\"%s\"))[\"results\"][0]\n"
              "a=r[\"prefetch_accounting\"]\n"
-             "if (r[\"status\"]!=\"ok\" and \"no op completed\" in r[\"reason\"]) or r[\"ops_per_ms_upper_bound\"]: exit(3)\n"
-             "if r[\"status\"]==\"ok\" and not a[\"wasted_known\"]: exit(4)\n"
+             "if (r[\"status\"]!=\"ok\" and \"no op completed\" in r[\"reason\"]) or r[\"ops_per_ms_upper_bound\"]: sys.exit(3)\n"
+             "if r[\"status\"]==\"ok\" and not a[\"wasted_known\"]: sys.exit(4)\n"
              "assert r[\"status\"]==\"ok\" and a[\"wasted_known\"] and a[\"wasted\"]>0, (r[\"reason\"], a)\n"
              "'", j);
     st = system(py);
