@@ -237,7 +237,7 @@ static void run_with_a_fraction_axis(void)
     int rc;
     if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
     snprintf(args, sizeof args, "run '%s' --prewarm 1,0 --strategies pread,mmap-random --threads 1 --iterations 2 "
-             "--duration 30ms --rounds 2 --format json --quiet", rbt_small_file());
+             "--duration 30ms --warmup 0 --rounds 2 --format json --quiet", rbt_small_file());
     rc = rbt_cli_run(dir, args, "120", cout, sizeof cout, cerr, sizeof cerr);
     CHECKF(rc == 0, "exit %d: %s", rc, cerr);
     j = rb_json_parse(cout, strlen(cout), why, sizeof why);

@@ -7,7 +7,8 @@
    process, one after the other (make check runs the threaded runner under TSan that way);
    RB_ONLY=test[,test...] runs only the tests of those names; RB_JOBS=n sets how many suites
    run at once; RB_KEEP_LOGS=1 keeps the suites' logs (they are
-   kept anyway when a suite failed). The tests that need the machine to themselves (ALONE)
+   kept anyway when a suite failed); RB_CLI_COST=s logs each CLI run that took s seconds of CPU
+   or more. The tests that need the machine to themselves (ALONE)
    are put off in the parallel phase and run after it, one at a time. Run from tests/ so that
    ../readbench is the CLI. */
 #include "readbench.h"
@@ -235,6 +236,7 @@ static int cli_once(const char *dir, const char *args, const char *timeout, char
     FILE *p, *ef;
     size_t n;
     int st;
+    double c0 = cpu_s(), t0 = now_s();
     out[0] = err[0] = 0;
     snprintf(ep, sizeof ep, "%s/cli-stderr.txt", rbt_tmpdir());
     if (!rbt_cli()) return -1;
@@ -252,6 +254,8 @@ static int cli_once(const char *dir, const char *args, const char *timeout, char
     n = ef ? fread(err, 1, errlen - 1, ef) : 0;
     err[n] = 0;
     if (ef) fclose(ef);
+    if (getenv("RB_CLI_COST") && cpu_s() - c0 >= atof(getenv("RB_CLI_COST")))   /* where a suite's CPU goes */
+        fprintf(stderr, "    the CLI took %.2f s, %.2f s of CPU: %.150s\n", now_s() - t0, cpu_s() - c0, args);
     return st;
 }
 
@@ -341,9 +345,11 @@ int rbt_own_memcg(char *dir, size_t len)
 
 /* ---- the suites ---- */
 
-/* Every suite, in the order of the sections they cover. seconds: about how long the suite takes
-   alone on the project's 2-CPU VM; the parallel runner starts the longest first, so that the
-   run ends when its longest suite does. A guess that is wrong only costs time. The suites
+/* Every suite, in the order of the sections they cover. seconds: how long the suite took in a
+   parallel run (make test on the project's 2-CPU VM, AMD EPYC, 2026-12-02); the parallel runner
+   starts the longest first, so that the run ends when its longest suite does. A guess that is
+   wrong only costs time: the older guesses, each suite alone, started strategies and counting,
+   the longest in parallel, ninth and tenth. The suites
    above the #ifndef need the core alone: built with RB_NO_TOOLS (or RB_NO_REPORTS, which
    implies it), as make test-core does, the runner has only those, and their few tests of the
    reports or the tools are left out where they stand (#ifndef in the suite). */
@@ -353,34 +359,34 @@ static const struct rbt_suite {
     double seconds;
 } suites[] = {
     {"hist", suite_hist, 0.3},
-    {"setup", suite_setup, 0.4},
-    {"runner", suite_runner, 11},
-    {"cache", suite_cache, 17},
-    {"safety", suite_safety, 7},
-    {"counting", suite_counting, 10},
-    {"stats", suite_stats, 50},
-    {"strategies", suite_strategies, 19},
-    {"openloop", suite_openloop, 6},
-    {"files", suite_files, 29},
+    {"setup", suite_setup, 0.6},
+    {"runner", suite_runner, 11.4},
+    {"cache", suite_cache, 15.8},
+    {"safety", suite_safety, 11.2},
+    {"counting", suite_counting, 31.7},
+    {"stats", suite_stats, 20.8},
+    {"strategies", suite_strategies, 33.8},
+    {"openloop", suite_openloop, 7.2},
+    {"files", suite_files, 19},
     {"compile", suite_compile, 1.2},
 #ifndef RB_NO_TOOLS
     {"parse", suite_parse, 0.1},
-    {"prefetch", suite_prefetch, 3},
-    {"probe", suite_probe, 5},
-    {"cli", suite_cli, 11},
-    {"svg", suite_svg, 6},
-    {"hostile", suite_hostile, 7},
-    {"output", suite_output, 15},
-    {"patterns", suite_patterns, 6},
-    {"advise", suite_advise, 24},
-    {"advise_cli", suite_advise_cli, 24},
-    {"replay", suite_replay, 4},
-    {"kernel", suite_kernel, 4},
-    {"group", suite_group, 29},
-    {"procs", suite_procs, 15},
-    {"axes", suite_axes, 20},
-    {"timeline", suite_timeline, 30},
-    {"curve", suite_curve, 20},
+    {"prefetch", suite_prefetch, 6.5},
+    {"probe", suite_probe, 5.5},
+    {"cli", suite_cli, 19},
+    {"svg", suite_svg, 6.3},
+    {"hostile", suite_hostile, 11.8},
+    {"output", suite_output, 8.6},
+    {"patterns", suite_patterns, 7.9},
+    {"advise", suite_advise, 22.4},
+    {"advise_cli", suite_advise_cli, 26.8},
+    {"replay", suite_replay, 6.1},
+    {"kernel", suite_kernel, 5.9},
+    {"group", suite_group, 30.9},
+    {"procs", suite_procs, 7.3},
+    {"axes", suite_axes, 2.5},
+    {"timeline", suite_timeline, 11.1},
+    {"curve", suite_curve, 11.7},
 #endif
 };
 #define NSUITES (sizeof suites / sizeof suites[0])
