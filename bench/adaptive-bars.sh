@@ -24,6 +24,8 @@
 # cgroup of this shell's own that throttles reads from DEV to N bytes (and N reads) a second
 # (cgroup v1 blkio.throttle.*, v2 io.max; root only), the shell moved back and the cgroup
 # removed on exit; the results' names carry "-slowN".
+# STRATEGIES=a,b,... and THREADS=n,m replace the rows (the bars' four; warm keeps its two) and the
+# thread counts (1,4), for a probe of one case.
 # JSON per case in OUT (default bench/results; gzipped at the end).
 set -euo pipefail
 SELF=$(readlink -f "$0")
@@ -44,8 +46,8 @@ MEMCG_BYTES=${MEMCG_BYTES:-$((SIZE / 8 * 9 + (64 << 20)))}
 SLOW_BPS=${SLOW_BPS:-}
 SLOW_IOPS=${SLOW_IOPS:-}
 TAG=${RA:+-ra$RA}${SLOW_BPS:+-slow$SLOW_BPS}
-THREE=mmap,mmap-backoff,mmap-willneed,mmap-adaptive
-COMMON=(--threads 1,4 --read-size 16k --reads-per-op 16 --rounds "$ROUNDS" --iterations "$ITER" --duration 1s --map-resident
+THREE=${STRATEGIES:-mmap,mmap-backoff,mmap-willneed,mmap-adaptive}
+COMMON=(--threads "${THREADS:-1,4}" --read-size 16k --reads-per-op 16 --rounds "$ROUNDS" --iterations "$ITER" --duration 1s --map-resident
         --format json --quiet)
 
 # The lock first: exclusive while read_ahead_kb is changed (and set back on any exit), shared else.
