@@ -1699,8 +1699,10 @@ static void advise_command_null_is_a_reference(void)
    half-cold and cold (not pressure: pinning most of a shared machine's memory would disturb
    the others): it ends within the budget plus a margin (a loaded machine's), and the JSON says
    the budget, what was spent, each state's thread counts and why any was cut. Before the plan
-   the first round alone took about twice the budget. (5 s, not 20 or 10: the plan cuts the
-   same way, with reasons, and at 10 s the test was the most CPU of make test, 5.2 s.) */
+   the first round alone took about twice the budget. (5 s and cells of 30 ms, not 20 s or 10
+   and the default 100 ms: the plan cuts the same way, with reasons, warm to T02, half-cold and
+   cold left out; with 100 ms cells the smallest round took 7.6 s and 13 s of CPU whatever the
+   budget, the most of make test; with 30 ms, 2.8 s and 2.7 s.) */
 static void advise_budget_command(void)
 {
     const rb_json *b, *x, *y;
@@ -1708,7 +1710,7 @@ static void advise_budget_command(void)
     rb_json *j;
     int rc;
     if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
-    snprintf(args, sizeof args, "advise '%s' --threads 1,2 --states warm,half-cold,cold --budget 5s --format json",
+    snprintf(args, sizeof args, "advise '%s' --threads 1,2 --states warm,half-cold,cold --budget 5s --duration 30ms --format json",
              rbt_small_file());
     rc = rbt_cli_run(rbt_tmpdir(), args, "120", cout, sizeof cout, cerr, sizeof cerr);
     CHECKF(rc == 0, "exit %d: %s", rc, cerr);
