@@ -341,9 +341,17 @@ static void residency_and_drop_of_a_directory(void)
     rb_error e;
     char args[700];
     uint64_t pages = (MIB + 2 * MIB + 3 * MIB + 8192 + 4 * MIB + 4096) / 4096;
+    unsigned k;
     if (!dir) SKIP("cannot make the directory");
-    CHECK(rb_load(dir, &e) == RB_OK);
-    CHECK(rb_residency(dir, &ri, &e) == RB_OK);
+    /* Up to 3 loads: in CI's musl suite (2026-12-02) 6 of the 2,563 pages were gone when they
+       were counted, taken by reclaim beside the other suites, as a prewarm's were before. */
+    for (k = 0; k < 3; k++) {
+        CHECK(rb_load(dir, &e) == RB_OK);
+        CHECK(rb_residency(dir, &ri, &e) == RB_OK);
+        if (ri.resident == pages) break;
+        fprintf(stderr, "    %llu of %llu pages resident after the load: again\n", (unsigned long long)ri.resident,
+                (unsigned long long)ri.pages);
+    }
     CHECKF(ri.files == 5 && ri.pages == pages && ri.trusted && ri.resident == pages, "%u files, %llu of %llu pages",
            ri.files, (unsigned long long)ri.resident, (unsigned long long)ri.pages);
     CHECK(rb_evict(dir, &e) == RB_OK);
