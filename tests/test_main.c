@@ -210,7 +210,10 @@ static int cli_direct(const char *dir, const char *args, const char *timeout, co
     if (pid == 0) {
         int in = open("/dev/null", O_RDONLY), er = open(ep, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (in < 0 || er < 0 || chdir(dir) != 0 || dup2(in, 0) < 0 || dup2(fd[1], 1) < 0 || dup2(er, 2) < 0) _exit(126);
-        close(fd[0]);
+        close(fd[0]);   /* the CLI gets 0, 1 and 2 only, as from the shell */
+        if (fd[1] > 2) close(fd[1]);
+        if (in > 2) close(in);
+        if (er > 2) close(er);
         if (secs) alarm(secs);
         execv(argv[0], argv);
         _exit(127);
