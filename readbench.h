@@ -11981,9 +11981,9 @@ RBINT int rb_env_slow_touch_warning(const rb_env *e, char *out, size_t len)
    on a VM whose memory the host has taken back, the host's fault too; the second pays
    neither. The "slow periods" this project's VM had (warm mmap reads at 40-50 us of CPU each
    instead of 2) were this: 20-35 us per fresh page against 0.03 again, after gigabytes of page
-   cache had been evicted and reloaded. 1024 pages: ~3 ms here (AMD EPYC VM, 2.5 us a page),
-   ~25 ms when slow; every run and every advise collects the environment, and 16 MiB made it
-   12 ms of each run's CPU for a mean that 1024 samples already give. */
+   cache had been evicted and reloaded. 1024 pages: a few ms normally, ~11 ms when slow (11 us
+   a page, AMD EPYC VM, 2026-12-02); every run and every advise collects the environment, and
+   16 MiB made it 45 ms of each one there, for a mean that 1024 samples already give. */
 static void rb__env_first_touch(rb_env *env)
 {
     size_t page = rb__page_size(), len = (size_t)4 << 20, i, n = len / page;

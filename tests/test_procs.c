@@ -238,10 +238,10 @@ static void matrix_has_a_processes_axis(void)
 
 /* ---- the memory limit ---- */
 
-/* Names of readbench's cgroups below dir, "" if none (the last one found otherwise). */
-/* The cells' cgroups this process made (readbench-cell-PID-N) in DIR: other suites' cells, run
-   at the same time, make theirs in the same directory (a count of every readbench-cell- there
-   was off by one beside them, make test beside two busy loops, 2026-12-02). */
+/* How many cells' cgroups this process made (readbench-cell-PID-N) are in DIR, and in NAME the
+   last one found ("" if none). Only its own: other suites' cells, run at the same time, make
+   theirs in the same directory (a count of every readbench-cell- there was off by one beside
+   them, make test beside two busy loops, 2026-12-02). */
 static int rbt_cgroups(const char *dir, char *name, size_t len)
 {
     DIR *d = opendir(dir);
