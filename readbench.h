@@ -62,7 +62,7 @@
    3 tools (RB_NO_TOOLS leaves them out): they reach a run through the core's hooks (a cell
      observer, rb_config.observer; a matrix hook, rb_matrix.hook), never the other way round
      3.1  traces: strace, fio iolog and CSV read into a replay
-     3.2  reader groups and the victim
+     3.2  reader groups, reader processes and the victim
      3.3  the prefetch experiment
      3.4  the readahead probe
      3.5  warm-up methods
@@ -655,12 +655,12 @@ typedef struct rb_config {
     /* Reader processes (fork), each with `threads` threads, each opening and mapping the file
        itself as separate database workers do (its own page tables), all released together;
        their counts merged through shared memory. 0 or 1: the threads of the calling process.
-       See "processes" in 1.8. */
+       Layer 3's (rb_processes_attach; see "Reader processes" in 3.2). */
     unsigned processes;
     /* Each cell inside a memory cgroup of its own with this limit (bytes), made for the cell
        and removed after it: the readers run in forked children inside it, the file evicted
        before and any prewarm loaded inside it (pages charged elsewhere are not limited).
-       0: none. Root and a memory controller (v1 or v2): rb_memcg_usable. */
+       0: none. Root and a memory controller (v1 or v2); layer 3's, as processes are. */
     uint64_t memory_limit;
     int pattern;            /* RB_RANDOM (0), RB_SEQUENTIAL, or a skewed RB_ZIPF .. RB_HOTSET */
     double pattern_arg[2];  /* the skewed patterns' parameters: zipf theta; pareto h; normal sigma;
@@ -716,6 +716,9 @@ typedef struct rb_config {
     /* Code that runs beside every cell without the runner naming it (a tool's, or the
        caller's): see rb_observer. NULL: none. */
     const struct rb_observer *observer;
+    /* How a cell of reader processes (processes > 1) or under a memory limit runs: layer 3's
+       (rb_processes_attach sets it; see rb_spawner). NULL: such a cell is refused. */
+    const struct rb_spawner *spawner;
     /* The victim's path, for the reports (rb_victim_attach sets it with its observer). */
     const char *victim;
     /* What the file was when the run began (rb_ident_take): a cell checks it before it
@@ -1184,6 +1187,16 @@ typedef struct rb_observer {
     void (*live)(void *state, const rb_cell *cell);
     int (*more)(void *state, rb_result *const *rows, unsigned nrows);
 } rb_observer;
+
+/* How a cell runs whose readers are not threads of this process (rb_config.spawner): layer 3's
+   reader processes (rb_processes_attach), which also run every cell under a memory limit, so
+   that the core names neither fork nor cgroups. check: before anything runs (rb_run_matrix),
+   whether cells like c can run here, their buffers needing need bytes (RB_OK, or the status
+   and why); run: one cell, its config's defaults applied and its result started (rb_run). */
+typedef struct rb_spawner {
+    int (*check)(const rb_config *c, uint64_t need, char *why, size_t whylen);
+    int (*run)(const rb_config *c, const struct rb_strategy *s, rb_result *res);
+} rb_spawner;
 
 /* What a running cell has done so far (rb_cell_live), read without a lock from any thread:
    each worker's count of the ops it started is a plain counter its loop already keeps (a
@@ -1932,35 +1945,8 @@ RBINT long long rb_memcg_stat(const char *memory_stat, const char *key);
 
 RBINT long long rb_memcg_room(long long limit, long long usage, long long file_cache);
 
-/* A memory cgroup of readbench's own for one cell (rb_config.memory_limit): made below the
-   process's own memory cgroup (v1) or at the hierarchy's root (v2, where a cgroup that holds
-   processes cannot hand the memory controller down). rb_memcg_usable: where one can be made
-   (base), RB_OK, or RB_EPERM / RB_UNSUPPORTED with why (not root, no memory controller), having
-   made nothing. rb_memcg_make: one with that limit (a page multiple, at least RB_MIN_MEMORY_LIMIT);
-   rb_memcg_join: the calling process into it; rb_memcg_peak: the most it had charged (v1
-   memory.max_usage_in_bytes, v2 memory.peak; -1 unknown); rb_memcg_remove: rmdir once its
-   processes are gone (retried for a second while they exit). */
+/* A memory limit's least (rb_config.memory_limit): what a cell's readers need to run at all. */
 #define RB_MIN_MEMORY_LIMIT ((uint64_t)16 << 20)
-
-typedef struct rb_memcg_cell {
-    int version;                 /* 1 or 2 */
-    char dir[1100];              /* "" none made */
-} rb_memcg_cell;
-
-RBINT int rb_memcg_usable(rb_memcg_cell *base, char *why, size_t wl);
-
-RBINT int rb_memcg_make(rb_memcg_cell *cg, uint64_t limit, char *why, size_t wl);
-
-RBINT int rb_memcg_join(const rb_memcg_cell *cg, char *why, size_t wl);
-
-RBINT int64_t rb_memcg_peak(const rb_memcg_cell *cg);
-
-/* rb_memcg_usage: what it has charged now (v1 memory.usage_in_bytes, v2 memory.current; -1
-   unknown): one counter of the kernel's, read at once (charges are batched per CPU, so it may
-   be off by a few hundred KiB; the limit itself is never passed by more). */
-RBINT int64_t rb_memcg_usage(const rb_memcg_cell *cg);
-
-RBINT int rb_memcg_remove(rb_memcg_cell *cg, char *why, size_t wl);
 
 /* Percentiles a report can label: each in (0, 100], none twice, at most RB_MAX_PERCENTILES. */
 RBINT int rb_percentiles_check(const double *p, unsigned n, char *why, size_t whylen);
@@ -2096,9 +2082,11 @@ extern "C" {
 #if defined(__GNUC__) || defined(__clang__)
 #define RB__PRINTF(a, b) __attribute__((format(printf, a, b)))
 #define RB__TOOL_ONLY __attribute__((unused))   /* a primitive only a tool calls: unused without the tools */
+#define RB__NOINLINE __attribute__((noinline))  /* see rb__cell_in */
 #else
 #define RB__PRINTF(a, b)
 #define RB__TOOL_ONLY
+#define RB__NOINLINE
 #endif
 
 /* ==== 1.1 status, messages and text =========================================================== */
@@ -2762,7 +2750,7 @@ static ssize_t rb__plat_proc_readlink(const char *path, char *buf, size_t cap)
 /* A reader process (rb_config.processes) that must not outlive the process that forked it:
    Linux kills it when its parent dies (PR_SET_PDEATHSIG), and a parent already gone by then
    is seen by getppid. Elsewhere the parent's bounded waits and kills are all there is. */
-static int rb__plat_die_with_parent(pid_t parent)
+RB__TOOL_ONLY static int rb__plat_die_with_parent(pid_t parent)
 {
 #if defined(RB__HAS_PROC)
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return RB_ESYS;
@@ -4418,6 +4406,11 @@ static int rb__config_check(const rb_config *c, const rb_strategy *s, char *why,
         rb__fmt(why, wl, "at most %u reader processes, not %u", RB_MAX_PROCESSES, c->processes);
         return RB_EINVAL;
     }
+    if ((c->processes > 1 || c->memory_limit) && !c->spawner) {
+        rb__fmt(why, wl, "%s needs reader processes (layer 3's: rb_processes_attach), which were not attached (a "
+                "build with RB_NO_TOOLS has none)", c->memory_limit ? "a memory limit" : "more than one process");
+        return RB_UNSUPPORTED;
+    }
     if (c->memory_limit && c->memory_limit < RB_MIN_MEMORY_LIMIT) {
         rb__fmt(why, wl, "a memory limit of %llu bytes is below the %llu MiB a cell's readers need to run at all",
                 (unsigned long long)c->memory_limit, (unsigned long long)(RB_MIN_MEMORY_LIMIT >> 20));
@@ -4745,7 +4738,34 @@ typedef struct rb__part {
 
 struct rb__victim;
 
-struct rb__procs;   /* a cell's reader processes: defined with the workers' setup (phase 2, below) */
+/* A cell that is one member of a wider one (layer 3's reader processes: each child runs a cell
+   of its own; their parent prepared the cache and releases them all at once). Its workers are
+   numbered on from the members before it (rank x threads on: their offsets, their CPUs). The
+   hooks, each called by the member's coordinator or, drawn, as its workers are made: drawn,
+   where worker k publishes its count of ops drawn (NULL: in its own block); reached, as the
+   cell reaches RB__MEMBER_MEASURING (its first measured phase starts) or RB__MEMBER_MEASURED
+   (its last ended); phase, as phase k starts (started: the barrier's release, the machine's
+   monotonic clock); gate, once its workers are made: returns when the parent releases every
+   member (RB_OK), else the status and why. */
+enum { RB__MEMBER_MEASURING = 2, RB__MEMBER_MEASURED = 3 };
+
+typedef struct rb__member {
+    unsigned rank, ranks;
+    uint64_t *(*drawn)(void *user, unsigned k);
+    void (*reached)(void *user, int state);
+    void (*phase)(void *user, unsigned k, uint64_t started);
+    int (*gate)(void *user, char *why, size_t wl);
+    void *user;
+} rb__member;
+
+/* The parent of a wider cell, as an observer sees it (rb_cell_live, rb_cell_pid,
+   rb_cell_charged): what its members publish, read by layer 3's hooks. */
+typedef struct rb__wide {
+    void (*live)(const void *user, rb_live *out);
+    int (*pid)(const void *user, unsigned k);
+    int64_t (*charged)(const void *user);
+    const void *user;
+} rb__wide;
 
 /* Shared by a cell's workers and its coordinator; written before the threads start, except
    the pool's failure flag. */
@@ -4772,13 +4792,8 @@ typedef struct rb__run {
     unsigned live_phase;      /* the phase running or last run (atomic) */
     double kernel_ns;     /* the machine kernel's time before the cell, per 2^20 iterations; 0: none */
     volatile uint64_t kernel_sink;
-    /* A reader process's cell (rb_config.processes): the region it shares with its parent, and
-       its rank there; its workers are ranks x threads on in the whole cell's numbering (their
-       offsets, their CPUs). NULL: a cell of the calling process. */
-    struct rb__procs *procs;
-    unsigned rank;
-    struct rb__procs *children;  /* the parent of reader processes: theirs, which rb_cell_live sums */
-    const struct rb_memcg_cell *memcg;   /* the parent of a cell under a memory limit: its cgroup */
+    const rb__member *member;  /* a member of a wider cell (see rb__member); NULL: a cell of its own */
+    const rb__wide *wide;      /* the parent of a wider cell: what rb_cell_live reads; NULL: this one's */
 } rb__run;
 /* What made a cell cold, per thread: faults (RUSAGE_THREAD) and the bytes this thread made
    the device read (/proc/thread-self/io read_bytes, counted when the I/O is submitted, so
@@ -5766,7 +5781,7 @@ static void *rb__worker_main(void *arg)
     volatile uint64_t start;   /* assigned in the loop that holds the sigsetjmp: kept in memory */
     int mapped = (s->flags & RB_S_MMAP) != 0;
     /* the cell's worker number: groups pin on from each other, reader processes from the ranks before */
-    unsigned p, cpu = (run->procs ? run->rank * run->nthreads : 0) + th->part->first + w->index;
+    unsigned p, cpu = (run->member ? run->member->rank * run->nthreads : 0) + th->part->first + w->index;
     sigjmp_buf jb;
 
     if (th->tr && off) w->lens = th->lens = (uint64_t *)malloc(sizeof(uint64_t) * c->reads_per_op);
@@ -5941,55 +5956,14 @@ static int rb__prepare_cache(const rb_config *c, rb_result *res)
     return RB_OK;
 }
 
-/* A cell's reader processes (rb_config.processes) and their parent share one anonymous
-   MAP_SHARED region: each child's result is written in place in its slot, and the words the
-   parent and the children signal with (see "processes", at the end of this section). */
-enum { RB__PS_FORKED = 0, RB__PS_READY = 1, RB__PS_MEASURING = 2, RB__PS_MEASURED = 3, RB__PS_DONE = 4 };
-
-typedef struct rb__proc_slot {
-    int state;                   /* RB__PS_*: how far the child got, stored as it gets there */
-    int pid;
-    uint64_t started;            /* the child's first phase's start (CLOCK_MONOTONIC: the machine's); 0 not yet */
-    unsigned phase;              /* its phase running or last run (rb_cell_live in the parent) */
-    rb_result res;               /* the child's cell */
-} rb__proc_slot;
-
-typedef struct rb__procs {
-    int stop;                    /* every child's rb_config.stop: the parent's flag, passed on */
-    int go;                      /* the parent releases every child's cell at once */
-    unsigned n;                  /* slots */
-    int prep_status;             /* a prewarm inside a memory limit, made by a child in it */
-    double prep_seconds;
-    char prep_reason[RB_REASON_LEN];
-    unsigned threads;            /* each child's reader threads */
-    size_t live_at;              /* where their published op counts start (rb__proc_drawn) */
-    rb__proc_slot slot[1];       /* n of them */
-} rb__procs;
-
-/* Each child's reader threads publish their count of ops drawn in a word of the region, one
-   64-byte line each after the slots (no two threads' stores share a line): the parent's
-   rb_cell_live sums them while the children run, as it sums its own threads' counts. */
-#define RB__PROC_LINE 64u
-static size_t rb__procs_len(unsigned n, unsigned threads, size_t *live_at)
-{
-    size_t at = offsetof(rb__procs, slot) + (size_t)n * sizeof(rb__proc_slot);
-    at = (at + RB__PROC_LINE - 1) / RB__PROC_LINE * RB__PROC_LINE;
-    *live_at = at;
-    return at + (size_t)n * threads * RB__PROC_LINE;
-}
-
-static uint64_t *rb__proc_drawn(rb__procs *pr, unsigned rank, unsigned k)
-{
-    return (uint64_t *)(void *)((char *)pr + pr->live_at + ((size_t)rank * pr->threads + k) * RB__PROC_LINE);
-}
-
 /* Phase 2: one block per worker of group p, with its buffer faulted in (not inside the
    measurement) and its generator seeded from (seed, index in the group). */
 static int rb__threads_make(rb__run *run, rb__part *p, rb__thread **th)
 {
     rb_target *t = &p->t;
     const rb_config *c = &p->c;
-    unsigned i, n = p->n, ranks = run->procs ? run->procs->n : 1, base = run->procs ? run->rank * n : 0;
+    const rb__member *m = run->member;
+    unsigned i, n = p->n, ranks = m ? m->ranks : 1, base = m ? m->rank * n : 0;
     size_t buf_len = (size_t)(c->read_size * rb__slots(c, p->s));
     for (i = 0; i < n; i++) {   /* a reader process's workers: numbered on from the ranks before it */
         rb_worker *w;
@@ -6002,8 +5976,8 @@ static int rb__threads_make(rb__run *run, rb__part *p, rb__thread **th)
         if (c->rate > 0) rb__sched_init(&th[i]->sched, c, base + i, n * ranks);
         th[i]->run = run;
         th[i]->part = p;
-        th[i]->drawn = run->procs && p->first + i < run->procs->threads ? rb__proc_drawn(run->procs, run->rank, p->first + i)
-                                                                         : &th[i]->drawn_own;
+        th[i]->drawn = m && m->drawn ? m->drawn(m->user, p->first + i) : NULL;
+        if (!th[i]->drawn) th[i]->drawn = &th[i]->drawn_own;
         w = &th[i]->w;
         w->t = t;
         w->read_lat = &th[i]->read_hist;
@@ -6140,7 +6114,7 @@ static int rb__state_missed(const rb__run *run, unsigned k, int64_t resident, ch
     for (i = 0; i < run->nparts; i++) cached += !(run->parts[i].s->flags & RB_S_DIRECT);
     if (!cached) return 0;   /* O_DIRECT reads the device whatever is resident: no state to miss */
     if (resident < 0 || !pages) return 0;   /* residency unknown here: nothing to hold it against */
-    /* under a memory limit the cell starts evicted too (see "processes") */
+    /* under a memory limit the cell starts evicted too (see "Reader processes" in 3.2) */
     if (c->cache == RB_CACHE_EVICT_EACH || ((c->cache == RB_CACHE_EVICT || c->memory_limit) && !(c->prewarm > 0) &&
                                             k == 1 && run->first_phase == 1)) {
         if (f <= RB__STATE_SLACK) return 0;
@@ -6182,7 +6156,7 @@ static void rb__page_tables(rb__run *run)
         r->pte_each[0] = pte;
         r->npte = 1;
     }
-    if (run->procs) RB__STORE(&run->procs->slot[run->rank].state, RB__PS_MEASURED);
+    if (run->member) run->member->reached(run->member->user, RB__MEMBER_MEASURED);
 }
 
 /* The cell's rows, for its observer. */
@@ -6249,7 +6223,7 @@ static void rb__between_phases(rb__run *run, unsigned k)
             return;
         }
         rb__touch_start(run, k);
-        if (k == 1 && run->procs) RB__STORE(&run->procs->slot[run->rank].state, RB__PS_MEASURING);
+        if (k == 1 && run->member) run->member->reached(run->member->user, RB__MEMBER_MEASURING);
         if (k == 1 && run->observing && c->observer->measuring)
             c->observer->measuring(run->observed, rows, rb__rows(run, rows));
     }
@@ -6278,10 +6252,7 @@ static void rb__coordinate(rb__run *run)
         if (run->quit) break;
         if (k == run->first_phase) __atomic_store_n(&run->live_started, until, __ATOMIC_RELAXED);
         __atomic_store_n(&run->live_phase, k, __ATOMIC_RELAXED);
-        if (run->procs) {   /* the parent's rb_cell_live */
-            if (k == run->first_phase) __atomic_store_n(&run->procs->slot[run->rank].started, until, __ATOMIC_RELAXED);
-            __atomic_store_n(&run->procs->slot[run->rank].phase, k, __ATOMIC_RELAXED);
-        }
+        if (run->member) run->member->phase(run->member->user, k, until);   /* the parent's rb_cell_live */
         until += (uint64_t)(k ? c->duration_ns : c->warmup_ns);
         while ((now = rb__now_ns()) < until && !RB__LOAD(&run->pool.failed)) {
             if (c->stop && __atomic_load_n(c->stop, __ATOMIC_RELAXED)) {
@@ -6743,8 +6714,8 @@ static int rb__cell_open(rb__run *run, rb__thread ***thp)
         rb__result_reason(res0, "%s", why);
         return RB_ECHANGED;
     }
-    /* a reader process's parent prepared the cache for all of them (see "processes") */
-    if (!run->procs && rb__prepare_cache(run->c, res0) != RB_OK) return res0->status;
+    /* a member's parent prepared the cache for all of them (see rb__member) */
+    if (!run->member && rb__prepare_cache(run->c, res0) != RB_OK) return res0->status;
     for (i = 1; i < run->nparts; i++) {   /* the cell's preparation, said in every row */
         rb_result *r = parts[i].res;
         r->evict_seconds = res0->evict_seconds;
@@ -6798,36 +6769,14 @@ static int rb__cell_open(rb__run *run, rb__thread ***thp)
     return RB_OK;
 }
 
-static int rb__proc_gate(rb__run *run, char *why, size_t wl);
-
-/* A cell of reader processes, seen from their parent: the children's published counts summed,
-   the first phase's start the earliest child's, the phase the one the slowest child is in. */
-static void rb__procs_live(const rb__run *run, rb_live *out)
-{
-    rb__procs *pr = run->children;
-    unsigned j, k, least = ~0u;
-    for (j = 0; j < pr->n; j++) {
-        uint64_t t = __atomic_load_n(&pr->slot[j].started, __ATOMIC_RELAXED);
-        unsigned ph = __atomic_load_n(&pr->slot[j].phase, __ATOMIC_RELAXED);
-        if (t && (!out->started_ns || t < out->started_ns)) out->started_ns = t;
-        if (t && ph < least) least = ph;
-        for (k = 0; k < pr->threads; k++) out->ops += __atomic_load_n(rb__proc_drawn(pr, j, k), __ATOMIC_RELAXED);
-    }
-    out->phase = least == ~0u ? 0 : least;
-    out->reads = out->ops * run->parts[0].c.reads_per_op;
-    out->threads = pr->n * pr->threads;
-    out->processes = pr->n;
-    out->pid = pr->slot[0].pid;
-}
-
 RBINT int64_t rb_cell_charged(const rb_cell *run)
 {
-    return run->memcg ? rb_memcg_usage(run->memcg) : -1;
+    return run->wide && run->wide->charged ? run->wide->charged(run->wide->user) : -1;
 }
 
 RBINT int rb_cell_pid(const rb_cell *run, unsigned k)
 {
-    if (run->children) return k < run->children->n ? run->children->slot[k].pid : -1;
+    if (run->wide) return run->wide->pid(run->wide->user, k);
     return k == 0 ? (int)getpid() : -1;
 }
 
@@ -6837,7 +6786,7 @@ RBDEF void rb_cell_live(const rb_cell *run, rb_live *out)
 {
     unsigned i, k;
     memset(out, 0, sizeof *out);
-    if (run->children) { rb__procs_live(run, out); return; }
+    if (run->wide) { run->wide->live(run->wide->user, out); return; }
     out->started_ns = __atomic_load_n(&run->live_started, __ATOMIC_RELAXED);
     out->phase = __atomic_load_n(&run->live_phase, __ATOMIC_RELAXED);
     out->threads = run->nthreads;
@@ -6865,7 +6814,7 @@ static void rb__cell_execute(rb__run *run, rb__thread **th)
         run->observing = 1;
         rc = o->cell(o, run->c, &run->observed, why, sizeof why);
     }
-    if (rc == RB_OK && run->procs) rc = rb__proc_gate(run, why, sizeof why);   /* every reader process at once */
+    if (rc == RB_OK && run->member) rc = run->member->gate(run->member->user, why, sizeof why);   /* every member at once */
     run->th = th;
     if (rc == RB_OK && run->observing && o->live) o->live(run->observed, run);
     if (rc == RB_OK) rc = rb__pool_start(&run->pool, run->nthreads, rb__worker_main, rb__thread_arg, th, why, sizeof why);
@@ -7043,14 +6992,15 @@ static void rb__machine_after(rb__run *run)
    concurrent rb_run per group meeting at a shared barrier: the groups' iterations then start
    and end at the same instants by construction, one thread prepares the cache, counts
    residency and evicts between phases for all, and nothing about a cell of one group changes. */
-static int rb__cell_in(rb__part *parts, unsigned n, rb__procs *procs, unsigned rank)
+/* Not inlined: in a build of the core alone, rb_run is its one caller with one group, and gcc's
+   -Warray-bounds then takes the loops over the other groups for reads past the one. */
+RB__NOINLINE static int rb__cell_in(rb__part *parts, unsigned n, const rb__member *member)
 {
     rb__run run;
     rb__thread **th = NULL;
     unsigned i;
     memset(&run, 0, sizeof run);
-    run.procs = procs;
-    run.rank = rank;
+    run.member = member;
     run.parts = parts;
     run.nparts = n;
     run.c = &parts[0].c;
@@ -7061,9 +7011,9 @@ static int rb__cell_in(rb__part *parts, unsigned n, rb__procs *procs, unsigned r
         parts[i].c.iterations = run.c->iterations;
     }
     if (rb__cell_open(&run, &th) == RB_OK) {
-        if (!procs) rb__machine_before(&run);   /* a reader process's: its parent's, around them all */
+        if (!member) rb__machine_before(&run);   /* a member's: its parent's, around them all */
         rb__cell_execute(&run, th);
-        if (!procs) rb__machine_after(&run);
+        if (!member) rb__machine_after(&run);
         rb__cell_figures(&run, th);
     }
     rb__share_failure(parts, n);
@@ -7073,517 +7023,15 @@ static int rb__cell_in(rb__part *parts, unsigned n, rb__procs *procs, unsigned r
     return RB_OK;
 }
 
-static int rb__cell(rb__part *parts, unsigned n) { return rb__cell_in(parts, n, NULL, 0); }
-
-/*
-   Processes (rb_config.processes, and every cell under a memory limit): the cell's readers
-   as P forked processes of `threads` threads each. Each child runs a whole cell of its own
-   (rb__cell_in): it opens and maps the file itself, so it has its own mapping, advice and
-   page tables, as separate database workers do, and its own barrier and coordinator. The
-   parent prepares the cache once for all, releases every child's cell at once
-   (rb__proc_gate), and merges their results, which each child writes in place in an
-   anonymous MAP_SHARED region (a result holds no pointer but its strategy's name, which is
-   the table's, at the same address after fork).
-
-   The children's iterations are not one barrier's: each starts its phases from the same
-   release and runs them for the same time, so they agree within what a child's work
-   between phases takes (ms); the cell's rate is the sum of its threads' rates, each over
-   its own window, whichever process the thread is in, as in a cell of threads.
-
-   Nothing waits unbounded. A child that dies (a crash, a kill, an OOM kill in its cgroup) is
-   seen by waitpid within 10 ms and fails the cell with how it died; the others are told to
-   stop through the shared stop word, and killed if they have not ended RB__PROC_GRACE_NS
-   later; a child that is not ready in RB__PROC_READY_NS, or a cell that runs far past its
-   expected time, likewise. The caller's stop flag reaches the children through that word.
-   They ignore SIGINT: a Ctrl-C at a terminal reaches the whole process group, and the parent
-   stops them in order. On Linux a child dies with its parent (PR_SET_PDEATHSIG).
-
-   Under a memory limit (rb_config.memory_limit) the cell has a memory cgroup of its own,
-   and its readers are children inside it even for threads (one child of `threads`
-   threads): the kernel charges a page to the cgroup of the process that brought it in, by
-   process (v1 follows the mm's owner, not the thread; v2's memory controller is not
-   threaded), so the threads' process must be in the cgroup. Moving readbench itself in and
-   out would charge its own memory to the limit, leave the cell's charges behind when it
-   moved out (charges do not move with a process), and let the OOM killer of the cgroup pick
-   readbench itself (no result, no cleanup); a forked child is all the OOM killer can pick,
-   and the parent reports it and removes the cgroup. Pages charged before the cell to
-   another cgroup stay resident and unlimited, so the cell starts from the file evicted (by
-   the parent: eviction uncharges wherever pages were charged), and a prewarm is loaded by a
-   child inside the cgroup. */
-#define RB__PROC_READY_NS ((uint64_t)120 * 1000000000)   /* opening, mapping, making threads */
-#define RB__PROC_GRACE_NS ((uint64_t)10 * 1000000000)    /* from a stop to the children's end */
-
-static int rb__proc_gate(rb__run *run, char *why, size_t wl)
-{
-    rb__procs *pr = run->procs;
-    uint64_t until = rb__now_ns() + RB__PROC_READY_NS;
-    RB__STORE(&pr->slot[run->rank].state, RB__PS_READY);
-    /* polled: a child released 100 us late starts its windows 100 us late, each its own */
-    while (!RB__LOAD(&pr->go)) {
-        if (RB__LOAD(&pr->stop)) { rb__fmt(why, wl, "interrupted"); return RB_EINTR; }
-        if (rb__now_ns() > until) { rb__fmt(why, wl, "the parent never released the reader processes"); return RB_ESYS; }
-        rb__sleep_ns(100000);
-    }
-    return RB_OK;
-}
-
-/* A reader process: into the cell's cgroup, then a cell of its own into its slot; it never
-   returns (_exit: the parent's stdio buffers and atexit handlers are the parent's). */
-static void rb__proc_child(const rb__part *cell, rb__procs *pr, unsigned rank, const rb_memcg_cell *cg, pid_t parent)
-{
-    rb__proc_slot *sl = &pr->slot[rank];
-    rb__part part = *cell;
-    char why[RB_REASON_LEN];
-    int rc = RB_OK;
-    why[0] = 0;
-    if (rb__plat_die_with_parent(parent) == RB_ESYS && getppid() != parent) _exit(1);   /* orphaned already */
-    if (signal(SIGINT, SIG_IGN) == SIG_ERR) rc = RB_ESYS;   /* the parent stops its children (pr->stop) */
-    if (rc != RB_OK) rb__fmt(why, sizeof why, "signal(SIGINT): %s", strerror(errno));
-    if (rc == RB_OK && cg->dir[0]) rc = rb_memcg_join(cg, why, sizeof why);
-    part.c.processes = 1;   /* memory_limit stays: the cell's state checks read it (it started evicted) */
-    part.c.observer = NULL;   /* the caller's observer runs in the parent, around every child */
-    part.c.log = NULL;
-    part.c.stop = &pr->stop;
-    part.res = &sl->res;
-    rb__result_init(part.res, &part.c, part.s);
-    if (rc != RB_OK) {
-        part.res->status = rc;
-        rb__result_reason(part.res, "%s", why);
-    } else {
-        rb__cell_in(&part, 1, pr, rank);
-    }
-    RB__STORE(&sl->state, RB__PS_DONE);
-    _exit(0);
-}
-
-/* How a child that has ended without its result ended, for the cell's reason. */
-static void rb__proc_died(rb_result *res, unsigned rank, int pid, int status)
-{
-    if (res->status != RB_OK && res->status != RB_EINTR) return;   /* the first failure names the cell */
-    res->status = RB_ESYS;
-    if (WIFSIGNALED(status))
-        rb__result_reason(res, "reader process %u (pid %d) was killed by signal %d (%s) before it finished%s", rank,
-                          pid, WTERMSIG(status), strsignal(WTERMSIG(status)),
-                          WTERMSIG(status) == SIGKILL ? ": killed, or out of memory in its cgroup" : "");
-    else
-        rb__result_reason(res, "reader process %u (pid %d) exited with status %d before it finished", rank, pid,
-                          WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-}
-
-/* Reaps what has ended (until: a time to kill what is left by; 0 none). A child gone without
-   its result fails the cell. A child at `hold` or further is left unreaped (RB__PS_DONE + 1:
-   none): until the observer's measured, a child that ended stays a zombie whose /proc/PID
-   figures a sampler can still read. Returns the children not reaped. */
-static unsigned rb__proc_reap(rb__procs *pr, int *alive, rb_result *res, uint64_t until, int hold)
-{
-    unsigned j, left = 0;
-    for (j = 0; j < pr->n; j++) {
-        int st = 0;
-        pid_t got;
-        if (!alive[j]) continue;
-        if (!until && RB__LOAD(&pr->slot[j].state) >= hold) { left++; continue; }
-        got = waitpid(pr->slot[j].pid, &st, WNOHANG);
-        if (got == 0 && until && rb__now_ns() > until && kill(pr->slot[j].pid, SIGKILL) == 0) {
-            got = waitpid(pr->slot[j].pid, &st, 0);   /* SIGKILL cannot be caught: it ends now */
-            if (res->status == RB_OK) {
-                res->status = RB_ESYS;
-                rb__result_reason(res, "reader process %u (pid %d) did not end in time and was killed", j,
-                                  pr->slot[j].pid);
-            }
-        }
-        if (got == 0) { left++; continue; }
-        alive[j] = 0;
-        if (got < 0 || RB__LOAD(&pr->slot[j].state) != RB__PS_DONE || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
-            rb__proc_died(res, j, pr->slot[j].pid, got < 0 ? 0 : st);
-    }
-    return left;
-}
-
-/* Every child at `state` or further (or gone)? */
-static int rb__proc_all(rb__procs *pr, const int *alive, int state)
-{
-    unsigned j;
-    for (j = 0; j < pr->n; j++)
-        if (alive[j] && RB__LOAD(&pr->slot[j].state) < state) return 0;
-    return 1;
-}
-
-/* A figure of two processes: summed when both are known, else unknown (-1). */
-static void rb__proc_sum(int64_t *acc, int64_t x) { *acc = *acc >= 0 && x >= 0 ? *acc + x : -1; }
-
-/* Two warnings that say the same up to their first figure ("63.6% of the file was resident"
-   from one process, "63.4%" from the next) are one warning of the cell. */
-static int rb__same_words(const char *a, const char *b)
-{
-    for (; *a && *a == *b && !(*a >= '0' && *a <= '9'); a++, b++) {}
-    return (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') || (!*a && !*b);
-}
-
-/* The counts of one child's cell added into the cell's (acc: the first child's, copied). */
-static void rb__proc_add(rb_result *acc, const rb_result *x)
-{
-    unsigned k;
-    uint64_t issued = acc->reads_issued + x->reads_issued;
-    for (k = 0; k < acc->iterations && k < x->iterations; k++) acc->iter_ops_per_ms[k] += x->iter_ops_per_ms[k];
-    if (acc->cpu_user_ns_per_read >= 0 && x->cpu_user_ns_per_read >= 0 && issued) {   /* per read issued */
-        acc->cpu_user_ns_per_read = (acc->cpu_user_ns_per_read * (double)acc->reads_issued +
-                                     x->cpu_user_ns_per_read * (double)x->reads_issued) / (double)issued;
-        acc->cpu_sys_ns_per_read = (acc->cpu_sys_ns_per_read * (double)acc->reads_issued +
-                                    x->cpu_sys_ns_per_read * (double)x->reads_issued) / (double)issued;
-    } else {
-        acc->cpu_user_ns_per_read = acc->cpu_sys_ns_per_read = -1;
-    }
-    acc->reads_issued = issued;
-    acc->bytes_issued += x->bytes_issued;
-    acc->ops += x->ops;
-    acc->min_thread_ops = RB__MIN(acc->min_thread_ops, x->min_thread_ops);
-    acc->seconds = RB__MAX(acc->seconds, x->seconds);
-    acc->bytes_per_sec += x->bytes_per_sec;
-    acc->rate_upper_bound |= x->rate_upper_bound;
-    acc->rate_asked += x->rate_asked;
-    acc->arrivals_due += x->arrivals_due;
-    acc->madvise_calls += x->madvise_calls;
-    acc->madvise_failed += x->madvise_failed;
-    if (!acc->madvise_errno) acc->madvise_errno = x->madvise_errno;
-    rb__pf_stats_add(&acc->prefetch, &x->prefetch);
-    rb__pa_add(&acc->prefetch_accounting, &x->prefetch_accounting);
-    acc->fadvise_calls += x->fadvise_calls;
-    acc->fadvise_failed += x->fadvise_failed;
-    acc->nowait_reads += x->nowait_reads;
-    acc->nowait_served += x->nowait_served;
-    acc->inflight_max = RB__MAX(acc->inflight_max, x->inflight_max);
-    acc->io_errors += x->io_errors;
-    acc->short_reads += x->short_reads;
-    acc->verify_mismatches += x->verify_mismatches;
-    rb_hist_merge(&acc->lat, &x->lat);
-    rb_hist_merge(&acc->read_lat, &x->read_lat);
-    rb_hist_merge(&acc->service, &x->service);
-    if (acc->majflt >= 0 && x->majflt >= 0) acc->minflt += x->minflt;
-    rb__proc_sum(&acc->majflt, x->majflt);
-    rb__proc_sum(&acc->device_read_bytes, x->device_read_bytes);
-    acc->page_reads += x->page_reads;
-    acc->cold_pages += x->cold_pages;
-    acc->verified &= x->verified;
-    for (k = 0; k < x->nwarnings; k++) {   /* each kind of warning once, with the first process's figures */
-        unsigned j, seen = 0;
-        for (j = 0; j < acc->nwarnings; j++) seen |= rb__same_words(acc->warnings[j], x->warnings[k]);
-        if (!seen) rb__warn(acc, "%s", x->warnings[k]);
-    }
-    acc->warnings_dropped += x->warnings_dropped;
-}
-
-/* What the parent knows of the cell and no child does: the limit, the preparation, the
-   machine kernel, its warnings, and how it saw the cell end (a death, an interruption),
-   which names the cell's status before any child's but for a child's own failure. */
-static void rb__proc_keep(rb_result *res, const rb_result *keep)
-{
-    unsigned k;
-    res->memory_limit = keep->memory_limit;
-    res->evict_seconds = keep->evict_seconds;
-    res->prewarm_seconds = keep->prewarm_seconds;
-    res->resident_prepared = keep->resident_prepared;
-    res->machine_before_ns = keep->machine_before_ns;
-    res->machine_after_ns = keep->machine_after_ns;
-    res->machine_drift = keep->machine_drift;
-    res->machine_moved = keep->machine_moved;
-    for (k = 0; k < keep->nwarnings; k++) rb__warn(res, "%s", keep->warnings[k]);
-    if (keep->status != RB_OK && (res->status == RB_OK || res->status == RB_EINTR)) {
-        res->status = keep->status;
-        rb__result_reason(res, "%s", keep->reason);
-    }
-}
-
-/* The cell's result from its children's: their counts summed, each iteration's rate the sum
-   of theirs, and each process's page tables. What one process cannot see of the others is
-   unknown: the distinct pages of an iteration and the hit rate (a page two processes read
-   first would be counted cold twice). The cell's preparation (the parent's) is kept. */
-static void rb__proc_merge(const rb__part *cell, rb__procs *pr)
-{
-    rb_result *res = cell->res, *keep = (rb_result *)malloc(sizeof *keep);
-    unsigned j, k, n = pr->n, first = n, bad, intr;
-    double sum = 0, dev = 0;
-    for (j = 0; j < n && first == n; j++)
-        if (RB__LOAD(&pr->slot[j].state) == RB__PS_DONE) first = j;
-    if (!keep || first == n) {   /* no child has a result: the parent's reason stands */
-        if (!keep && res->status == RB_OK) { res->status = RB_ENOMEM; rb__result_reason(res, "out of memory"); }
-        free(keep);
-        return;
-    }
-    *keep = *res;   /* the parent's: status, preparation, the machine kernel, warnings */
-    *res = pr->slot[first].res;
-    for (j = first + 1; j < n; j++)
-        if (RB__LOAD(&pr->slot[j].state) == RB__PS_DONE) rb__proc_add(res, &pr->slot[j].res);
-    for (j = 0, bad = intr = n; j < n; j++) {   /* the cell's status: a child's own failure, else an interruption */
-        int st = pr->slot[j].res.status;
-        if (RB__LOAD(&pr->slot[j].state) != RB__PS_DONE || st == RB_OK) continue;
-        if (st != RB_EINTR && bad == n) bad = j;
-        if (st == RB_EINTR && intr == n) intr = j;
-    }
-    j = bad < n ? bad : intr;
-    res->status = j < n ? pr->slot[j].res.status : RB_OK;
-    if (j < n) rb__result_reason(res, "reader process %u: %s", j, pr->slot[j].res.reason);
-    rb__proc_keep(res, keep);
-    free(keep);
-    res->processes = n;
-    res->page_table_bytes = 0;
-    for (j = 0; j < n; j++) {
-        res->pte_each[j] = RB__LOAD(&pr->slot[j].state) == RB__PS_DONE ? pr->slot[j].res.page_table_bytes : -1;
-        rb__proc_sum(&res->page_table_bytes, res->pte_each[j]);
-    }
-    res->npte = n;
-    if (n > 1) {
-        res->pages_touched = res->hit_rate = -1;
-        res->touched_iterations = 0;
-        for (k = 0; k < RB_MAX_ITERATIONS; k++) res->iter_pages_touched[k] = -1;
-    }
-    if (res->read_amplification >= 0 && res->device_read_bytes >= 0 && res->bytes_issued)
-        res->read_amplification = (double)res->device_read_bytes / (double)res->bytes_issued;
-    if (res->fault_hit_rate >= 0 && res->majflt >= 0 && res->page_reads)
-        res->fault_hit_rate = RB__MAX(0.0, 1.0 - (double)res->majflt / (double)res->page_reads);
-    if (res->status != RB_OK || !res->iterations || res->rate_upper_bound) return;
-    for (k = 0; k < res->iterations; k++) sum += res->iter_ops_per_ms[k];
-    res->ops_per_ms = sum / res->iterations;
-    for (k = 0; k < res->iterations; k++)
-        dev += (res->iter_ops_per_ms[k] - res->ops_per_ms) * (res->iter_ops_per_ms[k] - res->ops_per_ms);
-    res->ops_per_ms_stddev = res->iterations > 1 ? sqrt(dev / (res->iterations - 1)) : NAN;
-    res->iops = res->ops_per_ms * 1000.0 * res->reads_per_op;
-}
-
-/* A child of the cell: RB_OK with *pid, or the failure in the cell's result. */
-static int rb__proc_fork(rb_result *res, pid_t *pid)
-{
-    *pid = fork();
-    if (*pid >= 0) return RB_OK;
-    if (res->status == RB_OK) {
-        res->status = RB_ESYS;
-        rb__result_reason(res, "fork: %s", strerror(errno));
-    }
-    return RB_ESYS;
-}
-
-/* A prewarm inside the cell's memory cgroup: a child there loads it, so its pages are charged
-   to the limit. Its outcome comes back in pr->prep_*. */
-static int rb__proc_prewarm(const rb__part *cell, rb__procs *pr, const rb_memcg_cell *cg)
-{
-    const rb_config *c = &cell->c;
-    rb_result *res = cell->res;
-    uint64_t until = rb__now_ns() + (uint64_t)1800 * 1000000000;   /* 30 min: a slow disk, a large file */
-    pid_t pid, parent = getpid();
-    int st = 0;
-    pr->prep_status = RB_ENOTRUN;
-    if (rb__proc_fork(res, &pid) != RB_OK) return RB_ESYS;
-    if (pid == 0) {
-        rb_error e;
-        uint64_t t0 = rb__now_ns();
-        int rc = rb__plat_die_with_parent(parent) == RB_ESYS && getppid() != parent ? RB_ESYS : RB_OK;
-        if (rc == RB_OK && signal(SIGINT, SIG_IGN) == SIG_ERR) rc = RB_ESYS;
-        e.msg[0] = 0;
-        if (rc == RB_OK) rc = rb_memcg_join(cg, e.msg, sizeof e.msg);
-        if (rc == RB_OK) rc = rb_prewarm(c->path, c->prewarm, c->seed, &e);
-        pr->prep_seconds = (double)(rb__now_ns() - t0) / 1e9;
-        snprintf(pr->prep_reason, sizeof pr->prep_reason, "%s", rc == RB_OK ? "" : e.msg);
-        RB__STORE(&pr->prep_status, rc);
-        _exit(0);
-    }
-    while (waitpid(pid, &st, WNOHANG) == 0) {
-        if ((c->stop && *c->stop) || rb__now_ns() > until) {
-            if (kill(pid, SIGKILL) != 0 || waitpid(pid, &st, 0) != pid) st = 0;   /* it ends now, or it had */
-            res->status = c->stop && *c->stop ? RB_EINTR : RB_ESYS;
-            rb__result_reason(res, "%s", res->status == RB_EINTR ? "interrupted" : "the prewarm took over 30 minutes");
-            return res->status;
-        }
-        rb__sleep_ns(10000000);
-    }
-    if (RB__LOAD(&pr->prep_status) == RB_ENOTRUN) {
-        rb__proc_died(res, 0, (int)pid, st);
-        rb__result_reason(res, "the prewarm's process (pid %d) ended before it was done (%s)", (int)pid,
-                          WIFSIGNALED(st) ? strsignal(WTERMSIG(st)) : "no result");
-        return RB_ESYS;
-    }
-    res->prewarm_seconds = pr->prep_seconds;
-    if (pr->prep_status != RB_OK) {
-        res->status = pr->prep_status;
-        rb__result_reason(res, "prewarm inside the memory limit: %s", pr->prep_reason);
-    }
-    return res->status;
-}
-
-/* The cell's cache state: as rb__prepare_cache, but under a memory limit the file is evicted
-   (here) and any prewarm loaded inside the cgroup (a child there). */
-static int rb__proc_prepare(const rb__part *cell, rb__procs *pr, const rb_memcg_cell *cg)
-{
-    const rb_config *c = &cell->c;
-    rb_result *res = cell->res;
-    rb_error e;
-    uint64_t t0 = rb__now_ns();
-    if (!c->memory_limit) return rb__prepare_cache(c, res);
-    if (rb_evict(c->path, &e) != RB_OK) {
-        res->status = e.status;
-        rb__result_reason(res, "%s", e.msg);
-        return res->status;
-    }
-    res->evict_seconds = (double)(rb__now_ns() - t0) / 1e9;
-    if (c->prewarm > 0 && rb__proc_prewarm(cell, pr, cg) != RB_OK) return res->status;
-    res->resident_prepared = rb__resident(c->path);
-    if (c->warmup_ns > 0)
-        rb__warn(res, "a warmup ran after the cell's cache state was made inside its memory limit: measuring started "
-                 "from the state the warmup left");
-    return RB_OK;
-}
-
-/* Waits for every child to be ready (bounded); then the caller's observer and the machine
-   kernel, and the release. */
-static void rb__proc_release(const rb__part *cell, rb__procs *pr, int *alive, rb__run *run)
-{
-    const rb_config *c = &cell->c;
-    const rb_observer *o = c->observer;
-    rb_result *res = cell->res;
-    uint64_t until = rb__now_ns() + RB__PROC_READY_NS;
-    char why[RB_REASON_LEN];
-    while (res->status == RB_OK && !rb__proc_all(pr, alive, RB__PS_READY)) {
-        rb__proc_reap(pr, alive, res, 0, RB__PS_DONE + 1);
-        if (c->stop && *c->stop) { res->status = RB_EINTR; rb__result_reason(res, "interrupted"); }
-        else if (rb__now_ns() > until) {
-            res->status = RB_ESYS;
-            rb__result_reason(res, "the reader processes were not ready after %llu s", (unsigned long long)(RB__PROC_READY_NS / 1000000000));
-        }
-        rb__sleep_ns(1000000);
-    }
-    if (res->status == RB_OK && o && o->cell) {
-        why[0] = 0;
-        run->observing = 1;
-        if (o->cell(o, c, &run->observed, why, sizeof why) != RB_OK) {
-            res->status = RB_ESYS;
-            rb__result_reason(res, "%s", why);
-        }
-    }
-    run->children = pr;   /* the children's live counts, for an observer's sampler */
-    if (res->status == RB_OK && run->observing && o->live) o->live(run->observed, run);
-    if (res->status == RB_OK) rb__machine_before(run);
-    else RB__STORE(&pr->stop, 1);
-    RB__STORE(&pr->go, 1);
-}
-
-/* A child whose cell failed early (it could not open the file) stops the others. */
-static int rb__proc_failed(rb__procs *pr)
-{
-    unsigned j;
-    for (j = 0; j < pr->n; j++)
-        if (RB__LOAD(&pr->slot[j].state) == RB__PS_DONE && pr->slot[j].res.status != RB_OK &&
-            pr->slot[j].res.status != RB_EINTR)
-            return 1;
-    return 0;
-}
-
-/* From the release to the last child's end: the caller's stop flag passed on, the observer's
-   measuring and measured called as the last child gets there, every death seen, and every
-   wait bounded (see above). */
-static void rb__proc_watch(const rb__part *cell, rb__procs *pr, int *alive, rb__run *run)
-{
-    const rb_config *c = &cell->c;
-    const rb_observer *o = run->observing ? c->observer : NULL;
-    rb_result *res = cell->res, *rows[1];
-    uint64_t expect = (uint64_t)c->warmup_ns + (uint64_t)c->iterations * (uint64_t)c->duration_ns;
-    uint64_t until = rb__now_ns() + 2 * expect + (uint64_t)60 * 1000000000, stopped = 0;
-    int measuring = 0, measured = 0;
-    rows[0] = res;
-    while (rb__proc_reap(pr, alive, res, stopped ? stopped + RB__PROC_GRACE_NS : 0,
-                         measured || res->status != RB_OK ? RB__PS_DONE + 1 : RB__PS_MEASURED)) {
-        uint64_t now = rb__now_ns();
-        if (!stopped && c->stop && *c->stop && res->status == RB_OK) { res->status = RB_EINTR; rb__result_reason(res, "interrupted"); }
-        if (!stopped && res->status == RB_OK && now > until) {
-            res->status = RB_ESYS;
-            rb__result_reason(res, "the reader processes ran %.0f s past the cell's %.0f s", (double)(now - until) / 1e9 + 60,
-                              (double)expect / 1e9);
-        }
-        if (!stopped && (res->status != RB_OK || rb__proc_failed(pr))) {
-            RB__STORE(&pr->stop, 1);
-            stopped = now;
-        }
-        if (!measuring && rb__proc_all(pr, alive, RB__PS_MEASURING)) {
-            measuring = 1;
-            if (o && o->measuring) o->measuring(run->observed, rows, 1);
-        }
-        if (!measured && rb__proc_all(pr, alive, RB__PS_MEASURED)) {
-            measured = 1;
-            if (o && o->measured) o->measured(run->observed, rows, 1);
-        }
-        rb__sleep_ns(5000000);
-    }
-}
-
-/* A cell of reader processes (see above), under its memory limit if it has one. */
-static int rb__procs_run(rb__part *cell)
-{
-    const rb_config *c = &cell->c;
-    rb_result *res = cell->res, *rows[1];
-    size_t live_at, len = rb__procs_len(c->processes, c->threads, &live_at);
-    int alive[RB_MAX_PROCESSES];
-    char why[RB_REASON_LEN];
-    rb_memcg_cell cg;
-    rb__procs *pr;
-    rb__run run;
-    unsigned j;
-    pid_t me = getpid();
-    memset(&cg, 0, sizeof cg);
-    memset(alive, 0, sizeof alive);
-    if (c->processes > 1 && (c->trace || c->cache == RB_CACHE_EVICT_EACH)) {
-        res->status = RB_UNSUPPORTED;
-        rb__result_reason(res, "%s", c->trace ? "a replay deals its trace's streams to one process's threads: each reader "
-                          "process would replay all of it" : "evict-each with reader processes: each would evict the file "
-                          "between its own iterations, in the middle of the others'");
-        return res->status;
-    }
-    pr = (rb__procs *)mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (pr == (rb__procs *)MAP_FAILED) {
-        res->status = RB_ENOMEM;
-        rb__result_reason(res, "mapping the reader processes' shared results (%zu bytes): %s", len, strerror(errno));
-        return res->status;
-    }
-    pr->n = c->processes;   /* an anonymous mapping starts zeroed: the rest is 0 */
-    pr->threads = c->threads;
-    pr->live_at = live_at;
-    memset(&run, 0, sizeof run);   /* the parent's own: the machine kernel and the observer's state */
-    run.parts = cell;
-    run.nparts = 1;
-    run.c = c;
-    run.res = res;
-    run.nthreads = c->processes * c->threads;
-    if (c->memory_limit && rb_memcg_make(&cg, c->memory_limit, why, sizeof why) != RB_OK) {
-        res->status = RB_ESYS;
-        rb__result_reason(res, "%s", why);
-    }
-    run.memcg = cg.dir[0] ? &cg : NULL;
-    if (res->status == RB_OK && rb__proc_prepare(cell, pr, &cg) == RB_OK) {
-        for (j = 0; j < pr->n; j++) {
-            pid_t pid;
-            if (rb__proc_fork(res, &pid) != RB_OK) break;
-            if (pid == 0) rb__proc_child(cell, pr, j, &cg, me);
-            pr->slot[j].pid = (int)pid;
-            alive[j] = 1;
-        }
-        rb__proc_release(cell, pr, alive, &run);
-        rb__proc_watch(cell, pr, alive, &run);
-        if (res->status == RB_OK) rb__machine_after(&run);
-        rb__proc_merge(cell, pr);
-        res->resident_after = rb__resident(c->path);
-        rows[0] = res;
-        if (run.observing && c->observer->close) c->observer->close(run.observed, rows, 1);
-    }
-    if (cg.dir[0]) {
-        res->memory_peak = rb_memcg_peak(&cg);
-        if (rb_memcg_remove(&cg, why, sizeof why) != RB_OK) rb__warn(res, "%s", why);
-    }
-    if (munmap(pr, len) != 0) rb__warn(res, "unmapping the reader processes' shared results: %s", strerror(errno));
-    return res->status;
-}
+static int rb__cell(rb__part *parts, unsigned n) { return rb__cell_in(parts, n, NULL); }
 
 RBDEF int rb_run(const rb_config *cfg, const rb_strategy *s, rb_result *res)
 {
     rb__part part;
     if (!res) return RB_EINVAL;
     if (rb__part_init(&part, cfg, s, res) != RB_OK) return res->status;
-    if (part.c.processes > 1 || part.c.memory_limit) return rb__procs_run(&part);
+    /* not threads of this process: layer 3's (rb__config_check refused the cell without it) */
+    if (part.c.processes > 1 || part.c.memory_limit) return part.c.spawner->run(&part.c, s, res);
     return rb__cell(&part, 1);
 }
 
@@ -10443,124 +9891,6 @@ RBINT int rb_memcg_read(rb_memcg *out)
     return 0;
 }
 
-/*
-   A cell's own memory cgroup (rb_config.memory_limit). The memory controller charges a page
-   to the cgroup of the process that brought it in (v1 follows the process's mm, not the
-   thread: moving one thread moves no charge; v2's memory controller is not threaded), so the
-   readers are processes inside it: the runner forks them there (see "processes" in 1.8). */
-RBINT int rb_memcg_usable(rb_memcg_cell *base, char *why, size_t wl)
-{
-    char mnt[1024], own[1024], text[512];
-    memset(base, 0, sizeof *base);
-    if (rb__memcg_own(&base->version, own, sizeof own, mnt, sizeof mnt) != 0) {
-        rb__fmt(why, wl, "a memory limit needs a memory cgroup controller (v1 or v2), and this system mounts none "
-                "(see /proc/cgroups and /proc/self/mountinfo)");
-        return RB_UNSUPPORTED;
-    }
-    /* v2: a cgroup holding processes cannot give its children the controller; the root can */
-    snprintf(base->dir, sizeof base->dir, "%s", base->version == 2 ? mnt : own);
-    if (base->version == 2) {
-        rb__memcg_file(base->dir, "cgroup.subtree_control", text, sizeof text);
-        if (!strstr(text, "memory")) {
-            rb__fmt(why, wl, "a memory limit needs the memory controller enabled below %s (its cgroup.subtree_control "
-                    "lacks memory)", base->dir);
-            return RB_UNSUPPORTED;
-        }
-    }
-    if (access(base->dir, W_OK) != 0) {
-        int e = errno;
-        rb__fmt(why, wl, "a memory limit needs a memory cgroup made below %s, which this user cannot do (%s): run as "
-                "root", base->dir, strerror(e));
-        return e == EACCES || e == EPERM || e == EROFS ? RB_EPERM : RB_ESYS;
-    }
-    return RB_OK;
-}
-
-/* One cgroup file written whole; RB_OK or RB_ESYS (errno set). */
-static int rb__memcg_write(const char *dir, const char *name, const char *text)
-{
-    char p[1200];
-    size_t len = strlen(text);
-    int fd, e;
-    ssize_t w;
-    if ((size_t)snprintf(p, sizeof p, "%s/%s", dir, name) >= sizeof p) { errno = ENAMETOOLONG; return RB_ESYS; }
-    if ((fd = open(p, O_WRONLY | O_CLOEXEC)) < 0) return RB_ESYS;
-    w = write(fd, text, len);
-    e = errno;
-    if (close(fd) != 0 && w == (ssize_t)len) return RB_ESYS;
-    errno = e;
-    return w == (ssize_t)len ? RB_OK : RB_ESYS;
-}
-
-RBINT int rb_memcg_make(rb_memcg_cell *cg, uint64_t limit, char *why, size_t wl)
-{
-    rb_memcg_cell base;
-    char num[32];
-    int rc = rb_memcg_usable(&base, why, wl);
-    memset(cg, 0, sizeof *cg);
-    if (rc != RB_OK) return rc;
-    /* named for this process and the instant: a cgroup a killed run left is told apart */
-    if ((size_t)snprintf(cg->dir, sizeof cg->dir, "%s/readbench-cell-%ld-%llu", base.dir, (long)getpid(),
-                         (unsigned long long)rb__now_ns()) >= sizeof cg->dir || mkdir(cg->dir, 0755) != 0) {
-        rb__fmt(why, wl, "making a memory cgroup below %s: %s", base.dir, strerror(errno));
-        cg->dir[0] = 0;
-        return RB_ESYS;
-    }
-    cg->version = base.version;
-    snprintf(num, sizeof num, "%llu", (unsigned long long)limit);
-    if (rb__memcg_write(cg->dir, cg->version == 2 ? "memory.max" : "memory.limit_in_bytes", num) != RB_OK) {
-        rb__fmt(why, wl, "setting the memory cgroup's limit to %s bytes: %s", num, strerror(errno));
-        rb_memcg_remove(cg, NULL, 0);
-        return RB_ESYS;
-    }
-    /* no swap for it where the kernel has the file (v2): a limit on memory, not on RAM alone */
-    if (cg->version == 2) (void)rb__memcg_write(cg->dir, "memory.swap.max", "0");
-    return RB_OK;
-}
-
-RBINT int rb_memcg_join(const rb_memcg_cell *cg, char *why, size_t wl)
-{
-    char pid[32];
-    snprintf(pid, sizeof pid, "%ld", (long)getpid());
-    if (rb__memcg_write(cg->dir, "cgroup.procs", pid) == RB_OK) return RB_OK;
-    rb__fmt(why, wl, "entering the memory cgroup %s: %s", cg->dir, strerror(errno));
-    return RB_ESYS;
-}
-
-RBINT int64_t rb_memcg_peak(const rb_memcg_cell *cg)
-{
-    char text[64];
-    long long v;
-    rb__memcg_file(cg->dir, cg->version == 2 ? "memory.peak" : "memory.max_usage_in_bytes", text, sizeof text);
-    v = text[0] ? rb_memcg_limit(text) : -2;
-    return v >= 0 ? (int64_t)v : -1;
-}
-
-RBINT int64_t rb_memcg_usage(const rb_memcg_cell *cg)
-{
-    char text[64];
-    long long v;
-    rb__memcg_file(cg->dir, cg->version == 2 ? "memory.current" : "memory.usage_in_bytes", text, sizeof text);
-    v = text[0] ? rb_memcg_limit(text) : -2;
-    return v >= 0 ? (int64_t)v : -1;
-}
-
-RBINT int rb_memcg_remove(rb_memcg_cell *cg, char *why, size_t wl)
-{
-    unsigned i;
-    if (!cg->dir[0]) return RB_OK;
-    for (i = 0; rmdir(cg->dir) != 0; i++) {   /* EBUSY while a process of it is still exiting */
-        if (errno == ENOENT) break;
-        if (errno != EBUSY || i == 100) {
-            rb__fmt(why, wl, "removing the memory cgroup %s: %s", cg->dir, strerror(errno));
-            return RB_ESYS;
-        }
-        rb__sleep_ns(10000000);
-    }
-    cg->dir[0] = 0;
-    return RB_OK;
-}
-
 /* The room, and (contained, may be NULL) whether it is a memory cgroup's, tighter than the
    host's, from one reading of each: asked twice, a cgroup's usage moves in between. */
 static int64_t rb__mem_room(int *contained)
@@ -11023,25 +10353,6 @@ static int rb__trace_check(const rb_matrix *m, char *why, size_t wl)
     return RB_OK;
 }
 
-/* A memory limit (rb_config.memory_limit): a cgroup can be made here (root, a memory
-   controller: said in one line, before anything is made), and the largest cell's buffers
-   (need) leave RB_MIN_MEMORY_LIMIT of it for the page cache and the processes themselves. */
-static int rb__limit_check(const rb_config *c, uint64_t need, char *why, size_t wl)
-{
-    rb_memcg_cell base;
-    char a[32], b[32];
-    int rc = rb_memcg_usable(&base, why, wl);
-    if (rc != RB_OK) return rc;
-    if (c->memory_limit < RB_MIN_MEMORY_LIMIT || need > c->memory_limit - RB_MIN_MEMORY_LIMIT) {
-        rb__mem_text(need, a, sizeof a);
-        rb__mem_text(c->memory_limit, b, sizeof b);
-        rb__fmt(why, wl, "a memory limit of %s leaves no room: the largest cell's buffers need %s, and the limit must "
-                "exceed that by %llu MiB", b, a, (unsigned long long)(RB_MIN_MEMORY_LIMIT >> 20));
-        return RB_EINVAL;
-    }
-    return RB_OK;
-}
-
 /* The kernel settings the row axes write, there and writable here (taken, nothing written):
    else the matrix is refused before anything runs (no block device, not root, no debugfs). */
 static int rb__knobs_check(const rb_matrix *m, char *why, size_t wl)
@@ -11103,7 +10414,9 @@ RBDEF int rb_matrix_check(const rb_matrix *m, char *why, size_t wl)
         rb_config c;
         const rb_strategy *s;
         uint64_t need = rb__largest_cell(m, &c, &s);
-        if (s && m->cfg.memory_limit && (rc = rb__limit_check(&m->cfg, need, why, wl)) != RB_OK) return rc;
+        if (s && (c.processes > 1 || c.memory_limit) && m->cfg.spawner && m->cfg.spawner->check &&
+            (rc = m->cfg.spawner->check(&c, need, why, wl)) != RB_OK)   /* reader processes, a memory limit */
+            return rc;
         return s ? rb_cell_fits(&c, s, why, wl) : RB_OK;
     }
 }
@@ -14996,7 +14309,7 @@ RBDEF int rb_trace_load(rb_trace *t, const char *trace_path, const rb_trace_opti
 
 RBDEF void rb_trace_free(rb_trace *t);
 
-/* -- 3.2 reader groups and the victim (declarations) -- */
+/* -- 3.2 reader groups, reader processes and the victim (declarations) -- */
 
 typedef struct rb_group {
     const rb_strategy *s;          /* every group names its strategy */
@@ -15028,6 +14341,13 @@ typedef struct rb_victim {
     rb_observer observer;
     const char *path;
 } rb_victim;
+
+/* rb_processes_attach(c): c's cells of reader processes (c->processes > 1, or a matrix's
+   processes axis) and under a memory limit (c->memory_limit) run as forked children, each a
+   cell of its own released together, their results merged (c->spawner: see rb_spawner). The
+   core alone refuses such a cell (RB_UNSUPPORTED). rb_settings_matrix and rb_settings_advise
+   attach them. */
+RBDEF void rb_processes_attach(rb_config *c);
 
 /* Readers that run together as a matrix's rows: each round one rb_run_groups of groups[0..n)
    (no strategy list; at most one thread count and one read size, the groups' defaults).
@@ -15825,6 +15145,34 @@ RBINT int rb_run_groups(const rb_config *cfg, const rb_group *g, unsigned n, int
 /* cfg->victim, if any: an existing non-empty regular file that is not cfg->path (by device and
    inode, through links). RB_OK, or an error with why. */
 RBINT int rb_victim_check(const rb_config *cfg, char *why, size_t whylen);
+
+/* A memory cgroup of readbench's own for one cell (rb_config.memory_limit): made below the
+   process's own memory cgroup (v1) or at the hierarchy's root (v2, where a cgroup that holds
+   processes cannot hand the memory controller down). rb_memcg_usable: where one can be made
+   (base), RB_OK, or RB_EPERM / RB_UNSUPPORTED with why (not root, no memory controller), having
+   made nothing. rb_memcg_make: one with that limit (a page multiple, at least RB_MIN_MEMORY_LIMIT, 1.6);
+   rb_memcg_join: the calling process into it; rb_memcg_peak: the most it had charged (v1
+   memory.max_usage_in_bytes, v2 memory.peak; -1 unknown); rb_memcg_remove: rmdir once its
+   processes are gone (retried for a second while they exit). */
+typedef struct rb_memcg_cell {
+    int version;                 /* 1 or 2 */
+    char dir[1100];              /* "" none made */
+} rb_memcg_cell;
+
+RBINT int rb_memcg_usable(rb_memcg_cell *base, char *why, size_t wl);
+
+RBINT int rb_memcg_make(rb_memcg_cell *cg, uint64_t limit, char *why, size_t wl);
+
+RBINT int rb_memcg_join(const rb_memcg_cell *cg, char *why, size_t wl);
+
+RBINT int64_t rb_memcg_peak(const rb_memcg_cell *cg);
+
+/* rb_memcg_usage: what it has charged now (v1 memory.usage_in_bytes, v2 memory.current; -1
+   unknown): one counter of the kernel's, read at once (charges are batched per CPU, so it may
+   be off by a few hundred KiB; the limit itself is never passed by more). */
+RBINT int64_t rb_memcg_usage(const rb_memcg_cell *cg);
+
+RBINT int rb_memcg_remove(rb_memcg_cell *cg, char *why, size_t wl);
 
 RBINT void rb_victim_attach(rb_config *c, rb_victim *v, const char *path);
 
@@ -17345,7 +16693,7 @@ RBINT int rb_trace_format_find(const char *name)
     return -1;
 }
 
-/* ==== 3.2 reader groups and the victim ======================================================== */
+/* ==== 3.2 reader groups, reader processes and the victim ====================================== */
 
 /* What a caller can get wrong in an rb_config before anything is opened. A negative duration
    would wrap to a deadline in the past: every iteration would end at once and report 0 ops/ms
@@ -18038,6 +17386,788 @@ RBINT void rb_groups_attach(rb_matrix *m, rb_groups_matrix *g, const rb_group *g
     g->hook.user = g;
     m->hook = groups && n ? &g->hook : NULL;
 }
+
+/*
+   Reader processes (rb_config.processes, and every cell under a memory limit; the core hands
+   them such a cell through rb_config.spawner, which rb_processes_attach sets): the cell's
+   readers as P forked processes of `threads` threads each. Each child runs a whole cell of
+   its own, a member of the wider one (rb__cell_in with an rb__member, 1.8): it opens and
+   maps the file itself, so it has its own mapping, advice and page tables, as separate
+   database workers do, and its own barrier and coordinator. The parent prepares the cache
+   once for all, releases every child's cell at once (rb__proc_gate, the members' gate), and
+   merges their results, which each child writes in place in an anonymous MAP_SHARED region
+   (a result holds no pointer but its strategy's name, which is the table's, at the same
+   address after fork).
+
+   The children's iterations are not one barrier's: each starts its phases from the same
+   release and runs them for the same time, so they agree within what a child's work
+   between phases takes (ms); the cell's rate is the sum of its threads' rates, each over
+   its own window, whichever process the thread is in, as in a cell of threads.
+
+   Nothing waits unbounded. A child that dies (a crash, a kill, an OOM kill in its cgroup) is
+   seen by waitpid within 10 ms and fails the cell with how it died; the others are told to
+   stop through the shared stop word, and killed if they have not ended RB__PROC_GRACE_NS
+   later; a child that is not ready in RB__PROC_READY_NS, or a cell that runs far past its
+   expected time, likewise. The caller's stop flag reaches the children through that word.
+   They ignore SIGINT: a Ctrl-C at a terminal reaches the whole process group, and the parent
+   stops them in order. On Linux a child dies with its parent (PR_SET_PDEATHSIG).
+
+   Under a memory limit (rb_config.memory_limit) the cell has a memory cgroup of its own,
+   and its readers are children inside it even for threads (one child of `threads`
+   threads): the kernel charges a page to the cgroup of the process that brought it in, by
+   process (v1 follows the mm's owner, not the thread; v2's memory controller is not
+   threaded), so the threads' process must be in the cgroup. Moving readbench itself in and
+   out would charge its own memory to the limit, leave the cell's charges behind when it
+   moved out (charges do not move with a process), and let the OOM killer of the cgroup pick
+   readbench itself (no result, no cleanup); a forked child is all the OOM killer can pick,
+   and the parent reports it and removes the cgroup. Pages charged before the cell to
+   another cgroup stay resident and unlimited, so the cell starts from the file evicted (by
+   the parent: eviction uncharges wherever pages were charged), and a prewarm is loaded by a
+   child inside the cgroup. */
+
+/* A cell's reader processes and their parent share one anonymous MAP_SHARED region: each
+   child's result is written in place in its slot, and the words the parent and the children
+   signal with. A child's state is stored as it gets there (its cell's rb__member.reached for
+   the two in the middle). */
+enum { RB__PS_FORKED = 0, RB__PS_READY = 1, RB__PS_MEASURING = RB__MEMBER_MEASURING,
+       RB__PS_MEASURED = RB__MEMBER_MEASURED, RB__PS_DONE = 4 };
+
+typedef struct rb__proc_slot {
+    int state;                   /* RB__PS_*: how far the child got, stored as it gets there */
+    int pid;
+    uint64_t started;            /* the child's first phase's start (CLOCK_MONOTONIC: the machine's); 0 not yet */
+    unsigned phase;              /* its phase running or last run (rb_cell_live in the parent) */
+    rb_result res;               /* the child's cell */
+} rb__proc_slot;
+
+typedef struct rb__procs {
+    int stop;                    /* every child's rb_config.stop: the parent's flag, passed on */
+    int go;                      /* the parent releases every child's cell at once */
+    unsigned n;                  /* slots */
+    int prep_status;             /* a prewarm inside a memory limit, made by a child in it */
+    double prep_seconds;
+    char prep_reason[RB_REASON_LEN];
+    unsigned threads;            /* each child's reader threads */
+    size_t live_at;              /* where their published op counts start (rb__proc_drawn) */
+    unsigned reads_per_op;       /* for rb_cell_live's reads */
+    const rb_memcg_cell *memcg;  /* the cell's cgroup (the parent's copy, for rb_cell_charged); NULL: none */
+    rb__wide wide;               /* what the parent's rb_cell_live reads (rb__procs_live) */
+    rb__proc_slot slot[1];       /* n of them */
+} rb__procs;
+
+/* Each child's reader threads publish their count of ops drawn in a word of the region, one
+   64-byte line each after the slots (no two threads' stores share a line): the parent's
+   rb_cell_live sums them while the children run, as it sums its own threads' counts. */
+#define RB__PROC_LINE 64u
+static size_t rb__procs_len(unsigned n, unsigned threads, size_t *live_at)
+{
+    size_t at = offsetof(rb__procs, slot) + (size_t)n * sizeof(rb__proc_slot);
+    at = (at + RB__PROC_LINE - 1) / RB__PROC_LINE * RB__PROC_LINE;
+    *live_at = at;
+    return at + (size_t)n * threads * RB__PROC_LINE;
+}
+
+static uint64_t *rb__proc_drawn(rb__procs *pr, unsigned rank, unsigned k)
+{
+    return (uint64_t *)(void *)((char *)pr + pr->live_at + ((size_t)rank * pr->threads + k) * RB__PROC_LINE);
+}
+
+/* A child's cell as a member of the wider one (rb__member): its hooks publish into its slot. */
+typedef struct rb__proc_at {
+    rb__procs *pr;
+    unsigned rank;
+} rb__proc_at;
+
+static uint64_t *rb__proc_member_drawn(void *u, unsigned k)
+{
+    rb__proc_at *at = (rb__proc_at *)u;
+    return k < at->pr->threads ? rb__proc_drawn(at->pr, at->rank, k) : NULL;
+}
+
+static void rb__proc_reached(void *u, int state)
+{
+    rb__proc_at *at = (rb__proc_at *)u;
+    RB__STORE(&at->pr->slot[at->rank].state, state);
+}
+
+static void rb__proc_phase(void *u, unsigned k, uint64_t started)
+{
+    rb__proc_at *at = (rb__proc_at *)u;
+    if (!__atomic_load_n(&at->pr->slot[at->rank].started, __ATOMIC_RELAXED))
+        __atomic_store_n(&at->pr->slot[at->rank].started, started, __ATOMIC_RELAXED);
+    __atomic_store_n(&at->pr->slot[at->rank].phase, k, __ATOMIC_RELAXED);
+}
+
+/* A cell of reader processes, seen from their parent: the children's published counts summed,
+   the first phase's start the earliest child's, the phase the one the slowest child is in. */
+static void rb__procs_live(const void *u, rb_live *out)
+{
+    const rb__procs *pr = (const rb__procs *)u;
+    unsigned j, k, least = ~0u;
+    for (j = 0; j < pr->n; j++) {
+        uint64_t t = __atomic_load_n(&pr->slot[j].started, __ATOMIC_RELAXED);
+        unsigned ph = __atomic_load_n(&pr->slot[j].phase, __ATOMIC_RELAXED);
+        if (t && (!out->started_ns || t < out->started_ns)) out->started_ns = t;
+        if (t && ph < least) least = ph;
+        for (k = 0; k < pr->threads; k++) out->ops += __atomic_load_n(rb__proc_drawn((rb__procs *)pr, j, k), __ATOMIC_RELAXED);
+    }
+    out->phase = least == ~0u ? 0 : least;
+    out->reads = out->ops * pr->reads_per_op;
+    out->threads = pr->n * pr->threads;
+    out->processes = pr->n;
+    out->pid = pr->slot[0].pid;
+}
+
+static int rb__procs_pid(const void *u, unsigned k)
+{
+    const rb__procs *pr = (const rb__procs *)u;
+    return k < pr->n ? pr->slot[k].pid : -1;
+}
+
+static int64_t rb__procs_charged(const void *u)
+{
+    const rb__procs *pr = (const rb__procs *)u;
+    return pr->memcg ? rb_memcg_usage(pr->memcg) : -1;
+}
+
+#define RB__PROC_READY_NS ((uint64_t)120 * 1000000000)   /* opening, mapping, making threads */
+#define RB__PROC_GRACE_NS ((uint64_t)10 * 1000000000)    /* from a stop to the children's end */
+
+static int rb__proc_gate(void *u, char *why, size_t wl)
+{
+    rb__proc_at *at = (rb__proc_at *)u;
+    rb__procs *pr = at->pr;
+    uint64_t until = rb__now_ns() + RB__PROC_READY_NS;
+    RB__STORE(&pr->slot[at->rank].state, RB__PS_READY);
+    /* polled: a child released 100 us late starts its windows 100 us late, each its own */
+    while (!RB__LOAD(&pr->go)) {
+        if (RB__LOAD(&pr->stop)) { rb__fmt(why, wl, "interrupted"); return RB_EINTR; }
+        if (rb__now_ns() > until) { rb__fmt(why, wl, "the parent never released the reader processes"); return RB_ESYS; }
+        rb__sleep_ns(100000);
+    }
+    return RB_OK;
+}
+
+/* A reader process: into the cell's cgroup, then a cell of its own into its slot; it never
+   returns (_exit: the parent's stdio buffers and atexit handlers are the parent's). */
+static void rb__proc_child(const rb__part *cell, rb__procs *pr, unsigned rank, const rb_memcg_cell *cg, pid_t parent)
+{
+    rb__proc_slot *sl = &pr->slot[rank];
+    rb__part part = *cell;
+    rb__proc_at at;
+    rb__member m;
+    char why[RB_REASON_LEN];
+    int rc = RB_OK;
+    why[0] = 0;
+    if (rb__plat_die_with_parent(parent) == RB_ESYS && getppid() != parent) _exit(1);   /* orphaned already */
+    if (signal(SIGINT, SIG_IGN) == SIG_ERR) rc = RB_ESYS;   /* the parent stops its children (pr->stop) */
+    if (rc != RB_OK) rb__fmt(why, sizeof why, "signal(SIGINT): %s", strerror(errno));
+    if (rc == RB_OK && cg->dir[0]) rc = rb_memcg_join(cg, why, sizeof why);
+    part.c.processes = 1;   /* memory_limit stays: the cell's state checks read it (it started evicted) */
+    part.c.observer = NULL;   /* the caller's observer runs in the parent, around every child */
+    part.c.log = NULL;
+    part.c.stop = &pr->stop;
+    part.res = &sl->res;
+    rb__result_init(part.res, &part.c, part.s);
+    if (rc != RB_OK) {
+        part.res->status = rc;
+        rb__result_reason(part.res, "%s", why);
+    } else {
+        at.pr = pr;
+        at.rank = rank;
+        m.rank = rank;
+        m.ranks = pr->n;
+        m.drawn = rb__proc_member_drawn;
+        m.reached = rb__proc_reached;
+        m.phase = rb__proc_phase;
+        m.gate = rb__proc_gate;
+        m.user = &at;
+        rb__cell_in(&part, 1, &m);
+    }
+    RB__STORE(&sl->state, RB__PS_DONE);
+    _exit(0);
+}
+
+/* How a child that has ended without its result ended, for the cell's reason. */
+static void rb__proc_died(rb_result *res, unsigned rank, int pid, int status)
+{
+    if (res->status != RB_OK && res->status != RB_EINTR) return;   /* the first failure names the cell */
+    res->status = RB_ESYS;
+    if (WIFSIGNALED(status))
+        rb__result_reason(res, "reader process %u (pid %d) was killed by signal %d (%s) before it finished%s", rank,
+                          pid, WTERMSIG(status), strsignal(WTERMSIG(status)),
+                          WTERMSIG(status) == SIGKILL ? ": killed, or out of memory in its cgroup" : "");
+    else
+        rb__result_reason(res, "reader process %u (pid %d) exited with status %d before it finished", rank, pid,
+                          WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+/* Reaps what has ended (until: a time to kill what is left by; 0 none). A child gone without
+   its result fails the cell. A child at `hold` or further is left unreaped (RB__PS_DONE + 1:
+   none): until the observer's measured, a child that ended stays a zombie whose /proc/PID
+   figures a sampler can still read. Returns the children not reaped. */
+static unsigned rb__proc_reap(rb__procs *pr, int *alive, rb_result *res, uint64_t until, int hold)
+{
+    unsigned j, left = 0;
+    for (j = 0; j < pr->n; j++) {
+        int st = 0;
+        pid_t got;
+        if (!alive[j]) continue;
+        if (!until && RB__LOAD(&pr->slot[j].state) >= hold) { left++; continue; }
+        got = waitpid(pr->slot[j].pid, &st, WNOHANG);
+        if (got == 0 && until && rb__now_ns() > until && kill(pr->slot[j].pid, SIGKILL) == 0) {
+            got = waitpid(pr->slot[j].pid, &st, 0);   /* SIGKILL cannot be caught: it ends now */
+            if (res->status == RB_OK) {
+                res->status = RB_ESYS;
+                rb__result_reason(res, "reader process %u (pid %d) did not end in time and was killed", j,
+                                  pr->slot[j].pid);
+            }
+        }
+        if (got == 0) { left++; continue; }
+        alive[j] = 0;
+        if (got < 0 || RB__LOAD(&pr->slot[j].state) != RB__PS_DONE || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+            rb__proc_died(res, j, pr->slot[j].pid, got < 0 ? 0 : st);
+    }
+    return left;
+}
+
+/* Every child at `state` or further (or gone)? */
+static int rb__proc_all(rb__procs *pr, const int *alive, int state)
+{
+    unsigned j;
+    for (j = 0; j < pr->n; j++)
+        if (alive[j] && RB__LOAD(&pr->slot[j].state) < state) return 0;
+    return 1;
+}
+
+/* A figure of two processes: summed when both are known, else unknown (-1). */
+static void rb__proc_sum(int64_t *acc, int64_t x) { *acc = *acc >= 0 && x >= 0 ? *acc + x : -1; }
+
+/* Two warnings that say the same up to their first figure ("63.6% of the file was resident"
+   from one process, "63.4%" from the next) are one warning of the cell. */
+static int rb__same_words(const char *a, const char *b)
+{
+    for (; *a && *a == *b && !(*a >= '0' && *a <= '9'); a++, b++) {}
+    return (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') || (!*a && !*b);
+}
+
+/* The counts of one child's cell added into the cell's (acc: the first child's, copied). */
+static void rb__proc_add(rb_result *acc, const rb_result *x)
+{
+    unsigned k;
+    uint64_t issued = acc->reads_issued + x->reads_issued;
+    for (k = 0; k < acc->iterations && k < x->iterations; k++) acc->iter_ops_per_ms[k] += x->iter_ops_per_ms[k];
+    if (acc->cpu_user_ns_per_read >= 0 && x->cpu_user_ns_per_read >= 0 && issued) {   /* per read issued */
+        acc->cpu_user_ns_per_read = (acc->cpu_user_ns_per_read * (double)acc->reads_issued +
+                                     x->cpu_user_ns_per_read * (double)x->reads_issued) / (double)issued;
+        acc->cpu_sys_ns_per_read = (acc->cpu_sys_ns_per_read * (double)acc->reads_issued +
+                                    x->cpu_sys_ns_per_read * (double)x->reads_issued) / (double)issued;
+    } else {
+        acc->cpu_user_ns_per_read = acc->cpu_sys_ns_per_read = -1;
+    }
+    acc->reads_issued = issued;
+    acc->bytes_issued += x->bytes_issued;
+    acc->ops += x->ops;
+    acc->min_thread_ops = RB__MIN(acc->min_thread_ops, x->min_thread_ops);
+    acc->seconds = RB__MAX(acc->seconds, x->seconds);
+    acc->bytes_per_sec += x->bytes_per_sec;
+    acc->rate_upper_bound |= x->rate_upper_bound;
+    acc->rate_asked += x->rate_asked;
+    acc->arrivals_due += x->arrivals_due;
+    acc->madvise_calls += x->madvise_calls;
+    acc->madvise_failed += x->madvise_failed;
+    if (!acc->madvise_errno) acc->madvise_errno = x->madvise_errno;
+    rb__pf_stats_add(&acc->prefetch, &x->prefetch);
+    rb__pa_add(&acc->prefetch_accounting, &x->prefetch_accounting);
+    acc->fadvise_calls += x->fadvise_calls;
+    acc->fadvise_failed += x->fadvise_failed;
+    acc->nowait_reads += x->nowait_reads;
+    acc->nowait_served += x->nowait_served;
+    acc->inflight_max = RB__MAX(acc->inflight_max, x->inflight_max);
+    acc->io_errors += x->io_errors;
+    acc->short_reads += x->short_reads;
+    acc->verify_mismatches += x->verify_mismatches;
+    rb_hist_merge(&acc->lat, &x->lat);
+    rb_hist_merge(&acc->read_lat, &x->read_lat);
+    rb_hist_merge(&acc->service, &x->service);
+    if (acc->majflt >= 0 && x->majflt >= 0) acc->minflt += x->minflt;
+    rb__proc_sum(&acc->majflt, x->majflt);
+    rb__proc_sum(&acc->device_read_bytes, x->device_read_bytes);
+    acc->page_reads += x->page_reads;
+    acc->cold_pages += x->cold_pages;
+    acc->verified &= x->verified;
+    for (k = 0; k < x->nwarnings; k++) {   /* each kind of warning once, with the first process's figures */
+        unsigned j, seen = 0;
+        for (j = 0; j < acc->nwarnings; j++) seen |= rb__same_words(acc->warnings[j], x->warnings[k]);
+        if (!seen) rb__warn(acc, "%s", x->warnings[k]);
+    }
+    acc->warnings_dropped += x->warnings_dropped;
+}
+
+/* What the parent knows of the cell and no child does: the limit, the preparation, the
+   machine kernel, its warnings, and how it saw the cell end (a death, an interruption),
+   which names the cell's status before any child's but for a child's own failure. */
+static void rb__proc_keep(rb_result *res, const rb_result *keep)
+{
+    unsigned k;
+    res->memory_limit = keep->memory_limit;
+    res->evict_seconds = keep->evict_seconds;
+    res->prewarm_seconds = keep->prewarm_seconds;
+    res->resident_prepared = keep->resident_prepared;
+    res->machine_before_ns = keep->machine_before_ns;
+    res->machine_after_ns = keep->machine_after_ns;
+    res->machine_drift = keep->machine_drift;
+    res->machine_moved = keep->machine_moved;
+    for (k = 0; k < keep->nwarnings; k++) rb__warn(res, "%s", keep->warnings[k]);
+    if (keep->status != RB_OK && (res->status == RB_OK || res->status == RB_EINTR)) {
+        res->status = keep->status;
+        rb__result_reason(res, "%s", keep->reason);
+    }
+}
+
+/* The cell's result from its children's: their counts summed, each iteration's rate the sum
+   of theirs, and each process's page tables. What one process cannot see of the others is
+   unknown: the distinct pages of an iteration and the hit rate (a page two processes read
+   first would be counted cold twice). The cell's preparation (the parent's) is kept. */
+static void rb__proc_merge(const rb__part *cell, rb__procs *pr)
+{
+    rb_result *res = cell->res, *keep = (rb_result *)malloc(sizeof *keep);
+    unsigned j, k, n = pr->n, first = n, bad, intr;
+    double sum = 0, dev = 0;
+    for (j = 0; j < n && first == n; j++)
+        if (RB__LOAD(&pr->slot[j].state) == RB__PS_DONE) first = j;
+    if (!keep || first == n) {   /* no child has a result: the parent's reason stands */
+        if (!keep && res->status == RB_OK) { res->status = RB_ENOMEM; rb__result_reason(res, "out of memory"); }
+        free(keep);
+        return;
+    }
+    *keep = *res;   /* the parent's: status, preparation, the machine kernel, warnings */
+    *res = pr->slot[first].res;
+    for (j = first + 1; j < n; j++)
+        if (RB__LOAD(&pr->slot[j].state) == RB__PS_DONE) rb__proc_add(res, &pr->slot[j].res);
+    for (j = 0, bad = intr = n; j < n; j++) {   /* the cell's status: a child's own failure, else an interruption */
+        int st = pr->slot[j].res.status;
+        if (RB__LOAD(&pr->slot[j].state) != RB__PS_DONE || st == RB_OK) continue;
+        if (st != RB_EINTR && bad == n) bad = j;
+        if (st == RB_EINTR && intr == n) intr = j;
+    }
+    j = bad < n ? bad : intr;
+    res->status = j < n ? pr->slot[j].res.status : RB_OK;
+    if (j < n) rb__result_reason(res, "reader process %u: %s", j, pr->slot[j].res.reason);
+    rb__proc_keep(res, keep);
+    free(keep);
+    res->processes = n;
+    res->page_table_bytes = 0;
+    for (j = 0; j < n; j++) {
+        res->pte_each[j] = RB__LOAD(&pr->slot[j].state) == RB__PS_DONE ? pr->slot[j].res.page_table_bytes : -1;
+        rb__proc_sum(&res->page_table_bytes, res->pte_each[j]);
+    }
+    res->npte = n;
+    if (n > 1) {
+        res->pages_touched = res->hit_rate = -1;
+        res->touched_iterations = 0;
+        for (k = 0; k < RB_MAX_ITERATIONS; k++) res->iter_pages_touched[k] = -1;
+    }
+    if (res->read_amplification >= 0 && res->device_read_bytes >= 0 && res->bytes_issued)
+        res->read_amplification = (double)res->device_read_bytes / (double)res->bytes_issued;
+    if (res->fault_hit_rate >= 0 && res->majflt >= 0 && res->page_reads)
+        res->fault_hit_rate = RB__MAX(0.0, 1.0 - (double)res->majflt / (double)res->page_reads);
+    if (res->status != RB_OK || !res->iterations || res->rate_upper_bound) return;
+    for (k = 0; k < res->iterations; k++) sum += res->iter_ops_per_ms[k];
+    res->ops_per_ms = sum / res->iterations;
+    for (k = 0; k < res->iterations; k++)
+        dev += (res->iter_ops_per_ms[k] - res->ops_per_ms) * (res->iter_ops_per_ms[k] - res->ops_per_ms);
+    res->ops_per_ms_stddev = res->iterations > 1 ? sqrt(dev / (res->iterations - 1)) : NAN;
+    res->iops = res->ops_per_ms * 1000.0 * res->reads_per_op;
+}
+
+/* A child of the cell: RB_OK with *pid, or the failure in the cell's result. */
+static int rb__proc_fork(rb_result *res, pid_t *pid)
+{
+    *pid = fork();
+    if (*pid >= 0) return RB_OK;
+    if (res->status == RB_OK) {
+        res->status = RB_ESYS;
+        rb__result_reason(res, "fork: %s", strerror(errno));
+    }
+    return RB_ESYS;
+}
+
+/* A prewarm inside the cell's memory cgroup: a child there loads it, so its pages are charged
+   to the limit. Its outcome comes back in pr->prep_*. */
+static int rb__proc_prewarm(const rb__part *cell, rb__procs *pr, const rb_memcg_cell *cg)
+{
+    const rb_config *c = &cell->c;
+    rb_result *res = cell->res;
+    uint64_t until = rb__now_ns() + (uint64_t)1800 * 1000000000;   /* 30 min: a slow disk, a large file */
+    pid_t pid, parent = getpid();
+    int st = 0;
+    pr->prep_status = RB_ENOTRUN;
+    if (rb__proc_fork(res, &pid) != RB_OK) return RB_ESYS;
+    if (pid == 0) {
+        rb_error e;
+        uint64_t t0 = rb__now_ns();
+        int rc = rb__plat_die_with_parent(parent) == RB_ESYS && getppid() != parent ? RB_ESYS : RB_OK;
+        if (rc == RB_OK && signal(SIGINT, SIG_IGN) == SIG_ERR) rc = RB_ESYS;
+        e.msg[0] = 0;
+        if (rc == RB_OK) rc = rb_memcg_join(cg, e.msg, sizeof e.msg);
+        if (rc == RB_OK) rc = rb_prewarm(c->path, c->prewarm, c->seed, &e);
+        pr->prep_seconds = (double)(rb__now_ns() - t0) / 1e9;
+        snprintf(pr->prep_reason, sizeof pr->prep_reason, "%s", rc == RB_OK ? "" : e.msg);
+        RB__STORE(&pr->prep_status, rc);
+        _exit(0);
+    }
+    while (waitpid(pid, &st, WNOHANG) == 0) {
+        if ((c->stop && *c->stop) || rb__now_ns() > until) {
+            if (kill(pid, SIGKILL) != 0 || waitpid(pid, &st, 0) != pid) st = 0;   /* it ends now, or it had */
+            res->status = c->stop && *c->stop ? RB_EINTR : RB_ESYS;
+            rb__result_reason(res, "%s", res->status == RB_EINTR ? "interrupted" : "the prewarm took over 30 minutes");
+            return res->status;
+        }
+        rb__sleep_ns(10000000);
+    }
+    if (RB__LOAD(&pr->prep_status) == RB_ENOTRUN) {
+        rb__proc_died(res, 0, (int)pid, st);
+        rb__result_reason(res, "the prewarm's process (pid %d) ended before it was done (%s)", (int)pid,
+                          WIFSIGNALED(st) ? strsignal(WTERMSIG(st)) : "no result");
+        return RB_ESYS;
+    }
+    res->prewarm_seconds = pr->prep_seconds;
+    if (pr->prep_status != RB_OK) {
+        res->status = pr->prep_status;
+        rb__result_reason(res, "prewarm inside the memory limit: %s", pr->prep_reason);
+    }
+    return res->status;
+}
+
+/* The cell's cache state: as rb__prepare_cache, but under a memory limit the file is evicted
+   (here) and any prewarm loaded inside the cgroup (a child there). */
+static int rb__proc_prepare(const rb__part *cell, rb__procs *pr, const rb_memcg_cell *cg)
+{
+    const rb_config *c = &cell->c;
+    rb_result *res = cell->res;
+    rb_error e;
+    uint64_t t0 = rb__now_ns();
+    if (!c->memory_limit) return rb__prepare_cache(c, res);
+    if (rb_evict(c->path, &e) != RB_OK) {
+        res->status = e.status;
+        rb__result_reason(res, "%s", e.msg);
+        return res->status;
+    }
+    res->evict_seconds = (double)(rb__now_ns() - t0) / 1e9;
+    if (c->prewarm > 0 && rb__proc_prewarm(cell, pr, cg) != RB_OK) return res->status;
+    res->resident_prepared = rb__resident(c->path);
+    if (c->warmup_ns > 0)
+        rb__warn(res, "a warmup ran after the cell's cache state was made inside its memory limit: measuring started "
+                 "from the state the warmup left");
+    return RB_OK;
+}
+
+/* Waits for every child to be ready (bounded); then the caller's observer and the machine
+   kernel, and the release. */
+static void rb__proc_release(const rb__part *cell, rb__procs *pr, int *alive, rb__run *run)
+{
+    const rb_config *c = &cell->c;
+    const rb_observer *o = c->observer;
+    rb_result *res = cell->res;
+    uint64_t until = rb__now_ns() + RB__PROC_READY_NS;
+    char why[RB_REASON_LEN];
+    while (res->status == RB_OK && !rb__proc_all(pr, alive, RB__PS_READY)) {
+        rb__proc_reap(pr, alive, res, 0, RB__PS_DONE + 1);
+        if (c->stop && *c->stop) { res->status = RB_EINTR; rb__result_reason(res, "interrupted"); }
+        else if (rb__now_ns() > until) {
+            res->status = RB_ESYS;
+            rb__result_reason(res, "the reader processes were not ready after %llu s", (unsigned long long)(RB__PROC_READY_NS / 1000000000));
+        }
+        rb__sleep_ns(1000000);
+    }
+    if (res->status == RB_OK && o && o->cell) {
+        why[0] = 0;
+        run->observing = 1;
+        if (o->cell(o, c, &run->observed, why, sizeof why) != RB_OK) {
+            res->status = RB_ESYS;
+            rb__result_reason(res, "%s", why);
+        }
+    }
+    run->wide = &pr->wide;   /* the children's live counts, for an observer's sampler */
+    if (res->status == RB_OK && run->observing && o->live) o->live(run->observed, run);
+    if (res->status == RB_OK) rb__machine_before(run);
+    else RB__STORE(&pr->stop, 1);
+    RB__STORE(&pr->go, 1);
+}
+
+/* A child whose cell failed early (it could not open the file) stops the others. */
+static int rb__proc_failed(rb__procs *pr)
+{
+    unsigned j;
+    for (j = 0; j < pr->n; j++)
+        if (RB__LOAD(&pr->slot[j].state) == RB__PS_DONE && pr->slot[j].res.status != RB_OK &&
+            pr->slot[j].res.status != RB_EINTR)
+            return 1;
+    return 0;
+}
+
+/* From the release to the last child's end: the caller's stop flag passed on, the observer's
+   measuring and measured called as the last child gets there, every death seen, and every
+   wait bounded (see above). */
+static void rb__proc_watch(const rb__part *cell, rb__procs *pr, int *alive, rb__run *run)
+{
+    const rb_config *c = &cell->c;
+    const rb_observer *o = run->observing ? c->observer : NULL;
+    rb_result *res = cell->res, *rows[1];
+    uint64_t expect = (uint64_t)c->warmup_ns + (uint64_t)c->iterations * (uint64_t)c->duration_ns;
+    uint64_t until = rb__now_ns() + 2 * expect + (uint64_t)60 * 1000000000, stopped = 0;
+    int measuring = 0, measured = 0;
+    rows[0] = res;
+    while (rb__proc_reap(pr, alive, res, stopped ? stopped + RB__PROC_GRACE_NS : 0,
+                         measured || res->status != RB_OK ? RB__PS_DONE + 1 : RB__PS_MEASURED)) {
+        uint64_t now = rb__now_ns();
+        if (!stopped && c->stop && *c->stop && res->status == RB_OK) { res->status = RB_EINTR; rb__result_reason(res, "interrupted"); }
+        if (!stopped && res->status == RB_OK && now > until) {
+            res->status = RB_ESYS;
+            rb__result_reason(res, "the reader processes ran %.0f s past the cell's %.0f s", (double)(now - until) / 1e9 + 60,
+                              (double)expect / 1e9);
+        }
+        if (!stopped && (res->status != RB_OK || rb__proc_failed(pr))) {
+            RB__STORE(&pr->stop, 1);
+            stopped = now;
+        }
+        if (!measuring && rb__proc_all(pr, alive, RB__PS_MEASURING)) {
+            measuring = 1;
+            if (o && o->measuring) o->measuring(run->observed, rows, 1);
+        }
+        if (!measured && rb__proc_all(pr, alive, RB__PS_MEASURED)) {
+            measured = 1;
+            if (o && o->measured) o->measured(run->observed, rows, 1);
+        }
+        rb__sleep_ns(5000000);
+    }
+}
+
+/* A cell of reader processes (see above), under its memory limit if it has one. */
+static int rb__procs_run(rb__part *cell)
+{
+    const rb_config *c = &cell->c;
+    rb_result *res = cell->res, *rows[1];
+    size_t live_at, len = rb__procs_len(c->processes, c->threads, &live_at);
+    int alive[RB_MAX_PROCESSES];
+    char why[RB_REASON_LEN];
+    rb_memcg_cell cg;
+    rb__procs *pr;
+    rb__run run;
+    unsigned j;
+    pid_t me = getpid();
+    memset(&cg, 0, sizeof cg);
+    memset(alive, 0, sizeof alive);
+    if (c->processes > 1 && (c->trace || c->cache == RB_CACHE_EVICT_EACH)) {
+        res->status = RB_UNSUPPORTED;
+        rb__result_reason(res, "%s", c->trace ? "a replay deals its trace's streams to one process's threads: each reader "
+                          "process would replay all of it" : "evict-each with reader processes: each would evict the file "
+                          "between its own iterations, in the middle of the others'");
+        return res->status;
+    }
+    pr = (rb__procs *)mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (pr == (rb__procs *)MAP_FAILED) {
+        res->status = RB_ENOMEM;
+        rb__result_reason(res, "mapping the reader processes' shared results (%zu bytes): %s", len, strerror(errno));
+        return res->status;
+    }
+    pr->n = c->processes;   /* an anonymous mapping starts zeroed: the rest is 0 */
+    pr->threads = c->threads;
+    pr->live_at = live_at;
+    pr->reads_per_op = c->reads_per_op;
+    pr->wide.live = rb__procs_live;
+    pr->wide.pid = rb__procs_pid;
+    pr->wide.charged = rb__procs_charged;
+    pr->wide.user = pr;
+    memset(&run, 0, sizeof run);   /* the parent's own: the machine kernel and the observer's state */
+    run.parts = cell;
+    run.nparts = 1;
+    run.c = c;
+    run.res = res;
+    run.nthreads = c->processes * c->threads;
+    if (c->memory_limit && rb_memcg_make(&cg, c->memory_limit, why, sizeof why) != RB_OK) {
+        res->status = RB_ESYS;
+        rb__result_reason(res, "%s", why);
+    }
+    pr->memcg = cg.dir[0] ? &cg : NULL;
+    if (res->status == RB_OK && rb__proc_prepare(cell, pr, &cg) == RB_OK) {
+        for (j = 0; j < pr->n; j++) {
+            pid_t pid;
+            if (rb__proc_fork(res, &pid) != RB_OK) break;
+            if (pid == 0) rb__proc_child(cell, pr, j, &cg, me);
+            pr->slot[j].pid = (int)pid;
+            alive[j] = 1;
+        }
+        rb__proc_release(cell, pr, alive, &run);
+        rb__proc_watch(cell, pr, alive, &run);
+        if (res->status == RB_OK) rb__machine_after(&run);
+        rb__proc_merge(cell, pr);
+        res->resident_after = rb__resident(c->path);
+        rows[0] = res;
+        if (run.observing && c->observer->close) c->observer->close(run.observed, rows, 1);
+    }
+    if (cg.dir[0]) {
+        res->memory_peak = rb_memcg_peak(&cg);
+        if (rb_memcg_remove(&cg, why, sizeof why) != RB_OK) rb__warn(res, "%s", why);
+    }
+    if (munmap(pr, len) != 0) rb__warn(res, "unmapping the reader processes' shared results: %s", strerror(errno));
+    return res->status;
+}
+
+/*
+   A cell's own memory cgroup (rb_config.memory_limit). The memory controller charges a page
+   to the cgroup of the process that brought it in (v1 follows the process's mm, not the
+   thread: moving one thread moves no charge; v2's memory controller is not threaded), so the
+   readers are processes inside it: the runner forks them there (see "processes" in 1.8). */
+RBINT int rb_memcg_usable(rb_memcg_cell *base, char *why, size_t wl)
+{
+    char mnt[1024], own[1024], text[512];
+    memset(base, 0, sizeof *base);
+    if (rb__memcg_own(&base->version, own, sizeof own, mnt, sizeof mnt) != 0) {
+        rb__fmt(why, wl, "a memory limit needs a memory cgroup controller (v1 or v2), and this system mounts none "
+                "(see /proc/cgroups and /proc/self/mountinfo)");
+        return RB_UNSUPPORTED;
+    }
+    /* v2: a cgroup holding processes cannot give its children the controller; the root can */
+    snprintf(base->dir, sizeof base->dir, "%s", base->version == 2 ? mnt : own);
+    if (base->version == 2) {
+        rb__memcg_file(base->dir, "cgroup.subtree_control", text, sizeof text);
+        if (!strstr(text, "memory")) {
+            rb__fmt(why, wl, "a memory limit needs the memory controller enabled below %s (its cgroup.subtree_control "
+                    "lacks memory)", base->dir);
+            return RB_UNSUPPORTED;
+        }
+    }
+    if (access(base->dir, W_OK) != 0) {
+        int e = errno;
+        rb__fmt(why, wl, "a memory limit needs a memory cgroup made below %s, which this user cannot do (%s): run as "
+                "root", base->dir, strerror(e));
+        return e == EACCES || e == EPERM || e == EROFS ? RB_EPERM : RB_ESYS;
+    }
+    return RB_OK;
+}
+
+/* One cgroup file written whole; RB_OK or RB_ESYS (errno set). */
+static int rb__memcg_write(const char *dir, const char *name, const char *text)
+{
+    char p[1200];
+    size_t len = strlen(text);
+    int fd, e;
+    ssize_t w;
+    if ((size_t)snprintf(p, sizeof p, "%s/%s", dir, name) >= sizeof p) { errno = ENAMETOOLONG; return RB_ESYS; }
+    if ((fd = open(p, O_WRONLY | O_CLOEXEC)) < 0) return RB_ESYS;
+    w = write(fd, text, len);
+    e = errno;
+    if (close(fd) != 0 && w == (ssize_t)len) return RB_ESYS;
+    errno = e;
+    return w == (ssize_t)len ? RB_OK : RB_ESYS;
+}
+
+RBINT int rb_memcg_make(rb_memcg_cell *cg, uint64_t limit, char *why, size_t wl)
+{
+    rb_memcg_cell base;
+    char num[32];
+    int rc = rb_memcg_usable(&base, why, wl);
+    memset(cg, 0, sizeof *cg);
+    if (rc != RB_OK) return rc;
+    /* named for this process and the instant: a cgroup a killed run left is told apart */
+    if ((size_t)snprintf(cg->dir, sizeof cg->dir, "%s/readbench-cell-%ld-%llu", base.dir, (long)getpid(),
+                         (unsigned long long)rb__now_ns()) >= sizeof cg->dir || mkdir(cg->dir, 0755) != 0) {
+        rb__fmt(why, wl, "making a memory cgroup below %s: %s", base.dir, strerror(errno));
+        cg->dir[0] = 0;
+        return RB_ESYS;
+    }
+    cg->version = base.version;
+    snprintf(num, sizeof num, "%llu", (unsigned long long)limit);
+    if (rb__memcg_write(cg->dir, cg->version == 2 ? "memory.max" : "memory.limit_in_bytes", num) != RB_OK) {
+        rb__fmt(why, wl, "setting the memory cgroup's limit to %s bytes: %s", num, strerror(errno));
+        rb_memcg_remove(cg, NULL, 0);
+        return RB_ESYS;
+    }
+    /* no swap for it where the kernel has the file (v2): a limit on memory, not on RAM alone */
+    if (cg->version == 2) (void)rb__memcg_write(cg->dir, "memory.swap.max", "0");
+    return RB_OK;
+}
+
+RBINT int rb_memcg_join(const rb_memcg_cell *cg, char *why, size_t wl)
+{
+    char pid[32];
+    snprintf(pid, sizeof pid, "%ld", (long)getpid());
+    if (rb__memcg_write(cg->dir, "cgroup.procs", pid) == RB_OK) return RB_OK;
+    rb__fmt(why, wl, "entering the memory cgroup %s: %s", cg->dir, strerror(errno));
+    return RB_ESYS;
+}
+
+RBINT int64_t rb_memcg_peak(const rb_memcg_cell *cg)
+{
+    char text[64];
+    long long v;
+    rb__memcg_file(cg->dir, cg->version == 2 ? "memory.peak" : "memory.max_usage_in_bytes", text, sizeof text);
+    v = text[0] ? rb_memcg_limit(text) : -2;
+    return v >= 0 ? (int64_t)v : -1;
+}
+
+RBINT int64_t rb_memcg_usage(const rb_memcg_cell *cg)
+{
+    char text[64];
+    long long v;
+    rb__memcg_file(cg->dir, cg->version == 2 ? "memory.current" : "memory.usage_in_bytes", text, sizeof text);
+    v = text[0] ? rb_memcg_limit(text) : -2;
+    return v >= 0 ? (int64_t)v : -1;
+}
+
+RBINT int rb_memcg_remove(rb_memcg_cell *cg, char *why, size_t wl)
+{
+    unsigned i;
+    if (!cg->dir[0]) return RB_OK;
+    for (i = 0; rmdir(cg->dir) != 0; i++) {   /* EBUSY while a process of it is still exiting */
+        if (errno == ENOENT) break;
+        if (errno != EBUSY || i == 100) {
+            rb__fmt(why, wl, "removing the memory cgroup %s: %s", cg->dir, strerror(errno));
+            return RB_ESYS;
+        }
+        rb__sleep_ns(10000000);
+    }
+    cg->dir[0] = 0;
+    return RB_OK;
+}
+
+/* A memory limit (rb_config.memory_limit): a cgroup can be made here (root, a memory
+   controller: said in one line, before anything is made), and the largest cell's buffers
+   (need) leave RB_MIN_MEMORY_LIMIT of it for the page cache and the processes themselves.
+   The spawner's check (rb_run_matrix, before anything runs). */
+static int rb__procs_check(const rb_config *c, uint64_t need, char *why, size_t wl)
+{
+    rb_memcg_cell base;
+    char a[32], b[32];
+    int rc = c->memory_limit ? rb_memcg_usable(&base, why, wl) : RB_OK;
+    if (rc != RB_OK || !c->memory_limit) return rc;
+    if (c->memory_limit < RB_MIN_MEMORY_LIMIT || need > c->memory_limit - RB_MIN_MEMORY_LIMIT) {
+        rb__mem_text(need, a, sizeof a);
+        rb__mem_text(c->memory_limit, b, sizeof b);
+        rb__fmt(why, wl, "a memory limit of %s leaves no room: the largest cell's buffers need %s, and the limit must "
+                "exceed that by %llu MiB", b, a, (unsigned long long)(RB_MIN_MEMORY_LIMIT >> 20));
+        return RB_EINVAL;
+    }
+    return RB_OK;
+}
+
+/* The spawner's run (rb_run hands it the cell: its config's defaults applied, its result started). */
+static int rb__procs_cell(const rb_config *c, const rb_strategy *s, rb_result *res)
+{
+    rb__part part;
+    memset(&part, 0, sizeof part);
+    part.s = s;
+    part.c = *c;
+    part.res = res;
+    part.t.fd = -1;
+    return rb__procs_run(&part);
+}
+
+static const rb_spawner rb__processes = {rb__procs_check, rb__procs_cell};
+
+RBDEF void rb_processes_attach(rb_config *c) { c->spawner = &rb__processes; }
 
 /* ==== 3.3 the prefetch experiment ============================================================= */
 
@@ -22214,6 +22344,7 @@ RBDEF int rb_settings_advise(rb_settings *s, rb_advise_config *ac, char *why, si
     }
     if (s->cfg.trace && rb__replay_own_reads(&s->cfg, s->read_sizes, s->nread_sizes, why, wl) != RB_OK) return RB_EINVAL;
     ac->cfg = s->cfg;
+    rb_processes_attach(&ac->cfg);
     ac->cfg.read_size = s->nread_sizes ? s->read_sizes[0] : 0;
     ac->strategies = s->nstrategies ? s->strategies : NULL;
     ac->nstrategies = s->nstrategies;
@@ -25897,6 +26028,7 @@ RBDEF void rb_settings_matrix(rb_settings *s, rb_matrix *m)
     }
     if (!s->nread_sizes) { s->read_sizes[0] = 16384; s->nread_sizes = 1; }
     memset(m, 0, sizeof *m);
+    rb_processes_attach(&s->cfg);   /* a memory limit, a processes axis: their cells are layer 3's */
     m->cfg = s->cfg;
     m->cfg.cpus = s->cfg.ncpus ? s->cpus : NULL;
     m->strategies = s->nstrategies ? s->strategies : NULL;

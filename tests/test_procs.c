@@ -91,6 +91,7 @@ static void cfg_small(rb_config *c, unsigned processes, unsigned threads)
     c->warmup_ns = RB_NONE;   /* every op the strategy sees is a measured one */
     c->duration_ns = 150000000;
     c->iterations = 2;
+    rb_processes_attach(c);
 }
 
 /* Every op each process started, counted by the strategy itself in shared memory, is in the
@@ -346,6 +347,7 @@ static void memory_limit_refused_to_non_root(void)
         memset(&m, 0, sizeof m);
         m.cfg.path = rbt_small_file();
         m.cfg.memory_limit = 64u << 20;
+        rb_processes_attach(&m.cfg);
         why[0] = 0;
         if (rb_matrix_check(&m, why, sizeof why) == RB_OK) _exit(1);
         _exit(strstr(why, "root") && strstr(why, "cannot") ? 0 : 2);

@@ -261,6 +261,20 @@ static void cells_report_errors_instead_of_numbers(void)
     CHECK(rb_run(&c, rb_strategy_find("pread"), &res) == RB_EINVAL);
 }
 
+/* Reader processes and memory limits are layer 3's, reached through rb_config.spawner: without
+   one the core refuses such a cell, saying what to attach, and reads nothing. */
+static void processes_without_a_spawner_are_refused(void)
+{
+    rb_config c = quick(1);
+    unsigned k;
+    for (k = 0; k < 2; k++) {
+        c.processes = k ? 1 : 2;
+        c.memory_limit = k ? 64u << 20 : 0;
+        CHECK(rb_run(&c, rb_strategy_find("pread"), &res) == RB_UNSUPPORTED);
+        CHECKF(strstr(res.reason, "rb_processes_attach") != NULL && res.ops == 0, "%s", res.reason);
+    }
+}
+
 static void threads_many_and_warmup(void)
 {
     rb_config c = quick(16);   /* 16 threads on 2 cores: every iteration still sees ops */
@@ -457,6 +471,7 @@ void suite_runner(void)
     RUN(sequential_offsets_advance_and_wrap);
     RUN(direct_offsets_are_page_aligned);
     RUN(cells_report_errors_instead_of_numbers);
+    RUN(processes_without_a_spawner_are_refused);
     RUN(threads_many_and_warmup);
     RUN(cpus_pin_each_worker);
 }

@@ -182,6 +182,7 @@ static void points_of_reader_processes_and_a_memory_limit(void)
         const char *skip = NULL;
         c = quick();
         c.threads = 2;
+        rb_processes_attach(&c);
         if (pass == 0) c.processes = 2;
         else {
             if (RBT_ASAN || RBT_TSAN) skip = "a sanitizer's shadow memory does not fit a small memory cgroup";
