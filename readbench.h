@@ -928,237 +928,6 @@ typedef struct rb_result {
     const struct rb_timeline *timeline;
 } rb_result;
 
-/*
-   The result's columns: what CSV and JSON write of a result and what diff matches cells by.
-   One row per figure; the reports expand it (see "the result columns at work", section 2.2).
-
-      id          a name for the row (RB__COL_<id> inside the header)
-      kind        how the figure is written:
-                    U64 a count; I64 a count, negative unknown; FLAG 0/1 in CSV, false/true in
-                    JSON; F0 F1 F3 F6 a number (CSV with that many decimals, JSON %.17g, F0
-                    whole in both); TEXT; QUOTED text quoted in CSV; LO and HI an interval,
-                    LO's JSON name writes [lo, hi] with HI the next row; HIST a latency
-                    histogram (value: a const rb_hist *): in CSV columns <csv_name>_mean_ns
-                    and one per percentile the report asks for, in JSON an object with min,
-                    mean, percentiles, max; SPECIAL a figure that is no single number, written
-                    by the function the value names (in section 2.2)
-      flags       KEY: diff matches cells by it (read back by its JSON name; KEY1: one a report
-                  from before it lacks, read there as 1); TRACE: only in a replay's report;
-                  TIMELINE: only in a report with a timeline (rb_report's timeline_ns); ENDS,
-                  MAX: a HIST's CSV columns add min and max, or max; NONE
-      csv         its place among CSV's columns, which keep the order they were added in (a
-                  reader may index them by position) while this table follows JSON, which
-                  groups them by what they describe: a new column takes the next number below
-                  900 (verified, warnings and a replay's trace counts close every CSV row)
-      csv_name    its CSV header (a HIST's: the stem of its columns' names); 0: not in CSV
-      obj, json   its JSON object (0: the row's top level) and member name; 0: not in JSON.
-                  An object's rows are together; the object is null when none is known
-      csv_when, json_when   when each format knows it (else an empty field, or null)
-      value       the figure
-
-   The rules and values are expressions over x (the const rb_result *), ok (x->status is
-   RB_OK), measured (ok, or a failed cell that ran iterations: its counters explain the
-   failure) and tr (the report's trace, NULL but in a replay). CSV knows most figures when ok
-   only; JSON when measured. Adding a figure: its field in rb_result and its row here.
-
-   The specials are lists, and an object with a second level of nesting: the samples (CSV
-   joins them in one field), the warnings (one quoted field), the per-iteration arrays (JSON
-   only), and what became of the hints (JSON's object, whose fractions nest, is the prefetch
-   experiment's too: one writer; CSV has six counts of it, plain rows). */
-#define RB_RESULT_COLUMNS(X)                                                                                 \
-    X(strategy, TEXT, KEY, 1, "strategy", 0, "strategy", 1, 1, x->strategy)                                 \
-    X(threads, U64, KEY, 2, "threads", 0, "threads", 1, 1, x->threads)                                       \
-    X(processes, U64, KEY1, 93, "processes", 0, "processes", 1, 1, x->processes ? x->processes : 1)          \
-    X(pattern, TEXT, KEY, 3, "pattern", 0, "pattern", 1, 1, x->pattern_spec)                                 \
-    X(read_size, U64, KEY, 4, "read_size", 0, "read_size", 1, 1, x->read_size)                               \
-    X(reads_per_op, U64, NONE, 5, "reads_per_op", 0, "reads_per_op", 1, 1, x->reads_per_op)                 \
-    X(variant, QUOTED, NONE, 98, "variant", 0, "variant", x->variant[0], x->variant[0], x->variant)          \
-    X(iodepth, U64, NONE, 99, "iodepth", 0, "iodepth", x->iodepth, x->iodepth, x->iodepth)                   \
-    X(read_ahead_kb, I64, NONE, 100, "read_ahead_kb", 0, "read_ahead_kb", x->read_ahead_kb >= 0,              \
-      x->read_ahead_kb >= 0, x->read_ahead_kb)                                                               \
-    X(fault_around, I64, NONE, 101, "fault_around_bytes", 0, "fault_around_bytes", x->fault_around_bytes >= 0, \
-      x->fault_around_bytes >= 0, x->fault_around_bytes)                                                     \
-    X(status, TEXT, NONE, 6, "status", 0, "status", 1, 1, rb_status_word(x->status))                         \
-    X(reason, QUOTED, NONE, 7, "reason", 0, "reason", 1, 1, x->reason)                                       \
-    X(warnings, SPECIAL, NONE, 901, "warnings", 0, "warnings", 1, 1, rb__col_warnings)                       \
-    X(verified, FLAG, NONE, 900, "verified", 0, "verified", 1, 1, x->verified)                               \
-    X(iterations, SPECIAL, NONE, 21, "iterations", 0, "iterations", ok, ok, rb__col_samples)                 \
-    X(samples, SPECIAL, NONE, 0, 0, 0, "samples", 0, ok, rb__col_samples)                                    \
-    X(rounds, U64, NONE, 41, "rounds", 0, "rounds", ok, 1, ok && !x->rounds ? 1 : x->rounds)                 \
-    X(median, F6, NONE, 38, "ops_per_ms_median", 0, "ops_per_ms_median", ok && x->nsamples, ok && x->nsamples, \
-      x->ops_per_ms_median)                                                                                  \
-    X(ci_lo, LO, NONE, 39, "ops_per_ms_ci_lo", 0, "ops_per_ms_ci", ok && x->nsamples && x->ci_lo == x->ci_lo, \
-      ok && x->nsamples && !x->rate_upper_bound, x->ci_lo)                                                   \
-    X(ci_hi, HI, NONE, 40, "ops_per_ms_ci_hi", 0, 0, ok && x->nsamples && x->ci_lo == x->ci_lo, 0, x->ci_hi) \
-    X(outliers, U64, NONE, 42, "outliers", 0, "outliers", ok && x->nsamples, ok && x->nsamples, x->outliers) \
-    X(paired_with, TEXT, NONE, 84, "paired_with", "paired", "with", RB__PAIRED, RB__PAIRED, x->paired_with)  \
-    X(paired_rounds, U64, NONE, 85, "paired_rounds", "paired", "rounds", RB__PAIRED, RB__PAIRED,             \
-      x->paired_rounds)                                                                                      \
-    X(paired_ratio, F6, NONE, 86, "paired_ratio", "paired", "ratio", RB__PAIRED, RB__PAIRED, x->paired_ratio) \
-    X(paired_lo, LO, NONE, 87, "paired_ci_lo", "paired", "ci", RB__PAIRED, RB__PAIRED, x->paired_lo)         \
-    X(paired_hi, HI, NONE, 88, "paired_ci_hi", 0, 0, RB__PAIRED, 0, x->paired_hi)                            \
-    X(machine_before, F0, NONE, 89, "machine_before_ns", "machine_drift", "before_ns", RB__MACHINE,          \
-      RB__MACHINE, x->machine_before_ns)                                                                     \
-    X(machine_after, F0, NONE, 90, "machine_after_ns", "machine_drift", "after_ns", RB__MACHINE, RB__MACHINE, \
-      x->machine_after_ns)                                                                                   \
-    X(machine_drift, F6, NONE, 91, "machine_drift", "machine_drift", "change", RB__MACHINE, RB__MACHINE,     \
-      x->machine_drift)                                                                                      \
-    X(machine_moved, U64, NONE, 92, "machine_moved_rounds", "machine_drift", "moved_rounds", RB__MACHINE,    \
-      RB__MACHINE, x->machine_moved)                                                                         \
-    X(ops, U64, NONE, 8, "ops", 0, "ops", ok, ok, x->ops)                                                    \
-    X(min_thread_ops, U64, NONE, 43, "min_thread_ops", 0, "min_thread_ops", ok, ok, x->min_thread_ops)       \
-    X(seconds, F6, NONE, 9, "seconds", 0, "seconds", ok, ok, x->seconds)                                     \
-    X(ops_per_ms, F6, NONE, 10, "ops_per_ms", 0, "ops_per_ms", ok, ok, x->ops_per_ms)                        \
-    X(upper_bound, FLAG, NONE, 11, "ops_per_ms_upper_bound", 0, "ops_per_ms_upper_bound", ok, 1,             \
-      ok && x->rate_upper_bound)                                                                             \
-    X(stddev, F6, NONE, 12, "ops_per_ms_stddev", 0, "ops_per_ms_stddev",                                     \
-      ok && x->ops_per_ms_stddev == x->ops_per_ms_stddev, ok, x->ops_per_ms_stddev)                          \
-    X(iops, F3, NONE, 13, "iops", 0, "iops", ok, ok, x->iops)                                                \
-    X(bytes_per_sec, F3, NONE, 14, "bytes_per_sec", 0, "bytes_per_sec", ok, ok, x->bytes_per_sec)            \
-    X(lat, HIST, ENDS, 15, "lat", 0, "lat_ns", ok, ok, &x->lat)                                       \
-    X(madvise_calls, U64, NONE, 16, "madvise_calls", "madvise", "calls", ok, measured, x->madvise_calls)     \
-    X(madvise_failed, U64, NONE, 17, "madvise_failed", "madvise", "failed", ok, measured, x->madvise_failed) \
-    X(io_errors, U64, NONE, 18, "io_errors", 0, "io_errors", ok, measured, x->io_errors)                     \
-    X(short_reads, U64, NONE, 19, "short_reads", 0, "short_reads", ok, measured, x->short_reads)             \
-    X(verify_mismatches, U64, NONE, 20, "verify_mismatches", 0, "verify_mismatches", ok, measured,           \
-      x->verify_mismatches)                                                                                  \
-    X(pf_calls, U64, NONE, 31, "prefetch_calls", "prefetch", "calls", ok, measured, x->prefetch.calls)       \
-    X(pf_skips, U64, NONE, 32, "prefetch_skips", "prefetch", "skips", ok, measured, x->prefetch.skips)       \
-    X(pf_mincore_calls, U64, NONE, 33, "prefetch_mincore_calls", "prefetch", "mincore_calls", ok, measured,  \
-      x->prefetch.mincore_calls)                                                                             \
-    X(pf_advises, U64, NONE, 34, "prefetch_advises", "prefetch", "advises", ok, measured, x->prefetch.advises) \
-    X(pf_failed, U64, NONE, 35, "prefetch_failed", "prefetch", "failed", ok, measured, x->prefetch.failed)   \
-    X(pf_mincore_failed, U64, NONE, 44, "prefetch_mincore_failed", "prefetch", "mincore_failed", ok,         \
-      measured, x->prefetch.mincore_failed)                                                                  \
-    X(pf_around, U64, NONE, 0, 0, "prefetch", "around", 0, measured, x->prefetch.around)                     \
-    X(pf_trials, U64, NONE, 0, 0, "prefetch", "trials", 0, measured, x->prefetch.trials)                     \
-    X(pf_fills, U64, NONE, 0, 0, "prefetch", "fills", 0, measured, x->prefetch.fills)                        \
-    X(pf_sweeps, U64, NONE, 0, 0, "prefetch", "sweeps", 0, measured, x->prefetch.sweeps)                     \
-    X(adaptive, SPECIAL, NONE, 0, 0, 0, "adaptive", 0, RB__ADAPTIVE, rb__col_adaptive)                        \
-    X(fadvise_calls, U64, NONE, 46, "fadvise_calls", "fadvise", "calls", ok, measured, x->fadvise_calls)     \
-    X(fadvise_failed, U64, NONE, 47, "fadvise_failed", "fadvise", "failed", ok, measured, x->fadvise_failed) \
-    X(nowait_reads, U64, NONE, 48, "nowait_reads", 0, "nowait_reads", ok && x->nowait_reads,                 \
-      measured && x->nowait_reads, x->nowait_reads)                                                          \
-    X(nowait_fraction, F6, NONE, 49, "nowait_fraction", 0, "nowait_fraction", ok && x->nowait_reads,         \
-      ok && x->nowait_reads, (double)x->nowait_served / (double)(x->nowait_reads ? x->nowait_reads : 1))     \
-    X(pa_hints, U64, NONE, 51, "pa_hints", 0, 0, RB__HINTS, 0, x->prefetch_accounting.hints)                 \
-    X(pa_sampled, U64, NONE, 52, "pa_sampled", 0, 0, RB__HINTS, 0, x->prefetch_accounting.sampled)           \
-    X(pa_redundant, U64, NONE, 53, "pa_redundant", 0, 0, RB__HINTS, 0, x->prefetch_accounting.redundant)     \
-    X(pa_useful, U64, NONE, 54, "pa_useful", 0, 0, RB__HINTS, 0, x->prefetch_accounting.useful)              \
-    X(pa_late, U64, NONE, 55, "pa_late", 0, 0, RB__HINTS, 0, x->prefetch_accounting.late)                    \
-    X(pa_wasted, U64, NONE, 56, "pa_wasted", 0, 0, RB__HINTS, 0, x->prefetch_accounting.wasted)              \
-    X(accounting, SPECIAL, NONE, 0, 0, 0, "prefetch_accounting", 0, RB__HINTS, rb__col_accounting)           \
-    X(inflight_max, U64, NONE, 50, "inflight_max", 0, "inflight_max", ok && x->inflight_max,                 \
-      measured && x->inflight_max, x->inflight_max)                                                          \
-    X(read_lat, HIST, NONE, 57, "read_lat", 0, "lat_per_read_ns", ok, ok && rb_hist_total(&x->read_lat),    \
-      &x->read_lat)                                                                                      \
-    X(rate_asked, F6, NONE, 58, "rate_asked", "rate", "asked", RB__OPEN, RB__OPEN, x->rate_asked)            \
-    X(rate_per_thread, F6, NONE, 0, 0, "rate", "per_thread", 0, RB__OPEN,                                    \
-      x->rate_asked / (x->threads ? x->threads : 1))                                                         \
-    X(arrivals, TEXT, NONE, 59, "arrivals", "rate", "arrivals", RB__OPEN, RB__OPEN, rb_arrivals_name(x->arrivals)) \
-    X(rate_achieved, F6, NONE, 60, "rate_achieved", "rate", "achieved", RB__OPEN, RB__OPEN,                  \
-      x->ops_per_ms * 1000.0)                                                                                \
-    X(arrivals_due, U64, NONE, 61, "arrivals_due", "rate", "arrivals_due", RB__OPEN, RB__OPEN, x->arrivals_due) \
-    X(rate_served, F6, NONE, 0, 0, "rate", "served", 0, RB__OPEN,                                            \
-      x->arrivals_due ? (double)x->ops / (double)x->arrivals_due : NAN)                                      \
-    X(service, HIST, MAX, 63, "service", 0, "service_ns", RB__OPEN, RB__OPEN, &x->service)           \
-    X(think_ns, I64, NONE, 62, "think_ns", 0, "think_ns", ok, ok, x->think_ns)                               \
-    X(evict_seconds, F6, NONE, 22, "evict_seconds", 0, "evict_seconds", ok, measured, x->evict_seconds)      \
-    X(prewarm_seconds, F6, NONE, 23, "prewarm_seconds", 0, "prewarm_seconds", ok, measured, x->prewarm_seconds) \
-    X(file_pages, U64, NONE, 24, "file_pages", 0, "file_pages", ok, measured, x->file_pages)                 \
-    X(resident_before, I64, NONE, 25, "resident_pages_before", 0, "resident_pages_before", ok, measured,     \
-      x->resident_before)                                                                                    \
-    X(resident_after, I64, NONE, 26, "resident_pages_after", 0, "resident_pages_after", ok, measured,        \
-      x->resident_after)                                                                                     \
-    X(resident_prepared, I64, NONE, 45, "resident_pages_prepared", 0, "resident_pages_prepared", ok,         \
-      measured, x->resident_prepared)                                                                        \
-    X(resident_each, SPECIAL, NONE, 0, 0, 0, "resident_pages_before_each", 0, ok, rb__col_resident_each)     \
-    X(residency_before, F6, NONE, 0, 0, 0, "residency_before", 0,                                            \
-      measured && x->resident_before >= 0 && x->file_pages, RB__OF_FILE(x->resident_before))                 \
-    X(residency_after, F6, NONE, 0, 0, 0, "residency_after", 0,                                              \
-      measured && x->resident_after >= 0 && x->file_pages, RB__OF_FILE(x->resident_after))                   \
-    X(residency_prepared, F6, NONE, 0, 0, 0, "residency_prepared", 0,                                        \
-      measured && x->resident_prepared >= 0 && x->file_pages, RB__OF_FILE(x->resident_prepared))             \
-    X(majflt, I64, NONE, 27, "majflt", 0, "majflt", ok, measured, x->majflt)                                 \
-    X(minflt, I64, NONE, 28, "minflt", 0, "minflt", ok && x->majflt >= 0, measured, x->minflt)               \
-    X(per_process_faults, FLAG, NONE, 0, 0, 0, "faults_per_process", 0, measured, x->per_process_faults)     \
-    X(device_read_bytes, I64, NONE, 29, "device_read_bytes", 0, "device_read_bytes", ok, measured,           \
-      x->device_read_bytes)                                                                                  \
-    X(reads_issued, U64, NONE, 0, 0, 0, "reads_issued", 0, measured, x->reads_issued)                        \
-    X(read_amplification, F6, NONE, 30, "read_amplification", 0, "read_amplification",                       \
-      ok && x->read_amplification >= 0, measured && x->read_amplification >= 0, x->read_amplification)      \
-    X(cpu_user, F1, NONE, 36, "cpu_user_ns_per_read", "cpu_ns_per_read", "user", ok && RB__CPU,              \
-      measured && RB__CPU, x->cpu_user_ns_per_read)                                                          \
-    X(cpu_sys, F1, NONE, 37, "cpu_sys_ns_per_read", "cpu_ns_per_read", "sys", ok && RB__CPU,                 \
-      measured && RB__CPU, x->cpu_sys_ns_per_read)                                                           \
-    X(pages_touched, F1, NONE, 64, "pages_touched", 0, "pages_touched", ok && x->pages_touched >= 0,         \
-      measured && x->pages_touched >= 0, x->pages_touched)                                                   \
-    X(touched_each, SPECIAL, NONE, 0, 0, 0, "iter_pages_touched", 0, measured && x->iterations,              \
-      rb__col_touched_each)                                                                                  \
-    X(page_reads, U64, NONE, 0, 0, 0, "page_reads", 0, measured, x->page_reads)                              \
-    X(cold_pages, U64, NONE, 0, 0, 0, "cold_pages", 0, measured && x->hit_rate >= 0, x->cold_pages)          \
-    X(hit_rate, F6, NONE, 65, "hit_rate", 0, "hit_rate", ok && x->hit_rate >= 0, measured && x->hit_rate >= 0, \
-      x->hit_rate)                                                                                           \
-    X(bypasses_cache, FLAG, NONE, 0, 0, 0, "bypasses_cache", 0, 1, x->cache_bypassed)                        \
-    X(cached_fraction, F6, NONE, 102, "cached_fraction", 0, "cached_fraction", x->cached_axis, x->cached_axis, \
-      x->cached_fraction)                                                                                    \
-    X(fault_hit_rate, F6, NONE, 66, "fault_hit_rate", 0, "fault_hit_rate", ok && x->fault_hit_rate >= 0,     \
-      measured && x->fault_hit_rate >= 0, x->fault_hit_rate)                                                 \
-    X(group, U64, NONE, 69, "group", "group", "index", x->group, x->group, x->group)                         \
-    X(ngroups, U64, NONE, 0, 0, "group", "of", 0, x->group, x->ngroups)                                      \
-    X(group_spec, QUOTED, NONE, 70, "group_spec", "group", "spec", x->group, x->group, x->group_spec)        \
-    X(group_run, TEXT, NONE, 71, "group_run", "group", "run", x->group, x->group,                            \
-      x->group_run == RB_RUN_ALONE ? "alone" : "together")                                                   \
-    X(together_ratio, F6, NONE, 72, "together_ratio", "group", "together_ratio",                             \
-      x->group && ok && x->together_ratio == x->together_ratio, x->group && ok, x->together_ratio)           \
-    X(together_lo, LO, NONE, 73, "together_ratio_lo", "group", "together_ratio_ci",                          \
-      x->group && ok && x->together_ratio_lo == x->together_ratio_lo, x->group && ok, x->together_ratio_lo)  \
-    X(together_hi, HI, NONE, 74, "together_ratio_hi", 0, 0,                                                  \
-      x->group && ok && x->together_ratio_lo == x->together_ratio_lo, 0, x->together_ratio_hi)               \
-    X(ws_pages, I64, NONE, 75, "ws_pages", "group", "ws_pages", x->group && ok, x->group && ok, x->ws_pages) \
-    X(ws_evicted, I64, NONE, 76, "ws_evicted", "group", "ws_evicted", x->group && ok, x->group && ok,        \
-      x->ws_evicted)                                                                                         \
-    X(victim_pages, U64, NONE, 77, "victim_pages", "victim", "pages", RB__VICTIM, RB__VICTIM, x->victim_pages) \
-    X(victim_before, I64, NONE, 78, "victim_resident_before", "victim", "resident_before", RB__VICTIM,       \
-      RB__VICTIM, x->victim_resident_before)                                                                 \
-    X(victim_after, I64, NONE, 79, "victim_resident_after", "victim", "resident_after", RB__VICTIM,          \
-      RB__VICTIM, x->victim_resident_after)                                                                  \
-    X(victim_lost, I64, NONE, 80, "victim_lost", "victim", "lost", RB__VICTIM, RB__VICTIM, x->victim_lost)   \
-    X(victim_device, I64, NONE, 81, "victim_device_read_bytes", "victim", "device_read_bytes", RB__VICTIM,   \
-      RB__VICTIM, x->victim_device_read_bytes)                                                               \
-    X(victim_evicted, I64, NONE, 82, "victim_recently_evicted", "victim", "recently_evicted", RB__VICTIM,    \
-      RB__VICTIM, x->victim_recently_evicted)                                                                \
-    X(victim_reads, U64, NONE, 83, "victim_reads", "victim", "reads", RB__VICTIM, RB__VICTIM, x->victim_reads) \
-    X(page_tables, I64, NONE, 94, "page_table_bytes", 0, "page_table_bytes", ok && x->page_table_bytes >= 0,  \
-      measured && x->page_table_bytes >= 0, x->page_table_bytes)                                             \
-    X(pte_each, SPECIAL, NONE, 95, "page_table_bytes_each", 0, "page_table_bytes_each", ok && x->npte,       \
-      measured && x->npte, rb__col_pte_each)                                                                 \
-    X(memory_limit, U64, NONE, 96, "memory_limit", "memory_limit", "bytes", x->memory_limit,                 \
-      x->memory_limit, x->memory_limit)                                                                      \
-    X(memory_peak, I64, NONE, 97, "memory_peak", "memory_limit", "peak", x->memory_limit && x->memory_peak >= 0, \
-      x->memory_limit && x->memory_peak >= 0, x->memory_peak)                                                \
-    X(files, U64, NONE, 67, "files", 0, "files", x->files, x->files, x->files)                               \
-    X(files_small, U64, NONE, 68, "files_small", 0, "files_small", x->files, x->files, x->files_small)       \
-    X(trace_reads, U64, TRACE, 902, "trace_reads", 0, 0, 1, 0, tr ? tr->reads : 0)                           \
-    X(trace_skipped, U64, TRACE, 903, "trace_skipped", 0, 0, 1, 0, tr ? tr->skipped : 0)                     \
-    X(trace_loops, U64, TRACE, 904, "trace_loops", 0, "trace_loops", ok, measured, x->trace_loops)          \
-    X(steady_at, F3, TIMELINE, 103, "steady_at_s", 0, "steady_at_s", RB__STEADY, RB__STEADY, x->steady_at_s)  \
-    X(steady_rate, F6, TIMELINE, 104, "steady_ops_per_ms", 0, "steady_ops_per_ms", RB__STEADY, RB__STEADY,    \
-      x->steady_ops_per_ms)                                                                                  \
-    X(timeline, SPECIAL, TIMELINE, 0, 0, 0, "timeline", 0, x->timeline != NULL, rb__col_timeline)
-
-/* Rules several rows share (the row's figures are known together, or not at all). */
-#define RB__PAIRED (ok && x->paired_rounds >= 2 && x->paired_with)      /* against its column's best */
-#define RB__MACHINE (x->machine_before_ns > 0)                          /* the machine kernel was timed */
-#define RB__HINTS (ok && x->prefetch_accounting.hints)                  /* the strategy gave hints */
-#define RB__ADAPTIVE (measured && (x->prefetch.arm_calls[0] | x->prefetch.arm_calls[1] | x->prefetch.arm_calls[2] | \
-                                   x->prefetch.arm_calls[3] | x->prefetch.arm_calls[4]))   /* adaptive's epochs */
-#define RB__OPEN (ok && x->rate_asked > 0)                              /* an open loop */
-#define RB__VICTIM (ok && x->victim_pages > 0)                          /* a victim was watched */
-#define RB__CPU (x->cpu_user_ns_per_read >= 0)                          /* CPU time per read is known */
-#define RB__STEADY (ok && x->steady_at_s == x->steady_at_s)               /* the rate settled */
-#define RB__OF_FILE(pages) ((double)(pages) / (double)(x->file_pages ? x->file_pages : 1))
-
 #define RB_MACHINE_MOVED 0.10   /* a CPU kernel 10% faster or slower after a cell than before */
 
 /* A cell observer (rb_config.observer): code that runs beside each cell, called by the cell's
@@ -11421,6 +11190,240 @@ RBINT double rb_env_file_ram_ratio(const rb_env *e, const char **what)
 extern "C" {
 #endif
 
+/* -- 2.2 CSV and 2.3 JSON: the result columns (declarations) -- */
+
+/*
+   The result's columns: what CSV and JSON write of a result and what diff matches cells by.
+   One row per figure of rb_result (1.6); the reports expand it (see "the result columns at
+   work", section 2.2), and the core never reads it.
+
+      id          a name for the row (RB__COL_<id> inside the header)
+      kind        how the figure is written:
+                    U64 a count; I64 a count, negative unknown; FLAG 0/1 in CSV, false/true in
+                    JSON; F0 F1 F3 F6 a number (CSV with that many decimals, JSON %.17g, F0
+                    whole in both); TEXT; QUOTED text quoted in CSV; LO and HI an interval,
+                    LO's JSON name writes [lo, hi] with HI the next row; HIST a latency
+                    histogram (value: a const rb_hist *): in CSV columns <csv_name>_mean_ns
+                    and one per percentile the report asks for, in JSON an object with min,
+                    mean, percentiles, max; SPECIAL a figure that is no single number, written
+                    by the function the value names (in section 2.2)
+      flags       KEY: diff matches cells by it (read back by its JSON name; KEY1: one a report
+                  from before it lacks, read there as 1); TRACE: only in a replay's report;
+                  TIMELINE: only in a report with a timeline (rb_report's timeline_ns); ENDS,
+                  MAX: a HIST's CSV columns add min and max, or max; NONE
+      csv         its place among CSV's columns, which keep the order they were added in (a
+                  reader may index them by position) while this table follows JSON, which
+                  groups them by what they describe: a new column takes the next number below
+                  900 (verified, warnings and a replay's trace counts close every CSV row)
+      csv_name    its CSV header (a HIST's: the stem of its columns' names); 0: not in CSV
+      obj, json   its JSON object (0: the row's top level) and member name; 0: not in JSON.
+                  An object's rows are together; the object is null when none is known
+      csv_when, json_when   when each format knows it (else an empty field, or null)
+      value       the figure
+
+   The rules and values are expressions over x (the const rb_result *), ok (x->status is
+   RB_OK), measured (ok, or a failed cell that ran iterations: its counters explain the
+   failure) and tr (the report's trace, NULL but in a replay). CSV knows most figures when ok
+   only; JSON when measured. Adding a figure: its field in rb_result and its row here.
+
+   The specials are lists, and an object with a second level of nesting: the samples (CSV
+   joins them in one field), the warnings (one quoted field), the per-iteration arrays (JSON
+   only), and what became of the hints (JSON's object, whose fractions nest, is the prefetch
+   experiment's too: one writer; CSV has six counts of it, plain rows). */
+#define RB_RESULT_COLUMNS(X)                                                                                 \
+    X(strategy, TEXT, KEY, 1, "strategy", 0, "strategy", 1, 1, x->strategy)                                 \
+    X(threads, U64, KEY, 2, "threads", 0, "threads", 1, 1, x->threads)                                       \
+    X(processes, U64, KEY1, 93, "processes", 0, "processes", 1, 1, x->processes ? x->processes : 1)          \
+    X(pattern, TEXT, KEY, 3, "pattern", 0, "pattern", 1, 1, x->pattern_spec)                                 \
+    X(read_size, U64, KEY, 4, "read_size", 0, "read_size", 1, 1, x->read_size)                               \
+    X(reads_per_op, U64, NONE, 5, "reads_per_op", 0, "reads_per_op", 1, 1, x->reads_per_op)                 \
+    X(variant, QUOTED, NONE, 98, "variant", 0, "variant", x->variant[0], x->variant[0], x->variant)          \
+    X(iodepth, U64, NONE, 99, "iodepth", 0, "iodepth", x->iodepth, x->iodepth, x->iodepth)                   \
+    X(read_ahead_kb, I64, NONE, 100, "read_ahead_kb", 0, "read_ahead_kb", x->read_ahead_kb >= 0,              \
+      x->read_ahead_kb >= 0, x->read_ahead_kb)                                                               \
+    X(fault_around, I64, NONE, 101, "fault_around_bytes", 0, "fault_around_bytes", x->fault_around_bytes >= 0, \
+      x->fault_around_bytes >= 0, x->fault_around_bytes)                                                     \
+    X(status, TEXT, NONE, 6, "status", 0, "status", 1, 1, rb_status_word(x->status))                         \
+    X(reason, QUOTED, NONE, 7, "reason", 0, "reason", 1, 1, x->reason)                                       \
+    X(warnings, SPECIAL, NONE, 901, "warnings", 0, "warnings", 1, 1, rb__col_warnings)                       \
+    X(verified, FLAG, NONE, 900, "verified", 0, "verified", 1, 1, x->verified)                               \
+    X(iterations, SPECIAL, NONE, 21, "iterations", 0, "iterations", ok, ok, rb__col_samples)                 \
+    X(samples, SPECIAL, NONE, 0, 0, 0, "samples", 0, ok, rb__col_samples)                                    \
+    X(rounds, U64, NONE, 41, "rounds", 0, "rounds", ok, 1, ok && !x->rounds ? 1 : x->rounds)                 \
+    X(median, F6, NONE, 38, "ops_per_ms_median", 0, "ops_per_ms_median", ok && x->nsamples, ok && x->nsamples, \
+      x->ops_per_ms_median)                                                                                  \
+    X(ci_lo, LO, NONE, 39, "ops_per_ms_ci_lo", 0, "ops_per_ms_ci", ok && x->nsamples && x->ci_lo == x->ci_lo, \
+      ok && x->nsamples && !x->rate_upper_bound, x->ci_lo)                                                   \
+    X(ci_hi, HI, NONE, 40, "ops_per_ms_ci_hi", 0, 0, ok && x->nsamples && x->ci_lo == x->ci_lo, 0, x->ci_hi) \
+    X(outliers, U64, NONE, 42, "outliers", 0, "outliers", ok && x->nsamples, ok && x->nsamples, x->outliers) \
+    X(paired_with, TEXT, NONE, 84, "paired_with", "paired", "with", RB__PAIRED, RB__PAIRED, x->paired_with)  \
+    X(paired_rounds, U64, NONE, 85, "paired_rounds", "paired", "rounds", RB__PAIRED, RB__PAIRED,             \
+      x->paired_rounds)                                                                                      \
+    X(paired_ratio, F6, NONE, 86, "paired_ratio", "paired", "ratio", RB__PAIRED, RB__PAIRED, x->paired_ratio) \
+    X(paired_lo, LO, NONE, 87, "paired_ci_lo", "paired", "ci", RB__PAIRED, RB__PAIRED, x->paired_lo)         \
+    X(paired_hi, HI, NONE, 88, "paired_ci_hi", 0, 0, RB__PAIRED, 0, x->paired_hi)                            \
+    X(machine_before, F0, NONE, 89, "machine_before_ns", "machine_drift", "before_ns", RB__MACHINE,          \
+      RB__MACHINE, x->machine_before_ns)                                                                     \
+    X(machine_after, F0, NONE, 90, "machine_after_ns", "machine_drift", "after_ns", RB__MACHINE, RB__MACHINE, \
+      x->machine_after_ns)                                                                                   \
+    X(machine_drift, F6, NONE, 91, "machine_drift", "machine_drift", "change", RB__MACHINE, RB__MACHINE,     \
+      x->machine_drift)                                                                                      \
+    X(machine_moved, U64, NONE, 92, "machine_moved_rounds", "machine_drift", "moved_rounds", RB__MACHINE,    \
+      RB__MACHINE, x->machine_moved)                                                                         \
+    X(ops, U64, NONE, 8, "ops", 0, "ops", ok, ok, x->ops)                                                    \
+    X(min_thread_ops, U64, NONE, 43, "min_thread_ops", 0, "min_thread_ops", ok, ok, x->min_thread_ops)       \
+    X(seconds, F6, NONE, 9, "seconds", 0, "seconds", ok, ok, x->seconds)                                     \
+    X(ops_per_ms, F6, NONE, 10, "ops_per_ms", 0, "ops_per_ms", ok, ok, x->ops_per_ms)                        \
+    X(upper_bound, FLAG, NONE, 11, "ops_per_ms_upper_bound", 0, "ops_per_ms_upper_bound", ok, 1,             \
+      ok && x->rate_upper_bound)                                                                             \
+    X(stddev, F6, NONE, 12, "ops_per_ms_stddev", 0, "ops_per_ms_stddev",                                     \
+      ok && x->ops_per_ms_stddev == x->ops_per_ms_stddev, ok, x->ops_per_ms_stddev)                          \
+    X(iops, F3, NONE, 13, "iops", 0, "iops", ok, ok, x->iops)                                                \
+    X(bytes_per_sec, F3, NONE, 14, "bytes_per_sec", 0, "bytes_per_sec", ok, ok, x->bytes_per_sec)            \
+    X(lat, HIST, ENDS, 15, "lat", 0, "lat_ns", ok, ok, &x->lat)                                       \
+    X(madvise_calls, U64, NONE, 16, "madvise_calls", "madvise", "calls", ok, measured, x->madvise_calls)     \
+    X(madvise_failed, U64, NONE, 17, "madvise_failed", "madvise", "failed", ok, measured, x->madvise_failed) \
+    X(io_errors, U64, NONE, 18, "io_errors", 0, "io_errors", ok, measured, x->io_errors)                     \
+    X(short_reads, U64, NONE, 19, "short_reads", 0, "short_reads", ok, measured, x->short_reads)             \
+    X(verify_mismatches, U64, NONE, 20, "verify_mismatches", 0, "verify_mismatches", ok, measured,           \
+      x->verify_mismatches)                                                                                  \
+    X(pf_calls, U64, NONE, 31, "prefetch_calls", "prefetch", "calls", ok, measured, x->prefetch.calls)       \
+    X(pf_skips, U64, NONE, 32, "prefetch_skips", "prefetch", "skips", ok, measured, x->prefetch.skips)       \
+    X(pf_mincore_calls, U64, NONE, 33, "prefetch_mincore_calls", "prefetch", "mincore_calls", ok, measured,  \
+      x->prefetch.mincore_calls)                                                                             \
+    X(pf_advises, U64, NONE, 34, "prefetch_advises", "prefetch", "advises", ok, measured, x->prefetch.advises) \
+    X(pf_failed, U64, NONE, 35, "prefetch_failed", "prefetch", "failed", ok, measured, x->prefetch.failed)   \
+    X(pf_mincore_failed, U64, NONE, 44, "prefetch_mincore_failed", "prefetch", "mincore_failed", ok,         \
+      measured, x->prefetch.mincore_failed)                                                                  \
+    X(pf_around, U64, NONE, 0, 0, "prefetch", "around", 0, measured, x->prefetch.around)                     \
+    X(pf_trials, U64, NONE, 0, 0, "prefetch", "trials", 0, measured, x->prefetch.trials)                     \
+    X(pf_fills, U64, NONE, 0, 0, "prefetch", "fills", 0, measured, x->prefetch.fills)                        \
+    X(pf_sweeps, U64, NONE, 0, 0, "prefetch", "sweeps", 0, measured, x->prefetch.sweeps)                     \
+    X(adaptive, SPECIAL, NONE, 0, 0, 0, "adaptive", 0, RB__ADAPTIVE, rb__col_adaptive)                        \
+    X(fadvise_calls, U64, NONE, 46, "fadvise_calls", "fadvise", "calls", ok, measured, x->fadvise_calls)     \
+    X(fadvise_failed, U64, NONE, 47, "fadvise_failed", "fadvise", "failed", ok, measured, x->fadvise_failed) \
+    X(nowait_reads, U64, NONE, 48, "nowait_reads", 0, "nowait_reads", ok && x->nowait_reads,                 \
+      measured && x->nowait_reads, x->nowait_reads)                                                          \
+    X(nowait_fraction, F6, NONE, 49, "nowait_fraction", 0, "nowait_fraction", ok && x->nowait_reads,         \
+      ok && x->nowait_reads, (double)x->nowait_served / (double)(x->nowait_reads ? x->nowait_reads : 1))     \
+    X(pa_hints, U64, NONE, 51, "pa_hints", 0, 0, RB__HINTS, 0, x->prefetch_accounting.hints)                 \
+    X(pa_sampled, U64, NONE, 52, "pa_sampled", 0, 0, RB__HINTS, 0, x->prefetch_accounting.sampled)           \
+    X(pa_redundant, U64, NONE, 53, "pa_redundant", 0, 0, RB__HINTS, 0, x->prefetch_accounting.redundant)     \
+    X(pa_useful, U64, NONE, 54, "pa_useful", 0, 0, RB__HINTS, 0, x->prefetch_accounting.useful)              \
+    X(pa_late, U64, NONE, 55, "pa_late", 0, 0, RB__HINTS, 0, x->prefetch_accounting.late)                    \
+    X(pa_wasted, U64, NONE, 56, "pa_wasted", 0, 0, RB__HINTS, 0, x->prefetch_accounting.wasted)              \
+    X(accounting, SPECIAL, NONE, 0, 0, 0, "prefetch_accounting", 0, RB__HINTS, rb__col_accounting)           \
+    X(inflight_max, U64, NONE, 50, "inflight_max", 0, "inflight_max", ok && x->inflight_max,                 \
+      measured && x->inflight_max, x->inflight_max)                                                          \
+    X(read_lat, HIST, NONE, 57, "read_lat", 0, "lat_per_read_ns", ok, ok && rb_hist_total(&x->read_lat),    \
+      &x->read_lat)                                                                                      \
+    X(rate_asked, F6, NONE, 58, "rate_asked", "rate", "asked", RB__OPEN, RB__OPEN, x->rate_asked)            \
+    X(rate_per_thread, F6, NONE, 0, 0, "rate", "per_thread", 0, RB__OPEN,                                    \
+      x->rate_asked / (x->threads ? x->threads : 1))                                                         \
+    X(arrivals, TEXT, NONE, 59, "arrivals", "rate", "arrivals", RB__OPEN, RB__OPEN, rb_arrivals_name(x->arrivals)) \
+    X(rate_achieved, F6, NONE, 60, "rate_achieved", "rate", "achieved", RB__OPEN, RB__OPEN,                  \
+      x->ops_per_ms * 1000.0)                                                                                \
+    X(arrivals_due, U64, NONE, 61, "arrivals_due", "rate", "arrivals_due", RB__OPEN, RB__OPEN, x->arrivals_due) \
+    X(rate_served, F6, NONE, 0, 0, "rate", "served", 0, RB__OPEN,                                            \
+      x->arrivals_due ? (double)x->ops / (double)x->arrivals_due : NAN)                                      \
+    X(service, HIST, MAX, 63, "service", 0, "service_ns", RB__OPEN, RB__OPEN, &x->service)           \
+    X(think_ns, I64, NONE, 62, "think_ns", 0, "think_ns", ok, ok, x->think_ns)                               \
+    X(evict_seconds, F6, NONE, 22, "evict_seconds", 0, "evict_seconds", ok, measured, x->evict_seconds)      \
+    X(prewarm_seconds, F6, NONE, 23, "prewarm_seconds", 0, "prewarm_seconds", ok, measured, x->prewarm_seconds) \
+    X(file_pages, U64, NONE, 24, "file_pages", 0, "file_pages", ok, measured, x->file_pages)                 \
+    X(resident_before, I64, NONE, 25, "resident_pages_before", 0, "resident_pages_before", ok, measured,     \
+      x->resident_before)                                                                                    \
+    X(resident_after, I64, NONE, 26, "resident_pages_after", 0, "resident_pages_after", ok, measured,        \
+      x->resident_after)                                                                                     \
+    X(resident_prepared, I64, NONE, 45, "resident_pages_prepared", 0, "resident_pages_prepared", ok,         \
+      measured, x->resident_prepared)                                                                        \
+    X(resident_each, SPECIAL, NONE, 0, 0, 0, "resident_pages_before_each", 0, ok, rb__col_resident_each)     \
+    X(residency_before, F6, NONE, 0, 0, 0, "residency_before", 0,                                            \
+      measured && x->resident_before >= 0 && x->file_pages, RB__OF_FILE(x->resident_before))                 \
+    X(residency_after, F6, NONE, 0, 0, 0, "residency_after", 0,                                              \
+      measured && x->resident_after >= 0 && x->file_pages, RB__OF_FILE(x->resident_after))                   \
+    X(residency_prepared, F6, NONE, 0, 0, 0, "residency_prepared", 0,                                        \
+      measured && x->resident_prepared >= 0 && x->file_pages, RB__OF_FILE(x->resident_prepared))             \
+    X(majflt, I64, NONE, 27, "majflt", 0, "majflt", ok, measured, x->majflt)                                 \
+    X(minflt, I64, NONE, 28, "minflt", 0, "minflt", ok && x->majflt >= 0, measured, x->minflt)               \
+    X(per_process_faults, FLAG, NONE, 0, 0, 0, "faults_per_process", 0, measured, x->per_process_faults)     \
+    X(device_read_bytes, I64, NONE, 29, "device_read_bytes", 0, "device_read_bytes", ok, measured,           \
+      x->device_read_bytes)                                                                                  \
+    X(reads_issued, U64, NONE, 0, 0, 0, "reads_issued", 0, measured, x->reads_issued)                        \
+    X(read_amplification, F6, NONE, 30, "read_amplification", 0, "read_amplification",                       \
+      ok && x->read_amplification >= 0, measured && x->read_amplification >= 0, x->read_amplification)      \
+    X(cpu_user, F1, NONE, 36, "cpu_user_ns_per_read", "cpu_ns_per_read", "user", ok && RB__CPU,              \
+      measured && RB__CPU, x->cpu_user_ns_per_read)                                                          \
+    X(cpu_sys, F1, NONE, 37, "cpu_sys_ns_per_read", "cpu_ns_per_read", "sys", ok && RB__CPU,                 \
+      measured && RB__CPU, x->cpu_sys_ns_per_read)                                                           \
+    X(pages_touched, F1, NONE, 64, "pages_touched", 0, "pages_touched", ok && x->pages_touched >= 0,         \
+      measured && x->pages_touched >= 0, x->pages_touched)                                                   \
+    X(touched_each, SPECIAL, NONE, 0, 0, 0, "iter_pages_touched", 0, measured && x->iterations,              \
+      rb__col_touched_each)                                                                                  \
+    X(page_reads, U64, NONE, 0, 0, 0, "page_reads", 0, measured, x->page_reads)                              \
+    X(cold_pages, U64, NONE, 0, 0, 0, "cold_pages", 0, measured && x->hit_rate >= 0, x->cold_pages)          \
+    X(hit_rate, F6, NONE, 65, "hit_rate", 0, "hit_rate", ok && x->hit_rate >= 0, measured && x->hit_rate >= 0, \
+      x->hit_rate)                                                                                           \
+    X(bypasses_cache, FLAG, NONE, 0, 0, 0, "bypasses_cache", 0, 1, x->cache_bypassed)                        \
+    X(cached_fraction, F6, NONE, 102, "cached_fraction", 0, "cached_fraction", x->cached_axis, x->cached_axis, \
+      x->cached_fraction)                                                                                    \
+    X(fault_hit_rate, F6, NONE, 66, "fault_hit_rate", 0, "fault_hit_rate", ok && x->fault_hit_rate >= 0,     \
+      measured && x->fault_hit_rate >= 0, x->fault_hit_rate)                                                 \
+    X(group, U64, NONE, 69, "group", "group", "index", x->group, x->group, x->group)                         \
+    X(ngroups, U64, NONE, 0, 0, "group", "of", 0, x->group, x->ngroups)                                      \
+    X(group_spec, QUOTED, NONE, 70, "group_spec", "group", "spec", x->group, x->group, x->group_spec)        \
+    X(group_run, TEXT, NONE, 71, "group_run", "group", "run", x->group, x->group,                            \
+      x->group_run == RB_RUN_ALONE ? "alone" : "together")                                                   \
+    X(together_ratio, F6, NONE, 72, "together_ratio", "group", "together_ratio",                             \
+      x->group && ok && x->together_ratio == x->together_ratio, x->group && ok, x->together_ratio)           \
+    X(together_lo, LO, NONE, 73, "together_ratio_lo", "group", "together_ratio_ci",                          \
+      x->group && ok && x->together_ratio_lo == x->together_ratio_lo, x->group && ok, x->together_ratio_lo)  \
+    X(together_hi, HI, NONE, 74, "together_ratio_hi", 0, 0,                                                  \
+      x->group && ok && x->together_ratio_lo == x->together_ratio_lo, 0, x->together_ratio_hi)               \
+    X(ws_pages, I64, NONE, 75, "ws_pages", "group", "ws_pages", x->group && ok, x->group && ok, x->ws_pages) \
+    X(ws_evicted, I64, NONE, 76, "ws_evicted", "group", "ws_evicted", x->group && ok, x->group && ok,        \
+      x->ws_evicted)                                                                                         \
+    X(victim_pages, U64, NONE, 77, "victim_pages", "victim", "pages", RB__VICTIM, RB__VICTIM, x->victim_pages) \
+    X(victim_before, I64, NONE, 78, "victim_resident_before", "victim", "resident_before", RB__VICTIM,       \
+      RB__VICTIM, x->victim_resident_before)                                                                 \
+    X(victim_after, I64, NONE, 79, "victim_resident_after", "victim", "resident_after", RB__VICTIM,          \
+      RB__VICTIM, x->victim_resident_after)                                                                  \
+    X(victim_lost, I64, NONE, 80, "victim_lost", "victim", "lost", RB__VICTIM, RB__VICTIM, x->victim_lost)   \
+    X(victim_device, I64, NONE, 81, "victim_device_read_bytes", "victim", "device_read_bytes", RB__VICTIM,   \
+      RB__VICTIM, x->victim_device_read_bytes)                                                               \
+    X(victim_evicted, I64, NONE, 82, "victim_recently_evicted", "victim", "recently_evicted", RB__VICTIM,    \
+      RB__VICTIM, x->victim_recently_evicted)                                                                \
+    X(victim_reads, U64, NONE, 83, "victim_reads", "victim", "reads", RB__VICTIM, RB__VICTIM, x->victim_reads) \
+    X(page_tables, I64, NONE, 94, "page_table_bytes", 0, "page_table_bytes", ok && x->page_table_bytes >= 0,  \
+      measured && x->page_table_bytes >= 0, x->page_table_bytes)                                             \
+    X(pte_each, SPECIAL, NONE, 95, "page_table_bytes_each", 0, "page_table_bytes_each", ok && x->npte,       \
+      measured && x->npte, rb__col_pte_each)                                                                 \
+    X(memory_limit, U64, NONE, 96, "memory_limit", "memory_limit", "bytes", x->memory_limit,                 \
+      x->memory_limit, x->memory_limit)                                                                      \
+    X(memory_peak, I64, NONE, 97, "memory_peak", "memory_limit", "peak", x->memory_limit && x->memory_peak >= 0, \
+      x->memory_limit && x->memory_peak >= 0, x->memory_peak)                                                \
+    X(files, U64, NONE, 67, "files", 0, "files", x->files, x->files, x->files)                               \
+    X(files_small, U64, NONE, 68, "files_small", 0, "files_small", x->files, x->files, x->files_small)       \
+    X(trace_reads, U64, TRACE, 902, "trace_reads", 0, 0, 1, 0, tr ? tr->reads : 0)                           \
+    X(trace_skipped, U64, TRACE, 903, "trace_skipped", 0, 0, 1, 0, tr ? tr->skipped : 0)                     \
+    X(trace_loops, U64, TRACE, 904, "trace_loops", 0, "trace_loops", ok, measured, x->trace_loops)          \
+    X(steady_at, F3, TIMELINE, 103, "steady_at_s", 0, "steady_at_s", RB__STEADY, RB__STEADY, x->steady_at_s)  \
+    X(steady_rate, F6, TIMELINE, 104, "steady_ops_per_ms", 0, "steady_ops_per_ms", RB__STEADY, RB__STEADY,    \
+      x->steady_ops_per_ms)                                                                                  \
+    X(timeline, SPECIAL, TIMELINE, 0, 0, 0, "timeline", 0, x->timeline != NULL, rb__col_timeline)
+
+/* Rules several rows share (the row's figures are known together, or not at all). */
+#define RB__PAIRED (ok && x->paired_rounds >= 2 && x->paired_with)      /* against its column's best */
+#define RB__MACHINE (x->machine_before_ns > 0)                          /* the machine kernel was timed */
+#define RB__HINTS (ok && x->prefetch_accounting.hints)                  /* the strategy gave hints */
+#define RB__ADAPTIVE (measured && (x->prefetch.arm_calls[0] | x->prefetch.arm_calls[1] | x->prefetch.arm_calls[2] | \
+                                   x->prefetch.arm_calls[3] | x->prefetch.arm_calls[4]))   /* adaptive's epochs */
+#define RB__OPEN (ok && x->rate_asked > 0)                              /* an open loop */
+#define RB__VICTIM (ok && x->victim_pages > 0)                          /* a victim was watched */
+#define RB__CPU (x->cpu_user_ns_per_read >= 0)                          /* CPU time per read is known */
+#define RB__STEADY (ok && x->steady_at_s == x->steady_at_s)               /* the rate settled */
+#define RB__OF_FILE(pages) ((double)(pages) / (double)(x->file_pages ? x->file_pages : 1))
+
 /* -- 2.5 progress and the lines around a run (declarations) -- */
 
 /* A command's reports: paths[i] (NULL: none) checked against the inputs and each other, then
@@ -12812,7 +12815,7 @@ static void rb__csv_string(FILE *f, const char *s)
 }
 
 /*
-   The result columns at work (the table is RB_RESULT_COLUMNS, after rb_result). Each row of a
+   The result columns at work (RB_RESULT_COLUMNS, in 2's declarations). Each row of a
    report is evaluated once into cells, one per column, by the table's own expressions: its
    value and whether each format knows it. CSV and JSON (2.3) then only format cells, and
    diff (3.6) matches by the cells of the KEY columns: no writer names a figure. */
