@@ -703,7 +703,7 @@ typedef struct rb_config {
                                short cell; a warmup maps pages too, but also reads what misses.
                                0: a fresh mapping */
     int pressure;           /* the caller pinned memory so that the file does not fit (the
-                               pressure state, a hog: rb_hog_take): the file is evicted before
+                               pressure state, a hog: rb_hog_take, layer 3): the file is evicted before
                                its prewarm, so that its pages are loaded again where the pressure
                                is (pages another memory cgroup loaded are charged there, and
                                this one's pressure never reclaims them), and a cell that finds
@@ -1281,29 +1281,11 @@ typedef struct rb_residency_info {
     unsigned files;        /* 1, or a directory's files, every count above summed over them */
 } rb_residency_info;
 
-typedef struct rb_hog {
-    void *mem;
-    uint64_t size;
-    int locked;            /* 0: mlock was refused, but with no swap touched memory stays put */
-    char warning[RB_REASON_LEN];   /* "" or why the hog was taken the slow way (no huge pages): the
-                                      caller shows it; the library never prints */
-} rb_hog;
-
 /* rb_evict(path, err), rb_drop_caches(err), rb_load(path, err), rb_residency(path, out, err):
    page-cache control: evict one file (posix_fadvise DONTNEED; needs no root), drop every clean
    cache (root), read a file once so it is warm, count resident pages. A directory: each of its
    files, the counts summed (out->files says how many). */
 RBDEF int rb_evict(const char *path, rb_error *err);
-
-/* rb_hog_take(hog, size, err), rb_hog_release(hog, err), rb_mem_available(): pin anonymous memory
-   (mlock) so the page cache has less room: a machine with less RAM, made on this one. A hog taken
-   with small pages (huge pages refused) says why in hog->warning; the library prints nothing.
-   rb_mem_available() is the memory this process may still take: MemAvailable, or less under a
-   memory cgroup limit (v1 or v2, the tightest up to the root; rb_memcg_read, whose parsers of
-   /proc/self/cgroup, mountinfo and the cgroup files are public). */
-RBDEF int rb_hog_take(rb_hog *h, uint64_t size, rb_error *err);
-
-RBDEF int rb_hog_release(rb_hog *h, rb_error *err);
 
 /* The memory cgroup that bounds this process (v1 or v2): the tightest from its own cgroup up to
    the root of the hierarchy's mount. rb_memcg_read: 0, or -1 where there is none to read. */
@@ -1691,6 +1673,9 @@ RBINT uint64_t rb_file_seed(uint64_t data_seed, const char *name);
    reproducible random choice, the rest not ("50% cold" as a setting). */
 RBINT int rb_prewarm(const char *path, double fraction, uint64_t seed, rb_error *err);
 
+/* rb_mem_available() is the memory this process may still take: MemAvailable, or less under a
+   memory cgroup limit (v1 or v2, the tightest up to the root; rb_memcg_read, whose parsers of
+   /proc/self/cgroup, mountinfo and the cgroup files are below). */
 RBINT int64_t rb_mem_available(void);
 
 RBINT uint64_t rb_mem_margin(uint64_t room);
@@ -2345,7 +2330,7 @@ static int rb__plat_sys_write(const char *path, const char *text, const char **c
 }
 
 /* Transparent huge pages for an anonymous mapping (the memory hog): only a speed-up. */
-static int rb__plat_hugepages(void *m, size_t len)
+RB__TOOL_ONLY static int rb__plat_hugepages(void *m, size_t len)
 {
 #if defined(MADV_HUGEPAGE) && defined(RB__HAS_PROC)
     return madvise(m, len, MADV_HUGEPAGE) == 0 ? RB_OK : RB_ESYS;
@@ -9679,76 +9664,6 @@ RBINT int64_t rb_mem_available(void) { return rb__mem_room(NULL); }
    kernel, this process's other allocations and whatever else runs here. */
 RBINT uint64_t rb_mem_margin(uint64_t room) { return ((uint64_t)64 << 20) + room / 32; }
 
-/* Is there swap? Without it anonymous memory cannot leave RAM, locked or not. */
-static int rb__no_swap(void) { return rb__meminfo("SwapTotal") == 0; }
-
-RBDEF int rb_hog_take(rb_hog *h, uint64_t size, rb_error *err)
-{
-    struct rlimit rl;
-    void *m;
-    h->mem = NULL;
-    h->size = 0;
-    h->locked = 0;
-    h->warning[0] = 0;
-    if (size == 0) return RB_OK;
-    /* Raise the limit where we may; CAP_IPC_LOCK lets mlock past it even where we may not. */
-    if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < size) {
-        struct rlimit want = rl;
-        want.rlim_cur = (rlim_t)size;
-        if (want.rlim_max != RLIM_INFINITY && want.rlim_max < size) want.rlim_max = (rlim_t)size;
-        if (setrlimit(RLIMIT_MEMLOCK, &want) != 0 && rl.rlim_max != RLIM_INFINITY && rl.rlim_max >= size) {
-            want.rlim_max = rl.rlim_max;
-            if (setrlimit(RLIMIT_MEMLOCK, &want) != 0) {}   /* mlock below says whether it mattered */
-        }
-    }
-    m = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) {
-        rb__seterr(err, RB_ENOMEM, errno, "mmap", "cannot map %llu MiB: %s", (unsigned long long)(size >> 20),
-                   strerror(errno));
-        return RB_ENOMEM;
-    }
-    /* Huge pages make pinning 20 GiB take seconds instead of a minute of 4 KiB faults. Only
-       a speed-up: where THP is off this fails and the hog is the same, just slower to take. */
-    if (rb__plat_hugepages(m, (size_t)size) == RB_ESYS && errno != EINVAL)
-        rb__fmt(h->warning, sizeof h->warning, "hog: madvise(MADV_HUGEPAGE): %s (continuing with small pages)",
-                strerror(errno));
-    if (mlock(m, (size_t)size) == 0) {
-        h->locked = 1;
-    } else {
-        int e = errno;
-        if (!(e == EPERM || e == ENOMEM) || !rb__no_swap()) {
-            munmap(m, (size_t)size);
-            if (getrlimit(RLIMIT_MEMLOCK, &rl) != 0) rl.rlim_cur = 0;
-            rb__seterr(err, e == EPERM ? RB_EPERM : RB_ENOMEM, e, "mlock",
-                       "cannot lock %llu MiB: %s (RLIMIT_MEMLOCK is %llu KiB: raise it with `ulimit -l`, "
-                       "or hog less)", (unsigned long long)(size >> 20), strerror(e),
-                       (unsigned long long)(rl.rlim_cur == RLIM_INFINITY ? 0 : rl.rlim_cur >> 10));
-            return err ? err->status : RB_ENOMEM;
-        }
-        /* mlock refused (RLIMIT_MEMLOCK) but there is no swap: touched pages stay resident. */
-    }
-    {   /* write every page: mlock faulted them in, but a page only read could be the zero page */
-        size_t pg = rb__page_size(), i;
-        for (i = 0; i < (size_t)size; i += pg) ((volatile unsigned char *)m)[i] = 1;
-    }
-    h->mem = m;
-    h->size = size;
-    return RB_OK;
-}
-
-/* The memory is forgotten either way: a failed munmap leaves nothing the caller could retry. */
-RBDEF int rb_hog_release(rb_hog *h, rb_error *err)
-{
-    int rc = RB_OK;
-    if (h->mem && munmap(h->mem, (size_t)h->size) != 0) {
-        rb__seterr(err, RB_ESYS, errno, "munmap", "releasing the hog: %s", strerror(errno));
-        rc = RB_ESYS;
-    }
-    h->mem = NULL;
-    h->size = 0;
-    return rc;
-}
-
 /*
    Kernel settings a matrix varies (rb_knob). read_ahead_kb is the block device's, not the
    file's: the queue of the device behind the file's st_dev (a partition's is its disk's, one
@@ -11554,9 +11469,6 @@ RBDEF void rb_report_file(FILE *f, const char *path, const rb_file_info *info);
    too small (small_hint 1: setup did not make it, so a new file, never --force over it; 2: it
    did; 0: no hint). size: setup's SIZE ("1g"). */
 RBDEF void rb_report_refused(FILE *f, int rc, const rb_error *err, const char *path, const char *size, int small_hint);
-
-/* A hog: h NULL before rb_hog_take (the size it pins), then what it got (warnings, room left). */
-RBDEF void rb_report_hog(FILE *f, uint64_t size, const rb_hog *h);
 
 #ifdef __cplusplus
 }
@@ -14222,17 +14134,6 @@ static void rb__report_refused(FILE *f, int rc, const rb_error *err, const char 
     else fprintf(f, "readbench: %s\n", err->msg);
 }
 
-static void rb__report_hog(FILE *f, uint64_t size, const rb_hog *h)
-{
-    if (!h) { fprintf(f, "readbench: pinning %.2f GiB of memory (mlock)...\n", (double)size / 1073741824.0); return; }
-    if (h->warning[0]) fprintf(f, "readbench: %s\n", h->warning);
-    if (!h->locked)
-        fprintf(f, "readbench: hog: mlock refused (RLIMIT_MEMLOCK, see `ulimit -l`); there is no swap, so the "
-                "touched memory stays resident all the same\n");
-    fprintf(f, "readbench: pinned %.2f GiB; %.2f GiB left available\n", (double)size / 1073741824.0,
-            (double)rb_mem_available() / 1073741824.0);
-}
-
 /* The public writers: each runs in the C locale (see rb__numloc_enter). */
 RBDEF void rb_report_table(FILE *f, const rb_report *r, int md) { RB__IN_C_LOCALE(rb__report_table(f, r, md)); }
 RBDEF void rb_report_csv(FILE *f, const rb_report *r) { RB__IN_C_LOCALE(rb__report_csv(f, r)); }
@@ -14268,7 +14169,6 @@ RBDEF void rb_report_setup_done(FILE *f, const char *path, uint64_t size, unsign
 {
     RB__IN_C_LOCALE(rb__report_setup_done(f, path, size, nfiles, seconds));
 }
-RBDEF void rb_report_hog(FILE *f, uint64_t size, const rb_hog *h) { RB__IN_C_LOCALE(rb__report_hog(f, size, h)); }
 RBDEF void rb_report_file(FILE *f, const char *path, const rb_file_info *info)
 {
     RB__IN_C_LOCALE(rb__report_file(f, path, info));
@@ -14948,6 +14848,25 @@ typedef struct rb_curve_run {
 } rb_curve_run;
 
 /* -- 3.10 settings from text, the scenarios and the CLI's commands (declarations) -- */
+
+typedef struct rb_hog {
+    void *mem;
+    uint64_t size;
+    int locked;            /* 0: mlock was refused, but with no swap touched memory stays put */
+    char warning[RB_REASON_LEN];   /* "" or why the hog was taken the slow way (no huge pages): the
+                                      caller shows it; the library never prints */
+} rb_hog;
+
+/* rb_hog_take(hog, size, err), rb_hog_release(hog, err): pin anonymous memory (mlock) so the page
+   cache has less room: a machine with less RAM, made on this one (the pressure state:
+   rb_config.pressure). A hog taken with small pages (huge pages refused) says why in
+   hog->warning; the library prints nothing. */
+RBDEF int rb_hog_take(rb_hog *h, uint64_t size, rb_error *err);
+
+RBDEF int rb_hog_release(rb_hog *h, rb_error *err);
+
+/* A hog: h NULL before rb_hog_take (the size it pins), then what it got (warnings, room left). */
+RBDEF void rb_report_hog(FILE *f, uint64_t size, const rb_hog *h);
 
 /* rb_hog_plan(spec, file_size, reserve, &size, why, whylen), rb_mem_margin(room): the hog's size
    for "SIZE" or "auto:R" (leave file_size / R available), never more than the room less
@@ -24481,6 +24400,89 @@ static void rb__curve_svg(FILE *f, const rb_advise_run *r, const char *title)
 
 
 /* ==== 3.10 settings from text, the scenarios and the CLI's commands =========================== */
+
+/* Is there swap? Without it anonymous memory cannot leave RAM, locked or not. */
+static int rb__no_swap(void) { return rb__meminfo("SwapTotal") == 0; }
+
+RBDEF int rb_hog_take(rb_hog *h, uint64_t size, rb_error *err)
+{
+    struct rlimit rl;
+    void *m;
+    h->mem = NULL;
+    h->size = 0;
+    h->locked = 0;
+    h->warning[0] = 0;
+    if (size == 0) return RB_OK;
+    /* Raise the limit where we may; CAP_IPC_LOCK lets mlock past it even where we may not. */
+    if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < size) {
+        struct rlimit want = rl;
+        want.rlim_cur = (rlim_t)size;
+        if (want.rlim_max != RLIM_INFINITY && want.rlim_max < size) want.rlim_max = (rlim_t)size;
+        if (setrlimit(RLIMIT_MEMLOCK, &want) != 0 && rl.rlim_max != RLIM_INFINITY && rl.rlim_max >= size) {
+            want.rlim_max = rl.rlim_max;
+            if (setrlimit(RLIMIT_MEMLOCK, &want) != 0) {}   /* mlock below says whether it mattered */
+        }
+    }
+    m = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) {
+        rb__seterr(err, RB_ENOMEM, errno, "mmap", "cannot map %llu MiB: %s", (unsigned long long)(size >> 20),
+                   strerror(errno));
+        return RB_ENOMEM;
+    }
+    /* Huge pages make pinning 20 GiB take seconds instead of a minute of 4 KiB faults. Only
+       a speed-up: where THP is off this fails and the hog is the same, just slower to take. */
+    if (rb__plat_hugepages(m, (size_t)size) == RB_ESYS && errno != EINVAL)
+        rb__fmt(h->warning, sizeof h->warning, "hog: madvise(MADV_HUGEPAGE): %s (continuing with small pages)",
+                strerror(errno));
+    if (mlock(m, (size_t)size) == 0) {
+        h->locked = 1;
+    } else {
+        int e = errno;
+        if (!(e == EPERM || e == ENOMEM) || !rb__no_swap()) {
+            munmap(m, (size_t)size);
+            if (getrlimit(RLIMIT_MEMLOCK, &rl) != 0) rl.rlim_cur = 0;
+            rb__seterr(err, e == EPERM ? RB_EPERM : RB_ENOMEM, e, "mlock",
+                       "cannot lock %llu MiB: %s (RLIMIT_MEMLOCK is %llu KiB: raise it with `ulimit -l`, "
+                       "or hog less)", (unsigned long long)(size >> 20), strerror(e),
+                       (unsigned long long)(rl.rlim_cur == RLIM_INFINITY ? 0 : rl.rlim_cur >> 10));
+            return err ? err->status : RB_ENOMEM;
+        }
+        /* mlock refused (RLIMIT_MEMLOCK) but there is no swap: touched pages stay resident. */
+    }
+    {   /* write every page: mlock faulted them in, but a page only read could be the zero page */
+        size_t pg = rb__page_size(), i;
+        for (i = 0; i < (size_t)size; i += pg) ((volatile unsigned char *)m)[i] = 1;
+    }
+    h->mem = m;
+    h->size = size;
+    return RB_OK;
+}
+
+/* The memory is forgotten either way: a failed munmap leaves nothing the caller could retry. */
+RBDEF int rb_hog_release(rb_hog *h, rb_error *err)
+{
+    int rc = RB_OK;
+    if (h->mem && munmap(h->mem, (size_t)h->size) != 0) {
+        rb__seterr(err, RB_ESYS, errno, "munmap", "releasing the hog: %s", strerror(errno));
+        rc = RB_ESYS;
+    }
+    h->mem = NULL;
+    h->size = 0;
+    return rc;
+}
+
+static void rb__report_hog(FILE *f, uint64_t size, const rb_hog *h)
+{
+    if (!h) { fprintf(f, "readbench: pinning %.2f GiB of memory (mlock)...\n", (double)size / 1073741824.0); return; }
+    if (h->warning[0]) fprintf(f, "readbench: %s\n", h->warning);
+    if (!h->locked)
+        fprintf(f, "readbench: hog: mlock refused (RLIMIT_MEMLOCK, see `ulimit -l`); there is no swap, so the "
+                "touched memory stays resident all the same\n");
+    fprintf(f, "readbench: pinned %.2f GiB; %.2f GiB left available\n", (double)size / 1073741824.0,
+            (double)rb_mem_available() / 1073741824.0);
+}
+
+RBDEF void rb_report_hog(FILE *f, uint64_t size, const rb_hog *h) { RB__IN_C_LOCALE(rb__report_hog(f, size, h)); }
 
 /* spec: "SIZE" or "auto:R" (pin what leaves file_size / R available); reserve: what the run
    will still allocate beside the hog. The hog never takes more than the room minus the margin

@@ -104,6 +104,7 @@ static void mapped_pages_survive_fadvise_unless_unmapped(void)
     CHECK(res.resident_after > res.resident_before);
 }
 
+#ifndef RB_NO_TOOLS   /* the hog is layer 3's (a pressure state of advise and the CLI) */
 static long vm_locked_kb(void)
 {
     FILE *f = fopen("/proc/self/status", "r");
@@ -141,6 +142,7 @@ static void hog_pins_what_it_says(void)
     CHECK(vm_locked_kb() == before);
     CHECK(h.mem == NULL && h.size == 0);
 }
+#endif
 
 /* NORMAL mappings read around every cold fault (read_ahead_kb, 8 MiB here); RANDOM reads
    what was touched. The device bytes the workers caused say so. */
@@ -299,6 +301,7 @@ static void drop_caches_needs_root(void)
     else CHECK(rc == RB_EPERM && strstr(e.msg, "root") != NULL);
 }
 
+#ifndef RB_NO_TOOLS
 /* The library never prints: a munmap that fails (here: an address no mapping starts at) comes
    back as the status and the message, and stderr stays empty. */
 static void hog_release_reports_instead_of_printing(void)
@@ -330,13 +333,16 @@ static void hog_release_reports_instead_of_printing(void)
     CHECK(e.status == RB_ESYS && e.err == EINVAL);
     CHECK(h.mem == NULL && h.size == 0);
 }
+#endif
 
 void suite_cache(void)
 {
     RUN(prewarm_makes_that_fraction_resident);
     RUN(mapped_pages_survive_fadvise_unless_unmapped);
+#ifndef RB_NO_TOOLS
     RUN(hog_pins_what_it_says);
     RUN(hog_release_reports_instead_of_printing);
+#endif
     RUN(amplification_normal_vs_random);
     RUN(drop_caches_needs_root);
     RUN(unmade_states_fail_the_cell);
