@@ -1352,9 +1352,18 @@ static void a_state_that_fits_once_runs_before_a_second_round(void)
            run.cells[1].reason, run.cells[3].reason);
     CHECK(!line_with(run.advice.verdict, run.advice.nverdict, "cold: not measured"));
     rb_advise_free(&run);
-    /* ~1.4 s left: not even one round fits; left out, with what it takes and what was left */
-    rounds_for(&ac, list, th, st, 3900000000LL);
-    rc = rb_advise(&ac, &run, &e);
+    /* ~1 s left: not even one round fits; left out, with what it takes and what was left. At
+       3.9 s, ~1.4 s were left, and a first state that ran a little fast left room for the
+       other (make test, 2026-12-02: "it takes ~1.42 s (estimated) of the 1.43 s left"): 3.4 s
+       holds for a machine up to 10% faster than that one, and a run where both states still ran
+       tries again, the budget 0.4 s smaller each time (3 tries). */
+    for (attempt = 0, budget = 3.4e9;; attempt++, budget -= 0.4e9) {
+        rounds_for(&ac, list, th, st, (int64_t)budget);
+        rc = rb_advise(&ac, &run, &e);
+        if (attempt == 2 || rc != RB_OK || run.norder < 2) break;
+        fprintf(stderr, "    a budget of %.1f s: both states ran; again\n", budget / 1e9);
+        rb_advise_free(&run);
+    }
     CHECKF(rc == RB_OK, "%d: %s", rc, e.msg);
     /* which state runs first is the plan's estimate (a sanitizer build makes cold look the
        cheaper): the other one is left out, and says so */

@@ -1163,6 +1163,14 @@ static void diff_a_a_separate_runs(void)
         fprintf(stderr, "    attempt %u: A/A %u of 30 verdicts faster or slower; 25%% slowdown: %u of 10 called slower\n",
                 k + 1, v[0] + v[1], w[1]);
         if (v[0] + v[1] <= 30 / 20 && w[1] >= 2 * 4 && w[0] == 0) break;
+        /* Beside the other suites a stretch of the guest's stalls spoilt all 3 attempts in a row
+           (make test, 2026-12-02: 4, 6 and 4 of 10 slowdowns called, the A/A side 0 of 30; alone
+           10 of 10): attempts back to back share the stretch. A failed first attempt puts the
+           test off to run alone after the suites (rbt_alone), where it tries again from scratch. */
+        if (k == 0 && rbt_alone()) {
+            rbt_realtime(0);
+            return;
+        }
     }
     rbt_realtime(0);
     CHECKF(v[0] + v[1] <= 30 / 20, "A/A: %u faster, %u slower of 30 verdicts", v[0], v[1]);
