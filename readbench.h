@@ -60,7 +60,8 @@
      2.4  SVG charts
      2.5  progress and the lines around a run
    3 tools (RB_NO_TOOLS leaves them out): they reach a run through the core's hooks (a cell
-     observer, rb_config.observer; a matrix hook, rb_matrix.hook), never the other way round
+     observer, rb_config.observer; a matrix hook, rb_matrix.hook; a spawner, rb_config.spawner),
+     never the other way round
      3.1  traces: strace, fio iolog and CSV read into a replay
      3.2  reader groups, reader processes and the victim
      3.3  the prefetch experiment
@@ -70,7 +71,7 @@
      3.7  advise
      3.8  the timeline: a cell over time, and its steady state
      3.9  the cached-fraction axis and curve: throughput against the fraction cached
-     3.10 settings from text, the scenarios and the CLI's commands
+     3.10 settings from text, the scenarios, the hog and the CLI's commands
    Each layer has its declarations, then its code; a layer names nothing of the layers after
    it. The documentation of each public function sits on its declaration.
 
@@ -959,7 +960,7 @@ typedef struct rb_observer {
 
 /* How a cell runs whose readers are not threads of this process (rb_config.spawner): layer 3's
    reader processes (rb_processes_attach), which also run every cell under a memory limit, so
-   that the core names neither fork nor cgroups. check: before anything runs (rb_run_matrix),
+   that the core names neither fork nor cgroups. check: before anything runs (rb_matrix_check),
    whether cells like c can run here, their buffers needing need bytes (RB_OK, or the status
    and why); run: one cell, its config's defaults applied and its result started (rb_run). */
 typedef struct rb_spawner {
@@ -1017,7 +1018,8 @@ RBDEF void rb_config_defaults(const rb_config *in, rb_config *out);
    loop's ops. cfg->processes > 1 forks that many reader processes of cfg->threads threads each,
    each opening and mapping the file itself, their counts merged and each one's page tables
    kept (rb_result.pte_each); cfg->memory_limit runs the readers (threads too, in one child)
-   inside a memory cgroup made for the cell and removed after it. */
+   inside a memory cgroup made for the cell and removed after it. Both are layer 3's: they
+   need cfg->spawner (rb_processes_attach), and without it the cell is RB_UNSUPPORTED. */
 RBDEF int rb_run(const rb_config *cfg, const struct rb_strategy *s, rb_result *res);
 
 /*
@@ -4116,6 +4118,15 @@ static int rb__replay_own_reads(const rb_config *c, const uint64_t *sizes, unsig
     return RB_OK;
 }
 
+/* A cell of reader processes or under a memory limit needs layer 3's spawner (rb_spawner). */
+static int rb__spawner_check(const rb_config *c, char *why, size_t wl)
+{
+    if (!(c->processes > 1 || c->memory_limit) || (c->spawner && c->spawner->run)) return RB_OK;
+    rb__fmt(why, wl, "%s needs reader processes (layer 3's: rb_processes_attach), which were not attached (a "
+            "build with RB_NO_TOOLS has none)", c->memory_limit ? "a memory limit" : "more than one process");
+    return RB_UNSUPPORTED;
+}
+
 static int rb__config_check(const rb_config *c, const rb_strategy *s, char *why, size_t wl)
 {
     if (!c || !s) {
@@ -4160,16 +4171,12 @@ static int rb__config_check(const rb_config *c, const rb_strategy *s, char *why,
         rb__fmt(why, wl, "at most %u reader processes, not %u", RB_MAX_PROCESSES, c->processes);
         return RB_EINVAL;
     }
-    if ((c->processes > 1 || c->memory_limit) && !c->spawner) {
-        rb__fmt(why, wl, "%s needs reader processes (layer 3's: rb_processes_attach), which were not attached (a "
-                "build with RB_NO_TOOLS has none)", c->memory_limit ? "a memory limit" : "more than one process");
-        return RB_UNSUPPORTED;
-    }
     if (c->memory_limit && c->memory_limit < RB_MIN_MEMORY_LIMIT) {
         rb__fmt(why, wl, "a memory limit of %llu bytes is below the %llu MiB a cell's readers need to run at all",
                 (unsigned long long)c->memory_limit, (unsigned long long)(RB_MIN_MEMORY_LIMIT >> 20));
         return RB_EINVAL;
     }
+    if (rb__spawner_check(c, why, wl) != RB_OK) return RB_UNSUPPORTED;
     if (c->iodepth > RB_MAX_IODEPTH) {
         rb__fmt(why, wl, "an iodepth of %u is more than the %u reads in flight this library keeps", c->iodepth,
                 RB_MAX_IODEPTH);
@@ -4600,7 +4607,7 @@ typedef struct rb__thread {
     uint64_t iter_due[RB_MAX_ITERATIONS + 1];          /* open loop: arrivals due in the iteration */
     rb__draws draws_start;  /* the sampler's state as this phase started */
     /* ops drawn and started, every phase (a relaxed store: rb_cell_live reads it): drawn_own,
-       or a reader process's word in the region it shares with its parent, which sums them */
+       or the word a member of a wider cell publishes it in (rb__member.drawn) */
     uint64_t *drawn, drawn_own;
     uint64_t drawn_before;  /* drawn as this phase started */
     int64_t replay_user_ns, replay_sys_ns;   /* CPU the replays took (not the strategy's) */
@@ -5898,8 +5905,8 @@ static int rb__state_missed(const rb__run *run, unsigned k, int64_t resident, ch
    about to start, end_phase when the cell is over (then the groups' working sets and the
    victim's figures are taken, before anything is unmapped). */
 /* The page tables of the process as its last measured iteration ends, its mappings still in
-   place (they go at the cell's close): every row's, the process being the readers'. A reader
-   process then tells its parent that it measured. */
+   place (they go at the cell's close): every row's, the process being the readers'. A member
+   of a wider cell then says it measured (rb__member.reached). */
 static void rb__page_tables(rb__run *run)
 {
     int64_t pte = rb__plat_page_tables();
@@ -10098,8 +10105,9 @@ RBDEF int rb_matrix_check(const rb_matrix *m, char *why, size_t wl)
         rb_config c;
         const rb_strategy *s;
         uint64_t need = rb__largest_cell(m, &c, &s);
-        if (s && (c.processes > 1 || c.memory_limit) && m->cfg.spawner && m->cfg.spawner->check &&
-            (rc = m->cfg.spawner->check(&c, need, why, wl)) != RB_OK)   /* reader processes, a memory limit */
+        if (s && (rc = rb__spawner_check(&c, why, wl)) != RB_OK) return rc;   /* reader processes, a memory limit */
+        if (s && (c.processes > 1 || c.memory_limit) && m->cfg.spawner->check &&
+            (rc = m->cfg.spawner->check(&c, need, why, wl)) != RB_OK)
             return rc;
         return s ? rb_cell_fits(&c, s, why, wl) : RB_OK;
     }
@@ -14248,8 +14256,8 @@ typedef struct rb_victim {
 /* rb_processes_attach(c): c's cells of reader processes (c->processes > 1, or a matrix's
    processes axis) and under a memory limit (c->memory_limit) run as forked children, each a
    cell of its own released together, their results merged (c->spawner: see rb_spawner). The
-   core alone refuses such a cell (RB_UNSUPPORTED). rb_settings_matrix and rb_settings_advise
-   attach them. */
+   core alone refuses such a cell (RB_UNSUPPORTED). rb_settings_matrix and rb_advise attach
+   them. */
 RBDEF void rb_processes_attach(rb_config *c);
 
 /* Readers that run together as a matrix's rows: each round one rb_run_groups of groups[0..n)
@@ -14847,7 +14855,7 @@ typedef struct rb_curve_run {
     double round_load_s;               /* each round's full reload before its cells */
 } rb_curve_run;
 
-/* -- 3.10 settings from text, the scenarios and the CLI's commands (declarations) -- */
+/* -- 3.10 settings from text, the scenarios, the hog and the CLI's commands (declarations) -- */
 
 typedef struct rb_hog {
     void *mem;
@@ -15072,7 +15080,7 @@ RBINT int rb_victim_check(const rb_config *cfg, char *why, size_t whylen);
    process's own memory cgroup (v1) or at the hierarchy's root (v2, where a cgroup that holds
    processes cannot hand the memory controller down). rb_memcg_usable: where one can be made
    (base), RB_OK, or RB_EPERM / RB_UNSUPPORTED with why (not root, no memory controller), having
-   made nothing. rb_memcg_make: one with that limit (a page multiple, at least RB_MIN_MEMORY_LIMIT, 1.6);
+   made nothing. rb_memcg_make: one with that limit (a page multiple, at least RB_MIN_MEMORY_LIMIT);
    rb_memcg_join: the calling process into it; rb_memcg_peak: the most it had charged (v1
    memory.max_usage_in_bytes, v2 memory.peak; -1 unknown); rb_memcg_remove: rmdir once its
    processes are gone (retried for a second while they exit). */
@@ -17371,11 +17379,18 @@ typedef struct rb__procs {
     char prep_reason[RB_REASON_LEN];
     unsigned threads;            /* each child's reader threads */
     size_t live_at;              /* where their published op counts start (rb__proc_drawn) */
-    unsigned reads_per_op;       /* for rb_cell_live's reads */
-    const rb_memcg_cell *memcg;  /* the cell's cgroup (the parent's copy, for rb_cell_charged); NULL: none */
-    rb__wide wide;               /* what the parent's rb_cell_live reads (rb__procs_live) */
     rb__proc_slot slot[1];       /* n of them */
 } rb__procs;
+
+/* What the parent's rb_cell_live, rb_cell_pid and rb_cell_charged read (rb__wide's user): on
+   the parent's stack, not in the region the children write, so that a child's stray store
+   can spoil a count but never redirect the parent's calls. */
+typedef struct rb__procs_view {
+    rb__wide wide;
+    const rb__procs *pr;
+    const rb_memcg_cell *memcg;  /* the cell's cgroup; NULL: none */
+    unsigned reads_per_op;
+} rb__procs_view;
 
 /* Each child's reader threads publish their count of ops drawn in a word of the region, one
    64-byte line each after the slots (no two threads' stores share a line): the parent's
@@ -17424,7 +17439,8 @@ static void rb__proc_phase(void *u, unsigned k, uint64_t started)
    the first phase's start the earliest child's, the phase the one the slowest child is in. */
 static void rb__procs_live(const void *u, rb_live *out)
 {
-    const rb__procs *pr = (const rb__procs *)u;
+    const rb__procs_view *v = (const rb__procs_view *)u;
+    const rb__procs *pr = v->pr;
     unsigned j, k, least = ~0u;
     for (j = 0; j < pr->n; j++) {
         uint64_t t = __atomic_load_n(&pr->slot[j].started, __ATOMIC_RELAXED);
@@ -17434,7 +17450,7 @@ static void rb__procs_live(const void *u, rb_live *out)
         for (k = 0; k < pr->threads; k++) out->ops += __atomic_load_n(rb__proc_drawn((rb__procs *)pr, j, k), __ATOMIC_RELAXED);
     }
     out->phase = least == ~0u ? 0 : least;
-    out->reads = out->ops * pr->reads_per_op;
+    out->reads = out->ops * v->reads_per_op;
     out->threads = pr->n * pr->threads;
     out->processes = pr->n;
     out->pid = pr->slot[0].pid;
@@ -17442,14 +17458,14 @@ static void rb__procs_live(const void *u, rb_live *out)
 
 static int rb__procs_pid(const void *u, unsigned k)
 {
-    const rb__procs *pr = (const rb__procs *)u;
+    const rb__procs *pr = ((const rb__procs_view *)u)->pr;
     return k < pr->n ? pr->slot[k].pid : -1;
 }
 
 static int64_t rb__procs_charged(const void *u)
 {
-    const rb__procs *pr = (const rb__procs *)u;
-    return pr->memcg ? rb_memcg_usage(pr->memcg) : -1;
+    const rb__procs_view *v = (const rb__procs_view *)u;
+    return v->memcg ? rb_memcg_usage(v->memcg) : -1;
 }
 
 #define RB__PROC_READY_NS ((uint64_t)120 * 1000000000)   /* opening, mapping, making threads */
@@ -17811,7 +17827,6 @@ static void rb__proc_release(const rb__part *cell, rb__procs *pr, int *alive, rb
             rb__result_reason(res, "%s", why);
         }
     }
-    run->wide = &pr->wide;   /* the children's live counts, for an observer's sampler */
     if (res->status == RB_OK && run->observing && o->live) o->live(run->observed, run);
     if (res->status == RB_OK) rb__machine_before(run);
     else RB__STORE(&pr->stop, 1);
@@ -17876,6 +17891,7 @@ static int rb__procs_run(rb__part *cell)
     char why[RB_REASON_LEN];
     rb_memcg_cell cg;
     rb__procs *pr;
+    rb__procs_view view;
     rb__run run;
     unsigned j;
     pid_t me = getpid();
@@ -17897,22 +17913,25 @@ static int rb__procs_run(rb__part *cell)
     pr->n = c->processes;   /* an anonymous mapping starts zeroed: the rest is 0 */
     pr->threads = c->threads;
     pr->live_at = live_at;
-    pr->reads_per_op = c->reads_per_op;
-    pr->wide.live = rb__procs_live;
-    pr->wide.pid = rb__procs_pid;
-    pr->wide.charged = rb__procs_charged;
-    pr->wide.user = pr;
     memset(&run, 0, sizeof run);   /* the parent's own: the machine kernel and the observer's state */
     run.parts = cell;
     run.nparts = 1;
     run.c = c;
     run.res = res;
     run.nthreads = c->processes * c->threads;
+    view.wide.live = rb__procs_live;
+    view.wide.pid = rb__procs_pid;
+    view.wide.charged = rb__procs_charged;
+    view.wide.user = &view;
+    view.pr = pr;
+    view.memcg = NULL;
+    view.reads_per_op = c->reads_per_op;
+    run.wide = &view.wide;   /* the children's live counts, for an observer's sampler */
     if (c->memory_limit && rb_memcg_make(&cg, c->memory_limit, why, sizeof why) != RB_OK) {
         res->status = RB_ESYS;
         rb__result_reason(res, "%s", why);
     }
-    pr->memcg = cg.dir[0] ? &cg : NULL;
+    view.memcg = cg.dir[0] ? &cg : NULL;
     if (res->status == RB_OK && rb__proc_prepare(cell, pr, &cg) == RB_OK) {
         for (j = 0; j < pr->n; j++) {
             pid_t pid;
@@ -17941,7 +17960,7 @@ static int rb__procs_run(rb__part *cell)
    A cell's own memory cgroup (rb_config.memory_limit). The memory controller charges a page
    to the cgroup of the process that brought it in (v1 follows the process's mm, not the
    thread: moving one thread moves no charge; v2's memory controller is not threaded), so the
-   readers are processes inside it: the runner forks them there (see "processes" in 1.8). */
+   readers are processes inside it: rb__procs_run forks them there (above). */
 RBINT int rb_memcg_usable(rb_memcg_cell *base, char *why, size_t wl)
 {
     char mnt[1024], own[1024], text[512];
@@ -18058,7 +18077,7 @@ RBINT int rb_memcg_remove(rb_memcg_cell *cg, char *why, size_t wl)
 /* A memory limit (rb_config.memory_limit): a cgroup can be made here (root, a memory
    controller: said in one line, before anything is made), and the largest cell's buffers
    (need) leave RB_MIN_MEMORY_LIMIT of it for the page cache and the processes themselves.
-   The spawner's check (rb_run_matrix, before anything runs). */
+   The spawner's check (rb_matrix_check, before anything runs). */
 static int rb__procs_check(const rb_config *c, uint64_t need, char *why, size_t wl)
 {
     rb_memcg_cell base;
@@ -21605,6 +21624,7 @@ static int rb__adv_setup(rb__adv *v, rb_error *err)
     int rc;
     if ((rc = rb_check_file(ac->cfg.path, ac->cfg.size, NULL, err)) != RB_OK) return rc;
     v->base = ac->cfg;
+    if (!v->base.spawner) rb_processes_attach(&v->base);   /* a memory limit's cells: layer 3's, as advise is */
     v->base.warmup_ns = RB_NONE;   /* a warmup would change the state each preset prepared */
     v->base.iterations = ac->cfg.iterations ? ac->cfg.iterations : 3;
     v->base.cache = RB_CACHE_KEEP;
@@ -22266,7 +22286,6 @@ RBDEF int rb_settings_advise(rb_settings *s, rb_advise_config *ac, char *why, si
     }
     if (s->cfg.trace && rb__replay_own_reads(&s->cfg, s->read_sizes, s->nread_sizes, why, wl) != RB_OK) return RB_EINVAL;
     ac->cfg = s->cfg;
-    rb_processes_attach(&ac->cfg);
     ac->cfg.read_size = s->nread_sizes ? s->read_sizes[0] : 0;
     ac->strategies = s->nstrategies ? s->strategies : NULL;
     ac->nstrategies = s->nstrategies;
@@ -24399,7 +24418,7 @@ static void rb__curve_svg(FILE *f, const rb_advise_run *r, const char *title)
 
 
 
-/* ==== 3.10 settings from text, the scenarios and the CLI's commands =========================== */
+/* ==== 3.10 settings from text, the scenarios, the hog and the CLI's commands ================== */
 
 /* Is there swap? Without it anonymous memory cannot leave RAM, locked or not. */
 static int rb__no_swap(void) { return rb__meminfo("SwapTotal") == 0; }

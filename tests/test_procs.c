@@ -424,6 +424,47 @@ static void cli_sigint_removes_the_cgroup(void)
     }
 }
 
+/* rb_advise attaches the reader processes itself (it is layer 3, as they are): a caller's
+   config with a memory limit and no spawner is run inside the limit, not refused. */
+static void advise_attaches_the_spawner_itself(void)
+{
+    static const unsigned th[1] = {1};
+    static const int st[1] = {RB_STATE_COLD};   /* a cell under a limit starts evicted */
+    const rb_strategy *list[1];
+    rb_advise_config ac;
+    rb_advise_run *run = (rb_advise_run *)calloc(1, sizeof *run);
+    rb_error e;
+    char why[512];
+    int rc, usable = limit_usable(why, sizeof why);
+    if (!run) return;
+    if (!usable) {
+        free(run);
+        SKIP(why);
+    }
+    list[0] = rb_strategy_find("pread");
+    memset(&ac, 0, sizeof ac);
+    ac.cfg.path = rbt_small_file();
+    ac.cfg.memory_limit = 64u << 20;
+    ac.cfg.duration_ns = 50000000;
+    ac.cfg.iterations = 1;
+    ac.strategies = list;
+    ac.nstrategies = 1;
+    ac.threads = th;
+    ac.nthreads = 1;
+    ac.states = st;
+    ac.nstates = 1;
+    ac.budget_ns = 5000000000LL;
+    ac.max_rounds = 1;
+    rc = rb_advise(&ac, run, &e);
+    CHECKF(rc == RB_OK, "%d: %s", rc, e.msg);
+    if (rc == RB_OK) {
+        CHECKF(run->cells[0].status == RB_OK && run->cells[0].memory_limit == (64u << 20) && run->cells[0].memory_peak > 0,
+               "%s", run->cells[0].reason);
+        rb_advise_free(run);
+    }
+    free(run);
+}
+
 void suite_procs(void)
 {
     RUN(processes_merge_counts_exactly);
@@ -434,6 +475,7 @@ void suite_procs(void)
     RUN(matrix_has_a_processes_axis);
     RUN(memory_limit_cgroup_lives_for_the_cell);
     RUN(memory_limit_refused_to_non_root);
+    RUN(advise_attaches_the_spawner_itself);
     RUN(cli_refuses_bad_values);
     RUN(cli_processes_in_json);
     RUN(cli_sigint_removes_the_cgroup);

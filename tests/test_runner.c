@@ -273,6 +273,16 @@ static void processes_without_a_spawner_are_refused(void)
         CHECK(rb_run(&c, rb_strategy_find("pread"), &res) == RB_UNSUPPORTED);
         CHECKF(strstr(res.reason, "rb_processes_attach") != NULL && res.ops == 0, "%s", res.reason);
     }
+    {   /* a matrix's processes axis is refused before anything runs, not cell by cell */
+        static const unsigned procs[2] = {1, 2};
+        rb_matrix m;
+        char why[256];
+        memset(&m, 0, sizeof m);
+        m.cfg = quick(1);
+        m.processes = procs;
+        m.nprocesses = 2;
+        CHECK(rb_matrix_check(&m, why, sizeof why) == RB_UNSUPPORTED && strstr(why, "rb_processes_attach"));
+    }
 }
 
 static void threads_many_and_warmup(void)
