@@ -9831,9 +9831,8 @@ static int rb__axis_dup(const void *v, unsigned n, size_t size, unsigned *which)
    groups run in one process). */
 static int rb__check_processes(const rb_matrix *m, char *why, size_t wl)
 {
-    unsigned k, nt = m->threads && m->nthreads ? m->nthreads : 1, many = m->cfg.processes > 1;
-    if (!m->processes) return m->hook && many ? (rb__fmt(why, wl, "reader groups run in one process: not with "
-                                                 "reader processes"), RB_EINVAL) : RB_OK;
+    unsigned k, nt = m->threads && m->nthreads ? m->nthreads : 1;
+    if (!m->processes) return RB_OK;
     if (m->nprocesses > RB_MAX_AXIS || nt * m->nprocesses > RB_MAX_AXIS) {
         rb__fmt(why, wl, "at most %u columns: thread counts x process counts", RB_MAX_AXIS);
         return RB_EINVAL;
@@ -9847,10 +9846,8 @@ static int rb__check_processes(const rb_matrix *m, char *why, size_t wl)
             rb__fmt(why, wl, "a process count must be 1 to %u, not %u", RB_MAX_PROCESSES, m->processes[k]);
             return RB_EINVAL;
         }
-        many |= m->processes[k] > 1;
     }
-    if (m->hook && many) { rb__fmt(why, wl, "reader groups run in one process: not with reader processes"); return RB_EINVAL; }
-    return RB_OK;
+    return RB_OK;   /* a tool's rows (rb_matrix.hook) say in its check whether they run in processes */
 }
 
 /*
@@ -17196,12 +17193,18 @@ static int rb__groups_matrix_check(const rb_matrix *m, uint64_t have, char *why,
 {
     const rb_groups_matrix *g = rb__gm(m);
     rb_config cell, c, d;
-    unsigned i;
+    unsigned i, many;
     uint64_t need = 0, margin = (uint64_t)16 << 20;
     int64_t room = rb_mem_available();
     char a[32], b[32];
     int rc;
     if (m->strategies) { rb__fmt(why, wl, "groups name their own strategies: no strategy list with groups"); return RB_EINVAL; }
+    for (i = 0, many = m->cfg.processes > 1; m->processes && i < m->nprocesses; i++) many |= m->processes[i] > 1;
+    if (many || m->cfg.memory_limit) {   /* rb_run_groups runs every group's threads in this process */
+        rb__fmt(why, wl, "reader groups run in one process: not with %s", many ? "reader processes" :
+                "a memory limit (its readers are processes in its cgroup)");
+        return RB_EINVAL;
+    }
     if ((m->threads && m->nthreads > 1) || (m->read_sizes && m->nread_sizes > 1)) {
         rb__fmt(why, wl, "with groups, one thread count and one read size at most (each group's default; a group "
                 "sets its own)");

@@ -356,6 +356,40 @@ static void memory_limit_refused_to_non_root(void)
     CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child said %d", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 }
 
+/* A tool's rows say themselves whether they run in processes: reader groups run in one process
+   (refused with reader processes or a memory limit, by name), the cached-fraction axis runs
+   each cell through rb_run and so takes one process count (it was refused with the groups'
+   message: the core refused every tool's rows). */
+static void tools_rows_and_processes(void)
+{
+    static const unsigned two[1] = {2};
+    static const double fractions[2] = {0, 1};
+    rb_groups_matrix gm;
+    rb_prewarm_axis ax;
+    rb_group g[2];
+    rb_matrix m;
+    char why[256];
+    unsigned k;
+    CHECK(rb_parse_group("strategy=pread", 1, "--group", &g[0], why, sizeof why) == RB_OK);
+    CHECK(rb_parse_group("strategy=mmap", 2, "--group", &g[1], why, sizeof why) == RB_OK);
+    for (k = 0; k < 2; k++) {
+        memset(&m, 0, sizeof m);
+        cfg_small(&m.cfg, 1, 1);
+        if (k) m.cfg.memory_limit = 64u << 20;
+        else { m.processes = two; m.nprocesses = 1; }
+        rb_groups_attach(&m, &gm, g, 2, RB_ALONE_FIRST);
+        CHECK(rb_matrix_check(&m, why, sizeof why) == RB_EINVAL);
+        CHECKF(strstr(why, "reader groups run in one process") && strstr(why, k ? "memory limit" : "reader processes"), "%s",
+               why);
+    }
+    memset(&m, 0, sizeof m);
+    cfg_small(&m.cfg, 1, 1);
+    m.processes = two;
+    m.nprocesses = 1;
+    rb_prewarm_axis_attach(&m, &ax, fractions, 2);
+    CHECKF(rb_matrix_check(&m, why, sizeof why) == RB_OK, "%s", why);
+}
+
 /* The CLI: bad values exit 2 with one line, before anything runs; a process run in JSON. */
 static void cli_refuses_bad_values(void)
 {
@@ -473,6 +507,7 @@ void suite_procs(void)
     RUN(stop_flag_stops_the_processes);
     RUN(what_processes_refuse);
     RUN(matrix_has_a_processes_axis);
+    RUN(tools_rows_and_processes);
     RUN(memory_limit_cgroup_lives_for_the_cell);
     RUN(memory_limit_refused_to_non_root);
     RUN(advise_attaches_the_spawner_itself);
