@@ -8106,6 +8106,17 @@ static int rb__fsync_dir(const char *path, rb_error *err)
     return RB_ESYS;
 }
 
+/* Why the stream's writes failed, when its error flag outlived the errno: a write that failed
+   in the middle of the report (the buffer full) sets the flag, and by the commit the buffer
+   may be empty, so fflush succeeds and says nothing (musl, beside other suites: "I/O error"
+   for a full filesystem). One byte more to the temporary, which is removed anyway, asks the
+   file again; a stream (a device, a FIFO) is not written to: EIO. */
+static int rb__outfile_why(const rb_outfile *o)
+{
+    if (!o->stream && lseek(o->fd, 0, SEEK_END) >= 0 && write(o->fd, "\n", 1) < 0 && errno) return errno;
+    return EIO;
+}
+
 RBINT int rb_outfile_commit(rb_outfile *o, rb_error *err)
 {
     char sp[RB__PATH_SHOWN];   /* the path as messages show it (rb__short_path) */
@@ -8117,7 +8128,7 @@ RBINT int rb_outfile_commit(rb_outfile *o, rb_error *err)
         return RB_EINVAL;
     }
     errno = 0;
-    if (o->f && (fflush(o->f) != 0 || ferror(o->f))) e = errno ? errno : EIO;
+    if (o->f && (fflush(o->f) != 0 || ferror(o->f))) e = errno ? errno : rb__outfile_why(o);
     if (!e && !o->stream && fsync(o->fd) != 0) { e = errno; call = "fsync"; }
     if ((o->f ? fclose(o->f) : close(o->fd)) != 0 && !e) { e = errno; call = "close"; }
     o->f = NULL;

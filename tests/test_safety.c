@@ -285,6 +285,44 @@ static void reports_replace_atomically(void)
     CHECK(umount(dir) == 0);
 }
 
+#ifndef RB_NO_REPORTS
+/* A write that failed in the middle of a report (its stdio buffer full) on a full filesystem
+   is said as that, "No space left", not "I/O error": with musl the failed write empties the
+   buffer, the commit's fflush then succeeds, and only the stream's error flag was left (CI's
+   musl run, 2026-12-02, twice in a row beside the other suites). */
+static void outfile_says_why_a_write_failed(void)
+{
+    char dbuf[512], p[600], block[4096];
+    const char *dir = fresh_dir("enospc", dbuf, sizeof dbuf);
+    rb_outfile o;
+    rb_error e;
+    FILE *f;
+    unsigned i;
+    int fd;
+    if (!dir) SKIP("cannot make a directory");
+    if (!rbt_is_root()) SKIP("needs root to mount a small tmpfs");
+    if (mount("tmpfs", dir, "tmpfs", 0, "size=64k") != 0) SKIP("cannot mount tmpfs here (container?)");
+    memset(block, 'x', sizeof block);
+    snprintf(p, sizeof p, "%s/filler", dir);
+    fd = open(p, O_WRONLY | O_CREAT, 0644);
+    CHECK(fd >= 0);
+    while (fd >= 0 && write(fd, block, sizeof block) == (ssize_t)sizeof block) {}
+    if (fd >= 0) close(fd);
+    snprintf(p, sizeof p, "%s/r.json", dir);
+    CHECKF(rb_outfile_open(&o, p, 0, &e) == RB_OK, "%s", e.msg);
+    f = o.fd >= 0 ? rb_outfile_stdio(&o, &e) : NULL;
+    CHECKF(f != NULL, "%s", e.msg);
+    for (i = 0; f && i < 16; i++) fwrite(block, 1, sizeof block, f);   /* past any buffer: a write fails */
+    if (f) CHECK(fflush(f) != 0 || ferror(f));
+    if (o.fd >= 0) {
+        CHECK(rb_outfile_commit(&o, &e) == RB_ESYS);
+        CHECKF(strstr(e.msg, "No space left") != NULL, "%s", e.msg);
+    }
+    CHECKF(entries(dir) == 1, "%d files: a temporary was left", entries(dir));
+    CHECK(umount(dir) == 0);
+}
+#endif
+
 /* Item 1: a FIFO is a stream: with a reader the report goes through it and the FIFO stays;
    with none, exit 1 at once (fopen used to block forever). */
 static void report_into_a_fifo(void)
@@ -619,6 +657,9 @@ void suite_safety(void)
     RUN(outputs_never_land_on_the_input);
     RUN(outputs_never_land_in_an_input_directory);
     RUN(reports_replace_atomically);
+#ifndef RB_NO_REPORTS
+    RUN(outfile_says_why_a_write_failed);
+#endif
     RUN(report_into_a_fifo);
     RUN(setup_refuses_what_is_not_a_regular_file);
     RUN(failed_setup_keeps_the_original);
