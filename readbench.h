@@ -8113,7 +8113,7 @@ static int rb__fsync_dir(const char *path, rb_error *err)
    file again; a stream (a device, a FIFO) is not written to: EIO. */
 static int rb__outfile_why(const rb_outfile *o)
 {
-    if (!o->stream && lseek(o->fd, 0, SEEK_END) >= 0 && write(o->fd, "\n", 1) < 0 && errno) return errno;
+    if (!o->stream && lseek(o->fd, 0, SEEK_END) >= 0 && write(o->fd, "\n", 1) < 0) return errno;
     return EIO;
 }
 
@@ -10113,10 +10113,10 @@ RBDEF int rb_matrix_check(const rb_matrix *m, char *why, size_t wl)
         rb_config c;
         const rb_strategy *s;
         uint64_t need = rb__largest_cell(m, &c, &s);
-        if (s && (rc = rb__spawner_check(&c, why, wl)) != RB_OK) return rc;   /* reader processes, a memory limit */
-        if (s && (c.processes > 1 || c.memory_limit) && m->cfg.spawner->check &&
-            (rc = m->cfg.spawner->check(&c, need, why, wl)) != RB_OK)
-            return rc;
+        if (s && (c.processes > 1 || c.memory_limit)) {   /* reader processes, a memory limit: the spawner's */
+            if ((rc = rb__spawner_check(&c, why, wl)) != RB_OK) return rc;
+            if (c.spawner->check && (rc = c.spawner->check(&c, need, why, wl)) != RB_OK) return rc;
+        }
         return s ? rb_cell_fits(&c, s, why, wl) : RB_OK;
     }
 }
@@ -18096,8 +18096,9 @@ static int rb__procs_check(const rb_config *c, uint64_t need, char *why, size_t 
 {
     rb_memcg_cell base;
     char a[32], b[32];
-    int rc = c->memory_limit ? rb_memcg_usable(&base, why, wl) : RB_OK;
-    if (rc != RB_OK || !c->memory_limit) return rc;
+    int rc;
+    if (!c->memory_limit) return RB_OK;   /* processes alone need no cgroup */
+    if ((rc = rb_memcg_usable(&base, why, wl)) != RB_OK) return rc;
     if (c->memory_limit < RB_MIN_MEMORY_LIMIT || need > c->memory_limit - RB_MIN_MEMORY_LIMIT) {
         rb__mem_text(need, a, sizeof a);
         rb__mem_text(c->memory_limit, b, sizeof b);
