@@ -466,7 +466,7 @@ int main(int argc, char **argv)
 {
     static cli c;   /* an rb_settings is large for a stack */
     const struct command *k = commands;   /* a first argument that is no command: run FILE */
-    unsigned i; int rc, bad_out;
+    unsigned i; int rc, bad_out, why;
     for (i = 0; argc > 1 && i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name)) k = &commands[i];
     c.cmd = k->cmd; c.doc = rb_command_doc_find(k->name);
@@ -477,8 +477,10 @@ int main(int argc, char **argv)
     else rc = c.help ? help(k->name) : k->fn(&c);
     errno = 0;
     bad_out = fflush(stdout) != 0 || ferror(stdout);
-    if (fclose(stdout) != 0) bad_out = 1;
+    why = errno;   /* a write that failed mid-report left the error flag, not its errno: a device says again */
+    if (bad_out && !why && write(fileno(stdout), "", 0) < 0) why = errno;
+    if (fclose(stdout) != 0 && (bad_out = 1) && !why) why = errno;
     if (!bad_out) return rc;
-    fprintf(stderr, "readbench: cannot write the standard output: %s\n", strerror(errno ? errno : EIO));
+    fprintf(stderr, "readbench: cannot write the standard output: %s\n", strerror(why ? why : EIO));
     return rc ? rc : 1;
 }
