@@ -1160,7 +1160,9 @@ struct rb_strategy {
     void (*close)(rb_target *t);
 };
 
-/* rb_strategies(&n), rb_strategy_find(name): the strategy table and lookup by stable name. */
+/* rb_strategies(&n), rb_strategy_find(name): the strategy table and lookup by stable name.
+   "NAME#2" to "NAME#4" find NAME again as a row of its own (A/A): paired with NAME's row, its
+   ratio is the run's own resolution. */
 RBDEF const rb_strategy *rb_strategies(unsigned *count);
 
 RBDEF const rb_strategy *rb_strategy_find(const char *name);
@@ -7781,12 +7783,51 @@ RBDEF const rb_strategy *rb_strategies(unsigned *count)
     return rb__strategy_table;
 }
 
+/* A/A: "NAME#2" .. "NAME#4" is strategy NAME again, a row of its own with every fact the same
+   and only the name changed. Its paired ratio (1.12) is taken against NAME's row, not its
+   column's best, and it is never another row's best: two rows of one strategy, measured in the
+   same rounds, differ by what this run cannot resolve, so a run that carries one states its own
+   resolution (a 10% gap beside an A/A row 0.80 [0.67, 0.95] is not a finding). The copies are
+   made once, on first use: the table itself is const. */
+#define RB__REPLICAS 3u
+#define RB__NSTRATEGIES (sizeof rb__strategy_table / sizeof rb__strategy_table[0])
+static rb_strategy rb__replica[RB__NSTRATEGIES][RB__REPLICAS];
+static char rb__replica_name[RB__NSTRATEGIES][RB__REPLICAS][64];
+static pthread_once_t rb__replica_once = PTHREAD_ONCE_INIT;
+
+static void rb__replicas_make(void)
+{
+    unsigned i, k;
+    for (i = 0; i < RB__NSTRATEGIES; i++)
+        for (k = 0; k < RB__REPLICAS; k++) {
+            rb__replica[i][k] = rb__strategy_table[i];
+            snprintf(rb__replica_name[i][k], sizeof rb__replica_name[i][k], "%s#%u", rb__strategy_table[i].name, k + 2);
+            rb__replica[i][k].name = rb__replica_name[i][k];
+        }
+}
+
+/* The strategy an A/A row repeats; NULL: s is none (a table row, a custom strategy). */
+static const rb_strategy *rb__replica_of(const rb_strategy *s)
+{
+    unsigned i, k;
+    for (i = 0; s && i < RB__NSTRATEGIES; i++)
+        for (k = 0; k < RB__REPLICAS; k++)
+            if (s == &rb__replica[i][k]) return &rb__strategy_table[i];
+    return NULL;
+}
+
 RBDEF const rb_strategy *rb_strategy_find(const char *name)
 {
-    unsigned i, n;
-    const rb_strategy *s = rb_strategies(&n);
-    for (i = 0; name && i < n; i++)
-        if (strcmp(s[i].name, name) == 0) return &s[i];
+    unsigned i;
+    const char *hash;
+    for (i = 0; name && i < RB__NSTRATEGIES; i++)
+        if (strcmp(rb__strategy_table[i].name, name) == 0) return &rb__strategy_table[i];
+    hash = name ? strrchr(name, '#') : NULL;
+    if (!hash || hash[1] < '2' || hash[1] > (char)('1' + RB__REPLICAS) || hash[2]) return NULL;
+    if (pthread_once(&rb__replica_once, rb__replicas_make) != 0) return NULL;
+    for (i = 0; i < RB__NSTRATEGIES; i++)
+        if (strlen(rb__strategy_table[i].name) == (size_t)(hash - name) && !strncmp(rb__strategy_table[i].name, name, (size_t)(hash - name)))
+            return &rb__replica[i][hash[1] - '2'];
     return NULL;
 }
 
@@ -9971,6 +10012,16 @@ static int rb__check_axes(const rb_matrix *m, char *why, size_t wl)
         rb__fmt(why, wl, "strategy '%s' is listed twice", m->strategies[k]->name);
         return RB_EINVAL;
     }
+    for (k = 0; m->strategies && k < m->nstrategies; k++) {   /* an A/A row is paired with its original's */
+        const rb_strategy *o = rb__replica_of(m->strategies[k]);
+        unsigned j = 0;
+        while (o && j < m->nstrategies && m->strategies[j] != o) j++;
+        if (o && j == m->nstrategies) {
+            rb__fmt(why, wl, "strategy '%s' repeats %s (an A/A row), which is not listed: list %s too", m->strategies[k]->name,
+                    o->name, o->name);
+            return RB_EINVAL;
+        }
+    }
     if (m->threads && rb__axis_dup(m->threads, m->nthreads, sizeof *m->threads, &k)) {
         rb__fmt(why, wl, "thread count %u is listed twice", m->threads[k]);
         return RB_EINVAL;
@@ -10393,23 +10444,41 @@ static void rb__matrix_stats(rb__matrix_store *st)
 /* Phase 4, two rounds or more: each cell against the best other strategy of its column (the
    highest median among the column's other cells that measured), paired by round. A row that
    does no I/O (null: the harness's own cost) is a reference: never paired, never the best. */
+/* What cell i's ratio is taken against: an A/A row's, its original's cell (the same variant);
+   any other's, the best other cell of its column, never one without I/O (a reference) nor an
+   A/A row (a second draw of one strategy would make the best a maximum of noise); NULL: none. */
+static rb_result *rb__paired_best(rb__matrix_store *st, unsigned i)
+{
+    unsigned j, rx = (i / st->nt) % st->ns, ry;
+    const rb_strategy *o = st->grouped ? NULL : rb__replica_of(st->strat[rx]);
+    rb_result *best = NULL;
+    for (j = 0; j < st->ncells; j++) {
+        rb_result *y = &st->results[j];
+        int usable = y->status == RB_OK && y->nsamples && !y->rate_upper_bound;
+        ry = (j / st->nt) % st->ns;
+        if (j == i || j % st->nt != i % st->nt || j / st->nt / st->ns != i / st->nt / st->ns) continue;
+        if (o) {
+            if (st->strat[ry] == o && st->axis[ry].ra == st->axis[rx].ra && st->axis[ry].fa == st->axis[rx].fa &&
+                st->axis[ry].qd == st->axis[rx].qd)
+                return usable ? y : NULL;
+            continue;
+        }
+        if ((st->strat[ry]->flags & RB_S_NOIO) || (!st->grouped && rb__replica_of(st->strat[ry]))) continue;
+        if (usable && (!best || y->ops_per_ms_median > best->ops_per_ms_median))
+            best = y;   /* the best, whatever its rounds: with fewer than 2 (an interrupt) nothing pairs */
+    }
+    return best;
+}
+
 static void rb__matrix_paired(rb__matrix_store *st)
 {
-    unsigned i, j;
+    unsigned i;
     for (i = 0; i < st->ncells; i++) {
-        rb_result *x = &st->results[i], *best = NULL;
+        rb_result *x = &st->results[i], *best;
         rb_stats p;
         if (x->status != RB_OK || x->rounds < 2 || x->rate_upper_bound) continue;   /* a bound: no ratio to take */
         if (st->strat[(i / st->nt) % st->ns]->flags & RB_S_NOIO) continue;
-        for (j = 0; j < st->ncells; j++) {
-            rb_result *y = &st->results[j];
-            if (j == i || j % st->nt != i % st->nt || j / st->nt / st->ns != i / st->nt / st->ns) continue;
-            if (st->strat[(j / st->nt) % st->ns]->flags & RB_S_NOIO) continue;   /* no I/O: a reference, never the best */
-            if (y->status == RB_OK && y->nsamples && !y->rate_upper_bound &&
-                (!best || y->ops_per_ms_median > best->ops_per_ms_median))
-                best = y;   /* the best, whatever its rounds: with fewer than 2 (an interrupt) nothing pairs */
-        }
-        if (!best || rb_paired_ratio(x, best, &p) < 2) continue;
+        if (!(best = rb__paired_best(st, i)) || rb_paired_ratio(x, best, &p) < 2) continue;
         x->paired_with = st->names[(unsigned)(best - st->results) / st->nt % st->ns];   /* its row: "mmap ra=128k" */
         x->paired_rounds = p.n;
         x->paired_ratio = p.center;
@@ -12316,16 +12385,18 @@ static void rb__table_paired(FILE *f, const rb_report *r, int md)
         }
     if (!any) return;
     fprintf(f, "%spaired by round: in each round, a cell's median over that of its column's best other strategy "
-               "in the same round; their geometric mean over the rounds and its 95%% interval (Student t on the "
-               "ratios' logarithms; what drifts more slowly than a round cancels)%s\n\n", md ? "**" : "", md ? "**" : "");
+               "in the same round (an A/A row, NAME#2: over NAME's, what this run can resolve); their geometric mean "
+               "over the rounds and its 95%% interval (Student t on the ratios' logarithms; what drifts more slowly "
+               "than a round cancels)%s\n\n", md ? "**" : "", md ? "**" : "");
     for (i = 0; i < r->count; i++) {
         const rb_result *x = &r->results[i];
         if (x->status != RB_OK || x->paired_rounds < 2) continue;
         rb_format_size(x->read_size, sz, sizeof sz);
         char wk[32];
-        fprintf(f, "%s%-*s %s %8s  %.3f [%.3f, %.3f] of %s, %u rounds\n", md ? "- " : "  ", (int)w,
+        fprintf(f, "%s%-*s %s %8s  %.3f [%.3f, %.3f] of %s, %u rounds%s\n", md ? "- " : "  ", (int)w,
                 rb__label(x, lab, sizeof lab), rb__workers(x->threads, x->processes, 1, wk, sizeof wk), sz,
-                x->paired_ratio, x->paired_lo, x->paired_hi, x->paired_with, x->paired_rounds);
+                x->paired_ratio, x->paired_lo, x->paired_hi, x->paired_with, x->paired_rounds,
+                rb__replica_of(rb_strategy_find(x->strategy)) ? " (A/A: this run's own resolution)" : "");
     }
     fprintf(f, "\n");
 }
@@ -21612,6 +21683,11 @@ static int rb__adv_axes(rb__adv *v, rb_error *err)
     for (i = 0; i < n; i++) {
         const rb_strategy *s = ac->strategies ? ac->strategies[i] : quick ? rb_strategy_find(rb__adv_quick[i]) : &all[i];
         if (!s || (!ac->strategies && (s->flags & RB_S_NOIO))) continue;
+        if (rb__replica_of(s)) {   /* advise ranks strategies: a second draw of one would rank against itself */
+            rb__seterr(err, RB_EINVAL, 0, "", "%s is an A/A row (%s again): advise compares strategies; run takes A/A "
+                       "rows", s->name, rb__replica_of(s)->name);
+            return RB_EINVAL;
+        }
         if ((rc = rb_strategy_probe(s, &v->base, why, sizeof why)) == RB_UNSUPPORTED) {
             rb__adv_line(r->skipped, &r->nskipped, "%s: %s", s->name, why);
             continue;
@@ -23537,15 +23613,17 @@ static void rb__cfa_finish(const rb_matrix *m, rb_result *rows, unsigned nrows, 
     const rb_prewarm_axis *a = rb__cfa(m);
     unsigned ns = rb__cfa_nstrategies(m), nr = ns * a->n, nt = m->threads && m->nthreads ? m->nthreads : 1, i, j;
     (void)rep;
-    for (i = 0; i < nrows; i++) {
+    for (i = 0; i < nrows; i++) {   /* as the matrix pairs (rb__paired_best): an A/A row with its original */
         rb_result *x = &rows[i], *best = NULL;
+        const rb_strategy *o = rb__replica_of(rb__cfa_strategy(m, i / nt % nr / a->n));
         rb_stats p;
         if (x->status != RB_OK || x->rounds < 2 || x->rate_upper_bound) continue;
         if (rb__cfa_strategy(m, i / nt % nr / a->n)->flags & RB_S_NOIO) continue;
         for (j = 0; j < nrows; j++) {
             rb_result *y = &rows[j];
+            const rb_strategy *sy = rb__cfa_strategy(m, j / nt % nr / a->n);
             if (j == i || j % nt != i % nt || j / nt / nr != i / nt / nr || j / nt % nr % a->n != i / nt % nr % a->n) continue;
-            if (rb__cfa_strategy(m, j / nt % nr / a->n)->flags & RB_S_NOIO) continue;
+            if (o ? sy != o : (sy->flags & RB_S_NOIO) || rb__replica_of(sy)) continue;
             if (y->status == RB_OK && y->nsamples && !y->rate_upper_bound &&
                 (!best || y->ops_per_ms_median > best->ops_per_ms_median))
                 best = y;
@@ -25647,7 +25725,8 @@ static int rb__set_methods(void *base, const char *v, const char *as, char *why,
 #define RB__MANY (1u << 30)   /* in the commands' column: the setting may be given again (repeats) */
 #define RB__SETTINGS(X)                                                                                              \
     X("strategies", "LIST|all", RB__RA, FN, 0, rb__set_strategies, NULL,                                             \
-      "which strategies (default all; see `readbench list`)")                                                        \
+      "which strategies (default all; see `readbench list`); NAME#2 runs NAME again\n"                               \
+      "as a row of its own, paired with NAME's: an A/A row, the run's own resolution")                               \
     X("threads", "LIST", RB__RA, FN, 0, rb__set_threads, NULL, "thread counts (default 1,4,8,16)")                   \
     X("processes", "LIST", RB_FOR_RUN, FN, 0, rb__set_processes, NULL,                                               \
       "reader processes per cell, each of --threads threads, opening and mapping FILE\n"                             \

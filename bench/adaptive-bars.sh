@@ -24,8 +24,12 @@
 # cgroup of this shell's own that throttles reads from DEV to N bytes (and N reads) a second
 # (cgroup v1 blkio.throttle.*, v2 io.max; root only), the shell moved back and the cgroup
 # removed on exit; the results' names carry "-slowN".
-# STRATEGIES=a,b,... and THREADS=n,m replace the rows (the bars' four; warm keeps its two) and the
-# thread counts (1,4), for a probe of one case.
+# Each case also runs an A/A row (NAME#2: NAME again, paired with NAME's cell in each round),
+# of the fixed row that won the case before (mmap at prewarm 0.9 and 0.5, mmap-willneed under the
+# hog, mmap-random warm; AA=NAME for another, AA=none for none): its ratio is the run's own
+# resolution, what a gap must exceed before it says anything about the policy.
+# STRATEGIES=a,b,... and THREADS=n,m replace the rows (the bars' four; warm keeps its two; no A/A
+# row unless listed) and the thread counts (1,4), for a probe of one case.
 # JSON per case in OUT (default bench/results; gzipped at the end).
 set -euo pipefail
 SELF=$(readlink -f "$0")
@@ -47,6 +51,12 @@ SLOW_BPS=${SLOW_BPS:-}
 SLOW_IOPS=${SLOW_IOPS:-}
 TAG=${RA:+-ra$RA}${SLOW_BPS:+-slow$SLOW_BPS}
 THREE=${STRATEGIES:-mmap,mmap-backoff,mmap-willneed,mmap-adaptive}
+AA=${AA:-}
+# The rows of a case: the bars' (or STRATEGIES), and its A/A row ($1, unless AA or STRATEGIES says).
+rows() {
+    local base=$2 aa=${AA:-$1}
+    if [ -n "${STRATEGIES:-}" ] || [ "$aa" = none ]; then echo "$base"; else echo "$base,$aa#2"; fi
+}
 COMMON=(--threads "${THREADS:-1,4}" --read-size 16k --reads-per-op 16 --rounds "$ROUNDS" --iterations "$ITER" --duration 1s --map-resident
         --format json --quiet)
 
@@ -126,7 +136,7 @@ memcg() {
 out() { echo "$OUT/adaptive-bars-$1$TAG-$STAMP.json"; }
 for c in $CASES; do
     case $c in
-    warm) ./readbench run "$FILE" --strategies mmap-random,mmap-random-adaptive --prewarm 1 "${COMMON[@]}" \
+    warm) ./readbench run "$FILE" --strategies "$(rows mmap-random mmap-random,mmap-random-adaptive)" --prewarm 1 "${COMMON[@]}" \
               --output "$(out warm)" || true ;;
     hog)  # The file's cached pages stay charged to the cgroup that read them in: evicted first, so
           # that the cells' prewarms load them inside the child (before 2026-12-02 they were still
@@ -138,14 +148,15 @@ for c in $CASES; do
           (while sleep 2; do awk '/MemAvailable/ {print $2}' /proc/meminfo; done) > "$OUT/.memavail.$$" &
           w=$!
           W=$w
-          (echo $BASHPID > "$d/cgroup.procs" && exec ./readbench run "$FILE" --strategies "$THREE" --hog auto:1.1 \
+          (echo $BASHPID > "$d/cgroup.procs" && exec ./readbench run "$FILE" --strategies "$(rows mmap-willneed "$THREE")" --hog auto:1.1 \
               --prewarm 0.9 "${COMMON[@]}" --output "$(out hog)") || true
           kill "$w" 2>/dev/null || true
           W=
           echo "hog: host MemAvailable at least $(sort -n "$OUT/.memavail.$$" | head -1) kB while it ran"
           rm -f "$OUT/.memavail.$$"
           rmdir "$d" 2>/dev/null || echo "hog: $d left behind (busy)" ;;
-    *)    ./readbench run "$FILE" --strategies "$THREE" --prewarm "$c" "${COMMON[@]}" --output "$(out "prewarm$c")" || true ;;
+    *)    ./readbench run "$FILE" --strategies "$(rows mmap "$THREE")" --prewarm "$c" "${COMMON[@]}" \
+              --output "$(out "prewarm$c")" || true ;;
     esac
 done
 [ "$(cat "$RAF")" = "${RA:-$WAS}" ] || echo "warning: read_ahead_kb is $(cat "$RAF") after the run, not ${RA:-$WAS}"
@@ -161,9 +172,14 @@ for c in sys.argv[4:]:
     d = json.load(open(p))
     bar = 0.97 if c == "warm" else 0.90
     for x in d["results"]:
+        q = x.get("paired")
+        if "#" in x["strategy"]:   # the A/A row: this case's resolution
+            if q:
+                print("%-12s T%02d: A/A %s %.3f [%.3f, %.3f] of %s over %d rounds: the run's own resolution" % (
+                    name + tag, x["threads"], x["strategy"], q["ratio"], q["ci"][0], q["ci"][1], q["with"], q["rounds"]))
+            continue
         if not x["strategy"].endswith("adaptive"):
             continue
-        q = x.get("paired")
         others = ", ".join("%s %.3f" % (y["strategy"], y.get("ops_per_ms_median") or 0) for y in d["results"]
                            if y["threads"] == x["threads"] and y["strategy"] != x["strategy"])
         if not q:

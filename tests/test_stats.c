@@ -251,6 +251,75 @@ static void duplicate_cells_are_refused(void)
     }
 }
 
+/* An A/A row (1.9): NAME#2 is NAME again under a name of its own, every fact the same; its
+   paired ratio is against NAME's cell whatever the column's best, it is no other row's best,
+   and a list without NAME refuses it. */
+static void a_a_rows_pair_with_their_original(void)
+{
+    const rb_strategy *p = rb_strategy_find("pread"), *p2 = rb_strategy_find("pread#2"), *s[3], *all;
+    unsigned th[1] = {1}, i, n;
+    rb_matrix m;
+    rb_report rep;
+    char why[200];
+    CHECK(p && p2 && p2 != p && !strcmp(p2->name, "pread#2"));
+    if (!p || !p2) return;
+    CHECK(p2->open == p->open && p2->read_op == p->read_op && p2->flags == p->flags && p2->hint == p->hint &&
+          p2->advice == p->advice && p2->policy == p->policy);
+    CHECK(rb_strategy_find("pread#2") == p2 && rb_strategy_find("pread#4") && rb_strategy_find("pread#3") != p2);
+    CHECK(!rb_strategy_find("pread#1") && !rb_strategy_find("pread#5") && !rb_strategy_find("pread#") &&
+          !rb_strategy_find("pread#22") && !rb_strategy_find("nope#2") && !rb_strategy_find("#2"));
+    all = rb_strategies(&n);
+    for (i = 0; i < n; i++) CHECKF(!strchr(all[i].name, '#'), "%s is listed", all[i].name);   /* list: the table's only */
+    memset(&m, 0, sizeof m);
+    quick(&m.cfg);
+    m.cfg.iterations = 2;
+    s[0] = rb_strategy_find("mmap"); s[1] = p2; s[2] = p;
+    m.strategies = s; m.nstrategies = 3;
+    m.threads = th; m.nthreads = 1;
+    m.rounds = 3;
+    CHECK(rb_run_matrix(&m, &rep) == RB_OK && rep.count == 3);
+    for (i = 0; i < rep.count; i++) {
+        const rb_result *x = &rep.results[i];
+        const char *with = x->paired_with ? x->paired_with : "-";
+        CHECKF(x->status == RB_OK && x->paired_rounds == 3, "%s: %s, %u rounds", x->strategy, rb_status_string(x->status),
+               x->paired_rounds);
+        CHECKF(strcmp(with, "pread#2"), "%s paired with the A/A row", x->strategy);
+        if (!strcmp(x->strategy, "pread#2")) CHECKF(!strcmp(with, "pread"), "pread#2 paired with %s", with);
+        if (!strcmp(x->strategy, "pread")) CHECKF(!strcmp(with, "mmap"), "pread paired with %s", with);
+    }
+#ifndef RB_NO_REPORTS
+    {
+        static char doc[1 << 16];
+        FILE *f = tmpfile();
+        CHECK(f != NULL);
+        if (f) {
+            rb_report_table(f, &rep, 0);
+            slurp(f, doc, sizeof doc);
+            CHECKF(count(doc, "(A/A: this run's own resolution)") == 1, "%s", doc);
+            fclose(f);
+        }
+    }
+#endif
+    rb_report_free(&rep);
+    s[2] = rb_strategy_find("mmap-random");   /* pread#2 without pread */
+    CHECKF(rb_matrix_check(&m, why, sizeof why) == RB_EINVAL && strstr(why, "'pread#2' repeats pread"), "%s", why);
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    {
+        char args[1024];
+        int rc;
+        snprintf(args, sizeof args, "run '%s' --strategies pread,pread#2 --threads 1 --warmup 0 --duration 10ms "
+                 "--iterations 1 --rounds 2 --quiet", rbt_small_file());
+        rc = cli(args);
+        CHECKF(rc == 0 && strstr(out, "of pread, 2 rounds (A/A"), "exit %d: %s%s", rc, out, err);
+        snprintf(args, sizeof args, "advise '%s' --strategies pread,pread#2 --quiet", rbt_small_file());
+        rc = cli(args);
+        CHECKF(rc == 2 && strstr(err, "pread#2 is an A/A row") && !out[0], "exit %d: %s", rc, err);
+        snprintf(args, sizeof args, "run '%s' --strategies pread,pread#5 --quiet", rbt_small_file());
+        rc = cli(args);
+        CHECKF(rc == 2 && strstr(err, "unknown strategy 'pread#5'"), "exit %d: %s", rc, err);
+    }
+}
+
 /* Rounds in fold-over pairs: each odd round runs the round before it backwards, so over 4
    rounds each of two cells runs first twice, and of three cells each sits in each position
    (first, middle, last) equally over a pair; shuffled independently, one of two cells ran
@@ -1541,6 +1610,7 @@ void suite_stats(void)
     RUN(rounds_shuffle_and_pool_the_samples);
     RUN(paired_ratio_cancels_drift);
     RUN(duplicate_cells_are_refused);
+    RUN(a_a_rows_pair_with_their_original);
 #ifndef RB_NO_REPORTS
     RUN(percentile_labels_are_exact);
     RUN(every_axis_value_is_drawn);
