@@ -730,6 +730,43 @@ static void sweep_goes_at_the_pace_its_windows_load(void)
     munmap(m, mlen);
 }
 
+/* A trial is not judged on its first windows (1.5, rb__pf_trial_on): one window loaded 20 ms
+   into the trial is a rate of 1 MiB in 20 ms, 50 MB/s, at which the file's holes left (about
+   16 MiB) end past a 0.1 s horizon; taken at once, that verdict stopped the sweep for good in 2 of 4 rounds
+   of a 50%-cached file. Measured over its 16 windows the rate pays, and the sweep goes on past
+   its trial. Past the horizon, where no rate could pay, a trial ends at once. */
+static void sweep_trial_is_not_judged_on_its_first_windows(void)
+{
+    const uint64_t len = (80u << 20) + 100;
+    size_t mlen;
+    unsigned char *m = sweep_map(len, &mlen);
+    rb_prefetcher p;
+    fake f;
+    CHECK(m != NULL);
+    if (!m) return;
+    adaptive_pf(&p, &f, m, len, (int64_t)1 << 40, RB_AD_SWEEP);
+    f.window = 0.5;
+    f.loads = 1;
+    p.horizon_ns = 100000000;   /* 0.1 s */
+    sweep_calls(&p, 4);         /* the 4th starts the trial */
+    sweep_calls(&p, 2);         /* window 0 was full; window 1 hinted */
+    usleep(20000);
+    sweep_calls(&p, 1);         /* window 1 loaded, 20 ms in: judged on one window, not taken */
+    CHECKF(p.sweeping && p.sweep_trial && p.rate > 0 && p.rate * 1e9 < 60e6, "sweeping %d, trial %d, rate %g MB/s",
+           p.sweeping, p.sweep_trial, p.rate * 1e3);
+    sweep_calls(&p, 16);        /* its 16 windows: the rate they measured pays */
+    CHECKF(p.sweeping && !p.sweep_trial && p.sweep_loaded >= 16, "sweeping %d, trial %d, %llu loaded, rate %g MB/s",
+           p.sweeping, p.sweep_trial, (unsigned long long)p.sweep_loaded, p.rate * 1e3);
+    adaptive_pf(&p, &f, m, len, (int64_t)1 << 40, RB_AD_SWEEP);   /* a horizon already past: over at once */
+    f.window = 0.5;
+    f.loads = 1;
+    p.horizon_ns = 1;
+    sweep_calls(&p, 4);
+    sweep_calls(&p, 3);         /* window 1 hinted, found loaded and judged: past the horizon, over */
+    CHECKF(!p.sweeping && p.st.sweeps == 1, "sweeping %d, %llu windows", p.sweeping, (unsigned long long)p.st.sweeps);
+    munmap(m, mlen);
+}
+
 static void adaptive_sweeps_a_file_that_fits_when_it_pays(void)
 {
     const uint64_t len = (80u << 20) + 100, windows = 41;   /* the last one 100 bytes */
@@ -1232,6 +1269,7 @@ void suite_prefetch(void)
     RUN(sweep_pays_when_it_ends_before_the_reader);
     RUN(sweep_goes_at_the_pace_its_windows_load);
     RUN(adaptive_sweeps_a_file_that_fits_when_it_pays);
+    RUN(sweep_trial_is_not_judged_on_its_first_windows);
     RUN(sample_gap_is_a_share_of_the_calls_time);
     RUN(bandit_cheap_arm_gets_most_calls);
     RUN(bandit_switches_after_two_cheaper_explorations);
