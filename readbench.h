@@ -3751,7 +3751,8 @@ static void rb__pf_sweep_stop(rb_prefetcher *p, int over)
 }
 
 /* Whether the sweep is judged now: at each call that waits for a window to load (one that
-   never loads then ends in a verdict, not in a sweep that waits for good), at each window
+   never loads then ends in a verdict, in a trial once RB__PF_TRIAL_NS is past, not in a sweep
+   that waits for good), at each window
    loaded in its trial, later at every RB__PF_SWEEP_TRIAL windows loaded. */
 static int rb__pf_sweep_due(const rb_prefetcher *p, unsigned loaded)
 {
@@ -3766,12 +3767,15 @@ static int rb__pf_sweep_due(const rb_prefetcher *p, unsigned loaded)
    the rest at several times that, and the sweep waited for good in 2 of 4 rounds at 50% cached,
    T4, 1 GiB (2026-12-03: adaptive 18.2 and 7.5 ops/ms in those rounds' second seconds, against
    47.5-58.7 in the others). What holds at any rate still ends it: past the horizon, nothing is
-   left to gain. The trial's cost is bounded: RB__PF_SWEEP_TRIAL windows, RB_PREFETCH_LOADING of
-   them in flight at a time. */
+   left to gain, and so does a trial past RB__PF_TRIAL_NS: windows that stall (a throttled disk,
+   a hint cut short) would otherwise keep it, and the bandit paused, for the reader's whole
+   horizon, or for good where none is known. By then its rate spans a quarter second of loads,
+   not one window's latency. */
+#define RB__PF_TRIAL_NS 250000000u
 static int rb__pf_trial_on(rb_prefetcher *p)
 {
     uint64_t now = rb__now_ns();
-    return p->sweep_trial && p->sweep_loaded - p->trial_w0 < RB__PF_SWEEP_TRIAL &&
+    return p->sweep_trial && p->sweep_loaded - p->trial_w0 < RB__PF_SWEEP_TRIAL && now - p->run_t0 < RB__PF_TRIAL_NS &&
            rb_sweep_pays(0, (double)(now - p->t_first), (double)p->horizon_ns);
 }
 
@@ -25425,6 +25429,11 @@ RBINT int rb_parse_group(const char *spec, unsigned index, const char *as, rb_gr
         p += len + 1;   /* past the comma: an item must follow */
     }
     if (!g->s) { rb__fmt(why, wl, "%s %u names no strategy (strategy=NAME)", as, index); return RB_EINVAL; }
+    if (rb__replica_of(g->s)) {   /* groups are not paired: a copy would be one more reader under another name */
+        rb__fmt(why, wl, "%s %u: %s is an A/A row (%s again), which only --strategies pairs: name %s", as, index, g->s->name,
+                rb__replica_of(g->s)->name, rb__replica_of(g->s)->name);
+        return RB_EINVAL;
+    }
     return RB_OK;
 }
 
@@ -25742,8 +25751,8 @@ static int rb__set_methods(void *base, const char *v, const char *as, char *why,
 #define RB__MANY (1u << 30)   /* in the commands' column: the setting may be given again (repeats) */
 #define RB__SETTINGS(X)                                                                                              \
     X("strategies", "LIST|all", RB__RA, FN, 0, rb__set_strategies, NULL,                                             \
-      "which strategies (default all; see `readbench list`); NAME#2 runs NAME again\n"                               \
-      "as a row of its own, paired with NAME's: an A/A row, the run's own resolution")                               \
+      "which strategies (default all; see `readbench list`); for run, NAME#2 (to #4)\n"                              \
+      "runs NAME again as a row of its own, paired with NAME's: the run's own resolution")                           \
     X("threads", "LIST", RB__RA, FN, 0, rb__set_threads, NULL, "thread counts (default 1,4,8,16)")                   \
     X("processes", "LIST", RB_FOR_RUN, FN, 0, rb__set_processes, NULL,                                               \
       "reader processes per cell, each of --threads threads, opening and mapping FILE\n"                             \

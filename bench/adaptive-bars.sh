@@ -26,8 +26,9 @@
 # removed on exit; the results' names carry "-slowN".
 # Each case also runs an A/A row (NAME#2: NAME again, paired with NAME's cell in each round),
 # of the fixed row that won the case before (mmap at prewarm 0.9 and 0.5, mmap-willneed under the
-# hog, mmap-random warm; AA=NAME for another, AA=none for none): its ratio is the run's own
-# resolution, what a gap must exceed before it says anything about the policy.
+# hog, mmap-random warm; AA=NAME for another row, in the cases that have it, AA=none for none):
+# its ratio is the run's own resolution, what a gap must exceed before it says anything about
+# the policy.
 # STRATEGIES=a,b,... and THREADS=n,m replace the rows (the bars' four; warm keeps its two; no A/A
 # row unless listed) and the thread counts (1,4), for a probe of one case.
 # JSON per case in OUT (default bench/results; gzipped at the end).
@@ -55,7 +56,11 @@ AA=${AA:-}
 # The rows of a case: the bars' (or STRATEGIES), and its A/A row ($1, unless AA or STRATEGIES says).
 rows() {
     local base=$2 aa=${AA:-$1}
-    if [ -n "${STRATEGIES:-}" ] || [ "$aa" = none ]; then echo "$base"; else echo "$base,$aa#2"; fi
+    if [ -n "${STRATEGIES:-}" ] || [ "$aa" = none ]; then echo "$base"; return; fi
+    case ",$base," in
+    *",$aa,"*) echo "$base,$aa#2" ;;
+    *) echo "AA=$aa is not a row of this case ($base): no A/A row here" >&2; echo "$base" ;;
+    esac
 }
 COMMON=(--threads "${THREADS:-1,4}" --read-size 16k --reads-per-op 16 --rounds "$ROUNDS" --iterations "$ITER" --duration 1s --map-resident
         --format json --quiet)

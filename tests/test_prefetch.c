@@ -734,7 +734,8 @@ static void sweep_goes_at_the_pace_its_windows_load(void)
    into the trial is a rate of 1 MiB in 20 ms, 50 MB/s, at which the file's holes left (about
    16 MiB) end past a 0.1 s horizon; taken at once, that verdict stopped the sweep for good in 2 of 4 rounds
    of a 50%-cached file. Measured over its 16 windows the rate pays, and the sweep goes on past
-   its trial. Past the horizon, where no rate could pay, a trial ends at once. */
+   its trial. Windows that never load are judged after the trial's 0.25 s (RB__PF_TRIAL_NS),
+   even with no horizon known; past the horizon, where no rate could pay, a trial ends at once. */
 static void sweep_trial_is_not_judged_on_its_first_windows(void)
 {
     const uint64_t len = (80u << 20) + 100;
@@ -757,6 +758,18 @@ static void sweep_trial_is_not_judged_on_its_first_windows(void)
     sweep_calls(&p, 16);        /* its 16 windows: the rate they measured pays */
     CHECKF(p.sweeping && !p.sweep_trial && p.sweep_loaded >= 16, "sweeping %d, trial %d, %llu loaded, rate %g MB/s",
            p.sweeping, p.sweep_trial, (unsigned long long)p.sweep_loaded, p.rate * 1e3);
+    adaptive_pf(&p, &f, m, len, (int64_t)1 << 40, RB_AD_SWEEP);   /* windows that never load, no horizon
+                                                                     known: judged once the trial's 0.25 s
+                                                                     are past, not kept for good */
+    f.window = 0.5;
+    f.loads = 0;
+    p.horizon_ns = 0;
+    sweep_calls(&p, 4);
+    sweep_calls(&p, 3);
+    CHECKF(p.sweeping && p.sweep_trial, "sweeping %d, trial %d", p.sweeping, p.sweep_trial);
+    usleep(300000);
+    sweep_calls(&p, 2);
+    CHECKF(!p.sweeping && !p.swept && p.rate > 0, "sweeping %d, swept %d, rate %g", p.sweeping, p.swept, p.rate);
     adaptive_pf(&p, &f, m, len, (int64_t)1 << 40, RB_AD_SWEEP);   /* a horizon already past: over at once */
     f.window = 0.5;
     f.loads = 1;
