@@ -275,9 +275,12 @@ static void fresh_page_touch_is_measured(void)
     char w[512], args[1024], out[65536], err[8192];
     const char *file = rbt_path("touch.dat");
     rb_error e;
-    rb_env_collect(&env, NULL);
+    unsigned tries = 0;
+    do   /* beside the other suites a retouch can be preempted into costing more: up to 3 tries */
+        rb_env_collect(&env, NULL);
+    while (++tries < 3 && !(env.page_retouch_ns > 0 && env.page_retouch_ns < env.page_touch_ns));
     CHECKF(env.page_touch_ns > 0 && env.page_retouch_ns > 0 && env.page_retouch_ns < env.page_touch_ns,
-           "first %.0f ns, again %.0f ns", env.page_touch_ns, env.page_retouch_ns);
+           "first %.0f ns, again %.0f ns (%u tries)", env.page_touch_ns, env.page_retouch_ns, tries);
     fprintf(stderr, "    a fresh page: %.2f us, again %.2f us\n", env.page_touch_ns / 1000, env.page_retouch_ns / 1000);
     env.page_touch_ns = 4999;
     CHECK(rb_env_slow_touch_warning(&env, w, sizeof w) == 0 && w[0] == 0);
