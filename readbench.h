@@ -7847,9 +7847,20 @@ RBDEF const rb_strategy *rb_strategy_find(const char *name)
     if (!hash || hash[1] < '2' || hash[1] > (char)('1' + RB__REPLICAS) || hash[2]) return NULL;
     if (pthread_once(&rb__replica_once, rb__replicas_make) != 0) return NULL;
     for (i = 0; i < RB__NSTRATEGIES; i++)
-        if (strlen(rb__strategy_table[i].name) == (size_t)(hash - name) && !strncmp(rb__strategy_table[i].name, name, (size_t)(hash - name)))
+        if (!strncmp(rb__strategy_table[i].name, name, (size_t)(hash - name)) &&
+            !rb__strategy_table[i].name[hash - name])
             return &rb__replica[i][hash[1] - '2'];
     return NULL;
+}
+
+/* Whether a row of strategy y may be what a row of x is paired with (the matrix's and the
+   cached-fraction axis's one rule): an A/A row's original, only; for any other row, any row
+   that does I/O (no I/O: a reference) and is no A/A row (a second draw of one strategy would
+   make the best a maximum of noise). */
+static int rb__pairs_with(const rb_strategy *x, const rb_strategy *y)
+{
+    const rb_strategy *o = rb__replica_of(x);
+    return o ? y == o : !(y->flags & RB_S_NOIO) && !rb__replica_of(y);
 }
 
 /* ==== 1.10 files: content, setup, outputs, directories ======================================== */
@@ -10462,35 +10473,32 @@ static void rb__matrix_stats(rb__matrix_store *st)
     for (i = 0; i < st->ncells; i++) rb__cell_stats(&st->results[i]);
 }
 
-/* Phase 4, two rounds or more: each cell against the best other strategy of its column (the
-   highest median among the column's other cells that measured), paired by round. A row that
-   does no I/O (null: the harness's own cost) is a reference: never paired, never the best. */
-/* What cell i's ratio is taken against: an A/A row's, its original's cell (the same variant);
-   any other's, the best other cell of its column, never one without I/O (a reference) nor an
-   A/A row (a second draw of one strategy would make the best a maximum of noise); NULL: none. */
+/* What cell i's ratio is taken against: the best other cell of its column that rb__pairs_with
+   allows (an A/A row's: its original's, in the same variant); NULL: none. A tool's rows
+   (grouped) are labels: no A/A rows among them. */
 static rb_result *rb__paired_best(rb__matrix_store *st, unsigned i)
 {
     unsigned j, rx = (i / st->nt) % st->ns, ry;
-    const rb_strategy *o = st->grouped ? NULL : rb__replica_of(st->strat[rx]);
+    int aa = !st->grouped && rb__replica_of(st->strat[rx]);
     rb_result *best = NULL;
     for (j = 0; j < st->ncells; j++) {
         rb_result *y = &st->results[j];
-        int usable = y->status == RB_OK && y->nsamples && !y->rate_upper_bound;
         ry = (j / st->nt) % st->ns;
         if (j == i || j % st->nt != i % st->nt || j / st->nt / st->ns != i / st->nt / st->ns) continue;
-        if (o) {
-            if (st->strat[ry] == o && st->axis[ry].ra == st->axis[rx].ra && st->axis[ry].fa == st->axis[rx].fa &&
-                st->axis[ry].qd == st->axis[rx].qd)
-                return usable ? y : NULL;
+        if (st->grouped ? (st->strat[ry]->flags & RB_S_NOIO) != 0 : !rb__pairs_with(st->strat[rx], st->strat[ry])) continue;
+        if (aa && (st->axis[ry].ra != st->axis[rx].ra || st->axis[ry].fa != st->axis[rx].fa ||
+                   st->axis[ry].qd != st->axis[rx].qd))
             continue;
-        }
-        if ((st->strat[ry]->flags & RB_S_NOIO) || (!st->grouped && rb__replica_of(st->strat[ry]))) continue;
-        if (usable && (!best || y->ops_per_ms_median > best->ops_per_ms_median))
+        if (y->status == RB_OK && y->nsamples && !y->rate_upper_bound &&
+            (!best || y->ops_per_ms_median > best->ops_per_ms_median))
             best = y;   /* the best, whatever its rounds: with fewer than 2 (an interrupt) nothing pairs */
     }
     return best;
 }
 
+/* Phase 4, two rounds or more: each cell against the best other strategy of its column (the
+   highest median among the column's other cells that measured), paired by round. A row that
+   does no I/O (null: the harness's own cost) is a reference: never paired, never the best. */
 static void rb__matrix_paired(rb__matrix_store *st)
 {
     unsigned i;
@@ -23636,15 +23644,13 @@ static void rb__cfa_finish(const rb_matrix *m, rb_result *rows, unsigned nrows, 
     (void)rep;
     for (i = 0; i < nrows; i++) {   /* as the matrix pairs (rb__paired_best): an A/A row with its original */
         rb_result *x = &rows[i], *best = NULL;
-        const rb_strategy *o = rb__replica_of(rb__cfa_strategy(m, i / nt % nr / a->n));
         rb_stats p;
         if (x->status != RB_OK || x->rounds < 2 || x->rate_upper_bound) continue;
         if (rb__cfa_strategy(m, i / nt % nr / a->n)->flags & RB_S_NOIO) continue;
         for (j = 0; j < nrows; j++) {
             rb_result *y = &rows[j];
-            const rb_strategy *sy = rb__cfa_strategy(m, j / nt % nr / a->n);
             if (j == i || j % nt != i % nt || j / nt / nr != i / nt / nr || j / nt % nr % a->n != i / nt % nr % a->n) continue;
-            if (o ? sy != o : (sy->flags & RB_S_NOIO) || rb__replica_of(sy)) continue;
+            if (!rb__pairs_with(rb__cfa_strategy(m, i / nt % nr / a->n), rb__cfa_strategy(m, j / nt % nr / a->n))) continue;
             if (y->status == RB_OK && y->nsamples && !y->rate_upper_bound &&
                 (!best || y->ops_per_ms_median > best->ops_per_ms_median))
                 best = y;
