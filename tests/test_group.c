@@ -325,14 +325,20 @@ static void scan_evicts_search_working_set_in_small_memcg(void)
            victim's pages (evicted 0, lost 0, where a quiet run has 200-500 and 300-2,700). Such a
            run (a scan under 64 MiB, or no page lost at all) is run again, 3 in all; a scan still
            too slow then is a skip, not a verdict. A counting that lost the evictions still fails:
-           the victim's losses say the cgroup was pressed. */
+           the victim's losses say the cgroup was pressed. The O_DIRECT run is run again, 3 in
+           all, when it evicted more than 1% of the working set: under ASan (make check,
+           2026-12-03) one evicted 421 of 8,192 pages once and none the next time; every try
+           evicting that much still fails. */
         for (tries = 0;; tries++) {
             j = run_in_memcg(cg, args);
             res = j ? rb_json_get(j, "results") : NULL;
             t = res && res->n == 4 ? res->child->next : NULL;
             scanned[k] = res && res->n == 4 ? num(res->child->next->next->next, "ops") * 4.0 : -1;   /* MiB */
             pressed = num(t ? rb_json_get(t, "group") : NULL, "ws_evicted") > 0 || num(t ? rb_json_get(t, "victim") : NULL, "lost") > 0;
-            if (tries == 2 || (num(t ? rb_json_get(t, "group") : NULL, "ws_pages") > 1000 && (k == 1 || (scanned[k] >= 64 && pressed))))
+            if (tries == 2 || (num(t ? rb_json_get(t, "group") : NULL, "ws_pages") > 1000 &&
+                               (k == 1 ? num(t ? rb_json_get(t, "group") : NULL, "ws_evicted") <=
+                                             0.01 * num(t ? rb_json_get(t, "group") : NULL, "ws_pages")
+                                       : scanned[k] >= 64 && pressed)))
                 break;
             fprintf(stderr, "    a working set of %.0f pages, a scan of %.0f MiB: the run again\n",
                     num(t ? rb_json_get(t, "group") : NULL, "ws_pages"), scanned[k]);
