@@ -1491,6 +1491,13 @@ typedef struct rb_env {
     long max_sectors_kb;    /* the device's largest request; -1 unknown. One WILLNEED loads at most
                                max(read_ahead_kb, max_sectors_kb) (force_page_cache_ra) */
     char lru_gen[16];       /* /sys/kernel/mm/lru_gen/enabled: "0x0007" (a mask, 0 off); "" absent */
+    /* DAMON's proactive reclaim (damon_pageout 1: a kdamond's pageout scheme, always on; 0: none
+       found, rb_env_damon): page cache that no process maps and nothing touched for
+       damon_idle_s seconds is paged out, however much is free, at up to damon_bytes_per_s (0:
+       no size quota). */
+    int damon_pageout;
+    double damon_idle_s;
+    long long damon_bytes_per_s;
     char irq_cpus[64];      /* CPUs that take the device's interrupts, "1" or "0,2"; "" unknown */
     const char *clock;
     double clock_res_ns, clock_cost_ns;
@@ -1718,6 +1725,17 @@ RBINT int rb_ratio_ci(const double *base, unsigned nb, unsigned rounds_b, const 
 /* The line that says a fresh page is slow to touch here and what that does to the figures;
    1 when env->page_touch_ns is at or above the threshold (5 us), 0 (and "") otherwise. */
 RBINT int rb_env_slow_touch_warning(const rb_env *env, char *out, size_t len);
+
+/* DAMON's pageout schemes from the sysfs tree under root ("" for the machine's own; a test's
+   copy): a kdamond "on", a context's aggregation interval, a scheme whose action is pageout,
+   whose filters let it take a file page that no process maps, and with no watermarks (one
+   that waits for low free memory is memory pressure, which a run shows as such). The shortest
+   idle time and its scheme's quota per second. 1: one found; 0: none (or no such tree). */
+RBINT int rb_env_damon(const char *root, double *idle_s, long long *bytes_per_s);
+
+/* The line that says DAMON reclaims idle page cache here and what that does to a cached
+   state; 1 when env->damon_pageout, 0 (and "") otherwise. */
+RBINT int rb_env_damon_warning(const rb_env *env, char *out, size_t len);
 
 /* The file's size over the memory it can be cached in: RAM, or the memory cgroup's limit where
    that is lower (a container's page cache is charged to it); -1 unknown. *what says which. */
@@ -11070,6 +11088,117 @@ RBINT int rb_irq_cpus(const char *text, const char *name, char *out, size_t outl
     return 0;
 }
 
+/*
+   DAMON (mm/damon) samples which physical memory is accessed; a scheme whose action is pageout
+   reclaims regions idle for its minimum age, whether or not memory is short. A VM image can
+   ship one always on. The project's VM had one (2026-12-03, AMD EPYC, kernel 6.18: unmapped
+   file pages idle 12 x 5 s, 128 MiB per second): a 1 GiB file read once and left alone was 94%
+   cached after 30 s, 31% after 90 s, 8% after 180 s, with 23 GiB free, and a --prewarm 1 state
+   lost 8% of its pages in the 8 s after it was made. A cached state that decays while nothing
+   reads it is a state the run did not measure, so it is said. */
+static long long rb__damon_num(const char *dir, const char *name)
+{
+    char p[1536], b[64], *end;
+    long long v;
+    if ((size_t)snprintf(p, sizeof p, "%s/%s", dir, name) >= sizeof p || rb__read_text(p, b, sizeof b) != 0) return -1;
+    errno = 0;
+    v = strtoll(b, &end, 10);
+    return end == b || errno || v < 0 ? -1 : v;
+}
+
+static int rb__damon_is(const char *dir, const char *name, const char *want)
+{
+    char p[1536], b[64];
+    return (size_t)snprintf(p, sizeof p, "%s/%s", dir, name) < sizeof p && rb__read_text(p, b, sizeof b) == 0 &&
+           !strcmp(b, want);
+}
+
+/* Whether a scheme's filters let it page out a file page that no process maps (a cached
+   state between cells, or one read with pread): per layer in order, the first filter whose
+   type matches decides (allow: on to the next layer; else spared); none matching, a layer
+   with filters does the opposite of its last one (the kernel's rule since allow filters,
+   6.14). 1 yes, 0 spared, -1 a filter this cannot judge (memcg, young, address ...). */
+static int rb__damon_filters_pass(const char *dir)
+{
+    static const char *const layers[] = {"core_filters", "filters", "ops_filters"};
+    char d[1280];
+    unsigned l;
+    long long n, i;
+    for (l = 0; l < sizeof layers / sizeof *layers; l++) {
+        int decided = -1, last_allow = 0;
+        if ((size_t)snprintf(d, sizeof d, "%s/%s", dir, layers[l]) >= sizeof d) return -1;
+        n = RB__MIN(rb__damon_num(d, "nr_filters"), 64);
+        for (i = 0; i < n && decided < 0; i++) {
+            int match, matching;
+            if ((size_t)snprintf(d, sizeof d, "%s/%s/%lld", dir, layers[l], i) >= sizeof d) return -1;
+            matching = rb__damon_is(d, "matching", "Y");
+            last_allow = rb__damon_is(d, "allow", "Y");
+            if (rb__damon_is(d, "type", "anon")) match = !matching;            /* a file page is not anonymous */
+            else if (rb__damon_is(d, "type", "unmapped")) match = matching;     /* ... and mapped by none */
+            else return -1;
+            if (match) decided = last_allow;
+        }
+        if (decided == 0 || (decided < 0 && n > 0 && last_allow)) return 0;
+    }
+    return 1;
+}
+
+/* One scheme: 1 and its idle time and rate when it pages out, always, such a page. */
+static int rb__damon_scheme(const char *dir, long long aggr_us, double *idle_s, long long *rate)
+{
+    long long age = rb__damon_num(dir, "access_pattern/age/min"), bytes = rb__damon_num(dir, "quotas/bytes");
+    long long reset_ms = rb__damon_num(dir, "quotas/reset_interval_ms");
+    char p[1280], metric[64];
+    if (!rb__damon_is(dir, "action", "pageout") || age < 0 || rb__damon_filters_pass(dir) != 1) return 0;
+    if ((size_t)snprintf(p, sizeof p, "%s/watermarks/metric", dir) >= sizeof p ||
+        (rb__read_text(p, metric, sizeof metric) == 0 && strcmp(metric, "none") != 0))
+        return 0;
+    *idle_s = (double)age * (double)aggr_us / 1e6;
+    *rate = bytes > 0 && reset_ms > 0 ? (long long)((double)bytes * 1000.0 / (double)reset_ms) : 0;
+    return 1;
+}
+
+RBINT int rb_env_damon(const char *root, double *idle_s, long long *bytes_per_s)
+{
+    char kd[1024], ctx[1024], sch[1280];
+    long long nk, nc, ns, k, c, i, aggr;
+    int found = 0;
+    *idle_s = -1;
+    *bytes_per_s = -1;
+    if ((size_t)snprintf(kd, sizeof kd, "%s/sys/kernel/mm/damon/admin/kdamonds", root ? root : "") >= sizeof kd) return 0;
+    for (nk = RB__MIN(rb__damon_num(kd, "nr_kdamonds"), 64), k = 0; k < nk; k++) {
+        if ((size_t)snprintf(ctx, sizeof ctx, "%s/%lld", kd, k) >= sizeof ctx || !rb__damon_is(ctx, "state", "on")) continue;
+        for (nc = RB__MIN(rb__damon_num(ctx, "contexts/nr_contexts"), 64), c = 0; c < nc; c++) {
+            if ((size_t)snprintf(ctx, sizeof ctx, "%s/%lld/contexts/%lld", kd, k, c) >= sizeof ctx ||
+                (aggr = rb__damon_num(ctx, "monitoring_attrs/intervals/aggr_us")) <= 0)
+                continue;
+            for (ns = RB__MIN(rb__damon_num(ctx, "schemes/nr_schemes"), 64), i = 0; i < ns; i++) {
+                double idle;
+                long long rate;
+                if ((size_t)snprintf(sch, sizeof sch, "%s/schemes/%lld", ctx, i) >= sizeof sch ||
+                    !rb__damon_scheme(sch, aggr, &idle, &rate) || (found && idle >= *idle_s))
+                    continue;
+                *idle_s = idle;
+                *bytes_per_s = rate;
+                found = 1;
+            }
+        }
+    }
+    return found;
+}
+
+RBINT int rb_env_damon_warning(const rb_env *e, char *out, size_t len)
+{
+    char rate[32] = "";
+    if (len) out[0] = 0;
+    if (!e->damon_pageout) return 0;
+    if (e->damon_bytes_per_s > 0) rb_format_size((uint64_t)e->damon_bytes_per_s, rate, sizeof rate);
+    /* one line of advise's warnings (RB_REASON_LEN) */
+    rb__fmt(out, len, "DAMON pages out unmapped page cache untouched %.0f s (%s%s%s) with memory free: a cached "
+            "state decays between runs and inside a slow cell; residency_after shows what was left", e->damon_idle_s, rate[0] ? "up to " : "no size quota", rate, rate[0] ? "/s" : "");
+    return 1;
+}
+
 /* A warning's threshold: a fault that maps and zeroes a fresh 4 KiB page takes well under a
    microsecond on a native machine; 5 us is over ten times that. The project's VM measured
    20-35 us in its slow periods. */
@@ -11125,7 +11254,8 @@ static void rb__env_base(rb_env *env, const char *path)
     memset(env, 0, sizeof *env);
     env->ram_total = env->ram_available = env->file_size = -1;
     env->read_ahead_kb = env->rotational = env->fault_around_bytes = env->max_sectors_kb = -1;
-    env->cgroup_limit = env->cgroup_usage = -1;
+    env->cgroup_limit = env->cgroup_usage = env->damon_bytes_per_s = -1;
+    env->damon_idle_s = -1;
     env->cpus = sysconf(_SC_NPROCESSORS_ONLN);
     env->page_size = (long)rb__page_size();
     env->root = geteuid() == 0;
@@ -11187,6 +11317,7 @@ static void rb__env_base(rb_env *env, const char *path)
         if (rb__read_text("/sys/kernel/mm/lru_gen/enabled", line, sizeof line) == 0)
             snprintf(env->lru_gen, sizeof env->lru_gen, "%.15s", line);
         env->fault_around_bytes = rb__read_long("/sys/kernel/debug/fault_around_bytes");
+        env->damon_pageout = rb_env_damon("", &env->damon_idle_s, &env->damon_bytes_per_s);
         rb__env_storage(env, path);
     }
     rb__plat_sysctl_env(env, path);   /* macOS: sysctl and statfs (nothing elsewhere) */
@@ -12654,6 +12785,12 @@ static void rb__env_json(FILE *f, const rb_env *e)
     rb__json_str_or_null(f, e->lru_gen);
     fprintf(f, ", \"fault_around_bytes\": ");
     rb__json_int_or_null(f, e->fault_around_bytes);
+    fprintf(f, ", \"damon_pageout_idle_s\": ");
+    if (!e->damon_pageout) fputs("null", f);
+    else rb__json_num(f, e->damon_idle_s);
+    fprintf(f, ", \"damon_pageout_bytes_per_s\": ");
+    if (!e->damon_pageout || e->damon_bytes_per_s < 0) fputs("null", f);
+    else fprintf(f, "%lld", e->damon_bytes_per_s);
     fprintf(f, ", \"clock\": ");
     rb__json_str_or_null(f, e->clock);
     fprintf(f, ", \"clock_resolution_ns\": ");
@@ -12827,6 +12964,10 @@ static void rb__env_print(FILE *f, const rb_env *e)
         char w[512];
         rb_env_slow_touch_warning(e, w, sizeof w);
         fprintf(f, "# warning: %s\n", w);
+    }
+    {
+        char w[512];
+        if (rb_env_damon_warning(e, w, sizeof w)) fprintf(f, "# warning: %s\n", w);
     }
 }
 
@@ -21434,6 +21575,10 @@ static void rb__adv_warnings(const rb_advise_input *in, rb_advice *a)
         char w[512];
         rb_env_slow_touch_warning(e, w, sizeof w);
         rb__adv_line(a->warnings, &a->nwarnings, "%s", w);
+    }
+    if (e) {
+        char w[512];
+        if (rb_env_damon_warning(e, w, sizeof w)) rb__adv_line(a->warnings, &a->nwarnings, "%s", w);
     }
     if (e && e->cpus > 0 && in->max_threads > (unsigned)e->cpus)
         rb__adv_line(a->warnings, &a->nwarnings, "%u threads on %ld CPUs: columns above %ld threads measure the "

@@ -707,8 +707,12 @@ static void environment_warnings(void)
     in.lru_gen = 1;
     env.page_touch_ns = 24300;   /* this VM at its slow times */
     env.page_retouch_ns = 60;
+    env.damon_pageout = 1;       /* and its DAMON scheme */
+    env.damon_idle_s = 60;
+    env.damon_bytes_per_s = (long long)128 << 20;
     CHECK(rb_advise_decide(&in, &adv) == RB_OK);
-    CHECKF(adv.nwarnings == 7, "%u warnings", adv.nwarnings);
+    CHECKF(adv.nwarnings == 8, "%u warnings", adv.nwarnings);
+    CHECK(line_with(adv.warnings, adv.nwarnings, "DAMON pages out unmapped page cache untouched 60 s (up to 128 MiB/s)") != NULL);
     CHECK(line_with(adv.warnings, adv.nwarnings, "a fresh page took 24.3 us to touch (0.06 us again") != NULL);
     CHECK(line_with(adv.warnings, adv.nwarnings, "compare cpu_ns_per_read between runs") != NULL);   /* whole, not cut */
     CHECK(line_with(adv.warnings, adv.nwarnings, "read_ahead_kb is 8192: a cold fault on a NORMAL mapping reads up "
@@ -726,6 +730,7 @@ static void environment_warnings(void)
     in.max_threads = 2;
     in.lru_gen = 0;
     env.page_touch_ns = 300;     /* and at its good ones */
+    env.damon_pageout = 0;
     CHECK(rb_advise_decide(&in, &adv) == RB_OK);
     CHECKF(adv.nwarnings == 0, "%u: %s", adv.nwarnings, adv.warnings[0]);   /* 0.83x RAM, 2x, madvise, ... */
     env.file_size = (long long)30 << 30;

@@ -267,6 +267,131 @@ static void lru_gen_in_the_environment(void)
     unlink(file);
 }
 
+/* DAMON's pageout schemes, read from a copy of the sysfs tree: which ones page out a file page
+   no process maps (the VM this was found on: unmapped file pages idle 12 x 5 s, 128 MiB/s),
+   which spare it, the shortest idle time among several; then the machine's own tree agrees
+   with rb_env_collect, and the env JSON carries it. */
+static void damon_put(const char *root, const char *rel, const char *text)
+{
+    char p[1024], *q;
+    FILE *f;
+    snprintf(p, sizeof p, "%s/sys/kernel/mm/damon/admin/kdamonds/%s", root, rel);
+    for (q = p + 1; (q = strchr(q, '/')) != NULL; q++) {   /* every directory on the way: EEXIST for the first ones */
+        *q = 0;
+        if (mkdir(p, 0755) != 0 && errno != EEXIST) CHECKF(0, "mkdir %s: %s", p, strerror(errno));
+        *q = '/';
+    }
+    f = fopen(p, "w");
+    CHECKF(f != NULL, "%s: %s", p, strerror(errno));
+    if (f) { fprintf(f, "%s\n", text); fclose(f); }
+}
+
+/* One kdamond with one context (5 s aggregation) and the schemes given as (age, bytes, filter
+   set): 0 none, 1 the VM's (anon: reject, unmapped: allow), 2 anon only allowed, 3 a memcg
+   filter, 4 unmapped rejected. */
+static const char *damon_tree(const char *name, const char *state, const char *action, const char *metric,
+                              const int *age, const long *bytes, const int *filters, unsigned n)
+{
+    const char *root = rbt_path(name);
+    char rel[256], num[32];
+    unsigned i;
+    damon_put(root, "nr_kdamonds", "1");
+    damon_put(root, "0/state", state);
+    damon_put(root, "0/contexts/nr_contexts", "1");
+    damon_put(root, "0/contexts/0/monitoring_attrs/intervals/aggr_us", "5000000");
+    snprintf(num, sizeof num, "%u", n);
+    damon_put(root, "0/contexts/0/schemes/nr_schemes", num);
+    for (i = 0; i < n; i++) {
+        static const char *const kinds[][2][3] = {
+            {{0}, {0}},
+            {{"anon", "Y", "N"}, {"unmapped", "Y", "Y"}},
+            {{"anon", "Y", "Y"}, {0}},
+            {{"memcg", "Y", "N"}, {0}},
+            {{"unmapped", "Y", "N"}, {0}},
+        };
+        unsigned k, nf = 0;
+#define DAMON_AT(leaf) (snprintf(rel, sizeof rel, "0/contexts/0/schemes/%u/%s", i, leaf), rel)
+        damon_put(root, DAMON_AT("action"), action);
+        snprintf(num, sizeof num, "%d", age[i]);
+        damon_put(root, DAMON_AT("access_pattern/age/min"), num);
+        snprintf(num, sizeof num, "%ld", bytes[i]);
+        damon_put(root, DAMON_AT("quotas/bytes"), num);
+        damon_put(root, DAMON_AT("quotas/reset_interval_ms"), "1000");
+        damon_put(root, DAMON_AT("watermarks/metric"), metric);
+        damon_put(root, DAMON_AT("filters/nr_filters"), "0");
+        damon_put(root, DAMON_AT("core_filters/nr_filters"), "0");
+        for (k = 0; k < 2; k++) {
+            char leaf[96];
+            if (!kinds[filters[i]][k][0]) break;
+            snprintf(leaf, sizeof leaf, "ops_filters/%u/type", k);
+            damon_put(root, DAMON_AT(leaf), kinds[filters[i]][k][0]);
+            snprintf(leaf, sizeof leaf, "ops_filters/%u/matching", k);
+            damon_put(root, DAMON_AT(leaf), kinds[filters[i]][k][1]);
+            snprintf(leaf, sizeof leaf, "ops_filters/%u/allow", k);
+            damon_put(root, DAMON_AT(leaf), kinds[filters[i]][k][2]);
+            nf++;
+        }
+        snprintf(num, sizeof num, "%u", nf);
+        damon_put(root, DAMON_AT("ops_filters/nr_filters"), num);
+#undef DAMON_AT
+    }
+    return root;
+}
+
+static void damon_pageout_from_sysfs(void)
+{
+    static const int age12[] = {12}, ages[] = {12, 4};
+    static const long q128[] = {134217728}, qs[] = {134217728, 0};
+    static const int vm[] = {1}, none[] = {0}, anon_only[] = {2}, memcg[] = {3}, unmapped_no[] = {4}, both[] = {1, 0};
+    double idle;
+    long long rate;
+    int found;
+    rb_env env;
+    char w[512], args[1024], out[1 << 16], err[8192];
+    const char *file = rbt_path("damon.dat");
+    rb_error e;
+    CHECK(rb_env_damon(rbt_path("damon-absent"), &idle, &rate) == 0 && idle == -1 && rate == -1);
+    CHECK(rb_env_damon(damon_tree("damon-vm", "on", "pageout", "none", age12, q128, vm, 1), &idle, &rate) == 1);
+    CHECKF(idle == 60 && rate == 134217728, "idle %g s, %lld bytes/s", idle, rate);
+    CHECK(rb_env_damon(damon_tree("damon-nofilter", "on", "pageout", "none", age12, q128, none, 1), &idle, &rate) == 1);
+    CHECK(rb_env_damon(damon_tree("damon-off", "off", "pageout", "none", age12, q128, vm, 1), &idle, &rate) == 0);
+    CHECK(rb_env_damon(damon_tree("damon-stat", "on", "stat", "none", age12, q128, vm, 1), &idle, &rate) == 0);
+    CHECK(rb_env_damon(damon_tree("damon-wmark", "on", "pageout", "free_mem_rate", age12, q128, vm, 1), &idle, &rate) == 0);
+    CHECK(rb_env_damon(damon_tree("damon-anon", "on", "pageout", "none", age12, q128, anon_only, 1), &idle, &rate) == 0);
+    CHECK(rb_env_damon(damon_tree("damon-memcg", "on", "pageout", "none", age12, q128, memcg, 1), &idle, &rate) == 0);
+    CHECK(rb_env_damon(damon_tree("damon-mapped", "on", "pageout", "none", age12, q128, unmapped_no, 1), &idle, &rate) == 0);
+    CHECK(rb_env_damon(damon_tree("damon-two", "on", "pageout", "none", ages, qs, both, 2), &idle, &rate) == 1);
+    CHECKF(idle == 20 && rate == 0, "the shortest: idle %g s, %lld bytes/s", idle, rate);
+    memset(&env, 0, sizeof env);   /* a zeroed env (as advise's tests make one): none */
+    CHECK(rb_env_damon_warning(&env, w, sizeof w) == 0 && w[0] == 0);
+    env.damon_pageout = 1;
+    env.damon_idle_s = 60;
+    env.damon_bytes_per_s = 134217728;
+    CHECKF(rb_env_damon_warning(&env, w, sizeof w) == 1 && strstr(w, "untouched 60 s (up to 128 MiB/s)") && strlen(w) < RB_REASON_LEN - 1 &&
+           strstr(w, "residency_after"), "%s", w);
+    env.damon_bytes_per_s = 0;
+    CHECKF(rb_env_damon_warning(&env, w, sizeof w) == 1 && strstr(w, "(no size quota)"), "%s", w);
+    /* the machine's own: what rb_env_collect says is what the tree says */
+    found = rb_env_damon("", &idle, &rate);
+#if defined(RB_NO_LINUX)
+    found = 0;   /* the portable build reads no /sys */
+    idle = -1;
+#endif
+    rb_env_collect(&env, NULL);
+    CHECKF(env.damon_pageout == found && env.damon_idle_s == idle, "env %d, %g s; the tree %d, %g s", env.damon_pageout,
+           env.damon_idle_s, found, idle);
+    if (found) fprintf(stderr, "    DAMON here: page cache no process maps is paged out after %.0f s idle\n", idle);
+    if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
+    CHECK(rb_setup_file(file, (uint64_t)1 << 20, 0, 1, NULL, NULL, &e) == RB_OK);
+    snprintf(args, sizeof args, "run '%s' --strategies pread --threads 1 --warmup 0 --duration 10ms --iterations 1 "
+             "--format json", file);
+    CHECK(rbt_cli_run(rbt_tmpdir(), args, "60", out, sizeof out, err, sizeof err) == 0);
+    CHECK(strstr(out, "\"damon_pageout_idle_s\": ") && strstr(out, "\"damon_pageout_bytes_per_s\": "));
+    CHECK(found == (strstr(out, "\"damon_pageout_idle_s\": null") == NULL));
+    CHECK(found == (strstr(err, "# warning: DAMON pages out") != NULL));
+    unlink(file);
+}
+
 /* A fresh page's first touch is measured (the host's share of a fault on a VM), it reaches
    the banner and the env JSON, and the slow-touch warning says it only past 5 us. */
 static void fresh_page_touch_is_measured(void)
@@ -600,6 +725,7 @@ void suite_kernel(void)
     RUN(memcg_limit_reaches_the_environment);
     RUN(pressure_reaches_pages_another_cgroup_loaded);
     RUN(lru_gen_in_the_environment);
+    RUN(damon_pageout_from_sysfs);
     RUN(fresh_page_touch_is_measured);
     RUN(warmup_every_method_loads_the_file);
     RUN(warmup_one_willneed_loads_only_the_cap);
