@@ -1491,10 +1491,10 @@ typedef struct rb_env {
     long max_sectors_kb;    /* the device's largest request; -1 unknown. One WILLNEED loads at most
                                max(read_ahead_kb, max_sectors_kb) (force_page_cache_ra) */
     char lru_gen[16];       /* /sys/kernel/mm/lru_gen/enabled: "0x0007" (a mask, 0 off); "" absent */
-    /* DAMON's proactive reclaim (damon_pageout 1: a kdamond's pageout scheme, always on; 0: none
-       found, rb_env_damon): page cache that no process maps and nothing touched for
-       damon_idle_s seconds is paged out, however much is free, at up to damon_bytes_per_s (0:
-       no size quota). */
+    /* DAMON's proactive reclaim (damon_pageout 1: a kdamond's pageout scheme runs; 0: none
+       found; -1: unknown, its sysfs is root's; rb_env_damon): page cache that no process maps
+       and nothing touched for damon_idle_s seconds is paged out, however much is free, at up
+       to damon_bytes_per_s (0: no size quota). */
     int damon_pageout;
     double damon_idle_s;
     long long damon_bytes_per_s;
@@ -1727,14 +1727,15 @@ RBINT int rb_ratio_ci(const double *base, unsigned nb, unsigned rounds_b, const 
 RBINT int rb_env_slow_touch_warning(const rb_env *env, char *out, size_t len);
 
 /* DAMON's pageout schemes from the sysfs tree under root ("" for the machine's own; a test's
-   copy): a kdamond "on", a context's aggregation interval, a scheme whose action is pageout,
-   whose filters let it take a file page that no process maps, and with no watermarks (one
-   that waits for low free memory is memory pressure, which a run shows as such). The shortest
-   idle time and its scheme's quota per second. 1: one found; 0: none (or no such tree). */
+   copy): a kdamond "on", a context on physical memory (paddr) and its aggregation interval, a
+   scheme whose action is pageout, whose filters let it take a file page that no process maps,
+   and whose watermarks let it run now. The shortest idle time and its scheme's size quota per
+   second (its time quota and the monitored range may bind first). 1: one found; 0: none (or
+   no such tree); -1: the tree is there but cannot be read (it is root's). */
 RBINT int rb_env_damon(const char *root, double *idle_s, long long *bytes_per_s);
 
 /* The line that says DAMON reclaims idle page cache here and what that does to a cached
-   state; 1 when env->damon_pageout, 0 (and "") otherwise. */
+   state; 1 when env->damon_pageout is 1, 0 (and "") otherwise. */
 RBINT int rb_env_damon_warning(const rb_env *env, char *out, size_t len);
 
 /* The file's size over the memory it can be cached in: RAM, or the memory cgroup's limit where
@@ -11114,47 +11115,68 @@ static int rb__damon_is(const char *dir, const char *name, const char *want)
 }
 
 /* Whether a scheme's filters let it page out a file page that no process maps (a cached
-   state between cells, or one read with pread): per layer in order, the first filter whose
-   type matches decides (allow: on to the next layer; else spared); none matching, a layer
-   with filters does the opposite of its last one (the kernel's rule since allow filters,
-   6.14). 1 yes, 0 spared, -1 a filter this cannot judge (memcg, young, address ...). */
+   state between cells, or one read with pread). The kernel keeps two lists: core filters
+   (addresses, targets: not judged here) and ops filters, ops_filters' entries and then the
+   legacy filters' in order. The first whose type matches decides (allow: paged out); none
+   matching, the opposite of the last one (the kernel's rule since 6.15; 6.14 let such a page
+   through). 1 yes, 0 spared, -1 not judged here (a core filter, memcg, young, hugepage ...). */
 static int rb__damon_filters_pass(const char *dir)
 {
-    static const char *const layers[] = {"core_filters", "filters", "ops_filters"};
+    static const char *const lists[] = {"ops_filters", "filters"};
     char d[1280];
     unsigned l;
     long long n, i;
-    for (l = 0; l < sizeof layers / sizeof *layers; l++) {
-        int decided = -1, last_allow = 0;
-        if ((size_t)snprintf(d, sizeof d, "%s/%s", dir, layers[l]) >= sizeof d) return -1;
-        n = RB__MIN(rb__damon_num(d, "nr_filters"), 64);
-        for (i = 0; i < n && decided < 0; i++) {
-            int match, matching;
-            if ((size_t)snprintf(d, sizeof d, "%s/%s/%lld", dir, layers[l], i) >= sizeof d) return -1;
+    int seen = 0, last_allow = 0;
+    if ((size_t)snprintf(d, sizeof d, "%s/core_filters", dir) >= sizeof d || rb__damon_num(d, "nr_filters") > 0) return -1;
+    for (l = 0; l < sizeof lists / sizeof *lists; l++) {
+        if ((size_t)snprintf(d, sizeof d, "%s/%s", dir, lists[l]) >= sizeof d) return -1;
+        if ((n = rb__damon_num(d, "nr_filters")) > 64) return -1;   /* -1: no such list (an older kernel) */
+        for (i = 0; i < n; i++) {
+            int match, matching, allow;
+            if ((size_t)snprintf(d, sizeof d, "%s/%s/%lld", dir, lists[l], i) >= sizeof d) return -1;
             matching = rb__damon_is(d, "matching", "Y");
-            last_allow = rb__damon_is(d, "allow", "Y");
+            allow = rb__damon_is(d, "allow", "Y");
             if (rb__damon_is(d, "type", "anon")) match = !matching;            /* a file page is not anonymous */
             else if (rb__damon_is(d, "type", "unmapped")) match = matching;     /* ... and mapped by none */
             else return -1;
-            if (match) decided = last_allow;
+            if (match) return allow;
+            seen = 1;
+            last_allow = allow;
         }
-        if (decided == 0 || (decided < 0 && n > 0 && last_allow)) return 0;
     }
-    return 1;
+    return !(seen && last_allow);
 }
 
-/* One scheme: 1 and its idle time and rate when it pages out, always, such a page. */
+/* Whether a scheme's watermarks let it run now: metric none, always; free_mem_rate (free
+   memory per mille, as MemFree over MemTotal), while it is between low and high (DAMON starts
+   the scheme below mid and stops it above high or below low: between them it may run);
+   anything else, or watermarks that cannot be read: not judged (0). */
+static int rb__damon_active(const char *dir)
+{
+    char p[1280], metric[64];
+    long long high, low, free_b = rb__meminfo("MemFree"), total = rb__meminfo("MemTotal");
+    double rate;
+    if ((size_t)snprintf(p, sizeof p, "%s/watermarks/metric", dir) >= sizeof p || rb__read_text(p, metric, sizeof metric) != 0)
+        return 0;
+    if (!strcmp(metric, "none")) return 1;
+    high = rb__damon_num(dir, "watermarks/high");
+    low = rb__damon_num(dir, "watermarks/low");
+    if (strcmp(metric, "free_mem_rate") != 0 || high < 0 || low < 0 || free_b < 0 || total <= 0) return 0;
+    rate = (double)free_b * 1000.0 / (double)total;
+    return rate > (double)low && rate < (double)high;
+}
+
+/* One scheme: 1 and its idle time and rate when it pages out such a page, now. */
 static int rb__damon_scheme(const char *dir, long long aggr_us, double *idle_s, long long *rate)
 {
     long long age = rb__damon_num(dir, "access_pattern/age/min"), bytes = rb__damon_num(dir, "quotas/bytes");
     long long reset_ms = rb__damon_num(dir, "quotas/reset_interval_ms");
-    char p[1280], metric[64];
-    if (!rb__damon_is(dir, "action", "pageout") || age < 0 || rb__damon_filters_pass(dir) != 1) return 0;
-    if ((size_t)snprintf(p, sizeof p, "%s/watermarks/metric", dir) >= sizeof p ||
-        (rb__read_text(p, metric, sizeof metric) == 0 && strcmp(metric, "none") != 0))
+    double r;
+    if (!rb__damon_is(dir, "action", "pageout") || age < 0 || rb__damon_filters_pass(dir) != 1 || !rb__damon_active(dir))
         return 0;
     *idle_s = (double)age * (double)aggr_us / 1e6;
-    *rate = bytes > 0 && reset_ms > 0 ? (long long)((double)bytes * 1000.0 / (double)reset_ms) : 0;
+    r = bytes > 0 && reset_ms > 0 ? (double)bytes * 1000.0 / (double)reset_ms : 0;
+    *rate = r >= 9e18 ? (long long)INT64_MAX : (long long)r;
     return 1;
 }
 
@@ -11163,14 +11185,18 @@ RBINT int rb_env_damon(const char *root, double *idle_s, long long *bytes_per_s)
     char kd[1024], ctx[1024], sch[1280];
     long long nk, nc, ns, k, c, i, aggr;
     int found = 0;
+    struct stat st;
     *idle_s = -1;
     *bytes_per_s = -1;
     if ((size_t)snprintf(kd, sizeof kd, "%s/sys/kernel/mm/damon/admin/kdamonds", root ? root : "") >= sizeof kd) return 0;
-    for (nk = RB__MIN(rb__damon_num(kd, "nr_kdamonds"), 64), k = 0; k < nk; k++) {
+    if ((nk = rb__damon_num(kd, "nr_kdamonds")) < 0)   /* DAMON's sysfs is root's: there, but unread, is unknown */
+        return stat(kd, &st) == 0 && S_ISDIR(st.st_mode) ? -1 : 0;
+    for (nk = RB__MIN(nk, 64), k = 0; k < nk; k++) {
         if ((size_t)snprintf(ctx, sizeof ctx, "%s/%lld", kd, k) >= sizeof ctx || !rb__damon_is(ctx, "state", "on")) continue;
         for (nc = RB__MIN(rb__damon_num(ctx, "contexts/nr_contexts"), 64), c = 0; c < nc; c++) {
+            /* paddr: physical memory, the page cache with it (vaddr and fvaddr: a process's mappings) */
             if ((size_t)snprintf(ctx, sizeof ctx, "%s/%lld/contexts/%lld", kd, k, c) >= sizeof ctx ||
-                (aggr = rb__damon_num(ctx, "monitoring_attrs/intervals/aggr_us")) <= 0)
+                !rb__damon_is(ctx, "operations", "paddr") || (aggr = rb__damon_num(ctx, "monitoring_attrs/intervals/aggr_us")) <= 0)
                 continue;
             for (ns = RB__MIN(rb__damon_num(ctx, "schemes/nr_schemes"), 64), i = 0; i < ns; i++) {
                 double idle;
@@ -11191,7 +11217,7 @@ RBINT int rb_env_damon_warning(const rb_env *e, char *out, size_t len)
 {
     char rate[32] = "";
     if (len) out[0] = 0;
-    if (!e->damon_pageout) return 0;
+    if (e->damon_pageout != 1) return 0;
     if (e->damon_bytes_per_s > 0) rb_format_size((uint64_t)e->damon_bytes_per_s, rate, sizeof rate);
     /* one line of advise's warnings (RB_REASON_LEN) */
     rb__fmt(out, len, "DAMON pages out unmapped page cache untouched %.0f s (%s%s%s) with memory free: a cached "
@@ -12785,11 +12811,12 @@ static void rb__env_json(FILE *f, const rb_env *e)
     rb__json_str_or_null(f, e->lru_gen);
     fprintf(f, ", \"fault_around_bytes\": ");
     rb__json_int_or_null(f, e->fault_around_bytes);
+    fprintf(f, ", \"damon_pageout\": %s", e->damon_pageout < 0 ? "null" : e->damon_pageout ? "true" : "false");
     fprintf(f, ", \"damon_pageout_idle_s\": ");
-    if (!e->damon_pageout) fputs("null", f);
+    if (e->damon_pageout != 1) fputs("null", f);
     else rb__json_num(f, e->damon_idle_s);
     fprintf(f, ", \"damon_pageout_bytes_per_s\": ");
-    if (!e->damon_pageout || e->damon_bytes_per_s < 0) fputs("null", f);
+    if (e->damon_pageout != 1 || e->damon_bytes_per_s < 0) fputs("null", f);
     else fprintf(f, "%lld", e->damon_bytes_per_s);
     fprintf(f, ", \"clock\": ");
     rb__json_str_or_null(f, e->clock);
@@ -12968,6 +12995,8 @@ static void rb__env_print(FILE *f, const rb_env *e)
     {
         char w[512];
         if (rb_env_damon_warning(e, w, sizeof w)) fprintf(f, "# warning: %s\n", w);
+        else if (e->damon_pageout < 0)
+            fprintf(f, "# DAMON: its settings are root's to read, so whether it pages out idle page cache here is unknown\n");
     }
 }
 

@@ -298,6 +298,7 @@ static const char *damon_tree(const char *name, const char *state, const char *a
     damon_put(root, "nr_kdamonds", "1");
     damon_put(root, "0/state", state);
     damon_put(root, "0/contexts/nr_contexts", "1");
+    damon_put(root, "0/contexts/0/operations", "paddr");
     damon_put(root, "0/contexts/0/monitoring_attrs/intervals/aggr_us", "5000000");
     snprintf(num, sizeof num, "%u", n);
     damon_put(root, "0/contexts/0/schemes/nr_schemes", num);
@@ -346,6 +347,7 @@ static void damon_pageout_from_sysfs(void)
     double idle;
     long long rate;
     int found;
+    const char *root;
     rb_env env;
     char w[512], args[1024], out[1 << 16], err[8192];
     const char *file = rbt_path("damon.dat");
@@ -362,6 +364,39 @@ static void damon_pageout_from_sysfs(void)
     CHECK(rb_env_damon(damon_tree("damon-mapped", "on", "pageout", "none", age12, q128, unmapped_no, 1), &idle, &rate) == 0);
     CHECK(rb_env_damon(damon_tree("damon-two", "on", "pageout", "none", ages, qs, both, 2), &idle, &rate) == 1);
     CHECKF(idle == 20 && rate == 0, "the shortest: idle %g s, %lld bytes/s", idle, rate);
+    /* a scheme on a process's mappings (vaddr) never takes unmapped page cache */
+    root = damon_tree("damon-vaddr", "on", "pageout", "none", age12, q128, vm, 1);
+    damon_put(root, "0/contexts/0/operations", "vaddr");
+    CHECK(rb_env_damon(root, &idle, &rate) == 0);
+    /* watermarks on free memory: it runs while free memory is between low and high */
+    root = damon_tree("damon-band", "on", "pageout", "free_mem_rate", age12, q128, vm, 1);
+    damon_put(root, "0/contexts/0/schemes/0/watermarks/high", "1000");
+    damon_put(root, "0/contexts/0/schemes/0/watermarks/low", "0");
+    CHECK(rb_env_damon(root, &idle, &rate) == 1);
+    damon_put(root, "0/contexts/0/schemes/0/watermarks/high", "1");
+    CHECK(rb_env_damon(root, &idle, &rate) == 0);
+    /* the legacy filters follow ops_filters in one list: ops [unmapped allow] then [anon allow] */
+    root = damon_tree("damon-legacy", "on", "pageout", "none", age12, q128, none, 1);
+    damon_put(root, "0/contexts/0/schemes/0/ops_filters/nr_filters", "1");
+    damon_put(root, "0/contexts/0/schemes/0/ops_filters/0/type", "unmapped");
+    damon_put(root, "0/contexts/0/schemes/0/ops_filters/0/matching", "Y");
+    damon_put(root, "0/contexts/0/schemes/0/ops_filters/0/allow", "Y");
+    damon_put(root, "0/contexts/0/schemes/0/filters/nr_filters", "1");
+    damon_put(root, "0/contexts/0/schemes/0/filters/0/type", "anon");
+    damon_put(root, "0/contexts/0/schemes/0/filters/0/matching", "Y");
+    damon_put(root, "0/contexts/0/schemes/0/filters/0/allow", "Y");
+    CHECK(rb_env_damon(root, &idle, &rate) == 1);
+    damon_put(root, "0/contexts/0/schemes/0/core_filters/nr_filters", "1");   /* an address range: not judged */
+    CHECK(rb_env_damon(root, &idle, &rate) == 0);
+    /* a quota past what a long long holds per second is held, not wrapped */
+    root = damon_tree("damon-huge", "on", "pageout", "none", age12, q128, vm, 1);
+    damon_put(root, "0/contexts/0/schemes/0/quotas/bytes", "9223372036854775807");
+    damon_put(root, "0/contexts/0/schemes/0/quotas/reset_interval_ms", "1");
+    CHECKF(rb_env_damon(root, &idle, &rate) == 1 && rate > 0, "%lld bytes/s", rate);
+    /* the tree there but unreadable (as it is to anyone but root): unknown, not none */
+    root = rbt_path("damon-unread");
+    damon_put(root, "nr_kdamonds/x", "1");   /* nr_kdamonds a directory: its read fails */
+    CHECK(rb_env_damon(root, &idle, &rate) == -1 && idle == -1);
     memset(&env, 0, sizeof env);   /* a zeroed env (as advise's tests make one): none */
     CHECK(rb_env_damon_warning(&env, w, sizeof w) == 0 && w[0] == 0);
     env.damon_pageout = 1;
@@ -380,15 +415,17 @@ static void damon_pageout_from_sysfs(void)
     rb_env_collect(&env, NULL);
     CHECKF(env.damon_pageout == found && env.damon_idle_s == idle, "env %d, %g s; the tree %d, %g s", env.damon_pageout,
            env.damon_idle_s, found, idle);
-    if (found) fprintf(stderr, "    DAMON here: page cache no process maps is paged out after %.0f s idle\n", idle);
+    if (found == 1) fprintf(stderr, "    DAMON here: page cache no process maps is paged out after %.0f s idle\n", idle);
     if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
     CHECK(rb_setup_file(file, (uint64_t)1 << 20, 0, 1, NULL, NULL, &e) == RB_OK);
     snprintf(args, sizeof args, "run '%s' --strategies pread --threads 1 --warmup 0 --duration 10ms --iterations 1 "
              "--format json", file);
     CHECK(rbt_cli_run(rbt_tmpdir(), args, "60", out, sizeof out, err, sizeof err) == 0);
     CHECK(strstr(out, "\"damon_pageout_idle_s\": ") && strstr(out, "\"damon_pageout_bytes_per_s\": "));
-    CHECK(found == (strstr(out, "\"damon_pageout_idle_s\": null") == NULL));
-    CHECK(found == (strstr(err, "# warning: DAMON pages out") != NULL));
+    CHECK((found == 1) == (strstr(out, "\"damon_pageout_idle_s\": null") == NULL));
+    CHECK(strstr(out, found == 1 ? "\"damon_pageout\": true" : found ? "\"damon_pageout\": null" : "\"damon_pageout\": false"));
+    CHECK((found == 1) == (strstr(err, "# warning: DAMON pages out") != NULL));
+    CHECK((found < 0) == (strstr(err, "# DAMON: its settings are root's") != NULL));
     unlink(file);
 }
 
