@@ -11185,12 +11185,12 @@ RBINT int rb_env_damon(const char *root, double *idle_s, long long *bytes_per_s)
     char kd[1024], ctx[1024], sch[1280];
     long long nk, nc, ns, k, c, i, aggr;
     int found = 0;
-    struct stat st;
     *idle_s = -1;
     *bytes_per_s = -1;
     if ((size_t)snprintf(kd, sizeof kd, "%s/sys/kernel/mm/damon/admin/kdamonds", root ? root : "") >= sizeof kd) return 0;
-    if ((nk = rb__damon_num(kd, "nr_kdamonds")) < 0)   /* DAMON's sysfs is root's: there, but unread, is unknown */
-        return stat(kd, &st) == 0 && S_ISDIR(st.st_mode) ? -1 : 0;
+    errno = 0;
+    if ((nk = rb__damon_num(kd, "nr_kdamonds")) < 0)   /* absent, or no /sys in this build (ENOSYS): none; there */
+        return errno == ENOENT || errno == ENOTDIR || errno == ENOSYS ? 0 : -1;   /* but unread (root's): unknown */
     for (nk = RB__MIN(nk, 64), k = 0; k < nk; k++) {
         if ((size_t)snprintf(ctx, sizeof ctx, "%s/%lld", kd, k) >= sizeof ctx || !rb__damon_is(ctx, "state", "on")) continue;
         for (nc = RB__MIN(rb__damon_num(ctx, "contexts/nr_contexts"), 64), c = 0; c < nc; c++) {
