@@ -11154,26 +11154,29 @@ static int rb__damon_filters_pass(const char *dir)
 static int rb__damon_active(const char *dir)
 {
     char p[1280], metric[64];
-    long long high, low, free_b = rb__meminfo("MemFree"), total = rb__meminfo("MemTotal");
-    double rate;
+    long long high, low, free_b, total;
     if ((size_t)snprintf(p, sizeof p, "%s/watermarks/metric", dir) >= sizeof p || rb__read_text(p, metric, sizeof metric) != 0)
         return 0;
     if (!strcmp(metric, "none")) return 1;
+    if (strcmp(metric, "free_mem_rate") != 0) return 0;
     high = rb__damon_num(dir, "watermarks/high");
     low = rb__damon_num(dir, "watermarks/low");
-    if (strcmp(metric, "free_mem_rate") != 0 || high < 0 || low < 0 || free_b < 0 || total <= 0) return 0;
-    rate = (double)free_b * 1000.0 / (double)total;
-    return rate > (double)low && rate < (double)high;
+    free_b = rb__meminfo("MemFree");
+    total = rb__meminfo("MemTotal");
+    if (high < 0 || low < 0 || free_b < 0 || total <= 0) return 0;
+    return (double)free_b * 1000.0 > (double)low * (double)total && (double)free_b * 1000.0 < (double)high * (double)total;
 }
 
 /* One scheme: 1 and its idle time and rate when it pages out such a page, now. */
 static int rb__damon_scheme(const char *dir, long long aggr_us, double *idle_s, long long *rate)
 {
-    long long age = rb__damon_num(dir, "access_pattern/age/min"), bytes = rb__damon_num(dir, "quotas/bytes");
-    long long reset_ms = rb__damon_num(dir, "quotas/reset_interval_ms");
+    long long age, bytes, reset_ms;
     double r;
-    if (!rb__damon_is(dir, "action", "pageout") || age < 0 || rb__damon_filters_pass(dir) != 1 || !rb__damon_active(dir))
+    if (!rb__damon_is(dir, "action", "pageout") || (age = rb__damon_num(dir, "access_pattern/age/min")) < 0 ||
+        rb__damon_filters_pass(dir) != 1 || !rb__damon_active(dir))
         return 0;
+    bytes = rb__damon_num(dir, "quotas/bytes");
+    reset_ms = rb__damon_num(dir, "quotas/reset_interval_ms");
     *idle_s = (double)age * (double)aggr_us / 1e6;
     r = bytes > 0 && reset_ms > 0 ? (double)bytes * 1000.0 / (double)reset_ms : 0;
     *rate = r >= 9e18 ? (long long)INT64_MAX : (long long)r;
@@ -11221,7 +11224,8 @@ RBINT int rb_env_damon_warning(const rb_env *e, char *out, size_t len)
     if (e->damon_bytes_per_s > 0) rb_format_size((uint64_t)e->damon_bytes_per_s, rate, sizeof rate);
     /* one line of advise's warnings (RB_REASON_LEN) */
     rb__fmt(out, len, "DAMON pages out unmapped page cache untouched %.0f s (%s%s%s) with memory free: a cached "
-            "state decays between runs and inside a slow cell; residency_after shows what was left", e->damon_idle_s, rate[0] ? "up to " : "no size quota", rate, rate[0] ? "/s" : "");
+            "state decays between runs and inside a slow cell; residency_after shows what was left", e->damon_idle_s,
+            rate[0] ? "up to " : "no size quota", rate, rate[0] ? "/s" : "");
     return 1;
 }
 
