@@ -14657,8 +14657,9 @@ RBDEF int rb_probe_case_find(const char *name, char *why, size_t whylen);
 /* -- 3.5 warm-up methods (declarations) -- */
 
 /*
-   How long each way of making a cold file resident takes, and how much of the file it loads
-   (readbench warmup). Every method starts from an evicted file. */
+   How long each way of making a cold file resident takes, how much of the file it loads, and
+   what mapping the file it left then costs (readbench warmup). Every method starts from an
+   evicted file. */
 enum {
     RB_WARM_READ = 0,            /* read() of the whole file */
     RB_WARM_WILLNEED = 1,        /* one madvise(MADV_WILLNEED) over the whole mapping */
@@ -14698,6 +14699,12 @@ typedef struct rb_warmup_result {
     double gb_per_s;              /* bytes made resident per second (1e9 bytes) */
     int64_t device_read_bytes;    /* bytes this thread made the device read; -1 unknown */
     unsigned calls, failed_calls;
+    /* After the method, once it made the file resident (99% of its pages at least): every page
+       touched once through a fresh mapping, what the file's first reader pays to map it. The
+       page cache's folios decide it (a fault maps a large folio whole, small ones a few pages
+       at a time), and the methods leave different ones. -1 / negative: not measured. */
+    int64_t map_minor_faults, map_major_faults;
+    double map_seconds;
 } rb_warmup_result;
 
 typedef struct rb_warmup_run {
@@ -14720,7 +14727,7 @@ RBDEF int rb_warmup_set(rb_warmup_config *c, const char *key, const char *value,
    long each way of making a cold file resident takes and how much it loads: read, one
    MADV_WILLNEED, WILLNEED chunk by chunk, FADV_WILLNEED, MAP_POPULATE, MADV_POPULATE_READ,
    touching every page; each from an evicted file, the hints timed to the call and to their reads'
-   end. */
+   end, then the faults and time of mapping every page once through a fresh mapping. */
 /* RB_OK (each method's outcome in its row), RB_EINTR when c->stop ended it, or an error about
    the file (why in err): not a regular file, empty, not readable. The file is the one found at
    the start (device, inode, size) after every method: a row during which it changed is an
@@ -19864,8 +19871,42 @@ static double rb__warm_expected(int m, uint64_t size, uint64_t chunk, uint64_t c
     return (double)got / (double)size;
 }
 
+/* What the file the method left costs to map (see rb_warmup_result.map_minor_faults): a fresh
+   mapping, MADV_RANDOM so that a page missing after all is read alone and not around, every
+   page touched once (a truncation caught), the faults of this thread. RB_OK or why not. */
+static int rb__warm_map_cost(const rb__warm *w, rb_warmup_result *x)
+{
+    rb__acct a0, a1;
+    uint64_t t0;
+    int rc;
+    unsigned char *map = (unsigned char *)mmap(NULL, (size_t)w->size, PROT_READ, MAP_SHARED, w->fd, 0);
+    if (map == (unsigned char *)MAP_FAILED) {
+        rb__fmt(x->reason, sizeof x->reason, "mapping the file after it: mmap: %s", strerror(errno));
+        return RB_ESYS;
+    }
+    if (madvise(map, (size_t)w->size, MADV_RANDOM) != 0) {
+        rb__fmt(x->reason, sizeof x->reason, "mapping the file after it: madvise(MADV_RANDOM): %s", strerror(errno));
+        munmap(map, (size_t)w->size);
+        return RB_ESYS;
+    }
+    rb__acct_sample(&a0, 0);
+    t0 = rb__now_ns();
+    rc = rb__warm_touch(map, w, x);
+    x->map_seconds = (double)(rb__now_ns() - t0) / 1e9;
+    rb__acct_sample(&a1, 0);
+    if (rc == RB_OK && a0.minflt >= 0 && a1.minflt >= 0) {
+        x->map_minor_faults = a1.minflt - a0.minflt;
+        x->map_major_faults = a1.majflt - a0.majflt;
+    }
+    if (munmap(map, (size_t)w->size) != 0 && rc == RB_OK) {
+        rb__fmt(x->reason, sizeof x->reason, "munmap: %s", strerror(errno));
+        rc = RB_ESYS;
+    }
+    return rc;
+}
+
 /* One row: evict (and check), the call(s), the wait for an asynchronous hint, then what it made
-   resident and what the device read. */
+   resident and what the device read, and what mapping the file then costs. */
 static void rb__warm_one(const rb__warm *w0, const rb_warmup_config *c, rb_warmup_result *x)
 {
     rb__warm w = *w0;
@@ -19896,9 +19937,10 @@ static void rb__warm_one(const rb__warm *w0, const rb_warmup_config *c, rb_warmu
         rb__fmt(x->reason, sizeof x->reason, "munmap: %s", strerror(errno));
         rc = RB_ESYS;
     }
+    x->residency = x->pages ? (double)x->resident / (double)x->pages : 0;
+    if (rc == RB_OK && x->residency >= 0.99) rc = rb__warm_map_cost(&w, x);
     close(w.fd);
     x->status = rc;
-    x->residency = x->pages ? (double)x->resident / (double)x->pages : 0;
     if (x->seconds > 0)
         x->gb_per_s = (double)RB__MIN(x->resident * w.page, w.size) / x->seconds / 1e9;
     if (rc == RB_OK && left)
@@ -19953,7 +19995,8 @@ RBDEF int rb_warmup(const rb_warmup_config *c, rb_warmup_run *out, rb_error *err
         x->what = rb__warm_methods[x->method].what;
         x->pages = (w.size + w.page - 1) / w.page;
         x->expected = rb__warm_expected(x->method, w.size, w.chunk, out->cap);
-        x->device_read_bytes = -1;
+        x->device_read_bytes = x->map_minor_faults = x->map_major_faults = -1;
+        x->map_seconds = -1;
         if ((c->stop && *c->stop) || changed) {
             x->status = RB_ENOTRUN;
             rb__fmt(x->reason, sizeof x->reason, changed ? "the file changed before it ran" : "interrupted before it ran");
@@ -19987,11 +20030,11 @@ static void rb__warmup_table(FILE *f, const rb_warmup_run *r)
     fprintf(f, "warming %s (%s, %llu pages), each method from an evicted file; one WILLNEED loads at most %s here "
                "(max of read_ahead_kb and max_sectors_kb); chunk %s\n\n", r->path, sz,
             (unsigned long long)(r->n ? r->results[0].pages : 0), cap, ch);
-    fprintf(f, "%-17s %9s %11s %8s %10s %9s %11s\n", "method", "call s", "resident s", "GB/s", "residency", "expected",
-            "device MiB");
+    fprintf(f, "%-17s %9s %11s %8s %10s %9s %11s %11s %7s\n", "method", "call s", "resident s", "GB/s", "residency",
+            "expected", "device MiB", "map faults", "map ms");
     for (i = 0; i < r->n; i++) {
         const rb_warmup_result *x = &r->results[i];
-        char exp[16] = "?", dev[24] = "?";
+        char exp[16] = "?", dev[24] = "?", mf[24] = "-", ms[24] = "-";
         if (x->status != RB_OK) {
             fprintf(f, "%-17s ", x->name);
             rb__status_reason(f, x->status, x->reason);
@@ -19999,11 +20042,16 @@ static void rb__warmup_table(FILE *f, const rb_warmup_run *r)
         }
         if (x->expected >= 0) snprintf(exp, sizeof exp, "%.1f%%", 100 * x->expected);
         if (x->device_read_bytes >= 0) snprintf(dev, sizeof dev, "%.1f", (double)x->device_read_bytes / 1048576.0);
-        fprintf(f, "%-17s %9.4f %11.4f %8.2f %9.1f%% %9s %11s%s%s\n", x->name, x->call_seconds, x->seconds, x->gb_per_s,
-                100 * x->residency, exp, dev, x->reason[0] ? "  " : "", x->reason);
+        if (x->map_minor_faults >= 0) snprintf(mf, sizeof mf, "%lld", (long long)x->map_minor_faults);
+        if (x->map_seconds >= 0) snprintf(ms, sizeof ms, "%.1f", 1e3 * x->map_seconds);
+        fprintf(f, "%-17s %9.4f %11.4f %8.2f %9.1f%% %9s %11s %11s %7s%s%s\n", x->name, x->call_seconds, x->seconds,
+                x->gb_per_s, 100 * x->residency, exp, dev, mf, ms, x->reason[0] ? "  " : "", x->reason);
     }
     fprintf(f, "\n");
     for (i = 0; i < r->n; i++) fprintf(f, "%-17s %s\n", r->results[i].name, r->results[i].what);
+    fprintf(f, "map faults, ms: after a method that made the file resident, every page touched once through a fresh "
+               "mapping:\n  what the file's first reader pays; a fault maps a large folio whole, small ones a few pages at "
+               "a time\n");
 }
 
 static void rb__warmup_json(FILE *f, const rb_warmup_run *r)
@@ -20040,6 +20088,12 @@ static void rb__warmup_json(FILE *f, const rb_warmup_run *r)
         rb__json_num_if(f, x->expected >= 0, x->expected);
         fprintf(f, ", \"device_read_bytes\": ");
         rb__json_int_or_null(f, ok ? x->device_read_bytes : -1);
+        fprintf(f, ", \"map_minor_faults\": ");
+        rb__json_int_or_null(f, ok ? x->map_minor_faults : -1);
+        fprintf(f, ", \"map_major_faults\": ");
+        rb__json_int_or_null(f, ok ? x->map_major_faults : -1);
+        fprintf(f, ", \"map_seconds\": ");
+        rb__json_num_if(f, ok && x->map_seconds >= 0, x->map_seconds);
         fprintf(f, ", \"evicted\": %s, \"resident_before\": %llu, \"calls\": %u, \"failed_calls\": %u, \"note\": ",
                 x->status == RB_ENOTRUN ? "null" : x->evicted ? "true" : "false",
                 (unsigned long long)x->resident_before, x->calls, x->failed_calls);

@@ -516,6 +516,22 @@ static void warmup_every_method_loads_the_file(void)
         if (x->device_read_bytes >= 0)
             CHECKF(x->device_read_bytes >= (int64_t)(x->residency * 0.9 * (8 << 20)), "%s read %lld bytes", x->name,
                    (long long)x->device_read_bytes);
+        /* mapping the file it left: measured when it is resident, a fault at most per page and
+           at least one (the pages were never mapped by this mapping), no page read again */
+        fprintf(stderr, "    %-17s map: %lld minor, %lld major faults, %.2f ms\n", x->name,
+                (long long)x->map_minor_faults, (long long)x->map_major_faults, 1e3 * x->map_seconds);
+        if (x->residency < 0.99) {
+            CHECKF(x->map_minor_faults == -1 && x->map_seconds < 0, "%s: not resident, yet the mapping was measured", x->name);
+            continue;
+        }
+        CHECKF(x->map_seconds >= 0, "%s: resident and the mapping not measured", x->name);
+        if (x->map_minor_faults >= 0)
+            CHECKF(x->map_minor_faults >= 1 && x->map_minor_faults + x->map_major_faults <= (int64_t)x->pages + 64,
+                   "%s: %lld minor + %lld major faults to map %llu pages", x->name, (long long)x->map_minor_faults,
+                   (long long)x->map_major_faults, (unsigned long long)x->pages);
+        if (x->map_major_faults >= 0)
+            CHECKF(x->map_major_faults <= (int64_t)(x->pages - x->resident) + 8, "%s: %lld major faults, %llu pages missing",
+                   x->name, (long long)x->map_major_faults, (unsigned long long)(x->pages - x->resident));
     }
 #if !defined(RB_NO_LINUX)
     CHECK(row(&r, RB_WARM_MAP_POPULATE) && row(&r, RB_WARM_MAP_POPULATE)->status == RB_OK);
@@ -585,12 +601,14 @@ static void warmup_json_svg_and_selection(void)
     for (x = res ? res->child : NULL; x; x = x->next) {
         static const char *const keys[] = {"method", "status", "seconds", "call_seconds", "gb_per_s", "residency",
                                            "resident_pages", "pages", "expected_residency", "device_read_bytes",
-                                           "evicted", "settled", "note"};
+                                           "map_minor_faults", "map_major_faults", "map_seconds", "evicted",
+                                           "settled", "note"};
         unsigned k;
         for (k = 0; k < sizeof keys / sizeof keys[0]; k++) CHECKF(rb_json_get(x, keys[k]) != NULL, "no %s", keys[k]);
         if (!strcmp(rb_json_get(x, "status")->str, "ok")) {
             CHECK(rb_json_get(x, "residency")->num > 0.98);
             CHECK(rb_json_get(x, "seconds")->type == RB_JSON_NUMBER);
+            CHECK(rb_json_get(x, "map_seconds")->type == RB_JSON_NUMBER && rb_json_get(x, "map_seconds")->num >= 0);
         }
     }
     rb_json_free(doc);
@@ -606,7 +624,7 @@ static void warmup_json_svg_and_selection(void)
     /* the table names every method it ran, and only those */
     snprintf(args, sizeof args, "warmup '%s' --methods=willneed-chunked", p);
     CHECK(rbt_cli_run(rbt_tmpdir(), args, "120", out, sizeof out, err, sizeof err) == 0);
-    CHECK(strstr(out, "willneed-chunked") && !strstr(out, "\ntouch") && strstr(out, "residency"));
+    CHECK(strstr(out, "willneed-chunked") && !strstr(out, "\ntouch") && strstr(out, "residency") && strstr(out, "map faults"));
 }
 
 /* Bad input: one line on stderr, exit 2, nothing created. */
