@@ -20030,11 +20030,11 @@ static void rb__warmup_table(FILE *f, const rb_warmup_run *r)
     fprintf(f, "warming %s (%s, %llu pages), each method from an evicted file; one WILLNEED loads at most %s here "
                "(max of read_ahead_kb and max_sectors_kb); chunk %s\n\n", r->path, sz,
             (unsigned long long)(r->n ? r->results[0].pages : 0), cap, ch);
-    fprintf(f, "%-17s %9s %11s %8s %10s %9s %11s %11s %7s\n", "method", "call s", "resident s", "GB/s", "residency",
-            "expected", "device MiB", "map faults", "map ms");
+    fprintf(f, "%-17s %9s %11s %8s %10s %9s %11s %11s\n", "method", "call s", "resident s", "GB/s", "residency",
+            "expected", "device MiB", "map faults");
     for (i = 0; i < r->n; i++) {
         const rb_warmup_result *x = &r->results[i];
-        char exp[16] = "?", dev[24] = "?", mf[24] = "-", ms[24] = "-";
+        char exp[16] = "?", dev[24] = "?", mf[24] = "-";
         if (x->status != RB_OK) {
             fprintf(f, "%-17s ", x->name);
             rb__status_reason(f, x->status, x->reason);
@@ -20043,15 +20043,15 @@ static void rb__warmup_table(FILE *f, const rb_warmup_run *r)
         if (x->expected >= 0) snprintf(exp, sizeof exp, "%.1f%%", 100 * x->expected);
         if (x->device_read_bytes >= 0) snprintf(dev, sizeof dev, "%.1f", (double)x->device_read_bytes / 1048576.0);
         if (x->map_minor_faults >= 0) snprintf(mf, sizeof mf, "%lld", (long long)x->map_minor_faults);
-        if (x->map_seconds >= 0) snprintf(ms, sizeof ms, "%.1f", 1e3 * x->map_seconds);
-        fprintf(f, "%-17s %9.4f %11.4f %8.2f %9.1f%% %9s %11s %11s %7s%s%s\n", x->name, x->call_seconds, x->seconds,
-                x->gb_per_s, 100 * x->residency, exp, dev, mf, ms, x->reason[0] ? "  " : "", x->reason);
+        fprintf(f, "%-17s %9.4f %11.4f %8.2f %9.1f%% %9s %11s %11s%s%s\n", x->name, x->call_seconds, x->seconds,
+                x->gb_per_s, 100 * x->residency, exp, dev, mf, x->reason[0] ? "  " : "", x->reason);
     }
     fprintf(f, "\n");
     for (i = 0; i < r->n; i++) fprintf(f, "%-17s %s\n", r->results[i].name, r->results[i].what);
-    fprintf(f, "map faults, ms: after a method that made the file resident, every page touched once through a fresh "
-               "mapping:\n  what the file's first reader pays; a fault maps a large folio whole, small ones a few pages at "
-               "a time\n");
+    fprintf(f, "map faults: after a method that made the file resident, the faults of touching every page once "
+               "through a fresh\n  mapping, what the file's first reader pays: a fault maps a large folio whole, small "
+               "ones a few pages at a time\n  (the time it took is in the JSON, map_seconds: one sample, which a VM's "
+               "fault cost moves by 10x or more)\n");
 }
 
 static void rb__warmup_json(FILE *f, const rb_warmup_run *r)
