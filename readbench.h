@@ -14700,9 +14700,11 @@ typedef struct rb_warmup_result {
     int64_t device_read_bytes;    /* bytes this thread made the device read; -1 unknown */
     unsigned calls, failed_calls;
     /* After the method, once it made the file resident (99% of its pages at least): every page
-       touched once through a fresh mapping, what the file's first reader pays to map it. The
-       page cache's folios decide it (a fault maps a large folio whole, small ones a few pages
-       at a time), and the methods leave different ones. -1 / negative: not measured. */
+       touched once through a fresh mapping, what each new mapping of the file pays (faults of
+       this thread; of the process where the platform counts no thread's). The folios the method
+       left are much of it: on Linux 6.18 a fault maps a large folio whole (a 2 MiB one by its
+       PMD) and 4 KiB ones fault_around_bytes at a time; so are fault_around_bytes, the THP
+       setting and the mapping's alignment. -1 / negative: not measured. */
     int64_t map_minor_faults, map_major_faults;
     double map_seconds;
 } rb_warmup_result;
@@ -19769,7 +19771,12 @@ static int rb__warm_touch_guarded(const unsigned char *map, const rb__warm *w, r
 static int rb__warm_touch(const unsigned char *map, const rb__warm *w, rb_warmup_result *x)
 {
     struct sigaction old;
-    int bus = rb__sigbus_install(&old), rc = rb__warm_touch_guarded(map, w, x);
+    int bus = rb__sigbus_install(&old), rc;
+    if (!bus) {   /* unguarded, a truncation would kill the process mid-report */
+        rb__fmt(x->reason, sizeof x->reason, "installing a SIGBUS handler: %s", strerror(errno));
+        return RB_ESYS;
+    }
+    rc = rb__warm_touch_guarded(map, w, x);
     if (bus && sigaction(SIGBUS, &old, NULL) != 0 && rc == RB_OK) {
         rb__fmt(x->reason, sizeof x->reason, "restoring the SIGBUS handler: %s", strerror(errno));
         rc = RB_ESYS;
@@ -19872,8 +19879,9 @@ static double rb__warm_expected(int m, uint64_t size, uint64_t chunk, uint64_t c
 }
 
 /* What the file the method left costs to map (see rb_warmup_result.map_minor_faults): a fresh
-   mapping, MADV_RANDOM so that a page missing after all is read alone and not around, every
-   page touched once (a truncation caught), the faults of this thread. RB_OK or why not. */
+   mapping, MADV_RANDOM so that a page missing after all is read alone and not around (a NORMAL
+   mapping takes the same faults on a resident file), every page touched once (a truncation
+   caught), the faults of this thread. RB_OK or why not; counters that cannot be read are said. */
 static int rb__warm_map_cost(const rb__warm *w, rb_warmup_result *x)
 {
     rb__acct a0, a1;
@@ -19897,6 +19905,8 @@ static int rb__warm_map_cost(const rb__warm *w, rb_warmup_result *x)
     if (rc == RB_OK && a0.minflt >= 0 && a1.minflt >= 0) {
         x->map_minor_faults = a1.minflt - a0.minflt;
         x->map_major_faults = a1.majflt - a0.majflt;
+    } else if (rc == RB_OK && !x->reason[0]) {
+        rb__fmt(x->reason, sizeof x->reason, "the faults of mapping it cannot be counted here (no getrusage)");
     }
     if (munmap(map, (size_t)w->size) != 0 && rc == RB_OK) {
         rb__fmt(x->reason, sizeof x->reason, "munmap: %s", strerror(errno));
@@ -19938,7 +19948,7 @@ static void rb__warm_one(const rb__warm *w0, const rb_warmup_config *c, rb_warmu
         rc = RB_ESYS;
     }
     x->residency = x->pages ? (double)x->resident / (double)x->pages : 0;
-    if (rc == RB_OK && x->residency >= 0.99) rc = rb__warm_map_cost(&w, x);
+    if (rc == RB_OK && x->residency >= 0.99 && !(c->stop && *c->stop)) rc = rb__warm_map_cost(&w, x);
     close(w.fd);
     x->status = rc;
     if (x->seconds > 0)
@@ -20043,15 +20053,16 @@ static void rb__warmup_table(FILE *f, const rb_warmup_run *r)
         if (x->expected >= 0) snprintf(exp, sizeof exp, "%.1f%%", 100 * x->expected);
         if (x->device_read_bytes >= 0) snprintf(dev, sizeof dev, "%.1f", (double)x->device_read_bytes / 1048576.0);
         if (x->map_minor_faults >= 0) snprintf(mf, sizeof mf, "%lld", (long long)x->map_minor_faults);
+        else if (x->map_seconds >= 0) snprintf(mf, sizeof mf, "?");   /* mapped, its faults not countable */
         fprintf(f, "%-17s %9.4f %11.4f %8.2f %9.1f%% %9s %11s %11s%s%s\n", x->name, x->call_seconds, x->seconds,
                 x->gb_per_s, 100 * x->residency, exp, dev, mf, x->reason[0] ? "  " : "", x->reason);
     }
     fprintf(f, "\n");
     for (i = 0; i < r->n; i++) fprintf(f, "%-17s %s\n", r->results[i].name, r->results[i].what);
-    fprintf(f, "map faults: after a method that made the file resident, the faults of touching every page once "
-               "through a fresh\n  mapping, what the file's first reader pays: a fault maps a large folio whole, small "
-               "ones a few pages at a time\n  (the time it took is in the JSON, map_seconds: one sample, which a VM's "
-               "fault cost moves by 10x or more)\n");
+    fprintf(f, "map faults: after a method that made the file resident, the minor faults of touching every page once "
+               "through a\n  fresh mapping, what each new mapping of the file pays; the folios the method left decide "
+               "much of it\n  (major faults and the time, map_seconds, are in the JSON: one sample, and the time is "
+               "not steady from run to run)\n");
 }
 
 static void rb__warmup_json(FILE *f, const rb_warmup_run *r)
