@@ -984,11 +984,12 @@ typedef struct rb_live {
 
 RBDEF void rb_cell_live(const rb_cell *cell, rb_live *out);
 
-/* A file's identity (rb_config.ident): its device, inode and size, or each file's of a
-   directory (in name order, as a run reads them). */
+/* A file's identity (rb_config.ident): its device, inode, size and modification time, or each
+   file's of a directory (in name order, as a run reads them). */
 typedef struct rb_ident_file {
     char *path;
     uint64_t dev, ino, size;
+    uint64_t mtime_ns;       /* a write in place (same size) moves it: the data may differ */
 } rb_ident_file;
 
 typedef struct rb_ident {
@@ -998,7 +999,8 @@ typedef struct rb_ident {
 } rb_ident;
 
 /* rb_ident_take(id, path, err), rb_ident_check(id, path, why, len), rb_ident_free(id): what a file
-   (or each file of a directory) is when a run begins: device, inode, size. rb_config.ident: every
+   (or each file of a directory) is when a run begins: device, inode, size, modification time
+   (a write in place keeps the rest). rb_config.ident: every
    cell checks its file against it before preparing anything and fails with RB_ECHANGED when it
    changed between cells; rb_run_matrix and rb_advise take one when none is given. */
 /* RB_OK, or the status of a path that cannot be read (err says why; id is then empty). */
@@ -2127,6 +2129,18 @@ RBINT const char *rb_arrivals_name(int arrivals)
 #else
 #define RB__NO_URING_WHY "io_uring is Linux-only"
 #endif
+
+/* A file's modification time in ns since the epoch (whole seconds where stat has no finer field). */
+static uint64_t rb__plat_mtime_ns(const struct stat *st)
+{
+#if defined(RB__APPLE)
+    return (uint64_t)st->st_mtimespec.tv_sec * 1000000000u + (uint64_t)st->st_mtimespec.tv_nsec;
+#elif defined(RB__LINUX) || (defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200809L)
+    return (uint64_t)st->st_mtim.tv_sec * 1000000000u + (uint64_t)st->st_mtim.tv_nsec;
+#else
+    return (uint64_t)st->st_mtime * 1000000000u;
+#endif
+}
 
 /* The open flag that reads past the page cache (O_DIRECT); 0 where open() has none. macOS
    turns caching off on an open descriptor instead: rb__plat_nocache. */
@@ -4511,7 +4525,7 @@ typedef struct rb__pool {
    Checked at every iteration boundary, so the numbers of one cell are of one file (the checks
    are in 1.10, with the files). */
 typedef struct rb__ident {
-    uint64_t dev, ino, size;
+    uint64_t dev, ino, size, mtime_ns;
 } rb__ident;
 static int rb__target_idents(const rb_target *t, rb__ident *ids);
 static int rb__target_changed(const rb_target *t, const rb__ident *ids, char *why, size_t wl);
@@ -8952,6 +8966,8 @@ RBDEF int rb_setup_files(const char *dir, uint64_t size, unsigned nfiles, uint64
 
 /* A file's identity (rb__ident, 1.8) and the checks that it is still the file the run started on. */
 
+#define RB__WRITTEN "was written to (its modification time moved; the same size, data that may differ)"
+
 static int rb__ident_get(const char *path, rb__ident *id)
 {
     struct stat st;
@@ -8959,6 +8975,7 @@ static int rb__ident_get(const char *path, rb__ident *id)
     id->dev = (uint64_t)st.st_dev;
     id->ino = (uint64_t)st.st_ino;
     id->size = (uint64_t)st.st_size;
+    id->mtime_ns = rb__plat_mtime_ns(&st);
     return 0;
 }
 
@@ -8977,6 +8994,10 @@ static int rb__ident_changed(const char *path, const rb__ident *was, char *why, 
     if (now.size != was->size) {
         rb__fmt(why, wl, "file changed during the run: %s: its size went from %llu to %llu bytes", path,
                 (unsigned long long)was->size, (unsigned long long)now.size);
+        return 1;
+    }
+    if (now.mtime_ns != was->mtime_ns) {
+        rb__fmt(why, wl, "file changed during the run: %s %s", path, RB__WRITTEN);
         return 1;
     }
     return 0;
@@ -9033,6 +9054,7 @@ static int rb__ident_file(rb_ident_file *f, const char *path, rb_error *err)
     f->dev = (uint64_t)st.st_dev;
     f->ino = (uint64_t)st.st_ino;
     f->size = (uint64_t)st.st_size;
+    f->mtime_ns = rb__plat_mtime_ns(&st);
     return RB_OK;
 }
 
@@ -9093,6 +9115,10 @@ static int rb__ident_differs(const rb_ident *was, const rb_ident *now, const cha
                     (unsigned long long)a->size, (unsigned long long)b->size);
             return 1;
         }
+        if (a->mtime_ns != b->mtime_ns) {
+            rb__fmt(why, wl, "%s %s %s", pre, rb__short_path(a->path, sp), RB__WRITTEN);
+            return 1;
+        }
     }
     return 0;
 }
@@ -9134,6 +9160,10 @@ static int rb__target_is(const rb_ident *want, const rb_target *t, const rb__ide
         if (have[i].size != a->size) {
             rb__fmt(why, wl, "%s %s: its size went from %llu to %llu bytes", pre, rb__short_path(a->path, sp),
                     (unsigned long long)a->size, (unsigned long long)have[i].size);
+            return 1;
+        }
+        if (have[i].mtime_ns != a->mtime_ns) {
+            rb__fmt(why, wl, "%s %s %s", pre, rb__short_path(a->path, sp), RB__WRITTEN);
             return 1;
         }
     }
@@ -19978,6 +20008,7 @@ RBDEF int rb_warmup(const rb_warmup_config *c, rb_warmup_run *out, rb_error *err
     id.dev = (uint64_t)st.st_dev;   /* the file every row must find: checked after each */
     id.ino = (uint64_t)st.st_ino;
     id.size = (uint64_t)st.st_size;
+    id.mtime_ns = rb__plat_mtime_ns(&st);
     if (st.st_size == 0) {
         rb__seterr(err, RB_ETOOSMALL, 0, "stat", "the file is empty: nothing to warm");
         return RB_ETOOSMALL;

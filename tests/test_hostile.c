@@ -578,6 +578,10 @@ static void change_after_first(const rb_matrix_event *ev, void *user)
         snprintf(tmp, sizeof tmp, "%s/part-0009", ch->path);
         if (rb_setup_file(tmp, (uint64_t)1 << 20, 0, RB_OUT_REPLACE, NULL, NULL, &e) != RB_OK) perror("add");
     }
+    if (ch->how == 3) {   /* a write in place: the same file, the same size, other data */
+        int fd = open(ch->path, O_WRONLY);
+        if (fd < 0 || pwrite(fd, "x", 1, 4096) != 1 || close(fd) != 0) perror("write in place");
+    }
 }
 
 static void a_file_changed_between_cells_fails_the_rest(void)
@@ -585,7 +589,7 @@ static void a_file_changed_between_cells_fails_the_rest(void)
     const rb_strategy *s[3] = {rb_strategy_find("pread"), rb_strategy_find("read"), rb_strategy_find("null")};
     const char *f = rbt_path("between.dat"), *d = rbt_path("between-dir"), *t = rbt_path("between.csv");
     static const char *const what[] = {"its size went from 8388608 to 4194304 bytes", "is another file now",
-                                       "part-0009 is a new file in it"};
+                                       "part-0009 is a new file in it", "was written to"};
     unsigned th[1] = {1}, how, i;
     rb_matrix m;
     rb_report rep;
@@ -596,9 +600,9 @@ static void a_file_changed_between_cells_fails_the_rest(void)
     rb_error e;
     changer ch;
     FILE *w;
-    for (how = 0; how < 3; how++) {
+    for (how = 0; how < 4; how++) {
         const char *path = how == 2 ? d : f;
-        if (how < 2) CHECK(rb_setup_file(f, (uint64_t)8 << 20, 0, RB_OUT_REPLACE, NULL, NULL, &e) == RB_OK);
+        if (how != 2) CHECK(rb_setup_file(f, (uint64_t)8 << 20, 0, RB_OUT_REPLACE, NULL, NULL, &e) == RB_OK);
         else CHECK(rb_setup_files(d, (uint64_t)8 << 20, 4, 0, RB_OUT_REPLACE, NULL, NULL, NULL, &e) == RB_OK);
         memset(&m, 0, sizeof m);
         memset(&ch, 0, sizeof ch);
