@@ -14762,8 +14762,8 @@ RBDEF int rb_warmup_set(rb_warmup_config *c, const char *key, const char *value,
    end, then the faults and time of mapping every page once through a fresh mapping. */
 /* RB_OK (each method's outcome in its row), RB_EINTR when c->stop ended it, or an error about
    the file (why in err): not a regular file, empty, not readable. The file is the one found at
-   the start (device, inode, size) after every method: a row during which it changed is an
-   error (RB_ECHANGED), and the rows after it are not run. A row that c->stop interrupted is
+   the start (device, inode, size, modification time) after every method: a row during which it
+   changed is an error (RB_ECHANGED), and the rows after it are not run. A row that c->stop interrupted is
    RB_EINTR: its figures are not a result. */
 RBDEF int rb_warmup(const rb_warmup_config *c, rb_warmup_run *out, rb_error *err);
 
