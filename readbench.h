@@ -8966,7 +8966,31 @@ RBDEF int rb_setup_files(const char *dir, uint64_t size, unsigned nfiles, uint64
 
 /* A file's identity (rb__ident, 1.8) and the checks that it is still the file the run started on. */
 
-#define RB__WRITTEN "was written to (its modification time moved; the same size, data that may differ)"
+/* What differs between two identities of one path, as the end of "<path>...": another file,
+   another size, or written in place; 0 (and "") when nothing does. One comparison for a cell's
+   own check, the run's check between cells and a cell's files against the run's. */
+static int rb__ident_diff(const rb__ident *was, const rb__ident *now, char *out, size_t len)
+{
+    if (len) out[0] = 0;
+    if (now->dev != was->dev || now->ino != was->ino) rb__fmt(out, len, " is another file now (replaced by a rename?)");
+    else if (now->size != was->size)
+        rb__fmt(out, len, ": its size went from %llu to %llu bytes", (unsigned long long)was->size,
+                (unsigned long long)now->size);
+    else if (now->mtime_ns != was->mtime_ns)
+        rb__fmt(out, len, " was written to (its modification time moved; the same size, data that may differ)");
+    else return 0;
+    return 1;
+}
+
+static rb__ident rb__ident_of(const rb_ident_file *f)
+{
+    rb__ident id;
+    id.dev = f->dev;
+    id.ino = f->ino;
+    id.size = f->size;
+    id.mtime_ns = f->mtime_ns;
+    return id;
+}
 
 static int rb__ident_get(const char *path, rb__ident *id)
 {
@@ -8982,25 +9006,15 @@ static int rb__ident_get(const char *path, rb__ident *id)
 /* 0: the same file; else a reason names what changed. */
 static int rb__ident_changed(const char *path, const rb__ident *was, char *why, size_t wl)
 {
+    char what[160];
     rb__ident now;
     if (rb__ident_get(path, &now) != 0) {
         rb__fmt(why, wl, "file changed during the run: %s: %s", path, strerror(errno));
         return 1;
     }
-    if (now.dev != was->dev || now.ino != was->ino) {
-        rb__fmt(why, wl, "file changed during the run: %s is another file now (replaced by a rename?)", path);
-        return 1;
-    }
-    if (now.size != was->size) {
-        rb__fmt(why, wl, "file changed during the run: %s: its size went from %llu to %llu bytes", path,
-                (unsigned long long)was->size, (unsigned long long)now.size);
-        return 1;
-    }
-    if (now.mtime_ns != was->mtime_ns) {
-        rb__fmt(why, wl, "file changed during the run: %s %s", path, RB__WRITTEN);
-        return 1;
-    }
-    return 0;
+    if (!rb__ident_diff(was, &now, what, sizeof what)) return 0;
+    rb__fmt(why, wl, "file changed during the run: %s%s", path, what);
+    return 1;
 }
 
 /* Every file of the target (one, or a directory's each), checked the same way. */
@@ -9089,7 +9103,8 @@ RBDEF int rb_ident_take(rb_ident *id, const char *path, rb_error *err)
 /* 0: now is what was; else why says the first difference. */
 static int rb__ident_differs(const rb_ident *was, const rb_ident *now, const char *path, char *why, size_t wl)
 {
-    char sp[RB__PATH_SHOWN];   /* a path as messages show it (rb__short_path) */
+    char sp[RB__PATH_SHOWN], what[160];   /* a path as messages show it (rb__short_path) */
+    rb__ident ia, ib;
     unsigned i;
     const char *pre = "file changed since the run started:";
     if (was->dir != now->dir) {
@@ -9106,17 +9121,10 @@ static int rb__ident_differs(const rb_ident *was, const rb_ident *now, const cha
                     was->n, now->n);
             return 1;
         }
-        if (a->dev != b->dev || a->ino != b->ino) {
-            rb__fmt(why, wl, "%s %s is another file now (replaced by a rename?)", pre, rb__short_path(a->path, sp));
-            return 1;
-        }
-        if (a->size != b->size) {
-            rb__fmt(why, wl, "%s %s: its size went from %llu to %llu bytes", pre, rb__short_path(a->path, sp),
-                    (unsigned long long)a->size, (unsigned long long)b->size);
-            return 1;
-        }
-        if (a->mtime_ns != b->mtime_ns) {
-            rb__fmt(why, wl, "%s %s %s", pre, rb__short_path(a->path, sp), RB__WRITTEN);
+        ia = rb__ident_of(a);
+        ib = rb__ident_of(b);
+        if (rb__ident_diff(&ia, &ib, what, sizeof what)) {
+            rb__fmt(why, wl, "%s %s%s", pre, rb__short_path(a->path, sp), what);
             return 1;
         }
     }
@@ -9142,9 +9150,10 @@ RBINT int rb_ident_check(const rb_ident *id, const char *path, char *why, size_t
    (want). 0: the same. */
 static int rb__target_is(const rb_ident *want, const rb_target *t, const rb__ident *have, char *why, size_t wl)
 {
-    char sp[RB__PATH_SHOWN];   /* a path as messages show it (rb__short_path) */
+    char sp[RB__PATH_SHOWN], what[160];   /* a path as messages show it (rb__short_path) */
     unsigned i, n = t->files ? t->nfiles : 1;
     const char *pre = "file changed since the run started:";
+    rb__ident ia;
     if (!want) return 0;
     if (n != want->n || (t->files != NULL) != (want->dir != 0)) {
         rb__fmt(why, wl, "%s %s holds %u file%s now, %u then", pre, rb__short_path(t->cfg->path, sp), n, n == 1 ? "" : "s",
@@ -9153,19 +9162,13 @@ static int rb__target_is(const rb_ident *want, const rb_target *t, const rb__ide
     }
     for (i = 0; i < n; i++) {
         const rb_ident_file *a = &want->files[i];
-        if ((t->files && strcmp(t->files[i].path, a->path) != 0) || have[i].dev != a->dev || have[i].ino != a->ino) {
-            rb__fmt(why, wl, "%s %s is another file now (replaced by a rename?)", pre, rb__short_path(a->path, sp));
-            return 1;
-        }
-        if (have[i].size != a->size) {
-            rb__fmt(why, wl, "%s %s: its size went from %llu to %llu bytes", pre, rb__short_path(a->path, sp),
-                    (unsigned long long)a->size, (unsigned long long)have[i].size);
-            return 1;
-        }
-        if (have[i].mtime_ns != a->mtime_ns) {
-            rb__fmt(why, wl, "%s %s %s", pre, rb__short_path(a->path, sp), RB__WRITTEN);
-            return 1;
-        }
+        ia = rb__ident_of(a);
+        if (t->files && strcmp(t->files[i].path, a->path) != 0)   /* another file in its place in name order */
+            rb__fmt(what, sizeof what, " is another file now (replaced by a rename?)");
+        else if (!rb__ident_diff(&ia, &have[i], what, sizeof what))
+            continue;
+        rb__fmt(why, wl, "%s %s%s", pre, rb__short_path(a->path, sp), what);
+        return 1;
     }
     return 0;
 }
@@ -12799,6 +12802,7 @@ RBINT void rb_json_string(FILE *f, const char *s)
 
 static void rb__json_num(FILE *f, double v);
 static void rb__json_int_or_null(FILE *f, long long v);
+static void rb__json_num_if(FILE *f, int known, double v);
 static void rb__json_str_or_null(FILE *f, const char *s);
 static void rb__env_json(FILE *f, const rb_env *e)
 {
@@ -12847,11 +12851,9 @@ static void rb__env_json(FILE *f, const rb_env *e)
     rb__json_int_or_null(f, e->fault_around_bytes);
     fprintf(f, ", \"damon_pageout\": %s", e->damon_pageout < 0 ? "null" : e->damon_pageout ? "true" : "false");
     fprintf(f, ", \"damon_pageout_idle_s\": ");
-    if (e->damon_pageout != 1) fputs("null", f);
-    else rb__json_num(f, e->damon_idle_s);
+    rb__json_num_if(f, e->damon_pageout == 1, e->damon_idle_s);
     fprintf(f, ", \"damon_pageout_bytes_per_s\": ");
-    if (e->damon_pageout != 1 || e->damon_bytes_per_s < 0) fputs("null", f);
-    else fprintf(f, "%lld", e->damon_bytes_per_s);
+    rb__json_int_or_null(f, e->damon_pageout == 1 ? e->damon_bytes_per_s : -1);
     fprintf(f, ", \"clock\": ");
     rb__json_str_or_null(f, e->clock);
     fprintf(f, ", \"clock_resolution_ns\": ");
@@ -14763,8 +14765,8 @@ RBDEF int rb_warmup_set(rb_warmup_config *c, const char *key, const char *value,
 /* RB_OK (each method's outcome in its row), RB_EINTR when c->stop ended it, or an error about
    the file (why in err): not a regular file, empty, not readable. The file is the one found at
    the start (device, inode, size, modification time) after every method: a row during which it
-   changed is an error (RB_ECHANGED), and the rows after it are not run. A row that c->stop interrupted is
-   RB_EINTR: its figures are not a result. */
+   changed is an error (RB_ECHANGED), and the rows after it are not run. A row that c->stop
+   interrupted is RB_EINTR: its figures are not a result. */
 RBDEF int rb_warmup(const rb_warmup_config *c, rb_warmup_run *out, rb_error *err);
 
 RBDEF void rb_warmup_write(FILE *f, const rb_warmup_run *r, int format);   /* RB_FORMAT_TABLE or _JSON */
@@ -19807,7 +19809,7 @@ static int rb__warm_touch(const unsigned char *map, const rb__warm *w, rb_warmup
         return RB_ESYS;
     }
     rc = rb__warm_touch_guarded(map, w, x);
-    if (bus && sigaction(SIGBUS, &old, NULL) != 0 && rc == RB_OK) {
+    if (sigaction(SIGBUS, &old, NULL) != 0 && rc == RB_OK) {
         rb__fmt(x->reason, sizeof x->reason, "restoring the SIGBUS handler: %s", strerror(errno));
         rc = RB_ESYS;
     }
