@@ -1,4 +1,4 @@
-/* readbench.h - v0.2.0 - MIT license - how should this program read this file?
+/* readbench.h - v0.1.0 - MIT license - how should this program read this file?
 
    Do this:
       #define READBENCH_IMPLEMENTATION
@@ -2527,6 +2527,17 @@ static ssize_t rb__plat_proc_read(const char *path, char *buf, size_t cap)
 #endif
 }
 
+/* The bytes a process or thread (its /proc io file: "/proc/self/io", "/proc/thread-self/io",
+   "/proc/self/task/TID/io") has made the device read, counted as each read is submitted; -1:
+   unknown (no /proc, or no such line). */
+static int64_t rb__proc_read_bytes(const char *path)
+{
+    char buf[1024];
+    const char *p;
+    if (rb__plat_proc_read(path, buf, sizeof buf) <= 0 || (p = strstr(buf, "\nread_bytes:")) == NULL) return -1;
+    return atoll(p + 12);
+}
+
 static ssize_t rb__plat_proc_readlink(const char *path, char *buf, size_t cap)
 {
 #if defined(RB__HAS_PROC)
@@ -4956,7 +4967,6 @@ static int64_t rb__tv_ns(struct timeval tv) { return (int64_t)tv.tv_sec * 100000
 static void rb__acct_sample(rb__acct *a, unsigned index)
 {
     struct rusage ru;
-    char buf[1024], *p;
     int rc = rb__plat_thread_rusage(&ru);
     a->majflt = a->minflt = a->read_bytes = a->user_ns = a->sys_ns = -1;
     if (rc == RB_UNSUPPORTED) {   /* only per-process figures here: thread 0 samples them for everyone */
@@ -4969,8 +4979,7 @@ static void rb__acct_sample(rb__acct *a, unsigned index)
         a->user_ns = rb__tv_ns(ru.ru_utime);
         a->sys_ns = rb__tv_ns(ru.ru_stime);
     }
-    if (rb__plat_proc_read("/proc/thread-self/io", buf, sizeof buf) > 0 && (p = strstr(buf, "\nread_bytes:")) != NULL)
-        a->read_bytes = atoll(p + 12);
+    a->read_bytes = rb__proc_read_bytes("/proc/thread-self/io");
 }
 
 /* A helper thread's figures (pread-nowait's pool), added to its worker's: faults and CPU
@@ -4982,6 +4991,7 @@ static void rb__acct_add_task(rb__acct *a, int tid)
 {
     char path[64], buf[1024], *p = NULL;
     long long minflt = 0, majflt = 0, ut = 0, st = 0, tick = sysconf(_SC_CLK_TCK);
+    int64_t io;
     int got = 0;
     snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
     if (rb__plat_proc_read(path, buf, sizeof buf) > 0) {
@@ -4993,9 +5003,8 @@ static void rb__acct_add_task(rb__acct *a, int tid)
     if (got && a->majflt >= 0) { a->majflt += majflt; a->minflt += minflt; }
     if (got && a->user_ns >= 0) { a->user_ns += ut * (1000000000 / tick); a->sys_ns += st * (1000000000 / tick); }
     snprintf(path, sizeof path, "/proc/self/task/%d/io", tid);
-    p = rb__plat_proc_read(path, buf, sizeof buf) > 0 ? strstr(buf, "\nread_bytes:") : NULL;
-    if (p && a->read_bytes >= 0) a->read_bytes += atoll(p + 12);
-    else a->read_bytes = -1;
+    io = rb__proc_read_bytes(path);
+    a->read_bytes = io >= 0 && a->read_bytes >= 0 ? a->read_bytes + io : -1;
 }
 
 static void rb__acct_worker(rb__acct *a, const rb_worker *w)
@@ -23349,7 +23358,7 @@ static void rb__tl_children(rb__tl_cell *s, rb__tl_snap *o)
 static void rb__tl_take(rb__tl_cell *s, rb__tl_snap *o)
 {
     struct rusage all, me;
-    char buf[1024], *p;
+    int64_t io;
     int mine = rb__plat_thread_rusage(&me) == RB_OK, got = getrusage(RUSAGE_SELF, &all) == 0;
     /* the two back to back: a fault of this thread between them (a first touch of a buffer read
        into below) would count as the readers' in this snapshot and as its own in the next */
@@ -23366,8 +23375,7 @@ static void rb__tl_take(rb__tl_cell *s, rb__tl_snap *o)
     o->units = s->tool->cpu_probe ? (double)__atomic_load_n(&s->units, __ATOMIC_RELAXED) : NAN;
     if (o->live.processes) { rb__tl_children(s, o); return; }
     o->pte = rb__tl_vmpte(o->live.pid);
-    if (rb__plat_proc_read("/proc/self/io", buf, sizeof buf) > 0 && (p = strstr(buf, "\nread_bytes:")) != NULL)
-        o->dev = (double)atoll(p + 12);
+    if ((io = rb__proc_read_bytes("/proc/self/io")) >= 0) o->dev = (double)io;
 }
 
 /* The file's resident fraction, when its turn came (see RB__TL_RES_SHARE); NaN otherwise. */

@@ -167,6 +167,17 @@ static void help_version_list(void)
     if (!have_binary()) SKIP("../readbench is not built (run make test)");
     CHECK(cli(rbt_tmpdir(), "--help") == 0 && strstr(out, "--read-size") != NULL);
     CHECK(cli(rbt_tmpdir(), "--version") == 0 && strstr(out, RB_VERSION) != NULL);
+    {   /* the header's first line names the version RB_VERSION is (they had parted: v0.2.0, 0.1.0) */
+        char first[256] = "", want[64];
+        FILE *h = fopen("../readbench.h", "r");
+        CHECKF(h != NULL, "../readbench.h: %s", strerror(errno));
+        if (h) {
+            CHECK(fgets(first, sizeof first, h) != NULL);
+            fclose(h);
+        }
+        snprintf(want, sizeof want, " - v%s - ", RB_VERSION);
+        CHECKF(strstr(first, want) != NULL, "first line '%s' lacks '%s'", first, want);
+    }
     CHECK(cli(rbt_tmpdir(), "list") == 0);
     CHECK(strstr(out, "mmap-random-willneed") && strstr(out, "io_uring-direct") && strstr(out, "null"));
     CHECK(dir_entries(rbt_tmpdir()) >= 0 && access(rbt_path(".readbench-probe"), F_OK) != 0);
