@@ -41,7 +41,7 @@ static double fake_window(void *ctx, const unsigned char *addr, size_t len)
     size_t w = (size_t)(addr - f->base) >> 21;
     (void)len;
     f->windows++;
-    if (f->loads && w < sizeof f->seen && f->seen[w]++) return 1;
+    if (f->loads && w < sizeof f->seen / sizeof f->seen[0] && f->seen[w]++) return 1;
     return f->window;
 }
 
