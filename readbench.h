@@ -438,6 +438,8 @@ typedef struct rb_prefetch_stats {
                                    (ended epochs: the calls and the reads between them) */
     uint64_t switches;          /* adaptive: changes of the arm it exploited */
     uint64_t explore_ns;        /* adaptive: what exploring cost over the exploited arm's price */
+    unsigned sweep_depth;       /* adaptive: the most windows its sweep had loading at once
+                                   (merged: the deepest reader's); 0: no window hinted */
 } rb_prefetch_stats;
 
 /* 1: every page of [addr, addr + len) is resident; 0: some page is not; -1: could not tell.
@@ -448,7 +450,8 @@ typedef int (*rb_resident_fn)(void *ctx, const unsigned char *addr, size_t len);
 typedef double (*rb_resident_frac_fn)(void *ctx, const unsigned char *addr, size_t len);
 
 #define RB_PREFETCH_FILLED 8u         /* adaptive: the windows it filled last, not filled again */
-#define RB_PREFETCH_LOADING 2u        /* adaptive: a reader's sweep windows loading at once, at most */
+#define RB_PREFETCH_DEPTH0 2u         /* adaptive: a reader's sweep windows loading at once, always allowed */
+#define RB_PREFETCH_LOADING 16u       /* ... and at most (more while the wait budget allows: rb_sweep_room) */
 
 /* What one epoch of a reader's calls measured (rb_adapt_epoch decides from it and the state). */
 typedef struct rb_adapt_signals {
@@ -519,6 +522,9 @@ typedef struct rb_prefetcher {
     uint64_t *sweep_holes;      /* adaptive: the bytes of holes the sweep's hints loaded, shared
                                    like sweep_next (NULL: own_holes) */
     uint64_t own_holes;
+    uint64_t *sweep_flight;     /* adaptive: the bytes of holes of the windows hinted and not yet
+                                   found loaded, shared like sweep_next (NULL: own_flight) */
+    uint64_t own_flight;
     uint64_t run_t0, run_holes0;   /* adaptive: when this reader's sweep (re)started, and the
                                    holes loaded then: the rate is the cell's over this run */
     uint64_t loading[RB_PREFETCH_LOADING];   /* adaptive: this reader's sweep windows hinted and
@@ -534,7 +540,7 @@ typedef struct rb_prefetcher {
     int swept;                  /* adaptive: the sweep is over (the file's end, a file that no
                                    longer fits, evicted pages); a sweep that does not pay waits */
     int sweeping;               /* adaptive: the sweep runs: a window per call at most, while
-                                   fewer than RB_PREFETCH_LOADING of its own are loading */
+                                   rb_sweep_room allows another */
     int sweep_trial;            /* adaptive: ... still measuring its rate (the first windows) */
     int ep_sweep;               /* adaptive: the sweep ran in the epoch being measured */
     unsigned miss_windows;      /* adaptive: sampled misses whose window's residency was asked */
@@ -1070,8 +1076,9 @@ typedef struct rb_target {
     char pad_before_counter_[64];
     uint64_t prefetch_counter;
     uint64_t sweep_next;    /* adaptive's sweep: the window any thread of the cell hints next, */
-    uint64_t sweep_holes;   /*   and the bytes of holes its windows loaded so far */
-    char pad_after_counter_[40];
+    uint64_t sweep_holes;   /*   and the bytes of holes its windows loaded so far, */
+    uint64_t sweep_flight;  /*   and those of the windows hinted and not yet found loaded */
+    char pad_after_counter_[32];
     struct rb_result *res;  /* where warnings about this cell go (close failures); may be NULL */
     void *user;             /* free for a custom strategy */
 } rb_target;
@@ -1628,6 +1635,12 @@ RBINT int rb_adapt_cut(const rb_adapt *a, uint64_t calls, uint64_t ns);
    reader does (elapsed + fill <= horizon); horizon 0: unknown, taken to be twice the elapsed
    time (a reader goes on as long as it has gone). */
 RBINT int rb_sweep_pays(double fill_ns, double elapsed_ns, double horizon_ns);
+
+/* Whether adaptive's sweep may hint another window: while fewer than RB_PREFETCH_DEPTH0 of the
+   reader's windows are loading (loading), or, below RB_PREFETCH_LOADING, while the holes every
+   reader's sweep windows have in flight (flight, bytes) load within RB__PF_WAIT_NS at the
+   rate measured (bytes per ns; 0: none yet): the wait a read sees behind the sweep. */
+RBINT int rb_sweep_room(unsigned loading, uint64_t flight, double rate);
 
 /* adaptive's hot gap: the calls between residency samples while nothing misses, so that a
    sample costing sample_ns is RB__PF_SAMPLE_SHARE of the time calls at price_ns take; from
@@ -3702,8 +3715,9 @@ static int rb__pf_fill(rb_prefetcher *p, uint64_t start, uint64_t alen)
      (rb__pf_fits at the windows' mean resident fraction): the reads do find holes;
    - a trial: a window per call from the start (a cursor the cell's readers share, so T
      threads do not hint the file T times; only the bytes the reads reach, --size), hinted
-     unless full, while fewer than RB_PREFETCH_LOADING of the reader's windows are loading
-     (the oldest asked at each call; RB__PF_DONE resident is loaded). WILLNEED returns once the
+     unless full, while the sweep's depth allows another window loading (rb_sweep_room: two of
+     the reader's, more while the cell's in flight load within a wait budget; the oldest is
+     asked at each call; RB__PF_DONE resident is loaded). WILLNEED returns once the
      reads are queued, so the hints given measure nothing (on a disk throttled to 40 MiB/s they
      ran 80-128 MiB a round ahead of the reads); the holes the cell's windows loaded since this
      reader's sweep started, over that time, give the rate (kept while it waits); while none
@@ -3729,9 +3743,36 @@ RBINT int rb_sweep_pays(double fill_ns, double elapsed_ns, double horizon_ns)
     return elapsed_ns + fill_ns <= horizon_ns;
 }
 
+/* The sweep's depth: how many windows load at once decides how full the device's queue is, and
+   a device serves a full queue faster, but a read waits behind what the sweep queued. At 50%
+   cached (holes of a page or two: ~170 requests a 2 MiB window) 2 windows a reader read
+   0.887-0.943 of mmap's device rate while the file loaded (mmap's faults each read around 8
+   MiB), 8 windows 0.942-1.020; on the same disk throttled to 40 MiB/s 8 windows lost 7% at one
+   reader and 16-24% at four (bench/FINDINGS.md, 2026-12-03, AMD EPYC VM). So the depth follows the
+   measured rate: besides a reader's first RB_PREFETCH_DEPTH0, a window is hinted while the
+   holes all readers have in flight load within RB__PF_WAIT_NS: ~8 windows of 1 MiB of holes at
+   480 MB/s, none beyond the two at 40 MiB/s, and at 4 readers the 8 in flight already. The
+   budget is a wait a read may be given, not a figure of this disk's. */
+#define RB__PF_WAIT_NS 16e6
+
+RBINT int rb_sweep_room(unsigned loading, uint64_t flight, double rate)
+{
+    if (loading < RB_PREFETCH_DEPTH0) return 1;
+    return loading < RB_PREFETCH_LOADING && rate > 0 && (double)flight <= rate * RB__PF_WAIT_NS;
+}
+
 /* The sweep's counters: the cell's shared ones where the runner gave them, else the reader's own. */
 static uint64_t *rb__pf_cursor(rb_prefetcher *p) { return p->sweep_next ? p->sweep_next : &p->own_sweep; }
 static uint64_t *rb__pf_holes(rb_prefetcher *p) { return p->sweep_holes ? p->sweep_holes : &p->own_holes; }
+static uint64_t *rb__pf_flight(rb_prefetcher *p) { return p->sweep_flight ? p->sweep_flight : &p->own_flight; }
+static int rb__pf_room(const rb_prefetcher *p)
+{
+    const uint64_t *flight = p->sweep_flight ? p->sweep_flight : &p->own_flight;
+    const uint64_t *holes = p->sweep_holes ? p->sweep_holes : &p->own_holes;
+    /* a rate from loads only: before a window of this run loaded it is a bound, not a rate */
+    int loaded = __atomic_load_n(holes, __ATOMIC_RELAXED) > p->run_holes0;
+    return rb_sweep_room(p->nloading, __atomic_load_n(flight, __ATOMIC_RELAXED), loaded ? p->rate : 0);
+}
 
 /* The file's resident fraction as the sampled misses' windows and the sweep's measured it. */
 static double rb__pf_resident_seen(const rb_prefetcher *p)
@@ -3747,6 +3788,7 @@ static unsigned rb__pf_sweep_loaded(rb_prefetcher *p)
     while (p->nloading) {
         if (!(rb__pf_window_frac(p, p->loading[0] * RB__PF_FILL) >= RB__PF_DONE)) break;
         __atomic_fetch_add(rb__pf_holes(p), p->loading_holes[0], __ATOMIC_RELAXED);
+        __atomic_fetch_sub(rb__pf_flight(p), p->loading_holes[0], __ATOMIC_RELAXED);
         for (k = 1; k < p->nloading; k++) {
             p->loading[k - 1] = p->loading[k];
             p->loading_holes[k - 1] = p->loading_holes[k];
@@ -3789,7 +3831,10 @@ static int rb__pf_sweep_judge(rb_prefetcher *p, uint64_t now)
    loads are no longer this run's). */
 static void rb__pf_sweep_stop(rb_prefetcher *p, int over)
 {
+    unsigned k;
     p->sweeping = p->sweep_trial = 0;
+    for (k = 0; k < p->nloading; k++)   /* no longer followed: no longer this sweep's in flight */
+        __atomic_fetch_sub(rb__pf_flight(p), p->loading_holes[k], __ATOMIC_RELAXED);
     p->nloading = 0;
     p->swept = p->swept || over;
 }
@@ -3800,12 +3845,12 @@ static void rb__pf_sweep_stop(rb_prefetcher *p, int over)
    loaded in its trial, later at every RB__PF_SWEEP_TRIAL windows loaded. */
 static int rb__pf_sweep_due(const rb_prefetcher *p, unsigned loaded)
 {
-    if (!loaded) return p->nloading >= RB_PREFETCH_LOADING;
+    if (!loaded) return p->nloading >= RB_PREFETCH_DEPTH0;   /* its first two loading: a call that may wait */
     return p->sweep_trial || p->sweep_loaded / RB__PF_SWEEP_TRIAL != (p->sweep_loaded - loaded) / RB__PF_SWEEP_TRIAL;
 }
 
 /* A trial measuring still, whose "it does not pay" is not taken yet: its first windows' rate is
-   low by up to RB_PREFETCH_LOADING times (the first load carries the queue's latency, and when
+   low by up to the windows in flight times (the first load carries the queue's latency, and when
    one window has loaded the next ones are in flight, not yet counted). Taken at once, at the
    first window or two (8-15 ms in), it read 99-172 MB/s a reader where plain mmap then loaded
    the rest at several times that, and the sweep waited for good in 2 of 4 rounds at 50% cached,
@@ -3824,7 +3869,7 @@ static int rb__pf_trial_on(rb_prefetcher *p)
 }
 
 /* One call's step of the sweep: the reader's windows that loaded, a judgment when due, and
-   the next window of the cell's pass while fewer than RB_PREFETCH_LOADING of its own load. */
+   the next window of the cell's pass while rb_sweep_room allows another. */
 static void rb__pf_sweep_step(rb_prefetcher *p)
 {
     uint64_t span = rb__pf_span(p), w0, wl, holes;
@@ -3838,7 +3883,7 @@ static void rb__pf_sweep_step(rb_prefetcher *p)
         if (v == 0 && !rb__pf_trial_on(p)) { rb__pf_sweep_stop(p, 0); return; }   /* waits: asked again at sampled misses */
         if (p->sweep_trial && p->sweep_loaded - p->trial_w0 >= RB__PF_SWEEP_TRIAL) p->sweep_trial = 0;
     }
-    if (p->nloading >= RB_PREFETCH_LOADING) return;   /* the device's pace */
+    if (!rb__pf_room(p)) return;   /* the device's pace */
     w0 = __atomic_fetch_add(rb__pf_cursor(p), 1, __ATOMIC_RELAXED) * RB__PF_FILL;
     if (w0 >= span) { rb__pf_sweep_stop(p, 1); return; }
     wl = RB__MIN(RB__PF_FILL, span - w0);
@@ -3853,6 +3898,8 @@ static void rb__pf_sweep_step(rb_prefetcher *p)
     if (rb__pf_madvise(p, w0, wl) < 0) return;
     p->loading[p->nloading] = w0 / RB__PF_FILL;
     p->loading_holes[p->nloading++] = holes;
+    __atomic_fetch_add(rb__pf_flight(p), holes, __ATOMIC_RELAXED);
+    p->st.sweep_depth = RB__MAX(p->st.sweep_depth, p->nloading);
 }
 
 /* A sampled miss at start, on a mapping that reads around: its window's resident fraction
@@ -5582,6 +5629,7 @@ static int rb__thread_prefetcher(rb_worker *w, char *why, size_t wl)
         w->pf.span = w->t->size;
         w->pf.sweep_next = &w->t->sweep_next;
         w->pf.sweep_holes = &w->t->sweep_holes;
+        w->pf.sweep_flight = &w->t->sweep_flight;
         w->pf.horizon_ns = rb__cell_horizon(w->t->cfg);   /* the sweep pays only within it */
     }
     w->pf.fd = w->t->fd;
@@ -6111,6 +6159,7 @@ static void rb__pf_stats_add(rb_prefetch_stats *acc, const rb_prefetch_stats *x)
     }
     acc->switches += x->switches;
     acc->explore_ns += x->explore_ns;
+    acc->sweep_depth = RB__MAX(acc->sweep_depth, x->sweep_depth);
 }
 
 /* Phase 4: merge after join: nothing was shared while the clock ran. */
@@ -13278,7 +13327,7 @@ static void rb__col_adaptive(FILE *f, const rb_result *x, int json, int known)
     fprintf(f, "}, \"switches\": %llu, \"explorations\": %llu, \"exploration_ns\": %llu, \"exploration_share\": ",
             (unsigned long long)p->switches, (unsigned long long)p->trials, (unsigned long long)p->explore_ns);
     rb__json_num(f, ns ? (double)p->explore_ns / (double)ns : 0);
-    fputc('}', f);
+    fprintf(f, ", \"sweep_depth\": %u}", p->sweep_depth);
 }
 
 /* A row's cells, by the table: ok and measured as the table's comment says; tr the report's

@@ -200,7 +200,8 @@ for c in sys.argv[4:]:
             print("    arms (share of calls @ ns per call): " + ", ".join(
                 "%s %.3f @ %s" % (k, v["share"], "-" if v["ns_per_call"] is None else "%.0f" % v["ns_per_call"])
                 for k, v in a["arms"].items()) + "; %d switches, %d explorations costing %.2f%% of the time" % (
-                a["switches"], a["explorations"], 100 * a["exploration_share"]))
+                a["switches"], a["explorations"], 100 * a["exploration_share"]) +
+                ("; sweep depth %d" % a["sweep_depth"] if "sweep_depth" in a else ""))
 PY
 for c in $CASES; do
     case $c in warm | hog) n=$c ;; *) n=prewarm$c ;; esac

@@ -722,6 +722,7 @@ static void golden_fill(rb_result *x, unsigned base, const double *samples, unsi
         }
         x->prefetch.switches = base + 3;
         x->prefetch.explore_ns = base * 1000 + 12345;
+        x->prefetch.sweep_depth = (unsigned)base + 3;
     }
     x->prefetch_accounting.hints = base * 1000 + 100;
     x->prefetch_accounting.sampled = 50;

@@ -13,7 +13,8 @@ typedef struct fake {
     int mode;               /* 0: always resident, 1: never, 2: every k-th call misses */
     unsigned k, asked, windows;
     double window;          /* what fake_window answers */
-    int loads;              /* 1: a window asked again answers 1 (its hint loaded it) */
+    int loads;              /* 1: a window asked again answers 1 (its hint loaded it) ... */
+    unsigned lag;           /* ... once asked more than lag + 1 times (0: the second time) */
     unsigned seen[64];      /* windows (2 MiB) asked before, for loads */
     uint64_t spin_ns;       /* each answer takes this long (a dear mincore) */
     const unsigned char *base;
@@ -41,7 +42,7 @@ static double fake_window(void *ctx, const unsigned char *addr, size_t len)
     size_t w = (size_t)(addr - f->base) >> 21;
     (void)len;
     f->windows++;
-    if (f->loads && w < sizeof f->seen / sizeof f->seen[0] && f->seen[w]++) return 1;
+    if (f->loads && w < sizeof f->seen / sizeof f->seen[0] && f->seen[w]++ > f->lag) return 1;
     return f->window;
 }
 
@@ -676,7 +677,7 @@ static void sweep_pays_when_it_ends_before_the_reader(void)
     CHECK(rb_sweep_pays(-1, 1e9, 3e9) == 0 && rb_sweep_pays(1, -1, 3e9) == 0);
 }
 
-/* The sweep goes at the pace its windows load: at most RB_PREFETCH_LOADING of a reader's
+/* The sweep goes at the pace its windows load: before a window has loaded, at most RB_PREFETCH_DEPTH0 of a reader's
    windows loading at once, the oldest asked at each call; its rate is the holes the windows
    loaded over its time, and while none has loaded at most the oldest one's holes over it
    (WILLNEED returns once the reads are queued: the hints given measure nothing). */
@@ -697,7 +698,7 @@ static void sweep_goes_at_the_pace_its_windows_load(void)
     sweep_calls(&p, 9);
     t_last = rbt_now_ns();
     sweep_calls(&p, 1);
-    CHECKF(p.sweeping && p.sweep_trial && p.st.sweeps == RB_PREFETCH_LOADING && p.nloading == RB_PREFETCH_LOADING &&
+    CHECKF(p.sweeping && p.sweep_trial && p.st.sweeps == RB_PREFETCH_DEPTH0 && p.nloading == RB_PREFETCH_DEPTH0 &&
            p.own_holes == 0, "sweeping %d, trial %d, %llu windows hinted, %u loading, %llu loaded",
            p.sweeping, p.sweep_trial, (unsigned long long)p.st.sweeps, p.nloading, (unsigned long long)p.own_holes);
     CHECKF(p.rate > 0 && p.rate * (double)(t_last - p.run_t0) <= (double)(W / 2), "rate %g over %llu ns", p.rate,
@@ -727,6 +728,49 @@ static void sweep_goes_at_the_pace_its_windows_load(void)
     sweep_calls(&p, 2);
     CHECKF(!p.sweeping && !p.swept && p.st.sweeps == 20, "sweeping %d, swept %d, %llu hinted", p.sweeping, p.swept,
            (unsigned long long)p.st.sweeps);
+    munmap(m, mlen);
+}
+
+/* The sweep's depth: a reader's first two windows always; more, up to 16, only while the holes
+   in flight across the cell load within the 16 ms wait budget at a rate measured from loads. */
+static void sweep_room_follows_the_measured_rate(void)
+{
+    const uint64_t MiB = (uint64_t)1 << 20;
+    CHECK(rb_sweep_room(0, 0, 0) == 1 && rb_sweep_room(1, 100 * MiB, 0) == 1);   /* the first two: always */
+    CHECK(rb_sweep_room(2, 2 * MiB, 0) == 0);             /* no rate yet: no more */
+    CHECK(rb_sweep_room(2, 7 * MiB, 0.48) == 1);          /* 480 MB/s: 7 MiB load in 15.3 ms */
+    CHECK(rb_sweep_room(2, 8 * MiB, 0.48) == 0);          /* 8 MiB: 17.5 ms, past the budget */
+    CHECK(rb_sweep_room(2, 2 * MiB, 0.042) == 0);         /* 40 MiB/s: two windows are 50 ms already */
+    CHECK(rb_sweep_room(16, 0, 1e3) == 0);                /* never past 16 a reader */
+}
+
+/* Windows that load quickly, at a rate far above the budget's need: the sweep keeps more than
+   two loading (each window here loads on its sixth look); the depth reached is what the JSON's
+   sweep_depth says; the cell's count of holes in flight is back to 0 once the sweep stops. */
+static void sweep_goes_deeper_where_the_rate_allows(void)
+{
+    const uint64_t len = (uint64_t)256 << 20;
+    size_t mlen;
+    unsigned char *m = sweep_map(len, &mlen);
+    rb_prefetcher p;
+    fake f;
+    CHECK(m != NULL);
+    if (!m) return;
+    adaptive_pf(&p, &f, m, len, (int64_t)1 << 40, RB_AD_SWEEP);
+    f.window = 0.5;
+    f.loads = 1;
+    f.lag = 4;
+    p.horizon_ns = (uint64_t)1 << 60;
+    sweep_calls(&p, 4);     /* the trial starts */
+    sweep_calls(&p, 40);
+    CHECKF(p.sweeping && p.sweep_loaded > 2 && p.st.sweep_depth > RB_PREFETCH_DEPTH0 &&
+           p.st.sweep_depth <= RB_PREFETCH_LOADING && p.own_flight > 0,
+           "sweeping %d, %llu loaded, depth %u, %llu in flight", p.sweeping, (unsigned long long)p.sweep_loaded,
+           p.st.sweep_depth, (unsigned long long)p.own_flight);
+    p.horizon_ns = 1;       /* past the horizon: it stops at the next judgment */
+    sweep_calls(&p, 40);
+    CHECKF(!p.sweeping && p.nloading == 0 && p.own_flight == 0, "sweeping %d, %u loading, %llu in flight", p.sweeping,
+           p.nloading, (unsigned long long)p.own_flight);
     munmap(m, mlen);
 }
 
@@ -1147,7 +1191,8 @@ static void adaptive_json_fields(void)
         }
         CHECKF(fabs(share - 1) < 1e-6, "%s: shares sum to %g", name, share);
         CHECK(rb_json_get(ad, "switches") && rb_json_get(ad, "explorations") && rb_json_get(ad, "exploration_ns") &&
-              rb_json_get(ad, "exploration_share"));
+              rb_json_get(ad, "exploration_share") && rb_json_get(ad, "sweep_depth"));
+        if (random_map) CHECK(rb_json_get(ad, "sweep_depth") && rb_json_get(ad, "sweep_depth")->num == 0);   /* no sweep */
         /* around hints less than missing: explored early on, warm or not; on a RANDOM mapping
            the other arm (every) waits for a sampled miss, which a warm file may never give */
         if (!random_map) CHECK(rb_json_get(ad, "explorations")->num >= 1);
@@ -1281,6 +1326,8 @@ void suite_prefetch(void)
     RUN(adaptive_fills_a_nearly_full_window);
     RUN(sweep_pays_when_it_ends_before_the_reader);
     RUN(sweep_goes_at_the_pace_its_windows_load);
+    RUN(sweep_room_follows_the_measured_rate);
+    RUN(sweep_goes_deeper_where_the_rate_allows);
     RUN(adaptive_sweeps_a_file_that_fits_when_it_pays);
     RUN(sweep_trial_is_not_judged_on_its_first_windows);
     RUN(sample_gap_is_a_share_of_the_calls_time);
