@@ -425,14 +425,43 @@ static int write_text(const char *path, const char *text)
 
 /* Pressure between hint and read: in a 64 MiB memory cgroup, an op hints 96 MiB (192 reads
    of 512 KiB) before it reads the first: what the first hints loaded is evicted before its
-   read, and the accounting says wasted. */
-static void accounting_wasted_under_pressure(void)
+   read, and the accounting says wasted. The op re-reads its evicted pages a fault at a time
+   (a RANDOM mapping): 24,576 faults, near the 6 s window on this project's VMs, so a cell in
+   which no op ended in its window runs once more with 12 s (a skip if that does not do). */
+static int wasted_cell(const char *cg, const char *big, const char *j, unsigned seconds)
 {
-    char own[1024], cg[1200], line[4096], py[1024];
-    const char *big = rbt_path("pa-wasted.dat"), *j = rbt_path("pa-wasted.json");
-    rb_error e;
+    char line[4096], py[1024];
     pid_t pid;
     int st;
+    snprintf(line, sizeof line, "timeout -s KILL 120 '%s' run '%s' --strategies mmap-random-willneed --threads 1 "
+             "--read-size 512k --reads-per-op 192 --scenario cold --duration %us --iterations 1 --format json "
+             "--quiet > '%s' 2>/dev/null", rbt_cli(), big, seconds, j);
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0) {
+        if (!write_text(cg, "0\n")) _exit(126);
+        execl("/bin/sh", "sh", "-c", line, (char *)NULL);
+        _exit(127);
+    }
+    CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) <= 1);   /* 1: the cell failed */
+    snprintf(py, sizeof py, "python3 -c '\n"
+             "import json, sys\n"
+             "r=json.load(open(\"%s\"))[\"results\"][0]\n"
+             "a=r[\"prefetch_accounting\"]\n"
+             "if (r[\"status\"]!=\"ok\" and \"no op completed\" in r[\"reason\"]) or r[\"ops_per_ms_upper_bound\"]: sys.exit(3)\n"
+             "if r[\"status\"]==\"ok\" and not a[\"wasted_known\"]: sys.exit(4)\n"
+             "assert r[\"status\"]==\"ok\" and a[\"wasted_known\"] and a[\"wasted\"]>0, (r[\"reason\"], a)\n"
+             "'", j);
+    st = system(py);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void accounting_wasted_under_pressure(void)
+{
+    char own[1024], cg[1200], line[1300];
+    const char *big = rbt_path("pa-wasted.dat"), *j = rbt_path("pa-wasted.json");
+    rb_error e;
+    int rc;
     if (!rbt_is_root()) SKIP("needs root to make a memory cgroup");
     if (!rbt_cli()) SKIP("../readbench is not built (run make test)");
     if (RBT_ASAN) SKIP("built with ASan: its shadow memory does not fit the 64 MiB cgroup");
@@ -443,33 +472,17 @@ static void accounting_wasted_under_pressure(void)
     snprintf(line, sizeof line, "%s/memory.limit_in_bytes", cg);
     CHECK(write_text(line, "67108864\n"));
     CHECK(rb_setup_file(big, (uint64_t)256 << 20, 0, 1, NULL, NULL, &e) == RB_OK);
-    snprintf(line, sizeof line, "timeout -s KILL 120 '%s' run '%s' --strategies mmap-random-willneed --threads 1 "
-             "--read-size 512k --reads-per-op 192 --scenario cold --duration 6s --iterations 1 --format json "
-             "--quiet > '%s' 2>/dev/null", rbt_cli(), big, j);
-    snprintf(cg + strlen(cg), sizeof cg - strlen(cg), "/cgroup.procs");
-    fflush(NULL);
-    pid = fork();
-    if (pid == 0) {
-        if (!write_text(cg, "0\n")) _exit(126);
-        execl("/bin/sh", "sh", "-c", line, (char *)NULL);
-        _exit(127);
+    snprintf(line, sizeof line, "%s/cgroup.procs", cg);
+    rc = wasted_cell(line, big, j, 6);
+    if (rc == 3) {
+        fprintf(stderr, "    no op ended in 6 s: once more with 12 s\n");
+        rc = wasted_cell(line, big, j, 12);
     }
-    CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) <= 1);   /* 1: the cell failed */
-    cg[strlen(cg) - strlen("/cgroup.procs")] = 0;
     if (rmdir(cg) != 0) fprintf(stderr, "    could not remove %s\n", cg);
-    snprintf(py, sizeof py, "python3 -c '\n"
-             "import json, sys\n"
-             "r=json.load(open(\"%s\"))[\"results\"][0]\n"
-             "a=r[\"prefetch_accounting\"]\n"
-             "if (r[\"status\"]!=\"ok\" and \"no op completed\" in r[\"reason\"]) or r[\"ops_per_ms_upper_bound\"]: sys.exit(3)\n"
-             "if r[\"status\"]==\"ok\" and not a[\"wasted_known\"]: sys.exit(4)\n"
-             "assert r[\"status\"]==\"ok\" and a[\"wasted_known\"] and a[\"wasted\"]>0, (r[\"reason\"], a)\n"
-             "'", j);
-    st = system(py);
     unlink(big);
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 3) SKIP("the disk was too slow here for one op of 96 MiB in 6 s (a loaded machine)");
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 4) SKIP("this build cannot see evictions (no cachestat: the portable build)");
-    CHECK(st == 0);
+    if (rc == 3) SKIP("the disk was too slow here for one op of 96 MiB in 6 s, then in 12 s (a loaded machine)");
+    if (rc == 4) SKIP("this build cannot see evictions (no cachestat: the portable build)");
+    CHECKF(rc == 0, "the JSON check exited %d", rc);
 }
 
 /* A strategy's facts are its fields, never its name (issue 22): a row of one's own, named
