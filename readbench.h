@@ -300,24 +300,11 @@ typedef struct rb_sampler_file {
    offsets are in the files' joint space, which rb_target_file_at turns back into (file, offset)
    and rb_worker_fd_at into the descriptor to read with. */
 
-/*
-   A recorded access trace, read by rb_trace_load (a file) or rb_trace_parse (text in memory)
-   and kept, for one benchmark file FILE, as streams of reads: one stream per thread or process
-   of the trace, each read an (offset, length, time) in trace order. Formats, found from the
-   content or named: strace output (-f's pid column, -t/-tt/-ttt/-r timestamps, -y's annotated
-   descriptors and <unfinished ...> / resumed> pairs all optional) of pread64, preadv, preadv2,
-   read and readv, following each descriptor through open, openat, close, dup, dup2, dup3 and
-   fcntl(F_DUPFD) and each file position through read and lseek; fio's iolog version 2 and 3
-   (fio --write_iolog); and CSV lines offset,length[,thread[,time_ns]] (a header line allowed).
-   strace and iolog name files: the reads kept are FILE's, found by the path the trace gives
-   (as given, then the same file here, then the same base name: `match` says which). A line
-   that cannot be read, a read past FILE's end or longer than 1 GiB stops the load with the
-   line number (RB_EINVAL), or with skip_bad is counted (skipped) and left out. The times are
-   kept for an open-loop replay (rb_config.timed), each stream's never going back: a time
-   before the one ahead of it in its stream is held at that one and counted (backwards); rb_run
-   replays as fast as it can otherwise. FILE must be a file (a directory: RB_ENOTREG, nothing
-   read). Records that would not fit in the memory this process may take (a memory cgroup's
-   limit included) stop the load with RB_ENOMEM and a line that says so, never an OOM kill. */
+/* A recorded access trace of one benchmark file FILE, as layer 3's rb_trace_load reads it (its
+   declaration says from what): streams of reads, one per thread or process of the trace, each
+   read an (offset, length, time) in trace order. rb_config.trace replays it in rb_run: each
+   thread its stream, or every read dealt round-robin; at the trace's own times with
+   rb_config.timed, as fast as it can otherwise. */
 enum { RB_TRACE_AUTO = 0, RB_TRACE_STRACE = 1, RB_TRACE_IOLOG = 2, RB_TRACE_CSV = 3, RB_TRACE_FORMATS = 4 };
 
 enum { RB_MATCH_NONE = 0, RB_MATCH_EXACT = 1, RB_MATCH_SAME_FILE = 2, RB_MATCH_BASENAME = 3 };
@@ -14581,12 +14568,26 @@ typedef struct rb_trace_options {
     int skip_bad;          /* count and leave out the lines that cannot be read, instead of stopping */
 } rb_trace_options;
 
-/* rb_trace_load(t, trace, opts), rb_trace_parse(t, text, len, opts), rb_trace_free(t): a recorded
-   trace (strace -f output, fio's iolog v2 and v3, or CSV offset,length[,thread[,time_ns]]) as
-   streams of FILE's reads, each an (offset, length, time, line); rb_config.trace replays it in
-   rb_run, a thread per stream or all of them dealt round-robin. A bad line or a read past FILE's
-   end: an error naming the line, or with skip_bad counted. A custom strategy reads
-   rb_worker_read_len(w, i) bytes for read i. */
+/*
+   rb_trace_load(t, trace, opts) (a file), rb_trace_parse(t, text, len, opts) (text in memory),
+   rb_trace_free(t): a recorded access trace kept, for one benchmark file FILE, as streams of
+   reads (rb_trace, with the core's types): one stream per thread or process of the trace, each
+   read an (offset, length, time) in trace order. Formats, found from the content or named:
+   strace output (-f's pid column, -t/-tt/-ttt/-r timestamps, -y's annotated descriptors and
+   <unfinished ...> / resumed> pairs all optional) of pread64, preadv, preadv2, read and readv,
+   following each descriptor through open, openat, close, dup, dup2, dup3 and fcntl(F_DUPFD)
+   and each file position through read and lseek; fio's iolog version 2 and 3 (fio
+   --write_iolog); and CSV lines offset,length[,thread[,time_ns]] (a header line allowed).
+   strace and iolog name files: the reads kept are FILE's, found by the path the trace gives
+   (as given, then the same file here, then the same base name: `match` says which). A line
+   that cannot be read, a read past FILE's end or longer than 1 GiB stops the load with the
+   line number (RB_EINVAL), or with skip_bad is counted (skipped) and left out. The times are
+   kept for an open-loop replay (rb_config.timed), each stream's never going back: a time
+   before the one ahead of it in its stream is held at that one and counted (backwards); rb_run
+   replays as fast as it can otherwise. FILE must be a file (a directory: RB_ENOTREG, nothing
+   read). Records that would not fit in the memory this process may take (a memory cgroup's
+   limit included) stop the load with RB_ENOMEM and a line that says so, never an OOM kill. A
+   custom strategy reads rb_worker_read_len(w, i) bytes for read i. */
 /* RB_OK or the status in t (t->why); free with rb_trace_free in every case. */
 RBDEF int rb_trace_load(rb_trace *t, const char *trace_path, const rb_trace_options *o);
 
