@@ -302,9 +302,14 @@ typedef struct rb_sampler_file {
 
 /* A recorded access trace of one benchmark file FILE, as layer 3's rb_trace_load reads it (its
    declaration says from what): streams of reads, one per thread or process of the trace, each
-   read an (offset, length, time) in trace order. rb_config.trace replays it in rb_run: each
-   thread its stream, or every read dealt round-robin; at the trace's own times with
-   rb_config.timed, as fast as it can otherwise. */
+   read an (offset, length, time, line) in trace order. rb_config.trace replays it in rb_run:
+   each thread its stream, or every read dealt round-robin in line order; at the trace's own
+   times with rb_config.timed, as fast as it can otherwise. What the runner takes on trust, so
+   a trace made without the loader (the core alone has none) must hold it: status RB_OK;
+   reads, nstreams and each stream's n; each stream's times never going back; max_len the
+   longest read (it sizes the read buffers) and max_end the end of the one ending last (the
+   only bounds check against the file); unaligned the reads not on page boundaries (O_DIRECT
+   refuses a trace with any). */
 enum { RB_TRACE_AUTO = 0, RB_TRACE_STRACE = 1, RB_TRACE_IOLOG = 2, RB_TRACE_CSV = 3, RB_TRACE_FORMATS = 4 };
 
 enum { RB_MATCH_NONE = 0, RB_MATCH_EXACT = 1, RB_MATCH_SAME_FILE = 2, RB_MATCH_BASENAME = 3 };
@@ -345,7 +350,7 @@ typedef struct rb_trace {
     uint64_t backwards, backwards_line;   /* reads whose time was before the one before them in their
                                              stream: held at that one (the first such read's line) */
     rb_trace_read *block;  /* the reads of every stream, stream after stream: streams[i].reads
-                              point into it (freed by rb_trace_free) */
+                              point into it (the loader's: layer 3's rb_trace_free frees it) */
 } rb_trace;
 
 /* -- 1.4 histogram (declarations) -- */
@@ -14569,10 +14574,11 @@ typedef struct rb_trace_options {
 } rb_trace_options;
 
 /*
-   rb_trace_load(t, trace, opts) (a file), rb_trace_parse(t, text, len, opts) (text in memory),
-   rb_trace_free(t): a recorded access trace kept, for one benchmark file FILE, as streams of
-   reads (rb_trace, with the core's types): one stream per thread or process of the trace, each
-   read an (offset, length, time) in trace order. Formats, found from the content or named:
+   rb_trace_load(t, trace, opts) (a file), rb_trace_parse(t, text, len, opts) (text in memory;
+   internal, for the tests), rb_trace_free(t): a recorded access trace kept, for one benchmark
+   file FILE, as streams of reads (rb_trace, with the core's types): one stream per thread or
+   process of the trace, each read an (offset, length, time, line) in trace order, with the
+   fields the runner trusts (see rb_trace) filled. Formats, found from the content or named:
    strace output (-f's pid column, -t/-tt/-ttt/-r timestamps, -y's annotated descriptors and
    <unfinished ...> / resumed> pairs all optional) of pread64, preadv, preadv2, read and readv,
    following each descriptor through open, openat, close, dup, dup2, dup3 and fcntl(F_DUPFD)
