@@ -3757,13 +3757,11 @@ RBINT int rb_sweep_room(unsigned loading, uint64_t flight, double rate)
 static uint64_t *rb__pf_cursor(rb_prefetcher *p) { return p->sweep_next ? p->sweep_next : &p->own_sweep; }
 static uint64_t *rb__pf_holes(rb_prefetcher *p) { return p->sweep_holes ? p->sweep_holes : &p->own_holes; }
 static uint64_t *rb__pf_flight(rb_prefetcher *p) { return p->sweep_flight ? p->sweep_flight : &p->own_flight; }
-static int rb__pf_room(const rb_prefetcher *p)
+static int rb__pf_room(rb_prefetcher *p)
 {
-    const uint64_t *flight = p->sweep_flight ? p->sweep_flight : &p->own_flight;
-    const uint64_t *holes = p->sweep_holes ? p->sweep_holes : &p->own_holes;
     /* a rate from loads only: before a window of this run loaded it is a bound, not a rate */
-    int loaded = __atomic_load_n(holes, __ATOMIC_RELAXED) > p->run_holes0;
-    return rb_sweep_room(p->nloading, __atomic_load_n(flight, __ATOMIC_RELAXED), loaded ? p->rate : 0);
+    int loaded = __atomic_load_n(rb__pf_holes(p), __ATOMIC_RELAXED) > p->run_holes0;
+    return rb_sweep_room(p->nloading, __atomic_load_n(rb__pf_flight(p), __ATOMIC_RELAXED), loaded ? p->rate : 0);
 }
 
 /* The file's resident fraction as the sampled misses' windows and the sweep's measured it. */
