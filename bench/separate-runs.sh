@@ -12,8 +12,16 @@
 # BIN (./readbench), ROWS (mmap,mmap-adaptive: A,B; an A/A test: ROWS='mmap,mmap#2'), THREADS (1:
 # one count), RUNS (30), PREWARM (0.5), SEED0 (0: run i uses offsets seed SEED0 + i), ORDER
 # (alternate), OUT (/var/tmp/rb-separate-runs-$$: its run*.json replaced; delete it after).
+# HOG=auto:1.1 (issue 23's hog case, with PREWARM=0.9): each run evicts FILE, then runs with
+# --hog HOG inside a child memory cgroup of this shell's own (MEMCG_BYTES: 9/8 of the file + 64 MiB;
+# cgroup v1 or v2, root only), so that the hog pins inside it and the host keeps its memory; the
+# cgroup is removed after each run (and on exit); MemAvailable's minimum over the set is printed.
+# RA=N: the set runs with /sys/block/$DEV/queue/read_ahead_kb (DEV: vda) at N, holding the
+# exclusive lock /var/tmp/rb-readahead.lock (as bench/adaptive-bars.sh does), set back on exit
+# and on a signal; without RA the shared lock is held, so that no other script changes it.
 set -euo pipefail
-cd "$(dirname "$(readlink -f "$0")")/.."
+SELF=$(readlink -f "$0")
+cd "$(dirname "$SELF")/.."
 FILE=${FILE:-/var/tmp/rb1g.dat}
 BIN=${BIN:-./readbench}
 ROWS=${ROWS:-mmap,mmap-adaptive}
@@ -23,24 +31,71 @@ PREWARM=${PREWARM:-0.5}
 SEED0=${SEED0:-0}
 ORDER=${ORDER:-alternate}
 OUT=${OUT:-/var/tmp/rb-separate-runs-$$}
+HOG=${HOG:-}
+RA=${RA:-}
+DEV=${DEV:-vda}
+RAF=/sys/block/$DEV/queue/read_ahead_kb
+LOCK=/var/tmp/rb-readahead.lock
 [ -f "$FILE" ] || { echo "needs FILE (e.g. ./readbench setup /var/tmp/rb1g.dat 1g)"; exit 2; }
 A=${ROWS%%,*}
 B=${ROWS#*,}
 case "$B" in *,*|"$A"|"") echo "ROWS must name two different rows, A,B (not '$ROWS')"; exit 2 ;; esac
 case "$THREADS" in *[!0-9]*|"") echo "THREADS must be one thread count (not '$THREADS')"; exit 2 ;; esac
 case "$ORDER" in alternate|given) ;; *) echo "ORDER must be alternate or given (not '$ORDER')"; exit 2 ;; esac
+case "$RA" in *[!0-9]*) echo "RA must be a read_ahead_kb value (not '$RA')"; exit 2 ;; esac
+if [ -z "${RB_SR_LOCKED:-}" ]; then
+    export RB_SR_LOCKED=1
+    if [ -n "$RA" ]; then exec flock -x "$LOCK" "$SELF" "$@"; else exec flock -s "$LOCK" "$SELF" "$@"; fi
+fi
 mkdir -p "$OUT"
 rm -f "$OUT"/run*.json "$OUT"/run*.err
-RA=$(for d in /sys/block/*; do case ${d##*/} in loop*|ram*|zram*) ;; *) printf '%s ' "${d##*/}=$(cat "$d/queue/read_ahead_kb")" ;; esac; done)
-echo "# $(date -u +%FT%TZ) $(uname -r) read_ahead_kb ${RA:-unknown}" \
-     "FILE=$FILE ROWS=$ROWS THREADS=$THREADS RUNS=$RUNS PREWARM=$PREWARM SEED0=$SEED0 ORDER=$ORDER"
+CG= W= WAS=$(cat "$RAF")
+cleanup() {
+    set +e
+    [ -z "$W" ] || kill "$W" 2>/dev/null
+    [ -z "$CG" ] || [ ! -d "$CG" ] || rmdir "$CG" || echo "HOG: $CG left behind (busy)"
+    if [ -n "$RA" ]; then echo "$WAS" > "$RAF"; echo "read_ahead_kb back to $(cat "$RAF")"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+if [ -n "$RA" ]; then echo "$RA" > "$RAF"; echo "read_ahead_kb $WAS -> $(cat "$RAF") for this set"; fi
+if [ -n "$HOG" ]; then
+    [ "$(id -u)" = 0 ] || { echo "HOG needs root (a child memory cgroup)"; exit 2; }
+    SIZE=$(stat -c %s "$FILE")
+    MEMCG_BYTES=${MEMCG_BYTES:-$((SIZE / 8 * 9 + (64 << 20)))}
+    if [ -d /sys/fs/cgroup/memory ]; then
+        own=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ {print $3}' /proc/self/cgroup)
+        CG=/sys/fs/cgroup/memory${own%/}/rb-separate-$$ LIMIT=memory.limit_in_bytes
+    elif grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+        own=$(awk -F: '$1 == "0" {print $3}' /proc/self/cgroup)
+        CG=/sys/fs/cgroup${own%/}/rb-separate-$$ LIMIT=memory.max
+    else
+        echo "HOG: no memory cgroup can be made here (cgroup v1 or v2 memory)"; exit 2
+    fi
+    (while sleep 2; do awk '/MemAvailable/ {print $2}' /proc/meminfo; done) > "$OUT/memavail" &
+    W=$!
+fi
+RAS=$(for d in /sys/block/*; do case ${d##*/} in loop*|ram*|zram*) ;; *) printf '%s ' "${d##*/}=$(cat "$d/queue/read_ahead_kb")" ;; esac; done)
+echo "# $(date -u +%FT%TZ) $(uname -r) read_ahead_kb ${RAS:-unknown}" \
+     "FILE=$FILE ROWS=$ROWS THREADS=$THREADS RUNS=$RUNS PREWARM=$PREWARM SEED0=$SEED0 ORDER=$ORDER${HOG:+ HOG=$HOG MEMCG_BYTES=$MEMCG_BYTES}"
 for i in $(seq 1 "$RUNS"); do
     if [ "$ORDER" = given ] || [ $((i % 2)) = 1 ]; then order="$A,$B"; else order="$B,$A"; fi
-    "$BIN" run "$FILE" --strategies "$order" --prewarm "$PREWARM" --threads "$THREADS" --read-size 16k \
-        --reads-per-op 16 --rounds 1 --iterations 3 --duration 1s --map-resident --seed $((SEED0 + i)) \
-        --format json --quiet --output "$OUT/run$i.json" 2> "$OUT/run$i.err" ||
-        echo "run $i: exit $? ($(tail -1 "$OUT/run$i.err"))"
+    args=(run "$FILE" --strategies "$order" --prewarm "$PREWARM" --threads "$THREADS" --read-size 16k
+          --reads-per-op 16 --rounds 1 --iterations 3 --duration 1s --map-resident --seed $((SEED0 + i))
+          --format json --quiet --output "$OUT/run$i.json")
+    if [ -n "$HOG" ]; then
+        # evicted first: the pages the cells' prewarms load are then charged inside the cgroup
+        "$BIN" drop "$FILE" > /dev/null 2> "$OUT/run$i.err" || { echo "run $i: FILE not evicted ($(tail -1 "$OUT/run$i.err"))"; continue; }
+        mkdir "$CG" && echo "$MEMCG_BYTES" > "$CG/$LIMIT" || { echo "run $i: the memory cgroup $CG not made"; exit 1; }
+        (echo "$BASHPID" > "$CG/cgroup.procs" && exec "$BIN" "${args[@]}" --hog "$HOG") 2> "$OUT/run$i.err" ||
+            echo "run $i: exit $? ($(tail -1 "$OUT/run$i.err"))"
+        rmdir "$CG" || { echo "run $i: $CG left behind (busy)"; exit 1; }
+    else
+        "$BIN" "${args[@]}" 2> "$OUT/run$i.err" || echo "run $i: exit $? ($(tail -1 "$OUT/run$i.err"))"
+    fi
 done
+[ -z "$HOG" ] || echo "host MemAvailable at least $(sort -n "$OUT/memavail" | head -1) kB during the set"
+[ "$(cat "$RAF")" = "${RA:-$WAS}" ] || echo "warning: read_ahead_kb is $(cat "$RAF") after the set, not ${RA:-$WAS}"
 python3 - "$OUT" "$A" "$B" "$RUNS" <<'PY'
 import json, math, os, statistics, sys
 out, a_name, b_name, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
@@ -56,7 +111,7 @@ def summary(x):
     mu, h = statistics.mean(lg), t975(len(lg) - 1) * statistics.stdev(lg) / math.sqrt(len(lg))
     return "%.3f [%.3f, %.3f], below 1 in %d of %d" % (math.exp(mu), math.exp(mu - h), math.exp(mu + h),
                                                         sum(v < 1 for v in x), len(x))
-its, whole, first, collapses, dropped = [[], [], []], [], {a_name: [[], []], b_name: [[], []]}, [], 0
+its, med, whole, first, collapses, dropped = [[], [], []], [], [], {a_name: [[], []], b_name: [[], []]}, [], 0
 tsv = open(os.path.join(out, "runs.tsv"), "w")
 tsv.write("run\tfirst\t%s it1\tit2\tit3\t%s it1\tit2\tit3\tA user ns/read\tA sys\tB user\tB sys\tA minflt\tB minflt"
           "\tA prewarm s\tB prewarm s\n" % (a_name, b_name))
@@ -78,17 +133,20 @@ for i in range(1, runs + 1):
     for k in range(min(3, len(sa))):
         if sa[k] > 0 and sb[k] > 0: its[k].append(sb[k] / sa[k])
         else: dropped += 1
+    ma, mb = statistics.median(sa), statistics.median(sb)
+    if ma > 0 and mb > 0: med.append(mb / ma)
     if sum(sa) > 0 and sum(sb) > 0:
         whole.append(sum(sb) / sum(sa))
-        first[lead][0].append(sb[1] / sa[1] if sa[1] > 0 and sb[1] > 0 else None)
+        first[lead][0].append(mb / ma if ma > 0 and mb > 0 else None)
         first[lead][1].append(sum(sb) / sum(sa))
 for k, x in enumerate(its):
     if x: print("iteration %d: %s/%s %s" % (k + 1, b_name, a_name, summary(x)))
+print("median of the iterations (the bars' statistic): %s/%s %s" % (b_name, a_name, summary(med)))
 print("whole cell:  %s/%s %s" % (b_name, a_name, summary(whole)))
 for lead in (a_name, b_name):
-    it2 = [v for v in first[lead][0] if v]
+    m = [v for v in first[lead][0] if v]
     if first[lead][1]:
-        print("  %s first: iteration 2 %s; whole cell %s" % (lead, summary(it2), summary(first[lead][1])))
+        print("  %s first: median %s; whole cell %s" % (lead, summary(m), summary(first[lead][1])))
 if dropped: print("iterations left out (a row read nothing in them): %d" % dropped)
 print("collapses (%s's best iteration under a fifth of %s's): %d" % (b_name, a_name, len(collapses)))
 for c in collapses: print("  " + c)
