@@ -4,10 +4,12 @@
 # (README: an A/A test runs twice, not a file against itself), and a rare round (a collapse
 # seen once in 15 rounds of issue 23's prewarm 0.5 cell) has N chances to show. A single round
 # runs its cells in the order given, so the order alternates run by run (ORDER=given keeps A
-# first). Per run: the ratio B/A of each iteration's ops/ms and of the whole cell's ops (all
-# iterations); over the runs: the geometric mean with a t interval on the logarithms, how many
-# runs B was below A, the same split by which row ran first, and every run where B's best
-# iteration read under a fifth of A's (a collapse). Every run's figures go to OUT/runs.tsv.
+# first). Per run: the ratio B/A of each iteration's ops/ms, of the median of the iterations
+# (what a rounds run pairs in each round: rb_paired_ratio's statistic) and of the whole cell's
+# ops (all iterations); over the runs: the geometric mean with a t interval on the logarithms,
+# how many runs B was below A, the median's and the whole cell's split by which row ran first
+# (a position effect shows there; the alternation averages it out), and every run where B's
+# best iteration read under a fifth of A's (a collapse). Every run's figures go to OUT/runs.tsv.
 #   FILE=/var/tmp/rb1g.dat bench/separate-runs.sh           (mmap against mmap-adaptive, T1, 30 runs)
 # BIN (./readbench), ROWS (mmap,mmap-adaptive: A,B; an A/A test: ROWS='mmap,mmap#2'), THREADS (1:
 # one count), RUNS (30), PREWARM (0.5), SEED0 (0: run i uses offsets seed SEED0 + i), ORDER
@@ -49,7 +51,8 @@ if [ -z "${RB_SR_LOCKED:-}" ]; then
 fi
 mkdir -p "$OUT"
 rm -f "$OUT"/run*.json "$OUT"/run*.err
-CG= W= WAS=$(cat "$RAF")
+CG= W= WAS=
+[ -z "$RA" ] || WAS=$(cat "$RAF")   # only a set that changes it needs the device (DEV)
 cleanup() {
     set +e
     [ -z "$W" ] || kill "$W" 2>/dev/null
@@ -69,6 +72,9 @@ if [ -n "$HOG" ]; then
     elif grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
         own=$(awk -F: '$1 == "0" {print $3}' /proc/self/cgroup)
         CG=/sys/fs/cgroup${own%/}/rb-separate-$$ LIMIT=memory.max
+        # a v2 child has memory.max only where this shell's cgroup hands memory down
+        grep -qw memory "/sys/fs/cgroup${own%/}/cgroup.subtree_control" 2>/dev/null ||
+            { echo "HOG: this shell's cgroup (/sys/fs/cgroup${own%/}) does not enable memory for its children"; exit 2; }
     else
         echo "HOG: no memory cgroup can be made here (cgroup v1 or v2 memory)"; exit 2
     fi
@@ -77,7 +83,7 @@ if [ -n "$HOG" ]; then
 fi
 RAS=$(for d in /sys/block/*; do case ${d##*/} in loop*|ram*|zram*) ;; *) printf '%s ' "${d##*/}=$(cat "$d/queue/read_ahead_kb")" ;; esac; done)
 echo "# $(date -u +%FT%TZ) $(uname -r) read_ahead_kb ${RAS:-unknown}" \
-     "FILE=$FILE ROWS=$ROWS THREADS=$THREADS RUNS=$RUNS PREWARM=$PREWARM SEED0=$SEED0 ORDER=$ORDER${HOG:+ HOG=$HOG MEMCG_BYTES=$MEMCG_BYTES}"
+     "FILE=$FILE ROWS=$ROWS THREADS=$THREADS RUNS=$RUNS PREWARM=$PREWARM SEED0=$SEED0 ORDER=$ORDER${HOG:+ HOG=$HOG MEMCG_BYTES=$MEMCG_BYTES} OUT=$OUT"
 for i in $(seq 1 "$RUNS"); do
     if [ "$ORDER" = given ] || [ $((i % 2)) = 1 ]; then order="$A,$B"; else order="$B,$A"; fi
     args=(run "$FILE" --strategies "$order" --prewarm "$PREWARM" --threads "$THREADS" --read-size 16k
@@ -95,7 +101,7 @@ for i in $(seq 1 "$RUNS"); do
     fi
 done
 [ -z "$HOG" ] || echo "host MemAvailable at least $(sort -n "$OUT/memavail" | head -1) kB during the set"
-[ "$(cat "$RAF")" = "${RA:-$WAS}" ] || echo "warning: read_ahead_kb is $(cat "$RAF") after the set, not ${RA:-$WAS}"
+[ -z "$RA" ] || [ "$(cat "$RAF")" = "$RA" ] || echo "warning: read_ahead_kb is $(cat "$RAF") at the set's end, not $RA"
 python3 - "$OUT" "$A" "$B" "$RUNS" <<'PY'
 import json, math, os, statistics, sys
 out, a_name, b_name, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
