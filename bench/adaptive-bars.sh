@@ -84,17 +84,8 @@ fi
 # throttled on DEV. The exit trap is set before the cgroup is made: read_ahead_kb back first
 # (when RA is set too), the hog's MemAvailable sampler stopped, every process still in the
 # cgroup moved back to the parent, then the cgroup removed, or said when it could not be.
-# This shell's own cgroup directory for controller $1: its cgroup v1 hierarchy, else v2's.
-own_cg() {
-    local own
-    if [ -d "/sys/fs/cgroup/$1" ]; then
-        own=$(awk -F: -v c="$1" '$2 ~ "(^|,)" c "(,|$)" {print $3}' /proc/self/cgroup)
-        echo "/sys/fs/cgroup/$1${own%/}"
-    else
-        own=$(awk -F: '$1 == "0" {print $3}' /proc/self/cgroup)
-        echo "/sys/fs/cgroup${own%/}"
-    fi
-}
+# own_cg (this shell's own cgroup directory for a controller) and memcg_where.
+. bench/cgroup.sh
 
 W=
 if [ -n "$SLOW_BPS" ]; then
@@ -126,16 +117,11 @@ elif [ -n "$SLOW_IOPS" ]; then
 fi
 
 # A child memory cgroup of this shell's own for the hog case; its path on stdout, nothing when
-# none can be made.
+# none can be made (memcg_where says why).
 memcg() {
-    local d
-    if [ -d /sys/fs/cgroup/memory ]; then
-        d=$(own_cg memory)/rb-bars-$$
-        mkdir -p "$d" && echo "$MEMCG_BYTES" > "$d/memory.limit_in_bytes" && echo "$d"
-    elif grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
-        d=$(own_cg memory)/rb-bars-$$
-        mkdir -p "$d" && echo "$MEMCG_BYTES" > "$d/memory.max" && echo "$d"
-    fi
+    local w
+    w=$(memcg_where "rb-bars-$$") || return 0
+    mkdir -p "${w% *}" && echo "$MEMCG_BYTES" > "${w% *}/${w##* }" && echo "${w% *}"
 }
 
 out() { echo "$OUT/adaptive-bars-$1$TAG-$STAMP.json"; }

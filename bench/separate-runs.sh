@@ -66,18 +66,9 @@ if [ -n "$HOG" ]; then
     [ "$(id -u)" = 0 ] || { echo "HOG needs root (a child memory cgroup)"; exit 2; }
     SIZE=$(stat -c %s "$FILE")
     MEMCG_BYTES=${MEMCG_BYTES:-$((SIZE / 8 * 9 + (64 << 20)))}
-    if [ -d /sys/fs/cgroup/memory ]; then
-        own=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ {print $3}' /proc/self/cgroup)
-        CG=/sys/fs/cgroup/memory${own%/}/rb-separate-$$ LIMIT=memory.limit_in_bytes
-    elif grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
-        own=$(awk -F: '$1 == "0" {print $3}' /proc/self/cgroup)
-        CG=/sys/fs/cgroup${own%/}/rb-separate-$$ LIMIT=memory.max
-        # a v2 child has memory.max only where this shell's cgroup hands memory down
-        grep -qw memory "/sys/fs/cgroup${own%/}/cgroup.subtree_control" 2>/dev/null ||
-            { echo "HOG: this shell's cgroup (/sys/fs/cgroup${own%/}) does not enable memory for its children"; exit 2; }
-    else
-        echo "HOG: no memory cgroup can be made here (cgroup v1 or v2 memory)"; exit 2
-    fi
+    . "$(dirname "$SELF")/cgroup.sh"
+    where=$(memcg_where "rb-separate-$$") || { echo "HOG: no child memory cgroup (above: why)"; exit 2; }
+    CG=${where% *} LIMIT=${where##* }
     (while sleep 2; do awk '/MemAvailable/ {print $2}' /proc/meminfo; done) > "$OUT/memavail" &
     W=$!
 fi
